@@ -1,0 +1,407 @@
+// GiNaC expressions → C++: canonical DAG, CSE and printing.
+#include "codegen.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+
+namespace lagc {
+
+namespace {
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+    // splitmix64-style combination: deterministic, independent of addresses.
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 29;
+    return h;
+}
+
+std::uint64_t hash_text(std::string const& s) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+    return h;
+}
+
+char const* math_function(std::string const& ginac_name) {
+    static char const* const names[][2] = {{"sin", "sin"},   {"cos", "cos"},   {"tan", "tan"},   {"asin", "asin"},
+                                           {"acos", "acos"}, {"atan", "atan"}, {"atan2", "atan2"}, {"sinh", "sinh"},
+                                           {"cosh", "cosh"}, {"tanh", "tanh"}, {"exp", "exp"},   {"log", "log"},
+                                           {"abs", "fabs"}};
+    for (auto const& n : names)
+        if (ginac_name == n[0]) return n[1];
+    return nullptr;
+}
+
+} // namespace
+
+expression_graph::expression_graph(std::map<std::string, symbol_spelling> const& symbols, codegen_options options)
+    : symbols_(symbols), options_(std::move(options)) {}
+
+std::string expression_graph::literal(double v) const {
+    char buf[64];
+    std::to_chars_result r;
+    if (options_.literal_suffix == "f") r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
+    else r = std::to_chars(buf, buf + sizeof buf, v);
+    std::string s(buf, r.ptr);
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s + options_.literal_suffix;
+}
+
+int expression_graph::intern(node n) {
+    std::uint64_t h = mix(static_cast<std::uint64_t>(n.kind) + 1, hash_text(n.text));
+    h = mix(h, static_cast<std::uint64_t>(n.exponent));
+    for (std::size_t i = 0; i < n.args.size(); ++i) {
+        h = mix(h, nodes_[static_cast<std::size_t>(n.args[i])].hash);
+        h = mix(h, n.flags.empty() ? 0 : n.flags[i]);
+    }
+    n.hash = h;
+    auto& bucket = interned_[h];
+    for (int id : bucket) {
+        node const& o = nodes_[static_cast<std::size_t>(id)];
+        if (o.kind == n.kind && o.text == n.text && o.exponent == n.exponent && o.args == n.args && o.flags == n.flags)
+            return id;
+    }
+    nodes_.push_back(std::move(n));
+    int id = static_cast<int>(nodes_.size() - 1);
+    bucket.push_back(id);
+    return id;
+}
+
+// Canonical order: numbers, variables (by spelling), then compound nodes by structure.
+bool expression_graph::less(int a, int b) const {
+    if (a == b) return false;
+    node const& x = nodes_[static_cast<std::size_t>(a)];
+    node const& y = nodes_[static_cast<std::size_t>(b)];
+    if (x.rank != y.rank) return x.rank < y.rank;
+    if (x.kind == op::variable || x.kind == op::number || x.text != y.text) {
+        if (x.text != y.text) return x.text < y.text;
+    }
+    if (x.hash != y.hash) return x.hash < y.hash;
+    // Equal hashes of different nodes: compare structurally (practically never reached).
+    if (x.exponent != y.exponent) return x.exponent < y.exponent;
+    if (x.args.size() != y.args.size()) return x.args.size() < y.args.size();
+    for (std::size_t i = 0; i < x.args.size(); ++i) {
+        if (x.args[i] != y.args[i]) return less(x.args[i], y.args[i]);
+        if (x.flags[i] != y.flags[i]) return x.flags[i] < y.flags[i];
+    }
+    return false;
+}
+
+int expression_graph::number(GiNaC::numeric const& v) {
+    if (!v.is_rational()) throw std::runtime_error("a complex or inexact number appeared in an expression");
+    double d = v.to_double();
+    if (!std::isfinite(d)) throw std::runtime_error("a constant does not fit in a double");
+    node n{op::number, literal(d), {}, {}, 0, 0, 0};
+    return intern(std::move(n));
+}
+
+int expression_graph::variable(std::string const& text) {
+    node n{op::variable, text, {}, {}, 0, 0, 1};
+    return intern(std::move(n));
+}
+
+int expression_graph::negate(int id) {
+    node const& c = nodes_[static_cast<std::size_t>(id)];
+    if (c.kind == op::neg) return c.args[0];
+    node n{op::neg, "", {id}, {0}, 0, 0, 4};
+    return intern(std::move(n));
+}
+
+int expression_graph::make_add(std::vector<std::pair<int, bool>> terms) {
+    if (terms.size() == 1) return terms[0].second ? negate(terms[0].first) : terms[0].first;
+    std::sort(terms.begin(), terms.end(), [&](auto const& a, auto const& b) {
+        if (a.first != b.first) return less(a.first, b.first);
+        return a.second < b.second;
+    });
+    node n{op::add, "", {}, {}, 0, 0, 6};
+    for (auto const& [id, neg] : terms) {
+        n.args.push_back(id);
+        n.flags.push_back(neg ? 1 : 0);
+    }
+    return intern(std::move(n));
+}
+
+int expression_graph::make_mul(std::vector<std::pair<int, bool>> factors, bool negative) {
+    if (factors.empty()) factors.push_back({number(GiNaC::numeric(1)), false});
+    int id;
+    if (factors.size() == 1 && !factors[0].second) {
+        id = factors[0].first;
+    } else {
+        std::sort(factors.begin(), factors.end(), [&](auto const& a, auto const& b) {
+            if (a.second != b.second) return a.second < b.second;
+            return less(a.first, b.first);
+        });
+        node n{op::mul, "", {}, {}, 0, 0, 5};
+        for (auto const& [f, den] : factors) {
+            n.args.push_back(f);
+            n.flags.push_back(den ? 1 : 0);
+        }
+        id = intern(std::move(n));
+    }
+    return negative ? negate(id) : id;
+}
+
+// x^n as products: x², x³ directly, higher powers by squaring (shared through CSE).
+int expression_graph::make_pow(int base, long n) {
+    if (n == 1) return base;
+    if (n == 2 || n == 3) {
+        node p{op::pow, "", {base}, {0}, static_cast<int>(n), 0, 3};
+        return intern(std::move(p));
+    }
+    int half = make_pow(make_pow(base, 2), n / 2);
+    if (n % 2 == 0) return half;
+    return make_mul({{half, false}, {base, false}}, false);
+}
+
+int expression_graph::make_call(std::string const& name, std::vector<int> args) {
+    node n{op::call, options_.math_prefix + name, std::move(args), {}, 0, 0, 2};
+    n.flags.assign(n.args.size(), 0);
+    return intern(std::move(n));
+}
+
+std::pair<int, bool> expression_graph::convert_signed(GiNaC::ex const& e) {
+    using namespace GiNaC;
+    if (is_a<numeric>(e)) {
+        numeric const& v = ex_to<numeric>(e);
+        if (v.is_real() && v.is_negative()) return {number(-v), true};
+        return {number(v), false};
+    }
+    if (is_a<mul>(e)) {
+        ex c = ex_to<mul>(e).op(e.nops() - 1);
+        if (is_a<numeric>(c) && ex_to<numeric>(c).is_real() && ex_to<numeric>(c).is_negative())
+            return {convert(-e), true};
+    }
+    return {convert(e), false};
+}
+
+int expression_graph::convert(GiNaC::ex const& e) {
+    using namespace GiNaC;
+    basic const* key = &ex_to<basic>(e);
+    if (auto it = converted_.find(key); it != converted_.end()) return it->second;
+    int id;
+    if (is_a<numeric>(e)) {
+        auto [m, neg] = convert_signed(e);
+        id = neg ? negate(m) : m;
+    } else if (is_a<symbol>(e)) {
+        auto it = symbols_.find(ex_to<symbol>(e).get_name());
+        if (it == symbols_.end()) throw std::runtime_error("internal: unknown symbol " + ex_to<symbol>(e).get_name());
+        id = variable(it->second.text);
+    } else if (is_a<constant>(e)) {
+        if (!e.is_equal(Pi)) throw std::runtime_error("unsupported constant in an expression");
+        node n{op::number, literal(M_PI), {}, {}, 0, 0, 0};
+        id = intern(std::move(n));
+    } else if (is_a<GiNaC::add>(e)) {
+        std::vector<std::pair<int, bool>> terms;
+        for (std::size_t i = 0; i < e.nops(); ++i) terms.push_back(convert_signed(e.op(i)));
+        id = make_add(std::move(terms));
+    } else if (is_a<mul>(e)) {
+        std::vector<std::pair<int, bool>> factors;
+        bool negative = false;
+        for (std::size_t i = 0; i < e.nops(); ++i) {
+            ex f = e.op(i);
+            if (is_a<numeric>(f)) {
+                numeric v = ex_to<numeric>(f);
+                if (!v.is_real()) throw std::runtime_error("a complex number appeared in an expression");
+                if (v.is_negative()) negative = !negative, v = -v;
+                if (v != 1) factors.push_back({number(v), false});
+            } else if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_real() &&
+                       ex_to<numeric>(f.op(1)).is_negative()) {
+                factors.push_back({convert(pow(f.op(0), -f.op(1))), true});
+            } else {
+                factors.push_back({convert(f), false});
+            }
+        }
+        id = make_mul(std::move(factors), negative);
+    } else if (is_a<power>(e)) {
+        ex b = e.op(0), x = e.op(1);
+        if (is_a<numeric>(x) && ex_to<numeric>(x).is_integer()) {
+            long n = ex_to<numeric>(x).to_long();
+            if (n > 0) id = make_pow(convert(b), n);
+            else id = make_mul({{make_pow(convert(b), -n), true}}, false);
+        } else if (x.is_equal(numeric(1, 2))) {
+            id = make_call("sqrt", {convert(b)});
+        } else if (x.is_equal(numeric(-1, 2))) {
+            id = make_mul({{make_call("sqrt", {convert(b)}), true}}, false);
+        } else if (is_a<numeric>(x) && ex_to<numeric>(x).is_rational() && ex_to<numeric>(x).denom() == 2) {
+            // b^(k/2) = sqrt(b) · b^((k−1)/2)
+            numeric k = ex_to<numeric>(x).numer();
+            int s = make_call("sqrt", {convert(b)});
+            long whole = (k - 1).to_long() / 2;
+            if (k.is_positive()) id = make_mul({{s, false}, {make_pow(convert(b), whole), false}}, false);
+            else id = make_mul({{s, true}, {make_pow(convert(b), -(k + 1).to_long() / 2), true}}, false);
+            if (whole == 0 && k.is_positive()) id = s;
+        } else {
+            id = make_call("pow", {convert(b), convert(x)});
+        }
+    } else if (is_a<function>(e)) {
+        std::string name = ex_to<function>(e).get_name();
+        char const* fn = math_function(name);
+        if (!fn) throw std::runtime_error("the function '" + name + "' cannot be written as C++");
+        std::vector<int> args;
+        for (std::size_t i = 0; i < e.nops(); ++i) args.push_back(convert(e.op(i)));
+        id = make_call(fn, std::move(args));
+    } else {
+        throw std::runtime_error("an expression of an unsupported kind appeared");
+    }
+    keep_alive_.push_back(e);
+    converted_.emplace(key, id);
+    return id;
+}
+
+int expression_graph::add(GiNaC::ex const& e) { return convert(e); }
+
+std::string expression_graph::print_operand(int id, std::vector<std::string> const& names, bool in_product) const {
+    node const& n = nodes_[static_cast<std::size_t>(id)];
+    std::string s = print(id, names);
+    if (!names[static_cast<std::size_t>(id)].empty()) return s;
+    bool wrap = n.kind == op::add || (in_product && n.kind == op::neg);
+    return wrap ? "(" + s + ")" : s;
+}
+
+std::string expression_graph::print(int id, std::vector<std::string> const& names) const {
+    if (!names[static_cast<std::size_t>(id)].empty()) return names[static_cast<std::size_t>(id)];
+    node const& n = nodes_[static_cast<std::size_t>(id)];
+    switch (n.kind) {
+    case op::number:
+    case op::variable: return n.text;
+    case op::neg: return "-" + print_operand(n.args[0], names, true);
+    case op::add: {
+        // Added terms first, then subtracted ones, each group in canonical order.
+        std::string s;
+        bool first = true;
+        for (int pass = 0; pass < 2; ++pass)
+            for (std::size_t i = 0; i < n.args.size(); ++i) {
+                if (n.flags[i] != pass) continue;
+                std::string t = print_operand(n.args[i], names, false);
+                if (first) s = (pass ? "-" : "") + t;
+                else s += (pass ? " - " : " + ") + t;
+                first = false;
+            }
+        return s;
+    }
+    case op::mul: {
+        std::string num, den;
+        std::size_t den_count = 0;
+        for (std::size_t i = 0; i < n.args.size(); ++i) {
+            node const& c = nodes_[static_cast<std::size_t>(n.args[i])];
+            std::string t = print_operand(n.args[i], names, true);
+            if (n.flags[i]) {
+                bool product = names[static_cast<std::size_t>(n.args[i])].empty() && (c.kind == op::pow || c.kind == op::mul);
+                den += (den_count++ ? "*" : "") + t;
+                if (product) den_count = 2;
+            } else {
+                num += (num.empty() ? "" : "*") + t;
+            }
+        }
+        if (num.empty()) num = literal(1.0);
+        if (den.empty()) return num;
+        return num + "/" + (den_count > 1 ? "(" + den + ")" : den);
+    }
+    case op::pow: {
+        std::string b = print_operand(n.args[0], names, true);
+        if (nodes_[static_cast<std::size_t>(n.args[0])].kind == op::mul && names[static_cast<std::size_t>(n.args[0])].empty())
+            b = "(" + b + ")";
+        std::string s = b;
+        for (int k = 1; k < n.exponent; ++k) s += "*" + b;
+        return s;
+    }
+    case op::call: {
+        std::string s = n.text + "(";
+        for (std::size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + print(n.args[i], names);
+        return s + ")";
+    }
+    }
+    return "";
+}
+
+namespace {
+std::size_t node_ops(std::size_t kind_index, std::size_t args, int exponent) {
+    switch (kind_index) {
+    case 2: return 1;                 // neg
+    case 3: return args - 1;          // add
+    case 4: return args - 1;          // mul (a division counts as one)
+    case 5: return static_cast<std::size_t>(exponent - 1);
+    case 6: return 1;                 // call
+    default: return 0;
+    }
+}
+} // namespace
+
+std::size_t expression_graph::operation_count(std::vector<int> const& roots) const {
+    std::vector<char> seen(nodes_.size(), 0);
+    std::size_t ops = 0;
+    std::function<void(int)> visit = [&](int id) {
+        if (seen[static_cast<std::size_t>(id)]) return;
+        seen[static_cast<std::size_t>(id)] = 1;
+        node const& n = nodes_[static_cast<std::size_t>(id)];
+        ops += node_ops(static_cast<std::size_t>(n.kind), n.args.size(), n.exponent);
+        for (int c : n.args) visit(c);
+    };
+    for (int r : roots) visit(r);
+    return ops;
+}
+
+double expression_graph::tree_operation_count(std::vector<int> const& roots) const {
+    std::vector<double> memo(nodes_.size(), -1.0);
+    std::function<double(int)> visit = [&](int id) -> double {
+        double& m = memo[static_cast<std::size_t>(id)];
+        if (m >= 0) return m;
+        node const& n = nodes_[static_cast<std::size_t>(id)];
+        double ops = static_cast<double>(node_ops(static_cast<std::size_t>(n.kind), n.args.size(), n.exponent));
+        for (int c : n.args) ops += visit(c) * (n.kind == op::pow ? n.exponent : 1);
+        return m = ops;
+    };
+    double total = 0;
+    for (int r : roots) total += visit(r);
+    return total;
+}
+
+emitted_body expression_graph::emit(std::vector<std::pair<std::string, int>> const& outputs,
+                                    std::string const& indent) const {
+    // Reference counts over the part of the DAG these outputs reach.
+    std::vector<int> refs(nodes_.size(), 0);
+    std::vector<char> pow_base(nodes_.size(), 0);
+    std::vector<char> seen(nodes_.size(), 0);
+    std::vector<int> order; // post-order, children before parents
+    std::function<void(int)> count = [&](int id) {
+        ++refs[static_cast<std::size_t>(id)];
+        if (seen[static_cast<std::size_t>(id)]) return;
+        seen[static_cast<std::size_t>(id)] = 1;
+        node const& n = nodes_[static_cast<std::size_t>(id)];
+        for (int c : n.args) {
+            count(c);
+            if (n.kind == op::pow) pow_base[static_cast<std::size_t>(c)] = 1;
+        }
+        order.push_back(id);
+    };
+    for (auto const& o : outputs) count(o.second);
+
+    emitted_body body;
+    std::vector<std::string> names(nodes_.size());
+    std::vector<char> arg_seen(symbols_.size(), 0);
+    for (int id : order) {
+        node const& n = nodes_[static_cast<std::size_t>(id)];
+        if (n.kind == op::variable) {
+            for (auto const& [name, sp] : symbols_)
+                if (sp.text == n.text &&
+                    std::find(body.used_arguments.begin(), body.used_arguments.end(), sp.argument) == body.used_arguments.end())
+                    body.used_arguments.push_back(sp.argument);
+            continue;
+        }
+        if (n.kind == op::number) continue;
+        body.operations += node_ops(static_cast<std::size_t>(n.kind), n.args.size(), n.exponent);
+        bool temp = refs[static_cast<std::size_t>(id)] > 1 || pow_base[static_cast<std::size_t>(id)];
+        if (!temp) continue;
+        std::string name = "s" + std::to_string(body.temporaries++);
+        body.text += indent + "const " + options_.scalar + " " + name + " = " + print(id, names) + ";\n";
+        names[static_cast<std::size_t>(id)] = name;
+    }
+    for (auto const& [target, id] : outputs) body.text += indent + target + " = " + print(id, names) + ";\n";
+    return body;
+}
+
+} // namespace lagc

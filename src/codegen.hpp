@@ -1,0 +1,88 @@
+// GiNaC expressions → C++ statements: a hash-consed DAG with a canonical operand order
+// (GiNaC's own order changes from process to process), common-subexpression elimination
+// over all outputs of one function, integer powers as products, round-trip literals.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace lagc {
+
+// How lagc's symbols are spelled in C++, and which argument each belongs to.
+struct symbol_spelling {
+    std::string text; // "q[0]", "qd[1]", "u[0]", "p.m", "t"
+    std::string argument; // "q", "qd", "u", "p", "t"
+};
+
+struct codegen_options {
+    std::string scalar = "double"; // the C++ type of every value
+    std::string literal_suffix;    // "" for double, "f" for float
+    std::string math_prefix = "std::";
+};
+
+// One generated function body: `const double sK = ...;` then `target = ...;`.
+struct emitted_body {
+    std::string text;
+    std::vector<std::string> used_arguments; // in first-use order, each once
+    std::size_t operations = 0;              // arithmetic operations and calls after CSE
+    std::size_t temporaries = 0;
+};
+
+class expression_graph {
+public:
+    expression_graph(std::map<std::string, symbol_spelling> const& symbols, codegen_options options);
+
+    int add(GiNaC::ex const& e);
+
+    // Statements assigning outputs[i].second to outputs[i].first, sharing every
+    // repeated subexpression; `indent` precedes each line.
+    emitted_body emit(std::vector<std::pair<std::string, int>> const& outputs, std::string const& indent) const;
+
+    // Operations needed to evaluate these roots if every shared node is computed once.
+    std::size_t operation_count(std::vector<int> const& roots) const;
+    // Operations of the same roots evaluated as trees, without sharing (before CSE).
+    double tree_operation_count(std::vector<int> const& roots) const;
+
+    std::string literal(double v) const;
+
+private:
+    enum class op : std::uint8_t { number, variable, neg, add, mul, pow, call };
+    struct node {
+        op kind;
+        std::string text;            // literal, variable or function name
+        std::vector<int> args;       // children in canonical order
+        std::vector<std::uint8_t> flags; // add: 1 = subtracted; mul: 1 = in the denominator
+        int exponent = 0;            // pow: 2 or 3
+        std::uint64_t hash = 0;
+        int rank = 0;                // sort class
+    };
+
+    std::map<std::string, symbol_spelling> const& symbols_;
+    codegen_options options_;
+    std::vector<node> nodes_;
+    std::unordered_map<std::uint64_t, std::vector<int>> interned_;
+    std::unordered_map<GiNaC::basic const*, int> converted_;
+    std::vector<GiNaC::ex> keep_alive_;
+
+    int intern(node n);
+    int number(GiNaC::numeric const& v);
+    int variable(std::string const& text);
+    int negate(int id);
+    int make_add(std::vector<std::pair<int, bool>> terms);
+    int make_mul(std::vector<std::pair<int, bool>> factors, bool negative);
+    int make_pow(int base, long n);
+    int make_call(std::string const& name, std::vector<int> args);
+    int convert(GiNaC::ex const& e);
+    std::pair<int, bool> convert_signed(GiNaC::ex const& e); // (magnitude, negative)
+    bool less(int a, int b) const;
+
+    std::string print(int id, std::vector<std::string> const& names) const;
+    std::string print_operand(int id, std::vector<std::string> const& names, bool in_product) const;
+};
+
+} // namespace lagc

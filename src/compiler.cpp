@@ -1,0 +1,45 @@
+// The pipeline, with per-phase timing.
+#include "compiler.hpp"
+
+#include "check.hpp"
+#include "derive.hpp"
+#include "parse.hpp"
+
+#include <chrono>
+
+namespace lagc {
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+} // namespace
+
+compile_result compile(std::string const& text, compile_options const& options) {
+    compile_result r;
+    source_file file(options.source_name, text);
+    auto t0 = std::chrono::steady_clock::now();
+    auto statements = parse(file, r.diags);
+    r.times.parse = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    auto m = check(statements, file, r.diags);
+    r.times.check = seconds_since(t0);
+    if (!m || r.diags.has_errors()) return r;
+    t0 = std::chrono::steady_clock::now();
+    auto d = derive(*m, r.diags);
+    r.times.derive = seconds_since(t0);
+    if (!d) return r;
+    if (!d->coriolis)
+        r.diags.note(m->model_span, "coriolis_matrix is not emitted: " + d->coriolis_reason +
+                                        " (bias_forces gives h directly)");
+    t0 = std::chrono::steady_clock::now();
+    try {
+        r.files = emit(*m, *d, {options.source_name, options.header_name, options.header_only});
+    } catch (std::exception const& e) {
+        r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());
+    }
+    r.times.emit = seconds_since(t0);
+    return r;
+}
+
+} // namespace lagc

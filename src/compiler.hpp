@@ -1,0 +1,31 @@
+// The whole pipeline as one call: read → parse → check → derive → emit. No I/O here,
+// so tests regenerate goldens in-process and the command line only adds files.
+#pragma once
+
+#include "diagnostics.hpp"
+#include "emit.hpp"
+
+#include <optional>
+#include <string>
+
+namespace lagc {
+
+struct compile_options {
+    std::string source_name;      // path shown in diagnostics and the banner
+    std::string header_name;      // file name of the generated header
+    bool header_only = false;
+};
+
+struct phase_times {
+    double parse = 0, check = 0, derive = 0, emit = 0; // seconds
+};
+
+struct compile_result {
+    std::optional<emitted_files> files; // set when there were no errors
+    diagnostics diags;
+    phase_times times;
+};
+
+compile_result compile(std::string const& text, compile_options const& options);
+
+} // namespace lagc

@@ -1,0 +1,202 @@
+// Stage 3: Lagrange's equations by symbolic differentiation. Expressions are left
+// unexpanded: differentiating the user's structure keeps them compact, and the emitter's
+// common-subexpression elimination shares what repeats.
+#include "derive.hpp"
+
+#include "simplify.hpp"
+
+#include <stdexcept>
+
+namespace lagc {
+
+using GiNaC::ex;
+using GiNaC::exvector;
+using GiNaC::is_a;
+
+namespace {
+
+bool depends_on_any(ex const& e, std::vector<GiNaC::symbol> const& syms) {
+    for (auto const& s : syms)
+        if (e.has(s)) return true;
+    return false;
+}
+
+// True when e is zero; expansion is tried only when the cheap structural test fails.
+bool is_zero_expr(ex const& e) { return e.is_zero() || e.expand().is_zero(); }
+
+ex total_time_derivative(ex const& e, model const& m) {
+    ex d = e.diff(m.t);
+    for (std::size_t i = 0; i < m.q.size(); ++i) d += e.diff(m.q[i]) * m.qd[i];
+    return d;
+}
+
+// Why C(q, q̇) with Ṁ − 2C skew-symmetric does not apply, or "" when it does.
+std::string coriolis_obstacle(model const& m, exvector const& M) {
+    if (m.has_lagrangian_terms) return "the model has 'lagrangian' terms";
+    if (m.potential.has(m.t)) return "the potential depends on t";
+    for (auto const& e : M)
+        if (e.has(m.t)) return "the mass matrix depends on t";
+    GiNaC::exmap zero, scaled;
+    GiNaC::symbol s("s");
+    for (auto const& v : m.qd) {
+        zero[v] = 0;
+        scaled[v] = s * v;
+    }
+    if (!is_zero_expr(m.kinetic.subs(zero))) return "the kinetic energy has terms free of velocities";
+    ex linear = m.kinetic.subs(scaled).diff(s).subs(GiNaC::exmap{{s, 0}});
+    if (!is_zero_expr(linear)) return "the kinetic energy has terms linear in velocities";
+    if (m.kinetic.has(m.t)) return "the kinetic energy depends on t";
+    return "";
+}
+
+} // namespace
+
+std::optional<derived> derive(model const& m, diagnostics& diags) {
+    derived d;
+    std::size_t const n = m.q.size();
+    d.nq = n;
+    d.nu = m.u.size();
+    try {
+        // Simplify L term by term first: everything below is derived from it.
+        auto simplify_sum = [](ex const& e) {
+            if (!is_a<GiNaC::add>(e)) return simplify(e);
+            ex s = 0;
+            for (std::size_t i = 0; i < e.nops(); ++i) s += simplify(e.op(i));
+            return s;
+        };
+        ex const T = simplify_sum(m.kinetic);
+        ex const V = simplify_sum(m.potential);
+        ex const L = T - V + simplify_sum(m.lagrangian);
+        exvector dL_dqd(n);
+        for (std::size_t i = 0; i < n; ++i) dL_dqd[i] = L.diff(m.qd[i]);
+
+        // Mass matrix: each symmetric entry computed once and shared.
+        d.mass_matrix.assign(n * n, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i; j < n; ++j) {
+                ex e = simplify(dL_dqd[i].diff(m.qd[j]));
+                d.mass_matrix[i * n + j] = e;
+                d.mass_matrix[j * n + i] = e;
+            }
+        for (auto const& e : d.mass_matrix)
+            if (depends_on_any(e, m.qd)) {
+                diags.error(m.model_span, "the mass matrix depends on velocities: the Lagrangian must be at most "
+                                          "quadratic in the velocities");
+                return std::nullopt;
+            }
+        for (std::size_t i = 0; i < n; ++i) {
+            bool zero_row = true;
+            for (std::size_t j = 0; j < n && zero_row; ++j) zero_row = is_zero_expr(d.mass_matrix[i * n + j]);
+            if (zero_row) {
+                diags.error(m.model_span, "the mass matrix is singular: coordinate '" + m.coordinates[i] +
+                                              "' has no inertia (no kinetic energy term contains its velocity)");
+                return std::nullopt;
+            }
+        }
+
+        // h = ∂²L/∂q̇∂q · q̇ + ∂²L/∂q̇∂t − ∂L/∂q
+        d.bias.assign(n, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            ex h = dL_dqd[i].diff(m.t) - L.diff(m.q[i]);
+            for (std::size_t j = 0; j < n; ++j) h += dL_dqd[i].diff(m.q[j]) * m.qd[j];
+            d.bias[i] = simplify(h);
+        }
+
+        d.potential_gradient.assign(n, 0);
+        for (std::size_t i = 0; i < n; ++i) d.potential_gradient[i] = simplify(V.diff(m.q[i]));
+
+        // Q: forces by virtual work, torques by the angular-velocity Jacobian, −∂D/∂q̇.
+        d.generalized_forces.assign(n, 0);
+        for (auto const& f : m.forces) {
+            switch (f.type) {
+            case force_def::kind::on_coordinate: d.generalized_forces[f.coordinate] += f.vec.elems[0]; break;
+            case force_def::kind::at_point:
+                // ∂ṗ/∂q̇ = ∂p/∂q
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t k = 0; k < f.vec.size(); ++k)
+                        d.generalized_forces[i] += f.target.elems[k].diff(m.q[i]) * f.vec.elems[k];
+                break;
+            case force_def::kind::torque:
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t k = 0; k < f.vec.size(); ++k)
+                        d.generalized_forces[i] += f.target.elems[k].diff(m.qd[i]) * f.vec.elems[k];
+                break;
+            }
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            d.generalized_forces[i] = simplify(d.generalized_forces[i] - m.dissipation.diff(m.qd[i]));
+
+        d.kinetic_energy = T;
+        d.potential_energy = V;
+
+        // C_kj = Σ_i Γ_ijk q̇_i, Γ_ijk = ½(∂M_kj/∂q_i + ∂M_ki/∂q_j − ∂M_ij/∂q_k)
+        d.coriolis_reason = coriolis_obstacle(m, d.mass_matrix);
+        if (d.coriolis_reason.empty()) {
+            // dM[(a*n + b)*n + k] = ∂M_ab/∂q_k, computed once per symmetric pair.
+            std::vector<ex> dM(n * n * n);
+            for (std::size_t a = 0; a < n; ++a)
+                for (std::size_t b = a; b < n; ++b)
+                    for (std::size_t k = 0; k < n; ++k) {
+                        // Small budgets: simplify() measures trees, and on large models expanding
+                        // destroys the sharing CSE relies on (10-link chain: 7k → 29k operations).
+                        ex e = simplify(d.mass_matrix[a * n + b].diff(m.q[k]), 64);
+                        dM[(a * n + b) * n + k] = e;
+                        dM[(b * n + a) * n + k] = e;
+                    }
+            auto dm = [&](std::size_t a, std::size_t b, std::size_t k) -> ex const& { return dM[(a * n + b) * n + k]; };
+            exvector C(n * n, 0);
+            for (std::size_t k = 0; k < n; ++k)
+                for (std::size_t j = 0; j < n; ++j) {
+                    ex c = 0;
+                    for (std::size_t i = 0; i < n; ++i) {
+                        ex gamma = dm(k, j, i) + dm(k, i, j) - dm(i, j, k);
+                        if (!gamma.is_zero()) c += gamma * m.qd[i];
+                    }
+                    C[k * n + j] = simplify(c / 2, 64);
+                }
+            d.coriolis = std::move(C);
+        }
+
+        // Constraint rows: holonomic first, then velocity rows, file order within each.
+        for (int pass = 0; pass < 2; ++pass)
+            for (auto const& c : m.constraints) {
+                if (c.holonomic != (pass == 0)) continue;
+                exvector row(n);
+                ex gamma, rate;
+                if (c.holonomic) {
+                    for (std::size_t j = 0; j < n; ++j) row[j] = c.residual.diff(m.q[j]);
+                    ex cdot = total_time_derivative(c.residual, m); // A q̇ + ∂c/∂t
+                    gamma = total_time_derivative(cdot, m);         // c̈ without A q̈
+                    d.constraint_rhs.push_back(-gamma - 2 * m.alpha * cdot - m.beta * m.beta * c.residual);
+                } else {
+                    for (std::size_t j = 0; j < n; ++j) row[j] = c.residual.diff(m.qd[j]);
+                    ex g = c.residual;
+                    gamma = g.diff(m.t);
+                    for (std::size_t j = 0; j < n; ++j) gamma += g.diff(m.q[j]) * m.qd[j];
+                    d.constraint_rhs.push_back(-gamma - 2 * m.alpha * g);
+                }
+                bool zero = true;
+                for (auto const& e : row) zero = zero && is_zero_expr(e);
+                if (zero)
+                    diags.warning(c.where, "this constraint's row of the Jacobian A is identically zero; it "
+                                           "constrains nothing and makes A M^-1 A^T singular");
+                d.constraint_residuals.push_back(c.residual);
+                d.constraint_jacobian.insert(d.constraint_jacobian.end(), row.begin(), row.end());
+                d.constraint_spans.push_back(c.where);
+            }
+        d.nc = d.constraint_residuals.size();
+        if (d.nc > 0 && d.nc >= n)
+            diags.warning(m.constraints.front().where,
+                          "the model has " + std::to_string(d.nc) + " constraints for " + std::to_string(n) +
+                              " coordinates; with no degree of freedom left the system is over-determined");
+    } catch (GiNaC::pole_error const& e) {
+        diags.error(m.model_span, std::string("a division by zero or log(0) was met while deriving: ") + e.what());
+        return std::nullopt;
+    } catch (std::exception const& e) {
+        diags.error(m.model_span, std::string("the derivation failed: ") + e.what());
+        return std::nullopt;
+    }
+    return d;
+}
+
+} // namespace lagc

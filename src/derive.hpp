@@ -1,0 +1,34 @@
+// Stage 3: checked model → the equations of motion, symbolically (GiNaC).
+#pragma once
+
+#include "model.hpp"
+
+#include <optional>
+#include <string>
+
+namespace lagc {
+
+// Everything the emitted functions compute, as expressions in q, qd, u, p and t.
+// Matrices are row-major exvectors.
+struct derived {
+    std::size_t nq = 0, nu = 0, nc = 0;
+    GiNaC::exvector mass_matrix;           // nq × nq, ∂²L/∂q̇²
+    GiNaC::exvector bias;                  // h = ∂²L/∂q̇∂q q̇ + ∂²L/∂q̇∂t − ∂L/∂q
+    std::optional<GiNaC::exvector> coriolis; // C from Christoffel symbols, where it applies
+    std::string coriolis_reason;           // why not, when it does not
+    GiNaC::exvector potential_gradient;    // ∂V/∂q
+    GiNaC::exvector generalized_forces;    // Q
+    GiNaC::ex kinetic_energy, potential_energy;
+
+    // Constraint rows: holonomic first, then velocity rows, each in file order.
+    GiNaC::exvector constraint_residuals;  // c (holonomic) and g (velocity)
+    GiNaC::exvector constraint_jacobian;   // A, nc × nq
+    GiNaC::exvector constraint_rhs;        // r of the index-1 system (Baumgarte law)
+    std::vector<span> constraint_spans;
+};
+
+// Derivation errors a user can cause (a coordinate without inertia, a pole met while
+// differentiating) are reported at the offending statement; returns nullopt then.
+std::optional<derived> derive(model const& m, diagnostics& diags);
+
+} // namespace lagc

@@ -1,0 +1,68 @@
+// Diagnostics are data: {severity, byte span, message}; line and column are computed
+// only when printing `file:line:col: error: message`, the source line and a caret.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lagc {
+
+struct span {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+};
+
+enum class severity { error, warning, note };
+
+struct diagnostic {
+    severity level = severity::error;
+    span where;
+    std::string message;
+};
+
+// The text of one input with its line table.
+class source_file {
+public:
+    source_file(std::string path, std::string text);
+
+    std::string const& path() const { return path_; }
+    std::string const& text() const { return text_; }
+
+    // 1-based line and column (columns count characters, not bytes).
+    struct location {
+        std::size_t line = 1;
+        std::size_t column = 1;
+    };
+    location locate(std::size_t offset) const;
+    std::string_view line_text(std::size_t line) const;
+
+private:
+    std::string path_;
+    std::string text_;
+    std::vector<std::size_t> line_starts_;
+};
+
+class diagnostics {
+public:
+    void error(span where, std::string message) { add(severity::error, where, std::move(message)); }
+    void warning(span where, std::string message) { add(severity::warning, where, std::move(message)); }
+    void note(span where, std::string message) { add(severity::note, where, std::move(message)); }
+    void add(severity level, span where, std::string message);
+
+    bool has_errors() const { return errors_ > 0; }
+    std::size_t error_count() const { return errors_; }
+    std::vector<diagnostic> const& items() const { return items_; }
+
+    // Every diagnostic in the order reported, each with its source line and a caret.
+    std::string format(source_file const& file) const;
+
+private:
+    std::vector<diagnostic> items_;
+    std::size_t errors_ = 0;
+};
+
+std::string format_diagnostic(source_file const& file, diagnostic const& d);
+
+} // namespace lagc

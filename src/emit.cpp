@@ -1,0 +1,310 @@
+// Stage 4: the generated API, function by function, through the templates.
+#include "emit.hpp"
+
+#include "codegen.hpp"
+#include "templates.hpp"
+
+#include <fmt/args.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+namespace lagc {
+
+using GiNaC::ex;
+
+std::string render(std::string_view template_name, std::vector<std::pair<std::string, std::string>> const& values) {
+    fmt::dynamic_format_arg_store<fmt::format_context> store;
+    for (auto const& [k, v] : values) store.push_back(fmt::arg(k.c_str(), v));
+    return fmt::vformat(fmt::string_view(template_text(template_name).data(), template_text(template_name).size()),
+                        store);
+}
+
+namespace {
+
+// One generated function: its C++ signature pieces and the expressions it writes.
+struct argument {
+    std::string name; // "t", "q", "qd", "u", "p" or an output array
+    std::string type;
+    bool output = false;
+};
+
+class emitter {
+public:
+    emitter(model const& m, derived const& d, emit_options const& o) : m_(m), d_(d), o_(o) {
+        auto add = [&](GiNaC::symbol const& s, std::string text, std::string arg) {
+            symbols_[s.get_name()] = {std::move(text), std::move(arg)};
+        };
+        for (std::size_t i = 0; i < m.q.size(); ++i) {
+            add(m.q[i], "q[" + std::to_string(i) + "]", "q");
+            add(m.qd[i], "qd[" + std::to_string(i) + "]", "qd");
+        }
+        for (std::size_t i = 0; i < m.u.size(); ++i) add(m.u[i], "u[" + std::to_string(i) + "]", "u");
+        for (std::size_t i = 0; i < m.p.size(); ++i) add(m.p[i], "p." + m.parameters[i].name, "p");
+        add(m.t, "t", "t");
+    }
+
+    emitted_files run();
+
+private:
+    model const& m_;
+    derived const& d_;
+    emit_options const& o_;
+    std::map<std::string, symbol_spelling> symbols_;
+    std::string declarations_, definitions_, helpers_;
+    std::vector<function_stats> stats_;
+
+    std::string scalar() const { return "double"; }
+    std::string linkage() const { return o_.header_only ? "inline " : ""; }
+
+    std::vector<argument> inputs(std::initializer_list<char const*> names) const {
+        std::vector<argument> a;
+        if (m_.uses_time) a.push_back({"t", scalar()});
+        for (char const* n : names) {
+            std::string s = n;
+            a.push_back({s, s == "p" ? "const Parameters&" : "const " + scalar() + "*"});
+        }
+        return a;
+    }
+
+    static std::string parameter_list(std::vector<argument> const& args, std::vector<std::string> const* used) {
+        std::string s;
+        for (auto const& a : args) {
+            bool named = !used || a.output ||
+                         std::find(used->begin(), used->end(), a.name) != used->end();
+            s += (s.empty() ? "" : ", ") + a.type + " " + (named ? a.name : "/*" + a.name + "*/");
+        }
+        return s;
+    }
+
+    static std::string call_arguments(std::vector<argument> const& args) {
+        std::string s;
+        for (auto const& a : args)
+            if (!a.output) s += a.name + ", ";
+        return s;
+    }
+
+    void declare(std::string const& result, std::string const& name, std::vector<argument> const& args,
+                 std::string const& comment) {
+        declarations_ += comment + result + " " + name + "(" + parameter_list(args, nullptr) + ");\n";
+    }
+
+    void define(std::string const& result, std::string const& name, std::vector<argument> const& args,
+                std::vector<std::string> const& used, std::string const& body, std::string const& comment,
+                std::string& into, std::string const& extra_linkage = "") {
+        into += render("function.tpl", {{"comment", comment},
+                                        {"linkage", extra_linkage + linkage()},
+                                        {"result", result},
+                                        {"name", name},
+                                        {"parameters", parameter_list(args, &used)},
+                                        {"body", body}});
+    }
+
+    // A function writing `array[i] = exprs[i]`, split into parts when large.
+    void array_function(std::string const& name, std::vector<argument> args, std::string const& array,
+                        std::vector<std::pair<std::string, ex>> const& outputs, std::string const& comment,
+                        bool public_api = true);
+};
+
+void emitter::array_function(std::string const& name, std::vector<argument> args, std::string const& array,
+                             std::vector<std::pair<std::string, ex>> const& outputs, std::string const& comment,
+                             bool public_api) {
+    (void)array;
+    expression_graph g(symbols_, {});
+    std::vector<std::pair<std::string, int>> roots;
+    std::vector<int> ids;
+    for (auto const& [target, e] : outputs) {
+        roots.push_back({target, g.add(e)});
+        ids.push_back(roots.back().second);
+    }
+    function_stats st{name, g.tree_operation_count(ids), g.operation_count(ids), 0, 1};
+
+    // Split by bisection until every part is under the operation budget.
+    std::vector<std::vector<std::pair<std::string, int>>> parts;
+    std::function<void(std::vector<std::pair<std::string, int>>)> split = [&](auto group) {
+        std::vector<int> r;
+        for (auto const& x : group) r.push_back(x.second);
+        if (group.size() <= 1 || g.operation_count(r) <= o_.split_operations) {
+            parts.push_back(std::move(group));
+            return;
+        }
+        auto mid = group.begin() + static_cast<std::ptrdiff_t>(group.size() / 2);
+        split(std::vector<std::pair<std::string, int>>(group.begin(), mid));
+        split(std::vector<std::pair<std::string, int>>(mid, group.end()));
+    };
+    split(roots);
+
+    if (public_api) declare("void", name, args, comment);
+    // Internal helpers (not in the API) live in namespace detail, like the parts.
+    std::string& into = public_api ? definitions_ : helpers_;
+    std::string const open = public_api ? "" : "\nnamespace detail {";
+    std::string const close = public_api ? "" : "}  // namespace detail\n";
+    if (parts.size() == 1) {
+        emitted_body b = g.emit(parts[0], "    ");
+        st.temporaries = b.temporaries;
+        into += open;
+        define("void", name, args, b.used_arguments, b.text, public_api ? "" : comment, into);
+        into += close;
+    } else {
+        st.parts = parts.size();
+        std::string body, call;
+        for (auto const& a : args) call += (call.empty() ? "" : ", ") + a.name;
+        helpers_ += "\nnamespace detail {";
+        for (std::size_t k = 0; k < parts.size(); ++k) {
+            emitted_body b = g.emit(parts[k], "    ");
+            st.temporaries += b.temporaries;
+            std::string part = name + "_part" + std::to_string(k);
+            define("void", part, args, b.used_arguments, b.text,
+                   k == 0 ? "// " + name + " is split into parts to keep compile times short.\n" : "", helpers_);
+            body += "    detail::" + part + "(" + call + ");\n";
+        }
+        helpers_ += "}  // namespace detail\n";
+        std::vector<std::string> forwarded;
+        for (auto const& a : args) forwarded.push_back(a.name);
+        into += open;
+        define("void", name, args, forwarded, body, public_api ? "" : comment, into);
+        into += close;
+    }
+    stats_.push_back(st);
+}
+
+emitted_files emitter::run() {
+    std::size_t const n = d_.nq, nc = d_.nc;
+    auto entries = [](std::string const& array, GiNaC::exvector const& v) {
+        std::vector<std::pair<std::string, ex>> out;
+        for (std::size_t i = 0; i < v.size(); ++i) out.push_back({array + "[" + std::to_string(i) + "]", v[i]});
+        return out;
+    };
+    auto with_output = [&](std::vector<argument> a, std::string const& out) {
+        a.push_back({out, scalar() + "*", true});
+        return a;
+    };
+
+    array_function("mass_matrix", with_output(inputs({"q", "p"}), "M"), "M", entries("M", d_.mass_matrix),
+                   "// Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.\n");
+    if (d_.coriolis)
+        array_function("coriolis_matrix", with_output(inputs({"q", "qd", "p"}), "C"), "C", entries("C", *d_.coriolis),
+                       "// Coriolis matrix from Christoffel symbols: h = C qd + dV/dq, Mdot - 2C skew-symmetric.\n");
+    array_function("potential_gradient", with_output(inputs({"q", "p"}), "dVdq"), "dVdq",
+                   entries("dVdq", d_.potential_gradient), "// Gradient of the potential, dV/dq.\n");
+    array_function("bias_forces", with_output(inputs({"q", "qd", "p"}), "h"), "h", entries("h", d_.bias),
+                   "// Bias forces h(q, qd): M qdd + h + A^T lambda = Q.\n");
+    array_function("generalized_forces", with_output(inputs({"q", "qd", "u", "p"}), "Q"), "Q",
+                   entries("Q", d_.generalized_forces), "// Generalized forces Q(q, qd, u).\n");
+
+    // Energies return a value: emitted as one-output bodies.
+    auto scalar_function = [&](std::string const& name, std::vector<argument> args, ex const& e,
+                               std::string const& comment) {
+        expression_graph g(symbols_, {});
+        int id = g.add(e);
+        emitted_body b = g.emit({{"const " + scalar() + " result", id}}, "    ");
+        b.text += "    return result;\n";
+        declare(scalar(), name, args, comment);
+        define(scalar(), name, args, b.used_arguments, b.text, "", definitions_);
+        stats_.push_back({name, g.tree_operation_count({id}), g.operation_count({id}), b.temporaries, 1});
+    };
+    scalar_function("kinetic_energy", inputs({"q", "qd", "p"}), d_.kinetic_energy, "// Kinetic energy (the kinetic terms).\n");
+    scalar_function("potential_energy", inputs({"q", "p"}), d_.potential_energy, "// Potential energy (the potential terms).\n");
+
+    if (nc > 0) {
+        array_function("constraint_residuals", with_output(inputs({"q", "qd", "p"}), "c"), "c",
+                       entries("c", d_.constraint_residuals),
+                       "// Constraint residuals: holonomic rows c(q, t), then velocity rows A q_dot + a0.\n");
+        array_function("constraint_jacobian", with_output(inputs({"q", "p"}), "A"), "A",
+                       entries("A", d_.constraint_jacobian), "// Constraint Jacobian A, nc x nq, row-major.\n");
+        // The index-1 system [[M, A^T], [A, 0]] [qdd; lambda] = [Q - h; r].
+        std::size_t const N = n + nc;
+        std::vector<std::pair<std::string, ex>> k_out, combined;
+        for (std::size_t i = 0; i < N; ++i)
+            for (std::size_t j = 0; j < N; ++j) {
+                ex e = 0;
+                if (i < n && j < n) e = d_.mass_matrix[i * n + j];
+                else if (i < n) e = d_.constraint_jacobian[(j - n) * n + i];
+                else if (j < n) e = d_.constraint_jacobian[(i - n) * n + j];
+                combined.push_back({"K[" + std::to_string(i * N + j) + "]", e});
+            }
+        for (std::size_t i = 0; i < n; ++i)
+            combined.push_back({"rhs[" + std::to_string(i) + "]", d_.generalized_forces[i] - d_.bias[i]});
+        for (std::size_t k = 0; k < nc; ++k)
+            combined.push_back({"rhs[" + std::to_string(n + k) + "]", d_.constraint_rhs[k]});
+        auto args = inputs({"q", "qd", "u", "p"});
+        args.push_back({"K", scalar() + "*", true});
+        args.push_back({"rhs", scalar() + "*", true});
+        array_function("semi_implicit_system", args, "K", combined,
+                       "// Index-1 system [[M, A^T], [A, 0]] [qdd; lambda] = [Q - h; r], Baumgarte-stabilised;\n"
+                       "// K is (nq+nc) x (nq+nc) row-major, rhs has nq+nc entries.\n");
+        // A and r together, for forward_dynamics.
+        std::vector<std::pair<std::string, ex>> ar = entries("A", d_.constraint_jacobian);
+        for (std::size_t k = 0; k < nc; ++k) ar.push_back({"r[" + std::to_string(k) + "]", d_.constraint_rhs[k]});
+        auto ar_args = inputs({"q", "qd", "p"});
+        ar_args.push_back({"A", scalar() + "*", true});
+        ar_args.push_back({"r", scalar() + "*", true});
+        array_function("constraint_terms", ar_args, "A", ar,
+                       "// Constraint Jacobian and the right-hand side r of A qdd = r.\n", false);
+    }
+
+    // forward_dynamics
+    {
+        auto args = inputs({"q", "qd", "u", "p"});
+        args.push_back({"qdd", scalar() + "*", true});
+        args.push_back({"lambda", scalar() + "*", true});
+        auto call_args = [&](std::initializer_list<char const*> names) { return call_arguments(inputs(names)); };
+        std::string body = render(nc > 0 ? "forward_dynamics_constrained.tpl" : "forward_dynamics.tpl",
+                                  {{"scalar", scalar()},
+                                   {"args_q_p", call_args({"q", "p"})},
+                                   {"args_q_qd_p", call_args({"q", "qd", "p"})},
+                                   {"args_q_qd_u_p", call_args({"q", "qd", "u", "p"})}});
+        std::vector<std::string> used = {"t", "q", "qd", "u", "p"};
+        if (nc > 0) used.push_back("lambda");
+        std::string comment = "// Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, non-zero when "
+                              "M\n// (or A M^-1 A^T) is singular at this state.\n";
+        declare("int", "forward_dynamics", args, comment);
+        std::vector<argument> shown = args;
+        if (nc == 0)
+            for (auto& a : shown)
+                if (a.name == "lambda") a.output = false;
+        define("int", "forward_dynamics", shown, used, body, "", definitions_);
+    }
+
+    for (auto const& out : m_.outputs) {
+        std::vector<std::pair<std::string, ex>> e;
+        for (std::size_t i = 0; i < out.val.size(); ++i) e.push_back({"out[" + std::to_string(i) + "]", out.val.elems[i]});
+        std::string shape = out.val.describe();
+        array_function("output_" + out.name, with_output(inputs({"q", "qd", "p"}), "out"), "out", e,
+                       "// Output '" + out.name + "': " + shape + (out.val.shape == value::kind::matrix ? ", row-major" : "") + ".\n");
+    }
+
+    std::string fields;
+    for (auto const& p : m_.parameters) {
+        char buf[64];
+        auto r = std::to_chars(buf, buf + sizeof buf, p.default_value);
+        std::string lit(buf, r.ptr);
+        if (lit.find_first_of(".e") == std::string::npos && lit.find("inf") == std::string::npos) lit += ".0";
+        fields += "    " + scalar() + " " + p.name + " = " + lit + ";\n";
+    }
+    std::string cholesky = render("cholesky.tpl", {{"scalar", scalar()}, {"tolerance", "1e-12"}});
+    std::vector<std::pair<std::string, std::string>> common = {
+        {"source", o_.source_name},        {"ns", m_.name},
+        {"nq", std::to_string(n)},          {"nu", std::to_string(d_.nu)},
+        {"nc", std::to_string(nc)},         {"parameter_fields", fields},
+        {"declarations", declarations_},    {"helpers", cholesky + helpers_},
+        {"definitions", definitions_},      {"header", o_.header_name}};
+    emitted_files files;
+    files.stats = stats_;
+    if (o_.header_only) {
+        files.header = render("header_only.hpp.tpl", common);
+    } else {
+        files.header = render("header.hpp.tpl", common);
+        files.source = render("source.cpp.tpl", common);
+    }
+    return files;
+}
+
+} // namespace
+
+emitted_files emit(model const& m, derived const& d, emit_options const& options) {
+    return emitter(m, d, options).run();
+}
+
+} // namespace lagc

@@ -1,0 +1,38 @@
+// Stage 4: derived equations → C++ text (a pure function, which is what makes goldens work).
+#pragma once
+
+#include "derive.hpp"
+#include "model.hpp"
+
+#include <string>
+#include <vector>
+
+namespace lagc {
+
+struct emit_options {
+    std::string source_name;      // the model's path as shown in the banner
+    std::string header_name;      // the header's file name, #included by the source
+    bool header_only = false;
+    std::size_t split_operations = 1500; // functions above this many operations are split
+};
+
+struct function_stats {
+    std::string name;
+    double operations_before_cse = 0;
+    std::size_t operations_after_cse = 0;
+    std::size_t temporaries = 0;
+    std::size_t parts = 1;
+};
+
+struct emitted_files {
+    std::string header;
+    std::string source; // empty when header_only
+    std::vector<function_stats> stats;
+};
+
+emitted_files emit(model const& m, derived const& d, emit_options const& options);
+
+// Renders a template with named values; throws fmt::format_error on a missing name.
+std::string render(std::string_view template_name, std::vector<std::pair<std::string, std::string>> const& values);
+
+} // namespace lagc

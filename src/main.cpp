@@ -1,0 +1,161 @@
+// The lagc command line: lagc MODEL.lag -o OUT.cpp|OUT.hpp
+#include "compiler.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#ifndef LAGC_VERSION
+#define LAGC_VERSION "0.0.0"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace {
+
+char const* const usage_text =
+    "usage: lagc MODEL.lag -o OUT.cpp|OUT.hpp|- [options]\n"
+    "\n"
+    "Compiles a Lagrangian model into standalone C++ (equations of motion, forward dynamics).\n"
+    "\n"
+    "  MODEL.lag         the model; '-' reads it from standard input\n"
+    "  -o OUT.cpp        writes OUT.cpp and OUT.hpp\n"
+    "  -o OUT.hpp        writes one header-only file\n"
+    "  -o -              writes the header-only form to standard output\n"
+    "  --stats           prints per-phase times and operation counts to standard error\n"
+    "  --help            prints this text\n"
+    "  --version         prints the version\n"
+    "\n"
+    "Exit status: 0 on success, 1 when the model has errors, 2 for usage and I/O errors.\n";
+
+int usage_error(std::string const& message) {
+    std::cerr << "lagc: error: " << message << "\n" << "Try 'lagc --help'.\n";
+    return 2;
+}
+
+// Writes atomically (temporary file + rename) and leaves an unchanged file untouched.
+bool write_file(fs::path const& path, std::string const& content, std::string& error) {
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (in) {
+            std::ostringstream old;
+            old << in.rdbuf();
+            if (old.str() == content) return true;
+        }
+    }
+    fs::path tmp = path;
+    tmp += ".lagc-tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) {
+            error = "cannot write '" + path.string() + "': " + std::strerror(errno);
+            return false;
+        }
+        out << content;
+        out.flush();
+        if (!out) {
+            error = "cannot write '" + path.string() + "'";
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            return false;
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, path, ec);
+    if (ec) {
+        error = "cannot write '" + path.string() + "': " + ec.message();
+        fs::remove(tmp, ec);
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::string input, output;
+    bool stats = false;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::cout << usage_text;
+            return 0;
+        }
+        if (a == "--version") {
+            std::cout << "lagc " << LAGC_VERSION << "\n";
+            return 0;
+        }
+        if (a == "--stats") {
+            stats = true;
+        } else if (a == "-o") {
+            if (i + 1 >= argc) return usage_error("-o needs a file name");
+            if (!output.empty()) return usage_error("-o given twice");
+            output = argv[++i];
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usage_error("unknown option '" + a + "'");
+        } else {
+            if (!input.empty()) return usage_error("more than one model given ('" + input + "' and '" + a + "')");
+            input = a;
+        }
+    }
+    if (input.empty()) return usage_error("no model given");
+    if (output.empty()) return usage_error("no output given (-o OUT.cpp, -o OUT.hpp or -o -)");
+
+    fs::path out_path(output);
+    bool header_only = output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
+    if (!header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" &&
+        out_path.extension() != ".cxx")
+        return usage_error("the output must end in .cpp or .hpp (or be '-'), not '" + output + "'");
+
+    std::string text;
+    if (input == "-") {
+        std::ostringstream s;
+        s << std::cin.rdbuf();
+        text = s.str();
+    } else {
+        std::error_code ec;
+        if (fs::is_directory(input, ec)) return usage_error("'" + input + "' is a directory, not a model file");
+        std::ifstream in(input, std::ios::binary);
+        if (!in) return usage_error("cannot read '" + input + "': " + std::strerror(errno));
+        std::ostringstream s;
+        s << in.rdbuf();
+        text = s.str();
+    }
+
+    lagc::compile_options options;
+    options.source_name = input == "-" ? "<stdin>" : input;
+    options.header_only = header_only;
+    fs::path header_path = out_path;
+    if (!header_only) header_path.replace_extension(".hpp");
+    options.header_name = header_path.filename().string();
+
+    lagc::compile_result r = lagc::compile(text, options);
+    lagc::source_file file(options.source_name, text);
+    std::cerr << r.diags.format(file);
+    if (stats) {
+        std::fprintf(stderr, "lagc: parse %.3f s, check %.3f s, derive %.3f s, cse+emit %.3f s\n", r.times.parse,
+                     r.times.check, r.times.derive, r.times.emit);
+        if (r.files)
+            for (auto const& s : r.files->stats)
+                std::fprintf(stderr, "lagc: %-24s operations %.0f before CSE, %zu after, %zu temporaries, %zu part%s\n",
+                             s.name.c_str(), s.operations_before_cse, s.operations_after_cse, s.temporaries, s.parts,
+                             s.parts == 1 ? "" : "s");
+    }
+    if (!r.files) return 1;
+
+    if (output == "-") {
+        std::cout << r.files->header;
+        return std::cout.good() ? 0 : 2;
+    }
+    std::string error;
+    if (!write_file(header_path, r.files->header, error) ||
+        (!header_only && !write_file(out_path, r.files->source, error))) {
+        std::cerr << "lagc: error: " << error << "\n";
+        return 2;
+    }
+    return 0;
+}

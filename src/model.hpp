@@ -1,0 +1,80 @@
+// Stage 2's value: a checked model, every expression already a GiNaC expression in the
+// symbols q, qd, u, p and t. Derivation and emission assume it is valid.
+#pragma once
+
+#include "diagnostics.hpp"
+
+#include <ginac/ginac.h>
+
+#include <string>
+#include <vector>
+
+namespace lagc {
+
+// A scalar, a vector (rows × 1) or a matrix (rows × cols), elements row-major.
+struct value {
+    enum class kind { scalar, vector, matrix };
+    kind shape = kind::scalar;
+    std::size_t rows = 1;
+    std::size_t cols = 1;
+    std::vector<GiNaC::ex> elems;
+
+    static value scalar(GiNaC::ex e) { return {kind::scalar, 1, 1, {std::move(e)}}; }
+    std::size_t size() const { return elems.size(); }
+    std::string describe() const; // "a scalar", "a 3-vector", "a 2×2 matrix"
+};
+
+struct parameter_def {
+    std::string name;
+    double default_value = 0.0;
+    span where;
+};
+
+// One `force` or `torque` statement, kept unevaluated until derivation.
+struct force_def {
+    enum class kind { on_coordinate, at_point, torque };
+    kind type = kind::on_coordinate;
+    std::size_t coordinate = 0; // on_coordinate
+    value vec;                  // the force or torque (a scalar for on_coordinate)
+    value target;               // the point, or the angular velocity
+    span where;
+};
+
+struct constraint_def {
+    GiNaC::ex residual;
+    bool holonomic = true;
+    span where;
+};
+
+struct output_def {
+    std::string name;
+    value val;
+    span where;
+};
+
+struct model {
+    std::string name;
+    std::vector<std::string> coordinates;
+    std::vector<std::string> inputs;
+    std::vector<parameter_def> parameters;
+
+    // Symbols in declaration order (GiNaC orders by creation, so create them in order).
+    std::vector<GiNaC::symbol> q, qd, u, p;
+    GiNaC::symbol t{"t"};
+
+    GiNaC::ex kinetic = 0;     // Σ kinetic
+    GiNaC::ex potential = 0;   // Σ potential
+    GiNaC::ex lagrangian = 0;  // Σ lagrangian (added to T − V)
+    GiNaC::ex dissipation = 0; // Σ dissipation (Rayleigh)
+    bool has_lagrangian_terms = false;
+    span model_span;
+
+    std::vector<force_def> forces;
+    std::vector<constraint_def> constraints; // file order; derivation puts holonomic rows first
+    GiNaC::ex alpha = 0;
+    GiNaC::ex beta = 0;
+    std::vector<output_def> outputs;
+    bool uses_time = false;
+};
+
+} // namespace lagc

@@ -1,0 +1,134 @@
+// Stage 1: splitting into logical statements and running the X3 statement grammar.
+#include "parse.hpp"
+
+#include "../grammar/config.hpp"
+#include "../grammar/grammar.hpp"
+
+#include <cctype>
+
+namespace lagc {
+
+namespace {
+
+bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+// A copy of the text of the same length in which comments and carriage returns are
+// blanks and continuation newlines are spaces, so byte offsets stay those of the file.
+struct logical_lines {
+    std::string masked;
+    std::vector<span> statements;
+};
+
+logical_lines split_statements(std::string const& text) {
+    logical_lines out;
+    out.masked = text;
+    std::string& m = out.masked;
+    bool in_comment = false;
+    for (char& c : m) {
+        if (c == '\n') in_comment = false;
+        else if (c == '#') in_comment = true;
+        if ((in_comment && c != '\n') || c == '\r') c = ' ';
+    }
+    int depth = 0;
+    std::size_t start = 0;
+    auto flush = [&](std::size_t end) {
+        std::size_t b = start, e = end;
+        while (b < e && std::isspace(static_cast<unsigned char>(m[b]))) ++b;
+        while (e > b && std::isspace(static_cast<unsigned char>(m[e - 1]))) --e;
+        if (b < e) out.statements.push_back({b, e});
+    };
+    for (std::size_t i = 0; i < m.size(); ++i) {
+        char c = m[i];
+        if (c == '(' || c == '[') ++depth;
+        else if ((c == ')' || c == ']') && depth > 0) --depth;
+        else if (c == '\n') {
+            std::size_t j = i;
+            while (j > start && is_blank(m[j - 1])) --j;
+            char last = j > start ? m[j - 1] : '\0';
+            bool continues = depth > 0 || last == '+' || last == '-' || last == '*' || last == '/' ||
+                             last == '^' || last == ',' || last == '=';
+            if (continues) {
+                m[i] = ' ';
+            } else {
+                flush(i);
+                start = i + 1;
+            }
+        }
+    }
+    flush(m.size());
+    return out;
+}
+
+std::string describe_token(std::string const& text, std::size_t at, std::size_t end) {
+    if (at >= end) return "end of statement";
+    unsigned char c = static_cast<unsigned char>(text[at]);
+    if (std::isalnum(c) || c == '_' || c == '.') {
+        std::size_t e = at;
+        while (e < end && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_' || text[e] == '.'))
+            ++e;
+        return "'" + text.substr(at, std::min<std::size_t>(e - at, 40)) + "'";
+    }
+    if (c < 0x20 || c >= 0x7F) return "a character that is not part of the language";
+    return std::string("'") + char(c) + "'";
+}
+
+std::size_t token_end(std::string const& text, std::size_t at, std::size_t end) {
+    std::size_t e = at;
+    while (e < end && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_' || text[e] == '.')) ++e;
+    return e > at ? e : std::min(at + 1, end);
+}
+
+std::size_t skip_spaces(std::string const& text, std::size_t at, std::size_t end) {
+    while (at < end && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+    return at;
+}
+
+} // namespace
+
+std::vector<parsed_statement> parse(source_file const& file, diagnostics& diags) {
+    namespace x3 = boost::spirit::x3;
+    logical_lines lines = split_statements(file.text());
+    std::string const& m = lines.masked;
+    std::vector<parsed_statement> out;
+    parser::position_tagger const tagger{m.begin()};
+    auto const grammar = x3::with<x3::error_handler_tag>(std::cref(tagger))[statement_rule()];
+
+    for (span s : lines.statements) {
+        auto first = m.begin() + static_cast<std::ptrdiff_t>(s.begin);
+        auto const last = m.begin() + static_cast<std::ptrdiff_t>(s.end);
+        ast::statement node;
+        try {
+            bool ok = x3::phrase_parse(first, last, grammar, x3::ascii::space, node);
+            std::size_t at = skip_spaces(m, static_cast<std::size_t>(first - m.begin()), s.end);
+            if (!ok) {
+                diags.error({s.begin, token_end(m, s.begin, s.end)},
+                            "expected a statement (model, parameter, coordinate, input, let, kinetic, potential, "
+                            "lagrangian, dissipation, force, torque, constraint, baumgarte or output), found " +
+                                describe_token(m, s.begin, s.end));
+                continue;
+            }
+            if (at != s.end) {
+                diags.error({at, token_end(m, at, s.end)},
+                            "unexpected " + describe_token(m, at, s.end) + " after a complete statement");
+                continue;
+            }
+            out.push_back({std::move(node), s});
+        } catch (x3::expectation_failure<parser::iterator_type> const& e) {
+            std::size_t at = skip_spaces(m, static_cast<std::size_t>(e.where() - m.begin()), s.end);
+            if (e.which() == "number-end") {
+                // Point back at the start of the malformed number.
+                std::size_t b = at;
+                while (b > s.begin && (std::isalnum(static_cast<unsigned char>(m[b - 1])) || m[b - 1] == '.' ||
+                                       m[b - 1] == '_'))
+                    --b;
+                diags.error({b, token_end(m, b, s.end)}, "malformed number " + describe_token(m, b, s.end));
+            } else {
+                diags.error({at, token_end(m, at, s.end)},
+                            "expected " + e.which() + ", found " + describe_token(m, at, s.end));
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace lagc

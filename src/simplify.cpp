@@ -1,0 +1,57 @@
+// Size-guarded simplification.
+#include "simplify.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lagc {
+
+using namespace GiNaC;
+
+std::size_t tree_size(ex const& e) {
+    std::size_t n = 1;
+    for (std::size_t i = 0; i < e.nops(); ++i) n += tree_size(e.op(i));
+    return n;
+}
+
+namespace {
+
+// An upper bound on the number of terms expand() would produce.
+double expansion_bound(ex const& e) {
+    if (is_a<add>(e)) {
+        double s = 0;
+        for (std::size_t i = 0; i < e.nops(); ++i) s += expansion_bound(e.op(i));
+        return s;
+    }
+    if (is_a<mul>(e)) {
+        double p = 1;
+        for (std::size_t i = 0; i < e.nops(); ++i) p *= expansion_bound(e.op(i));
+        return p;
+    }
+    if (is_a<power>(e) && is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer()) {
+        double n = ex_to<numeric>(e.op(1)).to_double();
+        return n > 64 ? 1e300 : std::pow(expansion_bound(e.op(0)), n);
+    }
+    return 1;
+}
+
+} // namespace
+
+ex simplify(ex const& e, double max_terms) {
+    if (expansion_bound(e) > max_terms) return e;
+    ex best = e;
+    std::size_t best_size = tree_size(e);
+    auto consider = [&](ex const& c) {
+        std::size_t s = tree_size(c);
+        if (s < best_size) best = c, best_size = s;
+    };
+    ex x = e.expand();
+    consider(x);
+    ex sin_to_cos = x.subs(pow(sin(wild(0)), 2) == 1 - pow(cos(wild(0)), 2), subs_options::algebraic).expand();
+    consider(sin_to_cos);
+    ex cos_to_sin = x.subs(pow(cos(wild(0)), 2) == 1 - pow(sin(wild(0)), 2), subs_options::algebraic).expand();
+    consider(cos_to_sin);
+    return best;
+}
+
+} // namespace lagc

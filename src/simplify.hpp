@@ -1,0 +1,16 @@
+// Cheap, size-guarded simplification: expand and use sin² + cos² = 1 where that makes an
+// expression smaller, never where expansion would swell it.
+#pragma once
+
+#include <ginac/ginac.h>
+
+namespace lagc {
+
+// Nodes in the expression tree (a proxy for operations).
+std::size_t tree_size(GiNaC::ex const& e);
+
+// The smallest of e, its expansion and its expansion with sin²→1−cos² or cos²→1−sin²;
+// expansion is attempted only when it can produce at most `max_terms` terms.
+GiNaC::ex simplify(GiNaC::ex const& e, double max_terms = 2000);
+
+} // namespace lagc

@@ -1,0 +1,38 @@
+    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T and Y = M^-1 A^T,
+    // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
+    {scalar} M[nq * nq];
+    {scalar} b[nq];
+    {scalar} Q[nq];
+    {scalar} A[nc * nq];
+    {scalar} r[nc];
+    mass_matrix({args_q_p}M);
+    bias_forces({args_q_qd_p}b);
+    generalized_forces({args_q_qd_u_p}Q);
+    detail::constraint_terms({args_q_qd_p}A, r);
+    for (int i = 0; i < nq; ++i) b[i] = Q[i] - b[i];
+    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    detail::cholesky_solve<nq>(M, b);
+    {scalar} Y[nc * nq];
+    for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
+    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    {scalar} S[nc * nc];
+    {scalar} l[nc];
+    for (int k = 0; k < nc; ++k) {{
+        {scalar} s = -r[k];
+        for (int i = 0; i < nq; ++i) s += A[k * nq + i] * b[i];
+        l[k] = s;
+        for (int j = 0; j < nc; ++j) {{
+            {scalar} a = 0;
+            for (int i = 0; i < nq; ++i) a += A[k * nq + i] * Y[j * nq + i];
+            S[k * nc + j] = a;
+        }}
+    }}
+    if (detail::cholesky_factor<nc>(S) != 0) return 2;
+    detail::cholesky_solve<nc>(S, l);
+    for (int i = 0; i < nq; ++i) {{
+        {scalar} s = b[i];
+        for (int k = 0; k < nc; ++k) s -= Y[k * nq + i] * l[k];
+        qdd[i] = s;
+    }}
+    for (int k = 0; k < nc; ++k) lambda[k] = l[k];
+    return 0;

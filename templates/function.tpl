@@ -1,0 +1,3 @@
+
+{comment}{linkage}{result} {name}({parameters}) {{
+{body}}}
