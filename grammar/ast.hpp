@@ -63,6 +63,7 @@ struct call : x3::position_tagged {
 
 // `[a, b]` (a vector) or `[[a, b], [c, d]]` (a matrix: a list of row vectors).
 struct bracket_list : x3::position_tagged {
+    char open = '[';
     std::vector<expression> elements;
 };
 

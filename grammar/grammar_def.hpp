@@ -91,27 +91,33 @@ inline auto kw(char const* word) {
                lexeme[x3::string(word) >> !(alnum | char_('_'))];
 }
 
+// X3 hands on_success an unused attribute for rules whose right-hand side has an action,
+// so these actions tag their node themselves.
+template <class Context, class Range>
+void tag_here(Context const& ctx, Range const& r) {
+    x3::get<x3::error_handler_tag>(ctx).get().tag(x3::_val(ctx), r.begin(), r.end());
+}
 auto const set_identifier = [](auto& ctx) {
     auto const& r = x3::_attr(ctx);
     x3::_val(ctx).name.assign(r.begin(), r.end());
+    tag_here(ctx, r);
 };
 auto const set_number = [](auto& ctx) {
     auto const& r = x3::_attr(ctx);
     x3::_val(ctx).text.assign(r.begin(), r.end());
+    tag_here(ctx, r);
 };
-auto const set_elements = [](auto& ctx) {
-    if (auto& elements = x3::_attr(ctx)) x3::_val(ctx).elements = std::move(*elements);
-};
+
 
 auto const number_body = (+digit >> -('.' >> *digit) | '.' >> +digit) >> -(char_("eE") >> -char_("+-") >> +digit);
 
 // identifier ::= [A-Za-z_][A-Za-z0-9_]*
 auto const identifier_def = raw[lexeme[(alpha | char_('_')) >> *(alnum | char_('_'))]][set_identifier];
 // number ::= digits ['.' digits] [('e'|'E') ['+'|'-'] digits] | '.' digits   (not followed by a letter or '.')
-auto const number_def = raw[lexeme[number_body]][set_number] > number_end;
+auto const number_def = raw[lexeme[number_body > number_end]][set_number];
 auto const number_end_def = !(alnum | char_("_."));
 // signed_number ::= ['+'|'-'] number
-auto const signed_number_def = raw[lexeme[-char_("+-") >> number_body]][set_number] > number_end;
+auto const signed_number_def = raw[lexeme[-char_("+-") >> number_body > number_end]][set_number];
 
 auto const closing_paren_def = lit(')');
 auto const closing_bracket_def = lit(']');
@@ -120,7 +126,7 @@ auto const equals_def = lit('=');
 // call ::= identifier '(' [expression {',' expression}] ')'
 auto const call_def = identifier >> '(' > -(expression % ',') > closing_paren;
 // bracket_list ::= '[' [expression {',' expression}] ']'
-auto const bracket_list_def = ('[' > -(expression % ',') > closing_bracket)[set_elements];
+auto const bracket_list_def = char_('[') > -(expression % ',') > closing_bracket;
 // primary ::= number | call | identifier | '(' expression ')' | bracket_list
 auto const primary_def = number | call | identifier | ('(' > expression > closing_paren) | bracket_list;
 // subscript ::= primary {'[' expression ']'}

@@ -791,7 +791,13 @@ std::optional<model> checker::run(std::vector<parsed_statement> const& statement
             have_model_ = true; // report once
         }
         first = false;
-        boost::apply_visitor([&](auto const& s) { statement(s, st.where); }, st.node);
+        try {
+            boost::apply_visitor([&](auto const& s) { statement(s, st.where); }, st.node);
+        } catch (GiNaC::pole_error const&) {
+            diags_.error(st.where, "division by zero or log(0) in this statement");
+        } catch (std::exception const& e) {
+            diags_.error(st.where, std::string("this statement cannot be evaluated: ") + e.what());
+        }
     }
     if (statements.empty()) diags_.error({0, 0}, "the model is empty; it starts with 'model NAME'");
     else if (m_.q.empty() && !diags_.has_errors())

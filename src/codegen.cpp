@@ -111,21 +111,34 @@ int expression_graph::negate(int id) {
     return intern(std::move(n));
 }
 
+// Signs are canonical whatever GiNaC's term order: negations inside terms are hoisted
+// into the term's sign, and the first term in canonical order is always added (else
+// the whole sum is negated), so -m*(a - b) and m*(b - a) become one node.
 int expression_graph::make_add(std::vector<std::pair<int, bool>> terms) {
+    for (auto& [id, neg] : terms) {
+        node const& c = nodes_[static_cast<std::size_t>(id)];
+        if (c.kind == op::neg) id = c.args[0], neg = !neg;
+    }
     if (terms.size() == 1) return terms[0].second ? negate(terms[0].first) : terms[0].first;
     std::sort(terms.begin(), terms.end(), [&](auto const& a, auto const& b) {
         if (a.first != b.first) return less(a.first, b.first);
         return a.second < b.second;
     });
+    bool const flip = terms[0].second;
     node n{op::add, "", {}, {}, 0, 0, 6};
     for (auto const& [id, neg] : terms) {
         n.args.push_back(id);
-        n.flags.push_back(neg ? 1 : 0);
+        n.flags.push_back((neg != flip) ? 1 : 0);
     }
-    return intern(std::move(n));
+    int id = intern(std::move(n));
+    return flip ? negate(id) : id;
 }
 
 int expression_graph::make_mul(std::vector<std::pair<int, bool>> factors, bool negative) {
+    for (auto& [f, den] : factors) {
+        node const& c = nodes_[static_cast<std::size_t>(f)];
+        if (c.kind == op::neg) f = c.args[0], negative = !negative;
+    }
     if (factors.empty()) factors.push_back({number(GiNaC::numeric(1)), false});
     int id;
     if (factors.size() == 1 && !factors[0].second) {
@@ -147,6 +160,10 @@ int expression_graph::make_mul(std::vector<std::pair<int, bool>> factors, bool n
 
 // x^n as products: x², x³ directly, higher powers by squaring (shared through CSE).
 int expression_graph::make_pow(int base, long n) {
+    if (nodes_[static_cast<std::size_t>(base)].kind == op::neg) {
+        int p = make_pow(nodes_[static_cast<std::size_t>(base)].args[0], n);
+        return n % 2 ? negate(p) : p;
+    }
     if (n == 1) return base;
     if (n == 2 || n == 3) {
         node p{op::pow, "", {base}, {0}, static_cast<int>(n), 0, 3};

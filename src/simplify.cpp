@@ -8,7 +8,10 @@ namespace lagc {
 
 using namespace GiNaC;
 
+// Numbers count nothing: where GiNaC puts a factor -1 depends on its term order, which
+// changes from process to process, and must not change which form is chosen.
 std::size_t tree_size(ex const& e) {
+    if (is_a<numeric>(e)) return 0;
     std::size_t n = 1;
     for (std::size_t i = 0; i < e.nops(); ++i) n += tree_size(e.op(i));
     return n;

@@ -1,0 +1,213 @@
+// Parser and checker: known answers for expressions, and errors at the right place.
+#include "check.hpp"
+#include "compiler.hpp"
+#include "derive.hpp"
+#include "parse.hpp"
+
+#include <gtest/gtest.h>
+
+using GiNaC::ex;
+
+namespace {
+
+struct checked {
+    std::optional<lagc::model> m;
+    std::string diagnostics;
+};
+
+checked check_text(std::string const& text) {
+    lagc::source_file file("test.lag", text);
+    lagc::diagnostics d;
+    auto statements = lagc::parse(file, d);
+    auto m = lagc::check(statements, file, d);
+    return {std::move(m), d.format(file)};
+}
+
+std::string errors_of(std::string const& text) {
+    lagc::compile_options o;
+    o.source_name = "test.lag";
+    o.header_name = "test.hpp";
+    auto r = lagc::compile(text, o);
+    return r.diags.format(lagc::source_file("test.lag", text));
+}
+
+// The value of `output v = EXPR` in a one-coordinate model, as GiNaC sees it.
+ex value_of(std::string const& expr, lagc::model* out = nullptr) {
+    auto c = check_text("model e\nparameter a = 2\ncoordinate x\nkinetic der(x)^2\noutput v = " + expr + "\n");
+    EXPECT_TRUE(c.m.has_value()) << c.diagnostics;
+    if (!c.m) return 0;
+    if (out) *out = *c.m;
+    return c.m->outputs.at(0).val.elems.at(0);
+}
+
+bool equal(ex const& a, ex const& b) { return (a - b).expand().is_zero(); }
+
+TEST(Expressions, PrecedenceAndAssociativity) {
+    EXPECT_TRUE(equal(value_of("-2^2"), -4));     // ^ binds tighter than unary minus
+    EXPECT_TRUE(equal(value_of("2^3^2"), 512));   // right-associative
+    EXPECT_TRUE(equal(value_of("8/4/2"), 1));     // left-associative
+    EXPECT_TRUE(equal(value_of("1-2-3"), -4));
+    EXPECT_TRUE(equal(value_of("2+3*4"), 14));
+    EXPECT_TRUE(equal(value_of("(2+3)*4"), 20));
+    EXPECT_TRUE(equal(value_of("2^-1"), GiNaC::numeric(1, 2)));
+}
+
+TEST(Expressions, NumbersAreExactRationals) {
+    EXPECT_TRUE(value_of("0.1 + 0.2").is_equal(GiNaC::numeric(3, 10)));
+    EXPECT_TRUE(value_of(".5").is_equal(GiNaC::numeric(1, 2)));
+    EXPECT_TRUE(value_of("6.674e-11").is_equal(GiNaC::numeric(6674) / GiNaC::numeric(100000000000000LL)));
+    EXPECT_TRUE(value_of("1E3").is_equal(1000));
+}
+
+TEST(Expressions, DerAppliesTheChainRuleAndTime) {
+    lagc::model m;
+    ex v = value_of("der(a * x^2 + t)", &m);
+    ex expected = 2 * m.p[0] * m.q[0] * m.qd[0] + 1;
+    EXPECT_TRUE(equal(v, expected)) << v;
+    EXPECT_TRUE(m.uses_time);
+}
+
+TEST(Expressions, VectorsMatricesAndBuiltins) {
+    lagc::model m;
+    EXPECT_TRUE(equal(value_of("dot([1, 2, 3], [4, 5, 6])"), 32));
+    EXPECT_TRUE(equal(value_of("cross([1, 0, 0], [0, 1, 0])[2]"), 1));
+    EXPECT_TRUE(equal(value_of("norm([3, 4])"), 5));
+    EXPECT_TRUE(equal(value_of("([[1, 2], [3, 4]] * [[5, 6], [7, 8]])[1][0]"), 43));
+    EXPECT_TRUE(equal(value_of("transpose([[1, 2], [3, 4]])[0][1]"), 3));
+    // Active, right-handed rotations (each value_of makes a new model, so read m after it).
+    ex r = value_of("(rotz(x) * [1, 0, 0])[1]", &m);
+    EXPECT_TRUE(equal(r, GiNaC::sin(m.q[0])));
+    r = value_of("(rot(x) * [0, 1])[0]", &m);
+    EXPECT_TRUE(equal(r, -GiNaC::sin(m.q[0])));
+    r = value_of("(rotx(x) * [0, 1, 0])[2]", &m);
+    EXPECT_TRUE(equal(r, GiNaC::sin(m.q[0])));
+    r = value_of("(roty(x) * [0, 0, 1])[0]", &m);
+    EXPECT_TRUE(equal(r, GiNaC::sin(m.q[0])));
+    EXPECT_TRUE(equal(value_of("atan2(1, 1)"), GiNaC::Pi / 4));
+}
+
+TEST(Lexical, CommentsContinuationsCrlfAndNoFinalNewline) {
+    auto c = check_text("model m   # comment\r\nparameter a = 1,\r\n  b = 2\r\ncoordinate x\r\n"
+                        "kinetic (a +\r\n  b) * der(x)^2 *\r\n 0.5\r\npotential [x,\n x][1]");
+    ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
+    EXPECT_EQ(c.m->parameters.size(), 2u);
+    EXPECT_TRUE(equal(c.m->kinetic, (c.m->p[0] + c.m->p[1]) * GiNaC::pow(c.m->qd[0], 2) / 2));
+    EXPECT_TRUE(c.m->potential.is_equal(c.m->q[0]));
+}
+
+TEST(Lexical, ParameterDefaultsAreNearestDoubles) {
+    auto c = check_text("model m\nparameter a = -0.1, b, c = +1e-3\ncoordinate x\nkinetic der(x)^2\n");
+    ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
+    EXPECT_EQ(c.m->parameters[0].default_value, -0.1);
+    EXPECT_EQ(c.m->parameters[1].default_value, 0.0);
+    EXPECT_EQ(c.m->parameters[2].default_value, 1e-3);
+}
+
+TEST(Derivation, PendulumMassMatrixIsMlSquared) {
+    auto c = check_text("model p\nparameter m, l, g\ncoordinate th\nlet pos = l * [sin(th), -cos(th)]\n"
+                        "kinetic 0.5 * m * dot(der(pos), der(pos))\npotential m * g * pos[1]\n");
+    ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
+    lagc::diagnostics d;
+    auto r = lagc::derive(*c.m, d);
+    ASSERT_TRUE(r.has_value());
+    auto const& p = c.m->p;
+    EXPECT_TRUE(equal(r->mass_matrix[0], p[0] * p[1] * p[1])) << r->mass_matrix[0];
+    EXPECT_TRUE(equal(r->bias[0], p[0] * p[2] * p[1] * GiNaC::sin(c.m->q[0])));
+    ASSERT_TRUE(r->coriolis.has_value());
+    EXPECT_TRUE(equal((*r->coriolis)[0], 0));
+}
+
+TEST(Derivation, CoriolisIsWithheldWithANote) {
+    std::string notes = errors_of("model p\nparameter m\ncoordinate x\nkinetic 0.5 * m * der(x)^2 * (1 + t)\n");
+    EXPECT_NE(notes.find("note: coriolis_matrix is not emitted: the mass matrix depends on t"), std::string::npos)
+        << notes;
+    notes = errors_of("model p\nparameter m\ncoordinate x\nkinetic 0.5 * m * der(x)^2\nlagrangian m * x * der(x)\n");
+    EXPECT_NE(notes.find("'lagrangian' terms"), std::string::npos) << notes;
+}
+
+TEST(Names, GeneratedArgumentNamesAreLegalModelNames) {
+    lagc::compile_options o{"t.lag", "t.hpp", false};
+    auto r = lagc::compile("model clash\nparameter q = 1, qd = 2, h = 3, M = 4, A = 5, u = 6, p = 7\n"
+                           "coordinate c\ninput lambda_\nkinetic 0.5 * M * der(c)^2\npotential h * c * q\n"
+                           "force lambda_ * p on c\n",
+                           o);
+    ASSERT_TRUE(r.files.has_value()) << r.diags.format(lagc::source_file("t.lag", ""));
+    EXPECT_NE(r.files->source.find("M[0] = p.M;"), std::string::npos) << r.files->source;
+    EXPECT_NE(r.files->source.find("Q[0] = p.p*u[0];"), std::string::npos) << r.files->source;
+}
+
+// ---- errors at line and column ----------------------------------------------
+
+struct error_case {
+    char const* name;
+    char const* source;
+    char const* expected; // a line of the diagnostics
+};
+
+void PrintTo(error_case const& c, std::ostream* os) { *os << c.name; }
+
+class Errors : public ::testing::TestWithParam<error_case> {};
+
+TEST_P(Errors, AreReportedWhereTheyAre) {
+    std::string out = errors_of(GetParam().source);
+    EXPECT_NE(out.find(GetParam().expected), std::string::npos) << "diagnostics were:\n" << out;
+}
+
+std::string const head = "model m\nparameter a = 1\ncoordinate x, y\n";
+
+INSTANTIATE_TEST_SUITE_P(
+    Checker, Errors,
+    ::testing::Values(
+        error_case{"UnknownName", "model m\ncoordinate x\nkinetic der(x)^2 * zeta\n",
+                   "test.lag:3:20: error: unknown name 'zeta'"},
+        error_case{"Duplicate", "model m\nparameter a\ncoordinate a\n",
+                   "test.lag:3:12: error: 'a' is already declared as a parameter at line 2, column 11"},
+        error_case{"ReservedWord", "model m\nparameter sin\n",
+                   "test.lag:2:11: error: 'sin' is a built-in function and cannot be used as a parameter name"},
+        error_case{"CxxKeyword", "model m\ncoordinate x\nlet class = 2\n",
+                   "test.lag:3:5: error: 'class' is a C++ keyword and cannot be used as a let name"},
+        error_case{"ModelNameKeyword", "model int\ncoordinate x\n", "test.lag:1:7: error: 'int' is a C++ keyword"},
+        error_case{"ArgumentCount", "model m\ncoordinate x\nkinetic atan2(x)\n",
+                   "test.lag:3:9: error: atan2() takes 2 arguments, not 1"},
+        error_case{"ShapeMismatch", "model m\ncoordinate x\nlet v = [1, 2] + [1, 2, 3]\n",
+                   "test.lag:3:16: error: cannot add a 2-vector and a 3-vector"},
+        error_case{"IndexOutOfRange", "model m\ncoordinate x\nlet v = [1, 2][2]\n",
+                   "test.lag:3:16: error: index 2 is out of range for a 2-vector (indices run from 0 to 1)"},
+        error_case{"PotentialWithVelocity", "model m\ncoordinate x\nkinetic der(x)^2\npotential der(x) * x\n",
+                   "test.lag:4:11: error: a potential may not depend on velocities"},
+        error_case{"Acceleration", "model m\ncoordinate x\nkinetic der(der(x))^2\n",
+                   "test.lag:3:13: error: der() of an expression that already contains velocities"},
+        error_case{"ForceOnNonCoordinate", "model m\nparameter a\ncoordinate x\nkinetic der(x)^2\nforce 1 on a\n",
+                   "test.lag:5:12: error: 'force ... on' needs a coordinate name after 'on', and 'a' is not a coordinate"},
+        error_case{"GainDependsOnState", "model m\ncoordinate x\nkinetic der(x)^2\nbaumgarte alpha = x\n",
+                   "test.lag:4:19: error: Baumgarte gains are expressions of parameters only"},
+        error_case{"SingularMassMatrix", "model m\ncoordinate x, y\nkinetic der(x)^2\n",
+                   "error: the mass matrix is singular: coordinate 'y' has no inertia"},
+        error_case{"SyntaxExpected", "model m\ncoordinate x\nkinetic (x + 1\n",
+                   "test.lag:3:15: error: expected ')', found end of statement"},
+        error_case{"SyntaxOperand", "model m\ncoordinate x\nkinetic x * * 2\n",
+                   "test.lag:3:13: error: expected an operand, found '*'"},
+        error_case{"MalformedNumber", "model m\ncoordinate x\nkinetic 1.5e * der(x)^2\n",
+                   "test.lag:3:9: error: malformed number '1.5e'"},
+        error_case{"UnknownStatement", "model m\ncoordinate x\nkinetik der(x)^2\n",
+                   "test.lag:3:1: error: expected a statement"},
+        error_case{"LogOfZero", "model m\ncoordinate x\nkinetic der(x)^2\npotential log(x - x)\n",
+                   "test.lag:4:1: error: division by zero or log(0) in this statement"},
+        error_case{"VelocityConstraintNotAffine", "model m\ncoordinate x, y\nkinetic der(x)^2 + der(y)^2\n"
+                                                  "constraint der(x)^2 = der(y)\n",
+                   "test.lag:4:1: error: this velocity constraint is not affine in the velocities"},
+        error_case{"MissingModel", "coordinate x\n", "test.lag:1:1: error: a model starts with 'model NAME'"}),
+    [](auto const& info) { return std::string(info.param.name); });
+
+TEST(Errors, SeveralIndependentErrorsInOneRun) {
+    std::string out = errors_of("model m\ncoordinate x\nlet a = zeta\nlet b = [1] + [1, 2]\nkinetic der(x)^2\n");
+    EXPECT_NE(out.find("3:9: error: unknown name 'zeta'"), std::string::npos) << out;
+    EXPECT_NE(out.find("4:13: error: cannot add"), std::string::npos) << out;
+}
+
+TEST(Errors, CaretUnderTheToken) {
+    std::string out = errors_of("model m\ncoordinate x\nkinetic der(x)^2 * zeta\n");
+    EXPECT_NE(out.find("  kinetic der(x)^2 * zeta\n                     ^~~~\n"), std::string::npos) << out;
+}
+
+} // namespace

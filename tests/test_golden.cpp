@@ -1,0 +1,66 @@
+// Every model in models/ regenerated in-process must equal generated/ byte for byte.
+#include "compiler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read(fs::path const& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::vector<std::string> model_names() {
+    std::vector<std::string> names;
+    for (auto const& e : fs::directory_iterator(fs::path(LAGC_SOURCE_DIR) / "models"))
+        if (e.path().extension() == ".lag") names.push_back(e.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+class Golden : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Golden, MatchesCheckedInOutput) {
+    std::string const name = GetParam();
+    fs::path const root(LAGC_SOURCE_DIR);
+    lagc::compile_options o;
+    o.source_name = "models/" + name + ".lag";
+    o.header_name = name + ".hpp";
+    auto r = lagc::compile(read(root / o.source_name), o);
+    ASSERT_TRUE(r.files.has_value()) << "lagc reports errors for " << o.source_name;
+    bool update = std::getenv("LAGC_UPDATE_GOLDEN") != nullptr;
+    for (auto const& [file, text] : {std::pair{name + ".hpp", r.files->header}, std::pair{name + ".cpp", r.files->source}}) {
+        fs::path golden = root / "generated" / file;
+        if (update) {
+            std::ofstream(golden, std::ios::binary) << text;
+            continue;
+        }
+        ASSERT_TRUE(fs::exists(golden)) << golden << " is missing; run: cmake --build build --target update_goldens";
+        EXPECT_TRUE(read(golden) == text)
+            << "generated/" << file << " needs to be regenerated; run: cmake --build build --target update_goldens "
+            << "(then review the diff)";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, Golden, ::testing::ValuesIn(model_names()),
+                         [](auto const& info) { return info.param; });
+
+TEST(Golden, EveryGeneratedFileHasAModel) {
+    auto names = model_names();
+    for (auto const& e : fs::directory_iterator(fs::path(LAGC_SOURCE_DIR) / "generated")) {
+        std::string stem = e.path().stem().string();
+        EXPECT_TRUE(std::find(names.begin(), names.end(), stem) != names.end())
+            << e.path() << " has no model in models/";
+    }
+}
+
+} // namespace

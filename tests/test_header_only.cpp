@@ -1,0 +1,20 @@
+// The header-only form of the double pendulum computes what the closed form says.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace header_only_check {
+int step(const double* q, const double* qd, double* qdd);
+}
+
+TEST(HeaderOnly, DoublePendulumMatchesClosedForm) {
+    const double q[2] = {0.7, -0.4}, qd[2] = {1.3, -0.8};
+    double qdd[2];
+    ASSERT_EQ(header_only_check::step(q, qd, qdd), 0);
+    // Absolute angles, m1 = m2 = l1 = l2 = 1, g = 9.81 (the model's defaults):
+    //   2 a1 + a2 cos(d) + w2^2 sin(d) + 2 g sin(t1) = 0
+    //   a2 + a1 cos(d) - w1^2 sin(d) + g sin(t2) = 0,  d = t1 - t2
+    const double g = 9.81, d = q[0] - q[1];
+    EXPECT_NEAR(2 * qdd[0] + qdd[1] * std::cos(d) + qd[1] * qd[1] * std::sin(d) + 2 * g * std::sin(q[0]), 0.0, 1e-12);
+    EXPECT_NEAR(qdd[1] + qdd[0] * std::cos(d) - qd[0] * qd[0] * std::sin(d) + g * std::sin(q[1]), 0.0, 1e-12);
+}
