@@ -199,6 +199,36 @@ INSTANTIATE_TEST_SUITE_P(
         error_case{"MissingModel", "coordinate x\n", "test.lag:1:1: error: a model starts with 'model NAME'"}),
     [](auto const& info) { return std::string(info.param.name); });
 
+TEST(Constraints, ClassificationAndRowOrder) {
+    // Holonomic rows first (file order), then velocity rows; an integrable velocity
+    // constraint stays a velocity constraint; t is allowed in either.
+    auto c = check_text("model m\nparameter R\ncoordinate x, y\nkinetic der(x)^2 + der(y)^2\n"
+                        "constraint der(x) = R * der(y)\nconstraint x^2 + y^2 = 1 + t\nconstraint y = x\n");
+    ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
+    lagc::diagnostics d;
+    auto r = lagc::derive(*c.m, d);
+    ASSERT_TRUE(r.has_value());
+    ASSERT_EQ(r->nc, 3u);
+    auto const &q = c.m->q, &qd = c.m->qd;
+    EXPECT_TRUE(equal(r->constraint_residuals[0], q[0] * q[0] + q[1] * q[1] - 1 - c.m->t));
+    EXPECT_TRUE(equal(r->constraint_residuals[1], q[1] - q[0]));
+    EXPECT_TRUE(equal(r->constraint_residuals[2], qd[0] - c.m->p[0] * qd[1]));
+    // A = dc/dq for holonomic rows, dg/dqd for velocity rows.
+    EXPECT_TRUE(equal(r->constraint_jacobian[0], 2 * q[0]));
+    EXPECT_TRUE(equal(r->constraint_jacobian[2], -1));
+    EXPECT_TRUE(equal(r->constraint_jacobian[5], -c.m->p[0]));
+    // gamma of row 0 includes the time term: c'' = A qdd + 2 qd0^2 + 2 qd1^2 (c_tt = 0),
+    // r = -gamma - 2 alpha c' - beta^2 c with alpha = beta = 0.
+    EXPECT_TRUE(equal(r->constraint_rhs[0], -2 * qd[0] * qd[0] - 2 * qd[1] * qd[1]));
+}
+
+TEST(Constraints, WarningsThatHelp) {
+    std::string out = errors_of("model m\nparameter a\ncoordinate x\nkinetic der(x)^2\nconstraint a = 1\n");
+    EXPECT_NE(out.find("test.lag:5:1: warning: this constraint's row of the Jacobian A is identically zero"),
+              std::string::npos) << out;
+    EXPECT_NE(out.find("warning: the model has 1 constraints for 1 coordinates"), std::string::npos) << out;
+}
+
 TEST(Errors, SeveralIndependentErrorsInOneRun) {
     std::string out = errors_of("model m\ncoordinate x\nlet a = zeta\nlet b = [1] + [1, 2]\nkinetic der(x)^2\n");
     EXPECT_NE(out.find("3:9: error: unknown name 'zeta'"), std::string::npos) << out;

@@ -1,0 +1,430 @@
+// Constrained models: multipliers against the seeds' closed forms, forward_dynamics
+// against the index-1 system, Baumgarte stabilisation in simulation, and agreement
+// between Cartesian and polar formulations of the same system.
+#include "cartesian_pendulum.hpp"
+#include "constrained_pendulum.hpp"
+#include "crane_pendulum.hpp"
+#include "double_pendulum.hpp"
+#include "double_pendulum_cartesian.hpp"
+#include "four_bar.hpp"
+#include "rolling_wheel.hpp"
+#include "simple_pendulum.hpp"
+#include "wheeled_robot.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <vector>
+
+namespace {
+
+using vec = std::vector<double>;
+
+// A constrained model's functions with parameters bound; time-free models ignore t.
+struct constrained {
+    std::string name;
+    int nq = 0, nu = 0, nc = 0;
+    std::function<int(double, const double*, const double*, const double*, double*, double*)> fd;
+    std::function<void(double, const double*, const double*, double*)> residuals;
+    std::function<void(double, const double*, double*)> jacobian;
+    std::function<void(double, const double*, const double*, const double*, double*, double*)> system;
+    std::function<double(double, const double*, const double*)> energy; // T + V
+};
+
+#define LAGC_BIND_CONSTRAINED(NS, d, p)                                                                     \
+    do {                                                                                                   \
+        d.name = #NS;                                                                                      \
+        d.nq = NS::nq, d.nu = NS::nu, d.nc = NS::nc;                                                       \
+        d.fd = [p](double, const double* q, const double* qd, const double* u, double* qdd, double* l) {   \
+            return NS::forward_dynamics(q, qd, u, p, qdd, l);                                              \
+        };                                                                                                 \
+        d.residuals = [p](double, const double* q, const double* qd, double* c) {                          \
+            NS::constraint_residuals(q, qd, p, c);                                                         \
+        };                                                                                                 \
+        d.jacobian = [p](double, const double* q, double* A) { NS::constraint_jacobian(q, p, A); };        \
+        d.system = [p](double, const double* q, const double* qd, const double* u, double* K, double* r) { \
+            NS::semi_implicit_system(q, qd, u, p, K, r);                                                   \
+        };                                                                                                 \
+        d.energy = [p](double, const double* q, const double* qd) {                                        \
+            return NS::kinetic_energy(q, qd, p) + NS::potential_energy(q, p);                              \
+        };                                                                                                 \
+    } while (0)
+
+// RK4 on (q, qd) with qdd from forward_dynamics; inputs as a function of time and state.
+using input_law = std::function<vec(double, vec const&, vec const&)>;
+
+void rk4(constrained const& d, double& t, vec& q, vec& qd, input_law const& input, double dt) {
+    int n = d.nq;
+    auto f = [&](double s, vec const& x, vec const& v, vec& a) {
+        a.assign(n, 0);
+        vec lambda(d.nc), u = input(s, x, v);
+        ASSERT_EQ(d.fd(s, x.data(), v.data(), u.data(), a.data(), lambda.data()), 0) << "at t = " << s;
+    };
+    vec a1, a2, a3, a4, x(n), w(n);
+    f(t, q, qd, a1);
+    for (int i = 0; i < n; ++i) x[i] = q[i] + 0.5 * dt * qd[i], w[i] = qd[i] + 0.5 * dt * a1[i];
+    vec v2 = w;
+    f(t + dt / 2, x, w, a2);
+    for (int i = 0; i < n; ++i) x[i] = q[i] + 0.5 * dt * v2[i], w[i] = qd[i] + 0.5 * dt * a2[i];
+    vec v3 = w;
+    f(t + dt / 2, x, w, a3);
+    for (int i = 0; i < n; ++i) x[i] = q[i] + dt * v3[i], w[i] = qd[i] + dt * a3[i];
+    vec v4 = w;
+    f(t + dt, x, w, a4);
+    for (int i = 0; i < n; ++i) {
+        q[i] += dt / 6 * (qd[i] + 2 * v2[i] + 2 * v3[i] + v4[i]);
+        qd[i] += dt / 6 * (a1[i] + 2 * a2[i] + 2 * a3[i] + a4[i]);
+    }
+    t += dt;
+}
+
+vec no_input(double, vec const&, vec const&) { return vec(1, 0.0); }
+
+double max_abs(vec const& v) {
+    double m = 0;
+    for (double x : v) m = std::max(m, std::abs(x));
+    return m;
+}
+
+// ---- multipliers against the seeds -------------------------------------------------
+
+TEST(Multipliers, CartesianPendulumRodForce) {
+    // Seed 000 writes L = T - U - lambda C, so m x'' = -lambda x and m y'' = -m g - lambda y:
+    // the same sign as lagc's M qdd + h + A^T lambda = Q (A = [x, y], h = [0, m g]).
+    // Hence no adaptation: lambda = m (x'^2 + y'^2 - g y) / l^2, on the constraint manifold.
+    cartesian_pendulum::Parameters p;
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> U(-3, 3);
+    for (int trial = 0; trial < 20; ++trial) {
+        double th = U(rng), w = U(rng);
+        double q[2] = {p.l * std::sin(th), -p.l * std::cos(th)};
+        double qd[2] = {p.l * w * std::cos(th), p.l * w * std::sin(th)}; // tangent: C' = 0
+        double qdd[2], lambda[1];
+        ASSERT_EQ(cartesian_pendulum::forward_dynamics(q, qd, nullptr, p, qdd, lambda), 0);
+        double expected = p.m * (qd[0] * qd[0] + qd[1] * qd[1] - p.g * q[1]) / (p.l * p.l);
+        EXPECT_NEAR(lambda[0], expected, 1e-12 * (1 + std::abs(expected)));
+    }
+}
+
+TEST(Multipliers, ConstrainedPendulumRodTension) {
+    // Seed 000: L = T - U - lambda (l - l0) gives m l'' = m l th'^2 + m g cos(th) - lambda,
+    // lagc's sign (A = [1, 0]); with l'' = 0 on the manifold lambda = m l th'^2 + m g cos(th).
+    constrained_pendulum::Parameters p;
+    for (double th : {-2.0, -0.5, 0.0, 0.7, 1.9}) {
+        double q[2] = {p.l0, th}, qd[2] = {0.0, 1.7}, qdd[2], lambda[1];
+        ASSERT_EQ(constrained_pendulum::forward_dynamics(q, qd, nullptr, p, qdd, lambda), 0);
+        EXPECT_NEAR(lambda[0], p.m * p.l0 * qd[1] * qd[1] + p.m * p.g * std::cos(th), 1e-12);
+        EXPECT_NEAR(qdd[0], 0.0, 1e-12);
+        EXPECT_NEAR(qdd[1], -p.g / p.l0 * std::sin(th), 1e-12);
+    }
+}
+
+TEST(Multipliers, WheeledRobotSideForce) {
+    // Seed 002: A = [sin(th), -cos(th), 0] and m x'' + lambda sin(th) = f cos(th): lagc's sign.
+    // lambda = m (x' cos(th) + y' sin(th)) th' for a state that does not slide.
+    wheeled_robot::Parameters p;
+    std::mt19937 rng(12);
+    std::uniform_real_distribution<double> U(-2, 2);
+    for (int trial = 0; trial < 20; ++trial) {
+        double th = U(rng), v = U(rng);
+        double q[3] = {U(rng), U(rng), th}, qd[3] = {v * std::cos(th), v * std::sin(th), U(rng)};
+        double u[2] = {U(rng), U(rng)}, qdd[3], lambda[1];
+        ASSERT_EQ(wheeled_robot::forward_dynamics(q, qd, u, p, qdd, lambda), 0);
+        EXPECT_NEAR(lambda[0], p.m * (qd[0] * std::cos(th) + qd[1] * std::sin(th)) * qd[2], 1e-12);
+        EXPECT_NEAR(p.m * qdd[0] + lambda[0] * std::sin(th), u[0] * std::cos(th), 1e-12);
+        EXPECT_NEAR(p.m * qdd[1] - lambda[0] * std::cos(th), u[0] * std::sin(th), 1e-12);
+        EXPECT_NEAR(p.I * qdd[2], u[1], 1e-12);
+    }
+}
+
+TEST(Multipliers, RollingWheel) {
+    // x' = R phi' removes one degree of freedom: (m R^2 + J) phi'' = tau, and the
+    // constraint force on x is what accelerates the mass: m x'' + lambda = 0 (A = [1, -R]).
+    rolling_wheel::Parameters p;
+    double q[2] = {0.3, 1.5}, qd[2] = {p.R * 2.0, 2.0}, u[1] = {0.7}, qdd[2], lambda[1];
+    ASSERT_EQ(rolling_wheel::forward_dynamics(q, qd, u, p, qdd, lambda), 0);
+    double phidd = u[0] / (p.m * p.R * p.R + p.J);
+    EXPECT_NEAR(qdd[1], phidd, 1e-12);
+    EXPECT_NEAR(qdd[0], p.R * phidd, 1e-12);
+    EXPECT_NEAR(lambda[0], -p.m * p.R * phidd, 1e-12);
+}
+
+// ---- forward_dynamics solves the index-1 system --------------------------------
+
+std::vector<constrained> all_constrained() {
+    std::vector<constrained> v;
+    { constrained d; cartesian_pendulum::Parameters p; LAGC_BIND_CONSTRAINED(cartesian_pendulum, d, p); v.push_back(d); }
+    { constrained d; constrained_pendulum::Parameters p; LAGC_BIND_CONSTRAINED(constrained_pendulum, d, p); v.push_back(d); }
+    { constrained d; wheeled_robot::Parameters p; LAGC_BIND_CONSTRAINED(wheeled_robot, d, p); v.push_back(d); }
+    { constrained d; rolling_wheel::Parameters p; LAGC_BIND_CONSTRAINED(rolling_wheel, d, p); v.push_back(d); }
+    { constrained d; double_pendulum_cartesian::Parameters p; LAGC_BIND_CONSTRAINED(double_pendulum_cartesian, d, p); v.push_back(d); }
+    { constrained d; four_bar::Parameters p; LAGC_BIND_CONSTRAINED(four_bar, d, p); v.push_back(d); }
+    {
+        constrained d;
+        crane_pendulum::Parameters p;
+        d.name = "crane_pendulum";
+        d.nq = crane_pendulum::nq, d.nu = crane_pendulum::nu, d.nc = crane_pendulum::nc;
+        d.fd = [p](double t, const double* q, const double* qd, const double* u, double* qdd, double* l) {
+            return crane_pendulum::forward_dynamics(t, q, qd, u, p, qdd, l);
+        };
+        d.residuals = [p](double t, const double* q, const double* qd, double* c) {
+            crane_pendulum::constraint_residuals(t, q, qd, p, c);
+        };
+        d.jacobian = [p](double t, const double* q, double* A) { crane_pendulum::constraint_jacobian(t, q, p, A); };
+        d.system = [p](double t, const double* q, const double* qd, const double* u, double* K, double* r) {
+            crane_pendulum::semi_implicit_system(t, q, qd, u, p, K, r);
+        };
+        d.energy = [p](double t, const double* q, const double* qd) {
+            return crane_pendulum::kinetic_energy(t, q, qd, p) + crane_pendulum::potential_energy(t, q, p);
+        };
+        v.push_back(d);
+    }
+    return v;
+}
+
+void PrintTo(constrained const& d, std::ostream* os) { *os << d.name; }
+
+class Constrained : public ::testing::TestWithParam<constrained> {};
+
+TEST_P(Constrained, ForwardDynamicsSolvesTheSemiImplicitSystem) {
+    constrained const& d = GetParam();
+    int n = d.nq, N = d.nq + d.nc;
+    std::mt19937 rng(13);
+    std::uniform_real_distribution<double> U(-1, 1);
+    for (int trial = 0; trial < 20; ++trial) {
+        vec q(n), qd(n), u(std::max(d.nu, 1)), qdd(n), lambda(d.nc), K(N * N), rhs(N);
+        for (auto& x : q) x = U(rng);
+        for (auto& x : qd) x = U(rng);
+        for (auto& x : u) x = U(rng);
+        double t = 2 * U(rng) + 2;
+        ASSERT_EQ(d.fd(t, q.data(), qd.data(), u.data(), qdd.data(), lambda.data()), 0);
+        d.system(t, q.data(), qd.data(), u.data(), K.data(), rhs.data());
+        double scale = 1 + max_abs(rhs);
+        for (int i = 0; i < N; ++i) {
+            double r = -rhs[i];
+            for (int j = 0; j < N; ++j) r += K[i * N + j] * (j < n ? qdd[j] : lambda[j - n]);
+            EXPECT_NEAR(r, 0.0, 1e-12 * scale) << "row " << i;
+        }
+        // The A block of K is constraint_jacobian, and K is symmetric.
+        vec A(d.nc * n);
+        d.jacobian(t, q.data(), A.data());
+        for (int k = 0; k < d.nc; ++k)
+            for (int j = 0; j < n; ++j) {
+                EXPECT_EQ(K[(n + k) * N + j], A[k * n + j]);
+                EXPECT_EQ(K[j * N + n + k], A[k * n + j]);
+            }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Generated, Constrained, ::testing::ValuesIn(all_constrained()),
+                         [](auto const& info) { return info.param.name; });
+
+// ---- Baumgarte stabilisation ---------------------------------------------------------
+
+// Max |c| over [0, 2 s] and over the whole run, from rest at 1.2 rad (c = c' = 0).
+std::pair<double, double> cartesian_pendulum_drift(double alpha, double beta, double seconds,
+                                                   std::vector<std::pair<double, double>>* trace = nullptr) {
+    constrained d;
+    cartesian_pendulum::Parameters p;
+    p.alpha_c = alpha;
+    p.beta_c = beta;
+    LAGC_BIND_CONSTRAINED(cartesian_pendulum, d, p);
+    double t = 0, th = 1.2;
+    vec q = {p.l * std::sin(th), -p.l * std::cos(th)}, qd = {0, 0};
+    double early = 0, worst = 0;
+    int step = 0;
+    while (t < seconds - 1e-9) {
+        rk4(d, t, q, qd, no_input, 1e-3);
+        double c[1];
+        d.residuals(t, q.data(), qd.data(), c);
+        worst = std::max(worst, std::abs(c[0]));
+        if (t <= 2.0) early = worst;
+        if (trace && ++step % 20 == 0) trace->push_back({t, std::abs(c[0])});
+    }
+    return {early, worst};
+}
+
+TEST(Baumgarte, CartesianPendulumDriftWithAndWithoutStabilisation) {
+    std::vector<std::pair<double, double>> with_trace, without_trace;
+    auto [with_early, with] = cartesian_pendulum_drift(10, 10, 20, &with_trace);
+    auto [without_early, without] = cartesian_pendulum_drift(0, 0, 20, &without_trace);
+    std::printf("[ drift    ] cartesian pendulum, 20 s RK4 dt 1e-3: max |c| = %.3e with alpha = beta = 10, "
+                "%.3e without (%.3e after 2 s)\n",
+                with, without, without_early);
+    EXPECT_LT(with, 1e-8);
+    EXPECT_GT(without, 10 * without_early) << "without stabilisation the drift should keep growing";
+    EXPECT_GT(without, 100 * with);
+    // The data behind docs/constraint-drift.png (written when LAGC_DRIFT_CSV names a file).
+    if (char const* path = std::getenv("LAGC_DRIFT_CSV")) {
+        FILE* f = std::fopen(path, "w");
+        ASSERT_NE(f, nullptr);
+        std::fprintf(f, "t,with,without\n");
+        for (std::size_t i = 0; i < with_trace.size(); ++i)
+            std::fprintf(f, "%.3f,%.6e,%.6e\n", with_trace[i].first, with_trace[i].second, without_trace[i].second);
+        std::fclose(f);
+    }
+}
+
+TEST(Baumgarte, WheeledRobotNeverSlidesSideways) {
+    constrained d;
+    wheeled_robot::Parameters p;
+    LAGC_BIND_CONSTRAINED(wheeled_robot, d, p);
+    double t = 0;
+    vec q = {0, 0, 0.3}, qd = {0, 0, 0};
+    // A manoeuvre: accelerate, weave, brake.
+    auto input = [](double s, vec const&, vec const&) { return vec{2.0 * std::cos(0.4 * s), 0.3 * std::sin(1.3 * s)}; };
+    double worst = 0;
+    while (t < 10 - 1e-9) {
+        rk4(d, t, q, qd, input, 1e-3);
+        double g[1];
+        d.residuals(t, q.data(), qd.data(), g);
+        worst = std::max(worst, std::abs(g[0]));
+    }
+    std::printf("[ drift    ] wheeled robot, 10 s: max sideways velocity %.3e m/s (final speed %.3f m/s)\n", worst,
+                std::hypot(qd[0], qd[1]));
+    EXPECT_LT(worst, 1e-9);
+    EXPECT_GT(std::hypot(q[0], q[1]), 1.0) << "the robot should have moved";
+}
+
+TEST(Baumgarte, EnergyConservedWithStabilisationOn) {
+    for (auto const& d : all_constrained()) {
+        if (d.name != "cartesian_pendulum" && d.name != "constrained_pendulum" &&
+            d.name != "double_pendulum_cartesian")
+            continue;
+        vec q(d.nq), qd(d.nq, 0.0);
+        if (d.name == "cartesian_pendulum") q = {std::sin(1.0), -std::cos(1.0)}, qd = {0.5 * std::cos(1.0), 0.5 * std::sin(1.0)};
+        if (d.name == "constrained_pendulum") q = {0.8, 1.0}, qd = {0.0, 0.8};
+        if (d.name == "double_pendulum_cartesian") q = {std::sin(0.6), -std::cos(0.6), std::sin(0.6) + std::sin(-0.4), -std::cos(0.6) - std::cos(-0.4)};
+        double t = 0, E0 = d.energy(t, q.data(), qd.data()), worst = 0;
+        while (t < 10 - 1e-9) {
+            rk4(d, t, q, qd, no_input, 5e-4);
+            worst = std::max(worst, std::abs(d.energy(t, q.data(), qd.data()) - E0) / std::abs(E0));
+        }
+        std::printf("[ energy   ] %s: relative drift %.2e over 10 s with stabilisation\n", d.name.c_str(), worst);
+        EXPECT_LT(worst, 1e-6) << d.name;
+    }
+}
+
+// ---- the same system in two coordinate sets -----------------------------------------
+
+TEST(Equivalence, CartesianAndPolarPendulum) {
+    constrained cart;
+    cartesian_pendulum::Parameters pc;
+    LAGC_BIND_CONSTRAINED(cartesian_pendulum, cart, pc);
+    simple_pendulum::Parameters pp;
+    pp.m = pc.m, pp.l = pc.l, pp.g = pc.g;
+    double th0 = 1.1, w0 = 0.4, t = 0;
+    vec q = {pc.l * std::sin(th0), -pc.l * std::cos(th0)}, qd = {pc.l * w0 * std::cos(th0), pc.l * w0 * std::sin(th0)};
+    vec th = {th0}, w = {w0};
+    constrained polar;
+    polar.nq = 1;
+    polar.fd = [pp](double, const double* x, const double* v, const double* u, double* a, double*) {
+        return simple_pendulum::forward_dynamics(x, v, u, pp, a, nullptr);
+    };
+    double worst = 0, tp = 0;
+    while (t < 5 - 1e-9) {
+        rk4(cart, t, q, qd, no_input, 1e-3);
+        rk4(polar, tp, th, w, no_input, 1e-3);
+        double angle[1];
+        cartesian_pendulum::output_angle(q.data(), qd.data(), pc, angle);
+        worst = std::max(worst, std::abs(angle[0] - th[0]));
+    }
+    std::printf("[ polar    ] cartesian vs polar pendulum over 5 s: max |theta - atan2(x, -y)| = %.2e\n", worst);
+    EXPECT_LT(worst, 1e-8);
+}
+
+TEST(Equivalence, CartesianAndPolarDoublePendulum) {
+    constrained cart;
+    double_pendulum_cartesian::Parameters pc;
+    LAGC_BIND_CONSTRAINED(double_pendulum_cartesian, cart, pc);
+    double_pendulum::Parameters pp;
+    constrained polar;
+    polar.nq = 2;
+    polar.fd = [pp](double, const double* x, const double* v, const double* u, double* a, double*) {
+        return double_pendulum::forward_dynamics(x, v, u, pp, a, nullptr);
+    };
+    vec th = {0.6, -0.4}, w = {0.3, -0.2};
+    double s1 = std::sin(th[0]), c1 = std::cos(th[0]), s2 = std::sin(th[1]), c2 = std::cos(th[1]);
+    vec q = {s1, -c1, s1 + s2, -c1 - c2};
+    vec qd = {c1 * w[0], s1 * w[0], c1 * w[0] + c2 * w[1], s1 * w[0] + s2 * w[1]};
+    double t = 0, tp = 0, worst = 0;
+    while (t < 5 - 1e-9) {
+        rk4(cart, t, q, qd, no_input, 5e-4);
+        rk4(polar, tp, th, w, no_input, 5e-4);
+        double a1 = std::atan2(q[0], -q[1]), a2 = std::atan2(q[2] - q[0], -(q[3] - q[1]));
+        worst = std::max({worst, std::abs(a1 - th[0]), std::abs(a2 - th[1])});
+    }
+    std::printf("[ polar    ] cartesian vs polar double pendulum over 5 s: max angle difference %.2e\n", worst);
+    EXPECT_LT(worst, 1e-8);
+}
+
+TEST(Equivalence, CranePendulumFollowsThePolarEquation) {
+    // Rheonomic: L(t) = L0 + dL sin(w t); polar form theta'' = -(g sin(theta) + 2 L' theta') / L.
+    constrained cart = all_constrained().back();
+    ASSERT_EQ(cart.name, "crane_pendulum");
+    crane_pendulum::Parameters p;
+    auto L = [&](double s) { return p.L0 + p.dL * std::sin(p.w * s); };
+    auto Ld = [&](double s) { return p.dL * p.w * std::cos(p.w * s); };
+    constrained polar;
+    polar.nq = 1;
+    polar.fd = [&](double s, const double* x, const double* v, const double*, double* a, double*) {
+        a[0] = -(p.g * std::sin(x[0]) + 2 * Ld(s) * v[0]) / L(s);
+        return 0;
+    };
+    double th0 = 0.5, t = 0, tp = 0, worst = 0, worst_c = 0;
+    vec th = {th0}, w = {0.0};
+    vec q = {L(0) * std::sin(th0), -L(0) * std::cos(th0)};
+    vec qd = {Ld(0) * std::sin(th0), -Ld(0) * std::cos(th0)}; // rope reeling, no swing
+    while (t < 5 - 1e-9) {
+        rk4(cart, t, q, qd, no_input, 1e-3);
+        rk4(polar, tp, th, w, no_input, 1e-3);
+        worst = std::max(worst, std::abs(std::atan2(q[0], -q[1]) - th[0]));
+        double c[1];
+        cart.residuals(t, q.data(), qd.data(), c);
+        worst_c = std::max(worst_c, std::abs(c[0]));
+        double len[1];
+        crane_pendulum::output_rope_length(t, q.data(), qd.data(), p, len);
+        ASSERT_NEAR(len[0], L(t), 1e-14);
+    }
+    std::printf("[ crane    ] 5 s: max angle difference %.2e, max |c| %.2e\n", worst, worst_c);
+    EXPECT_LT(worst, 1e-8);
+    EXPECT_LT(worst_c, 1e-8);
+}
+
+TEST(FourBar, MotorDrivenLoopStaysClosed) {
+    constrained d;
+    four_bar::Parameters p;
+    LAGC_BIND_CONSTRAINED(four_bar, d, p);
+    // A consistent initial configuration: crank angle given, coupler and rocker by Newton.
+    vec q = {0.3, 0.4, 1.6}, qd(3, 0.0);
+    for (int it = 0; it < 50; ++it) {
+        double c[2], A[6];
+        d.residuals(0, q.data(), qd.data(), c);
+        d.jacobian(0, q.data(), A);
+        // Solve the 2x2 system in (theta2, theta3) with theta1 fixed.
+        double a = A[1], b = A[2], cc = A[4], dd = A[5], det = a * dd - b * cc;
+        q[1] -= (dd * c[0] - b * c[1]) / det;
+        q[2] -= (-cc * c[0] + a * c[1]) / det;
+    }
+    double c0[2];
+    d.residuals(0, q.data(), qd.data(), c0);
+    ASSERT_LT(max_abs({c0[0], c0[1]}), 1e-14);
+    double t = 0, worst = 0;
+    // A DC motor's speed-torque line: 4 N m at stall, none at 12 rad/s.
+    auto motor = [](double, vec const&, vec const& v) { return vec{4.0 * (1 - v[0] / 12.0)}; };
+    while (t < 5 - 1e-9) {
+        rk4(d, t, q, qd, motor, 5e-4);
+        double c[2];
+        d.residuals(t, q.data(), qd.data(), c);
+        worst = std::max({worst, std::abs(c[0]), std::abs(c[1])});
+    }
+    std::printf("[ drift    ] four-bar, 5 s motor-driven: max |c| = %.2e, crank turned %.2f rad\n", worst, q[0] - 0.3);
+    EXPECT_LT(worst, 1e-8);
+    EXPECT_GT(q[0] - 0.3, 1.0) << "the motor should turn the crank";
+}
+
+} // namespace
