@@ -285,7 +285,11 @@ std::string expression_graph::print(int id, std::vector<std::string> const& name
     switch (n.kind) {
     case op::number:
     case op::variable: return n.text;
-    case op::neg: return "-" + print_operand(n.args[0], names, true);
+    case op::neg: {
+        std::string s = "-";
+        s += print_operand(n.args[0], names, true);
+        return s;
+    }
     case op::add: {
         // Added terms first, then subtracted ones, each group in canonical order.
         std::string s;
@@ -413,7 +417,8 @@ emitted_body expression_graph::emit(std::vector<std::pair<std::string, int>> con
         body.operations += node_ops(static_cast<std::size_t>(n.kind), n.args.size(), n.exponent);
         bool temp = refs[static_cast<std::size_t>(id)] > 1 || pow_base[static_cast<std::size_t>(id)];
         if (!temp) continue;
-        std::string name = "s" + std::to_string(body.temporaries++);
+        std::string name = "s";
+        name += std::to_string(body.temporaries++);
         body.text += indent + "const " + options_.scalar + " " + name + " = " + print(id, names) + ";\n";
         names[static_cast<std::size_t>(id)] = name;
     }

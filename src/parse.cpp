@@ -66,10 +66,16 @@ std::string describe_token(std::string const& text, std::size_t at, std::size_t 
         std::size_t e = at;
         while (e < end && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_' || text[e] == '.'))
             ++e;
-        return "'" + text.substr(at, std::min<std::size_t>(e - at, 40)) + "'";
+        std::string quoted = "'";
+        quoted.append(text, at, std::min<std::size_t>(e - at, 40));
+        quoted += '\'';
+        return quoted;
     }
     if (c < 0x20 || c >= 0x7F) return "a character that is not part of the language";
-    return std::string("'") + char(c) + "'";
+    std::string quoted = "'";
+    quoted += char(c);
+    quoted += '\'';
+    return quoted;
 }
 
 std::size_t token_end(std::string const& text, std::size_t at, std::size_t end) {

@@ -2,6 +2,8 @@
 #include "check.hpp"
 #include "compiler.hpp"
 #include "derive.hpp"
+#include "emit.hpp"
+#include "templates.hpp"
 #include "parse.hpp"
 
 #include <gtest/gtest.h>
@@ -134,6 +136,32 @@ TEST(Names, GeneratedArgumentNamesAreLegalModelNames) {
     ASSERT_TRUE(r.files.has_value()) << r.diags.format(lagc::source_file("t.lag", ""));
     EXPECT_NE(r.files->source.find("M[0] = p.M;"), std::string::npos) << r.files->source;
     EXPECT_NE(r.files->source.find("Q[0] = p.p*u[0];"), std::string::npos) << r.files->source;
+}
+
+// Every embedded template renders with the names the emitter supplies, and needs each
+// of them (fmt throws "argument not found" without naming it, so this is checked here).
+TEST(Templates, EveryTemplateRendersWithItsNames) {
+    std::map<std::string, std::vector<std::string>> const names = {
+        {"header.hpp.tpl", {"source", "ns", "nq", "nu", "nc", "parameter_fields", "declarations"}},
+        {"source.cpp.tpl", {"source", "header", "ns", "helpers", "definitions"}},
+        {"header_only.hpp.tpl", {"source", "ns", "nq", "nu", "nc", "parameter_fields", "helpers", "definitions"}},
+        {"function.tpl", {"comment", "linkage", "result", "name", "parameters", "body"}},
+        {"cholesky.tpl", {"scalar", "tolerance"}},
+        {"forward_dynamics.tpl", {"scalar", "args_q_p", "args_q_qd_p", "args_q_qd_u_p"}},
+        {"forward_dynamics_constrained.tpl", {"scalar", "args_q_p", "args_q_qd_p", "args_q_qd_u_p"}}};
+    ASSERT_EQ(lagc::template_files().size(), names.size());
+    for (auto const& f : lagc::template_files()) {
+        auto it = names.find(std::string(f.name));
+        ASSERT_NE(it, names.end()) << "no test names for template " << f.name;
+        std::vector<std::pair<std::string, std::string>> values;
+        for (auto const& n : it->second) values.push_back({n, "X"});
+        EXPECT_NO_THROW(lagc::render(f.name, values)) << f.name;
+        for (std::size_t skip = 0; skip < values.size(); ++skip) {
+            auto fewer = values;
+            fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(skip));
+            EXPECT_ANY_THROW(lagc::render(f.name, fewer)) << f.name << " does not use " << values[skip].first;
+        }
+    }
 }
 
 // ---- errors at line and column ----------------------------------------------
