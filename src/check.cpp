@@ -72,6 +72,31 @@ builtin_info const builtins[] = {{"sin", 1},  {"cos", 1},  {"tan", 1},   {"asin"
 
 using opt_value = std::optional<value>;
 
+// Expressions share subtrees, so a few lets can describe a tree far larger than the file;
+// derivation walks trees. Counting stops at the cap, so this costs at most cap steps.
+// Depth matters too: chains of lets nest deeper than any line, and GiNaC recurses.
+std::size_t const max_tree_size = 400000;
+std::size_t const max_tree_depth = 1000;
+std::size_t const max_number_bits = 4096;
+std::size_t numeric_bits(GiNaC::numeric const& n) {
+    if (!n.is_rational()) return 0;
+    return static_cast<std::size_t>(n.numer().int_length() + n.denom().int_length());
+}
+bool larger_than(ex const& e, std::size_t& budget, std::size_t depth) {
+    if (budget == 0 || depth > max_tree_depth) return true;
+    if (GiNaC::is_a<GiNaC::numeric>(e) && numeric_bits(GiNaC::ex_to<GiNaC::numeric>(e)) > max_number_bits) return true;
+    --budget;
+    for (std::size_t i = 0; i < e.nops(); ++i)
+        if (larger_than(e.op(i), budget, depth + 1)) return true;
+    return false;
+}
+bool too_large(value const& v) {
+    std::size_t budget = max_tree_size;
+    for (auto const& e : v.elems)
+        if (larger_than(e, budget, 0)) return true;
+    return false;
+}
+
 // The identifier an expression consists of, through the single-operand layers the
 // precedence levels of the grammar wrap around it; nullptr for anything else.
 ast::identifier const* bare_identifier(ast::operand const& o);
@@ -105,8 +130,9 @@ private:
     model m_;
     bool have_model_ = false;
     bool have_baumgarte_ = false;
+    int nesting_ = 0; // depth of eval(expression) calls; the size limit is checked at 0
     std::map<std::string, name_entry> names_;
-    std::vector<value> lets_;
+    std::vector<opt_value> lets_; // nullopt: the let had an error; uses stay silent
 
     // -- names ---------------------------------------------------------------
     bool declare(ast::identifier const& id, name_kind kind, std::size_t index);
@@ -114,9 +140,11 @@ private:
 
     // -- expressions ---------------------------------------------------------
     opt_value eval(ast::expression const& e);
+    opt_value eval_levels(ast::expression const& e);
     opt_value eval(ast::operand const& o);
     opt_value eval_identifier(ast::identifier const& id);
     opt_value eval_call(ast::call const& c);
+    ex scalar_function(std::string const& fn, ex const& a, ex const& b);
     opt_value eval_list(ast::bracket_list const& l);
     opt_value eval_subscript(ast::subscript const& s);
     opt_value binary(char op, value const& a, value const& b, span where);
@@ -188,6 +216,20 @@ bool checker::declare(ast::identifier const& id, name_kind kind, std::size_t ind
 // ---- expressions -------------------------------------------------------------
 
 opt_value checker::eval(ast::expression const& e) {
+    ++nesting_;
+    opt_value r = eval_levels(e);
+    --nesting_;
+    if (nesting_ == 0 && r && too_large(*r)) {
+        diags_.error(span_of(e), "this expression grows past " + std::to_string(max_tree_size) + " terms, " +
+                                     std::to_string(max_tree_depth) + " levels or " +
+                                     std::to_string(max_number_bits) +
+                                     "-bit constants once its names are substituted; simplify it");
+        return std::nullopt;
+    }
+    return r;
+}
+
+opt_value checker::eval_levels(ast::expression const& e) {
     opt_value acc = eval(e.first);
     if (e.rest.empty()) return acc;
     if (!e.rest.empty() && e.rest.front().op == '^') {
@@ -282,7 +324,7 @@ opt_value checker::eval_identifier(ast::identifier const& id) {
     case name_kind::parameter: return value::scalar(m_.p[it->second.index]);
     case name_kind::coordinate: return value::scalar(m_.q[it->second.index]);
     case name_kind::input: return value::scalar(m_.u[it->second.index]);
-    case name_kind::let: return lets_[it->second.index];
+    case name_kind::let: return lets_[it->second.index]; // nullopt (an earlier error) cascades silently
     case name_kind::output:
         diags_.error(span_of(id), "'" + n + "' is an output; outputs cannot be used in expressions (use a let)");
         return std::nullopt;
@@ -398,6 +440,15 @@ opt_value checker::eval_call(ast::call const& c) {
         else r = {cs, -sn, 0, sn, cs, 0, 0, 0, 1};
         return value{value::kind::matrix, 3, 3, r};
     }
+    try {
+        return value::scalar(scalar_function(fn, a, args.size() > 1 ? args[1].elems[0] : ex(0)));
+    } catch (GiNaC::pole_error const&) {
+        diags_.error(where, fn + "() is undefined here (a pole, such as log(0) or a division by zero)");
+        return std::nullopt;
+    }
+}
+
+ex checker::scalar_function(std::string const& fn, ex const& a, ex const& b) {
     ex r;
     if (fn == "sin") r = GiNaC::sin(a);
     else if (fn == "cos") r = GiNaC::cos(a);
@@ -405,14 +456,14 @@ opt_value checker::eval_call(ast::call const& c) {
     else if (fn == "asin") r = GiNaC::asin(a);
     else if (fn == "acos") r = GiNaC::acos(a);
     else if (fn == "atan") r = GiNaC::atan(a);
-    else if (fn == "atan2") r = GiNaC::atan2(a, args[1].elems[0]);
+    else if (fn == "atan2") r = GiNaC::atan2(a, b);
     else if (fn == "sinh") r = GiNaC::sinh(a);
     else if (fn == "cosh") r = GiNaC::cosh(a);
     else if (fn == "tanh") r = GiNaC::tanh(a);
     else if (fn == "exp") r = GiNaC::exp(a);
     else if (fn == "log") r = GiNaC::log(a);
     else if (fn == "sqrt") r = GiNaC::sqrt(a);
-    return value::scalar(r);
+    return r;
 }
 
 opt_value checker::eval_list(ast::bracket_list const& l) {
@@ -550,8 +601,9 @@ opt_value checker::binary(char op, value const& a, value const& b, span where) {
         }
         if (GiNaC::is_a<GiNaC::numeric>(b.elems[0]) && GiNaC::is_a<GiNaC::numeric>(a.elems[0])) {
             auto const& e = GiNaC::ex_to<GiNaC::numeric>(b.elems[0]);
-            if (GiNaC::abs(e) > 1000) {
-                diags_.error(where, "exponent too large for exact arithmetic (at most 1000)");
+            double bits = static_cast<double>(numeric_bits(GiNaC::ex_to<GiNaC::numeric>(a.elems[0])));
+            if (GiNaC::abs(e) > 1000 || bits * GiNaC::abs(e).to_double() > 100000) {
+                diags_.error(where, "this power of a constant is too large for exact arithmetic");
                 return std::nullopt;
             }
         }
@@ -585,6 +637,7 @@ void checker::statement(ast::declaration_stmt const& s, span) {
         if (!declare(id, coordinate ? name_kind::coordinate : name_kind::input, list.size())) continue;
         list.push_back(id.name);
         if (coordinate) {
+            m_.coordinate_spans.push_back(span_of(id));
             std::size_t i = m_.q.size();
             m_.q.emplace_back("q" + std::to_string(i));
             m_.qd.emplace_back("qd" + std::to_string(i));
@@ -615,8 +668,7 @@ void checker::statement(ast::definition_stmt const& s, span where) {
     if (s.keyword == "let") {
         // Declare even when the value failed, so later uses do not cascade into "unknown name".
         if (!declare(s.name, name_kind::let, lets_.size())) return;
-        lets_.push_back(v ? *v : value::scalar(0));
-        if (!v) names_.erase(s.name.name), names_.emplace(s.name.name, name_entry{name_kind::let, lets_.size() - 1, span_of(s.name)});
+        lets_.push_back(v);
         return;
     }
     if (!declare(s.name, name_kind::output, m_.outputs.size())) return;

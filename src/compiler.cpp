@@ -18,6 +18,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 compile_result compile(std::string const& text, compile_options const& options) {
     compile_result r;
     source_file file(options.source_name, text);
+    if (text.size() > max_source_bytes) {
+        r.diags.error({0, 0}, "the model is larger than " + std::to_string(max_source_bytes >> 20) + " MiB");
+        return r;
+    }
     auto t0 = std::chrono::steady_clock::now();
     auto statements = parse(file, r.diags);
     r.times.parse = seconds_since(t0);

@@ -26,6 +26,8 @@ struct compile_result {
     phase_times times;
 };
 
+inline constexpr std::size_t max_source_bytes = std::size_t(16) << 20;
+
 compile_result compile(std::string const& text, compile_options const& options);
 
 } // namespace lagc

@@ -88,7 +88,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
             bool zero_row = true;
             for (std::size_t j = 0; j < n && zero_row; ++j) zero_row = is_zero_expr(d.mass_matrix[i * n + j]);
             if (zero_row) {
-                diags.error(m.model_span, "the mass matrix is singular: coordinate '" + m.coordinates[i] +
+                diags.error(m.coordinate_spans[i], "the mass matrix is singular: coordinate '" + m.coordinates[i] +
                                               "' has no inertia (no kinetic energy term contains its velocity)");
                 return std::nullopt;
             }

@@ -55,6 +55,7 @@ struct output_def {
 struct model {
     std::string name;
     std::vector<std::string> coordinates;
+    std::vector<span> coordinate_spans;
     std::vector<std::string> inputs;
     std::vector<parameter_def> parameters;
 

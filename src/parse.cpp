@@ -4,7 +4,10 @@
 #include "../grammar/config.hpp"
 #include "../grammar/grammar.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <cstring>
 
 namespace lagc {
 
@@ -71,7 +74,11 @@ std::string describe_token(std::string const& text, std::size_t at, std::size_t 
         quoted += '\'';
         return quoted;
     }
-    if (c < 0x20 || c >= 0x7F) return "a character that is not part of the language";
+    if (c < 0x20 || c >= 0x7F) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "byte 0x%02X (not part of the language)", c);
+        return buf;
+    }
     std::string quoted = "'";
     quoted += char(c);
     quoted += '\'';
@@ -89,7 +96,27 @@ std::size_t skip_spaces(std::string const& text, std::size_t at, std::size_t end
     return at;
 }
 
+// An upper bound on the parser's recursion depth for one statement: brackets, '^' and
+// prefix signs each nest one level. Deeper statements are refused before X3 sees them,
+// so no input can overflow the stack.
+std::size_t nesting_bound(std::string const& m, span s) {
+    std::size_t depth = 0, deepest = 0, chained = 0;
+    char previous = '(';
+    for (std::size_t i = s.begin; i < s.end; ++i) {
+        char c = m[i];
+        if (std::isspace(static_cast<unsigned char>(c))) continue;
+        if (c == '(' || c == '[') deepest = std::max(deepest, ++depth);
+        else if ((c == ')' || c == ']') && depth > 0) --depth;
+        else if (c == '^') ++chained;
+        else if ((c == '-' || c == '+') && std::strchr("([+-*/^,=", previous)) ++chained;
+        previous = c;
+    }
+    return deepest + chained;
+}
+
 } // namespace
+
+std::size_t const max_nesting = 200;
 
 std::vector<parsed_statement> parse(source_file const& file, diagnostics& diags) {
     namespace x3 = boost::spirit::x3;
@@ -100,6 +127,11 @@ std::vector<parsed_statement> parse(source_file const& file, diagnostics& diags)
     auto const grammar = x3::with<x3::error_handler_tag>(std::cref(tagger))[statement_rule()];
 
     for (span s : lines.statements) {
+        if (nesting_bound(m, s) > max_nesting) {
+            diags.error({s.begin, s.begin + 1}, "this statement nests brackets, powers and signs more than " +
+                                                    std::to_string(max_nesting) + " levels deep");
+            continue;
+        }
         auto first = m.begin() + static_cast<std::ptrdiff_t>(s.begin);
         auto const last = m.begin() + static_cast<std::ptrdiff_t>(s.end);
         ast::statement node;
