@@ -29,6 +29,7 @@ compile_result compile(std::string const& text, compile_options const& options) 
     auto m = check(statements, file, r.diags);
     r.times.check = seconds_since(t0);
     if (!m || r.diags.has_errors()) return r;
+    if (!options.namespace_name.empty()) m->name = options.namespace_name;
     t0 = std::chrono::steady_clock::now();
     auto d = derive(*m, r.diags);
     r.times.derive = seconds_since(t0);
@@ -38,7 +39,13 @@ compile_result compile(std::string const& text, compile_options const& options) 
                                         " (bias_forces gives h directly)");
     t0 = std::chrono::steady_clock::now();
     try {
-        r.files = emit(*m, *d, {options.source_name, options.header_name, options.header_only});
+        emit_options eo;
+        eo.source_name = options.source_name;
+        eo.header_name = options.header_name;
+        eo.header_only = options.header_only || options.templated;
+        eo.scalar = options.scalar;
+        eo.templated = options.templated;
+        r.files = emit(*m, *d, eo);
     } catch (std::exception const& e) {
         r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());
     }

@@ -14,6 +14,9 @@ struct compile_options {
     std::string source_name;      // path shown in diagnostics and the banner
     std::string header_name;      // file name of the generated header
     bool header_only = false;
+    std::string scalar = "double"; // --scalar
+    bool templated = false;         // --template
+    std::string namespace_name;     // --namespace (default: the model's name)
 };
 
 struct phase_times {

@@ -55,8 +55,20 @@ private:
     std::string declarations_, definitions_, helpers_;
     std::vector<function_stats> stats_;
 
-    std::string scalar() const { return "double"; }
-    std::string linkage() const { return o_.header_only ? "inline " : ""; }
+    // The C++ type of values: T when templated, else the chosen floating type.
+    std::string scalar() const { return o_.templated ? "T" : o_.scalar; }
+    // Parameters stay concrete when templated (T mixes with double, as dual numbers do).
+    std::string parameter_scalar() const { return o_.templated ? "double" : o_.scalar; }
+    std::string linkage() const {
+        return std::string(o_.templated ? "template <class T>\n" : "") + (o_.header_only ? "inline " : "");
+    }
+    codegen_options codegen() const {
+        codegen_options c;
+        c.scalar = scalar();
+        c.literal_suffix = !o_.templated && o_.scalar == "float" ? "f" : "";
+        c.math_prefix = o_.templated ? "" : "std::";
+        return c;
+    }
 
     std::vector<argument> inputs(std::initializer_list<char const*> names) const {
         std::vector<argument> a;
@@ -111,7 +123,7 @@ void emitter::array_function(std::string const& name, std::vector<argument> args
                              std::vector<std::pair<std::string, ex>> const& outputs, std::string const& comment,
                              bool public_api) {
     (void)array;
-    expression_graph g(symbols_, {});
+    expression_graph g(symbols_, codegen());
     std::vector<std::pair<std::string, int>> roots;
     std::vector<int> ids;
     for (auto const& [target, e] : outputs) {
@@ -196,7 +208,7 @@ emitted_files emitter::run() {
     // Energies return a value: emitted as one-output bodies.
     auto scalar_function = [&](std::string const& name, std::vector<argument> args, ex const& e,
                                std::string const& comment) {
-        expression_graph g(symbols_, {});
+        expression_graph g(symbols_, codegen());
         int id = g.add(e);
         emitted_body b = g.emit({{"const " + scalar() + " result", id}}, "    ");
         b.text += "    return result;\n";
@@ -276,20 +288,36 @@ emitted_files emitter::run() {
     }
 
     std::string fields;
+    bool const single = parameter_scalar() == "float";
     for (auto const& p : m_.parameters) {
         char buf[64];
-        auto r = std::to_chars(buf, buf + sizeof buf, p.default_value);
+        auto r = single ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(p.default_value))
+                        : std::to_chars(buf, buf + sizeof buf, p.default_value);
         std::string lit(buf, r.ptr);
-        if (lit.find_first_of(".e") == std::string::npos && lit.find("inf") == std::string::npos) lit += ".0";
-        fields += "    " + scalar() + " " + p.name + " = " + lit + ";\n";
+        if (lit.find_first_of(".e") == std::string::npos) lit += ".0";
+        if (single) lit += "f";
+        fields += "    " + parameter_scalar() + " " + p.name + " = " + lit + ";\n";
     }
-    std::string cholesky = render("cholesky.tpl", {{"scalar", scalar()}, {"tolerance", "1e-12"}});
+    std::string cholesky = render("cholesky.tpl", {{"scalar", scalar()},
+                                                    {"template_head", o_.templated ? "template <int n, class T>" : "template <int n>"},
+                                                    {"math", o_.templated ? "" : "std::"},
+                                                    {"tolerance", single ? "1e-12f" : "1e-12"}});
+    // Templated code calls sin, cos, ... unqualified so that argument-dependent lookup finds
+    // the overloads of the user's scalar type; these declarations supply the std ones.
+    std::string using_math;
+    if (o_.templated) {
+        using_math = "\n// Math functions for double; a scalar type T brings its own, found by argument-dependent lookup.\n";
+        for (char const* f : {"sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh", "exp",
+                              "log", "sqrt", "pow", "fabs", "isfinite"})
+            using_math += std::string("using std::") + f + ";\n";
+    }
     std::vector<std::pair<std::string, std::string>> common = {
         {"source", o_.source_name},        {"ns", m_.name},
         {"nq", std::to_string(n)},          {"nu", std::to_string(d_.nu)},
         {"nc", std::to_string(nc)},         {"parameter_fields", fields},
         {"declarations", declarations_},    {"helpers", cholesky + helpers_},
-        {"definitions", definitions_},      {"header", o_.header_name}};
+        {"definitions", definitions_},      {"header", o_.header_name},
+        {"using_math", using_math}};
     emitted_files files;
     files.stats = stats_;
     if (o_.header_only) {

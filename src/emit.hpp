@@ -13,6 +13,8 @@ struct emit_options {
     std::string source_name;      // the model's path as shown in the banner
     std::string header_name;      // the header's file name, #included by the source
     bool header_only = false;
+    std::string scalar = "double"; // "double" or "float"
+    bool templated = false;         // functions templated on the scalar type T (header-only)
     std::size_t split_operations = 1500; // functions above this many operations are split
 };
 

@@ -1,5 +1,8 @@
 // The lagc command line: lagc MODEL.lag -o OUT.cpp|OUT.hpp
+#include "check.hpp"
 #include "compiler.hpp"
+
+#include <cctype>
 
 #include <cerrno>
 #include <cstdio>
@@ -26,6 +29,10 @@ char const* const usage_text =
     "  -o OUT.cpp        writes OUT.cpp and OUT.hpp\n"
     "  -o OUT.hpp        writes one header-only file\n"
     "  -o -              writes the header-only form to standard output\n"
+    "  --scalar float    single-precision code (float arrays, float literals); default double\n"
+    "  --template        header-only functions templated on the scalar type T (e.g. for\n"
+    "                    automatic differentiation); needs -o NAME.hpp or -o -\n"
+    "  --namespace NAME  the C++ namespace of the generated code (default: the model's name)\n"
     "  --stats           prints per-phase times and operation counts to standard error\n"
     "  --help            prints this text\n"
     "  --version         prints the version\n"
@@ -78,7 +85,8 @@ bool write_file(fs::path const& path, std::string const& content, std::string& e
 
 int main(int argc, char** argv) {
     std::string input, output;
-    bool stats = false;
+    bool stats = false, templated = false;
+    std::string scalar = "double", namespace_name;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
@@ -91,6 +99,21 @@ int main(int argc, char** argv) {
         }
         if (a == "--stats") {
             stats = true;
+        } else if (a == "--namespace") {
+            if (i + 1 >= argc) return usage_error("--namespace needs a name");
+            namespace_name = argv[++i];
+            bool ok = !namespace_name.empty() && !std::isdigit(static_cast<unsigned char>(namespace_name[0]));
+            for (char c : namespace_name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+            if (!ok || lagc::is_reserved_word(namespace_name) || namespace_name.find("__") != std::string::npos ||
+                namespace_name == "std" || namespace_name[0] == '_')
+                return usage_error("--namespace needs a plain C++ name that is not reserved, not '" + namespace_name + "'");
+        } else if (a == "--template") {
+            templated = true;
+        } else if (a == "--scalar") {
+            if (i + 1 >= argc) return usage_error("--scalar needs a type: float or double");
+            scalar = argv[++i];
+            if (scalar != "float" && scalar != "double")
+                return usage_error("--scalar takes float or double, not '" + scalar + "'");
         } else if (a == "-o") {
             if (i + 1 >= argc) return usage_error("-o needs a file name");
             if (!output.empty()) return usage_error("-o given twice");
@@ -111,6 +134,9 @@ int main(int argc, char** argv) {
         out_path.extension() != ".cxx")
         return usage_error("the output must end in .cpp or .hpp (or be '-'), not '" + output + "'");
 
+    if (templated && !header_only) return usage_error("--template writes one header: use -o NAME.hpp or -o -");
+    if (templated && scalar != "double") return usage_error("--template and --scalar exclude each other");
+
     std::string text;
     if (input == "-") {
         std::ostringstream s;
@@ -129,6 +155,9 @@ int main(int argc, char** argv) {
     lagc::compile_options options;
     options.source_name = input == "-" ? "<stdin>" : input;
     options.header_only = header_only;
+    options.scalar = scalar;
+    options.templated = templated;
+    options.namespace_name = namespace_name;
     fs::path header_path = out_path;
     if (!header_only) header_path.replace_extension(".hpp");
     options.header_name = header_path.filename().string();

@@ -4,18 +4,18 @@ namespace detail {{
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
-template <int n>
+{template_head}
 int cholesky_factor({scalar}* A) {{
     {scalar} largest = 0;
     for (int i = 0; i < n; ++i) {{
-        if (!std::isfinite(A[i * n + i])) return 1;
+        if (!{math}isfinite(A[i * n + i])) return 1;
         if (A[i * n + i] > largest) largest = A[i * n + i];
     }}
     for (int j = 0; j < n; ++j) {{
         {scalar} d = A[j * n + j];
         for (int k = 0; k < j; ++k) d -= A[j * n + k] * A[j * n + k];
-        if (!(d > {tolerance} * largest) || !std::isfinite(d)) return 1;
-        const {scalar} l = std::sqrt(d);
+        if (!(d > {tolerance} * largest) || !{math}isfinite(d)) return 1;
+        const {scalar} l = {math}sqrt(d);
         A[j * n + j] = l;
         for (int i = j + 1; i < n; ++i) {{
             {scalar} s = A[i * n + j];
@@ -27,7 +27,7 @@ int cholesky_factor({scalar}* A) {{
 }}
 
 // Solves L L^T x = b in place, L from cholesky_factor.
-template <int n>
+{template_head}
 void cholesky_solve(const {scalar}* L, {scalar}* b) {{
     for (int i = 0; i < n; ++i) {{
         {scalar} s = b[i];

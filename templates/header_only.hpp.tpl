@@ -5,7 +5,7 @@
 #include <cmath>
 
 namespace {ns} {{
-
+{using_math}
 inline constexpr int nq = {nq}, nu = {nu}, nc = {nc};
 
 // Runtime parameters, in declaration order.

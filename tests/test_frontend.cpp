@@ -144,9 +144,9 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
     std::map<std::string, std::vector<std::string>> const names = {
         {"header.hpp.tpl", {"source", "ns", "nq", "nu", "nc", "parameter_fields", "declarations"}},
         {"source.cpp.tpl", {"source", "header", "ns", "helpers", "definitions"}},
-        {"header_only.hpp.tpl", {"source", "ns", "nq", "nu", "nc", "parameter_fields", "helpers", "definitions"}},
+        {"header_only.hpp.tpl", {"source", "ns", "using_math", "nq", "nu", "nc", "parameter_fields", "helpers", "definitions"}},
         {"function.tpl", {"comment", "linkage", "result", "name", "parameters", "body"}},
-        {"cholesky.tpl", {"scalar", "tolerance"}},
+        {"cholesky.tpl", {"scalar", "template_head", "math", "tolerance"}},
         {"forward_dynamics.tpl", {"scalar", "args_q_p", "args_q_qd_p", "args_q_qd_u_p"}},
         {"forward_dynamics_constrained.tpl", {"scalar", "args_q_p", "args_q_qd_p", "args_q_qd_u_p"}}};
     ASSERT_EQ(lagc::template_files().size(), names.size());
