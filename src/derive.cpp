@@ -24,6 +24,27 @@ bool depends_on_any(ex const& e, std::vector<GiNaC::symbol> const& syms) {
 // True when e is zero; expansion is tried only when the cheap structural test fails.
 bool is_zero_expr(ex const& e) { return e.is_zero() || e.expand().is_zero(); }
 
+// Zero for every state and parameter: a structural test, then one evaluation at an
+// arbitrary point (cheap on large expressions), and expansion only if that gives zero.
+bool is_identically_zero(ex const& e, model const& m) {
+    if (e.is_zero()) return true;
+    GiNaC::exmap point;
+    int k = 0;
+    auto pick = [&](GiNaC::symbol const& s) { point[s] = GiNaC::numeric(37 + 11 * (k++ % 13), 61 + 7 * (k % 5)); };
+    for (auto const& s : m.q) pick(s);
+    for (auto const& s : m.qd) pick(s);
+    for (auto const& s : m.p) pick(s);
+    for (auto const& s : m.u) pick(s);
+    pick(m.t);
+    try {
+        ex v = e.subs(point).evalf();
+        if (GiNaC::is_a<GiNaC::numeric>(v) && !v.is_zero()) return false;
+    } catch (std::exception const&) {
+        // a pole at the chosen point: fall through to the exact test
+    }
+    return e.expand().is_zero();
+}
+
 ex total_time_derivative(ex const& e, model const& m) {
     ex d = e.diff(m.t);
     for (std::size_t i = 0; i < m.q.size(); ++i) d += e.diff(m.q[i]) * m.qd[i];
@@ -84,15 +105,14 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
                                           "quadratic in the velocities");
                 return std::nullopt;
             }
-        for (std::size_t i = 0; i < n; ++i) {
-            bool zero_row = true;
-            for (std::size_t j = 0; j < n && zero_row; ++j) zero_row = is_zero_expr(d.mass_matrix[i * n + j]);
-            if (zero_row) {
+        // A coordinate without inertia: its diagonal entry is identically zero (for the
+        // positive semi-definite M of a kinetic energy, the whole row is then zero).
+        for (std::size_t i = 0; i < n; ++i)
+            if (is_identically_zero(d.mass_matrix[i * n + i], m)) {
                 diags.error(m.coordinate_spans[i], "the mass matrix is singular: coordinate '" + m.coordinates[i] +
-                                              "' has no inertia (no kinetic energy term contains its velocity)");
+                                                       "' has no inertia (no kinetic energy term contains its velocity)");
                 return std::nullopt;
             }
-        }
 
         // h = ∂²L/∂q̇∂q · q̇ + ∂²L/∂q̇∂t − ∂L/∂q
         d.bias.assign(n, 0);

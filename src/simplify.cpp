@@ -50,6 +50,8 @@ ex simplify(ex const& e, double max_terms) {
     };
     ex x = e.expand();
     consider(x);
+    // The identity can only help where both squares occur (wildcard matching is slow).
+    if (!x.has(pow(sin(wild(0)), 2)) || !x.has(pow(cos(wild(0)), 2))) return best;
     ex sin_to_cos = x.subs(pow(sin(wild(0)), 2) == 1 - pow(cos(wild(0)), 2), subs_options::algebraic).expand();
     consider(sin_to_cos);
     ex cos_to_sin = x.subs(pow(cos(wild(0)), 2) == 1 - pow(sin(wild(0)), 2), subs_options::algebraic).expand();

@@ -11,6 +11,6 @@ std::size_t tree_size(GiNaC::ex const& e);
 
 // The smallest of e, its expansion and its expansion with sin²→1−cos² or cos²→1−sin²;
 // expansion is attempted only when it can produce at most `max_terms` terms.
-GiNaC::ex simplify(GiNaC::ex const& e, double max_terms = 2000);
+GiNaC::ex simplify(GiNaC::ex const& e, double max_terms = 400);
 
 } // namespace lagc
