@@ -51,6 +51,9 @@ struct force_mode_class;
 struct closing_paren_class;
 struct closing_bracket_class;
 struct equals_class;
+struct name_list_class;
+struct parameter_list_class;
+struct gain_list_class;
 
 // Rule names are what a user reads after "expected": plain words only.
 x3::rule<identifier_class, ast::identifier> const identifier = "a name";
@@ -73,6 +76,9 @@ x3::rule<force_mode_class, std::string> const force_mode = "'on' or 'at'";
 x3::rule<closing_paren_class> const closing_paren = "')'";
 x3::rule<closing_bracket_class> const closing_bracket = "']'";
 x3::rule<equals_class> const equals = "'='";
+x3::rule<name_list_class, std::vector<ast::identifier>> const name_list = "a name";
+x3::rule<parameter_list_class, std::vector<ast::parameter_decl>> const parameter_list = "a parameter name";
+x3::rule<gain_list_class, std::vector<ast::named_argument>> const gain_list = "a gain (alpha = ... or beta = ...)";
 x3::rule<model_stmt_class, ast::model_stmt> const model_stmt = "a model statement";
 x3::rule<declaration_stmt_class, ast::declaration_stmt> const declaration_stmt = "a declaration";
 x3::rule<parameter_decl_class, ast::parameter_decl> const parameter_decl = "a parameter";
@@ -149,11 +155,13 @@ auto const force_mode_def = kw("on") | kw("at");
 // model_stmt ::= 'model' identifier
 auto const model_stmt_def = kw("model") > identifier;
 // declaration_stmt ::= ('coordinate' | 'input') identifier {',' identifier}
-auto const declaration_stmt_def = (kw("coordinate") | kw("input")) > (identifier % ',');
+auto const name_list_def = identifier % ',';
+auto const declaration_stmt_def = (kw("coordinate") | kw("input")) > name_list;
 // parameter_decl ::= identifier ['=' signed_number]
 auto const parameter_decl_def = identifier > -('=' > signed_number);
 // parameter_stmt ::= 'parameter' parameter_decl {',' parameter_decl}
-auto const parameter_stmt_def = kw("parameter") > (parameter_decl % ',');
+auto const parameter_list_def = parameter_decl % ',';
+auto const parameter_stmt_def = kw("parameter") > parameter_list;
 // definition_stmt ::= ('let' | 'output') identifier '=' expression
 auto const definition_stmt_def = (kw("let") | kw("output")) > identifier > equals > expression;
 // energy_stmt ::= ('kinetic' | 'potential' | 'lagrangian' | 'dissipation') expression
@@ -166,12 +174,14 @@ auto const constraint_stmt_def = kw("constraint") > expression > -('=' > express
 // named_argument ::= identifier '=' expression
 auto const named_argument_def = identifier > equals > expression;
 // baumgarte_stmt ::= 'baumgarte' named_argument {',' named_argument}
-auto const baumgarte_stmt_def = kw("baumgarte") > (named_argument % ',');
+auto const gain_list_def = named_argument % ',';
+auto const baumgarte_stmt_def = kw("baumgarte") > gain_list;
 // statement ::= one of the above
 auto const statement_def = model_stmt | declaration_stmt | parameter_stmt | definition_stmt | energy_stmt |
                            force_stmt | constraint_stmt | baumgarte_stmt;
 
-BOOST_SPIRIT_DEFINE(identifier, number, number_end, signed_number, closing_paren, closing_bracket, equals, call,
+BOOST_SPIRIT_DEFINE(identifier, number, number_end, signed_number, closing_paren, closing_bracket, equals, name_list,
+                    parameter_list, gain_list, call,
                     bracket_list, primary, subscript, unary, factor, pow_op, power, mul_op, term, add_op,
                     expression, force_mode, model_stmt, declaration_stmt, parameter_decl, parameter_stmt,
                     definition_stmt, energy_stmt, force_stmt, constraint_stmt, named_argument, baumgarte_stmt,

@@ -161,8 +161,14 @@ std::vector<parsed_statement> parse(source_file const& file, diagnostics& diags)
                     --b;
                 diags.error({b, token_end(m, b, s.end)}, "malformed number " + describe_token(m, b, s.end));
             } else {
+                // Every rule has a plain-words name; anything else (a mangled C++ type
+                // name from an unnamed parser) must never reach a user.
+                std::string what = e.which();
+                bool plain = !what.empty() && what.size() < 60 && what.find("boost") == std::string::npos &&
+                             what.find("spirit") == std::string::npos;
                 diags.error({at, token_end(m, at, s.end)},
-                            "expected " + e.which() + ", found " + describe_token(m, at, s.end));
+                            "expected " + (plain ? what : std::string("a well-formed statement")) + ", found " +
+                                describe_token(m, at, s.end));
             }
         }
     }
