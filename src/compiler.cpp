@@ -50,6 +50,10 @@ compile_result compile(std::string const& text, compile_options const& options) 
         r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());
     }
     r.times.emit = seconds_since(t0);
+    if (r.files) {
+        r.times.cse = r.files->cse_seconds;
+        r.times.emit -= r.times.cse;
+    }
     return r;
 }
 

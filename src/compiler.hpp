@@ -20,7 +20,7 @@ struct compile_options {
 };
 
 struct phase_times {
-    double parse = 0, check = 0, derive = 0, emit = 0; // seconds
+    double parse = 0, check = 0, derive = 0, cse = 0, emit = 0; // seconds
 };
 
 struct compile_result {

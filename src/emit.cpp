@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 
 namespace lagc {
 
@@ -54,6 +55,16 @@ private:
     std::map<std::string, symbol_spelling> symbols_;
     std::string declarations_, definitions_, helpers_;
     std::vector<function_stats> stats_;
+    double cse_seconds_ = 0;
+
+    // Builds a function's expression graph (conversion, hash-consing: the CSE), timed.
+    template <class F>
+    auto timed(F f) {
+        auto t0 = std::chrono::steady_clock::now();
+        auto r = f();
+        cse_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return r;
+    }
 
     // The C++ type of values: T when templated, else the chosen floating type.
     std::string scalar() const { return o_.templated ? "T" : o_.scalar; }
@@ -127,7 +138,7 @@ void emitter::array_function(std::string const& name, std::vector<argument> args
     std::vector<std::pair<std::string, int>> roots;
     std::vector<int> ids;
     for (auto const& [target, e] : outputs) {
-        roots.push_back({target, g.add(e)});
+        roots.push_back({target, timed([&] { return g.add(e); })});
         ids.push_back(roots.back().second);
     }
     function_stats st{name, g.tree_operation_count(ids), g.operation_count(ids), 0, 1};
@@ -209,7 +220,7 @@ emitted_files emitter::run() {
     auto scalar_function = [&](std::string const& name, std::vector<argument> args, ex const& e,
                                std::string const& comment) {
         expression_graph g(symbols_, codegen());
-        int id = g.add(e);
+        int id = timed([&] { return g.add(e); });
         emitted_body b = g.emit({{"const " + scalar() + " result", id}}, "    ");
         b.text += "    return result;\n";
         declare(scalar(), name, args, comment);
@@ -320,6 +331,7 @@ emitted_files emitter::run() {
         {"using_math", using_math}};
     emitted_files files;
     files.stats = stats_;
+    files.cse_seconds = cse_seconds_;
     if (o_.header_only) {
         files.header = render("header_only.hpp.tpl", common);
     } else {

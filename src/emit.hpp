@@ -30,6 +30,7 @@ struct emitted_files {
     std::string header;
     std::string source; // empty when header_only
     std::vector<function_stats> stats;
+    double cse_seconds = 0; // building the shared expression graphs (conversion and CSE)
 };
 
 emitted_files emit(model const& m, derived const& d, emit_options const& options);

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #ifndef LAGC_VERSION
 #define LAGC_VERSION "0.0.0"
@@ -44,39 +45,49 @@ int usage_error(std::string const& message) {
     return 2;
 }
 
-// Writes atomically (temporary file + rename) and leaves an unchanged file untouched.
-bool write_file(fs::path const& path, std::string const& content, std::string& error) {
-    {
-        std::ifstream in(path, std::ios::binary);
-        if (in) {
-            std::ostringstream old;
-            old << in.rdbuf();
-            if (old.str() == content) return true;
-        }
-    }
-    fs::path tmp = path;
-    tmp += ".lagc-tmp";
-    {
+// Outputs are written to temporary files first and renamed into place only when every
+// one was written, so a failure leaves existing outputs untouched; a file whose content
+// is unchanged is left alone (builds do not churn).
+struct pending_file {
+    fs::path path, temporary;
+};
+
+bool unchanged(fs::path const& path, std::string const& content) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return false;
+    std::ostringstream old;
+    old << in.rdbuf();
+    return old.str() == content;
+}
+
+bool write_all(std::vector<std::pair<fs::path, std::string>> const& files, std::string& error) {
+    std::vector<pending_file> pending;
+    auto discard = [&] {
+        std::error_code ec;
+        for (auto const& p : pending) fs::remove(p.temporary, ec);
+    };
+    for (auto const& [path, content] : files) {
+        if (unchanged(path, content)) continue;
+        fs::path tmp = path;
+        tmp += ".lagc-tmp";
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (out) pending.push_back({path, tmp});
+        if (out) out << content;
+        if (out) out.flush();
         if (!out) {
             error = "cannot write '" + path.string() + "': " + std::strerror(errno);
-            return false;
-        }
-        out << content;
-        out.flush();
-        if (!out) {
-            error = "cannot write '" + path.string() + "'";
-            std::error_code ec;
-            fs::remove(tmp, ec);
+            discard();
             return false;
         }
     }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        error = "cannot write '" + path.string() + "': " + ec.message();
-        fs::remove(tmp, ec);
-        return false;
+    for (auto const& p : pending) {
+        std::error_code ec;
+        fs::rename(p.temporary, p.path, ec);
+        if (ec) {
+            error = "cannot write '" + p.path.string() + "': " + ec.message();
+            discard();
+            return false;
+        }
     }
     return true;
 }
@@ -166,8 +177,8 @@ int main(int argc, char** argv) {
     lagc::source_file file(options.source_name, text);
     std::cerr << r.diags.format(file);
     if (stats) {
-        std::fprintf(stderr, "lagc: parse %.3f s, check %.3f s, derive %.3f s, cse+emit %.3f s\n", r.times.parse,
-                     r.times.check, r.times.derive, r.times.emit);
+        std::fprintf(stderr, "lagc: parse %.3f s, check %.3f s, derive %.3f s, cse %.3f s, emit %.3f s\n",
+                     r.times.parse, r.times.check, r.times.derive, r.times.cse, r.times.emit);
         if (r.files)
             for (auto const& s : r.files->stats)
                 std::fprintf(stderr, "lagc: %-24s operations %.0f before CSE, %zu after, %zu temporaries, %zu part%s\n",
@@ -181,8 +192,9 @@ int main(int argc, char** argv) {
         return std::cout.good() ? 0 : 2;
     }
     std::string error;
-    if (!write_file(header_path, r.files->header, error) ||
-        (!header_only && !write_file(out_path, r.files->source, error))) {
+    std::vector<std::pair<fs::path, std::string>> files = {{header_path, r.files->header}};
+    if (!header_only) files.push_back({out_path, r.files->source});
+    if (!write_all(files, error)) {
         std::cerr << "lagc: error: " << error << "\n";
         return 2;
     }

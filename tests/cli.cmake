@@ -105,7 +105,7 @@ endif()
 
 # --stats reports the phases and operation counts.
 run(rc out err ${model} -o ${WORK_DIR}/s.cpp --stats)
-if(NOT (err MATCHES "parse [0-9.]+ s, check [0-9.]+ s, derive [0-9.]+ s"))
+if(NOT (err MATCHES "parse [0-9.]+ s, check [0-9.]+ s, derive [0-9.]+ s, cse [0-9.]+ s, emit [0-9.]+ s"))
   fail("--stats prints phase times")
 endif()
 if(NOT (err MATCHES "mass_matrix +operations [0-9]+ before CSE, [0-9]+ after"))
