@@ -30,7 +30,10 @@ bool is_identically_zero(ex const& e, model const& m) {
     if (e.is_zero()) return true;
     GiNaC::exmap point;
     int k = 0;
-    auto pick = [&](GiNaC::symbol const& s) { point[s] = GiNaC::numeric(37 + 11 * (k++ % 13), 61 + 7 * (k % 5)); };
+    auto pick = [&](GiNaC::symbol const& s) {
+        int const i = k++;
+        point[s] = GiNaC::numeric(37 + 11 * (i % 13), 61 + 7 * (i % 5));
+    };
     for (auto const& s : m.q) pick(s);
     for (auto const& s : m.qd) pick(s);
     for (auto const& s : m.p) pick(s);
