@@ -71,7 +71,7 @@ void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
-    h[0] = -(p.m*q[0]*qd[1]*qd[1] + p.k*(p.l0 - q[0]) + p.g*p.m*std::cos(q[1]));
+    h[0] = -(p.m*q[0]*qd[1]*qd[1] + p.g*p.m*std::cos(q[1]) + p.k*p.l0 - p.k*q[0]);
     h[1] = p.g*p.m*q[0]*std::sin(q[1]) + 2.0*p.m*q[0]*qd[0]*qd[1];
 }
 

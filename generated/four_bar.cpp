@@ -82,7 +82,7 @@ void constraint_terms(const double* q, const double* qd, const Parameters& p, do
 
 void mass_matrix(const double* q, const Parameters& p, double* M) {
     const double s0 = p.l1*p.l1;
-    const double s1 = 0.5*p.m2*(p.l1*p.l2*std::cos(q[1])*std::cos(q[0]) + p.l1*p.l2*std::sin(q[1])*std::sin(q[0]));
+    const double s1 = 0.5*p.l1*p.l2*p.m2*std::cos(q[1])*std::cos(q[0]) + 0.5*p.l1*p.l2*p.m2*std::sin(q[1])*std::sin(q[0]);
     M[0] = p.m2*s0 + 0.3333333333333333*p.m1*s0;
     M[1] = s1;
     M[2] = 0.0;
@@ -95,11 +95,14 @@ void mass_matrix(const double* q, const Parameters& p, double* M) {
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
-    const double s0 = p.l1*p.l2*std::cos(q[1])*std::sin(q[0]) - p.l1*p.l2*std::cos(q[0])*std::sin(q[1]);
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[0]);
+    const double s3 = std::sin(q[1]);
     C[0] = 0.0;
-    C[1] = 0.5*p.m2*qd[1]*s0;
+    C[1] = 0.5*p.l1*p.l2*p.m2*qd[1]*s0*s1 - 0.5*p.l1*p.l2*p.m2*qd[1]*s2*s3;
     C[2] = 0.0;
-    C[3] = -0.5*p.m2*qd[0]*s0;
+    C[3] = 0.5*p.l1*p.l2*p.m2*qd[0]*s2*s3 - 0.5*p.l1*p.l2*p.m2*qd[0]*s0*s1;
     C[4] = 0.0;
     C[5] = 0.0;
     C[6] = 0.0;
@@ -165,7 +168,7 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     const double s2 = std::cos(q[0]);
     const double s3 = std::sin(q[1]);
     const double s4 = std::sin(q[0]);
-    const double s5 = 0.5*p.m2*(p.l1*p.l2*s1*s2 + p.l1*p.l2*s3*s4);
+    const double s5 = 0.5*p.l1*p.l2*p.m2*s1*s2 + 0.5*p.l1*p.l2*p.m2*s3*s4;
     const double s6 = p.l1*s4;
     const double s7 = -s6;
     const double s8 = p.l1*s2;

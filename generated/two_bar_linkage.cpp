@@ -52,7 +52,7 @@ void cholesky_solve(const double* L, double* b) {
 
 void mass_matrix(const double* q, const Parameters& p, double* M) {
     const double s0 = p.l1*p.l1;
-    const double s1 = -p.m2*(p.l1*p.l2*std::cos(q[1])*std::cos(q[0]) - p.l1*p.l2*std::sin(q[1])*std::sin(q[0]));
+    const double s1 = p.l1*p.l2*p.m2*std::sin(q[1])*std::sin(q[0]) - p.l1*p.l2*p.m2*std::cos(q[1])*std::cos(q[0]);
     M[0] = p.m2*s0 + p.m1*s0;
     M[1] = s1;
     M[2] = s1;
@@ -60,10 +60,13 @@ void mass_matrix(const double* q, const Parameters& p, double* M) {
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
-    const double s0 = p.l1*p.l2*std::cos(q[1])*std::sin(q[0]) + p.l1*p.l2*std::cos(q[0])*std::sin(q[1]);
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[0]);
+    const double s3 = std::sin(q[1]);
     C[0] = 0.0;
-    C[1] = p.m2*qd[1]*s0;
-    C[2] = p.m2*qd[0]*s0;
+    C[1] = p.l1*p.l2*p.m2*qd[1]*s0*s1 + p.l1*p.l2*p.m2*qd[1]*s2*s3;
+    C[2] = p.l1*p.l2*p.m2*qd[0]*s2*s3 + p.l1*p.l2*p.m2*qd[0]*s0*s1;
     C[3] = 0.0;
 }
 
