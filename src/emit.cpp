@@ -137,8 +137,8 @@ void emitter::array_function(std::string const& name, std::vector<argument> args
     expression_graph g(symbols_, codegen());
     std::vector<std::pair<std::string, int>> roots;
     std::vector<int> ids;
-    for (auto const& [target, e] : outputs) {
-        roots.push_back({target, timed([&] { return g.add(e); })});
+    for (auto const& output : outputs) {
+        roots.push_back({output.first, timed([&] { return g.add(output.second); })});
         ids.push_back(roots.back().second);
     }
     function_stats st{name, g.tree_operation_count(ids), g.operation_count(ids), 0, 1};
