@@ -58,6 +58,17 @@ void constraint_terms(const double* q, const double* qd, const Parameters& p, do
 }
 }  // namespace detail
 
+namespace detail {
+// The lower triangle of M and b = Q - h, for forward_dynamics.
+void dynamics_terms(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* M, double* b) {
+    M[0] = p.m;
+    M[2] = 0.0;
+    M[3] = p.m;
+    b[0] = 0.0;
+    b[1] = -p.g*p.m;
+}
+}  // namespace detail
+
 
 void mass_matrix(const double* /*q*/, const Parameters& p, double* M) {
     M[0] = p.m;
@@ -127,14 +138,10 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
     double M[nq * nq];
     double b[nq];
-    double Q[nq];
     double A[nc * nq];
     double r[nc];
-    mass_matrix(q, p, M);
-    bias_forces(q, qd, p, b);
-    generalized_forces(q, qd, u, p, Q);
+    detail::dynamics_terms(q, qd, u, p, M, b);
     detail::constraint_terms(q, qd, p, A, r);
-    for (int i = 0; i < nq; ++i) b[i] = Q[i] - b[i];
     if (detail::cholesky_factor<nq>(M) != 0) return 1;
     detail::cholesky_solve<nq>(M, b);
     double Y[nc * nq];

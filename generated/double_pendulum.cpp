@@ -49,6 +49,24 @@ void cholesky_solve(const double* L, double* b) {
 
 }  // namespace detail
 
+namespace detail {
+// The lower triangle of M and b = Q - h, for forward_dynamics.
+void dynamics_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* M, double* b) {
+    const double s0 = p.l1*p.l1;
+    const double s1 = std::sin(q[1]);
+    const double s2 = std::sin(q[0]);
+    const double s3 = std::cos(q[1]);
+    const double s4 = std::cos(q[0]);
+    const double s5 = qd[1]*qd[1];
+    const double s6 = qd[0]*qd[0];
+    M[0] = p.m2*s0 + p.m1*s0;
+    M[2] = p.l1*p.l2*p.m2*s1*s2 + p.l1*p.l2*p.m2*s3*s4;
+    M[3] = p.m2*p.l2*p.l2;
+    b[0] = -(p.l1*p.l2*p.m2*s3*s2*s5 + p.g*p.l1*p.m1*s2 + p.g*p.l1*p.m2*s2 - p.l1*p.l2*p.m2*s4*s1*s5);
+    b[1] = p.l1*p.l2*p.m2*s3*s2*s6 - p.g*p.l2*p.m2*s1 - p.l1*p.l2*p.m2*s4*s1*s6;
+}
+}  // namespace detail
+
 
 void mass_matrix(const double* q, const Parameters& p, double* M) {
     const double s0 = p.l1*p.l1;
@@ -106,14 +124,10 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
-    // M qdd = Q - h, solved with a Cholesky factorisation of M.
+    // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only).
     double M[nq * nq];
     double b[nq];
-    double Q[nq];
-    mass_matrix(q, p, M);
-    bias_forces(q, qd, p, b);
-    generalized_forces(q, qd, u, p, Q);
-    for (int i = 0; i < nq; ++i) b[i] = Q[i] - b[i];
+    detail::dynamics_terms(q, qd, u, p, M, b);
     if (detail::cholesky_factor<nq>(M) != 0) return 1;
     detail::cholesky_solve<nq>(M, b);
     for (int i = 0; i < nq; ++i) qdd[i] = b[i];

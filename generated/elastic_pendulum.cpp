@@ -49,6 +49,17 @@ void cholesky_solve(const double* L, double* b) {
 
 }  // namespace detail
 
+namespace detail {
+// The lower triangle of M and b = Q - h, for forward_dynamics.
+void dynamics_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* M, double* b) {
+    M[0] = p.m;
+    M[2] = 0.0;
+    M[3] = p.m*q[0]*q[0];
+    b[0] = p.m*q[0]*qd[1]*qd[1] + p.g*p.m*std::cos(q[1]) + p.k*p.l0 - p.k*q[0];
+    b[1] = -(p.g*p.m*q[0]*std::sin(q[1]) + 2.0*p.m*q[0]*qd[0]*qd[1]);
+}
+}  // namespace detail
+
 
 void mass_matrix(const double* q, const Parameters& p, double* M) {
     M[0] = p.m;
@@ -92,14 +103,10 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
-    // M qdd = Q - h, solved with a Cholesky factorisation of M.
+    // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only).
     double M[nq * nq];
     double b[nq];
-    double Q[nq];
-    mass_matrix(q, p, M);
-    bias_forces(q, qd, p, b);
-    generalized_forces(q, qd, u, p, Q);
-    for (int i = 0; i < nq; ++i) b[i] = Q[i] - b[i];
+    detail::dynamics_terms(q, qd, u, p, M, b);
     if (detail::cholesky_factor<nq>(M) != 0) return 1;
     detail::cholesky_solve<nq>(M, b);
     for (int i = 0; i < nq; ++i) qdd[i] = b[i];

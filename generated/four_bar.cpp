@@ -79,6 +79,28 @@ void constraint_terms(const double* q, const double* qd, const Parameters& p, do
 }
 }  // namespace detail
 
+namespace detail {
+// The lower triangle of M and b = Q - h, for forward_dynamics.
+void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
+    const double s0 = p.l1*p.l1;
+    const double s1 = std::cos(q[1]);
+    const double s2 = std::cos(q[0]);
+    const double s3 = std::sin(q[1]);
+    const double s4 = std::sin(q[0]);
+    const double s5 = qd[1]*qd[1];
+    const double s6 = qd[0]*qd[0];
+    M[0] = p.m2*s0 + 0.3333333333333333*p.m1*s0;
+    M[3] = 0.5*p.l1*p.l2*p.m2*s1*s2 + 0.5*p.l1*p.l2*p.m2*s3*s4;
+    M[4] = 0.3333333333333333*p.m2*p.l2*p.l2;
+    M[6] = 0.0;
+    M[7] = 0.0;
+    M[8] = 0.3333333333333333*p.m3*p.l3*p.l3;
+    b[0] = u[0] + 0.5*p.l1*p.l2*p.m2*s2*s3*s5 - 0.5*p.g*p.l1*p.m1*s2 - p.g*p.l1*p.m2*s2 - 0.5*p.l1*p.l2*p.m2*s1*s4*s5;
+    b[1] = -(0.5*p.g*p.l2*p.m2*s1 + 0.5*p.l1*p.l2*p.m2*s2*s3*s6 - 0.5*p.l1*p.l2*p.m2*s1*s4*s6);
+    b[2] = -0.5*p.g*p.l3*p.m3*std::cos(q[2]);
+}
+}  // namespace detail
+
 
 void mass_matrix(const double* q, const Parameters& p, double* M) {
     const double s0 = p.l1*p.l1;
@@ -221,14 +243,10 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
     double M[nq * nq];
     double b[nq];
-    double Q[nq];
     double A[nc * nq];
     double r[nc];
-    mass_matrix(q, p, M);
-    bias_forces(q, qd, p, b);
-    generalized_forces(q, qd, u, p, Q);
+    detail::dynamics_terms(q, qd, u, p, M, b);
     detail::constraint_terms(q, qd, p, A, r);
-    for (int i = 0; i < nq; ++i) b[i] = Q[i] - b[i];
     if (detail::cholesky_factor<nq>(M) != 0) return 1;
     detail::cholesky_solve<nq>(M, b);
     double Y[nc * nq];

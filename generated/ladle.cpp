@@ -49,6 +49,18 @@ void cholesky_solve(const double* L, double* b) {
 
 }  // namespace detail
 
+namespace detail {
+// The lower triangle of M and b = Q - h, for forward_dynamics.
+void dynamics_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* M, double* b) {
+    const double s0 = std::sin(q[1]);
+    M[0] = p.m1 + p.m2;
+    M[2] = 0.5*p.L*p.m2*std::cos(q[1]);
+    M[3] = 0.3333333333333333*p.m2*p.L*p.L;
+    b[0] = 0.5*p.L*p.m2*s0*qd[1]*qd[1] - 2.0*p.k*q[0];
+    b[1] = -0.5*p.L*p.g*p.m2*s0;
+}
+}  // namespace detail
+
 
 void mass_matrix(const double* q, const Parameters& p, double* M) {
     const double s0 = 0.5*p.L*p.m2*std::cos(q[1]);
@@ -93,14 +105,10 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
-    // M qdd = Q - h, solved with a Cholesky factorisation of M.
+    // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only).
     double M[nq * nq];
     double b[nq];
-    double Q[nq];
-    mass_matrix(q, p, M);
-    bias_forces(q, qd, p, b);
-    generalized_forces(q, qd, u, p, Q);
-    for (int i = 0; i < nq; ++i) b[i] = Q[i] - b[i];
+    detail::dynamics_terms(q, qd, u, p, M, b);
     if (detail::cholesky_factor<nq>(M) != 0) return 1;
     detail::cholesky_solve<nq>(M, b);
     for (int i = 0; i < nq; ++i) qdd[i] = b[i];

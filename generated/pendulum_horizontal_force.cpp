@@ -49,6 +49,14 @@ void cholesky_solve(const double* L, double* b) {
 
 }  // namespace detail
 
+namespace detail {
+// The lower triangle of M and b = Q - h, for forward_dynamics.
+void dynamics_terms(const double* q, const double* /*qd*/, const double* u, const Parameters& p, double* M, double* b) {
+    M[0] = p.m*p.l*p.l;
+    b[0] = p.l*u[0]*std::cos(q[0]) - p.g*p.l*p.m*std::sin(q[0]);
+}
+}  // namespace detail
+
 
 void mass_matrix(const double* /*q*/, const Parameters& p, double* M) {
     M[0] = p.m*p.l*p.l;
@@ -81,14 +89,10 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
-    // M qdd = Q - h, solved with a Cholesky factorisation of M.
+    // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only).
     double M[nq * nq];
     double b[nq];
-    double Q[nq];
-    mass_matrix(q, p, M);
-    bias_forces(q, qd, p, b);
-    generalized_forces(q, qd, u, p, Q);
-    for (int i = 0; i < nq; ++i) b[i] = Q[i] - b[i];
+    detail::dynamics_terms(q, qd, u, p, M, b);
     if (detail::cholesky_factor<nq>(M) != 0) return 1;
     detail::cholesky_solve<nq>(M, b);
     for (int i = 0; i < nq; ++i) qdd[i] = b[i];

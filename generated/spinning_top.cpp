@@ -49,6 +49,24 @@ void cholesky_solve(const double* L, double* b) {
 
 }  // namespace detail
 
+namespace detail {
+// The lower triangle of M and b = Q - h, for forward_dynamics.
+void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[1]);
+    const double s2 = qd[0]*qd[0];
+    M[0] = p.I3*s0*s0 + p.I1*s1*s1;
+    M[3] = 0.0;
+    M[4] = p.I1;
+    M[6] = p.I3*s0;
+    M[7] = 0.0;
+    M[8] = p.I3;
+    b[0] = u[0]*s0 - qd[1]*(2.0*p.I1*qd[0]*s0*s1 - 2.0*p.I3*qd[0]*s0*s1 - p.I3*qd[2]*s1);
+    b[1] = p.g*p.h*p.m*s1 + p.I1*s0*s1*s2 - p.I3*qd[0]*qd[2]*s1 - p.I3*s0*s1*s2;
+    b[2] = u[0] + p.I3*qd[0]*qd[1]*s1;
+}
+}  // namespace detail
+
 
 void mass_matrix(const double* q, const Parameters& p, double* M) {
     const double s0 = std::cos(q[1]);
@@ -117,14 +135,10 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
-    // M qdd = Q - h, solved with a Cholesky factorisation of M.
+    // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only).
     double M[nq * nq];
     double b[nq];
-    double Q[nq];
-    mass_matrix(q, p, M);
-    bias_forces(q, qd, p, b);
-    generalized_forces(q, qd, u, p, Q);
-    for (int i = 0; i < nq; ++i) b[i] = Q[i] - b[i];
+    detail::dynamics_terms(q, qd, u, p, M, b);
     if (detail::cholesky_factor<nq>(M) != 0) return 1;
     detail::cholesky_solve<nq>(M, b);
     for (int i = 0; i < nq; ++i) qdd[i] = b[i];

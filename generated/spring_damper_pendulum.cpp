@@ -49,6 +49,17 @@ void cholesky_solve(const double* L, double* b) {
 
 }  // namespace detail
 
+namespace detail {
+// The lower triangle of M and b = Q - h, for forward_dynamics.
+void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
+    const double s0 = p.l*p.l;
+    const double s1 = std::cos(q[0]);
+    const double s2 = std::sin(q[0]);
+    M[0] = p.m*s0;
+    b[0] = u[0] - 0.25*p.k*s1*s2*s0 - 0.25*p.c*qd[0]*s1*s1*s0 - p.g*p.l*p.m*s2;
+}
+}  // namespace detail
+
 
 void mass_matrix(const double* /*q*/, const Parameters& p, double* M) {
     M[0] = p.m*p.l*p.l;
@@ -85,14 +96,10 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
-    // M qdd = Q - h, solved with a Cholesky factorisation of M.
+    // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only).
     double M[nq * nq];
     double b[nq];
-    double Q[nq];
-    mass_matrix(q, p, M);
-    bias_forces(q, qd, p, b);
-    generalized_forces(q, qd, u, p, Q);
-    for (int i = 0; i < nq; ++i) b[i] = Q[i] - b[i];
+    detail::dynamics_terms(q, qd, u, p, M, b);
     if (detail::cholesky_factor<nq>(M) != 0) return 1;
     detail::cholesky_solve<nq>(M, b);
     for (int i = 0; i < nq; ++i) qdd[i] = b[i];

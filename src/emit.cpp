@@ -94,8 +94,7 @@ private:
     static std::string parameter_list(std::vector<argument> const& args, std::vector<std::string> const* used) {
         std::string s;
         for (auto const& a : args) {
-            bool named = !used || a.output ||
-                         std::find(used->begin(), used->end(), a.name) != used->end();
+            bool named = !used || std::find(used->begin(), used->end(), a.name) != used->end();
             s += (s.empty() ? "" : ", ") + a.type + " " + (named ? a.name : "/*" + a.name + "*/");
         }
         return s;
@@ -163,8 +162,17 @@ void emitter::array_function(std::string const& name, std::vector<argument> args
     std::string& into = public_api ? definitions_ : helpers_;
     std::string const open = public_api ? "" : "\nnamespace detail {";
     std::string const close = public_api ? "" : "}  // namespace detail\n";
+    // The output arrays a body writes count as used (a part may write only some).
+    auto with_outputs = [](std::vector<std::string> used, std::vector<std::pair<std::string, int>> const& part) {
+        for (auto const& [target, id] : part) {
+            std::string array = target.substr(0, target.find('['));
+            if (std::find(used.begin(), used.end(), array) == used.end()) used.push_back(array);
+        }
+        return used;
+    };
     if (parts.size() == 1) {
         emitted_body b = g.emit(parts[0], "    ");
+        b.used_arguments = with_outputs(b.used_arguments, parts[0]);
         st.temporaries = b.temporaries;
         into += open;
         define("void", name, args, b.used_arguments, b.text, public_api ? "" : comment, into);
@@ -176,6 +184,7 @@ void emitter::array_function(std::string const& name, std::vector<argument> args
         helpers_ += "\nnamespace detail {";
         for (std::size_t k = 0; k < parts.size(); ++k) {
             emitted_body b = g.emit(parts[k], "    ");
+            b.used_arguments = with_outputs(b.used_arguments, parts[k]);
             st.temporaries += b.temporaries;
             std::string part = name + "_part" + std::to_string(k);
             define("void", part, args, b.used_arguments, b.text,
@@ -267,27 +276,36 @@ emitted_files emitter::run() {
                        "// Constraint Jacobian and the right-hand side r of A qdd = r.\n", false);
     }
 
-    // forward_dynamics
+    // forward_dynamics reads M's lower triangle and Q - h, computed together with one
+    // CSE (sin, cos and shared products once, not once per function).
+    {
+        std::vector<std::pair<std::string, ex>> terms;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j)
+                terms.push_back({"M[" + std::to_string(i * n + j) + "]", d_.mass_matrix[i * n + j]});
+        for (std::size_t i = 0; i < n; ++i)
+            terms.push_back({"b[" + std::to_string(i) + "]", d_.generalized_forces[i] - d_.bias[i]});
+        auto args = inputs({"q", "qd", "u", "p"});
+        args.push_back({"M", scalar() + "*", true});
+        args.push_back({"b", scalar() + "*", true});
+        array_function("dynamics_terms", args, "M", terms,
+                       "// The lower triangle of M and b = Q - h, for forward_dynamics.\n", false);
+    }
     {
         auto args = inputs({"q", "qd", "u", "p"});
         args.push_back({"qdd", scalar() + "*", true});
         args.push_back({"lambda", scalar() + "*", true});
         auto call_args = [&](std::initializer_list<char const*> names) { return call_arguments(inputs(names)); };
-        std::string body = render(nc > 0 ? "forward_dynamics_constrained.tpl" : "forward_dynamics.tpl",
-                                  {{"scalar", scalar()},
-                                   {"args_q_p", call_args({"q", "p"})},
-                                   {"args_q_qd_p", call_args({"q", "qd", "p"})},
-                                   {"args_q_qd_u_p", call_args({"q", "qd", "u", "p"})}});
-        std::vector<std::string> used = {"t", "q", "qd", "u", "p"};
+        std::vector<std::pair<std::string, std::string>> values = {{"scalar", scalar()},
+                                                                   {"args_q_qd_u_p", call_args({"q", "qd", "u", "p"})}};
+        if (nc > 0) values.push_back({"args_q_qd_p", call_args({"q", "qd", "p"})});
+        std::string body = render(nc > 0 ? "forward_dynamics_constrained.tpl" : "forward_dynamics.tpl", values);
+        std::vector<std::string> used = {"t", "q", "qd", "u", "p", "qdd"};
         if (nc > 0) used.push_back("lambda");
         std::string comment = "// Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, non-zero when "
                               "M\n// (or A M^-1 A^T) is singular at this state.\n";
         declare("int", "forward_dynamics", args, comment);
-        std::vector<argument> shown = args;
-        if (nc == 0)
-            for (auto& a : shown)
-                if (a.name == "lambda") a.output = false;
-        define("int", "forward_dynamics", shown, used, body, "", definitions_);
+        define("int", "forward_dynamics", args, used, body, "", definitions_);
     }
 
     for (auto const& out : m_.outputs) {

@@ -2,14 +2,10 @@
     // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
     {scalar} M[nq * nq];
     {scalar} b[nq];
-    {scalar} Q[nq];
     {scalar} A[nc * nq];
     {scalar} r[nc];
-    mass_matrix({args_q_p}M);
-    bias_forces({args_q_qd_p}b);
-    generalized_forces({args_q_qd_u_p}Q);
+    detail::dynamics_terms({args_q_qd_u_p}M, b);
     detail::constraint_terms({args_q_qd_p}A, r);
-    for (int i = 0; i < nq; ++i) b[i] = Q[i] - b[i];
     if (detail::cholesky_factor<nq>(M) != 0) return 1;
     detail::cholesky_solve<nq>(M, b);
     {scalar} Y[nc * nq];

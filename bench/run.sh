@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The benchmark, one command: bash bench/run.sh [--sizes 1,2,3] [--timeout 300]
+# Builds lagc, installs what it needs (Google Benchmark, valgrind, SymPy) from Debian,
+# runs lagc and SymPy side by side and prints a markdown table (progress on stderr).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash .ci/deps
+need=()
+for p in libbenchmark-dev valgrind python3-sympy time; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" ||
+    echo "bench: could not install ${need[*]}" >&2
+fi
+cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF >/dev/null
+cmake --build build-bench --target lagc -j "$(nproc)" >/dev/null
+# Debian's python3 has python3-sympy; without SymPy the SymPy columns are skipped.
+PY=/usr/bin/python3
+extra=()
+if ! "$PY" -c "import sympy" 2>/dev/null; then
+  echo "bench: SymPy is not available (python3-sympy could not be installed); skipping the SymPy columns" >&2
+  extra+=(--no-sympy)
+fi
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" >&2
+exec "$PY" bench/bench.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}" "${extra[@]}" "$@"
