@@ -638,11 +638,11 @@ void checker::statement(ast::declaration_stmt const& s, span) {
         list.push_back(id.name);
         if (coordinate) {
             m_.coordinate_spans.push_back(span_of(id));
-            std::size_t i = m_.q.size();
-            m_.q.emplace_back("q" + std::to_string(i));
-            m_.qd.emplace_back("qd" + std::to_string(i));
+            std::string const index = std::to_string(m_.q.size());
+            m_.q.emplace_back(std::string("q").append(index));
+            m_.qd.emplace_back(std::string("qd").append(index));
         } else {
-            m_.u.emplace_back("u" + std::to_string(m_.u.size()));
+            m_.u.emplace_back(std::string("u").append(std::to_string(m_.u.size())));
         }
     }
 }

@@ -257,11 +257,11 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
             exvector C(n * n, 0);
             for (std::size_t i = 0; i < n; ++i) {
                 ex h = weighted_sum([&](std::size_t k) { return jf->a[k][i] * rate[k]; });
-                d.bias[i] = simplify(h + d.potential_gradient[i]);
+                d.bias[i] = simplify(h + d.potential_gradient[i], 64);
                 for (std::size_t j = 0; j < n; ++j) {
                     if (j >= i)
                         d.mass_matrix[i * n + j] = d.mass_matrix[j * n + i] =
-                            simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->a[k][j]; }));
+                            simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->a[k][j]; }), 64);
                     C[i * n + j] = simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->adot[k][j]; }), 64);
                 }
             }
