@@ -15,7 +15,7 @@ struct emit_options {
     bool header_only = false;
     std::string scalar = "double"; // "double" or "float"
     bool templated = false;         // functions templated on the scalar type T (header-only)
-    std::size_t split_operations = 1500; // functions above this many operations are split
+    std::size_t split_operations = 6000; // functions above this many operations are split (each part recomputes what it shares)
 };
 
 struct function_stats {
