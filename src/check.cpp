@@ -146,6 +146,7 @@ private:
     opt_value eval_call(ast::call const& c);
     ex scalar_function(std::string const& fn, ex const& a, ex const& b);
     opt_value eval_list(ast::bracket_list const& l);
+    std::optional<std::vector<value>> eval_all(std::vector<ast::expression> const& list);
     opt_value eval_subscript(ast::subscript const& s);
     opt_value binary(char op, value const& a, value const& b, span where);
     std::optional<long> constant_index(ast::expression const& e);
@@ -359,14 +360,9 @@ opt_value checker::eval_call(ast::call const& c) {
                                                std::to_string(c.arguments.size()));
         return std::nullopt;
     }
-    std::vector<value> args;
-    bool ok = true;
-    for (auto const& a : c.arguments) {
-        opt_value v = eval(a);
-        if (!v) ok = false;
-        else args.push_back(std::move(*v));
-    }
-    if (!ok) return std::nullopt;
+    auto evaluated = eval_all(c.arguments);
+    if (!evaluated) return std::nullopt;
+    std::vector<value>& args = *evaluated;
     span where = span_of(c);
     span arg0 = span_of(c.arguments[0]);
 
@@ -466,19 +462,27 @@ ex checker::scalar_function(std::string const& fn, ex const& a, ex const& b) {
     return r;
 }
 
+// Every expression evaluated (each reports its own errors); nullopt if any failed.
+std::optional<std::vector<value>> checker::eval_all(std::vector<ast::expression> const& list) {
+    std::vector<value> values;
+    bool ok = true;
+    for (auto const& e : list) {
+        opt_value v = eval(e);
+        if (!v) ok = false;
+        else values.push_back(std::move(*v));
+    }
+    if (!ok) return std::nullopt;
+    return values;
+}
+
 opt_value checker::eval_list(ast::bracket_list const& l) {
     if (l.elements.empty()) {
         diags_.error(span_of(l), "an empty vector has no meaning here");
         return std::nullopt;
     }
-    std::vector<value> items;
-    bool ok = true;
-    for (auto const& e : l.elements) {
-        opt_value v = eval(e);
-        if (!v) ok = false;
-        else items.push_back(std::move(*v));
-    }
-    if (!ok) return std::nullopt;
+    auto evaluated = eval_all(l.elements);
+    if (!evaluated) return std::nullopt;
+    std::vector<value>& items = *evaluated;
     value const& first = items.front();
     if (first.shape == value::kind::matrix) {
         diags_.error(span_of(l.elements[0]), "a matrix cannot be an element of a vector or matrix");
