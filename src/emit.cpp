@@ -124,15 +124,14 @@ private:
     }
 
     // A function writing `array[i] = exprs[i]`, split into parts when large.
-    void array_function(std::string const& name, std::vector<argument> args, std::string const& array,
+    void array_function(std::string const& name, std::vector<argument> args,
                         std::vector<std::pair<std::string, ex>> const& outputs, std::string const& comment,
                         bool public_api = true);
 };
 
-void emitter::array_function(std::string const& name, std::vector<argument> args, std::string const& array,
+void emitter::array_function(std::string const& name, std::vector<argument> args,
                              std::vector<std::pair<std::string, ex>> const& outputs, std::string const& comment,
                              bool public_api) {
-    (void)array;
     expression_graph g(symbols_, codegen());
     std::vector<std::pair<std::string, int>> roots;
     std::vector<int> ids;
@@ -213,16 +212,16 @@ emitted_files emitter::run() {
         return a;
     };
 
-    array_function("mass_matrix", with_output(inputs({"q", "p"}), "M"), "M", entries("M", d_.mass_matrix),
+    array_function("mass_matrix", with_output(inputs({"q", "p"}), "M"), entries("M", d_.mass_matrix),
                    "// Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.\n");
     if (d_.coriolis)
-        array_function("coriolis_matrix", with_output(inputs({"q", "qd", "p"}), "C"), "C", entries("C", *d_.coriolis),
+        array_function("coriolis_matrix", with_output(inputs({"q", "qd", "p"}), "C"), entries("C", *d_.coriolis),
                        "// Coriolis matrix from Christoffel symbols: h = C qd + dV/dq, Mdot - 2C skew-symmetric.\n");
-    array_function("potential_gradient", with_output(inputs({"q", "p"}), "dVdq"), "dVdq",
+    array_function("potential_gradient", with_output(inputs({"q", "p"}), "dVdq"),
                    entries("dVdq", d_.potential_gradient), "// Gradient of the potential, dV/dq.\n");
-    array_function("bias_forces", with_output(inputs({"q", "qd", "p"}), "h"), "h", entries("h", d_.bias),
+    array_function("bias_forces", with_output(inputs({"q", "qd", "p"}), "h"), entries("h", d_.bias),
                    "// Bias forces h(q, qd): M qdd + h + A^T lambda = Q.\n");
-    array_function("generalized_forces", with_output(inputs({"q", "qd", "u", "p"}), "Q"), "Q",
+    array_function("generalized_forces", with_output(inputs({"q", "qd", "u", "p"}), "Q"),
                    entries("Q", d_.generalized_forces), "// Generalized forces Q(q, qd, u).\n");
 
     // Energies return a value: emitted as one-output bodies.
@@ -240,10 +239,10 @@ emitted_files emitter::run() {
     scalar_function("potential_energy", inputs({"q", "p"}), d_.potential_energy, "// Potential energy (the potential terms).\n");
 
     if (nc > 0) {
-        array_function("constraint_residuals", with_output(inputs({"q", "qd", "p"}), "c"), "c",
+        array_function("constraint_residuals", with_output(inputs({"q", "qd", "p"}), "c"),
                        entries("c", d_.constraint_residuals),
                        "// Constraint residuals: holonomic rows c(q, t), then velocity rows A q_dot + a0.\n");
-        array_function("constraint_jacobian", with_output(inputs({"q", "p"}), "A"), "A",
+        array_function("constraint_jacobian", with_output(inputs({"q", "p"}), "A"),
                        entries("A", d_.constraint_jacobian), "// Constraint Jacobian A, nc x nq, row-major.\n");
         // The index-1 system [[M, A^T], [A, 0]] [qdd; lambda] = [Q - h; r].
         std::size_t const N = n + nc;
@@ -263,7 +262,7 @@ emitted_files emitter::run() {
         auto args = inputs({"q", "qd", "u", "p"});
         args.push_back({"K", scalar() + "*", true});
         args.push_back({"rhs", scalar() + "*", true});
-        array_function("semi_implicit_system", args, "K", combined,
+        array_function("semi_implicit_system", args, combined,
                        "// Index-1 system [[M, A^T], [A, 0]] [qdd; lambda] = [Q - h; r], Baumgarte-stabilised;\n"
                        "// K is (nq+nc) x (nq+nc) row-major, rhs has nq+nc entries.\n");
         // A and r together, for forward_dynamics.
@@ -272,7 +271,7 @@ emitted_files emitter::run() {
         auto ar_args = inputs({"q", "qd", "p"});
         ar_args.push_back({"A", scalar() + "*", true});
         ar_args.push_back({"r", scalar() + "*", true});
-        array_function("constraint_terms", ar_args, "A", ar,
+        array_function("constraint_terms", ar_args, ar,
                        "// Constraint Jacobian and the right-hand side r of A qdd = r.\n", false);
     }
 
@@ -288,7 +287,7 @@ emitted_files emitter::run() {
         auto args = inputs({"q", "qd", "u", "p"});
         args.push_back({"M", scalar() + "*", true});
         args.push_back({"b", scalar() + "*", true});
-        array_function("dynamics_terms", args, "M", terms,
+        array_function("dynamics_terms", args, terms,
                        "// The lower triangle of M and b = Q - h, for forward_dynamics.\n", false);
     }
     {
@@ -312,7 +311,7 @@ emitted_files emitter::run() {
         std::vector<std::pair<std::string, ex>> e;
         for (std::size_t i = 0; i < out.val.size(); ++i) e.push_back({"out[" + std::to_string(i) + "]", out.val.elems[i]});
         std::string shape = out.val.describe();
-        array_function("output_" + out.name, with_output(inputs({"q", "qd", "p"}), "out"), "out", e,
+        array_function("output_" + out.name, with_output(inputs({"q", "qd", "p"}), "out"), e,
                        "// Output '" + out.name + "': " + shape + (out.val.shape == value::kind::matrix ? ", row-major" : "") + ".\n");
     }
 
