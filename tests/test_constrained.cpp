@@ -153,6 +153,16 @@ TEST(Multipliers, RollingWheel) {
     EXPECT_NEAR(lambda[0], -p.m * p.R * phidd, 1e-12);
 }
 
+TEST(Multipliers, SingularConstraintJacobianIsReported) {
+    // At the pivot (x = y = 0) the pendulum's A = [x, y] vanishes: A M^-1 A^T = 0, return 2.
+    cartesian_pendulum::Parameters p;
+    double q[2] = {0.0, 0.0}, qd[2] = {0.0, 0.0}, qdd[2], lambda[1];
+    EXPECT_EQ(cartesian_pendulum::forward_dynamics(q, qd, nullptr, p, qdd, lambda), 2);
+    p.m = 0; // and a massless bob makes M itself singular: return 1
+    q[0] = 1.0;
+    EXPECT_EQ(cartesian_pendulum::forward_dynamics(q, qd, nullptr, p, qdd, lambda), 1);
+}
+
 // ---- forward_dynamics solves the index-1 system --------------------------------
 
 std::vector<constrained> all_constrained() {

@@ -424,6 +424,19 @@ TEST(Seed002, BeadOnHoop) {
     EXPECT_NEAR(mr2 * s * s * qdd[1] + 2 * mr2 * s * c * qd[1] * qd[0], u[0], 1e-13);
 }
 
+TEST(ForwardDynamics, ReportsASingularMassMatrix) {
+    // On the hoop's axis (theta = 0) the bead's phi has no inertia: M[1][1] = m r^2 sin^2 = 0.
+    bead_on_hoop::Parameters p;
+    double q[2] = {0.0, 0.3}, qd[2] = {0.1, 1.0}, u[1] = {0.0}, qdd[2] = {-7, -7};
+    EXPECT_NE(bead_on_hoop::forward_dynamics(q, qd, u, p, qdd, nullptr), 0);
+    // Just off the axis the pivot is tiny but above 1e-12 of the largest diagonal entry.
+    q[0] = 1e-4;
+    EXPECT_EQ(bead_on_hoop::forward_dynamics(q, qd, u, p, qdd, nullptr), 0);
+    // A non-finite state is reported too, never returned as a result.
+    q[0] = std::nan("");
+    EXPECT_NE(bead_on_hoop::forward_dynamics(q, qd, u, p, qdd, nullptr), 0);
+}
+
 TEST(Seed001, Ladle) {
     ladle::Parameters p;
     double q[2] = {0.05, 0.7}, qd[2] = {0.3, -1.1}, qdd[2];
