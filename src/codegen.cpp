@@ -426,4 +426,144 @@ emitted_body expression_graph::emit(std::vector<std::pair<std::string, int>> con
     return body;
 }
 
+std::vector<emitted_body> expression_graph::emit_parts(std::vector<std::pair<std::string, int>> const& outputs,
+                                                       std::string const& indent, std::size_t budget,
+                                                       std::size_t& scratch) const {
+    std::size_t const N = nodes_.size();
+    std::vector<int> refs(N, 0);
+    std::vector<char> pow_base(N, 0), seen(N, 0);
+    std::vector<int> order;
+    std::function<void(int)> count = [&](int id) {
+        ++refs[static_cast<std::size_t>(id)];
+        if (seen[static_cast<std::size_t>(id)]) return;
+        seen[static_cast<std::size_t>(id)] = 1;
+        node const& n = nodes_[static_cast<std::size_t>(id)];
+        for (int c : n.args) {
+            count(c);
+            if (n.kind == op::pow) pow_base[static_cast<std::size_t>(c)] = 1;
+        }
+        order.push_back(id);
+    };
+    for (auto const& o : outputs) count(o.second);
+    auto is_temp = [&](int id) {
+        node const& n = nodes_[static_cast<std::size_t>(id)];
+        return n.kind != op::variable && n.kind != op::number &&
+               (refs[static_cast<std::size_t>(id)] > 1 || pow_base[static_cast<std::size_t>(id)]);
+    };
+
+    // One statement per temporary (post-order) and per output; what each reads inline.
+    struct statement {
+        int id = 0;
+        int output = -1;                // index into outputs, or -1 for a temporary
+        std::vector<int> temps;         // temporaries it reads
+        std::vector<std::string> args;  // arguments it reads
+        std::size_t ops = 0;
+    };
+    auto describe = [&](statement& st, int root, bool defines) {
+        std::vector<int> stack;
+        node const& r = nodes_[static_cast<std::size_t>(root)];
+        if (defines) {
+            st.ops += node_ops(static_cast<std::size_t>(r.kind), r.args.size(), r.exponent);
+            stack.assign(r.args.begin(), r.args.end());
+        } else {
+            stack.push_back(root);
+        }
+        while (!stack.empty()) {
+            int id = stack.back();
+            stack.pop_back();
+            node const& n = nodes_[static_cast<std::size_t>(id)];
+            if (is_temp(id)) {
+                if (std::find(st.temps.begin(), st.temps.end(), id) == st.temps.end()) st.temps.push_back(id);
+                continue;
+            }
+            if (n.kind == op::variable) {
+                for (auto const& [name, sp] : symbols_)
+                    if (sp.text == n.text && std::find(st.args.begin(), st.args.end(), sp.argument) == st.args.end())
+                        st.args.push_back(sp.argument);
+                continue;
+            }
+            st.ops += node_ops(static_cast<std::size_t>(n.kind), n.args.size(), n.exponent);
+            for (int c : n.args) stack.push_back(c);
+        }
+    };
+    std::vector<statement> temps_in_order;
+    std::vector<int> position(N, -1); // statement index of each temporary
+    for (int id : order)
+        if (is_temp(id)) {
+            statement st;
+            st.id = id;
+            describe(st, id, true);
+            position[static_cast<std::size_t>(id)] = static_cast<int>(temps_in_order.size());
+            temps_in_order.push_back(std::move(st));
+        }
+    // Each output goes right after the last temporary it needs.
+    std::vector<std::vector<statement>> after(temps_in_order.size() + 1);
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        statement st;
+        st.id = outputs[i].second;
+        st.output = static_cast<int>(i);
+        describe(st, outputs[i].second, false);
+        int last = -1;
+        for (int t : st.temps) last = std::max(last, position[static_cast<std::size_t>(t)]);
+        after[static_cast<std::size_t>(last + 1)].push_back(std::move(st));
+    }
+    std::vector<statement> sequence;
+    for (auto& st : after[0]) sequence.push_back(std::move(st));
+    for (std::size_t k = 0; k < temps_in_order.size(); ++k) {
+        sequence.push_back(std::move(temps_in_order[k]));
+        for (auto& st : after[k + 1]) sequence.push_back(std::move(st));
+    }
+
+    // Cut into parts; a temporary read by a later part than its own goes into w.
+    std::vector<std::size_t> part_of(sequence.size());
+    std::size_t parts = 1, acc = 0;
+    for (std::size_t k = 0; k < sequence.size(); ++k) {
+        if (acc > 0 && acc + sequence[k].ops > budget) ++parts, acc = 0;
+        acc += sequence[k].ops;
+        part_of[k] = parts - 1;
+    }
+    std::vector<std::size_t> defined_in(N, 0);
+    for (std::size_t k = 0; k < sequence.size(); ++k)
+        if (sequence[k].output < 0) defined_in[static_cast<std::size_t>(sequence[k].id)] = part_of[k];
+    std::vector<char> shared(N, 0);
+    for (std::size_t k = 0; k < sequence.size(); ++k)
+        for (int t : sequence[k].temps)
+            if (defined_in[static_cast<std::size_t>(t)] != part_of[k]) shared[static_cast<std::size_t>(t)] = 1;
+
+    std::vector<emitted_body> bodies(parts);
+    std::vector<std::string> names(N);
+    std::size_t local = 0;
+    scratch = 0;
+    auto use = [](emitted_body& b, std::string const& a) {
+        if (std::find(b.used_arguments.begin(), b.used_arguments.end(), a) == b.used_arguments.end())
+            b.used_arguments.push_back(a);
+    };
+    for (std::size_t k = 0; k < sequence.size(); ++k) {
+        statement const& st = sequence[k];
+        emitted_body& b = bodies[part_of[k]];
+        for (auto const& a : st.args) use(b, a);
+        for (int t : st.temps)
+            if (shared[static_cast<std::size_t>(t)]) use(b, "w");
+        b.operations += st.ops;
+        if (st.output >= 0) {
+            b.text += indent + outputs[static_cast<std::size_t>(st.output)].first + " = " + print(st.id, names) + ";\n";
+            continue;
+        }
+        ++b.temporaries;
+        if (shared[static_cast<std::size_t>(st.id)]) {
+            use(b, "w");
+            std::string name = "w[";
+            name.append(std::to_string(scratch++)).append("]");
+            b.text += indent + name + " = " + print(st.id, names) + ";\n";
+            names[static_cast<std::size_t>(st.id)] = name;
+        } else {
+            std::string name = "s";
+            name += std::to_string(local++);
+            b.text += indent + "const " + options_.scalar + " " + name + " = " + print(st.id, names) + ";\n";
+            names[static_cast<std::size_t>(st.id)] = name;
+        }
+    }
+    return bodies;
+}
+
 } // namespace lagc

@@ -43,6 +43,12 @@ public:
     // repeated subexpression; `indent` precedes each line.
     emitted_body emit(std::vector<std::pair<std::string, int>> const& outputs, std::string const& indent) const;
 
+    // The same statements cut into parts of at most `budget` operations, for functions too
+    // large to compile quickly. Every value is still computed once: a temporary used by a
+    // later part is stored in the scratch array `w` (its size is returned in scratch).
+    std::vector<emitted_body> emit_parts(std::vector<std::pair<std::string, int>> const& outputs,
+                                         std::string const& indent, std::size_t budget, std::size_t& scratch) const;
+
     // Operations needed to evaluate these roots if every shared node is computed once.
     std::size_t operation_count(std::vector<int> const& roots) const;
     // Operations of the same roots evaluated as trees, without sharing (before CSE).

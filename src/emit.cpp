@@ -141,53 +141,48 @@ void emitter::array_function(std::string const& name, std::vector<argument> args
     }
     function_stats st{name, g.tree_operation_count(ids), g.operation_count(ids), 0, 1};
 
-    // Split by bisection until every part is under the operation budget.
-    std::vector<std::vector<std::pair<std::string, int>>> parts;
-    std::function<void(std::vector<std::pair<std::string, int>>)> split = [&](auto group) {
-        std::vector<int> r;
-        for (auto const& x : group) r.push_back(x.second);
-        if (group.size() <= 1 || g.operation_count(r) <= o_.split_operations) {
-            parts.push_back(std::move(group));
-            return;
-        }
-        auto mid = group.begin() + static_cast<std::ptrdiff_t>(group.size() / 2);
-        split(std::vector<std::pair<std::string, int>>(group.begin(), mid));
-        split(std::vector<std::pair<std::string, int>>(mid, group.end()));
-    };
-    split(roots);
-
     if (public_api) declare("void", name, args, comment);
     // Internal helpers (not in the API) live in namespace detail, like the parts.
     std::string& into = public_api ? definitions_ : helpers_;
     std::string const open = public_api ? "" : "\nnamespace detail {";
     std::string const close = public_api ? "" : "}  // namespace detail\n";
     // The output arrays a body writes count as used (a part may write only some).
-    auto with_outputs = [](std::vector<std::string> used, std::vector<std::pair<std::string, int>> const& part) {
-        for (auto const& [target, id] : part) {
-            std::string array = target.substr(0, target.find('['));
-            if (std::find(used.begin(), used.end(), array) == used.end()) used.push_back(array);
-        }
-        return used;
+    auto written = [&](emitted_body& b) {
+        for (auto const& a : args)
+            if (a.output && b.text.find(a.name + "[") != std::string::npos &&
+                std::find(b.used_arguments.begin(), b.used_arguments.end(), a.name) == b.used_arguments.end())
+                b.used_arguments.push_back(a.name);
     };
+    std::size_t scratch = 0;
+    std::vector<emitted_body> parts = g.emit_parts(roots, "    ", o_.split_operations, scratch);
     if (parts.size() == 1) {
-        emitted_body b = g.emit(parts[0], "    ");
-        b.used_arguments = with_outputs(b.used_arguments, parts[0]);
+        emitted_body b = g.emit(roots, "    ");
+        for (auto const& o : roots) {
+            std::string array = o.first.substr(0, o.first.find('['));
+            if (std::find(b.used_arguments.begin(), b.used_arguments.end(), array) == b.used_arguments.end())
+                b.used_arguments.push_back(array);
+        }
         st.temporaries = b.temporaries;
         into += open;
         define("void", name, args, b.used_arguments, b.text, public_api ? "" : comment, into);
         into += close;
     } else {
+        // Parts share one scratch array for the values they pass on: nothing is computed twice.
         st.parts = parts.size();
-        std::string body, call;
-        for (auto const& a : args) call += (call.empty() ? "" : ", ") + a.name;
+        std::vector<argument> part_args = args;
+        part_args.push_back({"w", scalar() + "*", true});
+        std::string call;
+        for (auto const& a : part_args) call += (call.empty() ? "" : ", ") + a.name;
+        std::string body = "    " + scalar() + " w[" + std::to_string(std::max<std::size_t>(scratch, 1)) + "];\n";
         helpers_ += "\nnamespace detail {";
         for (std::size_t k = 0; k < parts.size(); ++k) {
-            emitted_body b = g.emit(parts[k], "    ");
-            b.used_arguments = with_outputs(b.used_arguments, parts[k]);
+            emitted_body& b = parts[k];
+            written(b);
             st.temporaries += b.temporaries;
             std::string part = name + "_part" + std::to_string(k);
-            define("void", part, args, b.used_arguments, b.text,
-                   k == 0 ? "// " + name + " is split into parts to keep compile times short.\n" : "", helpers_);
+            define("void", part, part_args, b.used_arguments, b.text,
+                   k == 0 ? "// " + name + " in parts (short compile times); w carries values between them.\n" : "",
+                   helpers_);
             body += "    detail::" + part + "(" + call + ");\n";
         }
         helpers_ += "}  // namespace detail\n";

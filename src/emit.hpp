@@ -15,7 +15,7 @@ struct emit_options {
     bool header_only = false;
     std::string scalar = "double"; // "double" or "float"
     bool templated = false;         // functions templated on the scalar type T (header-only)
-    std::size_t split_operations = 6000; // functions above this many operations are split (each part recomputes what it shares)
+    std::size_t split_operations = 2000; // larger functions are cut into parts that pass shared values on
 };
 
 struct function_stats {
