@@ -39,7 +39,9 @@ char const* math_function(std::string const& ginac_name) {
 } // namespace
 
 expression_graph::expression_graph(std::map<std::string, symbol_spelling> const& symbols, codegen_options options)
-    : symbols_(symbols), options_(std::move(options)) {}
+    : symbols_(symbols), options_(std::move(options)) {
+    for (auto const& [name, spelling] : symbols_) argument_of_[spelling.text] = spelling.argument;
+}
 
 std::string expression_graph::literal(double v) const {
     char buf[64];
@@ -381,48 +383,65 @@ double expression_graph::tree_operation_count(std::vector<int> const& roots) con
     return total;
 }
 
-emitted_body expression_graph::emit(std::vector<std::pair<std::string, int>> const& outputs,
-                                    std::string const& indent) const {
-    // Reference counts over the part of the DAG these outputs reach.
-    std::vector<int> refs(nodes_.size(), 0);
-    std::vector<char> pow_base(nodes_.size(), 0);
+expression_graph::reach_result expression_graph::reach(std::vector<std::pair<std::string, int>> const& outputs) const {
+    reach_result r{std::vector<int>(nodes_.size(), 0), std::vector<char>(nodes_.size(), 0), {}};
     std::vector<char> seen(nodes_.size(), 0);
-    std::vector<int> order; // post-order, children before parents
     std::function<void(int)> count = [&](int id) {
-        ++refs[static_cast<std::size_t>(id)];
+        ++r.refs[static_cast<std::size_t>(id)];
         if (seen[static_cast<std::size_t>(id)]) return;
         seen[static_cast<std::size_t>(id)] = 1;
         node const& n = nodes_[static_cast<std::size_t>(id)];
         for (int c : n.args) {
             count(c);
-            if (n.kind == op::pow) pow_base[static_cast<std::size_t>(c)] = 1;
+            if (n.kind == op::pow) r.pow_base[static_cast<std::size_t>(c)] = 1;
         }
-        order.push_back(id);
+        r.order.push_back(id);
     };
     for (auto const& o : outputs) count(o.second);
+    return r;
+}
 
+// A node gets a temporary when it is used more than once, or is the base of a power
+// (printed as b*b); leaves never do.
+bool expression_graph::needs_temporary(reach_result const& r, int id) const {
+    node const& n = nodes_[static_cast<std::size_t>(id)];
+    return n.kind != op::variable && n.kind != op::number &&
+           (r.refs[static_cast<std::size_t>(id)] > 1 || r.pow_base[static_cast<std::size_t>(id)]);
+}
+
+void expression_graph::use(emitted_body& b, std::string const& argument) {
+    if (std::find(b.used_arguments.begin(), b.used_arguments.end(), argument) == b.used_arguments.end())
+        b.used_arguments.push_back(argument);
+}
+
+void expression_graph::use_target(emitted_body& b, std::string const& target) {
+    std::size_t bracket = target.find('[');
+    if (bracket != std::string::npos) use(b, target.substr(0, bracket));
+}
+
+emitted_body expression_graph::emit(std::vector<std::pair<std::string, int>> const& outputs,
+                                    std::string const& indent) const {
+    reach_result const r = reach(outputs);
     emitted_body body;
     std::vector<std::string> names(nodes_.size());
-    std::vector<char> arg_seen(symbols_.size(), 0);
-    for (int id : order) {
+    for (int id : r.order) {
         node const& n = nodes_[static_cast<std::size_t>(id)];
         if (n.kind == op::variable) {
-            for (auto const& [name, sp] : symbols_)
-                if (sp.text == n.text &&
-                    std::find(body.used_arguments.begin(), body.used_arguments.end(), sp.argument) == body.used_arguments.end())
-                    body.used_arguments.push_back(sp.argument);
+            use(body, argument_of_.at(n.text));
             continue;
         }
         if (n.kind == op::number) continue;
         body.operations += node_ops(static_cast<std::size_t>(n.kind), n.args.size(), n.exponent);
-        bool temp = refs[static_cast<std::size_t>(id)] > 1 || pow_base[static_cast<std::size_t>(id)];
-        if (!temp) continue;
+        if (!needs_temporary(r, id)) continue;
         std::string name = "s";
         name += std::to_string(body.temporaries++);
         body.text += indent + "const " + options_.scalar + " " + name + " = " + print(id, names) + ";\n";
         names[static_cast<std::size_t>(id)] = name;
     }
-    for (auto const& [target, id] : outputs) body.text += indent + target + " = " + print(id, names) + ";\n";
+    for (auto const& [target, id] : outputs) {
+        body.text += indent + target + " = " + print(id, names) + ";\n";
+        use_target(body, target);
+    }
     return body;
 }
 
@@ -430,26 +449,8 @@ std::vector<emitted_body> expression_graph::emit_parts(std::vector<std::pair<std
                                                        std::string const& indent, std::size_t budget,
                                                        std::size_t& scratch) const {
     std::size_t const N = nodes_.size();
-    std::vector<int> refs(N, 0);
-    std::vector<char> pow_base(N, 0), seen(N, 0);
-    std::vector<int> order;
-    std::function<void(int)> count = [&](int id) {
-        ++refs[static_cast<std::size_t>(id)];
-        if (seen[static_cast<std::size_t>(id)]) return;
-        seen[static_cast<std::size_t>(id)] = 1;
-        node const& n = nodes_[static_cast<std::size_t>(id)];
-        for (int c : n.args) {
-            count(c);
-            if (n.kind == op::pow) pow_base[static_cast<std::size_t>(c)] = 1;
-        }
-        order.push_back(id);
-    };
-    for (auto const& o : outputs) count(o.second);
-    auto is_temp = [&](int id) {
-        node const& n = nodes_[static_cast<std::size_t>(id)];
-        return n.kind != op::variable && n.kind != op::number &&
-               (refs[static_cast<std::size_t>(id)] > 1 || pow_base[static_cast<std::size_t>(id)]);
-    };
+    reach_result const reached = reach(outputs);
+    auto is_temp = [&](int id) { return needs_temporary(reached, id); };
 
     // One statement per temporary (post-order) and per output; what each reads inline.
     struct statement {
@@ -477,9 +478,8 @@ std::vector<emitted_body> expression_graph::emit_parts(std::vector<std::pair<std
                 continue;
             }
             if (n.kind == op::variable) {
-                for (auto const& [name, sp] : symbols_)
-                    if (sp.text == n.text && std::find(st.args.begin(), st.args.end(), sp.argument) == st.args.end())
-                        st.args.push_back(sp.argument);
+                std::string const& argument = argument_of_.at(n.text);
+                if (std::find(st.args.begin(), st.args.end(), argument) == st.args.end()) st.args.push_back(argument);
                 continue;
             }
             st.ops += node_ops(static_cast<std::size_t>(n.kind), n.args.size(), n.exponent);
@@ -488,7 +488,7 @@ std::vector<emitted_body> expression_graph::emit_parts(std::vector<std::pair<std
     };
     std::vector<statement> temps_in_order;
     std::vector<int> position(N, -1); // statement index of each temporary
-    for (int id : order)
+    for (int id : reached.order)
         if (is_temp(id)) {
             statement st;
             st.id = id;
@@ -534,10 +534,6 @@ std::vector<emitted_body> expression_graph::emit_parts(std::vector<std::pair<std
     std::vector<std::string> names(N);
     std::size_t local = 0;
     scratch = 0;
-    auto use = [](emitted_body& b, std::string const& a) {
-        if (std::find(b.used_arguments.begin(), b.used_arguments.end(), a) == b.used_arguments.end())
-            b.used_arguments.push_back(a);
-    };
     for (std::size_t k = 0; k < sequence.size(); ++k) {
         statement const& st = sequence[k];
         emitted_body& b = bodies[part_of[k]];
@@ -546,7 +542,9 @@ std::vector<emitted_body> expression_graph::emit_parts(std::vector<std::pair<std
             if (shared[static_cast<std::size_t>(t)]) use(b, "w");
         b.operations += st.ops;
         if (st.output >= 0) {
-            b.text += indent + outputs[static_cast<std::size_t>(st.output)].first + " = " + print(st.id, names) + ";\n";
+            std::string const& target = outputs[static_cast<std::size_t>(st.output)].first;
+            b.text += indent + target + " = " + print(st.id, names) + ";\n";
+            use_target(b, target);
             continue;
         }
         ++b.temporaries;

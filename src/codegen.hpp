@@ -69,6 +69,7 @@ private:
     };
 
     std::map<std::string, symbol_spelling> const& symbols_;
+    std::unordered_map<std::string, std::string> argument_of_; // C++ spelling → argument name
     codegen_options options_;
     std::vector<node> nodes_;
     std::unordered_map<std::uint64_t, std::vector<int>> interned_;
@@ -86,6 +87,18 @@ private:
     int convert(GiNaC::ex const& e);
     std::pair<int, bool> convert_signed(GiNaC::ex const& e); // (magnitude, negative)
     bool less(int a, int b) const;
+
+    // The part of the DAG the outputs reach: reference counts, bases of powers, post-order.
+    struct reach_result {
+        std::vector<int> refs;
+        std::vector<char> pow_base;
+        std::vector<int> order;
+    };
+    reach_result reach(std::vector<std::pair<std::string, int>> const& outputs) const;
+    bool needs_temporary(reach_result const& r, int id) const;
+    static void use(emitted_body& b, std::string const& argument);
+    // Records the array an output statement writes ("M[3]" → "M") as used.
+    static void use_target(emitted_body& b, std::string const& target);
 
     std::string print(int id, std::vector<std::string> const& names) const;
     std::string print_operand(int id, std::vector<std::string> const& names, bool in_product) const;

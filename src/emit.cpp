@@ -146,28 +146,16 @@ void emitter::array_function(std::string const& name, std::vector<argument> args
     std::string& into = public_api ? definitions_ : helpers_;
     std::string const open = public_api ? "" : "\nnamespace detail {";
     std::string const close = public_api ? "" : "}  // namespace detail\n";
-    // The output arrays a body writes count as used (a part may write only some).
-    auto written = [&](emitted_body& b) {
-        for (auto const& a : args)
-            if (a.output && b.text.find(a.name + "[") != std::string::npos &&
-                std::find(b.used_arguments.begin(), b.used_arguments.end(), a.name) == b.used_arguments.end())
-                b.used_arguments.push_back(a.name);
-    };
-    std::size_t scratch = 0;
-    std::vector<emitted_body> parts = g.emit_parts(roots, "    ", o_.split_operations, scratch);
-    if (parts.size() == 1) {
+    if (st.operations_after_cse <= o_.split_operations) {
         emitted_body b = g.emit(roots, "    ");
-        for (auto const& o : roots) {
-            std::string array = o.first.substr(0, o.first.find('['));
-            if (std::find(b.used_arguments.begin(), b.used_arguments.end(), array) == b.used_arguments.end())
-                b.used_arguments.push_back(array);
-        }
         st.temporaries = b.temporaries;
         into += open;
         define("void", name, args, b.used_arguments, b.text, public_api ? "" : comment, into);
         into += close;
     } else {
         // Parts share one scratch array for the values they pass on: nothing is computed twice.
+        std::size_t scratch = 0;
+        std::vector<emitted_body> parts = g.emit_parts(roots, "    ", o_.split_operations, scratch);
         st.parts = parts.size();
         std::vector<argument> part_args = args;
         part_args.push_back({"w", scalar() + "*", true});
@@ -177,7 +165,6 @@ void emitter::array_function(std::string const& name, std::vector<argument> args
         helpers_ += "\nnamespace detail {";
         for (std::size_t k = 0; k < parts.size(); ++k) {
             emitted_body& b = parts[k];
-            written(b);
             st.temporaries += b.temporaries;
             std::string part = name + "_part" + std::to_string(k);
             define("void", part, part_args, b.used_arguments, b.text,
