@@ -29,7 +29,7 @@ double relative_error(std::vector<float> const& f, std::vector<double> const& d)
 }
 
 template <class F, class D>
-void compare(int nq, int nu, int nc, F fcall, D dcall, double tolerance, char const* what) {
+void compare(int nq, int nu, F fcall, D dcall, double tolerance, char const* what) {
     std::mt19937 rng(21);
     std::uniform_real_distribution<double> U(-0.5, 0.5);
     double worst = 0;
@@ -47,14 +47,13 @@ void compare(int nq, int nu, int nc, F fcall, D dcall, double tolerance, char co
     }
     std::printf("[ float    ] %s: worst relative difference %.2e\n", what, worst);
     EXPECT_LT(worst, tolerance) << what;
-    (void)nc;
 }
 
 TEST(ScalarFloat, CartPendulumAgreesWithDouble) {
     cart_pendulum::Parameters pf;
     cart_pendulum_double::Parameters pd;
     auto both = [&](auto fn_f, auto fn_d, char const* what) {
-        compare(2, 1, 0, fn_f, fn_d, 1e-5, what);
+        compare(2, 1, fn_f, fn_d, 1e-5, what);
     };
     both([&](auto& q, auto&, auto&, auto& out) { out.assign(4, 0); cart_pendulum::mass_matrix(q.data(), pf, out.data()); },
          [&](auto& q, auto&, auto&, auto& out) { out.assign(4, 0); cart_pendulum_double::mass_matrix(q.data(), pd, out.data()); },
@@ -70,11 +69,11 @@ TEST(ScalarFloat, CartPendulumAgreesWithDouble) {
 TEST(ScalarFloat, TenLinkChainAgreesWithDouble) {
     chain10_rel::Parameters pf;
     chain10_rel_double::Parameters pd;
-    compare(10, 10, 0,
+    compare(10, 10,
             [&](auto& q, auto&, auto&, auto& out) { out.assign(100, 0); chain10_rel::mass_matrix(q.data(), pf, out.data()); },
             [&](auto& q, auto&, auto&, auto& out) { out.assign(100, 0); chain10_rel_double::mass_matrix(q.data(), pd, out.data()); },
             1e-5, "chain10_rel mass_matrix");
-    compare(10, 10, 0,
+    compare(10, 10,
             [&](auto& q, auto& qd, auto&, auto& out) { out.assign(10, 0); chain10_rel::bias_forces(q.data(), qd.data(), pf, out.data()); },
             [&](auto& q, auto& qd, auto&, auto& out) { out.assign(10, 0); chain10_rel_double::bias_forces(q.data(), qd.data(), pd, out.data()); },
             1e-5, "chain10_rel bias_forces");
@@ -83,7 +82,7 @@ TEST(ScalarFloat, TenLinkChainAgreesWithDouble) {
 TEST(ScalarFloat, FourBarConstraintTermsAgreeWithDouble) {
     four_bar::Parameters pf;
     four_bar_double::Parameters pd;
-    compare(3, 1, 2,
+    compare(3, 1,
             [&](auto& q, auto& qd, auto& u, auto& out) {
                 out.assign(25, 0);
                 std::vector<float> rhs(5);
