@@ -64,8 +64,38 @@ void dynamics_terms(const double* q, const double* qd, const double* /*u*/, cons
     M[0] = p.m;
     M[2] = 0.0;
     M[3] = p.m*q[0]*q[0];
-    b[0] = p.m*q[0]*qd[1]*qd[1] + p.g*p.m*std::cos(q[1]);
-    b[1] = -(p.g*p.m*q[0]*std::sin(q[1]) + 2.0*p.m*q[0]*qd[0]*qd[1]);
+    b[0] = p.m*(q[0]*qd[1]*qd[1] + p.g*std::cos(q[1]));
+    b[1] = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*std::sin(q[1]));
+}
+}  // namespace detail
+
+namespace detail {
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[3] > largest) largest = M[3];
+    const double threshold = 1e-12 * largest;
+    double d;
+    d = M[0];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[0] = 1.0 / std::sqrt(d);
+    d = M[3];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[3] = 1.0 / std::sqrt(d);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = b[1]*L[3];
+    const double x1 = y1*L[3];
+    const double x0 = y0*L[0];
+    b[0] = x0;
+    b[1] = x1;
 }
 }  // namespace detail
 
@@ -78,11 +108,11 @@ void mass_matrix(const double* q, const Parameters& p, double* M) {
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
-    const double s0 = p.m*q[0]*qd[1];
     C[0] = 0.0;
+    C[3] = p.m*q[0]*qd[0];
+    const double s0 = p.m*q[0]*qd[1];
     C[1] = -s0;
     C[2] = s0;
-    C[3] = p.m*q[0]*qd[0];
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
@@ -91,8 +121,8 @@ void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
-    h[0] = -(p.m*q[0]*qd[1]*qd[1] + p.g*p.m*std::cos(q[1]));
-    h[1] = p.g*p.m*q[0]*std::sin(q[1]) + 2.0*p.m*q[0]*qd[0]*qd[1];
+    h[0] = -p.m*(q[0]*qd[1]*qd[1] + p.g*std::cos(q[1]));
+    h[1] = p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*std::sin(q[1]));
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* Q) {
@@ -129,8 +159,8 @@ void semi_implicit_system(const double* q, const double* qd, const double* /*u*/
     K[6] = 1.0;
     K[7] = 0.0;
     K[8] = 0.0;
-    rhs[0] = p.m*q[0]*qd[1]*qd[1] + p.g*p.m*std::cos(q[1]);
-    rhs[1] = -(p.g*p.m*q[0]*std::sin(q[1]) + 2.0*p.m*q[0]*qd[0]*qd[1]);
+    rhs[0] = p.m*(q[0]*qd[1]*qd[1] + p.g*std::cos(q[1]));
+    rhs[1] = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*std::sin(q[1]));
     rhs[2] = p.beta_c*p.beta_c*(p.l0 - q[0]) - 2.0*p.alpha_c*qd[0];
 }
 
@@ -143,11 +173,11 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     double r[nc];
     detail::dynamics_terms(q, qd, u, p, M, b);
     detail::constraint_terms(q, qd, p, A, r);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
+    if (detail::factor_mass_matrix(M) != 0) return 1;
+    detail::solve_mass_matrix(M, b);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     double S[nc * nc];
     double l[nc];
     for (int k = 0; k < nc; ++k) {

@@ -52,14 +52,13 @@ void cholesky_solve(const double* L, double* b) {
 namespace detail {
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 void constraint_terms(double t, const double* q, const double* qd, const Parameters& p, double* A, double* r) {
-    const double s0 = p.w*p.w;
-    const double s1 = p.w*t;
-    const double s2 = std::cos(s1);
-    const double s3 = std::sin(s1);
-    const double s4 = p.L0 + p.dL*s3;
     A[0] = q[0];
     A[1] = q[1];
-    r[0] = -(qd[1]*qd[1] + qd[0]*qd[0] + p.dL*s3*s0*s4 + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0] - p.dL*p.w*s2*s4) + 0.5*p.beta_c*p.beta_c*(q[1]*q[1] + q[0]*q[0] - s4*s4) - s0*s2*s2*p.dL*p.dL);
+    const double s0 = p.w*t;
+    const double s1 = std::cos(s0);
+    const double s2 = std::sin(s0);
+    const double s3 = p.L0 + p.dL*s2;
+    r[0] = -(qd[1]*qd[1] + qd[0]*qd[0] + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0] - p.dL*p.w*s1*s3) + 0.5*p.beta_c*p.beta_c*(q[1]*q[1] + q[0]*q[0] - s3*s3) - p.dL*p.w*p.w*(p.dL*s1*s1 - s2*s3));
 }
 }  // namespace detail
 
@@ -71,6 +70,36 @@ void dynamics_terms(double /*t*/, const double* /*q*/, const double* /*qd*/, con
     M[3] = p.m;
     b[0] = 0.0;
     b[1] = -p.g*p.m;
+}
+}  // namespace detail
+
+namespace detail {
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[3] > largest) largest = M[3];
+    const double threshold = 1e-12 * largest;
+    double d;
+    d = M[0];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[0] = 1.0 / std::sqrt(d);
+    d = M[3];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[3] = 1.0 / std::sqrt(d);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = b[1]*L[3];
+    const double x1 = y1*L[3];
+    const double x0 = y0*L[0];
+    b[0] = x0;
+    b[1] = x1;
 }
 }  // namespace detail
 
@@ -116,7 +145,7 @@ double potential_energy(double /*t*/, const double* q, const Parameters& p) {
 
 void constraint_residuals(double t, const double* q, const double* /*qd*/, const Parameters& p, double* c) {
     const double s0 = p.L0 + p.dL*std::sin(p.w*t);
-    c[0] = -(0.5*s0*s0 - 0.5*q[1]*q[1] - 0.5*q[0]*q[0]);
+    c[0] = 0.5*(q[1]*q[1] + q[0]*q[0] - s0*s0);
 }
 
 void constraint_jacobian(double /*t*/, const double* q, const Parameters& /*p*/, double* A) {
@@ -125,11 +154,6 @@ void constraint_jacobian(double /*t*/, const double* q, const Parameters& /*p*/,
 }
 
 void semi_implicit_system(double t, const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* K, double* rhs) {
-    const double s0 = p.w*p.w;
-    const double s1 = p.w*t;
-    const double s2 = std::cos(s1);
-    const double s3 = std::sin(s1);
-    const double s4 = p.L0 + p.dL*s3;
     K[0] = p.m;
     K[1] = 0.0;
     K[2] = q[0];
@@ -141,7 +165,11 @@ void semi_implicit_system(double t, const double* q, const double* qd, const dou
     K[8] = 0.0;
     rhs[0] = 0.0;
     rhs[1] = -p.g*p.m;
-    rhs[2] = -(qd[1]*qd[1] + qd[0]*qd[0] + p.dL*s3*s0*s4 + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0] - p.dL*p.w*s2*s4) + 0.5*p.beta_c*p.beta_c*(q[1]*q[1] + q[0]*q[0] - s4*s4) - s0*s2*s2*p.dL*p.dL);
+    const double s0 = p.w*t;
+    const double s1 = std::cos(s0);
+    const double s2 = std::sin(s0);
+    const double s3 = p.L0 + p.dL*s2;
+    rhs[2] = -(qd[1]*qd[1] + qd[0]*qd[0] + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0] - p.dL*p.w*s1*s3) + 0.5*p.beta_c*p.beta_c*(q[1]*q[1] + q[0]*q[0] - s3*s3) - p.dL*p.w*p.w*(p.dL*s1*s1 - s2*s3));
 }
 
 int forward_dynamics(double t, const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
@@ -153,11 +181,11 @@ int forward_dynamics(double t, const double* q, const double* qd, const double* 
     double r[nc];
     detail::dynamics_terms(t, q, qd, u, p, M, b);
     detail::constraint_terms(t, q, qd, p, A, r);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
+    if (detail::factor_mass_matrix(M) != 0) return 1;
+    detail::solve_mass_matrix(M, b);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     double S[nc * nc];
     double l[nc];
     for (int k = 0; k < nc; ++k) {

@@ -5,104 +5,35 @@
 
 namespace double_pendulum {
 
-namespace detail {
-
-// In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
-// lower triangle is read and overwritten). Non-zero when a pivot is not greater than
-// 1e-12 times the largest diagonal entry, or is not finite.
-template <int n>
-int cholesky_factor(double* A) {
-    double largest = 0;
-    for (int i = 0; i < n; ++i) {
-        if (!std::isfinite(A[i * n + i])) return 1;
-        if (A[i * n + i] > largest) largest = A[i * n + i];
-    }
-    for (int j = 0; j < n; ++j) {
-        double d = A[j * n + j];
-        for (int k = 0; k < j; ++k) d -= A[j * n + k] * A[j * n + k];
-        if (!(d > 1e-12 * largest) || !std::isfinite(d)) return 1;
-        const double l = std::sqrt(d);
-        A[j * n + j] = l;
-        for (int i = j + 1; i < n; ++i) {
-            double s = A[i * n + j];
-            for (int k = 0; k < j; ++k) s -= A[i * n + k] * A[j * n + k];
-            A[i * n + j] = s / l;
-        }
-    }
-    return 0;
-}
-
-// Solves L L^T x = b in place, L from cholesky_factor.
-template <int n>
-void cholesky_solve(const double* L, double* b) {
-    for (int i = 0; i < n; ++i) {
-        double s = b[i];
-        for (int k = 0; k < i; ++k) s -= L[i * n + k] * b[k];
-        b[i] = s / L[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; --i) {
-        double s = b[i];
-        for (int k = i + 1; k < n; ++k) s -= L[k * n + i] * b[k];
-        b[i] = s / L[i * n + i];
-    }
-}
-
-}  // namespace detail
-
-namespace detail {
-// The lower triangle of M and b = Q - h, for forward_dynamics.
-void dynamics_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* M, double* b) {
-    const double s0 = p.l1*p.l1;
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::sin(q[0]);
-    const double s3 = std::cos(q[1]);
-    const double s4 = std::cos(q[0]);
-    const double s5 = qd[1]*qd[1];
-    const double s6 = qd[0]*qd[0];
-    M[0] = p.m2*s0 + p.m1*s0;
-    M[2] = p.l1*p.l2*p.m2*s1*s2 + p.l1*p.l2*p.m2*s3*s4;
-    M[3] = p.m2*p.l2*p.l2;
-    b[0] = -(p.l1*p.l2*p.m2*s3*s2*s5 + p.g*p.l1*p.m1*s2 + p.g*p.l1*p.m2*s2 - p.l1*p.l2*p.m2*s4*s1*s5);
-    b[1] = p.l1*p.l2*p.m2*s3*s2*s6 - p.g*p.l2*p.m2*s1 - p.l1*p.l2*p.m2*s4*s1*s6;
-}
-}  // namespace detail
-
 
 void mass_matrix(const double* q, const Parameters& p, double* M) {
-    const double s0 = p.l1*p.l1;
-    const double s1 = p.l1*p.l2*p.m2*std::sin(q[1])*std::sin(q[0]) + p.l1*p.l2*p.m2*std::cos(q[1])*std::cos(q[0]);
-    M[0] = p.m2*s0 + p.m1*s0;
-    M[1] = s1;
-    M[2] = s1;
+    M[0] = p.l1*p.l1*(p.m1 + p.m2);
     M[3] = p.m2*p.l2*p.l2;
+    const double s0 = p.l1*p.l2*p.m2*(std::sin(q[1])*std::sin(q[0]) + std::cos(q[1])*std::cos(q[0]));
+    M[1] = s0;
+    M[2] = s0;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(q[1]);
     C[0] = 0.0;
-    C[1] = p.l1*p.l2*p.m2*qd[1]*s0*s1 - p.l1*p.l2*p.m2*qd[1]*s2*s3;
-    C[2] = p.l1*p.l2*p.m2*qd[0]*s2*s3 - p.l1*p.l2*p.m2*qd[0]*s0*s1;
     C[3] = 0.0;
+    const double s0 = std::cos(q[0])*std::sin(q[1]) - std::cos(q[1])*std::sin(q[0]);
+    C[1] = -p.l1*p.l2*p.m2*qd[1]*s0;
+    C[2] = p.l1*p.l2*p.m2*qd[0]*s0;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
-    const double s0 = std::sin(q[0]);
-    dVdq[0] = p.g*p.l1*p.m1*s0 + p.g*p.l1*p.m2*s0;
+    dVdq[0] = p.g*p.l1*std::sin(q[0])*(p.m1 + p.m2);
     dVdq[1] = p.g*p.l2*p.m2*std::sin(q[1]);
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = qd[1]*qd[1];
-    const double s3 = std::cos(q[0]);
-    const double s4 = std::sin(q[1]);
-    const double s5 = qd[0]*qd[0];
-    h[0] = p.l1*p.l2*p.m2*s0*s1*s2 + p.g*p.l1*p.m1*s1 + p.g*p.l1*p.m2*s1 - p.l1*p.l2*p.m2*s3*s4*s2;
-    h[1] = -(p.l1*p.l2*p.m2*s0*s1*s5 - p.g*p.l2*p.m2*s4 - p.l1*p.l2*p.m2*s3*s4*s5);
+    const double s0 = std::sin(q[0]);
+    const double s1 = p.g*s0;
+    const double s2 = std::sin(q[1]);
+    const double s3 = std::cos(q[0])*s2 - std::cos(q[1])*s0;
+    h[0] = p.l1*(p.m1*s1 - p.m2*(p.l2*qd[1]*qd[1]*s3 - s1));
+    h[1] = p.l2*p.m2*(p.l1*qd[0]*qd[0]*s3 + p.g*s2);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* Q) {
@@ -123,14 +54,38 @@ double potential_energy(const double* q, const Parameters& p) {
     return result;
 }
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
-    // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only).
-    double M[nq * nq];
-    double b[nq];
-    detail::dynamics_terms(q, qd, u, p, M, b);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
-    for (int i = 0; i < nq; ++i) qdd[i] = b[i];
+int forward_dynamics(const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* qdd, double* /*lambda*/) {
+    // M's lower triangle and b = Q - h.
+    const double M0_0 = p.l1*p.l1*(p.m1 + p.m2);
+    const double M1_1 = p.m2*p.l2*p.l2;
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::cos(q[0]);
+    const double M1_0 = p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
+    const double s4 = p.g*s1;
+    const double s5 = s3*s0 - s2*s1;
+    const double b0 = -p.l1*(p.m1*s4 - p.m2*(p.l2*qd[1]*qd[1]*s5 - s4));
+    const double b1 = -p.l2*p.m2*(p.l1*qd[0]*qd[0]*s5 + p.g*s0);
+    // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
+    double largest = 0.0;
+    if (M0_0 > largest) largest = M0_0;
+    if (M1_1 > largest) largest = M1_1;
+    const double threshold = 1e-12 * largest;
+    const double d0 = M0_0;
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    const double r0 = 1.0 / std::sqrt(d0);
+    const double L1_0 = M1_0*r0;
+    const double d1 = M1_1 - L1_0*L1_0;
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    const double r1 = 1.0 / std::sqrt(d1);
+    // L y = b, L^T x = y.
+    const double y0 = b0*r0;
+    const double y1 = (b1 - L1_0*y0)*r1;
+    const double x1 = y1*r1;
+    const double x0 = (y0 - L1_0*x1)*r0;
+    qdd[0] = x0;
+    qdd[1] = x1;
     return 0;
 }
 

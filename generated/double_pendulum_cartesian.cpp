@@ -52,21 +52,21 @@ void cholesky_solve(const double* L, double* b) {
 namespace detail {
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
-    const double s0 = q[0] - q[2];
-    const double s1 = q[1] - q[3];
-    const double s2 = p.beta_c*p.beta_c;
-    const double s3 = qd[0] - qd[2];
-    const double s4 = qd[1] - qd[3];
     A[0] = q[0];
     A[1] = q[1];
     A[2] = 0.0;
     A[3] = 0.0;
+    const double s0 = q[0] - q[2];
     A[4] = s0;
-    A[5] = s1;
     A[6] = -s0;
+    const double s1 = q[1] - q[3];
+    A[5] = s1;
     A[7] = -s1;
+    const double s2 = p.beta_c*p.beta_c;
     r[0] = -(qd[1]*qd[1] + qd[0]*qd[0] + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0]) - 0.5*s2*(p.l1*p.l1 - q[1]*q[1] - q[0]*q[0]));
-    r[1] = -(0.5*s2*(s0*s0 + s1*s1 - p.l2*p.l2) + qd[0]*s3 + 2.0*p.alpha_c*(qd[0]*s0 + qd[1]*s1 - qd[3]*s1 - qd[2]*s0) + qd[1]*s4 - qd[3]*s4 - qd[2]*s3);
+    const double s3 = qd[1] - qd[3];
+    const double s4 = qd[0] - qd[2];
+    r[1] = -(s3*s3 + s4*s4 + 0.5*s2*(s0*s0 + s1*s1 - p.l2*p.l2) + 2.0*p.alpha_c*(s4*s0 + s3*s1));
 }
 }  // namespace detail
 
@@ -87,6 +87,50 @@ void dynamics_terms(const double* /*q*/, const double* /*qd*/, const double* /*u
     b[1] = -p.g*p.m1;
     b[2] = 0.0;
     b[3] = -p.g*p.m2;
+}
+}  // namespace detail
+
+namespace detail {
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[5] > largest) largest = M[5];
+    if (M[10] > largest) largest = M[10];
+    if (M[15] > largest) largest = M[15];
+    const double threshold = 1e-12 * largest;
+    double d;
+    d = M[0];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[0] = 1.0 / std::sqrt(d);
+    d = M[5];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[5] = 1.0 / std::sqrt(d);
+    d = M[10];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[10] = 1.0 / std::sqrt(d);
+    d = M[15];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[15] = 1.0 / std::sqrt(d);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = b[1]*L[5];
+    const double y2 = b[2]*L[10];
+    const double y3 = b[3]*L[15];
+    const double x3 = y3*L[15];
+    const double x2 = y2*L[10];
+    const double x1 = y1*L[5];
+    const double x0 = y0*L[0];
+    b[0] = x0;
+    b[1] = x1;
+    b[2] = x2;
+    b[3] = x3;
 }
 }  // namespace detail
 
@@ -161,75 +205,75 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* c) {
-    const double s0 = q[1] - q[3];
-    const double s1 = q[0] - q[2];
-    c[0] = 0.5*q[1]*q[1] + 0.5*q[0]*q[0] - 0.5*p.l1*p.l1;
-    c[1] = 0.5*s0*s0 + 0.5*s1*s1 - 0.5*p.l2*p.l2;
+    c[0] = -0.5*(p.l1*p.l1 - q[1]*q[1] - q[0]*q[0]);
+    const double s0 = q[0] - q[2];
+    const double s1 = q[1] - q[3];
+    c[1] = 0.5*(s0*s0 + s1*s1 - p.l2*p.l2);
 }
 
 void constraint_jacobian(const double* q, const Parameters& /*p*/, double* A) {
-    const double s0 = q[0] - q[2];
-    const double s1 = q[1] - q[3];
     A[0] = q[0];
     A[1] = q[1];
     A[2] = 0.0;
     A[3] = 0.0;
+    const double s0 = q[0] - q[2];
     A[4] = s0;
-    A[5] = s1;
     A[6] = -s0;
+    const double s1 = q[1] - q[3];
+    A[5] = s1;
     A[7] = -s1;
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* K, double* rhs) {
-    const double s0 = q[0] - q[2];
-    const double s1 = q[1] - q[3];
-    const double s2 = -s0;
-    const double s3 = -s1;
-    const double s4 = p.beta_c*p.beta_c;
-    const double s5 = qd[0] - qd[2];
-    const double s6 = qd[1] - qd[3];
     K[0] = p.m1;
     K[1] = 0.0;
     K[2] = 0.0;
     K[3] = 0.0;
     K[4] = q[0];
-    K[5] = s0;
     K[6] = 0.0;
     K[7] = p.m1;
     K[8] = 0.0;
     K[9] = 0.0;
     K[10] = q[1];
-    K[11] = s1;
     K[12] = 0.0;
     K[13] = 0.0;
     K[14] = p.m2;
     K[15] = 0.0;
     K[16] = 0.0;
-    K[17] = s2;
     K[18] = 0.0;
     K[19] = 0.0;
     K[20] = 0.0;
     K[21] = p.m2;
     K[22] = 0.0;
-    K[23] = s3;
     K[24] = q[0];
     K[25] = q[1];
     K[26] = 0.0;
     K[27] = 0.0;
     K[28] = 0.0;
     K[29] = 0.0;
-    K[30] = s0;
-    K[31] = s1;
-    K[32] = s2;
-    K[33] = s3;
     K[34] = 0.0;
     K[35] = 0.0;
     rhs[0] = 0.0;
     rhs[1] = -p.g*p.m1;
     rhs[2] = 0.0;
     rhs[3] = -p.g*p.m2;
+    const double s0 = q[0] - q[2];
+    K[5] = s0;
+    K[30] = s0;
+    const double s1 = q[1] - q[3];
+    K[11] = s1;
+    K[31] = s1;
+    const double s2 = -s0;
+    K[17] = s2;
+    K[32] = s2;
+    const double s3 = -s1;
+    K[23] = s3;
+    K[33] = s3;
+    const double s4 = p.beta_c*p.beta_c;
     rhs[4] = -(qd[1]*qd[1] + qd[0]*qd[0] + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0]) - 0.5*s4*(p.l1*p.l1 - q[1]*q[1] - q[0]*q[0]));
-    rhs[5] = -(0.5*s4*(s0*s0 + s1*s1 - p.l2*p.l2) + qd[0]*s5 + 2.0*p.alpha_c*(qd[0]*s0 + qd[1]*s1 - qd[3]*s1 - qd[2]*s0) + qd[1]*s6 - qd[3]*s6 - qd[2]*s5);
+    const double s5 = qd[1] - qd[3];
+    const double s6 = qd[0] - qd[2];
+    rhs[5] = -(s5*s5 + s6*s6 + 0.5*s4*(s0*s0 + s1*s1 - p.l2*p.l2) + 2.0*p.alpha_c*(s6*s0 + s5*s1));
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
@@ -241,11 +285,11 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     double r[nc];
     detail::dynamics_terms(q, qd, u, p, M, b);
     detail::constraint_terms(q, qd, p, A, r);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
+    if (detail::factor_mass_matrix(M) != 0) return 1;
+    detail::solve_mass_matrix(M, b);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     double S[nc * nc];
     double l[nc];
     for (int k = 0; k < nc; ++k) {

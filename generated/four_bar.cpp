@@ -52,103 +52,125 @@ void cholesky_solve(const double* L, double* b) {
 namespace detail {
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = p.l1*s0;
-    const double s2 = std::sin(q[1]);
-    const double s3 = p.l2*s2;
-    const double s4 = std::sin(q[2]);
-    const double s5 = p.l3*s4;
-    const double s6 = std::cos(q[0]);
-    const double s7 = p.l1*s6;
-    const double s8 = std::cos(q[1]);
-    const double s9 = p.l2*s8;
-    const double s10 = std::cos(q[2]);
-    const double s11 = p.l3*s10;
-    const double s12 = p.beta_c*p.beta_c;
-    const double s13 = qd[1]*qd[1];
-    const double s14 = qd[0]*qd[0];
-    const double s15 = qd[2]*qd[2];
-    A[0] = -s1;
-    A[1] = -s3;
-    A[2] = s5;
-    A[3] = s7;
-    A[4] = s9;
-    A[5] = -s11;
-    r[0] = s12*(p.d + s11 - s9 - s7) + p.l2*s8*s13 + p.l1*s6*s14 - 2.0*p.alpha_c*(p.l3*qd[2]*s4 - p.l2*qd[1]*s2 - p.l1*qd[0]*s0) - p.l3*s10*s15;
-    r[1] = -(p.l3*s4*s15 - p.l2*s2*s13 - s12*(s5 - s3 - s1) - 2.0*p.alpha_c*(p.l3*qd[2]*s10 - p.l1*qd[0]*s6 - p.l2*qd[1]*s8) - p.l1*s0*s14);
+    const double s0 = p.l1*std::sin(q[0]);
+    A[0] = -s0;
+    const double s1 = p.l2*std::sin(q[1]);
+    A[1] = -s1;
+    const double s2 = p.l3*std::sin(q[2]);
+    A[2] = s2;
+    const double s3 = p.l1*std::cos(q[0]);
+    A[3] = s3;
+    const double s4 = p.l2*std::cos(q[1]);
+    A[4] = s4;
+    const double s5 = p.l3*std::cos(q[2]);
+    A[5] = -s5;
+    const double s6 = p.beta_c*p.beta_c;
+    const double s7 = qd[0]*qd[0];
+    const double s8 = qd[1]*qd[1];
+    const double s9 = qd[2]*qd[2];
+    r[0] = s6*(p.d + s5 - s4 - s3) + s7*s3 + s8*s4 - 2.0*p.alpha_c*(qd[2]*s2 - qd[1]*s1 - qd[0]*s0) - s9*s5;
+    r[1] = s6*(s2 - s1 - s0) + s8*s1 + s7*s0 - 2.0*p.alpha_c*(qd[1]*s4 + qd[0]*s3 - qd[2]*s5) - s9*s2;
 }
 }  // namespace detail
 
 namespace detail {
 // The lower triangle of M and b = Q - h, for forward_dynamics.
 void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
-    const double s0 = p.l1*p.l1;
-    const double s1 = std::cos(q[1]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(q[1]);
-    const double s4 = std::sin(q[0]);
-    const double s5 = qd[1]*qd[1];
-    const double s6 = qd[0]*qd[0];
-    M[0] = p.m2*s0 + 0.3333333333333333*p.m1*s0;
-    M[3] = 0.5*p.l1*p.l2*p.m2*s1*s2 + 0.5*p.l1*p.l2*p.m2*s3*s4;
+    M[0] = p.l1*p.l1*(p.m2 + 0.3333333333333333*p.m1);
     M[4] = 0.3333333333333333*p.m2*p.l2*p.l2;
     M[6] = 0.0;
     M[7] = 0.0;
     M[8] = 0.3333333333333333*p.m3*p.l3*p.l3;
-    b[0] = u[0] + 0.5*p.l1*p.l2*p.m2*s2*s3*s5 - 0.5*p.g*p.l1*p.m1*s2 - p.g*p.l1*p.m2*s2 - 0.5*p.l1*p.l2*p.m2*s1*s4*s5;
-    b[1] = -(0.5*p.g*p.l2*p.m2*s1 + 0.5*p.l1*p.l2*p.m2*s2*s3*s6 - 0.5*p.l1*p.l2*p.m2*s1*s4*s6);
     b[2] = -0.5*p.g*p.l3*p.m3*std::cos(q[2]);
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::cos(q[0]);
+    M[3] = 0.5*p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
+    const double s4 = s3*s0 - s2*s1;
+    b[0] = u[0] - p.l1*(0.5*(p.g*p.m1*s3 - p.l2*p.m2*qd[1]*qd[1]*s4) + p.g*p.m2*s3);
+    b[1] = -0.5*p.l2*p.m2*(p.l1*qd[0]*qd[0]*s4 + p.g*s2);
+}
+}  // namespace detail
+
+namespace detail {
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[4] > largest) largest = M[4];
+    if (M[8] > largest) largest = M[8];
+    const double threshold = 1e-12 * largest;
+    double d;
+    d = M[0];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[0] = 1.0 / std::sqrt(d);
+    M[3] = M[3]*M[0];
+    d = M[4] - M[3]*M[3];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[4] = 1.0 / std::sqrt(d);
+    d = M[8];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[8] = 1.0 / std::sqrt(d);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = (b[1] - L[3]*y0)*L[4];
+    const double y2 = b[2]*L[8];
+    const double x2 = y2*L[8];
+    const double x1 = y1*L[4];
+    const double x0 = (y0 - L[3]*x1)*L[0];
+    b[0] = x0;
+    b[1] = x1;
+    b[2] = x2;
 }
 }  // namespace detail
 
 
 void mass_matrix(const double* q, const Parameters& p, double* M) {
-    const double s0 = p.l1*p.l1;
-    const double s1 = 0.5*p.l1*p.l2*p.m2*std::cos(q[1])*std::cos(q[0]) + 0.5*p.l1*p.l2*p.m2*std::sin(q[1])*std::sin(q[0]);
-    M[0] = p.m2*s0 + 0.3333333333333333*p.m1*s0;
-    M[1] = s1;
+    M[0] = p.l1*p.l1*(p.m2 + 0.3333333333333333*p.m1);
     M[2] = 0.0;
-    M[3] = s1;
     M[4] = 0.3333333333333333*p.m2*p.l2*p.l2;
     M[5] = 0.0;
     M[6] = 0.0;
     M[7] = 0.0;
     M[8] = 0.3333333333333333*p.m3*p.l3*p.l3;
+    const double s0 = 0.5*p.l1*p.l2*p.m2*(std::sin(q[1])*std::sin(q[0]) + std::cos(q[1])*std::cos(q[0]));
+    M[1] = s0;
+    M[3] = s0;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(q[1]);
     C[0] = 0.0;
-    C[1] = 0.5*p.l1*p.l2*p.m2*qd[1]*s0*s1 - 0.5*p.l1*p.l2*p.m2*qd[1]*s2*s3;
     C[2] = 0.0;
-    C[3] = 0.5*p.l1*p.l2*p.m2*qd[0]*s2*s3 - 0.5*p.l1*p.l2*p.m2*qd[0]*s0*s1;
     C[4] = 0.0;
     C[5] = 0.0;
     C[6] = 0.0;
     C[7] = 0.0;
     C[8] = 0.0;
+    const double s0 = std::cos(q[0])*std::sin(q[1]) - std::cos(q[1])*std::sin(q[0]);
+    C[1] = -0.5*p.l1*p.l2*p.m2*qd[1]*s0;
+    C[3] = 0.5*p.l1*p.l2*p.m2*qd[0]*s0;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
-    const double s0 = std::cos(q[0]);
-    dVdq[0] = 0.5*p.g*(2.0*p.l1*p.m2*s0 + p.l1*p.m1*s0);
+    dVdq[0] = 0.5*p.g*p.l1*std::cos(q[0])*(p.m1 + 2.0*p.m2);
     dVdq[1] = 0.5*p.g*p.l2*p.m2*std::cos(q[1]);
     dVdq[2] = 0.5*p.g*p.l3*p.m3*std::cos(q[2]);
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = qd[1]*qd[1];
-    const double s3 = std::cos(q[1]);
-    const double s4 = std::sin(q[0]);
-    const double s5 = qd[0]*qd[0];
-    h[0] = 0.5*p.g*p.l1*p.m1*s0 + p.g*p.l1*p.m2*s0 + 0.5*p.l1*p.l2*p.m2*s3*s4*s2 - 0.5*p.l1*p.l2*p.m2*s0*s1*s2;
-    h[1] = 0.5*p.g*p.l2*p.m2*s3 + 0.5*p.l1*p.l2*p.m2*s0*s1*s5 - 0.5*p.l1*p.l2*p.m2*s3*s4*s5;
     h[2] = 0.5*p.g*p.l3*p.m3*std::cos(q[2]);
+    const double s0 = std::cos(q[0]);
+    const double s1 = std::cos(q[1]);
+    const double s2 = s0*std::sin(q[1]) - s1*std::sin(q[0]);
+    h[0] = p.l1*(0.5*(p.g*p.m1*s0 - p.l2*p.m2*qd[1]*qd[1]*s2) + p.g*p.m2*s0);
+    h[1] = 0.5*p.l2*p.m2*(p.l1*qd[0]*qd[0]*s2 + p.g*s1);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* Q) {
@@ -185,57 +207,55 @@ void constraint_jacobian(const double* q, const Parameters& p, double* A) {
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* K, double* rhs) {
-    const double s0 = p.l1*p.l1;
-    const double s1 = std::cos(q[1]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(q[1]);
-    const double s4 = std::sin(q[0]);
-    const double s5 = 0.5*p.l1*p.l2*p.m2*s1*s2 + 0.5*p.l1*p.l2*p.m2*s3*s4;
-    const double s6 = p.l1*s4;
-    const double s7 = -s6;
-    const double s8 = p.l1*s2;
-    const double s9 = p.l2*s3;
-    const double s10 = -s9;
-    const double s11 = p.l2*s1;
-    const double s12 = std::sin(q[2]);
-    const double s13 = p.l3*s12;
-    const double s14 = std::cos(q[2]);
-    const double s15 = p.l3*s14;
-    const double s16 = -s15;
-    const double s17 = qd[1]*qd[1];
-    const double s18 = qd[0]*qd[0];
-    const double s19 = p.beta_c*p.beta_c;
-    const double s20 = qd[2]*qd[2];
-    K[0] = p.m2*s0 + 0.3333333333333333*p.m1*s0;
-    K[1] = s5;
+    K[0] = p.l1*p.l1*(p.m2 + 0.3333333333333333*p.m1);
     K[2] = 0.0;
-    K[3] = s7;
-    K[4] = s8;
-    K[5] = s5;
     K[6] = 0.3333333333333333*p.m2*p.l2*p.l2;
     K[7] = 0.0;
-    K[8] = s10;
-    K[9] = s11;
     K[10] = 0.0;
     K[11] = 0.0;
     K[12] = 0.3333333333333333*p.m3*p.l3*p.l3;
-    K[13] = s13;
-    K[14] = s16;
-    K[15] = s7;
-    K[16] = s10;
-    K[17] = s13;
     K[18] = 0.0;
     K[19] = 0.0;
-    K[20] = s8;
-    K[21] = s11;
-    K[22] = s16;
     K[23] = 0.0;
     K[24] = 0.0;
-    rhs[0] = u[0] + 0.5*p.l1*p.l2*p.m2*s2*s3*s17 - 0.5*p.g*p.l1*p.m1*s2 - p.g*p.l1*p.m2*s2 - 0.5*p.l1*p.l2*p.m2*s1*s4*s17;
-    rhs[1] = -(0.5*p.g*p.l2*p.m2*s1 + 0.5*p.l1*p.l2*p.m2*s2*s3*s18 - 0.5*p.l1*p.l2*p.m2*s1*s4*s18);
-    rhs[2] = -0.5*p.g*p.l3*p.m3*s14;
-    rhs[3] = s19*(p.d + s15 - s11 - s8) + p.l2*s1*s17 + p.l1*s2*s18 - 2.0*p.alpha_c*(p.l3*qd[2]*s12 - p.l2*qd[1]*s3 - p.l1*qd[0]*s4) - p.l3*s14*s20;
-    rhs[4] = -(p.l3*s12*s20 - p.l2*s3*s17 - s19*(s13 - s9 - s6) - 2.0*p.alpha_c*(p.l3*qd[2]*s14 - p.l1*qd[0]*s2 - p.l2*qd[1]*s1) - p.l1*s4*s18);
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::cos(q[0]);
+    const double s4 = 0.5*p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
+    K[1] = s4;
+    K[5] = s4;
+    const double s5 = p.l1*s1;
+    const double s6 = -s5;
+    K[3] = s6;
+    K[15] = s6;
+    const double s7 = p.l1*s3;
+    K[4] = s7;
+    K[20] = s7;
+    const double s8 = p.l2*s0;
+    const double s9 = -s8;
+    K[8] = s9;
+    K[16] = s9;
+    const double s10 = p.l2*s2;
+    K[9] = s10;
+    K[21] = s10;
+    const double s11 = p.l3*std::sin(q[2]);
+    K[13] = s11;
+    K[17] = s11;
+    const double s12 = p.l3*std::cos(q[2]);
+    rhs[2] = -0.5*p.g*p.m3*s12;
+    const double s13 = -s12;
+    K[14] = s13;
+    K[22] = s13;
+    const double s14 = qd[1]*qd[1];
+    const double s15 = s3*s0 - s2*s1;
+    rhs[0] = u[0] - p.l1*(0.5*(p.g*p.m1*s3 - p.l2*p.m2*s14*s15) + p.g*p.m2*s3);
+    const double s16 = qd[0]*qd[0];
+    rhs[1] = -0.5*p.l2*p.m2*(p.l1*s16*s15 + p.g*s2);
+    const double s17 = p.beta_c*p.beta_c;
+    const double s18 = qd[2]*qd[2];
+    rhs[3] = s17*(p.d + s12 - s10 - s7) + s16*s7 + s14*s10 - 2.0*p.alpha_c*(qd[2]*s11 - qd[1]*s8 - qd[0]*s5) - s18*s12;
+    rhs[4] = s17*(s11 - s8 - s5) + s14*s8 + s16*s5 - 2.0*p.alpha_c*(qd[1]*s10 + qd[0]*s7 - qd[2]*s12) - s18*s11;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
@@ -247,11 +267,11 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     double r[nc];
     detail::dynamics_terms(q, qd, u, p, M, b);
     detail::constraint_terms(q, qd, p, A, r);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
+    if (detail::factor_mass_matrix(M) != 0) return 1;
+    detail::solve_mass_matrix(M, b);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     double S[nc * nc];
     double l[nc];
     for (int k = 0; k < nc; ++k) {

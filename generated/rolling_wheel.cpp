@@ -69,6 +69,36 @@ void dynamics_terms(const double* /*q*/, const double* /*qd*/, const double* u, 
 }
 }  // namespace detail
 
+namespace detail {
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[3] > largest) largest = M[3];
+    const double threshold = 1e-12 * largest;
+    double d;
+    d = M[0];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[0] = 1.0 / std::sqrt(d);
+    d = M[3];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[3] = 1.0 / std::sqrt(d);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = b[1]*L[3];
+    const double x1 = y1*L[3];
+    const double x0 = y0*L[0];
+    b[0] = x0;
+    b[1] = x1;
+}
+}  // namespace detail
+
 
 void mass_matrix(const double* /*q*/, const Parameters& p, double* M) {
     M[0] = p.m;
@@ -119,19 +149,19 @@ void constraint_jacobian(const double* /*q*/, const Parameters& p, double* A) {
 }
 
 void semi_implicit_system(const double* /*q*/, const double* qd, const double* u, const Parameters& p, double* K, double* rhs) {
-    const double s0 = -p.R;
     K[0] = p.m;
     K[1] = 0.0;
     K[2] = 1.0;
     K[3] = 0.0;
     K[4] = p.J;
-    K[5] = s0;
     K[6] = 1.0;
-    K[7] = s0;
     K[8] = 0.0;
     rhs[0] = 0.0;
     rhs[1] = u[0];
     rhs[2] = -2.0*p.alpha_c*(qd[0] - p.R*qd[1]);
+    const double s0 = -p.R;
+    K[5] = s0;
+    K[7] = s0;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
@@ -143,11 +173,11 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     double r[nc];
     detail::dynamics_terms(q, qd, u, p, M, b);
     detail::constraint_terms(q, qd, p, A, r);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
+    if (detail::factor_mass_matrix(M) != 0) return 1;
+    detail::solve_mass_matrix(M, b);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     double S[nc * nc];
     double l[nc];
     for (int k = 0; k < nc; ++k) {

@@ -5,58 +5,6 @@
 
 namespace simple_pendulum {
 
-namespace detail {
-
-// In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
-// lower triangle is read and overwritten). Non-zero when a pivot is not greater than
-// 1e-12 times the largest diagonal entry, or is not finite.
-template <int n>
-int cholesky_factor(double* A) {
-    double largest = 0;
-    for (int i = 0; i < n; ++i) {
-        if (!std::isfinite(A[i * n + i])) return 1;
-        if (A[i * n + i] > largest) largest = A[i * n + i];
-    }
-    for (int j = 0; j < n; ++j) {
-        double d = A[j * n + j];
-        for (int k = 0; k < j; ++k) d -= A[j * n + k] * A[j * n + k];
-        if (!(d > 1e-12 * largest) || !std::isfinite(d)) return 1;
-        const double l = std::sqrt(d);
-        A[j * n + j] = l;
-        for (int i = j + 1; i < n; ++i) {
-            double s = A[i * n + j];
-            for (int k = 0; k < j; ++k) s -= A[i * n + k] * A[j * n + k];
-            A[i * n + j] = s / l;
-        }
-    }
-    return 0;
-}
-
-// Solves L L^T x = b in place, L from cholesky_factor.
-template <int n>
-void cholesky_solve(const double* L, double* b) {
-    for (int i = 0; i < n; ++i) {
-        double s = b[i];
-        for (int k = 0; k < i; ++k) s -= L[i * n + k] * b[k];
-        b[i] = s / L[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; --i) {
-        double s = b[i];
-        for (int k = i + 1; k < n; ++k) s -= L[k * n + i] * b[k];
-        b[i] = s / L[i * n + i];
-    }
-}
-
-}  // namespace detail
-
-namespace detail {
-// The lower triangle of M and b = Q - h, for forward_dynamics.
-void dynamics_terms(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* M, double* b) {
-    M[0] = p.m*p.l*p.l;
-    b[0] = -p.g*p.l*p.m*std::sin(q[0]);
-}
-}  // namespace detail
-
 
 void mass_matrix(const double* /*q*/, const Parameters& p, double* M) {
     M[0] = p.m*p.l*p.l;
@@ -88,14 +36,21 @@ double potential_energy(const double* q, const Parameters& p) {
     return result;
 }
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
-    // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only).
-    double M[nq * nq];
-    double b[nq];
-    detail::dynamics_terms(q, qd, u, p, M, b);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
-    for (int i = 0; i < nq; ++i) qdd[i] = b[i];
+int forward_dynamics(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* qdd, double* /*lambda*/) {
+    // M's lower triangle and b = Q - h.
+    const double M0_0 = p.m*p.l*p.l;
+    const double b0 = -p.g*p.l*p.m*std::sin(q[0]);
+    // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
+    double largest = 0.0;
+    if (M0_0 > largest) largest = M0_0;
+    const double threshold = 1e-12 * largest;
+    const double d0 = M0_0;
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    const double r0 = 1.0 / std::sqrt(d0);
+    // L y = b, L^T x = y.
+    const double y0 = b0*r0;
+    const double x0 = y0*r0;
+    qdd[0] = x0;
     return 0;
 }
 

@@ -5,99 +5,38 @@
 
 namespace spinning_top {
 
-namespace detail {
-
-// In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
-// lower triangle is read and overwritten). Non-zero when a pivot is not greater than
-// 1e-12 times the largest diagonal entry, or is not finite.
-template <int n>
-int cholesky_factor(double* A) {
-    double largest = 0;
-    for (int i = 0; i < n; ++i) {
-        if (!std::isfinite(A[i * n + i])) return 1;
-        if (A[i * n + i] > largest) largest = A[i * n + i];
-    }
-    for (int j = 0; j < n; ++j) {
-        double d = A[j * n + j];
-        for (int k = 0; k < j; ++k) d -= A[j * n + k] * A[j * n + k];
-        if (!(d > 1e-12 * largest) || !std::isfinite(d)) return 1;
-        const double l = std::sqrt(d);
-        A[j * n + j] = l;
-        for (int i = j + 1; i < n; ++i) {
-            double s = A[i * n + j];
-            for (int k = 0; k < j; ++k) s -= A[i * n + k] * A[j * n + k];
-            A[i * n + j] = s / l;
-        }
-    }
-    return 0;
-}
-
-// Solves L L^T x = b in place, L from cholesky_factor.
-template <int n>
-void cholesky_solve(const double* L, double* b) {
-    for (int i = 0; i < n; ++i) {
-        double s = b[i];
-        for (int k = 0; k < i; ++k) s -= L[i * n + k] * b[k];
-        b[i] = s / L[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; --i) {
-        double s = b[i];
-        for (int k = i + 1; k < n; ++k) s -= L[k * n + i] * b[k];
-        b[i] = s / L[i * n + i];
-    }
-}
-
-}  // namespace detail
-
-namespace detail {
-// The lower triangle of M and b = Q - h, for forward_dynamics.
-void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = qd[0]*qd[0];
-    M[0] = p.I3*s0*s0 + p.I1*s1*s1;
-    M[3] = 0.0;
-    M[4] = p.I1;
-    M[6] = p.I3*s0;
-    M[7] = 0.0;
-    M[8] = p.I3;
-    b[0] = u[0]*s0 - qd[1]*(2.0*p.I1*qd[0]*s0*s1 - 2.0*p.I3*qd[0]*s0*s1 - p.I3*qd[2]*s1);
-    b[1] = p.g*p.h*p.m*s1 + p.I1*s0*s1*s2 - p.I3*qd[0]*qd[2]*s1 - p.I3*s0*s1*s2;
-    b[2] = u[0] + p.I3*qd[0]*qd[1]*s1;
-}
-}  // namespace detail
-
 
 void mass_matrix(const double* q, const Parameters& p, double* M) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = p.I3*s0;
-    M[0] = p.I3*s0*s0 + p.I1*s1*s1;
     M[1] = 0.0;
-    M[2] = s2;
     M[3] = 0.0;
     M[4] = p.I1;
     M[5] = 0.0;
-    M[6] = s2;
     M[7] = 0.0;
     M[8] = p.I3;
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[1]);
+    M[0] = p.I3*s0*s0 + p.I1*s1*s1;
+    const double s2 = p.I3*s0;
+    M[2] = s2;
+    M[6] = s2;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
+    C[4] = 0.0;
+    C[8] = 0.0;
     const double s0 = std::cos(q[1]);
     const double s1 = std::sin(q[1]);
-    const double s2 = p.I1*qd[0]*s0*s1 - 0.5*p.I3*qd[2]*s1 - p.I3*qd[0]*s0*s1;
-    const double s3 = -0.5*p.I3*qd[1]*s1;
-    const double s4 = 0.5*p.I3*qd[0]*s1;
-    C[0] = qd[1]*(p.I1*s0*s1 - p.I3*s0*s1);
-    C[1] = s2;
-    C[2] = s3;
-    C[3] = -s2;
-    C[4] = 0.0;
-    C[5] = s4;
-    C[6] = s3;
-    C[7] = -s4;
-    C[8] = 0.0;
+    C[0] = qd[1]*s0*s1*(p.I1 - p.I3);
+    const double s2 = qd[0]*s0;
+    const double s3 = s1*(p.I1*s2 - p.I3*(s2 + 0.5*qd[2]));
+    C[1] = s3;
+    C[3] = -s3;
+    const double s4 = -0.5*p.I3*qd[1]*s1;
+    C[2] = s4;
+    C[6] = s4;
+    const double s5 = 0.5*p.I3*qd[0]*s1;
+    C[5] = s5;
+    C[7] = -s5;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
@@ -107,12 +46,11 @@ void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = qd[0]*qd[0];
-    h[0] = qd[1]*(2.0*p.I1*qd[0]*s0*s1 - 2.0*p.I3*qd[0]*s0*s1 - p.I3*qd[2]*s1);
-    h[1] = -(p.g*p.h*p.m*s1 + p.I1*s0*s1*s2 - p.I3*qd[0]*qd[2]*s1 - p.I3*s0*s1*s2);
-    h[2] = -p.I3*qd[0]*qd[1]*s1;
+    const double s0 = std::sin(q[1]);
+    h[2] = -p.I3*qd[0]*qd[1]*s0;
+    const double s1 = qd[0]*std::cos(q[1]);
+    h[0] = qd[1]*s0*(2.0*s1*(p.I1 - p.I3) - p.I3*qd[2]);
+    h[1] = -s0*(qd[0]*(p.I1*s1 - p.I3*(qd[2] + s1)) + p.g*p.h*p.m);
 }
 
 void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* Q) {
@@ -135,21 +73,51 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
-    // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only).
-    double M[nq * nq];
-    double b[nq];
-    detail::dynamics_terms(q, qd, u, p, M, b);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
-    for (int i = 0; i < nq; ++i) qdd[i] = b[i];
+    // M's lower triangle and b = Q - h.
+    const double M1_1 = p.I1;
+    const double M2_2 = p.I3;
+    const double s0 = std::cos(q[1]);
+    const double M2_0 = p.I3*s0;
+    const double s1 = std::sin(q[1]);
+    const double M0_0 = p.I3*s0*s0 + p.I1*s1*s1;
+    const double b2 = u[0] + p.I3*qd[0]*qd[1]*s1;
+    const double s2 = qd[0]*s0;
+    const double b0 = u[0]*s0 - qd[1]*s1*(2.0*s2*(p.I1 - p.I3) - p.I3*qd[2]);
+    const double b1 = s1*(qd[0]*(p.I1*s2 - p.I3*(qd[2] + s2)) + p.g*p.h*p.m);
+    // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
+    double largest = 0.0;
+    if (M0_0 > largest) largest = M0_0;
+    if (M1_1 > largest) largest = M1_1;
+    if (M2_2 > largest) largest = M2_2;
+    const double threshold = 1e-12 * largest;
+    const double d0 = M0_0;
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    const double r0 = 1.0 / std::sqrt(d0);
+    const double L2_0 = M2_0*r0;
+    const double d1 = M1_1;
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    const double r1 = 1.0 / std::sqrt(d1);
+    const double d2 = M2_2 - L2_0*L2_0;
+    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    const double r2 = 1.0 / std::sqrt(d2);
+    // L y = b, L^T x = y.
+    const double y0 = b0*r0;
+    const double y1 = b1*r1;
+    const double y2 = (b2 - L2_0*y0)*r2;
+    const double x2 = y2*r2;
+    const double x1 = y1*r1;
+    const double x0 = (y0 - L2_0*x2)*r0;
+    qdd[0] = x0;
+    qdd[1] = x1;
+    qdd[2] = x2;
     return 0;
 }
 
 void output_axis(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* out) {
+    out[2] = std::cos(q[1]);
     const double s0 = std::sin(q[1]);
     out[0] = std::cos(q[0])*s0;
     out[1] = s0*std::sin(q[0]);
-    out[2] = std::cos(q[1]);
 }
 
 }  // namespace spinning_top

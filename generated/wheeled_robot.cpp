@@ -52,11 +52,11 @@ void cholesky_solve(const double* L, double* b) {
 namespace detail {
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
-    const double s0 = std::sin(q[2]);
-    const double s1 = std::cos(q[2]);
-    A[0] = s0;
-    A[1] = -s1;
     A[2] = 0.0;
+    const double s0 = std::sin(q[2]);
+    A[0] = s0;
+    const double s1 = std::cos(q[2]);
+    A[1] = -s1;
     r[0] = 2.0*p.alpha_c*(qd[1]*s1 - qd[0]*s0) - qd[2]*(qd[1]*s0 + qd[0]*s1);
 }
 }  // namespace detail
@@ -73,6 +73,43 @@ void dynamics_terms(const double* q, const double* /*qd*/, const double* u, cons
     b[0] = u[0]*std::cos(q[2]);
     b[1] = u[0]*std::sin(q[2]);
     b[2] = u[1];
+}
+}  // namespace detail
+
+namespace detail {
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[4] > largest) largest = M[4];
+    if (M[8] > largest) largest = M[8];
+    const double threshold = 1e-12 * largest;
+    double d;
+    d = M[0];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[0] = 1.0 / std::sqrt(d);
+    d = M[4];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[4] = 1.0 / std::sqrt(d);
+    d = M[8];
+    if (!(d > threshold) || !std::isfinite(d)) return 1;
+    M[8] = 1.0 / std::sqrt(d);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = b[1]*L[4];
+    const double y2 = b[2]*L[8];
+    const double x2 = y2*L[8];
+    const double x1 = y1*L[4];
+    const double x0 = y0*L[0];
+    b[0] = x0;
+    b[1] = x1;
+    b[2] = x2;
 }
 }  // namespace detail
 
@@ -140,29 +177,29 @@ void constraint_jacobian(const double* q, const Parameters& /*p*/, double* A) {
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* K, double* rhs) {
-    const double s0 = std::sin(q[2]);
-    const double s1 = std::cos(q[2]);
-    const double s2 = -s1;
     K[0] = p.m;
     K[1] = 0.0;
     K[2] = 0.0;
-    K[3] = s0;
     K[4] = 0.0;
     K[5] = p.m;
     K[6] = 0.0;
-    K[7] = s2;
     K[8] = 0.0;
     K[9] = 0.0;
     K[10] = p.I;
     K[11] = 0.0;
-    K[12] = s0;
-    K[13] = s2;
     K[14] = 0.0;
     K[15] = 0.0;
-    rhs[0] = u[0]*s1;
-    rhs[1] = u[0]*s0;
     rhs[2] = u[1];
+    const double s0 = std::sin(q[2]);
+    K[3] = s0;
+    K[12] = s0;
+    rhs[1] = u[0]*s0;
+    const double s1 = std::cos(q[2]);
+    rhs[0] = u[0]*s1;
     rhs[3] = 2.0*p.alpha_c*(qd[1]*s1 - qd[0]*s0) - qd[2]*(qd[1]*s0 + qd[0]*s1);
+    const double s2 = -s1;
+    K[7] = s2;
+    K[13] = s2;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
@@ -174,11 +211,11 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     double r[nc];
     detail::dynamics_terms(q, qd, u, p, M, b);
     detail::constraint_terms(q, qd, p, A, r);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
+    if (detail::factor_mass_matrix(M) != 0) return 1;
+    detail::solve_mass_matrix(M, b);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     double S[nc * nc];
     double l[nc];
     for (int k = 0; k < nc; ++k) {

@@ -2,6 +2,8 @@
 // each statement, with errors at the offending token.
 #include "check.hpp"
 
+#include "chain_rule.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -377,11 +379,9 @@ opt_value checker::eval_call(ast::call const& c) {
             diags_.error(arg0, "der() of an input is not defined (inputs have no time derivative)");
             return std::nullopt;
         }
-        for (auto& e : v.elems) {
-            ex d = e.diff(m_.t);
-            for (std::size_t i = 0; i < m_.q.size(); ++i) d += e.diff(m_.q[i]) * m_.qd[i];
-            e = d;
-        }
+        // By the chain rule on the expression's structure: compact velocities (see chain_rule.hpp).
+        std::vector<ex> rates(m_.qd.begin(), m_.qd.end());
+        for (auto& e : v.elems) e = e.diff(m_.t) + directional_derivative(e, m_.q, rates);
         return v;
     }
     if (fn == "dot" || fn == "cross") {

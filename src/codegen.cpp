@@ -6,6 +6,7 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <tuple>
 
 namespace lagc {
 
@@ -141,7 +142,10 @@ int expression_graph::make_mul(std::vector<std::pair<int, bool>> factors, bool n
         node const& c = nodes_[static_cast<std::size_t>(f)];
         if (c.kind == op::neg) f = c.args[0], negative = !negative;
     }
-    if (factors.empty()) factors.push_back({number(GiNaC::numeric(1)), false});
+    int const one = number(GiNaC::numeric(1));
+    factors.erase(std::remove_if(factors.begin(), factors.end(), [&](auto const& f) { return f.first == one; }),
+                  factors.end());
+    if (factors.empty()) factors.push_back({one, false});
     int id;
     if (factors.size() == 1 && !factors[0].second) {
         id = factors[0].first;
@@ -272,6 +276,272 @@ int expression_graph::convert(GiNaC::ex const& e) {
 }
 
 int expression_graph::add(GiNaC::ex const& e) { return convert(e); }
+
+// ---- factoring sums --------------------------------------------------------------
+
+int expression_graph::build_term(product_term const& t) {
+    // Repeated factors become powers again (x*x → x², shared by CSE).
+    std::vector<std::pair<int, bool>> factors;
+    for (std::size_t i = 0; i < t.factors.size();) {
+        std::size_t j = i;
+        while (j < t.factors.size() && t.factors[j] == t.factors[i]) ++j;
+        int f = t.factors[i].first;
+        if (j - i > 1) f = make_pow(f, static_cast<long>(j - i));
+        factors.push_back({f, t.factors[i].second});
+        i = j;
+    }
+    return make_mul(std::move(factors), t.negative);
+}
+
+int expression_graph::horner(std::vector<product_term> terms) {
+    if (terms.size() == 1) return build_term(terms[0]);
+    using key = std::pair<int, bool>;
+    auto key_less = [&](key const& a, key const& b) {
+        if (a.second != b.second) return a.second < b.second;
+        return less(a.first, b.first);
+    };
+    // In how many terms each factor occurs; the most frequent one (canonically first on a tie).
+    std::map<key, int> count;
+    for (auto const& t : terms)
+        for (std::size_t i = 0; i < t.factors.size(); ++i)
+            if (i == 0 || t.factors[i] != t.factors[i - 1]) ++count[t.factors[i]];
+    key best{-1, false};
+    int best_count = 1;
+    for (auto const& [k, c] : count)
+        if (c > best_count || (c == best_count && best.first >= 0 && key_less(k, best))) best = k, best_count = c;
+    if (best_count < 2) {
+        // sin(u)² + cos(u)² = 1 (Horner has already taken any common factor out).
+        auto square_of = [&](product_term const& t, char const* fn) {
+            if (t.factors.size() != 2 || t.factors[0] != t.factors[1] || t.factors[0].second) return -1;
+            node const& f = nodes_[static_cast<std::size_t>(t.factors[0].first)];
+            return f.kind == op::call && f.text == options_.math_prefix + fn ? f.args[0] : -1;
+        };
+        for (std::size_t i = 0; i < terms.size(); ++i) {
+            int u = square_of(terms[i], "sin");
+            if (u < 0) continue;
+            for (std::size_t j = 0; j < terms.size(); ++j)
+                if (square_of(terms[j], "cos") == u && terms[j].negative == terms[i].negative) {
+                    terms[i].factors.clear();
+                    terms.erase(terms.begin() + static_cast<std::ptrdiff_t>(j));
+                    if (j < i) --i;
+                    break;
+                }
+        }
+        if (terms.size() == 1) return build_term(terms[0]);
+        std::vector<std::pair<int, bool>> built;
+        for (auto const& t : terms) built.push_back({build_term(t), false});
+        return make_add(std::move(built));
+    }
+    std::vector<product_term> with, rest;
+    for (auto& t : terms)
+        (std::find(t.factors.begin(), t.factors.end(), best) != t.factors.end() ? with : rest).push_back(std::move(t));
+    // The factors common to all of them (with multiplicity), taken out together.
+    std::vector<key> common = with[0].factors;
+    for (std::size_t k = 1; k < with.size(); ++k) {
+        std::vector<key> both;
+        std::vector<key> const& f = with[k].factors;
+        std::vector<char> taken(f.size(), 0);
+        for (auto const& c : common)
+            for (std::size_t i = 0; i < f.size(); ++i)
+                if (!taken[i] && f[i] == c) {
+                    taken[i] = 1;
+                    both.push_back(c);
+                    break;
+                }
+        common = std::move(both);
+    }
+    for (auto& t : with)
+        for (auto const& c : common) t.factors.erase(std::find(t.factors.begin(), t.factors.end(), c));
+    int inner = horner(std::move(with));
+    product_term combined;
+    combined.factors = common;
+    combined.factors.push_back({inner, false});
+    std::sort(combined.factors.begin(), combined.factors.end(), key_less);
+    rest.push_back(std::move(combined));
+    return horner(std::move(rest));
+}
+
+int expression_graph::factored(int id, std::unordered_map<int, int>& memo) {
+    if (auto it = memo.find(id); it != memo.end()) return it->second;
+    node const n = nodes_[static_cast<std::size_t>(id)];
+    int result = id;
+    switch (n.kind) {
+    case op::number:
+    case op::variable: break;
+    case op::neg: result = negate(factored(n.args[0], memo)); break;
+    case op::pow: result = make_pow(factored(n.args[0], memo), n.exponent); break;
+    case op::call: {
+        node c = n;
+        for (int& a : c.args) a = factored(a, memo);
+        result = intern(std::move(c));
+        break;
+    }
+    case op::mul: {
+        std::vector<std::pair<int, bool>> factors;
+        for (std::size_t i = 0; i < n.args.size(); ++i) factors.push_back({factored(n.args[i], memo), n.flags[i] != 0});
+        result = make_mul(std::move(factors), false);
+        break;
+    }
+    case op::add: {
+        std::vector<product_term> terms;
+        for (std::size_t i = 0; i < n.args.size(); ++i) {
+            product_term t;
+            t.negative = n.flags[i] != 0;
+            int c = factored(n.args[i], memo);
+            if (nodes_[static_cast<std::size_t>(c)].kind == op::neg) t.negative = !t.negative, c = nodes_[static_cast<std::size_t>(c)].args[0];
+            auto push = [&](int f, bool den) {
+                node const& fn = nodes_[static_cast<std::size_t>(f)];
+                if (fn.kind == op::pow)
+                    for (int k = 0; k < fn.exponent; ++k) t.factors.push_back({fn.args[0], den});
+                else
+                    t.factors.push_back({f, den});
+            };
+            node const cn = nodes_[static_cast<std::size_t>(c)];
+            if (cn.kind == op::mul)
+                for (std::size_t k = 0; k < cn.args.size(); ++k) push(cn.args[k], cn.flags[k] != 0);
+            else
+                push(c, false);
+            std::sort(t.factors.begin(), t.factors.end(), [&](auto const& a, auto const& b) {
+                if (a.second != b.second) return a.second < b.second;
+                return less(a.first, b.first);
+            });
+            terms.push_back(std::move(t));
+        }
+        result = horner(std::move(terms));
+        break;
+    }
+    }
+    memo.emplace(id, result);
+    return result;
+}
+
+std::vector<int> expression_graph::factor_sums(std::vector<int> const& roots) {
+    std::unordered_map<int, int> memo;
+    std::vector<int> out;
+    for (int r : roots) out.push_back(factored(r, memo));
+    return out;
+}
+
+std::vector<int> expression_graph::share_subsets(std::vector<int> const& roots) {
+    std::vector<std::pair<std::string, int>> outputs;
+    for (int r : roots) outputs.push_back({"", r});
+    reach_result const reached = reach(outputs);
+    // Sums and products with at least two operands (products without repeated factors).
+    std::vector<int> candidates;
+    for (int id : reached.order) {
+        node const& n = nodes_[static_cast<std::size_t>(id)];
+        if ((n.kind != op::add && n.kind != op::mul) || n.args.size() < 2) continue;
+        bool repeated = false;
+        for (std::size_t i = 1; i < n.args.size(); ++i) repeated = repeated || n.args[i] == n.args[i - 1];
+        if (!repeated) candidates.push_back(id);
+    }
+    std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
+        node const& x = nodes_[static_cast<std::size_t>(a)];
+        node const& y = nodes_[static_cast<std::size_t>(b)];
+        if (x.kind != y.kind) return x.kind < y.kind;
+        if (x.args.size() != y.args.size()) return x.args.size() < y.args.size();
+        return less(a, b);
+    });
+    // For each operand (node, flag) of each kind: the candidates containing it, in order.
+    using key = std::tuple<int, int, std::uint8_t>; // kind, node, flag
+    std::map<key, std::vector<int>> containing;
+    struct part {
+        int id;
+        bool flipped; // a sum whose terms all appear with opposite signs: subtract it
+    };
+    std::unordered_map<int, std::vector<part>> chosen;
+    std::vector<int> rank(nodes_.size(), -1);
+    for (std::size_t c = 0; c < candidates.size(); ++c) rank[static_cast<std::size_t>(candidates[c])] = static_cast<int>(c);
+    for (int b : candidates) {
+        node const& n = nodes_[static_cast<std::size_t>(b)];
+        int const kind = static_cast<int>(n.kind);
+        std::unordered_map<int, std::pair<std::size_t, std::size_t>> hits; // candidate → (same, flipped)
+        for (std::size_t i = 0; i < n.args.size(); ++i) {
+            if (auto it = containing.find({kind, n.args[i], n.flags[i]}); it != containing.end())
+                for (int a : it->second) ++hits[a].first;
+            if (n.kind == op::add)
+                if (auto it = containing.find({kind, n.args[i], static_cast<std::uint8_t>(1 - n.flags[i])}); it != containing.end())
+                    for (int a : it->second) ++hits[a].second;
+        }
+        std::vector<part> subsets;
+        for (auto const& [a, h] : hits) {
+            std::size_t size = nodes_[static_cast<std::size_t>(a)].args.size();
+            if (size >= n.args.size()) continue;
+            if (h.first == size) subsets.push_back({a, false});
+            else if (h.second == size) subsets.push_back({a, true});
+        }
+        // Largest first (then canonical order); each operand of b is covered at most once.
+        std::sort(subsets.begin(), subsets.end(), [&](part const& x, part const& y) {
+            std::size_t sx = nodes_[static_cast<std::size_t>(x.id)].args.size();
+            std::size_t sy = nodes_[static_cast<std::size_t>(y.id)].args.size();
+            if (sx != sy) return sx > sy;
+            return rank[static_cast<std::size_t>(x.id)] < rank[static_cast<std::size_t>(y.id)];
+        });
+        std::vector<char> covered(n.args.size(), 0);
+        std::vector<part> picked;
+        for (auto const& sub : subsets) {
+            node const& a = nodes_[static_cast<std::size_t>(sub.id)];
+            std::vector<std::size_t> where;
+            for (std::size_t k = 0; k < a.args.size(); ++k) {
+                std::uint8_t want = sub.flipped ? static_cast<std::uint8_t>(1 - a.flags[k]) : a.flags[k];
+                for (std::size_t i = 0; i < n.args.size(); ++i)
+                    if (!covered[i] && n.args[i] == a.args[k] && n.flags[i] == want) {
+                        where.push_back(i);
+                        break;
+                    }
+            }
+            if (where.size() != a.args.size()) continue;
+            for (std::size_t i : where) covered[i] = 1;
+            picked.push_back(sub);
+        }
+        if (!picked.empty()) chosen[b] = std::move(picked);
+        for (std::size_t i = 0; i < n.args.size(); ++i) containing[{kind, n.args[i], n.flags[i]}].push_back(b);
+    }
+
+    // Rebuild bottom-up with the chosen parts.
+    std::unordered_map<int, int> memo;
+    std::function<int(int)> rebuild = [&](int id) -> int {
+        if (auto it = memo.find(id); it != memo.end()) return it->second;
+        node const n = nodes_[static_cast<std::size_t>(id)];
+        int result = id;
+        if (n.kind == op::number || n.kind == op::variable) {
+            result = id;
+        } else if (n.kind == op::neg) {
+            result = negate(rebuild(n.args[0]));
+        } else if (n.kind == op::pow) {
+            result = make_pow(rebuild(n.args[0]), n.exponent);
+        } else if (n.kind == op::call) {
+            node c = n;
+            for (int& a : c.args) a = rebuild(a);
+            result = intern(std::move(c));
+        } else {
+            std::vector<std::pair<int, bool>> operands;
+            std::vector<char> covered(n.args.size(), 0);
+            if (auto it = chosen.find(id); it != chosen.end()) {
+                for (auto const& sub : it->second) {
+                    node const a = nodes_[static_cast<std::size_t>(sub.id)];
+                    for (std::size_t k = 0; k < a.args.size(); ++k) {
+                        std::uint8_t want = sub.flipped ? static_cast<std::uint8_t>(1 - a.flags[k]) : a.flags[k];
+                        for (std::size_t i = 0; i < n.args.size(); ++i)
+                            if (!covered[i] && n.args[i] == a.args[k] && n.flags[i] == want) {
+                                covered[i] = 1;
+                                break;
+                            }
+                    }
+                    operands.push_back({rebuild(sub.id), sub.flipped});
+                }
+            }
+            for (std::size_t i = 0; i < n.args.size(); ++i)
+                if (!covered[i]) operands.push_back({rebuild(n.args[i]), n.flags[i] != 0});
+            result = n.kind == op::add ? make_add(std::move(operands)) : make_mul(std::move(operands), false);
+        }
+        memo.emplace(id, result);
+        return result;
+    };
+    std::vector<int> out;
+    for (int r : roots) out.push_back(rebuild(r));
+    return out;
+}
 
 std::string expression_graph::print_operand(int id, std::vector<std::string> const& names, bool in_product) const {
     node const& n = nodes_[static_cast<std::size_t>(id)];
@@ -423,7 +693,34 @@ emitted_body expression_graph::emit(std::vector<std::pair<std::string, int>> con
                                     std::string const& indent) const {
     reach_result const r = reach(outputs);
     emitted_body body;
+    // Each output is written right after the last temporary it reads (short live ranges).
+    std::vector<int> position(nodes_.size(), -1);
+    int temporaries = 0;
+    for (int id : r.order)
+        if (needs_temporary(r, id)) position[static_cast<std::size_t>(id)] = temporaries++;
+    std::vector<std::vector<std::size_t>> after(static_cast<std::size_t>(temporaries) + 1);
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        int last = -1;
+        std::vector<int> stack{outputs[i].second};
+        while (!stack.empty()) {
+            int id = stack.back();
+            stack.pop_back();
+            if (position[static_cast<std::size_t>(id)] >= 0) {
+                last = std::max(last, position[static_cast<std::size_t>(id)]);
+                continue;
+            }
+            for (int c : nodes_[static_cast<std::size_t>(id)].args) stack.push_back(c);
+        }
+        after[static_cast<std::size_t>(last + 1)].push_back(i);
+    }
     std::vector<std::string> names(nodes_.size());
+    auto write_outputs = [&](std::size_t slot) {
+        for (std::size_t i : after[slot]) {
+            body.text += indent + outputs[i].first + " = " + print(outputs[i].second, names) + ";\n";
+            use_target(body, outputs[i].first);
+        }
+    };
+    write_outputs(0);
     for (int id : r.order) {
         node const& n = nodes_[static_cast<std::size_t>(id)];
         if (n.kind == op::variable) {
@@ -437,10 +734,7 @@ emitted_body expression_graph::emit(std::vector<std::pair<std::string, int>> con
         name += std::to_string(body.temporaries++);
         body.text += indent + "const " + options_.scalar + " " + name + " = " + print(id, names) + ";\n";
         names[static_cast<std::size_t>(id)] = name;
-    }
-    for (auto const& [target, id] : outputs) {
-        body.text += indent + target + " = " + print(id, names) + ";\n";
-        use_target(body, target);
+        write_outputs(static_cast<std::size_t>(position[static_cast<std::size_t>(id)]) + 1);
     }
     return body;
 }

@@ -49,6 +49,16 @@ public:
     std::vector<emitted_body> emit_parts(std::vector<std::pair<std::string, int>> const& outputs,
                                          std::string const& indent, std::size_t budget, std::size_t& scratch) const;
 
+    // Rewrites sums by pulling common factors out (greedy multivariate Horner: the factor
+    // in most terms first), so that m1*l*c + m2*l*c becomes (m1 + m2)*l*c. Returns the new
+    // roots; decisions follow the canonical order, so the result is deterministic.
+    std::vector<int> factor_sums(std::vector<int> const& roots);
+
+    // Rewrites every sum (product) that contains all terms (factors) of another sum
+    // (product) of these roots to use it: with a = x + y, x + y + z becomes a + z. Larger
+    // parts first; sums and products are visited in canonical order (deterministic).
+    std::vector<int> share_subsets(std::vector<int> const& roots);
+
     // Operations needed to evaluate these roots if every shared node is computed once.
     std::size_t operation_count(std::vector<int> const& roots) const;
     // Operations of the same roots evaluated as trees, without sharing (before CSE).
@@ -87,6 +97,14 @@ private:
     int convert(GiNaC::ex const& e);
     std::pair<int, bool> convert_signed(GiNaC::ex const& e); // (magnitude, negative)
     bool less(int a, int b) const;
+
+    struct product_term {
+        bool negative = false;
+        std::vector<std::pair<int, bool>> factors; // (node, in denominator), repeated for powers
+    };
+    int factored(int id, std::unordered_map<int, int>& memo);
+    int horner(std::vector<product_term> terms);
+    int build_term(product_term const& t);
 
     // The part of the DAG the outputs reach: reference counts, bases of powers, post-order.
     struct reach_result {

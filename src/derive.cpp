@@ -3,6 +3,7 @@
 // common-subexpression elimination shares what repeats.
 #include "derive.hpp"
 
+#include "chain_rule.hpp"
 #include "simplify.hpp"
 
 #include <map>
@@ -56,10 +57,9 @@ bool is_identically_zero(ex const& e, model const& m) {
     return e.expand().is_zero();
 }
 
+// d/dt with q̈ = 0: ∂e/∂t + Σ ∂e/∂q_i q̇_i, by the chain rule on e's structure.
 ex total_time_derivative(ex const& e, model const& m) {
-    ex d = e.diff(m.t);
-    for (std::size_t i = 0; i < m.q.size(); ++i) d += e.diff(m.q[i]) * m.qd[i];
-    return d;
+    return e.diff(m.t) + directional_derivative(e, m.q, exvector(m.qd.begin(), m.qd.end()));
 }
 
 // Why C(q, q̇) with Ṁ − 2C skew-symmetric does not apply, or "" when it does.
@@ -138,6 +138,7 @@ struct jacobian_form {
     std::vector<ex> weight;         // W_k
     std::vector<GiNaC::exvector> a; // a_k
     std::vector<GiNaC::exvector> adot;
+    std::vector<ex> rate;           // ȧ_k·q̇
 };
 
 std::optional<jacobian_form> jacobian_form_of(model const& m) {
@@ -158,17 +159,16 @@ std::optional<jacobian_form> jacobian_form_of(model const& m) {
         if (!is_identically_zero(sq.s.subs(at_rest), m)) return std::nullopt;
         GiNaC::exvector adot(n);
         for (std::size_t jx = 0; jx < n; ++jx) {
-            ex d = 0;
-            for (std::size_t i = 0; i < n; ++i) {
-                ex dij = a[jx].diff(m.q[i]);
-                if (i < jx && !is_identically_zero(dij - a[i].diff(m.q[jx]), m)) return std::nullopt; // not a gradient
-                d += dij * m.qd[i];
-            }
-            adot[jx] = d;
+            for (std::size_t i = 0; i < jx; ++i)
+                if (!is_identically_zero(a[jx].diff(m.q[i]) - a[i].diff(m.q[jx]), m)) return std::nullopt; // not a gradient
+            adot[jx] = total_time_derivative(a[jx], m);
         }
         j.weight.push_back(2 * sq.weight);
         j.a.push_back(std::move(a));
         j.adot.push_back(std::move(adot));
+        // ȧ·q̇ = ṡ with q̈ = 0, along s's own structure: for a chain, Σ_j l_j sin(φ_j) φ̇_j²
+        // rather than a double sum.
+        j.rate.push_back(total_time_derivative(sq.s, m));
     }
     return j;
 }
@@ -233,12 +233,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
         if (jf) {
             // M = Σ W a aᵀ, C = Σ W a ȧᵀ, h = Σ W a (ȧ·q̇) + ∂V/∂q (see jacobian_form).
             std::size_t const K = jf->weight.size();
-            exvector rate(K); // ȧ_k·q̇
-            for (std::size_t k = 0; k < K; ++k) {
-                ex r = 0;
-                for (std::size_t j = 0; j < n; ++j) r += jf->adot[k][j] * m.qd[j];
-                rate[k] = r;
-            }
+            exvector const& rate = jf->rate;
             // Σ_k W_k x_k with equal x_k combined, so that (m1 + m2 + ...) l_i l_j ... is one
             // term (chains in absolute angles repeat the same products for every body below).
             // The map's order does not matter: GiNaC's sum is a set, and lagc prints it canonically.

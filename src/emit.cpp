@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <memory>
 
 namespace lagc {
 
@@ -127,19 +128,183 @@ private:
     void array_function(std::string const& name, std::vector<argument> args,
                         std::vector<std::pair<std::string, ex>> const& outputs, std::string const& comment,
                         bool public_api = true);
+
+    // A function's expression graph, its outputs (target, root) after factoring and
+    // sharing, and its statistics.
+    struct built_function {
+        std::unique_ptr<expression_graph> graph;
+        std::vector<std::pair<std::string, int>> roots;
+        function_stats stats;
+    };
+    built_function build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs);
+    void write_function(built_function f, std::vector<argument> args, std::string const& comment, bool public_api);
+
+    // forward_dynamics without constraints in one function: M's lower triangle and b = Q - h
+    // as local values, then the unrolled Cholesky factorisation and solve on them.
+    std::string inline_forward_dynamics(emitted_body const& terms) const;
+    // Where the Cholesky factor L of M is non-zero (M's structure plus fill-in), row-major.
+    std::vector<char> factor_structure() const;
+
+    // detail::factor_mass_matrix and detail::solve_mass_matrix: the Cholesky factorisation
+    // of this model's M and its solve, unrolled and skipping M's structural zeros.
+    std::string unrolled_cholesky() const;
 };
+
+// Largest nq for which the factorisation is unrolled (its statements grow as nq³/6).
+constexpr std::size_t unroll_limit = 32;
+
+std::vector<char> emitter::factor_structure() const {
+    std::size_t const n = d_.nq;
+    std::vector<char> nz(n * n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j <= i; ++j) nz[i * n + j] = !d_.mass_matrix[i * n + j].is_zero();
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t i = j + 1; i < n; ++i)
+            for (std::size_t k = 0; k < j; ++k)
+                if (nz[i * n + k] && nz[j * n + k]) nz[i * n + j] = 1;
+    return nz;
+}
+
+std::string emitter::inline_forward_dynamics(emitted_body const& terms) const {
+    std::size_t const n = d_.nq;
+    std::string const T = scalar(), math = o_.templated ? "" : "std::";
+    bool const single = !o_.templated && o_.scalar == "float";
+    std::string const one = single ? "1.0f" : "1.0", zero = single ? "0.0f" : "0.0",
+                      tolerance = single ? "1e-12f" : "1e-12";
+    std::vector<char> const nz = factor_structure();
+    auto mass = [](std::size_t i, std::size_t j) { return fmt::format("M{}_{}", i, j); };
+    auto lower = [](std::size_t i, std::size_t j) { return fmt::format("L{}_{}", i, j); };
+    std::string f = "    // M's lower triangle and b = Q - h.\n" + terms.text;
+    f += "    // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.\n";
+    f += "    " + T + " largest = " + zero + ";\n";
+    for (std::size_t i = 0; i < n; ++i) f += "    if (" + mass(i, i) + " > largest) largest = " + mass(i, i) + ";\n";
+    f += "    const " + T + " threshold = " + tolerance + " * largest;\n";
+    for (std::size_t j = 0; j < n; ++j) {
+        std::string dj = "d" + std::to_string(j), rj = "r" + std::to_string(j);
+        f += "    const " + T + " " + dj + " = " + mass(j, j);
+        for (std::size_t k = 0; k < j; ++k)
+            if (nz[j * n + k]) f += " - " + lower(j, k) + "*" + lower(j, k);
+        f += ";\n";
+        f += "    if (!(" + dj + " > threshold) || !" + math + "isfinite(" + dj + ")) return 1;\n";
+        f += "    const " + T + " " + rj + " = " + one + " / " + math + "sqrt(" + dj + ");\n";
+        for (std::size_t i = j + 1; i < n; ++i) {
+            if (!nz[i * n + j]) continue;
+            bool const stored = !d_.mass_matrix[i * n + j].is_zero();
+            std::string s = stored ? mass(i, j) : "";
+            for (std::size_t k = 0; k < j; ++k)
+                if (nz[i * n + k] && nz[j * n + k]) {
+                    s += s.empty() ? "-" : " - ";
+                    s += lower(i, k) + "*" + lower(j, k);
+                }
+            bool const compound = s.find(' ') != std::string::npos || s[0] == '-';
+            f += "    const " + T + " " + lower(i, j) + " = " + (compound ? "(" + s + ")" : s) + "*" + rj + ";\n";
+        }
+    }
+    f += "    // L y = b, L^T x = y.\n";
+    auto y = [](std::size_t i) { return "y" + std::to_string(i); };
+    auto x = [](std::size_t i) { return "x" + std::to_string(i); };
+    for (std::size_t i = 0; i < n; ++i) {
+        std::string s = "b" + std::to_string(i);
+        for (std::size_t k = 0; k < i; ++k)
+            if (nz[i * n + k]) s += " - " + lower(i, k) + "*" + y(k);
+        bool const compound = s.find(' ') != std::string::npos;
+        f += "    const " + T + " " + y(i) + " = " + (compound ? "(" + s + ")" : s) + "*r" + std::to_string(i) + ";\n";
+    }
+    for (std::size_t i = n; i-- > 0;) {
+        std::string s = y(i);
+        for (std::size_t k = i + 1; k < n; ++k)
+            if (nz[k * n + i]) s += " - " + lower(k, i) + "*" + x(k);
+        bool const compound = s.find(' ') != std::string::npos;
+        f += "    const " + T + " " + x(i) + " = " + (compound ? "(" + s + ")" : s) + "*r" + std::to_string(i) + ";\n";
+    }
+    for (std::size_t i = 0; i < n; ++i) f += "    qdd[" + std::to_string(i) + "] = " + x(i) + ";\n";
+    f += "    return 0;\n";
+    return f;
+}
+
+std::string emitter::unrolled_cholesky() const {
+    std::size_t const n = d_.nq;
+    std::string const T = scalar(), math = o_.templated ? "" : "std::";
+    bool const single = !o_.templated && o_.scalar == "float";
+    std::string const one = single ? "1.0f" : "1.0", zero = single ? "0.0f" : "0.0",
+                      tolerance = single ? "1e-12f" : "1e-12";
+    auto at = [&](std::size_t i, std::size_t j) { return "[" + std::to_string(i * n + j) + "]"; };
+    std::vector<char> const nz = factor_structure();
+    std::string f = "\nnamespace detail {\n"
+                    "// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros\n"
+                    "// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than\n"
+                    "// 1e-12 times the largest diagonal entry, or is not finite.\n";
+    f += linkage() + "int factor_mass_matrix(" + T + "* M) {\n";
+    f += "    " + T + " largest = " + zero + ";\n";
+    for (std::size_t i = 0; i < n; ++i) f += "    if (M" + at(i, i) + " > largest) largest = M" + at(i, i) + ";\n";
+    f += "    const " + T + " threshold = " + tolerance + " * largest;\n";
+    f += "    " + T + " d;\n";
+    for (std::size_t j = 0; j < n; ++j) {
+        f += "    d = M" + at(j, j);
+        for (std::size_t k = 0; k < j; ++k)
+            if (nz[j * n + k]) f += " - M" + at(j, k) + "*M" + at(j, k);
+        f += ";\n";
+        f += "    if (!(d > threshold) || !" + math + "isfinite(d)) return 1;\n";
+        f += "    M" + at(j, j) + " = " + one + " / " + math + "sqrt(d);\n";
+        for (std::size_t i = j + 1; i < n; ++i) {
+            if (!nz[i * n + j]) continue;
+            std::string s = "M" + at(i, j);
+            bool any = false;
+            for (std::size_t k = 0; k < j; ++k)
+                if (nz[i * n + k] && nz[j * n + k]) s += " - M" + at(i, k) + "*M" + at(j, k), any = true;
+            f += "    M" + at(i, j) + " = " + (any ? "(" + s + ")" : s) + "*M" + at(j, j) + ";\n";
+        }
+    }
+    f += "    return 0;\n}\n\n";
+    f += "// Solves M x = b in place with the factor from factor_mass_matrix.\n";
+    f += linkage() + "void solve_mass_matrix(const " + T + "* L, " + T + "* b) {\n";
+    auto y = [](std::size_t i) { return "y" + std::to_string(i); };
+    auto x = [](std::size_t i) { return "x" + std::to_string(i); };
+    for (std::size_t i = 0; i < n; ++i) {
+        std::string s = "b[" + std::to_string(i) + "]";
+        bool any = false;
+        for (std::size_t k = 0; k < i; ++k)
+            if (nz[i * n + k]) s += " - L" + at(i, k) + "*" + y(k), any = true;
+        f += "    const " + T + " " + y(i) + " = " + (any ? "(" + s + ")" : s) + "*L" + at(i, i) + ";\n";
+    }
+    for (std::size_t i = n; i-- > 0;) {
+        std::string s = y(i);
+        bool any = false;
+        for (std::size_t k = i + 1; k < n; ++k)
+            if (nz[k * n + i]) s += " - L" + at(k, i) + "*" + x(k), any = true;
+        f += "    const " + T + " " + x(i) + " = " + (any ? "(" + s + ")" : s) + "*L" + at(i, i) + ";\n";
+    }
+    for (std::size_t i = 0; i < n; ++i) f += "    b[" + std::to_string(i) + "] = " + x(i) + ";\n";
+    f += "}\n}  // namespace detail\n";
+    return f;
+}
+
+emitter::built_function emitter::build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs) {
+    built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
+    expression_graph& g = *f.graph;
+    std::vector<int> ids;
+    for (auto const& output : outputs) {
+        f.roots.push_back({output.first, timed([&] { return g.add(output.second); })});
+        ids.push_back(f.roots.back().second);
+    }
+    double const tree_operations = g.tree_operation_count(ids);
+    ids = timed([&] { return g.share_subsets(g.factor_sums(ids)); });
+    for (std::size_t i = 0; i < f.roots.size(); ++i) f.roots[i].second = ids[i];
+    f.stats = {name, tree_operations, g.operation_count(ids), 0, 1};
+    return f;
+}
 
 void emitter::array_function(std::string const& name, std::vector<argument> args,
                              std::vector<std::pair<std::string, ex>> const& outputs, std::string const& comment,
                              bool public_api) {
-    expression_graph g(symbols_, codegen());
-    std::vector<std::pair<std::string, int>> roots;
-    std::vector<int> ids;
-    for (auto const& output : outputs) {
-        roots.push_back({output.first, timed([&] { return g.add(output.second); })});
-        ids.push_back(roots.back().second);
-    }
-    function_stats st{name, g.tree_operation_count(ids), g.operation_count(ids), 0, 1};
+    write_function(build(name, outputs), std::move(args), comment, public_api);
+}
+
+void emitter::write_function(built_function f, std::vector<argument> args, std::string const& comment, bool public_api) {
+    expression_graph const& g = *f.graph;
+    auto const& roots = f.roots;
+    std::string const& name = f.stats.name;
+    function_stats st = f.stats;
 
     if (public_api) declare("void", name, args, comment);
     // Internal helpers (not in the API) live in namespace detail, like the parts.
@@ -258,35 +423,60 @@ emitted_files emitter::run() {
     }
 
     // forward_dynamics reads M's lower triangle and Q - h, computed together with one
-    // CSE (sin, cos and shared products once, not once per function).
+    // CSE (sin, cos and shared products once, not once per function). Without constraints
+    // and when small enough, everything is one function working on local values; else
+    // detail::dynamics_terms writes arrays for the factorisation.
     {
+        bool const unrolled = n <= unroll_limit;
         std::vector<std::pair<std::string, ex>> terms;
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j)
                 terms.push_back({"M[" + std::to_string(i * n + j) + "]", d_.mass_matrix[i * n + j]});
         for (std::size_t i = 0; i < n; ++i)
             terms.push_back({"b[" + std::to_string(i) + "]", d_.generalized_forces[i] - d_.bias[i]});
-        auto args = inputs({"q", "qd", "u", "p"});
-        args.push_back({"M", scalar() + "*", true});
-        args.push_back({"b", scalar() + "*", true});
-        array_function("dynamics_terms", args, terms,
-                       "// The lower triangle of M and b = Q - h, for forward_dynamics.\n", false);
-    }
-    {
+        built_function f = build("dynamics_terms", terms);
         auto args = inputs({"q", "qd", "u", "p"});
         args.push_back({"qdd", scalar() + "*", true});
         args.push_back({"lambda", scalar() + "*", true});
-        auto call_args = [&](std::initializer_list<char const*> names) { return call_arguments(inputs(names)); };
-        std::vector<std::pair<std::string, std::string>> values = {{"scalar", scalar()},
-                                                                   {"args_q_qd_u_p", call_args({"q", "qd", "u", "p"})}};
-        if (nc > 0) values.push_back({"args_q_qd_p", call_args({"q", "qd", "p"})});
-        std::string body = render(nc > 0 ? "forward_dynamics_constrained.tpl" : "forward_dynamics.tpl", values);
         std::vector<std::string> used = {"t", "q", "qd", "u", "p", "qdd"};
         if (nc > 0) used.push_back("lambda");
         std::string comment = "// Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, non-zero when "
                               "M\n// (or A M^-1 A^T) is singular at this state.\n";
         declare("int", "forward_dynamics", args, comment);
+        if (nc == 0 && unrolled && f.stats.operations_after_cse <= o_.split_operations) {
+            // Local values instead of arrays; structural zeros of M are not stored at all.
+            std::vector<std::pair<std::string, int>> locals;
+            std::size_t k = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j <= i; ++j, ++k)
+                    if (!d_.mass_matrix[i * n + j].is_zero())
+                        locals.push_back({"const " + scalar() + " M" + std::to_string(i) + "_" + std::to_string(j),
+                                          f.roots[k].second});
+            for (std::size_t i = 0; i < n; ++i, ++k)
+                locals.push_back({"const " + scalar() + " b" + std::to_string(i), f.roots[k].second});
+            emitted_body b = f.graph->emit(locals, "    ");
+            f.stats.temporaries = b.temporaries;
+            stats_.push_back(f.stats);
+            std::vector<std::string> read = b.used_arguments;
+            read.push_back("qdd");
+            define("int", "forward_dynamics", args, read, inline_forward_dynamics(b), "", definitions_);
+        } else {
+        auto terms_args = inputs({"q", "qd", "u", "p"});
+        terms_args.push_back({"M", scalar() + "*", true});
+        terms_args.push_back({"b", scalar() + "*", true});
+        write_function(std::move(f), terms_args, "// The lower triangle of M and b = Q - h, for forward_dynamics.\n",
+                       false);
+        auto call_args = [&](std::initializer_list<char const*> names) { return call_arguments(inputs(names)); };
+        if (unrolled) helpers_ += unrolled_cholesky();
+        std::vector<std::pair<std::string, std::string>> values = {
+            {"scalar", scalar()},
+            {"args_q_qd_u_p", call_args({"q", "qd", "u", "p"})},
+            {"factor", unrolled ? "detail::factor_mass_matrix" : "detail::cholesky_factor<nq>"},
+            {"solve", unrolled ? "detail::solve_mass_matrix" : "detail::cholesky_solve<nq>"}};
+        if (nc > 0) values.push_back({"args_q_qd_p", call_args({"q", "qd", "p"})});
+        std::string body = render(nc > 0 ? "forward_dynamics_constrained.tpl" : "forward_dynamics.tpl", values);
         define("int", "forward_dynamics", args, used, body, "", definitions_);
+        }
     }
 
     for (auto const& out : m_.outputs) {
@@ -308,7 +498,8 @@ emitted_files emitter::run() {
         if (single) lit += "f";
         fields += "    " + parameter_scalar() + " " + p.name + " = " + lit + ";\n";
     }
-    std::string cholesky = render("cholesky.tpl", {{"scalar", scalar()},
+    // The loop Cholesky serves A M^-1 A^T, and M when it is too large to unroll.
+    std::string cholesky = nc == 0 && n <= unroll_limit ? "" : render("cholesky.tpl", {{"scalar", scalar()},
                                                     {"template_head", o_.templated ? "template <int n, class T>" : "template <int n>"},
                                                     {"math", o_.templated ? "" : "std::"},
                                                     {"tolerance", single ? "1e-12f" : "1e-12"}});

@@ -2,7 +2,7 @@
     {scalar} M[nq * nq];
     {scalar} b[nq];
     detail::dynamics_terms({args_q_qd_u_p}M, b);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
+    if ({factor}(M) != 0) return 1;
+    {solve}(M, b);
     for (int i = 0; i < nq; ++i) qdd[i] = b[i];
     return 0;

@@ -6,11 +6,11 @@
     {scalar} r[nc];
     detail::dynamics_terms({args_q_qd_u_p}M, b);
     detail::constraint_terms({args_q_qd_p}A, r);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
+    if ({factor}(M) != 0) return 1;
+    {solve}(M, b);
     {scalar} Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) {solve}(M, Y + k * nq);
     {scalar} S[nc * nc];
     {scalar} l[nc];
     for (int k = 0; k < nc; ++k) {{

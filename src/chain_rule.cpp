@@ -1,0 +1,69 @@
+// Directional derivatives that keep the structure of the expression.
+#include "chain_rule.hpp"
+
+#include <map>
+
+namespace lagc {
+
+using namespace GiNaC;
+
+namespace {
+
+struct walker {
+    std::map<ex, ex, ex_is_less> rate; // x_i → r_i
+    std::map<ex, ex, ex_is_less> memo;
+
+    ex d(ex const& e) {
+        if (is_a<numeric>(e) || is_a<constant>(e)) return 0;
+        if (is_a<symbol>(e)) {
+            auto it = rate.find(e);
+            return it == rate.end() ? ex(0) : it->second;
+        }
+        if (auto it = memo.find(e); it != memo.end()) return it->second;
+        ex result = 0;
+        if (is_a<add>(e)) {
+            for (std::size_t i = 0; i < e.nops(); ++i) result += d(e.op(i));
+        } else if (is_a<mul>(e)) {
+            for (std::size_t i = 0; i < e.nops(); ++i) {
+                ex di = d(e.op(i));
+                if (di.is_zero()) continue;
+                ex others = 1;
+                for (std::size_t j = 0; j < e.nops(); ++j)
+                    if (j != i) others *= e.op(j);
+                result += di * others;
+            }
+        } else if (is_a<power>(e)) {
+            ex b = e.op(0), k = e.op(1);
+            ex dk = d(k);
+            if (dk.is_zero()) result = k * pow(b, k - 1) * d(b);
+            else result = e * (dk * log(b) + k * d(b) / b);
+        } else if (is_a<function>(e)) {
+            // Σ_i f_i'(args)·d(arg_i), f_i' from GiNaC through a stand-in symbol.
+            for (std::size_t i = 0; i < e.nops(); ++i) {
+                ex di = d(e.op(i));
+                if (di.is_zero()) continue;
+                symbol s;
+                ex f = e;
+                f.let_op(i) = s;
+                result += f.diff(s).subs(s == e.op(i)) * di;
+            }
+        } else {
+            // Anything else: the plain sum of partial derivatives.
+            for (auto const& [x, r] : rate) result += e.diff(ex_to<symbol>(x)) * r;
+        }
+        memo.emplace(e, result);
+        return result;
+    }
+};
+
+} // namespace
+
+ex directional_derivative(ex const& e, std::vector<symbol> const& x, std::vector<ex> const& r) {
+    walker w;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        if (!r[i].is_zero()) w.rate.emplace(x[i], r[i]);
+    if (w.rate.empty()) return 0;
+    return w.d(e);
+}
+
+} // namespace lagc
