@@ -9,10 +9,10 @@ namespace bead_on_hoop {
 void mass_matrix(const double* q, const Parameters& p, double* M) {
     M[1] = 0.0;
     M[2] = 0.0;
-    const double s0 = p.m*p.r*p.r;
-    M[0] = s0;
-    const double s1 = std::sin(q[0]);
-    M[3] = s1*s1*s0;
+    const double s0 = std::sin(q[0]);
+    const double s1 = p.m*p.r*p.r;
+    M[0] = s1;
+    M[3] = s0*s0*s1;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
@@ -27,8 +27,9 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
-    dVdq[0] = p.g*p.m*p.r*std::sin(q[0]);
     dVdq[1] = 0.0;
+    const double s0 = std::sin(q[0]);
+    dVdq[0] = p.g*p.m*p.r*s0;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
@@ -44,26 +45,27 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = p.r*p.r;
-    const double s1 = std::sin(q[0]);
-    const double result = 0.5*p.m*qd[0]*qd[0]*s0 + 0.5*p.m*s1*s1*qd[1]*qd[1]*s0;
+    const double s0 = std::sin(q[0]);
+    const double s1 = p.r*p.r;
+    const double result = 0.5*p.m*qd[0]*qd[0]*s1 + 0.5*p.m*s0*s0*qd[1]*qd[1]*s1;
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double result = p.g*p.m*p.r*(1.0 - std::cos(q[0]));
+    const double s0 = std::cos(q[0]);
+    const double result = p.g*p.m*p.r*(1.0 - s0);
     return result;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
     // M's lower triangle and b = Q - h.
-    const double s0 = p.m*p.r*p.r;
-    const double M0_0 = s0;
-    const double s1 = std::sin(q[0]);
-    const double M1_1 = s1*s1*s0;
-    const double s2 = std::cos(q[0]);
-    const double b0 = -p.m*p.r*s1*(p.g - p.r*s2*qd[1]*qd[1]);
-    const double b1 = u[0] - 2.0*qd[0]*qd[1]*s2*s1*s0;
+    const double s0 = std::sin(q[0]);
+    const double s1 = std::cos(q[0]);
+    const double s2 = p.m*p.r*p.r;
+    const double M0_0 = s2;
+    const double M1_1 = s0*s0*s2;
+    const double b0 = s0*(s1*qd[1]*qd[1]*s2 - p.g*p.m*p.r);
+    const double b1 = u[0] - 2.0*qd[0]*qd[1]*s1*s0*s2;
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;

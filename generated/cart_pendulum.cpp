@@ -9,21 +9,24 @@ namespace cart_pendulum {
 void mass_matrix(const double* q, const Parameters& p, double* M) {
     M[0] = p.m1 + p.m2;
     M[3] = p.m2*p.l*p.l;
-    const double s0 = p.l*p.m2*std::cos(q[1]);
-    M[1] = s0;
-    M[2] = s0;
+    const double s0 = std::cos(q[1]);
+    const double s1 = p.l*p.m2*s0;
+    M[1] = s1;
+    M[2] = s1;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
     C[0] = 0.0;
-    C[1] = -p.l*p.m2*qd[1]*std::sin(q[1]);
     C[2] = 0.0;
     C[3] = 0.0;
+    const double s0 = std::sin(q[1]);
+    C[1] = -p.l*p.m2*qd[1]*s0;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
     dVdq[0] = 0.0;
-    dVdq[1] = p.g*p.l*p.m2*std::sin(q[1]);
+    const double s0 = std::sin(q[1]);
+    dVdq[1] = p.g*p.l*p.m2*s0;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
@@ -38,24 +41,27 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = qd[0]*qd[0];
-    const double result = p.l*p.m2*qd[0]*qd[1]*std::cos(q[1]) + 0.5*p.m2*qd[1]*qd[1]*p.l*p.l + 0.5*p.m1*s0 + 0.5*p.m2*s0;
+    const double s0 = std::cos(q[1]);
+    const double s1 = qd[0]*qd[0];
+    const double result = p.l*p.m2*qd[0]*qd[1]*s0 + 0.5*p.m2*qd[1]*qd[1]*p.l*p.l + 0.5*p.m1*s1 + 0.5*p.m2*s1;
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double result = p.g*p.l*p.m2*(1.0 - std::cos(q[1]));
+    const double s0 = std::cos(q[1]);
+    const double result = p.g*p.l*p.m2*(1.0 - s0);
     return result;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.m1 + p.m2;
-    const double M1_0 = p.l*p.m2*std::cos(q[1]);
     const double M1_1 = p.m2*p.l*p.l;
-    const double s0 = std::sin(q[1]);
-    const double b0 = u[0] + p.l*p.m2*s0*qd[1]*qd[1];
-    const double b1 = -p.g*p.l*p.m2*s0;
+    const double s0 = std::cos(q[1]);
+    const double M1_0 = p.l*p.m2*s0;
+    const double s1 = std::sin(q[1]);
+    const double b0 = u[0] + p.l*p.m2*s1*qd[1]*qd[1];
+    const double b1 = -p.g*p.l*p.m2*s1;
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;

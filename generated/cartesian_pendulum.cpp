@@ -201,7 +201,8 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
 }
 
 void output_angle(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* out) {
-    out[0] = std::atan2(q[0], -q[1]);
+    const double s0 = std::atan2(q[0], -q[1]);
+    out[0] = s0;
 }
 
 }  // namespace cartesian_pendulum

@@ -64,8 +64,10 @@ void dynamics_terms(const double* q, const double* qd, const double* /*u*/, cons
     M[0] = p.m;
     M[2] = 0.0;
     M[3] = p.m*q[0]*q[0];
-    b[0] = p.m*(q[0]*qd[1]*qd[1] + p.g*std::cos(q[1]));
-    b[1] = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*std::sin(q[1]));
+    const double s0 = std::cos(q[1]);
+    b[0] = p.m*(q[0]*qd[1]*qd[1] + p.g*s0);
+    const double s1 = std::sin(q[1]);
+    b[1] = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s1);
 }
 }  // namespace detail
 
@@ -116,13 +118,17 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
-    dVdq[0] = -p.g*p.m*std::cos(q[1]);
-    dVdq[1] = p.g*p.m*q[0]*std::sin(q[1]);
+    const double s0 = std::cos(q[1]);
+    dVdq[0] = -p.g*p.m*s0;
+    const double s1 = std::sin(q[1]);
+    dVdq[1] = p.g*p.m*q[0]*s1;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
-    h[0] = -p.m*(q[0]*qd[1]*qd[1] + p.g*std::cos(q[1]));
-    h[1] = p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*std::sin(q[1]));
+    const double s0 = std::cos(q[1]);
+    h[0] = -p.m*(q[0]*qd[1]*qd[1] + p.g*s0);
+    const double s1 = std::sin(q[1]);
+    h[1] = p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s1);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* Q) {
@@ -136,7 +142,8 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double result = -p.g*p.m*q[0]*std::cos(q[1]);
+    const double s0 = std::cos(q[1]);
+    const double result = -p.g*p.m*q[0]*s0;
     return result;
 }
 
@@ -159,9 +166,11 @@ void semi_implicit_system(const double* q, const double* qd, const double* /*u*/
     K[6] = 1.0;
     K[7] = 0.0;
     K[8] = 0.0;
-    rhs[0] = p.m*(q[0]*qd[1]*qd[1] + p.g*std::cos(q[1]));
-    rhs[1] = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*std::sin(q[1]));
     rhs[2] = p.beta_c*p.beta_c*(p.l0 - q[0]) - 2.0*p.alpha_c*qd[0];
+    const double s0 = std::cos(q[1]);
+    rhs[0] = p.m*(q[0]*qd[1]*qd[1] + p.g*s0);
+    const double s1 = std::sin(q[1]);
+    rhs[1] = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s1);
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {

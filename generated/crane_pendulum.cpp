@@ -57,8 +57,9 @@ void constraint_terms(double t, const double* q, const double* qd, const Paramet
     const double s0 = p.w*t;
     const double s1 = std::cos(s0);
     const double s2 = std::sin(s0);
-    const double s3 = p.L0 + p.dL*s2;
-    r[0] = -(qd[1]*qd[1] + qd[0]*qd[0] + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0] - p.dL*p.w*s1*s3) + 0.5*p.beta_c*p.beta_c*(q[1]*q[1] + q[0]*q[0] - s3*s3) - p.dL*p.w*p.w*(p.dL*s1*s1 - s2*s3));
+    const double s3 = p.dL*s2;
+    const double s4 = p.L0 + s3;
+    r[0] = -(qd[1]*qd[1] + qd[0]*qd[0] + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0] - p.dL*p.w*s1*s4) + 0.5*p.beta_c*p.beta_c*(q[1]*q[1] + q[0]*q[0] - s4*s4) + p.w*p.w*(s3*s4 - s1*s1*p.dL*p.dL));
 }
 }  // namespace detail
 
@@ -144,8 +145,9 @@ double potential_energy(double /*t*/, const double* q, const Parameters& p) {
 }
 
 void constraint_residuals(double t, const double* q, const double* /*qd*/, const Parameters& p, double* c) {
-    const double s0 = p.L0 + p.dL*std::sin(p.w*t);
-    c[0] = 0.5*(q[1]*q[1] + q[0]*q[0] - s0*s0);
+    const double s0 = std::sin(p.w*t);
+    const double s1 = p.L0 + p.dL*s0;
+    c[0] = 0.5*(q[1]*q[1] + q[0]*q[0] - s1*s1);
 }
 
 void constraint_jacobian(double /*t*/, const double* q, const Parameters& /*p*/, double* A) {
@@ -168,8 +170,9 @@ void semi_implicit_system(double t, const double* q, const double* qd, const dou
     const double s0 = p.w*t;
     const double s1 = std::cos(s0);
     const double s2 = std::sin(s0);
-    const double s3 = p.L0 + p.dL*s2;
-    rhs[2] = -(qd[1]*qd[1] + qd[0]*qd[0] + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0] - p.dL*p.w*s1*s3) + 0.5*p.beta_c*p.beta_c*(q[1]*q[1] + q[0]*q[0] - s3*s3) - p.dL*p.w*p.w*(p.dL*s1*s1 - s2*s3));
+    const double s3 = p.dL*s2;
+    const double s4 = p.L0 + s3;
+    rhs[2] = -(qd[1]*qd[1] + qd[0]*qd[0] + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0] - p.dL*p.w*s1*s4) + 0.5*p.beta_c*p.beta_c*(q[1]*q[1] + q[0]*q[0] - s4*s4) + p.w*p.w*(s3*s4 - s1*s1*p.dL*p.dL));
 }
 
 int forward_dynamics(double t, const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
@@ -210,7 +213,8 @@ int forward_dynamics(double t, const double* q, const double* qd, const double* 
 }
 
 void output_rope_length(double t, const double* /*q*/, const double* /*qd*/, const Parameters& p, double* out) {
-    out[0] = p.L0 + p.dL*std::sin(p.w*t);
+    const double s0 = std::sin(p.w*t);
+    out[0] = p.L0 + p.dL*s0;
 }
 
 }  // namespace crane_pendulum

@@ -22,13 +22,17 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
-    dVdq[0] = -(p.k*(p.l0 - q[0]) + p.g*p.m*std::cos(q[1]));
-    dVdq[1] = p.g*p.m*q[0]*std::sin(q[1]);
+    const double s0 = std::cos(q[1]);
+    dVdq[0] = -(p.k*(p.l0 - q[0]) + p.g*p.m*s0);
+    const double s1 = std::sin(q[1]);
+    dVdq[1] = p.g*p.m*q[0]*s1;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
-    h[0] = -(p.k*(p.l0 - q[0]) + p.m*(q[0]*qd[1]*qd[1] + p.g*std::cos(q[1])));
-    h[1] = p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*std::sin(q[1]));
+    const double s0 = std::cos(q[1]);
+    h[0] = -(p.k*(p.l0 - q[0]) + p.m*(q[0]*qd[1]*qd[1] + p.g*s0));
+    const double s1 = std::sin(q[1]);
+    h[1] = p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s1);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* Q) {
@@ -42,8 +46,9 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = p.l0 - q[0];
-    const double result = 0.5*p.k*s0*s0 - p.g*p.m*q[0]*std::cos(q[1]);
+    const double s0 = std::cos(q[1]);
+    const double s1 = p.l0 - q[0];
+    const double result = 0.5*p.k*s1*s1 - p.g*p.m*q[0]*s0;
     return result;
 }
 
@@ -51,8 +56,10 @@ int forward_dynamics(const double* q, const double* qd, const double* /*u*/, con
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.m;
     const double M1_1 = p.m*q[0]*q[0];
-    const double b0 = p.k*(p.l0 - q[0]) + p.m*(q[0]*qd[1]*qd[1] + p.g*std::cos(q[1]));
-    const double b1 = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*std::sin(q[1]));
+    const double s0 = std::cos(q[1]);
+    const double b0 = p.k*(p.l0 - q[0]) + p.m*(q[0]*qd[1]*qd[1] + p.g*s0);
+    const double s1 = std::sin(q[1]);
+    const double b1 = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s1);
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;

@@ -52,24 +52,30 @@ void cholesky_solve(const double* L, double* b) {
 namespace detail {
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
-    const double s0 = p.l1*std::sin(q[0]);
-    A[0] = -s0;
-    const double s1 = p.l2*std::sin(q[1]);
-    A[1] = -s1;
-    const double s2 = p.l3*std::sin(q[2]);
-    A[2] = s2;
-    const double s3 = p.l1*std::cos(q[0]);
-    A[3] = s3;
-    const double s4 = p.l2*std::cos(q[1]);
-    A[4] = s4;
-    const double s5 = p.l3*std::cos(q[2]);
-    A[5] = -s5;
-    const double s6 = p.beta_c*p.beta_c;
-    const double s7 = qd[0]*qd[0];
-    const double s8 = qd[1]*qd[1];
-    const double s9 = qd[2]*qd[2];
-    r[0] = s6*(p.d + s5 - s4 - s3) + s7*s3 + s8*s4 - 2.0*p.alpha_c*(qd[2]*s2 - qd[1]*s1 - qd[0]*s0) - s9*s5;
-    r[1] = s6*(s2 - s1 - s0) + s8*s1 + s7*s0 - 2.0*p.alpha_c*(qd[1]*s4 + qd[0]*s3 - qd[2]*s5) - s9*s2;
+    const double s0 = std::sin(q[0]);
+    const double s1 = std::sin(q[1]);
+    const double s2 = std::sin(q[2]);
+    const double s3 = std::cos(q[0]);
+    const double s4 = std::cos(q[1]);
+    const double s5 = std::cos(q[2]);
+    const double s6 = p.l1*s0;
+    A[0] = -s6;
+    const double s7 = p.l2*s1;
+    A[1] = -s7;
+    const double s8 = p.l3*s2;
+    A[2] = s8;
+    const double s9 = p.l1*s3;
+    A[3] = s9;
+    const double s10 = p.l2*s4;
+    A[4] = s10;
+    const double s11 = p.l3*s5;
+    A[5] = -s11;
+    const double s12 = p.beta_c*p.beta_c;
+    const double s13 = qd[0]*qd[0];
+    const double s14 = qd[1]*qd[1];
+    const double s15 = qd[2]*qd[2];
+    r[0] = s12*(p.d + s11 - s10 - s9) + s13*s9 + s14*s10 - 2.0*p.alpha_c*(qd[2]*s8 - qd[1]*s7 - qd[0]*s6) - s15*s11;
+    r[1] = s12*(s8 - s7 - s6) + s14*s7 + s13*s6 - 2.0*p.alpha_c*(qd[1]*s10 + qd[0]*s9 - qd[2]*s11) - s15*s8;
 }
 }  // namespace detail
 
@@ -81,15 +87,16 @@ void dynamics_terms(const double* q, const double* qd, const double* u, const Pa
     M[6] = 0.0;
     M[7] = 0.0;
     M[8] = 0.3333333333333333*p.m3*p.l3*p.l3;
-    b[2] = -0.5*p.g*p.l3*p.m3*std::cos(q[2]);
     const double s0 = std::sin(q[1]);
     const double s1 = std::sin(q[0]);
     const double s2 = std::cos(q[1]);
     const double s3 = std::cos(q[0]);
     M[3] = 0.5*p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
-    const double s4 = s3*s0 - s2*s1;
-    b[0] = u[0] - p.l1*(0.5*(p.g*p.m1*s3 - p.l2*p.m2*qd[1]*qd[1]*s4) + p.g*p.m2*s3);
-    b[1] = -0.5*p.l2*p.m2*(p.l1*qd[0]*qd[0]*s4 + p.g*s2);
+    const double s4 = std::cos(q[2]);
+    b[2] = -0.5*p.g*p.l3*p.m3*s4;
+    const double s5 = s3*s0 - s2*s1;
+    b[0] = u[0] - p.l1*(0.5*(p.g*p.m1*s3 - p.l2*p.m2*qd[1]*qd[1]*s5) + p.g*p.m2*s3);
+    b[1] = -0.5*p.l2*p.m2*(p.l1*qd[0]*qd[0]*s5 + p.g*s2);
 }
 }  // namespace detail
 
@@ -140,9 +147,13 @@ void mass_matrix(const double* q, const Parameters& p, double* M) {
     M[6] = 0.0;
     M[7] = 0.0;
     M[8] = 0.3333333333333333*p.m3*p.l3*p.l3;
-    const double s0 = 0.5*p.l1*p.l2*p.m2*(std::sin(q[1])*std::sin(q[0]) + std::cos(q[1])*std::cos(q[0]));
-    M[1] = s0;
-    M[3] = s0;
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::cos(q[0]);
+    const double s4 = 0.5*p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
+    M[1] = s4;
+    M[3] = s4;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
@@ -153,24 +164,34 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     C[6] = 0.0;
     C[7] = 0.0;
     C[8] = 0.0;
-    const double s0 = std::cos(q[0])*std::sin(q[1]) - std::cos(q[1])*std::sin(q[0]);
-    C[1] = -0.5*p.l1*p.l2*p.m2*qd[1]*s0;
-    C[3] = 0.5*p.l1*p.l2*p.m2*qd[0]*s0;
+    const double s0 = std::cos(q[0]);
+    const double s1 = std::sin(q[1]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::sin(q[0]);
+    const double s4 = s0*s1 - s2*s3;
+    C[1] = -0.5*p.l1*p.l2*p.m2*qd[1]*s4;
+    C[3] = 0.5*p.l1*p.l2*p.m2*qd[0]*s4;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
-    dVdq[0] = 0.5*p.g*p.l1*std::cos(q[0])*(p.m1 + 2.0*p.m2);
-    dVdq[1] = 0.5*p.g*p.l2*p.m2*std::cos(q[1]);
-    dVdq[2] = 0.5*p.g*p.l3*p.m3*std::cos(q[2]);
+    const double s0 = std::cos(q[0]);
+    dVdq[0] = 0.5*p.g*p.l1*s0*(p.m1 + 2.0*p.m2);
+    const double s1 = std::cos(q[1]);
+    dVdq[1] = 0.5*p.g*p.l2*p.m2*s1;
+    const double s2 = std::cos(q[2]);
+    dVdq[2] = 0.5*p.g*p.l3*p.m3*s2;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
-    h[2] = 0.5*p.g*p.l3*p.m3*std::cos(q[2]);
     const double s0 = std::cos(q[0]);
-    const double s1 = std::cos(q[1]);
-    const double s2 = s0*std::sin(q[1]) - s1*std::sin(q[0]);
-    h[0] = p.l1*(0.5*(p.g*p.m1*s0 - p.l2*p.m2*qd[1]*qd[1]*s2) + p.g*p.m2*s0);
-    h[1] = 0.5*p.l2*p.m2*(p.l1*qd[0]*qd[0]*s2 + p.g*s1);
+    const double s1 = std::sin(q[1]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::sin(q[0]);
+    const double s4 = std::cos(q[2]);
+    h[2] = 0.5*p.g*p.l3*p.m3*s4;
+    const double s5 = s0*s1 - s2*s3;
+    h[0] = p.l1*(0.5*(p.g*p.m1*s0 - p.l2*p.m2*qd[1]*qd[1]*s5) + p.g*p.m2*s0);
+    h[1] = 0.5*p.l2*p.m2*(p.l1*qd[0]*qd[0]*s5 + p.g*s2);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* Q) {
@@ -180,30 +201,48 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = p.l2*qd[1]*std::cos(q[1]) + 2.0*p.l1*qd[0]*std::cos(q[0]);
-    const double s1 = 2.0*p.l1*qd[0]*std::sin(q[0]) + p.l2*qd[1]*std::sin(q[1]);
-    const double result = 0.041666666666666664*p.m2*qd[1]*qd[1]*p.l2*p.l2 + 0.16666666666666666*p.m3*p.l3*p.l3*qd[2]*qd[2] + 0.16666666666666666*p.m1*qd[0]*qd[0]*p.l1*p.l1 + 0.125*p.m2*(s0*s0 + s1*s1);
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::cos(q[0]);
+    const double s2 = std::sin(q[0]);
+    const double s3 = std::sin(q[1]);
+    const double s4 = p.l2*qd[1]*s0 + 2.0*p.l1*qd[0]*s1;
+    const double s5 = 2.0*p.l1*qd[0]*s2 + p.l2*qd[1]*s3;
+    const double result = 0.041666666666666664*p.m2*qd[1]*qd[1]*p.l2*p.l2 + 0.16666666666666666*p.m3*p.l3*p.l3*qd[2]*qd[2] + 0.16666666666666666*p.m1*qd[0]*qd[0]*p.l1*p.l1 + 0.125*p.m2*(s4*s4 + s5*s5);
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
     const double s0 = std::sin(q[0]);
-    const double result = 0.5*p.g*(p.m2*(2.0*p.l1*s0 + p.l2*std::sin(q[1])) + p.l3*p.m3*std::sin(q[2]) + p.l1*p.m1*s0);
+    const double s1 = std::sin(q[1]);
+    const double s2 = std::sin(q[2]);
+    const double result = 0.5*p.g*(p.m2*(2.0*p.l1*s0 + p.l2*s1) + p.l3*p.m3*s2 + p.l1*p.m1*s0);
     return result;
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* c) {
-    c[0] = -(p.d + p.l3*std::cos(q[2]) - p.l2*std::cos(q[1]) - p.l1*std::cos(q[0]));
-    c[1] = -(p.l3*std::sin(q[2]) - p.l2*std::sin(q[1]) - p.l1*std::sin(q[0]));
+    const double s0 = std::cos(q[2]);
+    const double s1 = std::cos(q[1]);
+    const double s2 = std::cos(q[0]);
+    c[0] = -(p.d + p.l3*s0 - p.l2*s1 - p.l1*s2);
+    const double s3 = std::sin(q[2]);
+    const double s4 = std::sin(q[1]);
+    const double s5 = std::sin(q[0]);
+    c[1] = -(p.l3*s3 - p.l2*s4 - p.l1*s5);
 }
 
 void constraint_jacobian(const double* q, const Parameters& p, double* A) {
-    A[0] = -p.l1*std::sin(q[0]);
-    A[1] = -p.l2*std::sin(q[1]);
-    A[2] = p.l3*std::sin(q[2]);
-    A[3] = p.l1*std::cos(q[0]);
-    A[4] = p.l2*std::cos(q[1]);
-    A[5] = -p.l3*std::cos(q[2]);
+    const double s0 = std::sin(q[0]);
+    A[0] = -p.l1*s0;
+    const double s1 = std::sin(q[1]);
+    A[1] = -p.l2*s1;
+    const double s2 = std::sin(q[2]);
+    A[2] = p.l3*s2;
+    const double s3 = std::cos(q[0]);
+    A[3] = p.l1*s3;
+    const double s4 = std::cos(q[1]);
+    A[4] = p.l2*s4;
+    const double s5 = std::cos(q[2]);
+    A[5] = -p.l3*s5;
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* K, double* rhs) {
@@ -218,44 +257,49 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     K[19] = 0.0;
     K[23] = 0.0;
     K[24] = 0.0;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double s4 = 0.5*p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
-    K[1] = s4;
-    K[5] = s4;
-    const double s5 = p.l1*s1;
-    const double s6 = -s5;
-    K[3] = s6;
-    K[15] = s6;
-    const double s7 = p.l1*s3;
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::cos(q[0]);
+    const double s2 = std::sin(q[1]);
+    const double s3 = std::sin(q[0]);
+    const double s4 = std::sin(q[2]);
+    const double s5 = std::cos(q[2]);
+    const double s6 = p.l2*s0;
+    K[9] = s6;
+    K[21] = s6;
+    const double s7 = p.l1*s1;
     K[4] = s7;
     K[20] = s7;
-    const double s8 = p.l2*s0;
-    const double s9 = -s8;
-    K[8] = s9;
-    K[16] = s9;
-    const double s10 = p.l2*s2;
-    K[9] = s10;
-    K[21] = s10;
-    const double s11 = p.l3*std::sin(q[2]);
-    K[13] = s11;
-    K[17] = s11;
-    const double s12 = p.l3*std::cos(q[2]);
-    rhs[2] = -0.5*p.g*p.m3*s12;
-    const double s13 = -s12;
-    K[14] = s13;
-    K[22] = s13;
-    const double s14 = qd[1]*qd[1];
-    const double s15 = s3*s0 - s2*s1;
-    rhs[0] = u[0] - p.l1*(0.5*(p.g*p.m1*s3 - p.l2*p.m2*s14*s15) + p.g*p.m2*s3);
-    const double s16 = qd[0]*qd[0];
-    rhs[1] = -0.5*p.l2*p.m2*(p.l1*s16*s15 + p.g*s2);
-    const double s17 = p.beta_c*p.beta_c;
-    const double s18 = qd[2]*qd[2];
-    rhs[3] = s17*(p.d + s12 - s10 - s7) + s16*s7 + s14*s10 - 2.0*p.alpha_c*(qd[2]*s11 - qd[1]*s8 - qd[0]*s5) - s18*s12;
-    rhs[4] = s17*(s11 - s8 - s5) + s14*s8 + s16*s5 - 2.0*p.alpha_c*(qd[1]*s10 + qd[0]*s7 - qd[2]*s12) - s18*s11;
+    const double s8 = p.l2*s2;
+    const double s9 = p.l1*s3;
+    const double s10 = 0.5*p.m2*(s6*s7 + s8*s9);
+    K[1] = s10;
+    K[5] = s10;
+    const double s11 = -s9;
+    K[3] = s11;
+    K[15] = s11;
+    const double s12 = -s8;
+    K[8] = s12;
+    K[16] = s12;
+    const double s13 = p.l3*s4;
+    K[13] = s13;
+    K[17] = s13;
+    const double s14 = p.l3*s5;
+    rhs[2] = -0.5*p.g*p.m3*s14;
+    const double s15 = -s14;
+    K[14] = s15;
+    K[22] = s15;
+    const double s16 = qd[1]*qd[1];
+    const double s17 = s16*s8;
+    const double s18 = s16*s6;
+    rhs[0] = u[0] + 0.5*(p.m2*(s7*s17 - s9*s18) - p.g*p.m1*s7) - p.g*p.m2*s7;
+    const double s19 = qd[0]*qd[0];
+    const double s20 = s19*s9;
+    const double s21 = s19*s7;
+    rhs[1] = -0.5*p.m2*(s6*(p.g - s20) + s21*s8);
+    const double s22 = p.beta_c*p.beta_c;
+    const double s23 = qd[2]*qd[2];
+    rhs[3] = s22*(p.d + s14 - s6 - s7) + s21 + s18 - 2.0*p.alpha_c*(qd[2]*s13 - qd[1]*s8 - qd[0]*s9) - s23*s14;
+    rhs[4] = s22*(s13 - s8 - s9) + s17 + s20 - 2.0*p.alpha_c*(qd[1]*s6 + qd[0]*s7 - qd[2]*s14) - s23*s13;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
@@ -296,8 +340,12 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
 }
 
 void output_coupler_joint(const double* q, const double* /*qd*/, const Parameters& p, double* out) {
-    out[0] = p.l2*std::cos(q[1]) + p.l1*std::cos(q[0]);
-    out[1] = p.l2*std::sin(q[1]) + p.l1*std::sin(q[0]);
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::cos(q[0]);
+    out[0] = p.l2*s0 + p.l1*s1;
+    const double s2 = std::sin(q[1]);
+    const double s3 = std::sin(q[0]);
+    out[1] = p.l2*s2 + p.l1*s3;
 }
 
 }  // namespace four_bar

@@ -23,7 +23,8 @@ void bias_forces(const double* /*q*/, const double* /*qd*/, const Parameters& /*
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* Q) {
-    Q[0] = p.g*p.m*std::sin(p.alpha);
+    const double s0 = std::sin(p.alpha);
+    Q[0] = p.g*p.m*s0;
 }
 
 double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p) {
@@ -39,7 +40,8 @@ double potential_energy(const double* /*q*/, const Parameters& /*p*/) {
 int forward_dynamics(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* qdd, double* /*lambda*/) {
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.m;
-    const double b0 = p.g*p.m*std::sin(p.alpha);
+    const double s0 = std::sin(p.alpha);
+    const double b0 = p.g*p.m*s0;
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;

@@ -15,11 +15,13 @@ void coriolis_matrix(const double* /*q*/, const double* /*qd*/, const Parameters
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
-    dVdq[0] = p.g*p.l*p.m*std::sin(q[0]);
+    const double s0 = std::sin(q[0]);
+    dVdq[0] = p.g*p.l*p.m*s0;
 }
 
 void bias_forces(const double* q, const double* /*qd*/, const Parameters& p, double* h) {
-    h[0] = p.g*p.l*p.m*std::sin(q[0]);
+    const double s0 = std::sin(q[0]);
+    h[0] = p.g*p.l*p.m*s0;
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* Q) {
@@ -32,14 +34,16 @@ double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double result = -p.g*p.l*p.m*std::cos(q[0]);
+    const double s0 = std::cos(q[0]);
+    const double result = -p.g*p.l*p.m*s0;
     return result;
 }
 
 int forward_dynamics(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* qdd, double* /*lambda*/) {
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.m*p.l*p.l;
-    const double b0 = -p.g*p.l*p.m*std::sin(q[0]);
+    const double s0 = std::sin(q[0]);
+    const double b0 = -p.g*p.l*p.m*s0;
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;

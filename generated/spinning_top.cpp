@@ -27,48 +27,52 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     const double s0 = std::cos(q[1]);
     const double s1 = std::sin(q[1]);
     C[0] = qd[1]*s0*s1*(p.I1 - p.I3);
-    const double s2 = qd[0]*s0;
-    const double s3 = s1*(p.I1*s2 - p.I3*(s2 + 0.5*qd[2]));
-    C[1] = s3;
-    C[3] = -s3;
-    const double s4 = -0.5*p.I3*qd[1]*s1;
-    C[2] = s4;
-    C[6] = s4;
-    const double s5 = 0.5*p.I3*qd[0]*s1;
-    C[5] = s5;
-    C[7] = -s5;
+    const double s2 = 0.5*p.I3*qd[2]*s1 - qd[0]*(p.I1*s0*s1 - p.I3*s0*s1);
+    C[1] = -s2;
+    C[3] = s2;
+    const double s3 = -0.5*p.I3*qd[1]*s1;
+    C[2] = s3;
+    C[6] = s3;
+    const double s4 = 0.5*p.I3*qd[0]*s1;
+    C[5] = s4;
+    C[7] = -s4;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
     dVdq[0] = 0.0;
-    dVdq[1] = -p.g*p.h*p.m*std::sin(q[1]);
     dVdq[2] = 0.0;
+    const double s0 = std::sin(q[1]);
+    dVdq[1] = -p.g*p.h*p.m*s0;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
     const double s0 = std::sin(q[1]);
     h[2] = -p.I3*qd[0]*qd[1]*s0;
-    const double s1 = qd[0]*std::cos(q[1]);
-    h[0] = qd[1]*s0*(2.0*s1*(p.I1 - p.I3) - p.I3*qd[2]);
-    h[1] = -s0*(qd[0]*(p.I1*s1 - p.I3*(qd[2] + s1)) + p.g*p.h*p.m);
+    const double s1 = std::cos(q[1]);
+    const double s2 = p.I1 - p.I3;
+    const double s3 = p.I3*qd[2];
+    h[0] = qd[1]*s0*(2.0*qd[0]*s1*s2 - s3);
+    h[1] = -(p.g*p.h*p.m*s0 + qd[0]*(qd[0]*s1*s0*s2 - s0*s3));
 }
 
 void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* Q) {
-    Q[0] = u[0]*std::cos(q[1]);
     Q[1] = 0.0;
     Q[2] = u[0];
+    const double s0 = std::cos(q[1]);
+    Q[0] = u[0]*s0;
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = qd[0]*qd[0];
-    const double s1 = std::cos(q[1]);
-    const double s2 = std::sin(q[1]);
-    const double result = 0.5*p.I3*s0*s1*s1 + p.I3*qd[0]*qd[2]*s1 + 0.5*p.I1*s0*s2*s2 + 0.5*p.I1*qd[1]*qd[1] + 0.5*p.I3*qd[2]*qd[2];
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[1]);
+    const double s2 = qd[0]*qd[0];
+    const double result = 0.5*p.I3*s2*s0*s0 + p.I3*qd[0]*qd[2]*s0 + 0.5*p.I1*s2*s1*s1 + 0.5*p.I1*qd[1]*qd[1] + 0.5*p.I3*qd[2]*qd[2];
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double result = p.g*p.h*p.m*std::cos(q[1]);
+    const double s0 = std::cos(q[1]);
+    const double result = p.g*p.h*p.m*s0;
     return result;
 }
 
@@ -77,13 +81,15 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     const double M1_1 = p.I1;
     const double M2_2 = p.I3;
     const double s0 = std::cos(q[1]);
-    const double M2_0 = p.I3*s0;
     const double s1 = std::sin(q[1]);
     const double M0_0 = p.I3*s0*s0 + p.I1*s1*s1;
     const double b2 = u[0] + p.I3*qd[0]*qd[1]*s1;
-    const double s2 = qd[0]*s0;
-    const double b0 = u[0]*s0 - qd[1]*s1*(2.0*s2*(p.I1 - p.I3) - p.I3*qd[2]);
-    const double b1 = s1*(qd[0]*(p.I1*s2 - p.I3*(qd[2] + s2)) + p.g*p.h*p.m);
+    const double s2 = p.I3*s0;
+    const double M2_0 = s2;
+    const double s3 = s2 - p.I1*s0;
+    const double s4 = p.I3*qd[2];
+    const double b0 = u[0]*s0 + qd[1]*s1*(2.0*qd[0]*s3 + s4);
+    const double b1 = p.g*p.h*p.m*s1 - qd[0]*(s1*s4 + qd[0]*s1*s3);
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -114,10 +120,13 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
 }
 
 void output_axis(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* out) {
-    out[2] = std::cos(q[1]);
-    const double s0 = std::sin(q[1]);
-    out[0] = std::cos(q[0])*s0;
-    out[1] = s0*std::sin(q[0]);
+    const double s0 = std::cos(q[0]);
+    const double s1 = std::sin(q[1]);
+    out[0] = s0*s1;
+    const double s2 = std::sin(q[0]);
+    out[1] = s1*s2;
+    const double s3 = std::cos(q[1]);
+    out[2] = s3;
 }
 
 }  // namespace spinning_top

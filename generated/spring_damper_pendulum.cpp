@@ -15,11 +15,15 @@ void coriolis_matrix(const double* /*q*/, const double* /*qd*/, const Parameters
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
-    dVdq[0] = p.l*std::sin(q[0])*(p.g*p.m + 0.25*p.k*p.l*std::cos(q[0]));
+    const double s0 = std::sin(q[0]);
+    const double s1 = std::cos(q[0]);
+    dVdq[0] = p.l*s0*(p.g*p.m + 0.25*p.k*p.l*s1);
 }
 
 void bias_forces(const double* q, const double* /*qd*/, const Parameters& p, double* h) {
-    h[0] = p.l*std::sin(q[0])*(p.g*p.m + 0.25*p.k*p.l*std::cos(q[0]));
+    const double s0 = std::sin(q[0]);
+    const double s1 = std::cos(q[0]);
+    h[0] = p.l*s0*(p.g*p.m + 0.25*p.k*p.l*s1);
 }
 
 void generalized_forces(const double* q, const double* qd, const double* u, const Parameters& p, double* Q) {
@@ -33,8 +37,9 @@ double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::sin(q[0]);
-    const double result = p.g*p.l*p.m*(1.0 - std::cos(q[0])) + 0.125*p.k*s0*s0*p.l*p.l;
+    const double s0 = std::cos(q[0]);
+    const double s1 = std::sin(q[0]);
+    const double result = p.g*p.l*p.m*(1.0 - s0) + 0.125*p.k*s1*s1*p.l*p.l;
     return result;
 }
 

@@ -9,65 +9,84 @@ namespace two_bar_linkage {
 void mass_matrix(const double* q, const Parameters& p, double* M) {
     M[0] = p.l1*p.l1*(p.m1 + p.m2);
     M[3] = p.m2*p.l2*p.l2;
-    const double s0 = p.l1*p.l2*p.m2*(std::sin(q[1])*std::sin(q[0]) - std::cos(q[1])*std::cos(q[0]));
-    M[1] = s0;
-    M[2] = s0;
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::cos(q[0]);
+    const double s4 = p.l1*p.l2*p.m2*(s0*s1 - s2*s3);
+    M[1] = s4;
+    M[2] = s4;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
     C[0] = 0.0;
     C[3] = 0.0;
-    const double s0 = std::cos(q[0])*std::sin(q[1]) + std::cos(q[1])*std::sin(q[0]);
-    C[1] = p.l1*p.l2*p.m2*qd[1]*s0;
-    C[2] = p.l1*p.l2*p.m2*qd[0]*s0;
+    const double s0 = std::cos(q[0]);
+    const double s1 = std::sin(q[1]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::sin(q[0]);
+    const double s4 = s0*s1 + s2*s3;
+    C[1] = p.l1*p.l2*p.m2*qd[1]*s4;
+    C[2] = p.l1*p.l2*p.m2*qd[0]*s4;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
-    dVdq[0] = p.g*p.l1*std::cos(q[0])*(p.m1 + p.m2);
-    dVdq[1] = -p.g*p.l2*p.m2*std::cos(q[1]);
+    const double s0 = std::cos(q[0]);
+    dVdq[0] = p.g*p.l1*s0*(p.m1 + p.m2);
+    const double s1 = std::cos(q[1]);
+    dVdq[1] = -p.g*p.l2*p.m2*s1;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
     const double s0 = std::cos(q[0]);
-    const double s1 = p.g*s0;
+    const double s1 = std::sin(q[1]);
     const double s2 = std::cos(q[1]);
-    const double s3 = s0*std::sin(q[1]) + s2*std::sin(q[0]);
-    h[0] = p.l1*(p.m1*s1 + p.m2*(p.l2*qd[1]*qd[1]*s3 + s1));
-    h[1] = p.l2*p.m2*(p.l1*qd[0]*qd[0]*s3 - p.g*s2);
+    const double s3 = std::sin(q[0]);
+    const double s4 = p.g*s0;
+    const double s5 = s0*s1 + s2*s3;
+    h[0] = p.l1*(p.m1*s4 + p.m2*(p.l2*qd[1]*qd[1]*s5 + s4));
+    h[1] = p.l2*p.m2*(p.l1*qd[0]*qd[0]*s5 - p.g*s2);
 }
 
 void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& p, double* Q) {
-    Q[0] = p.l1*u[0]*std::cos(q[0]);
-    Q[1] = -p.l2*u[0]*std::cos(q[1]);
+    const double s0 = std::cos(q[0]);
+    Q[0] = p.l1*u[0]*s0;
+    const double s1 = std::cos(q[1]);
+    Q[1] = -p.l2*u[0]*s1;
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = p.l1*qd[0]*std::cos(q[0]) - p.l2*qd[1]*std::cos(q[1]);
-    const double s1 = p.l2*qd[1]*std::sin(q[1]) + p.l1*qd[0]*std::sin(q[0]);
-    const double result = 0.5*p.m2*(s0*s0 + s1*s1) + 0.5*p.m1*qd[0]*qd[0]*p.l1*p.l1;
+    const double s0 = std::cos(q[0]);
+    const double s1 = std::cos(q[1]);
+    const double s2 = std::sin(q[1]);
+    const double s3 = std::sin(q[0]);
+    const double s4 = p.l1*qd[0]*s0 - p.l2*qd[1]*s1;
+    const double s5 = p.l2*qd[1]*s2 + p.l1*qd[0]*s3;
+    const double result = 0.5*p.m2*(s4*s4 + s5*s5) + 0.5*p.m1*qd[0]*qd[0]*p.l1*p.l1;
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
     const double s0 = std::sin(q[0]);
-    const double result = p.g*p.l1*p.m1*s0 - p.g*p.m2*(p.l2*std::sin(q[1]) - p.l1*s0);
+    const double s1 = std::sin(q[1]);
+    const double result = p.g*p.l1*p.m1*s0 - p.g*p.m2*(p.l2*s1 - p.l1*s0);
     return result;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
     // M's lower triangle and b = Q - h.
     const double M1_1 = p.m2*p.l2*p.l2;
-    const double s0 = p.m1 + p.m2;
-    const double M0_0 = p.l1*p.l1*s0;
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::sin(q[0]);
-    const double s3 = std::cos(q[1]);
-    const double s4 = std::cos(q[0]);
-    const double M1_0 = p.l1*p.l2*p.m2*(s1*s2 - s3*s4);
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::cos(q[0]);
+    const double M1_0 = p.l1*p.l2*p.m2*(s0*s1 - s2*s3);
+    const double s4 = p.m1 + p.m2;
+    const double M0_0 = p.l1*p.l1*s4;
     const double s5 = qd[1]*qd[1];
-    const double s6 = s3*s2;
-    const double b0 = -p.l1*(p.l2*p.m2*s5*s6 - s4*(u[0] - p.g*s0 - p.l2*p.m2*s1*s5));
-    const double b1 = -p.l2*(u[0]*s3 + p.m2*(p.l1*qd[0]*qd[0]*(s4*s1 + s6) - p.g*s3));
+    const double s6 = s2*s1;
+    const double b0 = -p.l1*(p.l2*p.m2*s5*s6 - s3*(u[0] - p.g*s4 - p.l2*p.m2*s0*s5));
+    const double b1 = -p.l2*(u[0]*s2 + p.m2*(p.l1*qd[0]*qd[0]*(s3*s0 + s6) - p.g*s2));
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;

@@ -70,9 +70,11 @@ void dynamics_terms(const double* q, const double* /*qd*/, const double* u, cons
     M[6] = 0.0;
     M[7] = 0.0;
     M[8] = p.I;
-    b[0] = u[0]*std::cos(q[2]);
-    b[1] = u[0]*std::sin(q[2]);
     b[2] = u[1];
+    const double s0 = std::cos(q[2]);
+    b[0] = u[0]*s0;
+    const double s1 = std::sin(q[2]);
+    b[1] = u[0]*s1;
 }
 }  // namespace detail
 
@@ -151,9 +153,11 @@ void bias_forces(const double* /*q*/, const double* /*qd*/, const Parameters& /*
 }
 
 void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* Q) {
-    Q[0] = u[0]*std::cos(q[2]);
-    Q[1] = u[0]*std::sin(q[2]);
     Q[2] = u[1];
+    const double s0 = std::cos(q[2]);
+    Q[0] = u[0]*s0;
+    const double s1 = std::sin(q[2]);
+    Q[1] = u[0]*s1;
 }
 
 double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p) {
@@ -167,13 +171,17 @@ double potential_energy(const double* /*q*/, const Parameters& /*p*/) {
 }
 
 void constraint_residuals(const double* q, const double* qd, const Parameters& /*p*/, double* c) {
-    c[0] = -(qd[1]*std::cos(q[2]) - qd[0]*std::sin(q[2]));
+    const double s0 = std::cos(q[2]);
+    const double s1 = std::sin(q[2]);
+    c[0] = -(qd[1]*s0 - qd[0]*s1);
 }
 
 void constraint_jacobian(const double* q, const Parameters& /*p*/, double* A) {
-    A[0] = std::sin(q[2]);
-    A[1] = -std::cos(q[2]);
     A[2] = 0.0;
+    const double s0 = std::sin(q[2]);
+    A[0] = s0;
+    const double s1 = std::cos(q[2]);
+    A[1] = -s1;
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* K, double* rhs) {

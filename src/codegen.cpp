@@ -676,7 +676,7 @@ expression_graph::reach_result expression_graph::reach(std::vector<std::pair<std
 bool expression_graph::needs_temporary(reach_result const& r, int id) const {
     node const& n = nodes_[static_cast<std::size_t>(id)];
     return n.kind != op::variable && n.kind != op::number &&
-           (r.refs[static_cast<std::size_t>(id)] > 1 || r.pow_base[static_cast<std::size_t>(id)]);
+           (r.refs[static_cast<std::size_t>(id)] > 1 || r.pow_base[static_cast<std::size_t>(id)] || n.kind == op::call);
 }
 
 void expression_graph::use(emitted_body& b, std::string const& argument) {
@@ -691,7 +691,25 @@ void expression_graph::use_target(emitted_body& b, std::string const& target) {
 
 emitted_body expression_graph::emit(std::vector<std::pair<std::string, int>> const& outputs,
                                     std::string const& indent) const {
-    reach_result const r = reach(outputs);
+    reach_result r = reach(outputs);
+    // Calls first (sin, cos, ... and what their arguments need): every value live across a
+    // call is spilled, so values are best computed after the last call.
+    {
+        std::vector<char> early(nodes_.size(), 0);
+        std::function<void(int)> mark = [&](int id) {
+            if (early[static_cast<std::size_t>(id)]) return;
+            early[static_cast<std::size_t>(id)] = 1;
+            for (int c : nodes_[static_cast<std::size_t>(id)].args) mark(c);
+        };
+        for (int id : r.order)
+            if (nodes_[static_cast<std::size_t>(id)].kind == op::call) mark(id);
+        std::vector<int> order;
+        for (int id : r.order)
+            if (early[static_cast<std::size_t>(id)]) order.push_back(id);
+        for (int id : r.order)
+            if (!early[static_cast<std::size_t>(id)]) order.push_back(id);
+        r.order = std::move(order);
+    }
     emitted_body body;
     // Each output is written right after the last temporary it reads (short live ranges).
     std::vector<int> position(nodes_.size(), -1);

@@ -250,15 +250,29 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
                 return sum;
             };
             exvector C(n * n, 0);
+            for (std::size_t i = 0; i < n; ++i)
+                d.mass_matrix[i * n + i] =
+                    simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->a[k][i]; }), 64);
+            // Off the diagonal, M_ij = M_jj + Σ W (a_i − a_j) a_j where that is smaller: in a
+            // serial chain a_i − a_j is the same for every body beyond j, so the code
+            // generator shares Σ W a_j across i (the composite-body sums of the CRBA).
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = i + 1; j < n; ++j) {
+                    ex best = simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->a[k][j]; }), 64);
+                    std::size_t best_size = tree_size(best);
+                    for (auto [x, y] : {std::pair{i, j}, std::pair{j, i}}) {
+                        ex rest = simplify(
+                            weighted_sum([&](std::size_t k) { return (jf->a[k][x] - jf->a[k][y]) * jf->a[k][y]; }), 64);
+                        if (tree_size(rest) + 1 < best_size)
+                            best = d.mass_matrix[y * n + y] + rest, best_size = tree_size(rest) + 1;
+                    }
+                    d.mass_matrix[i * n + j] = d.mass_matrix[j * n + i] = best;
+                }
             for (std::size_t i = 0; i < n; ++i) {
                 ex h = weighted_sum([&](std::size_t k) { return jf->a[k][i] * rate[k]; });
                 d.bias[i] = simplify(h + d.potential_gradient[i], 64);
-                for (std::size_t j = 0; j < n; ++j) {
-                    if (j >= i)
-                        d.mass_matrix[i * n + j] = d.mass_matrix[j * n + i] =
-                            simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->a[k][j]; }), 64);
+                for (std::size_t j = 0; j < n; ++j)
                     C[i * n + j] = simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->adot[k][j]; }), 64);
-                }
             }
             d.coriolis = std::move(C);
         } else {

@@ -288,7 +288,7 @@ emitter::built_function emitter::build(std::string const& name, std::vector<std:
         ids.push_back(f.roots.back().second);
     }
     double const tree_operations = g.tree_operation_count(ids);
-    ids = timed([&] { return g.share_subsets(g.factor_sums(ids)); });
+    ids = timed([&] { return g.share_subsets(g.factor_sums(g.share_subsets(ids))); });
     for (std::size_t i = 0; i < f.roots.size(); ++i) f.roots[i].second = ids[i];
     f.stats = {name, tree_operations, g.operation_count(ids), 0, 1};
     return f;
