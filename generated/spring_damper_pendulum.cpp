@@ -45,10 +45,11 @@ double potential_energy(const double* q, const Parameters& p) {
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
     // M's lower triangle and b = Q - h.
-    const double M0_0 = p.m*p.l*p.l;
     const double s0 = std::sin(q[0]);
     const double s1 = std::cos(q[0]);
-    const double b0 = u[0] - p.l*(p.g*p.m*s0 + 0.25*p.l*s1*(p.c*qd[0]*s1 + p.k*s0));
+    const double s2 = p.l*p.l;
+    const double M0_0 = p.m*s2;
+    const double b0 = -(p.l*s0*(p.g*p.m + 0.25*p.k*p.l*s1) - (u[0] - 0.25*p.c*qd[0]*s1*s1*s2));
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;

@@ -75,18 +75,17 @@ double potential_energy(const double* q, const Parameters& p) {
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
     // M's lower triangle and b = Q - h.
+    const double M0_0 = p.l1*p.l1*(p.m1 + p.m2);
     const double M1_1 = p.m2*p.l2*p.l2;
     const double s0 = std::sin(q[1]);
     const double s1 = std::sin(q[0]);
     const double s2 = std::cos(q[1]);
     const double s3 = std::cos(q[0]);
     const double M1_0 = p.l1*p.l2*p.m2*(s0*s1 - s2*s3);
-    const double s4 = p.m1 + p.m2;
-    const double M0_0 = p.l1*p.l1*s4;
-    const double s5 = qd[1]*qd[1];
-    const double s6 = s2*s1;
-    const double b0 = -p.l1*(p.l2*p.m2*s5*s6 - s3*(u[0] - p.g*s4 - p.l2*p.m2*s0*s5));
-    const double b1 = -p.l2*(u[0]*s2 + p.m2*(p.l1*qd[0]*qd[0]*(s3*s0 + s6) - p.g*s2));
+    const double s4 = p.g*s3;
+    const double s5 = s3*s0 + s2*s1;
+    const double b0 = p.l1*(u[0]*s3 - (p.m1*s4 + p.m2*(p.l2*qd[1]*qd[1]*s5 + s4)));
+    const double b1 = -p.l2*(u[0]*s2 + p.m2*(p.l1*qd[0]*qd[0]*s5 - p.g*s2));
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;

@@ -277,6 +277,14 @@ int expression_graph::convert(GiNaC::ex const& e) {
 
 int expression_graph::add(GiNaC::ex const& e) { return convert(e); }
 
+int expression_graph::add_parts(std::vector<GiNaC::ex> const& parts) {
+    std::vector<std::pair<int, bool>> terms;
+    for (auto const& e : parts)
+        if (!e.is_zero()) terms.push_back(convert_signed(e));
+    if (terms.empty()) return convert(GiNaC::ex(0));
+    return make_add(std::move(terms));
+}
+
 // ---- factoring sums --------------------------------------------------------------
 
 int expression_graph::build_term(product_term const& t) {

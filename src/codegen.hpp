@@ -38,6 +38,9 @@ public:
     expression_graph(std::map<std::string, symbol_spelling> const& symbols, codegen_options options);
 
     int add(GiNaC::ex const& e);
+    // The sum of several expressions, each kept as its own node (not merged into one sum),
+    // so that a part shared by several outputs is found and computed once.
+    int add_parts(std::vector<GiNaC::ex> const& parts);
 
     // Statements assigning outputs[i].second to outputs[i].first, sharing every
     // repeated subexpression; `indent` precedes each line.

@@ -249,31 +249,53 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
                 for (auto const& [x, w] : grouped) sum += w * x;
                 return sum;
             };
-            exvector C(n * n, 0);
-            for (std::size_t i = 0; i < n; ++i)
-                d.mass_matrix[i * n + i] =
-                    simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->a[k][i]; }), 64);
-            // Off the diagonal, M_ij = M_jj + Σ W (a_i − a_j) a_j where that is smaller: in a
-            // serial chain a_i − a_j is the same for every body beyond j, so the code
-            // generator shares Σ W a_j across i (the composite-body sums of the CRBA).
-            for (std::size_t i = 0; i < n; ++i)
+            // Entries are derived from the last row up and may reuse later ones where that
+            // is smaller (tree size, a reused entry counting one), which the code generator
+            // then computes once:
+            //   M_ij = M_jj + Σ W (a_i − a_j) a_j   (i < j),
+            //   M_ii = M_ij + Σ W (a_i − a_j) a_i   (i < j),
+            //   hv_i = hv_j + Σ W (a_i − a_j) (ȧ·q̇) (i < j), h = hv + ∂V/∂q.
+            // In a serial chain a_i − a_j is the same short sum for every body beyond j, so
+            // Σ W a_j and Σ W ȧ·q̇ are shared across i: the composite-body sums of the CRBA
+            // and the force recursion of the RNEA, found from the equations themselves.
+            auto smallest = [](ex& best, std::size_t& best_size, ex const& reused, ex const& rest) {
+                std::size_t size = tree_size(rest) + 1;
+                if (size >= best_size) return false;
+                best = reused + rest, best_size = size;
+                return true;
+            };
+            bool velocity_reused = false;
+            d.velocity_bias.assign(n, 0);
+            for (std::size_t i = n; i-- > 0;) {
                 for (std::size_t j = i + 1; j < n; ++j) {
                     ex best = simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->a[k][j]; }), 64);
                     std::size_t best_size = tree_size(best);
-                    for (auto [x, y] : {std::pair{i, j}, std::pair{j, i}}) {
-                        ex rest = simplify(
-                            weighted_sum([&](std::size_t k) { return (jf->a[k][x] - jf->a[k][y]) * jf->a[k][y]; }), 64);
-                        if (tree_size(rest) + 1 < best_size)
-                            best = d.mass_matrix[y * n + y] + rest, best_size = tree_size(rest) + 1;
-                    }
+                    smallest(best, best_size, d.mass_matrix[j * n + j],
+                             simplify(weighted_sum([&](std::size_t k) { return (jf->a[k][i] - jf->a[k][j]) * jf->a[k][j]; }), 64));
                     d.mass_matrix[i * n + j] = d.mass_matrix[j * n + i] = best;
                 }
-            for (std::size_t i = 0; i < n; ++i) {
-                ex h = weighted_sum([&](std::size_t k) { return jf->a[k][i] * rate[k]; });
-                d.bias[i] = simplify(h + d.potential_gradient[i], 64);
+                ex diagonal = simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->a[k][i]; }), 64);
+                ex velocity = simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * rate[k]; }), 64);
+                std::size_t diagonal_size = tree_size(diagonal), velocity_size = tree_size(velocity);
+                for (std::size_t j = i + 1; j < n; ++j) {
+                    smallest(diagonal, diagonal_size, d.mass_matrix[i * n + j],
+                             simplify(weighted_sum([&](std::size_t k) { return (jf->a[k][i] - jf->a[k][j]) * jf->a[k][i]; }), 64));
+                    velocity_reused |= smallest(velocity, velocity_size, d.velocity_bias[j],
+                             simplify(weighted_sum([&](std::size_t k) { return (jf->a[k][i] - jf->a[k][j]) * rate[k]; }), 64));
+                }
+                d.mass_matrix[i * n + i] = diagonal;
+                d.velocity_bias[i] = velocity;
+                d.bias[i] = velocity + d.potential_gradient[i];
+            }
+            // Kept apart only where reused; else one sum, simplified and factored as a whole.
+            if (!velocity_reused) {
+                for (std::size_t i = 0; i < n; ++i) d.bias[i] = simplify(d.bias[i], 64);
+                d.velocity_bias.clear();
+            }
+            exvector C(n * n, 0);
+            for (std::size_t i = 0; i < n; ++i)
                 for (std::size_t j = 0; j < n; ++j)
                     C[i * n + j] = simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->adot[k][j]; }), 64);
-            }
             d.coriolis = std::move(C);
         } else {
             exvector dL_dqd(n);

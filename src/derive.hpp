@@ -14,6 +14,9 @@ struct derived {
     std::size_t nq = 0, nu = 0, nc = 0;
     GiNaC::exvector mass_matrix;           // nq × nq, ∂²L/∂q̇²
     GiNaC::exvector bias;                  // h = ∂²L/∂q̇∂q q̇ + ∂²L/∂q̇∂t − ∂L/∂q
+    // When not empty, h = velocity_bias + potential_gradient, and velocity_bias[i] may
+    // contain velocity_bias[j] (j > i) as a part: code generators should keep them apart.
+    GiNaC::exvector velocity_bias;
     std::optional<GiNaC::exvector> coriolis; // C from Christoffel symbols, where it applies
     std::string coriolis_reason;           // why not, when it does not
     GiNaC::exvector potential_gradient;    // ∂V/∂q

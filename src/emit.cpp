@@ -15,6 +15,7 @@
 namespace lagc {
 
 using GiNaC::ex;
+using GiNaC::exvector;
 
 std::string render(std::string_view template_name, std::vector<std::pair<std::string, std::string>> const& values) {
     fmt::dynamic_format_arg_store<fmt::format_context> store;
@@ -137,7 +138,23 @@ private:
         function_stats stats;
     };
     built_function build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs);
-    void write_function(built_function f, std::vector<argument> args, std::string const& comment, bool public_api);
+    // Each output the sum of its parts, kept apart (see derived::velocity_bias).
+    built_function build(std::string const& name, std::vector<std::pair<std::string, GiNaC::exvector>> const& outputs);
+    // h_i, or Q_i - h_i, as parts.
+    GiNaC::exvector bias_parts(std::size_t i, bool negated) const {
+        GiNaC::exvector parts;
+        if (negated) parts.push_back(d_.generalized_forces[i]);
+        int const s = negated ? -1 : 1;
+        if (d_.velocity_bias.empty()) {
+            parts.push_back(s * d_.bias[i]);
+        } else {
+            parts.push_back(s * d_.velocity_bias[i]);
+            parts.push_back(s * d_.potential_gradient[i]);
+        }
+        return parts;
+    }
+    void write_function(built_function f, std::vector<argument> args, std::string const& comment, bool public_api,
+                        bool declared = false);
 
     // forward_dynamics without constraints in one function: M's lower triangle and b = Q - h
     // as local values, then the unrolled Cholesky factorisation and solve on them.
@@ -280,11 +297,18 @@ std::string emitter::unrolled_cholesky() const {
 }
 
 emitter::built_function emitter::build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs) {
+    std::vector<std::pair<std::string, exvector>> parts;
+    for (auto const& [target, e] : outputs) parts.push_back({target, {e}});
+    return build(name, parts);
+}
+
+emitter::built_function emitter::build(std::string const& name,
+                                       std::vector<std::pair<std::string, exvector>> const& outputs) {
     built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
     expression_graph& g = *f.graph;
     std::vector<int> ids;
     for (auto const& output : outputs) {
-        f.roots.push_back({output.first, timed([&] { return g.add(output.second); })});
+        f.roots.push_back({output.first, timed([&] { return g.add_parts(output.second); })});
         ids.push_back(f.roots.back().second);
     }
     double const tree_operations = g.tree_operation_count(ids);
@@ -300,13 +324,14 @@ void emitter::array_function(std::string const& name, std::vector<argument> args
     write_function(build(name, outputs), std::move(args), comment, public_api);
 }
 
-void emitter::write_function(built_function f, std::vector<argument> args, std::string const& comment, bool public_api) {
+void emitter::write_function(built_function f, std::vector<argument> args, std::string const& comment, bool public_api,
+                             bool declared) {
     expression_graph const& g = *f.graph;
     auto const& roots = f.roots;
     std::string const& name = f.stats.name;
     function_stats st = f.stats;
 
-    if (public_api) declare("void", name, args, comment);
+    if (public_api && !declared) declare("void", name, args, comment);
     // Internal helpers (not in the API) live in namespace detail, like the parts.
     std::string& into = public_api ? definitions_ : helpers_;
     std::string const open = public_api ? "" : "\nnamespace detail {";
@@ -366,8 +391,13 @@ emitted_files emitter::run() {
                        "// Coriolis matrix from Christoffel symbols: h = C qd + dV/dq, Mdot - 2C skew-symmetric.\n");
     array_function("potential_gradient", with_output(inputs({"q", "p"}), "dVdq"),
                    entries("dVdq", d_.potential_gradient), "// Gradient of the potential, dV/dq.\n");
-    array_function("bias_forces", with_output(inputs({"q", "qd", "p"}), "h"), entries("h", d_.bias),
-                   "// Bias forces h(q, qd): M qdd + h + A^T lambda = Q.\n");
+    {
+        std::vector<std::pair<std::string, exvector>> h;
+        for (std::size_t i = 0; i < n; ++i) h.push_back({"h[" + std::to_string(i) + "]", bias_parts(i, false)});
+        auto args = with_output(inputs({"q", "qd", "p"}), "h");
+        declare("void", "bias_forces", args, "// Bias forces h(q, qd): M qdd + h + A^T lambda = Q.\n");
+        write_function(build("bias_forces", h), args, "", true, false);
+    }
     array_function("generalized_forces", with_output(inputs({"q", "qd", "u", "p"}), "Q"),
                    entries("Q", d_.generalized_forces), "// Generalized forces Q(q, qd, u).\n");
 
@@ -428,12 +458,11 @@ emitted_files emitter::run() {
     // detail::dynamics_terms writes arrays for the factorisation.
     {
         bool const unrolled = n <= unroll_limit;
-        std::vector<std::pair<std::string, ex>> terms;
+        std::vector<std::pair<std::string, exvector>> terms;
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j)
-                terms.push_back({"M[" + std::to_string(i * n + j) + "]", d_.mass_matrix[i * n + j]});
-        for (std::size_t i = 0; i < n; ++i)
-            terms.push_back({"b[" + std::to_string(i) + "]", d_.generalized_forces[i] - d_.bias[i]});
+                terms.push_back({"M[" + std::to_string(i * n + j) + "]", {d_.mass_matrix[i * n + j]}});
+        for (std::size_t i = 0; i < n; ++i) terms.push_back({"b[" + std::to_string(i) + "]", bias_parts(i, true)});
         built_function f = build("dynamics_terms", terms);
         auto args = inputs({"q", "qd", "u", "p"});
         args.push_back({"qdd", scalar() + "*", true});
