@@ -68,6 +68,11 @@ def instructions_per_call(exe, work):
     return (total(1001) - total(1)) / 1000.0
 
 
+def checksum(exe):
+    r = subprocess.run([exe, "count", "3"], capture_output=True, text=True, check=True)
+    return float(r.stdout.strip())
+
+
 def lagc_side(lagc, model, name, work):
     out = os.path.join(work, name + ".cpp")
     r, _ = timed(["/usr/bin/time", "-f", "%e %M", lagc, model, "-o", out, "--stats"])
@@ -84,7 +89,8 @@ def lagc_side(lagc, model, name, work):
     exe = os.path.join(work, name + ".lagc")
     link([obj, out + ".o"], exe)
     return {"time": float(wall), "derive": derive, "peak_mb": int(peak_kb) / 1024, "bytes": os.path.getsize(out),
-            "ops": ops, "compile": compile_s, "ns": ns_per_call(exe), "ir": instructions_per_call(exe, work)}
+            "ops": ops, "compile": compile_s, "ns": ns_per_call(exe), "ir": instructions_per_call(exe, work),
+            "checksum": checksum(exe)}
 
 
 def sympy_side(n, variant, name, work, timeout):
@@ -106,7 +112,7 @@ def sympy_side(n, variant, name, work, timeout):
     link([obj, src + ".o"], exe)
     return {"timeout": False, "derive": t["derive"], "codegen": t["codegen"], "bytes": os.path.getsize(src),
             "compile": compile_s, "ns": ns_per_call(exe), "ir": instructions_per_call(exe, sdir), "ops": ops,
-            "version": t["sympy"]}
+            "version": t["sympy"], "checksum": checksum(exe)}
 
 
 def fmt(x, digits=2):
@@ -130,26 +136,27 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     sizes = [int(s) for s in args.sizes.split(",")]
     rows = []
-    for variant in ("absolute", "relative"):
-        for n in sizes:
-            name = f"chain{n}_{'rel' if variant == 'relative' else 'abs'}"
-            model = os.path.join(args.work, name + ".lag")
-            with open(model, "w") as f:
-                f.write(make_chain.chain(n, variant))
-            print(f"[bench] {name}: lagc", file=sys.stderr, flush=True)
-            lg = lagc_side(args.lagc, model, name, args.work)
-            sy = None
-            if not args.no_sympy:
-                print(f"[bench] {name}: sympy", file=sys.stderr, flush=True)
-                sy = sympy_side(n, variant, name, args.work, args.timeout)
-            rows.append((variant, n, lg, sy))
-            print(f"[bench] {name}: lagc {lg['time']:.2f} s, ir/call {lg['ir']:.0f}; sympy "
-                  f"{'timeout' if sy and sy['timeout'] else (fmt(sy['derive']) + ' s, ir/call ' + fmt(sy['ir']) if sy else '-')}",
-                  file=sys.stderr, flush=True)
+    # The chains at every size, then the 3-D arm at its one size.
+    cases = [(v, n) for v in ("absolute", "relative") for n in sizes] + [("spatial", 3)]
+    for variant, n in cases:
+        name = f"arm{n}_3d" if variant == "spatial" else f"chain{n}_{'rel' if variant == 'relative' else 'abs'}"
+        model = os.path.join(args.work, name + ".lag")
+        with open(model, "w") as f:
+            f.write(make_chain.spatial_arm(n) if variant == "spatial" else make_chain.chain(n, variant))
+        print(f"[bench] {name}: lagc", file=sys.stderr, flush=True)
+        lg = lagc_side(args.lagc, model, name, args.work)
+        sy = None
+        if not args.no_sympy:
+            print(f"[bench] {name}: sympy", file=sys.stderr, flush=True)
+            sy = sympy_side(n, variant, name, args.work, args.timeout)
+        rows.append((variant, n, lg, sy))
+        print(f"[bench] {name}: lagc {lg['time']:.2f} s, ir/call {lg['ir']:.0f}; sympy "
+              f"{'timeout' if sy and sy['timeout'] else (fmt(sy['derive']) + ' s, ir/call ' + fmt(sy['ir']) if sy else '-')}",
+              file=sys.stderr, flush=True)
     print("| variant | n | lagc s | lagc MB | lagc code KB | lagc ops | lagc g++ s | SymPy derive s | SymPy cse+print s | "
           "derive ratio | SymPy g++ s | M ns (lagc/SymPy) | h vs forcing ns (lagc/SymPy) | FD ns (lagc/SymPy) | "
-          "FD instr/call lagc | FD instr/call SymPy | instr ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "FD instr/call lagc | FD instr/call SymPy | instr ratio | qdd agree |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|")
     for variant, n, lg, sy in rows:
         if sy is None or sy.get("timeout"):
             s = ["> timeout" if sy else "–"] + ["–"] * 2 + ["–"] * 1
@@ -164,10 +171,15 @@ def main():
             sd_txt = fmt(sd)
         pair = lambda k: f"{fmt(lg['ns'].get(k), 1)} / {fmt(sy_ns.get(k), 1)}"
         ir_ratio = f"{sy_ir / lg['ir']:.2f}×" if sy_ir else "–"
+        # lagc's and SymPy's forward dynamics on the same states (checksum of qdd).
+        agree = "–"
+        if sy_ir:
+            a, b = lg["checksum"], sy["checksum"]
+            agree = "yes" if abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b)) else f"NO ({a:.17g} vs {b:.17g})"
         print(f"| {variant} | {n} | {fmt(lg['time'])} | {fmt(lg['peak_mb'], 1)} | {fmt(lg['bytes'] / 1024, 1)} | "
               f"{lg['ops']} | {fmt(lg['compile'])} | {sd_txt} | {fmt(sc)} | {('%.0f×' % ratio) if ratio else '–'} | "
               f"{fmt(sg)} | {pair('mass_matrix')} | {pair('bias_forces')} | {pair('forward_dynamics')} | "
-              f"{lg['ir']:.0f} | {fmt(sy_ir, 0) if sy_ir else '–'} | {ir_ratio} |")
+              f"{lg['ir']:.0f} | {fmt(sy_ir, 0) if sy_ir else '–'} | {ir_ratio} | {agree} |")
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 """The SymPy baseline: derive an n-link chain with sympy.physics.mechanics.LagrangesMethod,
 then cse + C printing of the mass matrix and the forcing vector, as a SymPy user would.
 
-usage: sympy_chain.py N {absolute,relative} OUT_DIR
+usage: sympy_chain.py N {absolute,relative,spatial} OUT_DIR
 Writes OUT_DIR/sympy_chain.cpp (functions sympy_mass_matrix, sympy_forcing and
 sympy_dynamics, the last with one cse over both) and prints a JSON line of timings.
 Parameters arrive as an array p = [g, m1, l1, m2, l2, ...] (the order of make_chain.py).
@@ -28,14 +28,25 @@ def derive(n, variant):
     particles = []
     x = y = 0
     phi = 0
+    R = sp.eye(3)
+    p = sp.zeros(3, 1)
     for k in range(n):
-        phi = phi + q[k] if variant == "relative" else q[k]
-        x += l[k] * sp.sin(phi)
-        y -= l[k] * sp.cos(phi)
-        point = origin.locatenew(f"P{k}", x * frame.x + y * frame.y)
+        if variant == "spatial":
+            # make_chain.spatial_arm: rotz(q1), then roty(q_k); links along x of each frame.
+            c, s = sp.cos(q[k]), sp.sin(q[k])
+            turn = sp.Matrix([[c, -s, 0], [s, c, 0], [0, 0, 1]]) if k == 0 else sp.Matrix([[c, 0, s], [0, 1, 0], [-s, 0, c]])
+            R = R * turn
+            p = p + R * sp.Matrix([l[k], 0, 0])
+            position, height = p[0] * frame.x + p[1] * frame.y + p[2] * frame.z, p[2]
+        else:
+            phi = phi + q[k] if variant == "relative" else q[k]
+            x += l[k] * sp.sin(phi)
+            y -= l[k] * sp.cos(phi)
+            position, height = x * frame.x + y * frame.y, y
+        point = origin.locatenew(f"P{k}", position)
         point.set_vel(frame, point.pos_from(origin).dt(frame))
         particle = Particle(f"Pa{k}", point, m[k])
-        particle.potential_energy = m[k] * g * y
+        particle.potential_energy = m[k] * g * height
         particles.append(particle)
     L = Lagrangian(frame, *particles)
     method = LagrangesMethod(L, q)

@@ -253,8 +253,8 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
             // is smaller (tree size, a reused entry counting one), which the code generator
             // then computes once:
             //   M_ij = M_jj + Σ W (a_i − a_j) a_j   (i < j),
-            //   M_ii = M_ij + Σ W (a_i − a_j) a_i   (i < j),
-            //   hv_i = hv_j + Σ W (a_i − a_j) (ȧ·q̇) (i < j), h = hv + ∂V/∂q.
+            //   M_ii = M_ij + Σ W (a_i − a_j) a_i   (j = i + 1),
+            //   hv_i = hv_j + Σ W (a_i − a_j) (ȧ·q̇) (j = i + 1), h = hv + ∂V/∂q.
             // In a serial chain a_i − a_j is the same short sum for every body beyond j, so
             // Σ W a_j and Σ W ȧ·q̇ are shared across i: the composite-body sums of the CRBA
             // and the force recursion of the RNEA, found from the equations themselves.
@@ -265,19 +265,32 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
                 return true;
             };
             bool velocity_reused = false;
+            // Worth trying only where a_i − a_j is smaller than a_i (rows where a_j ≠ 0).
+            auto differences_smaller = [&](std::size_t i, std::size_t j) {
+                std::size_t before = 0, after = 0;
+                for (std::size_t k = 0; k < K; ++k) {
+                    if (jf->a[k][j].is_zero()) continue;
+                    before += tree_size(jf->a[k][i]);
+                    after += tree_size(jf->a[k][i] - jf->a[k][j]);
+                }
+                return after < before;
+            };
             d.velocity_bias.assign(n, 0);
             for (std::size_t i = n; i-- > 0;) {
                 for (std::size_t j = i + 1; j < n; ++j) {
                     ex best = simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->a[k][j]; }), 64);
                     std::size_t best_size = tree_size(best);
-                    smallest(best, best_size, d.mass_matrix[j * n + j],
+                    if (differences_smaller(i, j))
+                        smallest(best, best_size, d.mass_matrix[j * n + j],
                              simplify(weighted_sum([&](std::size_t k) { return (jf->a[k][i] - jf->a[k][j]) * jf->a[k][j]; }), 64));
                     d.mass_matrix[i * n + j] = d.mass_matrix[j * n + i] = best;
                 }
                 ex diagonal = simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * jf->a[k][i]; }), 64);
                 ex velocity = simplify(weighted_sum([&](std::size_t k) { return jf->a[k][i] * rate[k]; }), 64);
                 std::size_t diagonal_size = tree_size(diagonal), velocity_size = tree_size(velocity);
-                for (std::size_t j = i + 1; j < n; ++j) {
+                // The next coordinate only: in a chain it is the one that shares most, and
+                // trying every j would cost O(n²) more sums on every model.
+                if (std::size_t const j = i + 1; j < n && differences_smaller(i, j)) {
                     smallest(diagonal, diagonal_size, d.mass_matrix[i * n + j],
                              simplify(weighted_sum([&](std::size_t k) { return (jf->a[k][i] - jf->a[k][j]) * jf->a[k][i]; }), 64));
                     velocity_reused |= smallest(velocity, velocity_size, d.velocity_bias[j],
