@@ -551,6 +551,48 @@ std::vector<int> expression_graph::share_subsets(std::vector<int> const& roots) 
     return out;
 }
 
+double expression_graph::evaluate(int id, std::map<std::string, double> const& values) const {
+    node const& n = nodes_[static_cast<std::size_t>(id)];
+    auto arg = [&](std::size_t i) { return evaluate(n.args[i], values); };
+    switch (n.kind) {
+    case op::number: return std::stod(n.text);
+    case op::variable: return values.at(n.text);
+    case op::neg: return -arg(0);
+    case op::add: {
+        double s = 0;
+        for (std::size_t i = 0; i < n.args.size(); ++i) s += n.flags[i] ? -arg(i) : arg(i);
+        return s;
+    }
+    case op::mul: {
+        double s = 1;
+        for (std::size_t i = 0; i < n.args.size(); ++i) s = n.flags[i] ? s / arg(i) : s * arg(i);
+        return s;
+    }
+    case op::pow: return std::pow(arg(0), n.exponent);
+    case op::call: {
+        std::string f = n.text.substr(options_.math_prefix.size());
+        if (f == "atan2") return std::atan2(arg(0), arg(1));
+        if (f == "pow") return std::pow(arg(0), arg(1));
+        double x = arg(0);
+        if (f == "sin") return std::sin(x);
+        if (f == "cos") return std::cos(x);
+        if (f == "tan") return std::tan(x);
+        if (f == "asin") return std::asin(x);
+        if (f == "acos") return std::acos(x);
+        if (f == "atan") return std::atan(x);
+        if (f == "sinh") return std::sinh(x);
+        if (f == "cosh") return std::cosh(x);
+        if (f == "tanh") return std::tanh(x);
+        if (f == "exp") return std::exp(x);
+        if (f == "log") return std::log(x);
+        if (f == "sqrt") return std::sqrt(x);
+        if (f == "fabs") return std::fabs(x);
+        throw std::runtime_error("evaluate: unknown function " + f);
+    }
+    }
+    return 0;
+}
+
 std::string expression_graph::print_operand(int id, std::vector<std::string> const& names, bool in_product) const {
     node const& n = nodes_[static_cast<std::size_t>(id)];
     std::string s = print(id, names);

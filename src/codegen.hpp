@@ -62,6 +62,10 @@ public:
     // parts first; sums and products are visited in canonical order (deterministic).
     std::vector<int> share_subsets(std::vector<int> const& roots);
 
+    // The value of a node with each variable's C++ spelling ("q[0]", "p.m") given a value:
+    // what the printed code computes, for tests of the rewrites above.
+    double evaluate(int id, std::map<std::string, double> const& values) const;
+
     // Operations needed to evaluate these roots if every shared node is computed once.
     std::size_t operation_count(std::vector<int> const& roots) const;
     // Operations of the same roots evaluated as trees, without sharing (before CSE).

@@ -45,6 +45,7 @@ compile_result compile(std::string const& text, compile_options const& options) 
         eo.header_only = options.header_only || options.templated;
         eo.scalar = options.scalar;
         eo.templated = options.templated;
+        eo.split_operations = options.split_operations;
         r.files = emit(*m, *d, eo);
     } catch (std::exception const& e) {
         r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());

@@ -17,6 +17,7 @@ struct compile_options {
     std::string scalar = "double"; // --scalar
     bool templated = false;         // --template
     std::string namespace_name;     // --namespace (default: the model's name)
+    std::size_t split_operations = 2000; // --split
 };
 
 struct phase_times {

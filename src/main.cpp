@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -34,6 +35,8 @@ char const* const usage_text =
     "  --template        header-only functions templated on the scalar type T (e.g. for\n"
     "                    automatic differentiation); needs -o NAME.hpp or -o -\n"
     "  --namespace NAME  the C++ namespace of the generated code (default: the model's name)\n"
+    "  --split N         cuts functions of more than N operations into parts that pass shared\n"
+    "                    values on (compile time linear in model size); default 2000\n"
     "  --stats           prints per-phase times and operation counts to standard error\n"
     "  --help            prints this text\n"
     "  --version         prints the version\n"
@@ -98,6 +101,7 @@ int main(int argc, char** argv) {
     std::string input, output;
     bool stats = false, templated = false;
     std::string scalar = "double", namespace_name;
+    std::size_t split_operations = 2000;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
@@ -120,6 +124,14 @@ int main(int argc, char** argv) {
                 return usage_error("--namespace needs a plain C++ name that is not reserved, not '" + namespace_name + "'");
         } else if (a == "--template") {
             templated = true;
+        } else if (a == "--split") {
+            if (i + 1 >= argc) return usage_error("--split needs a number of operations");
+            std::string v = argv[++i];
+            unsigned long long n = 0;
+            auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+            if (ec != std::errc() || end != v.data() + v.size() || n < 10 || n > 100000000)
+                return usage_error("--split takes a number of operations from 10 to 100000000, not '" + v + "'");
+            split_operations = static_cast<std::size_t>(n);
         } else if (a == "--scalar") {
             if (i + 1 >= argc) return usage_error("--scalar needs a type: float or double");
             scalar = argv[++i];
@@ -169,6 +181,7 @@ int main(int argc, char** argv) {
     options.scalar = scalar;
     options.templated = templated;
     options.namespace_name = namespace_name;
+    options.split_operations = split_operations;
     fs::path header_path = out_path;
     if (!header_only) header_path.replace_extension(".hpp");
     options.header_name = header_path.filename().string();

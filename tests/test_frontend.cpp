@@ -1,5 +1,7 @@
 // Parser and checker: known answers for expressions, and errors at the right place.
+#include "chain_rule.hpp"
 #include "check.hpp"
+#include "codegen.hpp"
 #include "compiler.hpp"
 #include "derive.hpp"
 #include "emit.hpp"
@@ -125,6 +127,67 @@ TEST(Derivation, CoriolisIsWithheldWithANote) {
         << notes;
     notes = errors_of("model p\nparameter m\ncoordinate x\nkinetic 0.5 * m * der(x)^2\nlagrangian m * x * der(x)\n");
     EXPECT_NE(notes.find("'lagrangian' terms"), std::string::npos) << notes;
+}
+
+// ---- the chain rule and the code generator's rewrites ------------------------
+
+TEST(ChainRule, DirectionalDerivativeIsTheSumOfPartials) {
+    GiNaC::symbol a("a"), b("b"), c("c"), l("l"), r1("r1"), r2("r2"), r3("r3");
+    std::vector<GiNaC::symbol> x = {a, b, c};
+    std::vector<ex> r = {r1, r2, r3};
+    std::vector<ex> cases = {l * sin(a) + 2 * l * sin(a + b) + l * cos(a + b + c),
+                             pow(a * b + c, 3) / (1 + pow(c, 2)),
+                             exp(a * b) * log(2 + cos(c)) + sqrt(1 + a * a) + atan2(b, 2 + a),
+                             pow(2 + sin(a), b) + tan(l * c) * sinh(b) + pow(a, -2),
+                             l * r1 * sin(a),  // rates are constants of the walk
+                             GiNaC::ex(7)};
+    for (auto const& e : cases) {
+        ex expected = 0;
+        for (std::size_t i = 0; i < 3; ++i) expected += e.diff(x[i]) * r[i];
+        ex got = lagc::directional_derivative(e, x, r);
+        // Compare at an arbitrary point (the forms differ, the values must not).
+        GiNaC::exmap at{{a, GiNaC::numeric(3, 10)}, {b, GiNaC::numeric(7, 10)}, {c, GiNaC::numeric(-11, 10)},
+                        {l, GiNaC::numeric(13, 10)}, {r1, GiNaC::numeric(1, 3)}, {r2, GiNaC::numeric(-2, 5)},
+                        {r3, GiNaC::numeric(5, 7)}};
+        double const want = GiNaC::ex_to<GiNaC::numeric>(expected.subs(at).evalf()).to_double();
+        double const have = GiNaC::ex_to<GiNaC::numeric>(got.subs(at).evalf()).to_double();
+        EXPECT_NEAR(have, want, 1e-12 * (1 + std::abs(want))) << e;
+    }
+    // The point of it: a chain's velocity keeps one term per link (n, not n²).
+    ex chain = 0, angle = 0;
+    for (auto const& q : x) angle += q, chain += l * sin(angle);
+    ex v = lagc::directional_derivative(chain, x, r);
+    ASSERT_TRUE(GiNaC::is_a<GiNaC::add>(v)) << v;
+    EXPECT_EQ(v.nops(), 3u) << v;
+}
+
+TEST(Codegen, FactoringAndSharingKeepValuesAndSaveOperations) {
+    GiNaC::symbol a("a"), b("b"), c("c"), m1("m1"), m2("m2"), m3("m3");
+    std::map<std::string, lagc::symbol_spelling> symbols = {
+        {"a", {"q[0]", "q"}}, {"b", {"q[1]", "q"}}, {"c", {"q[2]", "q"}},
+        {"m1", {"p.m1", "p"}}, {"m2", {"p.m2", "p"}}, {"m3", {"p.m3", "p"}}};
+    std::map<std::string, double> values = {{"q[0]", 0.3},  {"q[1]", -0.7}, {"q[2]", 1.1},
+                                            {"p.m1", 1.5}, {"p.m2", 0.25}, {"p.m3", 2.0}};
+    ex s = sin(a), co = cos(a);
+    std::vector<ex> outputs = {
+        m1 * b * s + m2 * b * s + m3 * b * co - m1 * c * s,           // common factors
+        m1 * pow(s, 2) * c + m1 * pow(co, 2) * c + m2,                  // sin² + cos² = 1
+        m1 + m2 + m3, m1 + m2 + m3 + a * b, -(m1 + m2) + c,             // sums inside sums, signs
+        m1 * m2 * a * b, m1 * m2 * a * b * c, pow(a + b, 2) * (a - b) / (1 + c * c)};
+    lagc::expression_graph g(symbols, {});
+    std::vector<int> roots;
+    for (auto const& e : outputs) roots.push_back(g.add(e));
+    std::vector<int> rewritten = g.share_subsets(g.factor_sums(g.share_subsets(roots)));
+    EXPECT_LT(g.operation_count(rewritten), g.operation_count(roots));
+    GiNaC::exmap at{{a, 0.3}, {b, -0.7}, {c, 1.1}, {m1, 1.5}, {m2, 0.25}, {m3, 2.0}};
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        double const want = GiNaC::ex_to<GiNaC::numeric>(outputs[i].subs(at).evalf()).to_double();
+        EXPECT_NEAR(g.evaluate(roots[i], values), want, 1e-13 * (1 + std::abs(want))) << outputs[i];
+        EXPECT_NEAR(g.evaluate(rewritten[i], values), want, 1e-13 * (1 + std::abs(want))) << outputs[i];
+    }
+    // m1 (sin² + cos²) c + m2 needs no sine or cosine at all.
+    auto code = g.emit({{"y", rewritten[1]}}, "");
+    EXPECT_EQ(code.text.find("sin"), std::string::npos) << code.text;
 }
 
 TEST(Names, GeneratedArgumentNamesAreLegalModelNames) {

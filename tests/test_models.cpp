@@ -232,6 +232,27 @@ TEST_P(Model, MassMatrixIsSymmetricPositiveDefinite) {
     }
 }
 
+// forward_dynamics (unrolled factorisation over M's structure) against the public M, h, Q.
+TEST_P(Model, ForwardDynamicsSolvesTheEquationsOfMotion) {
+    dynamics const& d = GetParam();
+    int n = d.nq;
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 50; ++trial) {
+        vec q(n), qd(n), u(std::max(d.nu, 1)), M(n * n), h(n), Q(n), qdd(n);
+        d.sample(rng, q.data(), qd.data());
+        uniform(rng, u.data(), d.nu, -2.0, 2.0);
+        ASSERT_EQ(d.fd(q.data(), qd.data(), u.data(), qdd.data()), 0);
+        d.M(q.data(), M.data());
+        d.h(q.data(), qd.data(), h.data());
+        d.Q(q.data(), qd.data(), u.data(), Q.data());
+        for (int i = 0; i < n; ++i) {
+            double lhs = 0, scale = std::abs(Q[i] - h[i]);
+            for (int j = 0; j < n; ++j) lhs += M[i * n + j] * qdd[j], scale += std::abs(M[i * n + j] * qdd[j]);
+            ASSERT_NEAR(lhs, Q[i] - h[i], 1e-12 * (1 + scale)) << "row " << i << " at trial " << trial;
+        }
+    }
+}
+
 TEST_P(Model, MdotMinusTwoCIsSkewSymmetric) {
     dynamics const& d = GetParam();
     if (!d.C) GTEST_SKIP() << "coriolis_matrix is not emitted for this model";
