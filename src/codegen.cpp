@@ -301,8 +301,17 @@ int expression_graph::build_term(product_term const& t) {
     return make_mul(std::move(factors), t.negative);
 }
 
+// Sums with more terms than this are left as they are (each step of the greedy search
+// scans every term, and a step removes at least one: quadratic).
+constexpr std::size_t horner_limit = 2000;
+
 int expression_graph::horner(std::vector<product_term> terms) {
     if (terms.size() == 1) return build_term(terms[0]);
+    if (terms.size() > horner_limit) {
+        std::vector<std::pair<int, bool>> built;
+        for (auto const& t : terms) built.push_back({build_term(t), false});
+        return make_add(std::move(built));
+    }
     using key = std::pair<int, bool>;
     auto key_less = [&](key const& a, key const& b) {
         if (a.second != b.second) return a.second < b.second;
