@@ -88,9 +88,25 @@ def lagc_side(lagc, model, name, work):
                    ["-DLAGC", f'-DLAGC_HEADER="{header}"', f"-DLAGC_NS={name}"])
     exe = os.path.join(work, name + ".lagc")
     link([obj, out + ".o"], exe)
-    return {"time": float(wall), "derive": derive, "peak_mb": int(peak_kb) / 1024, "bytes": os.path.getsize(out),
-            "ops": ops, "compile": compile_s, "ns": ns_per_call(exe), "ir": instructions_per_call(exe, work),
-            "checksum": checksum(exe)}
+    result = {"time": float(wall), "derive": derive, "peak_mb": int(peak_kb) / 1024, "bytes": os.path.getsize(out),
+              "ops": ops, "compile": compile_s, "ns": ns_per_call(exe), "ir": instructions_per_call(exe, work),
+              "checksum": checksum(exe)}
+    # The same model with --fold-parameters (defaults baked in), reported separately.
+    fdir = os.path.join(work, name + "_folded")
+    os.makedirs(fdir, exist_ok=True)
+    fout = os.path.join(fdir, name + ".cpp")
+    r, _ = timed([lagc, model, "-o", fout, "--fold-parameters"])
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr)
+    compile_object(fout, fout + ".o")
+    fobj = os.path.join(fdir, "harness.o")
+    compile_object(os.path.join(HERE, "harness.cpp"), fobj,
+                   ["-DLAGC", f'-DLAGC_HEADER="{os.path.join(fdir, name + ".hpp")}"', f"-DLAGC_NS={name}"])
+    fexe = os.path.join(fdir, "bench")
+    link([fobj, fout + ".o"], fexe)
+    result["ir_folded"] = instructions_per_call(fexe, fdir)
+    result["checksum_folded"] = checksum(fexe)
+    return result
 
 
 def sympy_side(n, variant, name, work, timeout):
@@ -157,6 +173,7 @@ def main():
           "derive ratio | SymPy g++ s | M ns (lagc/SymPy) | h vs forcing ns (lagc/SymPy) | FD ns (lagc/SymPy) | "
           "FD instr/call lagc | FD instr/call SymPy | instr ratio | qdd agree |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|:---:|")
+    folded_rows = []
     for variant, n, lg, sy in rows:
         if sy is None or sy.get("timeout"):
             s = ["> timeout" if sy else "–"] + ["–"] * 2 + ["–"] * 1
@@ -180,6 +197,17 @@ def main():
               f"{lg['ops']} | {fmt(lg['compile'])} | {sd_txt} | {fmt(sc)} | {('%.0f×' % ratio) if ratio else '–'} | "
               f"{fmt(sg)} | {pair('mass_matrix')} | {pair('bias_forces')} | {pair('forward_dynamics')} | "
               f"{lg['ir']:.0f} | {fmt(sy_ir, 0) if sy_ir else '–'} | {ir_ratio} | {agree} |")
+        a, b = lg["checksum"], lg["checksum_folded"]
+        same = "yes" if abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b)) else f"NO ({a:.17g} vs {b:.17g})"
+        folded_rows.append(f"| {variant} | {n} | {lg['ir']:.0f} | {lg['ir_folded']:.0f} | "
+                           f"{lg['ir'] / lg['ir_folded']:.2f}× | {same} |")
+    print()
+    print("`--fold-parameters` (the parameters' defaults baked in as constants), forward dynamics:")
+    print()
+    print("| variant | n | instr/call, run-time parameters | instr/call, folded | speed-up | qdd agree |")
+    print("|---|---:|---:|---:|---:|:---:|")
+    for row in folded_rows:
+        print(row)
 
 
 if __name__ == "__main__":

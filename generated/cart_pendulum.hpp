@@ -22,7 +22,6 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
 void potential_gradient(const double* q, const Parameters& p, double* dVdq);
 // Bias forces h(q, qd): M qdd + h + A^T lambda = Q.
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* h);
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* h);
 // Generalized forces Q(q, qd, u).
 void generalized_forces(const double* q, const double* qd, const double* u, const Parameters& p, double* Q);
 // Kinetic energy (the kinetic terms).

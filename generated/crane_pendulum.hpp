@@ -25,7 +25,6 @@ void coriolis_matrix(double t, const double* q, const double* qd, const Paramete
 void potential_gradient(double t, const double* q, const Parameters& p, double* dVdq);
 // Bias forces h(q, qd): M qdd + h + A^T lambda = Q.
 void bias_forces(double t, const double* q, const double* qd, const Parameters& p, double* h);
-void bias_forces(double t, const double* q, const double* qd, const Parameters& p, double* h);
 // Generalized forces Q(q, qd, u).
 void generalized_forces(double t, const double* q, const double* qd, const double* u, const Parameters& p, double* Q);
 // Kinetic energy (the kinetic terms).

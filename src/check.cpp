@@ -144,6 +144,7 @@ private:
     opt_value eval(ast::expression const& e);
     opt_value eval_levels(ast::expression const& e);
     opt_value eval(ast::operand const& o);
+    std::optional<GiNaC::numeric> exact_number(ast::number const& n);
     opt_value eval_identifier(ast::identifier const& id);
     opt_value eval_call(ast::call const& c);
     ex scalar_function(std::string const& fn, ex const& a, ex const& b);
@@ -257,39 +258,44 @@ opt_value checker::eval_levels(ast::expression const& e) {
     return acc;
 }
 
+// digits [. digits] [e [+-] digits], kept exact: mantissa × 10^(exponent − fraction digits)
+std::optional<GiNaC::numeric> checker::exact_number(ast::number const& n) {
+    std::string const& s = n.text;
+    std::string digits;
+    long exponent = 0;
+    std::size_t i = 0;
+    bool negative = false;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
+    for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i) digits += s[i];
+    if (i < s.size() && s[i] == '.')
+        for (++i; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i, --exponent) digits += s[i];
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        long e10 = std::strtol(s.c_str() + i, nullptr, 10);
+        if (std::labs(e10) > 400 || s.size() - i > 6) {
+            diags_.error(span_of(n), "number '" + s + "' is out of range (exponents go to ±400)");
+            return std::nullopt;
+        }
+        exponent += e10;
+    }
+    digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
+    if (digits.size() > 400) {
+        diags_.error(span_of(n), "number has more than 400 digits");
+        return std::nullopt;
+    }
+    GiNaC::numeric v = digits.empty() ? GiNaC::numeric(0) : GiNaC::numeric(digits.c_str());
+    if (exponent != 0) v = v * GiNaC::numeric(10).power(GiNaC::numeric(exponent));
+    return negative ? -v : v;
+}
+
 opt_value checker::eval(ast::operand const& o) {
     struct visitor {
         checker& c;
         opt_value operator()(ast::nil const&) const { return std::nullopt; }
         opt_value operator()(ast::number const& n) const {
-            // digits [. digits] [e [+-] digits], kept exact: mantissa × 10^(exponent − fraction digits)
-            std::string const& s = n.text;
-            std::string digits;
-            long exponent = 0;
-            std::size_t i = 0;
-            bool negative = false;
-            if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
-            for (; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i) digits += s[i];
-            if (i < s.size() && s[i] == '.')
-                for (++i; i < s.size() && std::isdigit(static_cast<unsigned char>(s[i])); ++i, --exponent)
-                    digits += s[i];
-            if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-                ++i;
-                long e10 = std::strtol(s.c_str() + i, nullptr, 10);
-                if (std::labs(e10) > 400 || s.size() - i > 6) {
-                    c.diags_.error(span_of(n), "number '" + s + "' is out of range (exponents go to ±400)");
-                    return std::nullopt;
-                }
-                exponent += e10;
-            }
-            digits.erase(0, std::min(digits.find_first_not_of('0'), digits.size()));
-            if (digits.size() > 400) {
-                c.diags_.error(span_of(n), "number has more than 400 digits");
-                return std::nullopt;
-            }
-            GiNaC::numeric v = digits.empty() ? GiNaC::numeric(0) : GiNaC::numeric(digits.c_str());
-            if (exponent != 0) v = v * GiNaC::numeric(10).power(GiNaC::numeric(exponent));
-            return value::scalar(negative ? ex(-v) : ex(v));
+            auto v = c.exact_number(n);
+            if (!v) return std::nullopt;
+            return value::scalar(*v);
         }
         opt_value operator()(ast::identifier const& id) const { return c.eval_identifier(id); }
         opt_value operator()(x3::forward_ast<ast::unary> const& u) const {
@@ -654,8 +660,11 @@ void checker::statement(ast::declaration_stmt const& s, span) {
 void checker::statement(ast::parameter_stmt const& s, span) {
     for (auto const& d : s.decls) {
         if (!declare(d.name, name_kind::parameter, m_.parameters.size())) continue;
-        parameter_def p{d.name.name, 0.0, span_of(d.name)};
+        parameter_def p{d.name.name, 0.0, 0, span_of(d.name)};
         if (d.value) {
+            auto exact = exact_number(*d.value);
+            if (!exact) continue;
+            p.exact_value = *exact;
             p.default_value = std::strtod(d.value->text.c_str(), nullptr);
             if (!std::isfinite(p.default_value)) {
                 diags_.error(span_of(*d.value), "default value '" + d.value->text + "' does not fit in a double");

@@ -13,6 +13,31 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
+// --fold-parameters: every parameter replaced by its default, exactly, everywhere, one
+// parameter at a time so that a default that makes the model undefined (k = 0 under
+// 1/k) is reported at its declaration. False (with that error) then.
+bool fold_parameters(model& m, diagnostics& diags) {
+    for (std::size_t i = 0; i < m.p.size(); ++i) {
+        GiNaC::exmap value{{m.p[i], m.parameters[i].exact_value}};
+        try {
+            auto fold = [&](GiNaC::ex& e) { e = e.subs(value); };
+            for (GiNaC::ex* e : {&m.kinetic, &m.potential, &m.lagrangian, &m.dissipation, &m.alpha, &m.beta}) fold(*e);
+            for (auto& f : m.forces) {
+                for (auto& e : f.vec.elems) fold(e);
+                for (auto& e : f.target.elems) fold(e);
+            }
+            for (auto& c : m.constraints) fold(c.residual);
+            for (auto& o : m.outputs)
+                for (auto& e : o.val.elems) fold(e);
+        } catch (std::exception const& e) {
+            diags.error(m.parameters[i].where, "--fold-parameters: with its default value, parameter '" +
+                                                   m.parameters[i].name + "' makes the model undefined (" + e.what() +
+                                                   "); give it a usable default");
+            return false;
+        }
+    }
+    return true;
+}
 } // namespace
 
 compile_result compile(std::string const& text, compile_options const& options) {
@@ -30,6 +55,7 @@ compile_result compile(std::string const& text, compile_options const& options) 
     r.times.check = seconds_since(t0);
     if (!m || r.diags.has_errors()) return r;
     if (!options.namespace_name.empty()) m->name = options.namespace_name;
+    if (options.fold_parameters && !fold_parameters(*m, r.diags)) return r;
     t0 = std::chrono::steady_clock::now();
     auto d = derive(*m, r.diags);
     r.times.derive = seconds_since(t0);
@@ -46,6 +72,7 @@ compile_result compile(std::string const& text, compile_options const& options) 
         eo.scalar = options.scalar;
         eo.templated = options.templated;
         eo.split_operations = options.split_operations;
+        eo.fold_parameters = options.fold_parameters;
         r.files = emit(*m, *d, eo);
     } catch (std::exception const& e) {
         r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());

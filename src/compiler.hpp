@@ -18,6 +18,7 @@ struct compile_options {
     bool templated = false;         // --template
     std::string namespace_name;     // --namespace (default: the model's name)
     std::size_t split_operations = 2000; // --split
+    bool fold_parameters = false;   // --fold-parameters
 };
 
 struct phase_times {

@@ -396,7 +396,7 @@ emitted_files emitter::run() {
         for (std::size_t i = 0; i < n; ++i) h.push_back({"h[" + std::to_string(i) + "]", bias_parts(i, false)});
         auto args = with_output(inputs({"q", "qd", "p"}), "h");
         declare("void", "bias_forces", args, "// Bias forces h(q, qd): M qdd + h + A^T lambda = Q.\n");
-        write_function(build("bias_forces", h), args, "", true, false);
+        write_function(build("bias_forces", h), args, "", true, true);
     }
     array_function("generalized_forces", with_output(inputs({"q", "qd", "u", "p"}), "Q"),
                    entries("Q", d_.generalized_forces), "// Generalized forces Q(q, qd, u).\n");
@@ -547,7 +547,11 @@ emitted_files emitter::run() {
         {"nc", std::to_string(nc)},         {"parameter_fields", fields},
         {"declarations", declarations_},    {"helpers", cholesky + helpers_},
         {"definitions", definitions_},      {"header", o_.header_name},
-        {"using_math", using_math}};
+        {"using_math", using_math},
+        {"parameters_comment",
+         o_.fold_parameters ? "// The parameters, in declaration order, as folded into the code (lagc --fold-parameters):\n"
+                              "// the functions do not read them, and changing them has no effect."
+                            : "// Runtime parameters, in declaration order."}};
     emitted_files files;
     files.stats = stats_;
     files.cse_seconds = cse_seconds_;

@@ -16,6 +16,7 @@ struct emit_options {
     std::string scalar = "double"; // "double" or "float"
     bool templated = false;         // functions templated on the scalar type T (header-only)
     std::size_t split_operations = 2000; // larger functions are cut into parts that pass shared values on
+    bool fold_parameters = false;   // parameters were replaced by their defaults (Parameters is kept, unused)
 };
 
 struct function_stats {

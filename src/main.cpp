@@ -35,6 +35,8 @@ char const* const usage_text =
     "  --template        header-only functions templated on the scalar type T (e.g. for\n"
     "                    automatic differentiation); needs -o NAME.hpp or -o -\n"
     "  --namespace NAME  the C++ namespace of the generated code (default: the model's name)\n"
+    "  --fold-parameters bakes the parameters' default values into the code as constants\n"
+    "                    (for parameters that never change; Parameters is kept, unused)\n"
     "  --split N         cuts functions of more than N operations into parts that pass shared\n"
     "                    values on (compile time linear in model size); default 2000\n"
     "  --stats           prints per-phase times and operation counts to standard error\n"
@@ -102,6 +104,7 @@ int main(int argc, char** argv) {
     bool stats = false, templated = false;
     std::string scalar = "double", namespace_name;
     std::size_t split_operations = 2000;
+    bool fold_parameters = false;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (a == "--help" || a == "-h") {
@@ -124,6 +127,8 @@ int main(int argc, char** argv) {
                 return usage_error("--namespace needs a plain C++ name that is not reserved, not '" + namespace_name + "'");
         } else if (a == "--template") {
             templated = true;
+        } else if (a == "--fold-parameters") {
+            fold_parameters = true;
         } else if (a == "--split") {
             if (i + 1 >= argc) return usage_error("--split needs a number of operations");
             std::string v = argv[++i];
@@ -182,6 +187,7 @@ int main(int argc, char** argv) {
     options.templated = templated;
     options.namespace_name = namespace_name;
     options.split_operations = split_operations;
+    options.fold_parameters = fold_parameters;
     fs::path header_path = out_path;
     if (!header_only) header_path.replace_extension(".hpp");
     options.header_name = header_path.filename().string();

@@ -27,6 +27,7 @@ struct value {
 struct parameter_def {
     std::string name;
     double default_value = 0.0;
+    GiNaC::ex exact_value = 0; // the default as written, an exact rational
     span where;
 };
 

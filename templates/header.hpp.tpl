@@ -6,7 +6,7 @@ namespace {ns} {{
 
 inline constexpr int nq = {nq}, nu = {nu}, nc = {nc};
 
-// Runtime parameters, in declaration order.
+{parameters_comment}
 struct Parameters {{
 {parameter_fields}}};
 

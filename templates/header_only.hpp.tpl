@@ -8,7 +8,7 @@ namespace {ns} {{
 {using_math}
 inline constexpr int nq = {nq}, nu = {nu}, nc = {nc};
 
-// Runtime parameters, in declaration order.
+{parameters_comment}
 struct Parameters {{
 {parameter_fields}}};
 {helpers}

@@ -205,9 +205,9 @@ TEST(Names, GeneratedArgumentNamesAreLegalModelNames) {
 // of them (fmt throws "argument not found" without naming it, so this is checked here).
 TEST(Templates, EveryTemplateRendersWithItsNames) {
     std::map<std::string, std::vector<std::string>> const names = {
-        {"header.hpp.tpl", {"source", "ns", "nq", "nu", "nc", "parameter_fields", "declarations"}},
+        {"header.hpp.tpl", {"source", "ns", "nq", "nu", "nc", "parameters_comment", "parameter_fields", "declarations"}},
         {"source.cpp.tpl", {"source", "header", "ns", "helpers", "definitions"}},
-        {"header_only.hpp.tpl", {"source", "ns", "using_math", "nq", "nu", "nc", "parameter_fields", "helpers", "definitions"}},
+        {"header_only.hpp.tpl", {"source", "ns", "using_math", "nq", "nu", "nc", "parameters_comment", "parameter_fields", "helpers", "definitions"}},
         {"function.tpl", {"comment", "linkage", "result", "name", "parameters", "body"}},
         {"cholesky.tpl", {"scalar", "template_head", "math", "tolerance"}},
         {"forward_dynamics.tpl", {"scalar", "args_q_qd_u_p", "factor", "solve"}},

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -49,6 +50,25 @@ TEST_P(Golden, MatchesCheckedInOutput) {
             << "generated/" << file << " needs to be regenerated; run: cmake --build build --target update_goldens "
             << "(then review the diff)";
     }
+}
+
+// The header declares each function of the API once, with its comment.
+TEST_P(Golden, HeaderDeclaresEachFunctionOnce) {
+    std::string const header = read(fs::path(LAGC_SOURCE_DIR) / "generated" / (GetParam() + ".hpp"));
+    std::istringstream lines(header);
+    std::map<std::string, int> declared;
+    std::string line, previous;
+    while (std::getline(lines, line)) {
+        for (char const* result : {"void ", "int ", "double "}) {
+            if (line.rfind(result, 0) != 0) continue;
+            std::string name = line.substr(std::string(result).size(), line.find('(') - std::string(result).size());
+            ++declared[name];
+            EXPECT_EQ(previous.rfind("//", 0), 0u) << name << " is declared without a comment";
+        }
+        previous = line;
+    }
+    ASSERT_FALSE(declared.empty());
+    for (auto const& [name, count] : declared) EXPECT_EQ(count, 1) << name << " is declared " << count << " times";
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, Golden, ::testing::ValuesIn(model_names()),

@@ -1,0 +1,120 @@
+// Variants of the generated code against the default code (the *_double references):
+// --split (every function cut into parts that pass values on through a scratch array)
+// and --fold-parameters (the parameters' defaults baked in as constants).
+#include "chain10_rel_double.hpp"
+#include "chain10_rel_folded.hpp"
+#include "chain10_rel_split.hpp"
+#include "four_bar_double.hpp"
+#include "four_bar_folded.hpp"
+#include "four_bar_split.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string read(std::string const& name) {
+    std::ifstream in(std::string(VARIANT_HEADER_DIR) + "/" + name);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Split code runs the same statements in the same order; folded code may combine
+// constants differently (m2 + m3 + m4 is one literal), hence a relative tolerance, wider
+// for solutions of M qdd = b, whose condition number amplifies rounding.
+void expect_close(std::vector<double> const& a, std::vector<double> const& b, char const* what,
+                  double tolerance = 1e-12) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        EXPECT_NEAR(a[i], b[i], tolerance * (1 + std::abs(b[i]))) << what << "[" << i << "]";
+}
+
+TEST(Variants, TheSplitCodeIsReallySplit) {
+    std::string chain = read("chain10_rel_split.hpp"), four_bar = read("four_bar_split.hpp");
+    for (char const* f : {"dynamics_terms_part1(", "mass_matrix_part1(", "coriolis_matrix_part1("})
+        EXPECT_NE(chain.find(f), std::string::npos) << f;
+    for (char const* f : {"dynamics_terms_part1(", "constraint_terms_part1(", "semi_implicit_system_part1("})
+        EXPECT_NE(four_bar.find(f), std::string::npos) << f;
+}
+
+TEST(Variants, FoldedCodeReadsNoParameter) {
+    for (char const* name : {"chain10_rel_folded.hpp", "four_bar_folded.hpp"}) {
+        std::string text = read(name);
+        EXPECT_EQ(text.find("p."), std::string::npos) << name;
+        EXPECT_NE(text.find("const Parameters& /*p*/"), std::string::npos) << name;
+        EXPECT_NE(text.find("--fold-parameters"), std::string::npos) << name;
+    }
+}
+
+// The chain's M, C, h and forward dynamics, variant S against default W.
+#define CHAIN_AGREES(W, S)                                                                  \
+    do {                                                                                    \
+        constexpr int n = W::nq;                                                            \
+        W::Parameters pw;                                                                   \
+        S::Parameters ps;                                                                   \
+        std::mt19937 rng(5);                                                                \
+        std::uniform_real_distribution<double> U(-1.0, 1.0);                                \
+        for (int trial = 0; trial < 20; ++trial) {                                          \
+            std::vector<double> q(n), qd(n), u(n);                                          \
+            for (int i = 0; i < n; ++i) q[i] = U(rng), qd[i] = U(rng), u[i] = U(rng);      \
+            std::vector<double> a(n * n), b(n * n);                                         \
+            W::mass_matrix(q.data(), pw, a.data());                                         \
+            S::mass_matrix(q.data(), ps, b.data());                                         \
+            expect_close(b, a, "M");                                                        \
+            W::coriolis_matrix(q.data(), qd.data(), pw, a.data());                          \
+            S::coriolis_matrix(q.data(), qd.data(), ps, b.data());                          \
+            expect_close(b, a, "C");                                                        \
+            std::vector<double> x(n), y(n);                                                 \
+            W::bias_forces(q.data(), qd.data(), pw, x.data());                              \
+            S::bias_forces(q.data(), qd.data(), ps, y.data());                              \
+            expect_close(y, x, "h");                                                        \
+            ASSERT_EQ(W::forward_dynamics(q.data(), qd.data(), u.data(), pw, x.data(), nullptr), 0); \
+            ASSERT_EQ(S::forward_dynamics(q.data(), qd.data(), u.data(), ps, y.data(), nullptr), 0); \
+            expect_close(y, x, "qdd", 1e-9);                                                      \
+        }                                                                                   \
+    } while (0)
+
+// The constrained four-bar's forward dynamics and semi-implicit system.
+#define FOUR_BAR_AGREES(W, S)                                                               \
+    do {                                                                                    \
+        constexpr int n = W::nq, nc = W::nc, nu = W::nu;                                    \
+        static_assert(nc > 0);                                                              \
+        W::Parameters pw;                                                                   \
+        S::Parameters ps;                                                                   \
+        std::mt19937 rng(6);                                                                \
+        std::uniform_real_distribution<double> U(-0.3, 0.3);                                \
+        int solved = 0;                                                                     \
+        for (int trial = 0; trial < 20; ++trial) {                                          \
+            std::vector<double> q(n), qd(n), u(nu > 0 ? nu : 1);                            \
+            for (int i = 0; i < n; ++i) q[i] = U(rng), qd[i] = U(rng);                      \
+            for (auto& v : u) v = U(rng);                                                   \
+            std::vector<double> x(n), y(n), lx(nc), ly(nc);                                 \
+            int const rw = W::forward_dynamics(q.data(), qd.data(), u.data(), pw, x.data(), lx.data()); \
+            int const rs = S::forward_dynamics(q.data(), qd.data(), u.data(), ps, y.data(), ly.data()); \
+            ASSERT_EQ(rs, rw);                                                              \
+            if (rw != 0) continue;                                                          \
+            ++solved;                                                                       \
+            expect_close(y, x, "qdd", 1e-9);                                                      \
+            expect_close(ly, lx, "lambda", 1e-9);                                                 \
+            std::vector<double> K((n + nc) * (n + nc)), K2(K.size()), r(n + nc), r2(n + nc); \
+            W::semi_implicit_system(q.data(), qd.data(), u.data(), pw, K.data(), r.data()); \
+            S::semi_implicit_system(q.data(), qd.data(), u.data(), ps, K2.data(), r2.data()); \
+            expect_close(K2, K, "K");                                                       \
+            expect_close(r2, r, "rhs");                                                     \
+        }                                                                                   \
+        EXPECT_GT(solved, 10);                                                              \
+    } while (0)
+
+TEST(Variants, SplitChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_split); }
+TEST(Variants, SplitConstrainedFourBarAgrees) { FOUR_BAR_AGREES(four_bar_double, four_bar_split); }
+TEST(Variants, FoldedChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_folded); }
+TEST(Variants, FoldedConstrainedFourBarAgrees) { FOUR_BAR_AGREES(four_bar_double, four_bar_folded); }
+
+} // namespace
