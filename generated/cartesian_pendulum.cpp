@@ -78,13 +78,12 @@ int factor_mass_matrix(double* M) {
     if (M[0] > largest) largest = M[0];
     if (M[3] > largest) largest = M[3];
     const double threshold = 1e-12 * largest;
-    double d;
-    d = M[0];
-    if (!(d > threshold) || !std::isfinite(d)) return 1;
-    M[0] = 1.0 / std::sqrt(d);
-    d = M[3];
-    if (!(d > threshold) || !std::isfinite(d)) return 1;
-    M[3] = 1.0 / std::sqrt(d);
+    const double d0 = M[0];
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    M[0] = 1.0 / std::sqrt(d0);
+    const double d1 = M[3];
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    M[3] = 1.0 / std::sqrt(d1);
     return 0;
 }
 

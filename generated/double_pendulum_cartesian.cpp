@@ -101,19 +101,18 @@ int factor_mass_matrix(double* M) {
     if (M[10] > largest) largest = M[10];
     if (M[15] > largest) largest = M[15];
     const double threshold = 1e-12 * largest;
-    double d;
-    d = M[0];
-    if (!(d > threshold) || !std::isfinite(d)) return 1;
-    M[0] = 1.0 / std::sqrt(d);
-    d = M[5];
-    if (!(d > threshold) || !std::isfinite(d)) return 1;
-    M[5] = 1.0 / std::sqrt(d);
-    d = M[10];
-    if (!(d > threshold) || !std::isfinite(d)) return 1;
-    M[10] = 1.0 / std::sqrt(d);
-    d = M[15];
-    if (!(d > threshold) || !std::isfinite(d)) return 1;
-    M[15] = 1.0 / std::sqrt(d);
+    const double d0 = M[0];
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    M[0] = 1.0 / std::sqrt(d0);
+    const double d1 = M[5];
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    M[5] = 1.0 / std::sqrt(d1);
+    const double d2 = M[10];
+    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    M[10] = 1.0 / std::sqrt(d2);
+    const double d3 = M[15];
+    if (!(d3 > threshold) || !std::isfinite(d3)) return 1;
+    M[15] = 1.0 / std::sqrt(d3);
     return 0;
 }
 

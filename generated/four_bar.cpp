@@ -110,17 +110,16 @@ int factor_mass_matrix(double* M) {
     if (M[4] > largest) largest = M[4];
     if (M[8] > largest) largest = M[8];
     const double threshold = 1e-12 * largest;
-    double d;
-    d = M[0];
-    if (!(d > threshold) || !std::isfinite(d)) return 1;
-    M[0] = 1.0 / std::sqrt(d);
+    const double d0 = M[0];
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    M[0] = 1.0 / std::sqrt(d0);
     M[3] = M[3]*M[0];
-    d = M[4] - M[3]*M[3];
-    if (!(d > threshold) || !std::isfinite(d)) return 1;
-    M[4] = 1.0 / std::sqrt(d);
-    d = M[8];
-    if (!(d > threshold) || !std::isfinite(d)) return 1;
-    M[8] = 1.0 / std::sqrt(d);
+    const double d1 = M[4] - M[3]*M[3];
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    M[4] = 1.0 / std::sqrt(d1);
+    const double d2 = M[8];
+    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    M[8] = 1.0 / std::sqrt(d2);
     return 0;
 }
 

@@ -378,27 +378,39 @@ int expression_graph::horner(std::vector<product_term> terms) {
     return horner(std::move(rest));
 }
 
+int expression_graph::rebuilt(int id, std::function<int(int)> const& map) {
+    node const n = nodes_[static_cast<std::size_t>(id)];
+    switch (n.kind) {
+    case op::number:
+    case op::variable: return id;
+    case op::neg: return negate(map(n.args[0]));
+    case op::pow: return make_pow(map(n.args[0]), n.exponent);
+    case op::call: {
+        node c = n;
+        for (int& a : c.args) a = map(a);
+        return intern(std::move(c));
+    }
+    case op::add:
+    case op::mul: {
+        std::vector<std::pair<int, bool>> operands;
+        for (std::size_t i = 0; i < n.args.size(); ++i) operands.push_back({map(n.args[i]), n.flags[i] != 0});
+        return n.kind == op::add ? make_add(std::move(operands)) : make_mul(std::move(operands), false);
+    }
+    }
+    return id;
+}
+
 int expression_graph::factored(int id, std::unordered_map<int, int>& memo) {
     if (auto it = memo.find(id); it != memo.end()) return it->second;
     node const n = nodes_[static_cast<std::size_t>(id)];
     int result = id;
     switch (n.kind) {
     case op::number:
-    case op::variable: break;
-    case op::neg: result = negate(factored(n.args[0], memo)); break;
-    case op::pow: result = make_pow(factored(n.args[0], memo), n.exponent); break;
-    case op::call: {
-        node c = n;
-        for (int& a : c.args) a = factored(a, memo);
-        result = intern(std::move(c));
-        break;
-    }
-    case op::mul: {
-        std::vector<std::pair<int, bool>> factors;
-        for (std::size_t i = 0; i < n.args.size(); ++i) factors.push_back({factored(n.args[i], memo), n.flags[i] != 0});
-        result = make_mul(std::move(factors), false);
-        break;
-    }
+    case op::variable:
+    case op::neg:
+    case op::pow:
+    case op::call:
+    case op::mul: result = rebuilt(id, [&](int c) { return factored(c, memo); }); break;
     case op::add: {
         std::vector<product_term> terms;
         for (std::size_t i = 0; i < n.args.size(); ++i) {
@@ -466,7 +478,11 @@ std::vector<int> expression_graph::share_subsets(std::vector<int> const& roots) 
         int id;
         bool flipped; // a sum whose terms all appear with opposite signs: subtract it
     };
-    std::unordered_map<int, std::vector<part>> chosen;
+    struct choice {
+        std::vector<part> parts;
+        std::vector<char> covered; // operands of the node the parts stand for
+    };
+    std::unordered_map<int, choice> chosen;
     std::vector<int> rank(nodes_.size(), -1);
     for (std::size_t c = 0; c < candidates.size(); ++c) rank[static_cast<std::size_t>(candidates[c])] = static_cast<int>(c);
     for (int b : candidates) {
@@ -511,7 +527,7 @@ std::vector<int> expression_graph::share_subsets(std::vector<int> const& roots) 
             for (std::size_t i : where) covered[i] = 1;
             picked.push_back(sub);
         }
-        if (!picked.empty()) chosen[b] = std::move(picked);
+        if (!picked.empty()) chosen[b] = {std::move(picked), std::move(covered)};
         for (std::size_t i = 0; i < n.args.size(); ++i) containing[{kind, n.args[i], n.flags[i]}].push_back(b);
     }
 
@@ -519,38 +535,16 @@ std::vector<int> expression_graph::share_subsets(std::vector<int> const& roots) 
     std::unordered_map<int, int> memo;
     std::function<int(int)> rebuild = [&](int id) -> int {
         if (auto it = memo.find(id); it != memo.end()) return it->second;
-        node const n = nodes_[static_cast<std::size_t>(id)];
-        int result = id;
-        if (n.kind == op::number || n.kind == op::variable) {
-            result = id;
-        } else if (n.kind == op::neg) {
-            result = negate(rebuild(n.args[0]));
-        } else if (n.kind == op::pow) {
-            result = make_pow(rebuild(n.args[0]), n.exponent);
-        } else if (n.kind == op::call) {
-            node c = n;
-            for (int& a : c.args) a = rebuild(a);
-            result = intern(std::move(c));
-        } else {
+        int result;
+        if (auto it = chosen.find(id); it != chosen.end()) {
+            node const n = nodes_[static_cast<std::size_t>(id)];
             std::vector<std::pair<int, bool>> operands;
-            std::vector<char> covered(n.args.size(), 0);
-            if (auto it = chosen.find(id); it != chosen.end()) {
-                for (auto const& sub : it->second) {
-                    node const a = nodes_[static_cast<std::size_t>(sub.id)];
-                    for (std::size_t k = 0; k < a.args.size(); ++k) {
-                        std::uint8_t want = sub.flipped ? static_cast<std::uint8_t>(1 - a.flags[k]) : a.flags[k];
-                        for (std::size_t i = 0; i < n.args.size(); ++i)
-                            if (!covered[i] && n.args[i] == a.args[k] && n.flags[i] == want) {
-                                covered[i] = 1;
-                                break;
-                            }
-                    }
-                    operands.push_back({rebuild(sub.id), sub.flipped});
-                }
-            }
+            for (auto const& sub : it->second.parts) operands.push_back({rebuild(sub.id), sub.flipped});
             for (std::size_t i = 0; i < n.args.size(); ++i)
-                if (!covered[i]) operands.push_back({rebuild(n.args[i]), n.flags[i] != 0});
+                if (!it->second.covered[i]) operands.push_back({rebuild(n.args[i]), n.flags[i] != 0});
             result = n.kind == op::add ? make_add(std::move(operands)) : make_mul(std::move(operands), false);
+        } else {
+            result = rebuilt(id, rebuild);
         }
         memo.emplace(id, result);
         return result;

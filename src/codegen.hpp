@@ -6,6 +6,7 @@
 #include <ginac/ginac.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -109,6 +110,9 @@ private:
         bool negative = false;
         std::vector<std::pair<int, bool>> factors; // (node, in denominator), repeated for powers
     };
+    // The node again with each child replaced by map(child) (sums and products through
+    // make_add and make_mul, so canonical order and signs hold).
+    int rebuilt(int id, std::function<int(int)> const& map);
     int factored(int id, std::unordered_map<int, int>& memo);
     int horner(std::vector<product_term> terms);
     int build_term(product_term const& t);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <functional>
 #include <memory>
 
 namespace lagc {
@@ -31,6 +32,16 @@ struct argument {
     std::string name; // "t", "q", "qd", "u", "p" or an output array
     std::string type;
     bool output = false;
+};
+
+// The unrolled factorisation M = L L^T and the solve M x = b, as statements, for both
+// forms of forward dynamics. `m`, `l` and `r` name M_ij, L_ij (i > j) and 1/L_jj; `set`
+// is put before an assignment to L or r ("const T " for new locals, "" for an array);
+// b(i) is the right-hand side, out(i) where x_i goes.
+struct factor_names {
+    std::function<std::string(std::size_t, std::size_t)> m, l;
+    std::function<std::string(std::size_t)> r;
+    std::string set;
 };
 
 class emitter {
@@ -161,6 +172,9 @@ private:
     std::string inline_forward_dynamics(emitted_body const& terms) const;
     // Where the Cholesky factor L of M is non-zero (M's structure plus fill-in), row-major.
     std::vector<char> factor_structure() const;
+    std::string factor_statements(factor_names const& names) const;
+    std::string solve_statements(factor_names const& names, std::function<std::string(std::size_t)> const& b,
+                                 std::function<std::string(std::size_t)> const& out) const;
 
     // detail::factor_mass_matrix and detail::solve_mass_matrix: the Cholesky factorisation
     // of this model's M and its solve, unrolled and skipping M's structural zeros.
@@ -182,118 +196,101 @@ std::vector<char> emitter::factor_structure() const {
     return nz;
 }
 
-std::string emitter::inline_forward_dynamics(emitted_body const& terms) const {
-    std::size_t const n = d_.nq;
+std::string emitter::factor_statements(factor_names const& n) const {
+    std::size_t const nq = d_.nq;
     std::string const T = scalar(), math = o_.templated ? "" : "std::";
     bool const single = !o_.templated && o_.scalar == "float";
     std::string const one = single ? "1.0f" : "1.0", zero = single ? "0.0f" : "0.0",
                       tolerance = single ? "1e-12f" : "1e-12";
     std::vector<char> const nz = factor_structure();
-    auto mass = [](std::size_t i, std::size_t j) { return fmt::format("M{}_{}", i, j); };
-    auto lower = [](std::size_t i, std::size_t j) { return fmt::format("L{}_{}", i, j); };
-    std::string f = "    // M's lower triangle and b = Q - h.\n" + terms.text;
-    f += "    // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.\n";
-    f += "    " + T + " largest = " + zero + ";\n";
-    for (std::size_t i = 0; i < n; ++i) f += "    if (" + mass(i, i) + " > largest) largest = " + mass(i, i) + ";\n";
+    std::string f = "    " + T + " largest = " + zero + ";\n";
+    for (std::size_t i = 0; i < nq; ++i) f += "    if (" + n.m(i, i) + " > largest) largest = " + n.m(i, i) + ";\n";
     f += "    const " + T + " threshold = " + tolerance + " * largest;\n";
-    for (std::size_t j = 0; j < n; ++j) {
-        std::string dj = "d" + std::to_string(j), rj = "r" + std::to_string(j);
-        f += "    const " + T + " " + dj + " = " + mass(j, j);
+    for (std::size_t j = 0; j < nq; ++j) {
+        std::string const d = "d" + std::to_string(j);
+        f += "    const " + T + " " + d + " = " + n.m(j, j);
         for (std::size_t k = 0; k < j; ++k)
-            if (nz[j * n + k]) f += " - " + lower(j, k) + "*" + lower(j, k);
+            if (nz[j * nq + k]) f += " - " + n.l(j, k) + "*" + n.l(j, k);
         f += ";\n";
-        f += "    if (!(" + dj + " > threshold) || !" + math + "isfinite(" + dj + ")) return 1;\n";
-        f += "    const " + T + " " + rj + " = " + one + " / " + math + "sqrt(" + dj + ");\n";
-        for (std::size_t i = j + 1; i < n; ++i) {
-            if (!nz[i * n + j]) continue;
-            bool const stored = !d_.mass_matrix[i * n + j].is_zero();
-            std::string s = stored ? mass(i, j) : "";
+        f += "    if (!(" + d + " > threshold) || !" + math + "isfinite(" + d + ")) return 1;\n";
+        f += "    " + n.set + n.r(j) + " = " + one + " / " + math + "sqrt(" + d + ");\n";
+        for (std::size_t i = j + 1; i < nq; ++i) {
+            if (!nz[i * nq + j]) continue;
+            // L_ij = (M_ij − Σ_k L_ik L_jk) / L_jj; M_ij is a structural zero under fill-in.
+            std::string s = d_.mass_matrix[i * nq + j].is_zero() ? "" : n.m(i, j);
             for (std::size_t k = 0; k < j; ++k)
-                if (nz[i * n + k] && nz[j * n + k]) {
+                if (nz[i * nq + k] && nz[j * nq + k]) {
                     s += s.empty() ? "-" : " - ";
-                    s += lower(i, k) + "*" + lower(j, k);
+                    s += n.l(i, k) + "*" + n.l(j, k);
                 }
             bool const compound = s.find(' ') != std::string::npos || s[0] == '-';
-            f += "    const " + T + " " + lower(i, j) + " = " + (compound ? "(" + s + ")" : s) + "*" + rj + ";\n";
+            f += "    " + n.set + n.l(i, j) + " = " + (compound ? "(" + s + ")" : s) + "*" + n.r(j) + ";\n";
         }
     }
-    f += "    // L y = b, L^T x = y.\n";
-    auto y = [](std::size_t i) { return "y" + std::to_string(i); };
-    auto x = [](std::size_t i) { return "x" + std::to_string(i); };
-    for (std::size_t i = 0; i < n; ++i) {
-        std::string s = "b" + std::to_string(i);
-        for (std::size_t k = 0; k < i; ++k)
-            if (nz[i * n + k]) s += " - " + lower(i, k) + "*" + y(k);
-        bool const compound = s.find(' ') != std::string::npos;
-        f += "    const " + T + " " + y(i) + " = " + (compound ? "(" + s + ")" : s) + "*r" + std::to_string(i) + ";\n";
-    }
-    for (std::size_t i = n; i-- > 0;) {
-        std::string s = y(i);
-        for (std::size_t k = i + 1; k < n; ++k)
-            if (nz[k * n + i]) s += " - " + lower(k, i) + "*" + x(k);
-        bool const compound = s.find(' ') != std::string::npos;
-        f += "    const " + T + " " + x(i) + " = " + (compound ? "(" + s + ")" : s) + "*r" + std::to_string(i) + ";\n";
-    }
-    for (std::size_t i = 0; i < n; ++i) f += "    qdd[" + std::to_string(i) + "] = " + x(i) + ";\n";
-    f += "    return 0;\n";
     return f;
 }
 
-std::string emitter::unrolled_cholesky() const {
-    std::size_t const n = d_.nq;
-    std::string const T = scalar(), math = o_.templated ? "" : "std::";
-    bool const single = !o_.templated && o_.scalar == "float";
-    std::string const one = single ? "1.0f" : "1.0", zero = single ? "0.0f" : "0.0",
-                      tolerance = single ? "1e-12f" : "1e-12";
-    auto at = [&](std::size_t i, std::size_t j) { return "[" + std::to_string(i * n + j) + "]"; };
+std::string emitter::solve_statements(factor_names const& n, std::function<std::string(std::size_t)> const& b,
+                                      std::function<std::string(std::size_t)> const& out) const {
+    std::size_t const nq = d_.nq;
+    std::string const T = scalar();
     std::vector<char> const nz = factor_structure();
-    std::string f = "\nnamespace detail {\n"
-                    "// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros\n"
-                    "// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than\n"
-                    "// 1e-12 times the largest diagonal entry, or is not finite.\n";
-    f += linkage() + "int factor_mass_matrix(" + T + "* M) {\n";
-    f += "    " + T + " largest = " + zero + ";\n";
-    for (std::size_t i = 0; i < n; ++i) f += "    if (M" + at(i, i) + " > largest) largest = M" + at(i, i) + ";\n";
-    f += "    const " + T + " threshold = " + tolerance + " * largest;\n";
-    f += "    " + T + " d;\n";
-    for (std::size_t j = 0; j < n; ++j) {
-        f += "    d = M" + at(j, j);
-        for (std::size_t k = 0; k < j; ++k)
-            if (nz[j * n + k]) f += " - M" + at(j, k) + "*M" + at(j, k);
-        f += ";\n";
-        f += "    if (!(d > threshold) || !" + math + "isfinite(d)) return 1;\n";
-        f += "    M" + at(j, j) + " = " + one + " / " + math + "sqrt(d);\n";
-        for (std::size_t i = j + 1; i < n; ++i) {
-            if (!nz[i * n + j]) continue;
-            std::string s = "M" + at(i, j);
-            bool any = false;
-            for (std::size_t k = 0; k < j; ++k)
-                if (nz[i * n + k] && nz[j * n + k]) s += " - M" + at(i, k) + "*M" + at(j, k), any = true;
-            f += "    M" + at(i, j) + " = " + (any ? "(" + s + ")" : s) + "*M" + at(j, j) + ";\n";
-        }
-    }
-    f += "    return 0;\n}\n\n";
-    f += "// Solves M x = b in place with the factor from factor_mass_matrix.\n";
-    f += linkage() + "void solve_mass_matrix(const " + T + "* L, " + T + "* b) {\n";
-    auto y = [](std::size_t i) { return "y" + std::to_string(i); };
-    auto x = [](std::size_t i) { return "x" + std::to_string(i); };
-    for (std::size_t i = 0; i < n; ++i) {
-        std::string s = "b[" + std::to_string(i) + "]";
-        bool any = false;
+    auto y = [](std::size_t i) { return fmt::format("y{}", i); };
+    auto x = [](std::size_t i) { return fmt::format("x{}", i); };
+    std::string f;
+    auto statement = [&](std::string const& name, std::string s, std::size_t i) {
+        bool const compound = s.find(' ') != std::string::npos;
+        f += "    const " + T + " " + name + " = " + (compound ? "(" + s + ")" : s) + "*" + n.r(i) + ";\n";
+    };
+    for (std::size_t i = 0; i < nq; ++i) {
+        std::string s = b(i);
         for (std::size_t k = 0; k < i; ++k)
-            if (nz[i * n + k]) s += " - L" + at(i, k) + "*" + y(k), any = true;
-        f += "    const " + T + " " + y(i) + " = " + (any ? "(" + s + ")" : s) + "*L" + at(i, i) + ";\n";
+            if (nz[i * nq + k]) s += " - " + n.l(i, k) + "*" + y(k);
+        statement(y(i), s, i);
     }
-    for (std::size_t i = n; i-- > 0;) {
+    for (std::size_t i = nq; i-- > 0;) {
         std::string s = y(i);
-        bool any = false;
-        for (std::size_t k = i + 1; k < n; ++k)
-            if (nz[k * n + i]) s += " - L" + at(k, i) + "*" + x(k), any = true;
-        f += "    const " + T + " " + x(i) + " = " + (any ? "(" + s + ")" : s) + "*L" + at(i, i) + ";\n";
+        for (std::size_t k = i + 1; k < nq; ++k)
+            if (nz[k * nq + i]) s += " - " + n.l(k, i) + "*" + x(k);
+        statement(x(i), s, i);
     }
-    for (std::size_t i = 0; i < n; ++i) f += "    b[" + std::to_string(i) + "] = " + x(i) + ";\n";
-    f += "}\n}  // namespace detail\n";
+    for (std::size_t i = 0; i < nq; ++i) f += "    " + out(i) + " = " + x(i) + ";\n";
     return f;
+}
+
+std::string emitter::inline_forward_dynamics(emitted_body const& terms) const {
+    factor_names n{[](std::size_t i, std::size_t j) { return fmt::format("M{}_{}", i, j); },
+                   [](std::size_t i, std::size_t j) { return fmt::format("L{}_{}", i, j); },
+                   [](std::size_t j) { return "r" + std::to_string(j); }, "const " + scalar() + " "};
+    return "    // M's lower triangle and b = Q - h.\n" + terms.text +
+           "    // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.\n" +
+           factor_statements(n) + "    // L y = b, L^T x = y.\n" +
+           solve_statements(
+               n, [](std::size_t i) { return "b" + std::to_string(i); },
+               [](std::size_t i) { return "qdd[" + std::to_string(i) + "]"; }) +
+           "    return 0;\n";
+}
+
+std::string emitter::unrolled_cholesky() const {
+    std::size_t const nq = d_.nq;
+    std::string const T = scalar();
+    auto in = [nq](char const* array) {
+        return [nq, array](std::size_t i, std::size_t j) { return fmt::format("{}[{}]", array, i * nq + j); };
+    };
+    auto diagonal = [nq](char const* array) {
+        return [nq, array](std::size_t j) { return fmt::format("{}[{}]", array, j * nq + j); };
+    };
+    auto element = [](char const* array) { return [array](std::size_t i) { return fmt::format("{}[{}]", array, i); }; };
+    return "\nnamespace detail {\n"
+           "// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros\n"
+           "// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than\n"
+           "// 1e-12 times the largest diagonal entry, or is not finite.\n" +
+           linkage() + "int factor_mass_matrix(" + T + "* M) {\n" +
+           factor_statements({in("M"), in("M"), diagonal("M"), ""}) + "    return 0;\n}\n\n" +
+           "// Solves M x = b in place with the factor from factor_mass_matrix.\n" + linkage() +
+           "void solve_mass_matrix(const " + T + "* L, " + T + "* b) {\n" +
+           solve_statements({in("L"), in("L"), diagonal("L"), ""}, element("b"), element("b")) +
+           "}\n}  // namespace detail\n";
 }
 
 emitter::built_function emitter::build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs) {
