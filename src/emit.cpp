@@ -169,7 +169,8 @@ private:
 
     // forward_dynamics without constraints in one function: M's lower triangle and b = Q - h
     // as local values, then the unrolled Cholesky factorisation and solve on them.
-    std::string inline_forward_dynamics(emitted_body const& terms) const;
+    // Fills `read` with the arguments the body reads and records f's statistics.
+    std::string inline_forward_dynamics(built_function& f, std::vector<std::string>& read);
     // Where the Cholesky factor L of M is non-zero (M's structure plus fill-in), row-major.
     std::vector<char> factor_structure() const;
     std::string factor_statements(factor_names const& names) const;
@@ -258,17 +259,28 @@ std::string emitter::solve_statements(factor_names const& n, std::function<std::
     return f;
 }
 
-std::string emitter::inline_forward_dynamics(emitted_body const& terms) const {
-    factor_names n{[](std::size_t i, std::size_t j) { return fmt::format("M{}_{}", i, j); },
-                   [](std::size_t i, std::size_t j) { return fmt::format("L{}_{}", i, j); },
-                   [](std::size_t j) { return "r" + std::to_string(j); }, "const " + scalar() + " "};
+std::string emitter::inline_forward_dynamics(built_function& f, std::vector<std::string>& read) {
+    std::size_t const n = d_.nq;
+    factor_names names{[](std::size_t i, std::size_t j) { return fmt::format("M{}_{}", i, j); },
+                       [](std::size_t i, std::size_t j) { return fmt::format("L{}_{}", i, j); },
+                       [](std::size_t j) { return fmt::format("r{}", j); }, "const " + scalar() + " "};
+    auto rhs = [](std::size_t i) { return fmt::format("b{}", i); };
+    // f's roots are M's lower triangle row by row, then b; M's structural zeros are not stored.
+    std::vector<std::pair<std::string, int>> locals;
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j <= i; ++j, ++k)
+            if (!d_.mass_matrix[i * n + j].is_zero()) locals.push_back({names.set + names.m(i, j), f.roots[k].second});
+    for (std::size_t i = 0; i < n; ++i, ++k) locals.push_back({names.set + rhs(i), f.roots[k].second});
+    emitted_body terms = f.graph->emit(locals, "    ");
+    f.stats.temporaries = terms.temporaries;
+    stats_.push_back(f.stats);
+    read = terms.used_arguments;
+    read.push_back("qdd");
     return "    // M's lower triangle and b = Q - h.\n" + terms.text +
            "    // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.\n" +
-           factor_statements(n) + "    // L y = b, L^T x = y.\n" +
-           solve_statements(
-               n, [](std::size_t i) { return "b" + std::to_string(i); },
-               [](std::size_t i) { return "qdd[" + std::to_string(i) + "]"; }) +
-           "    return 0;\n";
+           factor_statements(names) + "    // L y = b, L^T x = y.\n" +
+           solve_statements(names, rhs, [](std::size_t i) { return fmt::format("qdd[{}]", i); }) + "    return 0;\n";
 }
 
 std::string emitter::unrolled_cholesky() const {
@@ -464,44 +476,31 @@ emitted_files emitter::run() {
         auto args = inputs({"q", "qd", "u", "p"});
         args.push_back({"qdd", scalar() + "*", true});
         args.push_back({"lambda", scalar() + "*", true});
-        std::vector<std::string> used = {"t", "q", "qd", "u", "p", "qdd"};
-        if (nc > 0) used.push_back("lambda");
         std::string comment = "// Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, non-zero when "
                               "M\n// (or A M^-1 A^T) is singular at this state.\n";
         declare("int", "forward_dynamics", args, comment);
         if (nc == 0 && unrolled && f.stats.operations_after_cse <= o_.split_operations) {
-            // Local values instead of arrays; structural zeros of M are not stored at all.
-            std::vector<std::pair<std::string, int>> locals;
-            std::size_t k = 0;
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t j = 0; j <= i; ++j, ++k)
-                    if (!d_.mass_matrix[i * n + j].is_zero())
-                        locals.push_back({"const " + scalar() + " M" + std::to_string(i) + "_" + std::to_string(j),
-                                          f.roots[k].second});
-            for (std::size_t i = 0; i < n; ++i, ++k)
-                locals.push_back({"const " + scalar() + " b" + std::to_string(i), f.roots[k].second});
-            emitted_body b = f.graph->emit(locals, "    ");
-            f.stats.temporaries = b.temporaries;
-            stats_.push_back(f.stats);
-            std::vector<std::string> read = b.used_arguments;
-            read.push_back("qdd");
-            define("int", "forward_dynamics", args, read, inline_forward_dynamics(b), "", definitions_);
+            std::vector<std::string> read;
+            std::string body = inline_forward_dynamics(f, read);
+            define("int", "forward_dynamics", args, read, body, "", definitions_);
         } else {
-        auto terms_args = inputs({"q", "qd", "u", "p"});
-        terms_args.push_back({"M", scalar() + "*", true});
-        terms_args.push_back({"b", scalar() + "*", true});
-        write_function(std::move(f), terms_args, "// The lower triangle of M and b = Q - h, for forward_dynamics.\n",
-                       false);
-        auto call_args = [&](std::initializer_list<char const*> names) { return call_arguments(inputs(names)); };
-        if (unrolled) helpers_ += unrolled_cholesky();
-        std::vector<std::pair<std::string, std::string>> values = {
-            {"scalar", scalar()},
-            {"args_q_qd_u_p", call_args({"q", "qd", "u", "p"})},
-            {"factor", unrolled ? "detail::factor_mass_matrix" : "detail::cholesky_factor<nq>"},
-            {"solve", unrolled ? "detail::solve_mass_matrix" : "detail::cholesky_solve<nq>"}};
-        if (nc > 0) values.push_back({"args_q_qd_p", call_args({"q", "qd", "p"})});
-        std::string body = render(nc > 0 ? "forward_dynamics_constrained.tpl" : "forward_dynamics.tpl", values);
-        define("int", "forward_dynamics", args, used, body, "", definitions_);
+            auto terms_args = inputs({"q", "qd", "u", "p"});
+            terms_args.push_back({"M", scalar() + "*", true});
+            terms_args.push_back({"b", scalar() + "*", true});
+            write_function(std::move(f), terms_args,
+                           "// The lower triangle of M and b = Q - h, for forward_dynamics.\n", false);
+            auto call_args = [&](std::initializer_list<char const*> names) { return call_arguments(inputs(names)); };
+            if (unrolled) helpers_ += unrolled_cholesky();
+            std::vector<std::pair<std::string, std::string>> values = {
+                {"scalar", scalar()},
+                {"args_q_qd_u_p", call_args({"q", "qd", "u", "p"})},
+                {"factor", unrolled ? "detail::factor_mass_matrix" : "detail::cholesky_factor<nq>"},
+                {"solve", unrolled ? "detail::solve_mass_matrix" : "detail::cholesky_solve<nq>"}};
+            if (nc > 0) values.push_back({"args_q_qd_p", call_args({"q", "qd", "p"})});
+            std::string body = render(nc > 0 ? "forward_dynamics_constrained.tpl" : "forward_dynamics.tpl", values);
+            std::vector<std::string> used = {"t", "q", "qd", "u", "p", "qdd"};
+            if (nc > 0) used.push_back("lambda");
+            define("int", "forward_dynamics", args, used, body, "", definitions_);
         }
     }
 
