@@ -1423,6 +1423,8 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     qdd[7] = x7;
     qdd[8] = x8;
     qdd[9] = x9;
+    // NaN or Inf in the state, inputs or parameters: not a solution.
+    if (!std::isfinite(x0) || !std::isfinite(x1) || !std::isfinite(x2) || !std::isfinite(x3) || !std::isfinite(x4) || !std::isfinite(x5) || !std::isfinite(x6) || !std::isfinite(x7) || !std::isfinite(x8) || !std::isfinite(x9)) return 3;
     return 0;
 }
 

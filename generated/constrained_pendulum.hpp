@@ -36,8 +36,8 @@ void constraint_jacobian(const double* q, const Parameters& p, double* A);
 // Index-1 system [[M, A^T], [A, 0]] [qdd; lambda] = [Q - h; r], Baumgarte-stabilised;
 // K is (nq+nc) x (nq+nc) row-major, rhs has nq+nc entries.
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* K, double* rhs);
-// Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, non-zero when M
-// (or A M^-1 A^T) is singular at this state.
+// Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, 1 when M (2 when
+// A M^-1 A^T) is singular at this state, 3 when qdd or lambda is not finite.
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda);
 
 }  // namespace constrained_pendulum

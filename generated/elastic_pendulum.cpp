@@ -78,6 +78,8 @@ int forward_dynamics(const double* q, const double* qd, const double* /*u*/, con
     const double x0 = y0*r0;
     qdd[0] = x0;
     qdd[1] = x1;
+    // NaN or Inf in the state, inputs or parameters: not a solution.
+    if (!std::isfinite(x0) || !std::isfinite(x1)) return 3;
     return 0;
 }
 

@@ -55,6 +55,8 @@ int forward_dynamics(const double* q, const double* /*qd*/, const double* /*u*/,
     const double y0 = b0*r0;
     const double x0 = y0*r0;
     qdd[0] = x0;
+    // NaN or Inf in the state, inputs or parameters: not a solution.
+    if (!std::isfinite(x0)) return 3;
     return 0;
 }
 

@@ -116,6 +116,8 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     qdd[0] = x0;
     qdd[1] = x1;
     qdd[2] = x2;
+    // NaN or Inf in the state, inputs or parameters: not a solution.
+    if (!std::isfinite(x0) || !std::isfinite(x1) || !std::isfinite(x2)) return 3;
     return 0;
 }
 

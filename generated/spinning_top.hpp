@@ -29,8 +29,8 @@ void generalized_forces(const double* q, const double* qd, const double* u, cons
 double kinetic_energy(const double* q, const double* qd, const Parameters& p);
 // Potential energy (the potential terms).
 double potential_energy(const double* q, const Parameters& p);
-// Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, non-zero when M
-// (or A M^-1 A^T) is singular at this state.
+// Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, 1 when M (2 when
+// A M^-1 A^T) is singular at this state, 3 when qdd or lambda is not finite.
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda);
 // Output 'axis': a 3-vector.
 void output_axis(const double* q, const double* qd, const Parameters& p, double* out);

@@ -3,11 +3,14 @@
 #include "check.hpp"
 
 #include "chain_rule.hpp"
+#include "cxx_names.hpp"
 
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace lagc {
 
@@ -33,22 +36,6 @@ char const* const builtin_functions[] = {"sin",  "cos",  "tan",   "asin", "acos"
                                          "sinh", "cosh", "tanh",  "exp",  "log",       "sqrt", "der",
                                          "dot",  "cross", "norm", "rot",  "transpose", "rotx", "roty",
                                          "rotz"};
-char const* const cxx_keywords[] = {
-    "alignas",   "alignof",      "and",       "and_eq",      "asm",          "auto",      "bitand",
-    "bitor",     "bool",         "break",     "case",        "catch",        "char",      "char8_t",
-    "char16_t",  "char32_t",     "class",     "compl",       "concept",      "const",     "consteval",
-    "constexpr", "constinit",    "const_cast", "continue",   "co_await",     "co_return", "co_yield",
-    "decltype",  "default",      "delete",    "do",          "double",       "dynamic_cast", "else",
-    "enum",      "explicit",     "export",    "extern",      "false",        "float",     "for",
-    "friend",    "goto",         "if",        "inline",      "int",          "long",      "mutable",
-    "namespace", "new",          "noexcept",  "not",         "not_eq",       "nullptr",   "operator",
-    "or",        "or_eq",        "private",   "protected",   "public",       "register",  "reinterpret_cast",
-    "requires",  "return",       "short",     "signed",      "sizeof",       "static",    "static_assert",
-    "static_cast", "struct",     "switch",    "template",    "this",         "thread_local", "throw",
-    "true",      "try",          "typedef",   "typeid",      "typename",     "union",     "unsigned",
-    "using",     "virtual",      "void",      "volatile",    "wchar_t",      "while",     "xor",
-    "xor_eq",    "final",        "override",  "import",      "module"};
-
 template <std::size_t N>
 bool in(char const* const (&words)[N], std::string const& s) {
     for (auto w : words)
@@ -77,8 +64,28 @@ using opt_value = std::optional<value>;
 // Expressions share subtrees, so a few lets can describe a tree far larger than the file;
 // derivation walks trees. Counting stops at the cap, so this costs at most cap steps.
 // Depth matters too: chains of lets nest deeper than any line, and GiNaC recurses.
-std::size_t const max_tree_size = 400000;
 std::size_t const max_tree_depth = 1000;
+long const max_index = 1000000;
+// Numeric exponents of expressions: x^1000 is ten multiplications, but GiNaC multiplies
+// out powers of products and of constants exactly ((2x)^n = 2^n x^n), so an exponent of
+// 10^12 would build a number of 10^12 bits before anything else could stop it.
+long const max_exponent = 1000;
+
+// The decimal text of a number, shortened in the middle when long (messages stay short).
+std::string clipped_text(GiNaC::numeric const& n) {
+    std::ostringstream s;
+    s << n;
+    std::string t = s.str();
+    if (t.size() > 24) t = t.substr(0, 10) + "..." + t.substr(t.size() - 10) + " (" + std::to_string(t.size()) + " characters)";
+    return t;
+}
+
+bool has_symbol(ex const& e) {
+    if (GiNaC::is_a<GiNaC::symbol>(e)) return true;
+    for (std::size_t i = 0; i < e.nops(); ++i)
+        if (has_symbol(e.op(i))) return true;
+    return false;
+}
 std::size_t const max_number_bits = 4096;
 std::size_t numeric_bits(GiNaC::numeric const& n) {
     if (!n.is_rational()) return 0;
@@ -92,8 +99,8 @@ bool larger_than(ex const& e, std::size_t& budget, std::size_t depth) {
         if (larger_than(e.op(i), budget, depth + 1)) return true;
     return false;
 }
-bool too_large(value const& v) {
-    std::size_t budget = max_tree_size;
+bool too_large(value const& v, std::size_t max_terms) {
+    std::size_t budget = max_terms;
     for (auto const& e : v.elems)
         if (larger_than(e, budget, 0)) return true;
     return false;
@@ -115,7 +122,8 @@ ast::identifier const* bare_identifier(ast::operand const& o) {
 
 class checker {
 public:
-    checker(source_file const& file, diagnostics& diags) : file_(file), diags_(diags) {}
+    checker(source_file const& file, diagnostics& diags, check_limits const& limits)
+        : file_(file), diags_(diags), limits_(limits) {}
 
     std::optional<model> run(std::vector<parsed_statement> const& statements);
 
@@ -129,6 +137,7 @@ private:
 
     source_file const& file_;
     diagnostics& diags_;
+    check_limits limits_;
     model m_;
     bool have_model_ = false;
     bool have_baumgarte_ = false;
@@ -155,6 +164,9 @@ private:
     std::optional<long> constant_index(ast::expression const& e);
 
     opt_value scalar_arg(value const& v, std::string const& fn, span where);
+    // A value free of symbols must be a real number a double can hold (asin(2), sqrt(-2)
+    // and exp(1000) are not); reports at `where` and returns false otherwise.
+    bool real_constant(ex const& e, span where, std::string const& what);
     bool depends_on(ex const& e, std::vector<GiNaC::symbol> const& syms) const;
     bool depends_on(value const& v, std::vector<GiNaC::symbol> const& syms) const;
 
@@ -183,7 +195,7 @@ bool checker::depends_on(value const& v, std::vector<GiNaC::symbol> const& syms)
 bool checker::check_spelling(ast::identifier const& id, char const* what) {
     std::string const& n = id.name;
     if (is_reserved_word(n)) {
-        std::string why = in(cxx_keywords, n)      ? "a C++ keyword"
+        std::string why = is_cxx_keyword(n)        ? "a C++ keyword"
                           : in(builtin_functions, n) ? "a built-in function"
                           : n == "t"                  ? "the time variable"
                           : n == "pi"                 ? "the constant pi"
@@ -191,10 +203,19 @@ bool checker::check_spelling(ast::identifier const& id, char const* what) {
         diags_.error(span_of(id), "'" + n + "' is " + why + " and cannot be used as " + what + " name");
         return false;
     }
-    if (n.rfind("__", 0) == 0 || n.find("__") != std::string::npos ||
+    if (n.find("__") != std::string::npos ||
         (n.size() > 1 && n[0] == '_' && std::isupper(static_cast<unsigned char>(n[1])))) {
         diags_.error(span_of(id), "'" + n + "' is reserved in C++ (double underscore, or underscore and capital)");
         return false;
+    }
+    // Parameters are fields of Parameters in the generated code: a macro of <cmath> would
+    // replace the name there. (Coordinates, inputs and lets never appear in it.)
+    if (std::string(what) == "a parameter") {
+        if (std::string why = cxx_name_problem(n, cxx_name_use::field); !why.empty()) {
+            diags_.error(span_of(id), "'" + n + "' is " + why + " and cannot be a parameter name in the generated C++; "
+                                      "choose another name");
+            return false;
+        }
     }
     if (n.size() > 200) {
         diags_.error(span_of(id), "name is longer than 200 characters");
@@ -223,11 +244,12 @@ opt_value checker::eval(ast::expression const& e) {
     ++nesting_;
     opt_value r = eval_levels(e);
     --nesting_;
-    if (nesting_ == 0 && r && too_large(*r)) {
-        diags_.error(span_of(e), "this expression grows past " + std::to_string(max_tree_size) + " terms, " +
+    if (nesting_ == 0 && r && too_large(*r, limits_.max_terms)) {
+        diags_.error(span_of(e), "this expression grows past " + std::to_string(limits_.max_terms) + " terms, " +
                                      std::to_string(max_tree_depth) + " levels or " +
                                      std::to_string(max_number_bits) +
-                                     "-bit constants once its names are substituted; simplify it");
+                                     "-bit constants once its names are substituted; simplify it (or raise the "
+                                     "limit with --max-terms)");
         return std::nullopt;
     }
     return r;
@@ -323,7 +345,7 @@ opt_value checker::eval_identifier(ast::identifier const& id) {
     if (it == names_.end()) {
         if (in(builtin_functions, n))
             diags_.error(span_of(id), "'" + n + "' is a function: call it as " + n + "(...)");
-        else if (in(cxx_keywords, n) || in(statement_keywords, n))
+        else if (is_cxx_keyword(n) || in(statement_keywords, n))
             diags_.error(span_of(id), "'" + n + "' is a reserved word, not a value");
         else
             diags_.error(span_of(id), "unknown name '" + n + "'");
@@ -347,6 +369,25 @@ opt_value checker::scalar_arg(value const& v, std::string const& fn, span where)
         return std::nullopt;
     }
     return v;
+}
+
+bool checker::real_constant(ex const& e, span where, std::string const& what) {
+    if (has_symbol(e)) return true;
+    ex v;
+    try {
+        v = e.evalf();
+    } catch (std::exception const&) {
+        v = e;
+    }
+    if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
+        diags_.error(where, what + " is not a real number here (its arguments are constants outside its domain)");
+        return false;
+    }
+    if (GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(v)) > GiNaC::numeric(std::numeric_limits<double>::max())) {
+        diags_.error(where, what + " is a constant too large for a double");
+        return false;
+    }
+    return true;
 }
 
 opt_value checker::eval_call(ast::call const& c) {
@@ -443,7 +484,9 @@ opt_value checker::eval_call(ast::call const& c) {
         return value{value::kind::matrix, 3, 3, r};
     }
     try {
-        return value::scalar(scalar_function(fn, a, args.size() > 1 ? args[1].elems[0] : ex(0)));
+        ex r = scalar_function(fn, a, args.size() > 1 ? args[1].elems[0] : ex(0));
+        if (!real_constant(r, where, fn + "()")) return std::nullopt;
+        return value::scalar(r);
     } catch (GiNaC::pole_error const&) {
         diags_.error(where, fn + "() is undefined here (a pole, such as log(0) or a division by zero)");
         return std::nullopt;
@@ -515,14 +558,17 @@ opt_value checker::eval_list(ast::bracket_list const& l) {
 std::optional<long> checker::constant_index(ast::expression const& e) {
     opt_value v = eval(e);
     if (!v) return std::nullopt;
-    ex x = v->shape == value::kind::scalar ? v->elems[0].evalf() : ex(0);
     if (v->shape != value::kind::scalar || !GiNaC::is_a<GiNaC::numeric>(v->elems[0]) ||
         !GiNaC::ex_to<GiNaC::numeric>(v->elems[0]).is_integer()) {
         diags_.error(span_of(e), "an index must be a constant whole number");
         return std::nullopt;
     }
     auto const& n = GiNaC::ex_to<GiNaC::numeric>(v->elems[0]);
-    if (n > 1000000 || n < -1000000) return -1;
+    if (n > max_index || n < -max_index) {
+        diags_.error(span_of(e), "index " + clipped_text(n) + " is out of range (no vector or matrix has more than " +
+                                     std::to_string(max_index) + " elements)");
+        return std::nullopt;
+    }
     return n.to_long();
 }
 
@@ -577,6 +623,13 @@ opt_value checker::binary(char op, value const& a, value const& b, span where) {
         }
         if (a.shape == k::matrix && a.cols == b.rows) {
             std::size_t n = b.shape == k::vector ? 1 : b.cols;
+            // Checked before multiplying: the product's size is rows × n sums of cols terms.
+            if (double(a.rows) * double(n) * double(a.cols) > double(limits_.max_terms)) {
+                diags_.error(where, "this product of " + a.describe() + " and " + b.describe() + " takes " +
+                                        std::to_string(a.rows * n * a.cols) + " multiplications, more than the " +
+                                        std::to_string(limits_.max_terms) + " an expression may have (--max-terms)");
+                return std::nullopt;
+            }
             value r{b.shape == k::vector ? k::vector : k::matrix, a.rows, n, {}};
             for (std::size_t i = 0; i < a.rows; ++i)
                 for (std::size_t j = 0; j < n; ++j) {
@@ -609,15 +662,23 @@ opt_value checker::binary(char op, value const& a, value const& b, span where) {
             diags_.error(where, "zero raised to a power that is not positive");
             return std::nullopt;
         }
-        if (GiNaC::is_a<GiNaC::numeric>(b.elems[0]) && GiNaC::is_a<GiNaC::numeric>(a.elems[0])) {
+        if (GiNaC::is_a<GiNaC::numeric>(b.elems[0])) {
             auto const& e = GiNaC::ex_to<GiNaC::numeric>(b.elems[0]);
-            double bits = static_cast<double>(numeric_bits(GiNaC::ex_to<GiNaC::numeric>(a.elems[0])));
-            if (GiNaC::abs(e) > 1000 || bits * GiNaC::abs(e).to_double() > 100000) {
-                diags_.error(where, "this power of a constant is too large for exact arithmetic");
+            if (GiNaC::is_a<GiNaC::numeric>(a.elems[0])) {
+                double bits = static_cast<double>(numeric_bits(GiNaC::ex_to<GiNaC::numeric>(a.elems[0])));
+                if (GiNaC::abs(e) > max_exponent || bits * GiNaC::abs(e).to_double() > 100000) {
+                    diags_.error(where, "this power of a constant is too large for exact arithmetic");
+                    return std::nullopt;
+                }
+            } else if (!e.is_rational() || GiNaC::abs(e.numer()) > max_exponent || e.denom() > max_exponent) {
+                diags_.error(where, "the exponent " + clipped_text(e) + " is out of range: a numeric exponent p/q "
+                                    "needs |p| and q of at most " + std::to_string(max_exponent));
                 return std::nullopt;
             }
         }
-        return value::scalar(GiNaC::pow(a.elems[0], b.elems[0]));
+        ex r = GiNaC::pow(a.elems[0], b.elems[0]);
+        if (!real_constant(r, where, "this power")) return std::nullopt;
+        return value::scalar(r);
     }
     }
     return std::nullopt;
@@ -633,8 +694,9 @@ void checker::statement(ast::model_stmt const& s, span where) {
     have_model_ = true;
     m_.model_span = where;
     if (!check_spelling(s.name, "a model")) return;
-    if (s.name.name == "std" || s.name.name == "main" || s.name.name == "posix") {
-        diags_.error(span_of(s.name), "'" + s.name.name + "' cannot be a model name (it is reserved in C++)");
+    if (std::string why = cxx_name_problem(s.name.name, cxx_name_use::namespace_); !why.empty()) {
+        diags_.error(span_of(s.name), "'" + s.name.name + "' cannot be a model name: it is " + why +
+                                          ", and the model's name is the generated namespace; choose another name");
         return;
     }
     m_.name = s.name.name;
@@ -644,6 +706,12 @@ void checker::statement(ast::declaration_stmt const& s, span) {
     bool coordinate = s.keyword == "coordinate";
     for (auto const& id : s.names) {
         auto& list = coordinate ? m_.coordinates : m_.inputs;
+        if (list.size() >= limits_.max_coordinates) {
+            diags_.error(span_of(id), std::string("a model may have at most ") + std::to_string(limits_.max_coordinates) +
+                                          (coordinate ? " coordinates" : " inputs") +
+                                          " (derivation grows with the cube of their number; --max-coordinates raises it)");
+            return;
+        }
         if (!declare(id, coordinate ? name_kind::coordinate : name_kind::input, list.size())) continue;
         list.push_back(id.name);
         if (coordinate) {
@@ -660,19 +728,19 @@ void checker::statement(ast::declaration_stmt const& s, span) {
 void checker::statement(ast::parameter_stmt const& s, span) {
     for (auto const& d : s.decls) {
         if (!declare(d.name, name_kind::parameter, m_.parameters.size())) continue;
+        // Registered whatever its default: the name is declared, so uses of it must find a
+        // symbol (an error below already stops the compilation).
         parameter_def p{d.name.name, 0.0, 0, span_of(d.name)};
+        m_.p.emplace_back("p_" + d.name.name);
         if (d.value) {
-            auto exact = exact_number(*d.value);
-            if (!exact) continue;
-            p.exact_value = *exact;
-            p.default_value = std::strtod(d.value->text.c_str(), nullptr);
-            if (!std::isfinite(p.default_value)) {
-                diags_.error(span_of(*d.value), "default value '" + d.value->text + "' does not fit in a double");
-                continue;
+            if (auto exact = exact_number(*d.value)) {
+                p.exact_value = *exact;
+                p.default_value = std::strtod(d.value->text.c_str(), nullptr);
+                if (!std::isfinite(p.default_value))
+                    diags_.error(span_of(*d.value), "default value '" + d.value->text + "' does not fit in a double");
             }
         }
         m_.parameters.push_back(p);
-        m_.p.emplace_back("p_" + d.name.name);
     }
 }
 
@@ -874,13 +942,13 @@ std::optional<model> checker::run(std::vector<parsed_statement> const& statement
 } // namespace
 
 bool is_reserved_word(std::string const& name) {
-    return in(statement_keywords, name) || in(builtin_functions, name) || in(cxx_keywords, name) || name == "t" ||
+    return in(statement_keywords, name) || in(builtin_functions, name) || is_cxx_keyword(name) || name == "t" ||
            name == "pi";
 }
 
 std::optional<model> check(std::vector<parsed_statement> const& statements, source_file const& file,
-                           diagnostics& diags) {
-    return checker(file, diags).run(statements);
+                           diagnostics& diags, check_limits const& limits) {
+    return checker(file, diags, limits).run(statements);
 }
 
 } // namespace lagc

@@ -8,9 +8,15 @@
 
 namespace lagc {
 
+// Budgets on the symbolic work a model may ask for (docs/cli.md, "Limits").
+struct check_limits {
+    std::size_t max_terms = 400000;     // nodes of one expression with its names substituted (--max-terms)
+    std::size_t max_coordinates = 200; // derivation is O(n³) in them (--max-coordinates)
+};
+
 // Returns the model when there were no errors; reports every error it can find.
 std::optional<model> check(std::vector<parsed_statement> const& statements, source_file const& file,
-                           diagnostics& diags);
+                           diagnostics& diags, check_limits const& limits = {});
 
 // Words a model may not use as names (statement keywords, built-ins, t, pi, C++ keywords).
 bool is_reserved_word(std::string const& name);

@@ -49,6 +49,11 @@ std::string expression_graph::literal(double v) const {
     std::to_chars_result r;
     if (options_.literal_suffix == "f") r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
     else r = std::to_chars(buf, buf + sizeof buf, v);
+    // Checked here, where every constant is printed: inf and nan are not C++ literals.
+    bool const single = options_.literal_suffix == "f";
+    if (!std::isfinite(v) || (single && !std::isfinite(static_cast<float>(v))))
+        throw std::runtime_error("the constant " + std::string(buf, r.ptr) + " does not fit in a " +
+                                 (single ? "float" : "double"));
     std::string s(buf, r.ptr);
     if (s.find_first_of(".e") == std::string::npos) s += ".0";
     return s + options_.literal_suffix;
@@ -183,7 +188,17 @@ int expression_graph::make_pow(int base, long n) {
 int expression_graph::make_call(std::string const& name, std::vector<int> args) {
     node n{op::call, options_.math_prefix + name, std::move(args), {}, 0, 0, 2};
     n.flags.assign(n.args.size(), 0);
-    return intern(std::move(n));
+    bool constant = true;
+    for (int a : n.args) constant = constant && nodes_[static_cast<std::size_t>(a)].kind == op::number;
+    int const id = intern(std::move(n));
+    // A call on constants (what folded parameters leave) must give a finite value.
+    if (constant) {
+        double const v = evaluate(id, {});
+        if (!std::isfinite(v) || (options_.literal_suffix == "f" && !std::isfinite(static_cast<float>(v))))
+            throw std::runtime_error(print(id, std::vector<std::string>(nodes_.size())) +
+                                     " is not a finite number; the model is undefined there");
+    }
+    return id;
 }
 
 std::pair<int, bool> expression_graph::convert_signed(GiNaC::ex const& e) {
@@ -242,6 +257,8 @@ int expression_graph::convert(GiNaC::ex const& e) {
     } else if (is_a<power>(e)) {
         ex b = e.op(0), x = e.op(1);
         if (is_a<numeric>(x) && ex_to<numeric>(x).is_integer()) {
+            // The checker bounds exponents; never let one wrap in the conversion to long.
+            if (abs(ex_to<numeric>(x)) > 1000000) throw std::runtime_error("an exponent is out of range");
             long n = ex_to<numeric>(x).to_long();
             if (n > 0) id = make_pow(convert(b), n);
             else id = make_mul({{make_pow(convert(b), -n), true}}, false);
@@ -252,6 +269,7 @@ int expression_graph::convert(GiNaC::ex const& e) {
         } else if (is_a<numeric>(x) && ex_to<numeric>(x).is_rational() && ex_to<numeric>(x).denom() == 2) {
             // b^(k/2) = sqrt(b) · b^((k−1)/2)
             numeric k = ex_to<numeric>(x).numer();
+            if (abs(k) > 1000000) throw std::runtime_error("an exponent is out of range");
             int s = make_call("sqrt", {convert(b)});
             long whole = (k - 1).to_long() / 2;
             if (k.is_positive()) id = make_mul({{s, false}, {make_pow(convert(b), whole), false}}, false);
@@ -304,10 +322,15 @@ int expression_graph::build_term(product_term const& t) {
 // Sums with more terms than this are left as they are (each step of the greedy search
 // scans every term, and a step removes at least one: quadratic).
 constexpr std::size_t horner_limit = 2000;
+// The same for the work of the whole search, terms × factors in all terms: a sum of n
+// products of n factors (the derivative of a product of n sines) costs n³.
+constexpr double horner_work_limit = 1e7;
 
 int expression_graph::horner(std::vector<product_term> terms) {
     if (terms.size() == 1) return build_term(terms[0]);
-    if (terms.size() > horner_limit) {
+    double factors = 0;
+    for (auto const& t : terms) factors += static_cast<double>(t.factors.size());
+    if (terms.size() > horner_limit || static_cast<double>(terms.size()) * factors > horner_work_limit) {
         std::vector<std::pair<int, bool>> built;
         for (auto const& t : terms) built.push_back({build_term(t), false});
         return make_add(std::move(built));
@@ -485,17 +508,27 @@ std::vector<int> expression_graph::share_subsets(std::vector<int> const& roots) 
     std::unordered_map<int, choice> chosen;
     std::vector<int> rank(nodes_.size(), -1);
     for (std::size_t c = 0; c < candidates.size(); ++c) rank[static_cast<std::size_t>(candidates[c])] = static_cast<int>(c);
+    // The search counts, for every operand, the earlier candidates that contain it: cubic
+    // for n sums of n shared terms each. Past this much counting (deterministic, not timed)
+    // no more parts are looked for; what was found is kept.
+    double work = 0;
+    constexpr double work_limit = 2e7;
     for (int b : candidates) {
         node const& n = nodes_[static_cast<std::size_t>(b)];
         int const kind = static_cast<int>(n.kind);
         std::unordered_map<int, std::pair<std::size_t, std::size_t>> hits; // candidate → (same, flipped)
-        for (std::size_t i = 0; i < n.args.size(); ++i) {
-            if (auto it = containing.find({kind, n.args[i], n.flags[i]}); it != containing.end())
+        for (std::size_t i = 0; i < n.args.size() && work < work_limit; ++i) {
+            if (auto it = containing.find({kind, n.args[i], n.flags[i]}); it != containing.end()) {
+                work += static_cast<double>(it->second.size());
                 for (int a : it->second) ++hits[a].first;
+            }
             if (n.kind == op::add)
-                if (auto it = containing.find({kind, n.args[i], static_cast<std::uint8_t>(1 - n.flags[i])}); it != containing.end())
+                if (auto it = containing.find({kind, n.args[i], static_cast<std::uint8_t>(1 - n.flags[i])}); it != containing.end()) {
+                    work += static_cast<double>(it->second.size());
                     for (int a : it->second) ++hits[a].second;
+                }
         }
+        if (work >= work_limit) break;
         std::vector<part> subsets;
         for (auto const& [a, h] : hits) {
             std::size_t size = nodes_[static_cast<std::size_t>(a)].args.size();

@@ -6,6 +6,7 @@
 #include "parse.hpp"
 
 #include <chrono>
+#include <cmath>
 
 namespace lagc {
 
@@ -38,6 +39,13 @@ bool fold_parameters(model& m, diagnostics& diags) {
     }
     return true;
 }
+// The path as the banner comment shows it: a control character (a newline would end the
+// comment and let the rest of the path be compiled as C++) becomes '?'.
+std::string printable(std::string text) {
+    for (char& c : text)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+    return text;
+}
 } // namespace
 
 compile_result compile(std::string const& text, compile_options const& options) {
@@ -51,10 +59,15 @@ compile_result compile(std::string const& text, compile_options const& options) 
     auto statements = parse(file, r.diags);
     r.times.parse = seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
-    auto m = check(statements, file, r.diags);
+    auto m = check(statements, file, r.diags, options.limits);
     r.times.check = seconds_since(t0);
     if (!m || r.diags.has_errors()) return r;
     if (!options.namespace_name.empty()) m->name = options.namespace_name;
+    if (options.scalar == "float" && !options.templated)
+        for (auto const& p : m->parameters)
+            if (!std::isfinite(static_cast<float>(p.default_value)))
+                r.diags.error(p.where, "the default value of '" + p.name + "' does not fit in a float (--scalar float)");
+    if (r.diags.has_errors()) return r;
     if (options.fold_parameters && !fold_parameters(*m, r.diags)) return r;
     t0 = std::chrono::steady_clock::now();
     auto d = derive(*m, r.diags);
@@ -66,7 +79,7 @@ compile_result compile(std::string const& text, compile_options const& options) 
     t0 = std::chrono::steady_clock::now();
     try {
         emit_options eo;
-        eo.source_name = options.source_name;
+        eo.source_name = printable(options.source_name);
         eo.header_name = options.header_name;
         eo.header_only = options.header_only || options.templated;
         eo.scalar = options.scalar;

@@ -2,6 +2,7 @@
 // so tests regenerate goldens in-process and the command line only adds files.
 #pragma once
 
+#include "check.hpp"
 #include "diagnostics.hpp"
 #include "emit.hpp"
 
@@ -19,6 +20,7 @@ struct compile_options {
     std::string namespace_name;     // --namespace (default: the model's name)
     std::size_t split_operations = 2000; // --split
     bool fold_parameters = false;   // --fold-parameters
+    check_limits limits;            // --max-terms
 };
 
 struct phase_times {

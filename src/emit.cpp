@@ -180,6 +180,8 @@ private:
     // detail::factor_mass_matrix and detail::solve_mass_matrix: the Cholesky factorisation
     // of this model's M and its solve, unrolled and skipping M's structural zeros.
     std::string unrolled_cholesky() const;
+    // `if (!isfinite(v0) || ...) return 3;` over count values.
+    std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
 };
 
 // Largest nq for which the factorisation is unrolled (its statements grow as nq³/6).
@@ -280,7 +282,15 @@ std::string emitter::inline_forward_dynamics(built_function& f, std::vector<std:
     return "    // M's lower triangle and b = Q - h.\n" + terms.text +
            "    // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.\n" +
            factor_statements(names) + "    // L y = b, L^T x = y.\n" +
-           solve_statements(names, rhs, [](std::size_t i) { return fmt::format("qdd[{}]", i); }) + "    return 0;\n";
+           solve_statements(names, rhs, [](std::size_t i) { return fmt::format("qdd[{}]", i); }) +
+           finite_check(n, [](std::size_t i) { return fmt::format("x{}", i); }) + "    return 0;\n";
+}
+
+std::string emitter::finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const {
+    std::string const math = o_.templated ? "" : "std::";
+    std::string s = "    // NaN or Inf in the state, inputs or parameters: not a solution.\n    if (";
+    for (std::size_t i = 0; i < count; ++i) s += (i ? " || !" : "!") + math + "isfinite(" + value(i) + ")";
+    return s + ") return 3;\n";
 }
 
 std::string emitter::unrolled_cholesky() const {
@@ -476,8 +486,8 @@ emitted_files emitter::run() {
         auto args = inputs({"q", "qd", "u", "p"});
         args.push_back({"qdd", scalar() + "*", true});
         args.push_back({"lambda", scalar() + "*", true});
-        std::string comment = "// Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, non-zero when "
-                              "M\n// (or A M^-1 A^T) is singular at this state.\n";
+        std::string comment = "// Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, 1 when M (2 when\n"
+                              "// A M^-1 A^T) is singular at this state, 3 when qdd or lambda is not finite.\n";
         declare("int", "forward_dynamics", args, comment);
         if (nc == 0 && unrolled && f.stats.operations_after_cse <= o_.split_operations) {
             std::vector<std::string> read;
@@ -495,7 +505,8 @@ emitted_files emitter::run() {
                 {"scalar", scalar()},
                 {"args_q_qd_u_p", call_args({"q", "qd", "u", "p"})},
                 {"factor", unrolled ? "detail::factor_mass_matrix" : "detail::cholesky_factor<nq>"},
-                {"solve", unrolled ? "detail::solve_mass_matrix" : "detail::cholesky_solve<nq>"}};
+                {"solve", unrolled ? "detail::solve_mass_matrix" : "detail::cholesky_solve<nq>"},
+                {"math", o_.templated ? "" : "std::"}};
             if (nc > 0) values.push_back({"args_q_qd_p", call_args({"q", "qd", "p"})});
             std::string body = render(nc > 0 ? "forward_dynamics_constrained.tpl" : "forward_dynamics.tpl", values);
             std::vector<std::string> used = {"t", "q", "qd", "u", "p", "qdd"};

@@ -1,17 +1,16 @@
 // The lagc command line: lagc MODEL.lag -o OUT.cpp|OUT.hpp
 #include "check.hpp"
 #include "compiler.hpp"
-
-#include <cctype>
+#include "cxx_names.hpp"
+#include "output_files.hpp"
 
 #include <cerrno>
-#include <cstdio>
 #include <charconv>
-#include <cstring>
+#include <cstdio>
+#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
+#include <unistd.h>
 #include <vector>
 
 #ifndef LAGC_VERSION
@@ -39,9 +38,13 @@ char const* const usage_text =
     "                    (for parameters that never change; Parameters is kept, unused)\n"
     "  --split N         cuts functions of more than N operations into parts that pass shared\n"
     "                    values on (compile time linear in model size); default 2000\n"
+    "  --max-terms N     the largest expression (in nodes, names substituted) a model may\n"
+    "                    build; default 400000\n"
+    "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
     "  --stats           prints per-phase times and operation counts to standard error\n"
     "  --help            prints this text\n"
     "  --version         prints the version\n"
+    "  --                ends the options (for a model whose path starts with '-')\n"
     "\n"
     "Exit status: 0 on success, 1 when the model has errors, 2 for usage and I/O errors.\n";
 
@@ -50,147 +53,133 @@ int usage_error(std::string const& message) {
     return 2;
 }
 
-// Outputs are written to temporary files first and renamed into place only when every
-// one was written, so a failure leaves existing outputs untouched; a file whose content
-// is unchanged is left alone (builds do not churn).
-struct pending_file {
-    fs::path path, temporary;
-};
-
-bool unchanged(fs::path const& path, std::string const& content) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return false;
-    std::ostringstream old;
-    old << in.rdbuf();
-    return old.str() == content;
+// A number argument of an option, from `low` to `high`; false if it is not one.
+bool number_argument(std::string const& v, unsigned long long low, unsigned long long high, std::size_t& out) {
+    unsigned long long n = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || end != v.data() + v.size() || n < low || n > high) return false;
+    out = static_cast<std::size_t>(n);
+    return true;
 }
 
-bool write_all(std::vector<std::pair<fs::path, std::string>> const& files, std::string& error) {
-    std::vector<pending_file> pending;
-    auto discard = [&] {
-        std::error_code ec;
-        for (auto const& p : pending) fs::remove(p.temporary, ec);
-    };
-    for (auto const& [path, content] : files) {
-        if (unchanged(path, content)) continue;
-        fs::path tmp = path;
-        tmp += ".lagc-tmp";
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (out) pending.push_back({path, tmp});
-        if (out) out << content;
-        if (out) out.flush();
-        if (!out) {
-            error = "cannot write '" + path.string() + "': " + std::strerror(errno);
-            discard();
-            return false;
-        }
-    }
-    for (auto const& p : pending) {
-        std::error_code ec;
-        fs::rename(p.temporary, p.path, ec);
-        if (ec) {
-            error = "cannot write '" + p.path.string() + "': " + ec.message();
-            discard();
-            return false;
-        }
-    }
+// A file name the generated source can #include "NAME": no quote, backslash or control
+// character (the #include syntax has no escapes).
+bool includable(std::string const& name) {
+    for (unsigned char c : name)
+        if (c < 0x20 || c == 0x7F || c == '"' || c == '\\') return false;
     return true;
+}
+
+// Standard streams that are closed at start would be reused by the next open(), and
+// output meant for them would land in a file: point them at /dev/null, read-only, so a
+// write to a closed standard output still fails (and is reported).
+void keep_standard_streams_apart() {
+    for (int fd = 0; fd <= 2; ++fd)
+        if (::fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int n = ::open("/dev/null", O_RDONLY);
+            if (n >= 0 && n != fd) ::close(n);
+        }
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
+    keep_standard_streams_apart();
+    lagc::report_write_errors_as_errors();
     std::string input, output;
-    bool stats = false, templated = false;
-    std::string scalar = "double", namespace_name;
-    std::size_t split_operations = 2000;
-    bool fold_parameters = false;
+    bool stats = false, options_done = false;
+    lagc::compile_options options;
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "--help" || a == "-h") {
-            std::cout << usage_text;
-            return 0;
-        }
-        if (a == "--version") {
-            std::cout << "lagc " << LAGC_VERSION << "\n";
-            return 0;
-        }
-        if (a == "--stats") {
-            stats = true;
-        } else if (a == "--namespace") {
-            if (i + 1 >= argc) return usage_error("--namespace needs a name");
-            namespace_name = argv[++i];
-            bool ok = !namespace_name.empty() && !std::isdigit(static_cast<unsigned char>(namespace_name[0]));
-            for (char c : namespace_name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-            if (!ok || lagc::is_reserved_word(namespace_name) || namespace_name.find("__") != std::string::npos ||
-                namespace_name == "std" || namespace_name[0] == '_')
-                return usage_error("--namespace needs a plain C++ name that is not reserved, not '" + namespace_name + "'");
-        } else if (a == "--template") {
-            templated = true;
-        } else if (a == "--fold-parameters") {
-            fold_parameters = true;
-        } else if (a == "--split") {
-            if (i + 1 >= argc) return usage_error("--split needs a number of operations");
-            std::string v = argv[++i];
-            unsigned long long n = 0;
-            auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
-            if (ec != std::errc() || end != v.data() + v.size() || n < 10 || n > 100000000)
-                return usage_error("--split takes a number of operations from 10 to 100000000, not '" + v + "'");
-            split_operations = static_cast<std::size_t>(n);
-        } else if (a == "--scalar") {
-            if (i + 1 >= argc) return usage_error("--scalar needs a type: float or double");
-            scalar = argv[++i];
-            if (scalar != "float" && scalar != "double")
-                return usage_error("--scalar takes float or double, not '" + scalar + "'");
-        } else if (a == "-o") {
-            if (i + 1 >= argc) return usage_error("-o needs a file name");
-            if (!output.empty()) return usage_error("-o given twice");
-            output = argv[++i];
-        } else if (a.size() > 1 && a[0] == '-') {
-            return usage_error("unknown option '" + a + "'");
-        } else {
+        auto value = [&]() -> char const* { return i + 1 < argc ? argv[++i] : nullptr; };
+        if (options_done || a == "-" || a.empty() || a[0] != '-') {
             if (!input.empty()) return usage_error("more than one model given ('" + input + "' and '" + a + "')");
             input = a;
+        } else if (a == "--") {
+            options_done = true;
+        } else if (a == "--help" || a == "-h") {
+            std::cout << usage_text;
+            return 0;
+        } else if (a == "--version") {
+            std::cout << "lagc " << LAGC_VERSION << "\n";
+            return 0;
+        } else if (a == "--stats") {
+            stats = true;
+        } else if (a == "--namespace") {
+            char const* v = value();
+            if (!v) return usage_error("--namespace needs a name");
+            options.namespace_name = v;
+            if (!lagc::is_usable_cxx_name(options.namespace_name, lagc::cxx_name_use::namespace_) ||
+                lagc::is_reserved_word(options.namespace_name))
+                return usage_error("--namespace needs a plain C++ name that is not reserved, not '" +
+                                   options.namespace_name + "'");
+        } else if (a == "--template") {
+            options.templated = true;
+        } else if (a == "--fold-parameters") {
+            options.fold_parameters = true;
+        } else if (a == "--split") {
+            char const* v = value();
+            if (!v) return usage_error("--split needs a number of operations");
+            if (!number_argument(v, 10, 100000000, options.split_operations))
+                return usage_error("--split takes a number of operations from 10 to 100000000, not '" + std::string(v) + "'");
+        } else if (a == "--max-terms") {
+            char const* v = value();
+            if (!v || !number_argument(v, 1000, 1000000000, options.limits.max_terms))
+                return usage_error("--max-terms takes a number from 1000 to 1000000000");
+        } else if (a == "--max-coordinates") {
+            char const* v = value();
+            if (!v || !number_argument(v, 1, 100000, options.limits.max_coordinates))
+                return usage_error("--max-coordinates takes a number from 1 to 100000");
+        } else if (a == "--scalar") {
+            char const* v = value();
+            if (!v) return usage_error("--scalar needs a type: float or double");
+            options.scalar = v;
+            if (options.scalar != "float" && options.scalar != "double")
+                return usage_error("--scalar takes float or double, not '" + options.scalar + "'");
+        } else if (a == "-o") {
+            char const* v = value();
+            if (!v) return usage_error("-o needs a file name");
+            if (!output.empty()) return usage_error("-o given twice");
+            output = v;
+            if (output.empty()) return usage_error("-o needs a file name");
+        } else {
+            return usage_error("unknown option '" + a + "' (a model whose name starts with '-' goes after '--')");
         }
     }
     if (input.empty()) return usage_error("no model given");
     if (output.empty()) return usage_error("no output given (-o OUT.cpp, -o OUT.hpp or -o -)");
 
     fs::path out_path(output);
-    bool header_only = output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
-    if (!header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" &&
+    options.header_only = output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
+    if (!options.header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" &&
         out_path.extension() != ".cxx")
         return usage_error("the output must end in .cpp or .hpp (or be '-'), not '" + output + "'");
+    if (options.templated && !options.header_only)
+        return usage_error("--template writes one header: use -o NAME.hpp or -o -");
+    if (options.templated && options.scalar != "double") return usage_error("--template and --scalar exclude each other");
 
-    if (templated && !header_only) return usage_error("--template writes one header: use -o NAME.hpp or -o -");
-    if (templated && scalar != "double") return usage_error("--template and --scalar exclude each other");
-
-    std::string text;
-    if (input == "-") {
-        std::ostringstream s;
-        s << std::cin.rdbuf();
-        text = s.str();
-    } else {
-        std::error_code ec;
-        if (fs::is_directory(input, ec)) return usage_error("'" + input + "' is a directory, not a model file");
-        std::ifstream in(input, std::ios::binary);
-        if (!in) return usage_error("cannot read '" + input + "': " + std::strerror(errno));
-        std::ostringstream s;
-        s << in.rdbuf();
-        text = s.str();
-    }
-
-    lagc::compile_options options;
-    options.source_name = input == "-" ? "<stdin>" : input;
-    options.header_only = header_only;
-    options.scalar = scalar;
-    options.templated = templated;
-    options.namespace_name = namespace_name;
-    options.split_operations = split_operations;
-    options.fold_parameters = fold_parameters;
     fs::path header_path = out_path;
-    if (!header_only) header_path.replace_extension(".hpp");
+    if (!options.header_only) header_path.replace_extension(".hpp");
     options.header_name = header_path.filename().string();
+    if (!includable(options.header_name))
+        return usage_error("the header's name '" + options.header_name +
+                           "' cannot be #included (it has a quote, a backslash or a control character)");
+    std::vector<std::pair<std::string, std::string>> files; // (path, content), filled after compiling
+    std::vector<std::string> targets;
+    if (output != "-") {
+        targets.push_back(header_path.string());
+        if (!options.header_only) targets.push_back(out_path.string());
+    }
+    for (auto const& t : targets)
+        if (input != "-" && lagc::same_file(input, t))
+            return usage_error("the output '" + t + "' is the model itself; choose another output name");
+
+    std::string text, error;
+    if (!lagc::read_source(input, lagc::max_source_bytes, text, error)) {
+        std::cerr << "lagc: error: " << error << "\n";
+        return 2;
+    }
+    options.source_name = input == "-" ? "<stdin>" : input;
 
     lagc::compile_result r = lagc::compile(text, options);
     lagc::source_file file(options.source_name, text);
@@ -207,13 +196,15 @@ int main(int argc, char** argv) {
     if (!r.files) return 1;
 
     if (output == "-") {
-        std::cout << r.files->header;
-        return std::cout.good() ? 0 : 2;
+        if (!lagc::write_stdout(r.files->header, error)) {
+            std::cerr << "lagc: error: " << error << "\n";
+            return 2;
+        }
+        return 0;
     }
-    std::string error;
-    std::vector<std::pair<fs::path, std::string>> files = {{header_path, r.files->header}};
-    if (!header_only) files.push_back({out_path, r.files->source});
-    if (!write_all(files, error)) {
+    files.push_back({targets[0], r.files->header});
+    if (!options.header_only) files.push_back({targets[1], r.files->source});
+    if (!lagc::write_files(files, error)) {
         std::cerr << "lagc: error: " << error << "\n";
         return 2;
     }

@@ -34,6 +34,7 @@ logical_lines split_statements(std::string const& text) {
     }
     int depth = 0;
     std::size_t start = 0;
+    char last = '\0'; // the last character of the statement so far that is not blank (linear time)
     auto flush = [&](std::size_t end) {
         std::size_t b = start, e = end;
         while (b < e && std::isspace(static_cast<unsigned char>(m[b]))) ++b;
@@ -42,12 +43,10 @@ logical_lines split_statements(std::string const& text) {
     };
     for (std::size_t i = 0; i < m.size(); ++i) {
         char c = m[i];
+        if (c != '\n' && !is_blank(c)) last = c;
         if (c == '(' || c == '[') ++depth;
         else if ((c == ')' || c == ']') && depth > 0) --depth;
         else if (c == '\n') {
-            std::size_t j = i;
-            while (j > start && is_blank(m[j - 1])) --j;
-            char last = j > start ? m[j - 1] : '\0';
             bool continues = depth > 0 || last == '+' || last == '-' || last == '*' || last == '/' ||
                              last == '^' || last == ',' || last == '=';
             if (continues) {
@@ -55,6 +54,7 @@ logical_lines split_statements(std::string const& text) {
             } else {
                 flush(i);
                 start = i + 1;
+                last = '\0';
             }
         }
     }
@@ -96,22 +96,35 @@ std::size_t skip_spaces(std::string const& text, std::size_t at, std::size_t end
     return at;
 }
 
-// An upper bound on the parser's recursion depth for one statement: brackets, '^' and
-// prefix signs each nest one level. Deeper statements are refused before X3 sees them,
-// so no input can overflow the stack.
+// An upper bound on the parser's recursion depth for one statement: each open bracket
+// nests one level, and inside a bracket a chain of '^' and prefix signs (-x^-y^-z) nests
+// one level per link; a binary + - * / or a comma ends the chain (the parser returns
+// before the next operand), so x^2 + x^2 + ... stays shallow however long it is.
 std::size_t nesting_bound(std::string const& m, span s) {
-    std::size_t depth = 0, deepest = 0, chained = 0;
+    std::vector<std::size_t> chain{0}; // per open bracket, the current chain's length
+    std::size_t total = 0, deepest = 0;  // total: open brackets plus every open chain
     char previous = '(';
     for (std::size_t i = s.begin; i < s.end; ++i) {
         char c = m[i];
         if (std::isspace(static_cast<unsigned char>(c))) continue;
-        if (c == '(' || c == '[') deepest = std::max(deepest, ++depth);
-        else if ((c == ')' || c == ']') && depth > 0) --depth;
-        else if (c == '^') ++chained;
-        else if ((c == '-' || c == '+') && std::strchr("([+-*/^,=", previous)) ++chained;
+        bool const prefix_sign = (c == '-' || c == '+') && std::strchr("([+-*/^,=", previous);
+        if (c == '(' || c == '[') {
+            chain.push_back(0);
+            ++total;
+        } else if ((c == ')' || c == ']') && chain.size() > 1) {
+            total -= chain.back() + 1;
+            chain.pop_back();
+        } else if (c == '^' || prefix_sign) {
+            ++chain.back();
+            ++total;
+        } else if (std::strchr("+-*/,=", c)) {
+            total -= chain.back();
+            chain.back() = 0;
+        }
+        deepest = std::max(deepest, total);
         previous = c;
     }
-    return deepest + chained;
+    return deepest;
 }
 
 } // namespace

@@ -5,4 +5,7 @@
     if ({factor}(M) != 0) return 1;
     {solve}(M, b);
     for (int i = 0; i < nq; ++i) qdd[i] = b[i];
+    // NaN or Inf in the state, inputs or parameters: not a solution.
+    for (int i = 0; i < nq; ++i)
+        if (!{math}isfinite(qdd[i])) return 3;
     return 0;

@@ -210,8 +210,8 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"header_only.hpp.tpl", {"source", "ns", "using_math", "nq", "nu", "nc", "parameters_comment", "parameter_fields", "helpers", "definitions"}},
         {"function.tpl", {"comment", "linkage", "result", "name", "parameters", "body"}},
         {"cholesky.tpl", {"scalar", "template_head", "math", "tolerance"}},
-        {"forward_dynamics.tpl", {"scalar", "args_q_qd_u_p", "factor", "solve"}},
-        {"forward_dynamics_constrained.tpl", {"scalar", "args_q_qd_p", "args_q_qd_u_p", "factor", "solve"}}};
+        {"forward_dynamics.tpl", {"scalar", "args_q_qd_u_p", "factor", "solve", "math"}},
+        {"forward_dynamics_constrained.tpl", {"scalar", "args_q_qd_p", "args_q_qd_u_p", "factor", "solve", "math"}}};
     ASSERT_EQ(lagc::template_files().size(), names.size());
     for (auto const& f : lagc::template_files()) {
         auto it = names.find(std::string(f.name));

@@ -1,0 +1,531 @@
+// The adversarial regression suite (issue 10): every input and situation that once made
+// lagc crash, hang, use unbounded memory, tear or mix its outputs, follow a planted
+// symlink, inject text into the generated code, or write C++ that does not compile. Each
+// case runs the real lagc binary in a child process under a 1 GiB address-space limit and
+// a 20 s wall-clock limit, and asserts its exit status and message.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <poll.h>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct run_result {
+    int status = -1;   // exit status, or -1 when killed by a signal
+    int signal = 0;    // the signal that ended it
+    std::string out, err;
+    double seconds = 0;
+    bool timed_out = false;
+};
+
+struct run_setup {
+    std::string input;                      // standard input
+    std::string cwd;                        // working directory ("" = the test's)
+    std::function<void()> in_child;         // more set-up in the child, before exec
+    double wall_seconds = 20;
+    rlim_t address_space = rlim_t(1) << 30; // 1 GiB
+};
+
+std::string read_file(fs::path const& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void write_file(fs::path const& p, std::string const& text) {
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out << text;
+}
+
+run_result run_lagc(std::vector<std::string> const& args, run_setup const& setup = {}) {
+    int in_pipe[2], out_pipe[2], err_pipe[2];
+    if (pipe(in_pipe) || pipe(out_pipe) || pipe(err_pipe)) std::abort();
+    auto start = std::chrono::steady_clock::now();
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(in_pipe[0], 0);
+        dup2(out_pipe[1], 1);
+        dup2(err_pipe[1], 2);
+        for (int fd : {in_pipe[0], in_pipe[1], out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1]}) close(fd);
+        struct rlimit as{setup.address_space, setup.address_space};
+        setrlimit(RLIMIT_AS, &as);
+        struct rlimit cpu{30, 30};
+        setrlimit(RLIMIT_CPU, &cpu);
+        if (!setup.cwd.empty() && chdir(setup.cwd.c_str()) != 0) _exit(125);
+        if (setup.in_child) setup.in_child();
+        std::vector<char*> argv;
+        std::string exe = LAGC_EXE;
+        argv.push_back(exe.data());
+        std::vector<std::string> copy = args;
+        for (auto& a : copy) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        execv(exe.c_str(), argv.data());
+        _exit(126);
+    }
+    close(in_pipe[0]);
+    close(out_pipe[1]);
+    close(err_pipe[1]);
+    signal(SIGPIPE, SIG_IGN);
+    std::size_t written = 0;
+    if (setup.input.empty()) close(in_pipe[1]), in_pipe[1] = -1;
+    else fcntl(in_pipe[1], F_SETFL, O_NONBLOCK);
+    run_result r;
+    std::string* sinks[] = {&r.out, &r.err};
+    int fds[] = {out_pipe[0], err_pipe[0]};
+    int open_count = 2;
+    while (open_count > 0) {
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (elapsed > setup.wall_seconds) {
+            kill(pid, SIGKILL);
+            r.timed_out = true;
+            break;
+        }
+        pollfd p[3];
+        int n = 0;
+        for (int k = 0; k < 2; ++k)
+            if (fds[k] >= 0) p[n++] = {fds[k], POLLIN, 0};
+        if (in_pipe[1] >= 0) p[n++] = {in_pipe[1], POLLOUT, 0};
+        poll(p, static_cast<nfds_t>(n), 100);
+        for (int i = 0; i < n; ++i) {
+            if (p[i].fd == in_pipe[1]) {
+                if (p[i].revents & (POLLOUT | POLLERR | POLLHUP)) {
+                    ssize_t w = write(in_pipe[1], setup.input.data() + written, setup.input.size() - written);
+                    if (w > 0) written += static_cast<std::size_t>(w);
+                    if (w < 0 && errno != EAGAIN) written = setup.input.size();
+                    if (written == setup.input.size()) close(in_pipe[1]), in_pipe[1] = -1;
+                }
+                continue;
+            }
+            if (!(p[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+            char buf[65536];
+            ssize_t got = read(p[i].fd, buf, sizeof buf);
+            int k = p[i].fd == fds[0] ? 0 : 1;
+            if (got <= 0) {
+                close(fds[k]);
+                fds[k] = -1;
+                --open_count;
+            } else if (sinks[k]->size() < (std::size_t(64) << 20)) {
+                sinks[k]->append(buf, static_cast<std::size_t>(got));
+            }
+        }
+    }
+    for (int fd : {fds[0], fds[1], in_pipe[1]})
+        if (fd >= 0) close(fd);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (WIFEXITED(status)) r.status = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+    return r;
+}
+
+// A fresh directory for one test.
+fs::path scratch(std::string const& name) {
+    fs::path d = fs::path(WORK_DIR) / name;
+    fs::remove_all(d);
+    fs::create_directories(d);
+    return d;
+}
+
+std::vector<fs::path> leftovers(fs::path const& dir) {
+    std::vector<fs::path> found;
+    for (auto const& e : fs::directory_iterator(dir)) {
+        std::string n = e.path().filename().string();
+        if (n.find(".lagc-tmp") != std::string::npos || n.find(".lagc-bak") != std::string::npos) found.push_back(e.path());
+    }
+    return found;
+}
+
+std::string const pendulum = "model pend\nparameter m = 1, l = 0.5, g = 9.81\ncoordinate th\n"
+                             "kinetic 0.5*m*l^2*der(th)^2\npotential -m*g*l*cos(th)\n";
+
+// A model from its statements after the usual header; `tail` is appended.
+std::string model_with(std::string const& tail) {
+    return "model m\ncoordinate x\nkinetic 0.5*der(x)^2\n" + tail + "\n";
+}
+
+// lagc on a model given on standard input, output to standard output.
+run_result compile_text(std::string const& text, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"-", "-o", "-"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    run_setup s;
+    s.input = text;
+    return run_lagc(args, s);
+}
+
+// The case ended by itself, in time, with this status, and its stderr matches.
+void expect_clean(run_result const& r, int status, std::string const& message_regex) {
+    EXPECT_FALSE(r.timed_out) << "still running after the wall-clock limit";
+    EXPECT_EQ(r.signal, 0) << "killed by signal " << r.signal << "; stderr: " << r.err.substr(0, 2000);
+    EXPECT_EQ(r.status, status) << r.err.substr(0, 2000);
+    if (!message_regex.empty()) EXPECT_TRUE(std::regex_search(r.err, std::regex(message_regex))) << r.err.substr(0, 2000);
+    EXPECT_LT(r.seconds, 10.0);
+}
+
+// ---- 1. parameters whose default does not fit ------------------------------------------
+
+TEST(Adversarial, HugeParameterDefaultIsAnErrorNotACrash) {
+    for (std::string v : {std::string("1e309"), std::string("1e401"), std::string(420, '9')}) {
+        SCOPED_TRACE(v);
+        auto r = compile_text("model m\nparameter a = " + v + ", b = 2\ncoordinate x\nkinetic 0.5*der(x)^2\n"
+                              "potential a*x^2 + b*x\n");
+        expect_clean(r, 1, "2:15: error: (default value|number)");
+        EXPECT_EQ(r.err.find("unknown name"), std::string::npos) << "no cascade: " << r.err;
+    }
+}
+
+// ---- 2. integer exponents that wrap in a conversion ----------------------------------------
+
+TEST(Adversarial, ExponentsBeyondLongAreErrors) {
+    for (std::string e : {"2^64", "-2^63", "2^64+2", "10^12", "1001", "1/1001"}) {
+        SCOPED_TRACE(e);
+        auto r = compile_text(model_with("potential x^(" + e + ")"));
+        expect_clean(r, 1, "4:12: error: the exponent .* is out of range");
+    }
+    // Within the bound: x^1000 is computed by squaring and is exact.
+    auto ok = compile_text(model_with("potential x^1000/1000"));
+    expect_clean(ok, 0, "");
+}
+
+// ---- 3. memory and time blow-ups ----------------------------------------------------------
+
+TEST(Adversarial, HugePowersOfConstantsAndProductsFailFast) {
+    expect_clean(compile_text(model_with("potential (2*x)^(10^12)")), 1, "exponent 1000000000000 is out of range");
+    expect_clean(compile_text(model_with("potential sqrt(2)^(10^15)*x")), 1, "is out of range");
+    expect_clean(compile_text(model_with("potential 2^(10^6)*x")), 1, "too large for exact arithmetic");
+}
+
+TEST(Adversarial, ProductOfAThousandSinesFinishesInBoundedTime) {
+    std::string product;
+    for (int i = 1; i <= 1000; ++i) product += (i > 1 ? "*" : "") + std::string("sin(") + std::to_string(i) + "*x)";
+    auto r = compile_text(model_with("potential " + product));
+    expect_clean(r, 0, "");
+    EXPECT_NE(r.out.find("potential_gradient"), std::string::npos);
+}
+
+TEST(Adversarial, LargeMatrixProductIsRefusedBeforeItIsComputed) {
+    std::string row = "[";
+    for (int i = 0; i < 500; ++i) row += (i ? ",x" : "x");
+    row += "]";
+    std::string matrix = "[";
+    for (int i = 0; i < 500; ++i) matrix += (i ? "," : "") + row;
+    matrix += "]";
+    auto r = compile_text(model_with("let A = " + matrix + "\nlet B = A*A"));
+    expect_clean(r, 1, "takes 125000000 multiplications, more than the 400000");
+}
+
+TEST(Adversarial, MegabyteOfBlankLinesInsideABracketIsLinear) {
+    auto r = compile_text("model m\ncoordinate x\nkinetic 0.5*der(x)^2 + (" + std::string(1 << 20, '\n') + "x)\n");
+    expect_clean(r, 0, "");
+    EXPECT_LT(r.seconds, 2.0);
+}
+
+TEST(Adversarial, TooManyCoordinatesIsAnErrorWithItsOverride) {
+    auto chain = [](int n) {
+        std::string names, kinetic;
+        for (int i = 0; i < n; ++i) {
+            names += (i ? ", a" : "a") + std::to_string(i);
+            kinetic += (i ? " + der(a" : "der(a") + std::to_string(i) + ")^2";
+        }
+        return "model m\ncoordinate " + names + "\nkinetic " + kinetic + "\n";
+    };
+    expect_clean(compile_text(chain(201)), 1, "2:[0-9]+: error: a model may have at most 200 coordinates .*--max-coordinates");
+    expect_clean(compile_text(chain(5), {"--max-coordinates", "4"}), 1, "at most 4 coordinates");
+    expect_clean(compile_text(chain(5), {"--max-coordinates", "5"}), 0, "");
+}
+
+TEST(Adversarial, ExpressionBudgetHasAnOverride) {
+    // 2^8 copies of x, each under up to 8 functions, after substitution: over a budget of
+    // 1000 nodes, well under the default.
+    std::string text = "model m\ncoordinate x\nlet a0 = x\n";
+    for (int i = 1; i <= 8; ++i)
+        text += "let a" + std::to_string(i) + " = sin(a" + std::to_string(i - 1) + ") + cos(a" + std::to_string(i - 1) + ")\n";
+    text += "kinetic 0.5*der(x)^2\npotential a8\n";
+    expect_clean(compile_text(text, {"--max-terms", "1000"}), 1, "grows past 1000 terms");
+    expect_clean(compile_text(text), 0, "");
+}
+
+// ---- 4. two lagc writing one output --------------------------------------------------------
+
+TEST(Adversarial, TwoWritersLeaveOneRunsPairAndNoTemporary) {
+    fs::path d = scratch("race");
+    write_file(d / "a.lag", "model alpha\ncoordinate x\nkinetic 0.5*der(x)^2\npotential x^2\n");
+    write_file(d / "b.lag", "model beta\ncoordinate y\nkinetic 0.5*der(y)^2\npotential y^4\n");
+    for (int round = 0; round < 20; ++round) {
+        pid_t pids[2];
+        for (int k = 0; k < 2; ++k) {
+            pids[k] = fork();
+            if (pids[k] == 0) {
+                int null = open("/dev/null", O_WRONLY);
+                dup2(null, 2);
+                std::string exe = LAGC_EXE, in = (d / (k ? "b.lag" : "a.lag")).string(), out = (d / "x.cpp").string();
+                execl(exe.c_str(), exe.c_str(), in.c_str(), "-o", out.c_str(), static_cast<char*>(nullptr));
+                _exit(126);
+            }
+        }
+        int statuses[2];
+        for (int k = 0; k < 2; ++k) waitpid(pids[k], &statuses[k], 0);
+        for (int s : statuses) EXPECT_TRUE(WIFEXITED(s) && WEXITSTATUS(s) == 0);
+        std::string hpp = read_file(d / "x.hpp"), cpp = read_file(d / "x.cpp");
+        bool alpha = hpp.find("namespace alpha {") != std::string::npos;
+        EXPECT_NE(cpp.find(alpha ? "namespace alpha {" : "namespace beta {"), std::string::npos) << "a mixed pair";
+        EXPECT_NE(hpp.find("}  // namespace"), std::string::npos) << "a torn header";
+        EXPECT_TRUE(leftovers(d).empty());
+    }
+}
+
+// ---- 5. a failed run leaves the old pair ---------------------------------------------------
+
+TEST(Adversarial, FailedRunLeavesBothOldFiles) {
+    fs::path d = scratch("failed_run");
+    write_file(d / "a.lag", pendulum);
+    write_file(d / "b.lag", "model other\ncoordinate z\nkinetic 0.5*der(z)^2\n");
+    ASSERT_EQ(run_lagc({(d / "a.lag").string(), "-o", (d / "p.cpp").string()}).status, 0);
+    std::string header = read_file(d / "p.hpp");
+    fs::remove(d / "p.cpp");
+    fs::create_directory(d / "p.cpp"); // the source cannot be written
+    auto r = run_lagc({(d / "b.lag").string(), "-o", (d / "p.cpp").string()});
+    expect_clean(r, 2, "cannot write .*p.cpp.*not a regular file");
+    EXPECT_EQ(read_file(d / "p.hpp"), header) << "the header changed although the source could not be written";
+    EXPECT_TRUE(leftovers(d).empty());
+}
+
+TEST(Adversarial, FileSizeLimitLeavesNoTemporary) {
+    fs::path d = scratch("fsize");
+    write_file(d / "a.lag", pendulum);
+    run_setup s;
+    s.in_child = [] {
+        struct rlimit f{512, 512};
+        setrlimit(RLIMIT_FSIZE, &f);
+    };
+    auto r = run_lagc({(d / "a.lag").string(), "-o", (d / "p.cpp").string()}, s);
+    expect_clean(r, 2, "cannot write .*File too large");
+    EXPECT_TRUE(leftovers(d).empty());
+    EXPECT_FALSE(fs::exists(d / "p.hpp"));
+    EXPECT_FALSE(fs::exists(d / "p.cpp"));
+}
+
+TEST(Adversarial, RewrittenFilesKeepTheirMode) {
+    fs::path d = scratch("mode");
+    write_file(d / "a.lag", pendulum);
+    write_file(d / "b.lag", "model other\ncoordinate z\nkinetic 0.5*der(z)^2\n");
+    ASSERT_EQ(run_lagc({(d / "a.lag").string(), "-o", (d / "p.cpp").string()}).status, 0);
+    chmod((d / "p.hpp").c_str(), 0640);
+    chmod((d / "p.cpp").c_str(), 0604);
+    ASSERT_EQ(run_lagc({(d / "b.lag").string(), "-o", (d / "p.cpp").string()}).status, 0);
+    struct stat h{}, c{};
+    stat((d / "p.hpp").c_str(), &h);
+    stat((d / "p.cpp").c_str(), &c);
+    EXPECT_EQ(h.st_mode & 07777, 0640u);
+    EXPECT_EQ(c.st_mode & 07777, 0604u);
+    EXPECT_NE(read_file(d / "p.hpp").find("namespace other"), std::string::npos);
+}
+
+// ---- 6. symlinks, injection through paths ---------------------------------------------------
+
+TEST(Adversarial, PlantedSymlinksAreNotFollowed) {
+    fs::path d = scratch("symlink");
+    write_file(d / "a.lag", pendulum);
+    write_file(d / "victim", "precious\n");
+    // The old fixed temporary names, and the output itself, pointing at the victim.
+    fs::create_symlink(d / "victim", d / "p.hpp.lagc-tmp");
+    fs::create_symlink(d / "victim", d / "p.cpp.lagc-tmp");
+    fs::create_symlink(d / "victim", d / "q.hpp");
+    EXPECT_EQ(run_lagc({(d / "a.lag").string(), "-o", (d / "p.cpp").string()}).status, 0);
+    EXPECT_EQ(run_lagc({(d / "a.lag").string(), "-o", (d / "q.hpp").string()}).status, 0);
+    EXPECT_EQ(read_file(d / "victim"), "precious\n");
+    EXPECT_FALSE(fs::is_symlink(d / "q.hpp")) << "the link is replaced by the file, not written through";
+}
+
+TEST(Adversarial, NewlineInTheModelsPathCannotInjectCode) {
+    fs::path d = scratch("inject") / "evil\n#error injected\n//";
+    fs::create_directories(d);
+    write_file(d / "a.lag", pendulum);
+    auto r = run_lagc({(d / "a.lag").string(), "-o", (d.parent_path() / "p.hpp").string()});
+    expect_clean(r, 0, "");
+    std::string header = read_file(d.parent_path() / "p.hpp");
+    EXPECT_EQ(header.find("\n#error"), std::string::npos) << header.substr(0, 300);
+    EXPECT_NE(header.find("evil?#error injected?//"), std::string::npos) << header.substr(0, 300);
+}
+
+TEST(Adversarial, OutputNamesThatCannotBeIncludedAreRefused) {
+    fs::path d = scratch("include_name");
+    write_file(d / "a.lag", pendulum);
+    for (std::string name : {"a\"b.cpp", "a\\b.cpp", "a\nb.cpp"}) {
+        auto r = run_lagc({(d / "a.lag").string(), "-o", (d / name).string()});
+        expect_clean(r, 2, "cannot be #included");
+    }
+}
+
+// ---- 7. unbounded reads, FIFOs, full and closed standard output ------------------------------
+
+TEST(Adversarial, EndlessInputIsCutAtTheLimit) {
+    auto r = run_lagc({"/dev/zero", "-o", "-"});
+    expect_clean(r, 2, "larger than 16 MiB");
+}
+
+TEST(Adversarial, FifoOutputIsRefusedNotWaitedOn) {
+    fs::path d = scratch("fifo");
+    write_file(d / "a.lag", pendulum);
+    ASSERT_EQ(mkfifo((d / "p.hpp").c_str(), 0600), 0);
+    auto r = run_lagc({(d / "a.lag").string(), "-o", (d / "p.hpp").string()});
+    expect_clean(r, 2, "not a regular file");
+}
+
+TEST(Adversarial, FullOrClosedStandardOutputIsAnError) {
+    run_setup full;
+    full.in_child = [] {
+        int fd = open("/dev/full", O_WRONLY);
+        dup2(fd, 1);
+    };
+    expect_clean(run_lagc({"-", "-o", "-"}, [&] { auto s = full; s.input = pendulum; return s; }()), 2,
+                 "cannot write to standard output: No space left on device");
+    run_setup closed;
+    closed.input = pendulum;
+    closed.in_child = [] { close(1); };
+    expect_clean(run_lagc({"-", "-o", "-"}, closed), 2, "cannot write to standard output");
+}
+
+TEST(Adversarial, ReadErrorIsAnIoError) {
+    // Reading /proc/self/mem from offset 0 fails with EIO.
+    expect_clean(run_lagc({"/proc/self/mem", "-o", "-"}), 2, "cannot read '/proc/self/mem'");
+    expect_clean(run_lagc({"/", "-o", "-"}), 2, "is a directory");
+}
+
+// ---- 8. accepted input that used to give broken C++ -------------------------------------------
+
+TEST(Adversarial, FloatOutOfRangeIsAnError) {
+    expect_clean(compile_text("model m\nparameter a = 1e39\ncoordinate x\nkinetic 0.5*der(x)^2\npotential a*x^2\n",
+                              {"--scalar", "float"}),
+                 1, "2:11: error: .*does not fit in a float");
+    expect_clean(compile_text(model_with("potential 1e39*x^2"), {"--scalar", "float"}), 1, "does not fit in a float");
+}
+
+TEST(Adversarial, CmathNamesAndMacrosAreRefusedWhereTheyWouldBreakTheCode) {
+    for (std::string name : {"gamma", "round", "erf", "NAN", "M_PI", "linux", "unix", "j0", "_x", "abs"}) {
+        SCOPED_TRACE(name);
+        expect_clean(compile_text("model " + name + "\ncoordinate x\nkinetic 0.5*der(x)^2\n"), 1,
+                     "cannot be a model name: it is");
+        expect_clean(compile_text("model m\ncoordinate x\nkinetic 0.5*der(x)^2\n", {"--namespace", name}), 2,
+                     "--namespace needs a plain C\\+\\+ name");
+    }
+    for (std::string name : {"NAN", "M_PI", "INFINITY", "linux", "unix", "EOF", "HUGE_VAL", "errno"}) {
+        SCOPED_TRACE(name);
+        expect_clean(compile_text("model m\nparameter " + name + " = 1\ncoordinate x\nkinetic 0.5*der(x)^2\n"), 1,
+                     "is a macro .* cannot be a parameter name");
+    }
+}
+
+TEST(Adversarial, CmathFunctionNamesAreFineAsParametersAndTheCodeCompiles) {
+    fs::path d = scratch("cmath_fields");
+    write_file(d / "a.lag", "model m\nparameter gamma = 1, y0 = 2, round = 3, j1 = 4\ncoordinate x\n"
+                            "kinetic 0.5*gamma*der(x)^2\npotential y0*x^2 + round*x + j1\n");
+    ASSERT_EQ(run_lagc({(d / "a.lag").string(), "-o", (d / "m.hpp").string()}).status, 0);
+    write_file(d / "use.cpp", "#include \"m.hpp\"\nint main() { m::Parameters p; double q[1] = {0.1}, qd[1] = {0}, "
+                              "qdd[1]; return m::forward_dynamics(q, qd, nullptr, p, qdd, nullptr); }\n");
+    for (std::string standard : {"c++17", "gnu++17"}) {
+        std::string cmd = "cd '" + d.string() + "' && c++ -std=" + standard + " -Wall -Wextra -Werror -fsyntax-only use.cpp";
+        EXPECT_EQ(std::system(cmd.c_str()), 0) << standard;
+    }
+}
+
+TEST(Adversarial, ConstantsOutsideAFunctionsDomainAreErrors) {
+    expect_clean(compile_text(model_with("potential asin(2)*x")), 1, "4:11: error: asin\\(\\) is not a real number");
+    expect_clean(compile_text(model_with("potential sqrt(-2)*x")), 1, "sqrt\\(\\) is not a real number");
+    expect_clean(compile_text(model_with("potential exp(1000)*x")), 1, "exp\\(\\) is a constant too large for a double");
+    expect_clean(compile_text(model_with("potential log(-1)*x")), 1, "log\\(\\) is not a real number");
+    expect_clean(compile_text(model_with("potential (-2)^(1/2)*x")), 1, "this power is not a real number");
+    // Folded parameters: the same, found when the code is generated.
+    expect_clean(compile_text("model m\nparameter a = 2\ncoordinate x\nkinetic 0.5*der(x)^2\npotential asin(a)*x\n",
+                              {"--fold-parameters"}),
+                 1, "is not a finite number");
+}
+
+// ---- 9. smaller ones --------------------------------------------------------------------------
+
+TEST(Adversarial, OutputThatIsTheModelIsRefused) {
+    fs::path d = scratch("self");
+    write_file(d / "m.hpp", pendulum);
+    expect_clean(run_lagc({(d / "m.hpp").string(), "-o", (d / "m.hpp").string()}), 2, "is the model itself");
+    write_file(d / "n.hpp", pendulum);
+    expect_clean(run_lagc({(d / "n.hpp").string(), "-o", (d / "n.cpp").string()}), 2, "is the model itself");
+    EXPECT_EQ(read_file(d / "m.hpp"), pendulum);
+    EXPECT_EQ(read_file(d / "n.hpp"), pendulum);
+}
+
+TEST(Adversarial, LongFlatSumsAreNotDeepNesting) {
+    std::string sum;
+    for (int i = 0; i < 300; ++i) sum += (i ? " + x^2" : "x^2");
+    expect_clean(compile_text(model_with("potential " + sum)), 0, "");
+    // Real nesting is still bounded.
+    std::string deep = "x";
+    for (int i = 0; i < 250; ++i) deep = "(" + deep + ")";
+    expect_clean(compile_text(model_with("potential " + deep)), 1, "nests brackets, powers and signs more than 200");
+    std::string chain = "x";
+    for (int i = 0; i < 250; ++i) chain += "^-x";
+    expect_clean(compile_text(model_with("potential " + chain)), 1, "more than 200");
+}
+
+TEST(Adversarial, HugeIndexIsReportedAsItself) {
+    expect_clean(compile_text(model_with("let v = [x, x]\npotential v[1000001]")), 1,
+                 "index 1000001 is out of range \\(no vector or matrix has more than 1000000 elements\\)");
+    expect_clean(compile_text(model_with("let v = [x, x]\npotential v[" + std::string(30, '9') + "]")), 1,
+                 "index 9999999999\\.\\.\\.9999999999 \\(30 characters\\) is out of range");
+}
+
+TEST(Adversarial, DoubleDashEndsTheOptions) {
+    fs::path d = scratch("dashes");
+    write_file(d / "-m.lag", pendulum);
+    run_setup s;
+    s.cwd = d.string();
+    expect_clean(run_lagc({"-o", "p.cpp", "--", "-m.lag"}, s), 0, "");
+    EXPECT_TRUE(fs::exists(d / "p.cpp"));
+    expect_clean(run_lagc({"-m.lag", "-o", "p.cpp"}, s), 2, "unknown option '-m.lag'.*after '--'");
+}
+
+TEST(Adversarial, SignalsDuringWritingLeaveNoTemporary) {
+    // SIGTERM at many points of one run (from right after start to after it finished):
+    // whatever survives is the old pair or the new pair, and no temporary file is left.
+    fs::path d = scratch("signals");
+    write_file(d / "a.lag", pendulum);
+    write_file(d / "b.lag", "model other\ncoordinate z\nkinetic 0.5*der(z)^2\n");
+    ASSERT_EQ(run_lagc({(d / "a.lag").string(), "-o", (d / "p.cpp").string()}).status, 0);
+    for (int k = 0; k < 30; ++k) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            std::string exe = LAGC_EXE, in = (d / (k % 2 ? "a.lag" : "b.lag")).string(), out = (d / "p.cpp").string();
+            execl(exe.c_str(), exe.c_str(), in.c_str(), "-o", out.c_str(), static_cast<char*>(nullptr));
+            _exit(126);
+        }
+        usleep(static_cast<useconds_t>(1000 * k));
+        kill(pid, SIGTERM);
+        int status = 0;
+        waitpid(pid, &status, 0);
+        std::string hpp = read_file(d / "p.hpp"), cpp = read_file(d / "p.cpp");
+        bool pend = hpp.find("namespace pend {") != std::string::npos;
+        EXPECT_NE(cpp.find(pend ? "namespace pend {" : "namespace other {"), std::string::npos) << "mixed after " << k << " ms";
+        EXPECT_TRUE(leftovers(d).empty()) << "after " << k << " ms";
+    }
+}
+
+} // namespace
