@@ -23,7 +23,8 @@ char const* const cxx_keywords[] = {
     "static_cast", "struct",     "switch",    "template",    "this",         "thread_local", "throw",
     "true",      "try",          "typedef",   "typeid",      "typename",     "union",     "unsigned",
     "using",     "virtual",      "void",      "volatile",    "wchar_t",      "while",     "xor",
-    "xor_eq",    "final",        "override",  "import",      "module"};
+    "xor_eq",    "final",        "override",  "import",      "module",
+    "typeof"}; // a keyword of GNU C++ (gnu++17, g++'s default)
 
 #include "reserved_names.inc"
 

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -438,3 +439,15 @@ TEST(FourBar, MotorDrivenLoopStaysClosed) {
 }
 
 } // namespace
+
+TEST(Multipliers, NonFiniteStateIsReportedNotReturned) {
+    // A NaN velocity reaches the constraint's right-hand side and so lambda and qdd: 3.
+    wheeled_robot::Parameters p;
+    double q[3] = {0.1, 0.2, 0.3}, qd[3] = {0.5, 0.1, 0.2}, u[2] = {0.3, 0.1}, qdd[3], lambda[1];
+    ASSERT_EQ(wheeled_robot::forward_dynamics(q, qd, u, p, qdd, lambda), 0);
+    qd[2] = std::nan("");
+    EXPECT_EQ(wheeled_robot::forward_dynamics(q, qd, u, p, qdd, lambda), 3);
+    qd[2] = 0.2;
+    u[1] = std::numeric_limits<double>::infinity();
+    EXPECT_EQ(wheeled_robot::forward_dynamics(q, qd, u, p, qdd, lambda), 3);
+}

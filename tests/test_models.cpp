@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -561,3 +562,26 @@ TEST(Chain, TenLinkMassMatrixEqualsJacobianForm) {
 }
 
 } // namespace
+
+// NaN or Inf anywhere in the state, inputs or parameters never comes back as a solution:
+// forward_dynamics returns non-zero (3 when M could be factorised but qdd is not finite).
+TEST(ForwardDynamics, NonFiniteInputsAreReportedInTheUnrolledForm) {
+    cart_pendulum::Parameters p;
+    double const inf = std::numeric_limits<double>::infinity();
+    double q[2] = {0.1, 0.3}, qd[2] = {0.2, -0.4}, u[1] = {1.0}, qdd[2];
+    ASSERT_EQ(cart_pendulum::forward_dynamics(q, qd, u, p, qdd, nullptr), 0);
+    qd[1] = std::nan("");
+    EXPECT_EQ(cart_pendulum::forward_dynamics(q, qd, u, p, qdd, nullptr), 3);
+    qd[1] = -0.4;
+    u[0] = inf;
+    EXPECT_EQ(cart_pendulum::forward_dynamics(q, qd, u, p, qdd, nullptr), 3);
+    u[0] = 1.0;
+    p.g = -inf;
+    EXPECT_EQ(cart_pendulum::forward_dynamics(q, qd, u, p, qdd, nullptr), 3);
+    p = {};
+    p.m2 = inf; // inside M: the factorisation refuses it
+    EXPECT_NE(cart_pendulum::forward_dynamics(q, qd, u, p, qdd, nullptr), 0);
+    p = {};
+    ASSERT_EQ(cart_pendulum::forward_dynamics(q, qd, u, p, qdd, nullptr), 0);
+    for (double v : qdd) EXPECT_TRUE(std::isfinite(v));
+}

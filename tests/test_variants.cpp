@@ -112,6 +112,16 @@ TEST(Variants, FoldedCodeReadsNoParameter) {
         EXPECT_GT(solved, 10);                                                              \
     } while (0)
 
+// The split chain's forward dynamics is the loop form (forward_dynamics.tpl): a NaN state
+// is reported (3) there too.
+TEST(Variants, SplitChainReportsANonFiniteState) {
+    chain10_rel_split::Parameters p;
+    std::vector<double> q(10, 0.2), qd(10, 0.1), u(10, 0.0), qdd(10);
+    ASSERT_EQ(chain10_rel_split::forward_dynamics(q.data(), qd.data(), u.data(), p, qdd.data(), nullptr), 0);
+    qd[4] = std::nan("");
+    EXPECT_EQ(chain10_rel_split::forward_dynamics(q.data(), qd.data(), u.data(), p, qdd.data(), nullptr), 3);
+}
+
 TEST(Variants, SplitChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_split); }
 TEST(Variants, SplitConstrainedFourBarAgrees) { FOUR_BAR_AGREES(four_bar_double, four_bar_split); }
 TEST(Variants, FoldedChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_folded); }
