@@ -3,6 +3,7 @@
 
 #include "../grammar/config.hpp"
 #include "../grammar/grammar.hpp"
+#include "builtins.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -127,6 +128,17 @@ std::size_t nesting_bound(std::string const& m, span s) {
     return deepest;
 }
 
+// "model, parameter, ..., baumgarte or output": the keywords that start a statement.
+std::string statement_list() {
+    std::vector<std::string_view> starters;
+    for (auto w : statement_keywords())
+        if (w != "on" && w != "at") starters.push_back(w);
+    std::string s;
+    for (std::size_t i = 0; i < starters.size(); ++i)
+        s.append(i == 0 ? "" : i + 1 == starters.size() ? " or " : ", ").append(starters[i]);
+    return s;
+}
+
 } // namespace
 
 std::size_t const max_nesting = 200;
@@ -153,9 +165,7 @@ std::vector<parsed_statement> parse(source_file const& file, diagnostics& diags)
             std::size_t at = skip_spaces(m, static_cast<std::size_t>(first - m.begin()), s.end);
             if (!ok) {
                 diags.error({s.begin, token_end(m, s.begin, s.end)},
-                            "expected a statement (model, parameter, coordinate, input, let, kinetic, potential, "
-                            "lagrangian, dissipation, force, torque, constraint, baumgarte or output), found " +
-                                describe_token(m, s.begin, s.end));
+                            "expected a statement (" + statement_list() + "), found " + describe_token(m, s.begin, s.end));
                 continue;
             }
             if (at != s.end) {
