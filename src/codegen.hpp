@@ -1,6 +1,10 @@
 // GiNaC expressions → C++ statements: a hash-consed DAG with a canonical operand order
 // (GiNaC's own order changes from process to process), common-subexpression elimination
 // over all outputs of one function, integer powers as products, round-trip literals.
+// The class's work is in three files, one job each: graph.cpp (building the DAG from
+// GiNaC, canonical order, evaluating and printing nodes), rewrites.cpp (factoring sums,
+// sharing parts of sums and products) and schedule.cpp (one statement sequence per
+// function, printed whole or cut into parts).
 #pragma once
 
 #include <ginac/ginac.h>
@@ -76,6 +80,32 @@ public:
 
 private:
     enum class op : std::uint8_t { number, variable, neg, add, mul, pow, call };
+    // The canonical order sorts nodes by kind first, in this order (then by text or structure).
+    static constexpr int rank_of(op k) {
+        switch (k) {
+        case op::number: return 0;
+        case op::variable: return 1;
+        case op::call: return 2;
+        case op::pow: return 3;
+        case op::neg: return 4;
+        case op::mul: return 5;
+        case op::add: return 6;
+        }
+        return 7;
+    }
+    // Arithmetic operations a node costs (a division counts as one; x^n is n - 1 products).
+    static constexpr std::size_t cost_of(op k, std::size_t args, int exponent) {
+        switch (k) {
+        case op::number:
+        case op::variable: return 0;
+        case op::neg:
+        case op::call: return 1;
+        case op::add:
+        case op::mul: return args - 1;
+        case op::pow: return static_cast<std::size_t>(exponent - 1);
+        }
+        return 0;
+    }
     struct node {
         op kind;
         std::string text;            // literal, variable or function name
@@ -83,8 +113,8 @@ private:
         std::vector<std::uint8_t> flags; // add: 1 = subtracted; mul: 1 = in the denominator
         int exponent = 0;            // pow: 2 or 3
         std::uint64_t hash = 0;
-        int rank = 0;                // sort class
     };
+    std::size_t cost(node const& n) const { return cost_of(n.kind, n.args.size(), n.exponent); }
 
     std::map<std::string, symbol_spelling> const& symbols_;
     std::unordered_map<std::string, std::string> argument_of_; // C++ spelling → argument name
@@ -125,6 +155,31 @@ private:
     };
     reach_result reach(std::vector<std::pair<std::string, int>> const& outputs) const;
     bool needs_temporary(reach_result const& r, int id) const;
+
+    // One statement of a function body: a temporary's definition or an output's assignment.
+    struct statement {
+        int id = 0;
+        int output = -1;               // index into the outputs, or -1 for a temporary
+        std::vector<int> temps;        // temporaries it reads
+        std::vector<std::string> args; // arguments it reads
+        std::size_t ops = 0;
+    };
+    // The one order of a function's statements, which emit prints whole and emit_parts
+    // cuts: temporaries in post-order with calls (and what they need) first, every output
+    // right after the last temporary it reads.
+    std::vector<statement> schedule(std::vector<std::pair<std::string, int>> const& outputs) const;
+    void describe(statement& st, reach_result const& reached, int root, bool defines) const;
+    // For share_subsets: which earlier sums (products) each sum (product) contains.
+    struct shared_part {
+        int id;
+        bool flipped; // a sum whose terms all appear with opposite signs: subtract it
+    };
+    struct shared_choice {
+        std::vector<shared_part> parts;
+        std::vector<char> covered; // operands of the node the parts stand for
+    };
+    std::unordered_map<int, shared_choice> find_shared_parts(std::vector<int> const& roots) const;
+    std::vector<int> share_candidates(std::vector<int> const& roots) const;
     static void use(emitted_body& b, std::string const& argument);
     // Records the array an output statement writes ("M[3]" → "M") as used.
     static void use_target(emitted_body& b, std::string const& target);

@@ -1,0 +1,52 @@
+// Stage 3's shared tools (derive_support.hpp).
+#include "derive_support.hpp"
+
+#include "chain_rule.hpp"
+
+namespace lagc {
+
+using GiNaC::ex;
+using GiNaC::exvector;
+
+bool depends_on_any(ex const& e, std::vector<GiNaC::symbol> const& syms) {
+    for (auto const& s : syms)
+        if (e.has(s)) return true;
+    return false;
+}
+
+bool is_zero_expr(ex const& e) { return e.is_zero() || e.expand().is_zero(); }
+
+bool is_identically_zero(ex const& e, model const& m) {
+    if (e.is_zero()) return true;
+    GiNaC::exmap point;
+    int k = 0;
+    auto pick = [&](GiNaC::symbol const& s) {
+        int const i = k++;
+        point[s] = GiNaC::numeric(37 + 11 * (i % 13), 61 + 7 * (i % 5));
+    };
+    for (auto const& s : m.q) pick(s);
+    for (auto const& s : m.qd) pick(s);
+    for (auto const& s : m.p) pick(s);
+    for (auto const& s : m.u) pick(s);
+    pick(m.t);
+    // 40 digits: rounding noise stays far below the threshold, a true value far above it.
+    struct digits_guard {
+        long saved = GiNaC::Digits;
+        ~digits_guard() { GiNaC::Digits = saved; }
+    } guard;
+    GiNaC::Digits = 40;
+    try {
+        ex v = e.subs(point).evalf();
+        if (GiNaC::is_a<GiNaC::numeric>(v) && GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(v)) > GiNaC::numeric(1, 100000000) / GiNaC::numeric(1000000000000LL))
+            return false;
+    } catch (std::exception const&) {
+        // a pole at the chosen point: fall through to the exact test
+    }
+    return e.expand().is_zero();
+}
+
+ex total_time_derivative(ex const& e, model const& m) {
+    return e.diff(m.t) + directional_derivative(e, m.q, exvector(m.qd.begin(), m.qd.end()));
+}
+
+} // namespace lagc

@@ -1,0 +1,37 @@
+// Stage 3's shared tools: zero tests and time derivatives (derive.cpp, jacobian_form.cpp).
+#pragma once
+
+#include "derive.hpp"
+
+#include <optional>
+
+namespace lagc {
+
+bool depends_on_any(GiNaC::ex const& e, std::vector<GiNaC::symbol> const& syms);
+inline bool free_of(GiNaC::ex const& e, std::vector<GiNaC::symbol> const& syms) { return !depends_on_any(e, syms); }
+
+// True when e is zero; expansion is tried only when the cheap structural test fails.
+bool is_zero_expr(GiNaC::ex const& e);
+
+// Zero for every state and parameter: a structural test, then one evaluation at an
+// arbitrary point (cheap on large expressions), and expansion only if that gives zero.
+bool is_identically_zero(GiNaC::ex const& e, model const& m);
+
+// d/dt with q̈ = 0: ∂e/∂t + Σ ∂e/∂q_i q̇_i, by the chain rule on e's structure.
+GiNaC::ex total_time_derivative(GiNaC::ex const& e, model const& m);
+
+// The Jacobian form of a kinetic energy of positions: T = Σ_k w_k (a_k(q)·q̇)² with
+// constant weights and every a_k a gradient (∂a_ki/∂q_j symmetric), as for point masses
+// and the translation of bodies (jacobian_form.cpp).
+struct jacobian_form {
+    std::vector<GiNaC::ex> weight;         // W_k = 2 w_k
+    std::vector<GiNaC::exvector> a;        // a_k
+    std::vector<GiNaC::exvector> adot;     // ȧ_k
+    std::vector<GiNaC::ex> rate;           // ȧ_k·q̇
+};
+std::optional<jacobian_form> jacobian_form_of(model const& m);
+
+// M, h (with its velocity part kept apart where reused) and C from the Jacobian form.
+void mass_and_bias_from_jacobian_form(model const& m, jacobian_form const& jf, derived& d);
+
+} // namespace lagc

@@ -1,0 +1,424 @@
+// The expression DAG: GiNaC expressions converted into hash-consed nodes in a canonical
+// order, signs hoisted, integer powers as products; evaluation and printing of nodes, and
+// operation counts. (Rewrites: rewrites.cpp; statement order: schedule.cpp.)
+#include "builtins.hpp"
+#include "codegen.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+
+namespace lagc {
+
+namespace {
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+    // splitmix64-style combination: deterministic, independent of addresses.
+    h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+    h ^= h >> 31;
+    h *= 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 29;
+    return h;
+}
+
+std::uint64_t hash_text(std::string const& s) {
+    std::uint64_t h = 1469598103934665603ULL;
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
+    return h;
+}
+
+} // namespace
+
+expression_graph::expression_graph(std::map<std::string, symbol_spelling> const& symbols, codegen_options options)
+    : symbols_(symbols), options_(std::move(options)) {
+    for (auto const& [name, spelling] : symbols_) argument_of_[spelling.text] = spelling.argument;
+}
+
+std::string expression_graph::literal(double v) const {
+    char buf[64];
+    std::to_chars_result r;
+    if (options_.literal_suffix == "f") r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
+    else r = std::to_chars(buf, buf + sizeof buf, v);
+    // Checked here, where every constant is printed: inf and nan are not C++ literals.
+    bool const single = options_.literal_suffix == "f";
+    if (!std::isfinite(v) || (single && !std::isfinite(static_cast<float>(v))))
+        throw std::runtime_error("the constant " + std::string(buf, r.ptr) + " does not fit in a " +
+                                 (single ? "float" : "double"));
+    std::string s(buf, r.ptr);
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s + options_.literal_suffix;
+}
+
+int expression_graph::intern(node n) {
+    std::uint64_t h = mix(static_cast<std::uint64_t>(n.kind) + 1, hash_text(n.text));
+    h = mix(h, static_cast<std::uint64_t>(n.exponent));
+    for (std::size_t i = 0; i < n.args.size(); ++i) {
+        h = mix(h, nodes_[static_cast<std::size_t>(n.args[i])].hash);
+        h = mix(h, n.flags.empty() ? 0 : n.flags[i]);
+    }
+    n.hash = h;
+    auto& bucket = interned_[h];
+    for (int id : bucket) {
+        node const& o = nodes_[static_cast<std::size_t>(id)];
+        if (o.kind == n.kind && o.text == n.text && o.exponent == n.exponent && o.args == n.args && o.flags == n.flags)
+            return id;
+    }
+    nodes_.push_back(std::move(n));
+    int id = static_cast<int>(nodes_.size() - 1);
+    bucket.push_back(id);
+    return id;
+}
+
+// Canonical order: numbers, variables (by spelling), then compound nodes by structure.
+bool expression_graph::less(int a, int b) const {
+    if (a == b) return false;
+    node const& x = nodes_[static_cast<std::size_t>(a)];
+    node const& y = nodes_[static_cast<std::size_t>(b)];
+    if (rank_of(x.kind) != rank_of(y.kind)) return rank_of(x.kind) < rank_of(y.kind);
+    if (x.kind == op::variable || x.kind == op::number || x.text != y.text) {
+        if (x.text != y.text) return x.text < y.text;
+    }
+    if (x.hash != y.hash) return x.hash < y.hash;
+    // Equal hashes of different nodes: compare structurally (practically never reached).
+    if (x.exponent != y.exponent) return x.exponent < y.exponent;
+    if (x.args.size() != y.args.size()) return x.args.size() < y.args.size();
+    for (std::size_t i = 0; i < x.args.size(); ++i) {
+        if (x.args[i] != y.args[i]) return less(x.args[i], y.args[i]);
+        if (x.flags[i] != y.flags[i]) return x.flags[i] < y.flags[i];
+    }
+    return false;
+}
+
+int expression_graph::number(GiNaC::numeric const& v) {
+    if (!v.is_rational()) throw std::runtime_error("a complex or inexact number appeared in an expression");
+    double d = v.to_double();
+    if (!std::isfinite(d)) throw std::runtime_error("a constant does not fit in a double");
+    node n{op::number, literal(d), {}, {}, 0, 0};
+    return intern(std::move(n));
+}
+
+int expression_graph::variable(std::string const& text) {
+    node n{op::variable, text, {}, {}, 0, 0};
+    return intern(std::move(n));
+}
+
+int expression_graph::negate(int id) {
+    node const& c = nodes_[static_cast<std::size_t>(id)];
+    if (c.kind == op::neg) return c.args[0];
+    node n{op::neg, "", {id}, {0}, 0, 0};
+    return intern(std::move(n));
+}
+
+// Signs are canonical whatever GiNaC's term order: negations inside terms are hoisted
+// into the term's sign, and the first term in canonical order is always added (else
+// the whole sum is negated), so -m*(a - b) and m*(b - a) become one node.
+int expression_graph::make_add(std::vector<std::pair<int, bool>> terms) {
+    for (auto& [id, neg] : terms) {
+        node const& c = nodes_[static_cast<std::size_t>(id)];
+        if (c.kind == op::neg) id = c.args[0], neg = !neg;
+    }
+    if (terms.size() == 1) return terms[0].second ? negate(terms[0].first) : terms[0].first;
+    std::sort(terms.begin(), terms.end(), [&](auto const& a, auto const& b) {
+        if (a.first != b.first) return less(a.first, b.first);
+        return a.second < b.second;
+    });
+    bool const flip = terms[0].second;
+    node n{op::add, "", {}, {}, 0, 0};
+    for (auto const& [id, neg] : terms) {
+        n.args.push_back(id);
+        n.flags.push_back((neg != flip) ? 1 : 0);
+    }
+    int id = intern(std::move(n));
+    return flip ? negate(id) : id;
+}
+
+int expression_graph::make_mul(std::vector<std::pair<int, bool>> factors, bool negative) {
+    for (auto& [f, den] : factors) {
+        node const& c = nodes_[static_cast<std::size_t>(f)];
+        if (c.kind == op::neg) f = c.args[0], negative = !negative;
+    }
+    int const one = number(GiNaC::numeric(1));
+    factors.erase(std::remove_if(factors.begin(), factors.end(), [&](auto const& f) { return f.first == one; }),
+                  factors.end());
+    if (factors.empty()) factors.push_back({one, false});
+    int id;
+    if (factors.size() == 1 && !factors[0].second) {
+        id = factors[0].first;
+    } else {
+        std::sort(factors.begin(), factors.end(), [&](auto const& a, auto const& b) {
+            if (a.second != b.second) return a.second < b.second;
+            return less(a.first, b.first);
+        });
+        node n{op::mul, "", {}, {}, 0, 0};
+        for (auto const& [f, den] : factors) {
+            n.args.push_back(f);
+            n.flags.push_back(den ? 1 : 0);
+        }
+        id = intern(std::move(n));
+    }
+    return negative ? negate(id) : id;
+}
+
+// x^n as products: x², x³ directly, higher powers by squaring (shared through CSE).
+int expression_graph::make_pow(int base, long n) {
+    if (nodes_[static_cast<std::size_t>(base)].kind == op::neg) {
+        int p = make_pow(nodes_[static_cast<std::size_t>(base)].args[0], n);
+        return n % 2 ? negate(p) : p;
+    }
+    if (n == 1) return base;
+    if (n == 2 || n == 3) {
+        node p{op::pow, "", {base}, {0}, static_cast<int>(n), 0};
+        return intern(std::move(p));
+    }
+    int half = make_pow(make_pow(base, 2), n / 2);
+    if (n % 2 == 0) return half;
+    return make_mul({{half, false}, {base, false}}, false);
+}
+
+int expression_graph::make_call(std::string const& name, std::vector<int> args) {
+    node n{op::call, options_.math_prefix + name, std::move(args), {}, 0, 0};
+    n.flags.assign(n.args.size(), 0);
+    bool constant = true;
+    for (int a : n.args) constant = constant && nodes_[static_cast<std::size_t>(a)].kind == op::number;
+    int const id = intern(std::move(n));
+    // A call on constants (what folded parameters leave) must give a finite value.
+    if (constant) {
+        double const v = evaluate(id, {});
+        if (!std::isfinite(v) || (options_.literal_suffix == "f" && !std::isfinite(static_cast<float>(v))))
+            throw std::runtime_error(print(id, std::vector<std::string>(nodes_.size())) +
+                                     " is not a finite number; the model is undefined there");
+    }
+    return id;
+}
+
+std::pair<int, bool> expression_graph::convert_signed(GiNaC::ex const& e) {
+    using namespace GiNaC;
+    if (is_a<numeric>(e)) {
+        numeric const& v = ex_to<numeric>(e);
+        if (v.is_real() && v.is_negative()) return {number(-v), true};
+        return {number(v), false};
+    }
+    if (is_a<mul>(e)) {
+        ex c = ex_to<mul>(e).op(e.nops() - 1);
+        if (is_a<numeric>(c) && ex_to<numeric>(c).is_real() && ex_to<numeric>(c).is_negative())
+            return {convert(-e), true};
+    }
+    return {convert(e), false};
+}
+
+int expression_graph::convert(GiNaC::ex const& e) {
+    using namespace GiNaC;
+    basic const* key = &ex_to<basic>(e);
+    if (auto it = converted_.find(key); it != converted_.end()) return it->second;
+    int id;
+    if (is_a<numeric>(e)) {
+        auto [m, neg] = convert_signed(e);
+        id = neg ? negate(m) : m;
+    } else if (is_a<symbol>(e)) {
+        auto it = symbols_.find(ex_to<symbol>(e).get_name());
+        if (it == symbols_.end()) throw std::runtime_error("internal: unknown symbol " + ex_to<symbol>(e).get_name());
+        id = variable(it->second.text);
+    } else if (is_a<constant>(e)) {
+        if (!e.is_equal(Pi)) throw std::runtime_error("unsupported constant in an expression");
+        node n{op::number, literal(M_PI), {}, {}, 0, 0};
+        id = intern(std::move(n));
+    } else if (is_a<GiNaC::add>(e)) {
+        std::vector<std::pair<int, bool>> terms;
+        for (std::size_t i = 0; i < e.nops(); ++i) terms.push_back(convert_signed(e.op(i)));
+        id = make_add(std::move(terms));
+    } else if (is_a<mul>(e)) {
+        std::vector<std::pair<int, bool>> factors;
+        bool negative = false;
+        for (std::size_t i = 0; i < e.nops(); ++i) {
+            ex f = e.op(i);
+            if (is_a<numeric>(f)) {
+                numeric v = ex_to<numeric>(f);
+                if (!v.is_real()) throw std::runtime_error("a complex number appeared in an expression");
+                if (v.is_negative()) negative = !negative, v = -v;
+                if (v != 1) factors.push_back({number(v), false});
+            } else if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_real() &&
+                       ex_to<numeric>(f.op(1)).is_negative()) {
+                factors.push_back({convert(pow(f.op(0), -f.op(1))), true});
+            } else {
+                factors.push_back({convert(f), false});
+            }
+        }
+        id = make_mul(std::move(factors), negative);
+    } else if (is_a<power>(e)) {
+        ex b = e.op(0), x = e.op(1);
+        if (is_a<numeric>(x) && ex_to<numeric>(x).is_integer()) {
+            // The checker bounds exponents; never let one wrap in the conversion to long.
+            if (abs(ex_to<numeric>(x)) > 1000000) throw std::runtime_error("an exponent is out of range");
+            long n = ex_to<numeric>(x).to_long();
+            if (n > 0) id = make_pow(convert(b), n);
+            else id = make_mul({{make_pow(convert(b), -n), true}}, false);
+        } else if (x.is_equal(numeric(1, 2))) {
+            id = make_call("sqrt", {convert(b)});
+        } else if (x.is_equal(numeric(-1, 2))) {
+            id = make_mul({{make_call("sqrt", {convert(b)}), true}}, false);
+        } else if (is_a<numeric>(x) && ex_to<numeric>(x).is_rational() && ex_to<numeric>(x).denom() == 2) {
+            // b^(k/2) = sqrt(b) · b^((k−1)/2)
+            numeric k = ex_to<numeric>(x).numer();
+            if (abs(k) > 1000000) throw std::runtime_error("an exponent is out of range");
+            int s = make_call("sqrt", {convert(b)});
+            long whole = (k - 1).to_long() / 2;
+            if (k.is_positive()) id = make_mul({{s, false}, {make_pow(convert(b), whole), false}}, false);
+            else id = make_mul({{s, true}, {make_pow(convert(b), -(k + 1).to_long() / 2), true}}, false);
+            if (whole == 0 && k.is_positive()) id = s;
+        } else {
+            id = make_call("pow", {convert(b), convert(x)});
+        }
+    } else if (is_a<function>(e)) {
+        std::string name = ex_to<function>(e).get_name();
+        builtin const* fn = builtin_for_ginac(name);
+        if (!fn) throw std::runtime_error("the function '" + name + "' cannot be written as C++");
+        std::vector<int> args;
+        for (std::size_t i = 0; i < e.nops(); ++i) args.push_back(convert(e.op(i)));
+        id = make_call(std::string(fn->cxx), std::move(args));
+    } else {
+        throw std::runtime_error("an expression of an unsupported kind appeared");
+    }
+    keep_alive_.push_back(e);
+    converted_.emplace(key, id);
+    return id;
+}
+
+int expression_graph::add(GiNaC::ex const& e) { return convert(e); }
+
+int expression_graph::add_parts(std::vector<GiNaC::ex> const& parts) {
+    std::vector<std::pair<int, bool>> terms;
+    for (auto const& e : parts)
+        if (!e.is_zero()) terms.push_back(convert_signed(e));
+    if (terms.empty()) return convert(GiNaC::ex(0));
+    return make_add(std::move(terms));
+}
+
+// ---- factoring sums --------------------------------------------------------------
+
+double expression_graph::evaluate(int id, std::map<std::string, double> const& values) const {
+    node const& n = nodes_[static_cast<std::size_t>(id)];
+    auto arg = [&](std::size_t i) { return evaluate(n.args[i], values); };
+    switch (n.kind) {
+    case op::number: return std::stod(n.text);
+    case op::variable: return values.at(n.text);
+    case op::neg: return -arg(0);
+    case op::add: {
+        double s = 0;
+        for (std::size_t i = 0; i < n.args.size(); ++i) s += n.flags[i] ? -arg(i) : arg(i);
+        return s;
+    }
+    case op::mul: {
+        double s = 1;
+        for (std::size_t i = 0; i < n.args.size(); ++i) s = n.flags[i] ? s / arg(i) : s * arg(i);
+        return s;
+    }
+    case op::pow: return std::pow(arg(0), n.exponent);
+    case op::call: {
+        builtin const* fn = builtin_for_cxx(n.text.substr(options_.math_prefix.size()));
+        if (!fn) throw std::runtime_error("evaluate: unknown function " + n.text);
+        return fn->value(arg(0), n.args.size() > 1 ? arg(1) : 0.0);
+    }
+    }
+    return 0;
+}
+
+std::string expression_graph::print_operand(int id, std::vector<std::string> const& names, bool in_product) const {
+    node const& n = nodes_[static_cast<std::size_t>(id)];
+    std::string s = print(id, names);
+    if (!names[static_cast<std::size_t>(id)].empty()) return s;
+    bool wrap = n.kind == op::add || (in_product && n.kind == op::neg);
+    return wrap ? "(" + s + ")" : s;
+}
+
+std::string expression_graph::print(int id, std::vector<std::string> const& names) const {
+    if (!names[static_cast<std::size_t>(id)].empty()) return names[static_cast<std::size_t>(id)];
+    node const& n = nodes_[static_cast<std::size_t>(id)];
+    switch (n.kind) {
+    case op::number:
+    case op::variable: return n.text;
+    case op::neg: {
+        std::string s = "-";
+        s += print_operand(n.args[0], names, true);
+        return s;
+    }
+    case op::add: {
+        // Added terms first, then subtracted ones, each group in canonical order.
+        std::string s;
+        bool first = true;
+        for (int pass = 0; pass < 2; ++pass)
+            for (std::size_t i = 0; i < n.args.size(); ++i) {
+                if (n.flags[i] != pass) continue;
+                std::string t = print_operand(n.args[i], names, false);
+                if (first) s = (pass ? "-" : "") + t;
+                else s += (pass ? " - " : " + ") + t;
+                first = false;
+            }
+        return s;
+    }
+    case op::mul: {
+        std::string num, den;
+        std::size_t den_count = 0;
+        for (std::size_t i = 0; i < n.args.size(); ++i) {
+            node const& c = nodes_[static_cast<std::size_t>(n.args[i])];
+            std::string t = print_operand(n.args[i], names, true);
+            if (n.flags[i]) {
+                bool product = names[static_cast<std::size_t>(n.args[i])].empty() && (c.kind == op::pow || c.kind == op::mul);
+                den += (den_count++ ? "*" : "") + t;
+                if (product) den_count = 2;
+            } else {
+                num += (num.empty() ? "" : "*") + t;
+            }
+        }
+        if (num.empty()) num = literal(1.0);
+        if (den.empty()) return num;
+        return num + "/" + (den_count > 1 ? "(" + den + ")" : den);
+    }
+    case op::pow: {
+        std::string b = print_operand(n.args[0], names, true);
+        if (nodes_[static_cast<std::size_t>(n.args[0])].kind == op::mul && names[static_cast<std::size_t>(n.args[0])].empty())
+            b = "(" + b + ")";
+        std::string s = b;
+        for (int k = 1; k < n.exponent; ++k) s += "*" + b;
+        return s;
+    }
+    case op::call: {
+        std::string s = n.text + "(";
+        for (std::size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + print(n.args[i], names);
+        return s + ")";
+    }
+    }
+    return "";
+}
+
+std::size_t expression_graph::operation_count(std::vector<int> const& roots) const {
+    std::vector<char> seen(nodes_.size(), 0);
+    std::size_t ops = 0;
+    std::function<void(int)> visit = [&](int id) {
+        if (seen[static_cast<std::size_t>(id)]) return;
+        seen[static_cast<std::size_t>(id)] = 1;
+        node const& n = nodes_[static_cast<std::size_t>(id)];
+        ops += cost(n);
+        for (int c : n.args) visit(c);
+    };
+    for (int r : roots) visit(r);
+    return ops;
+}
+
+double expression_graph::tree_operation_count(std::vector<int> const& roots) const {
+    std::vector<double> memo(nodes_.size(), -1.0);
+    std::function<double(int)> visit = [&](int id) -> double {
+        double& m = memo[static_cast<std::size_t>(id)];
+        if (m >= 0) return m;
+        node const& n = nodes_[static_cast<std::size_t>(id)];
+        double ops = static_cast<double>(cost(n));
+        for (int c : n.args) ops += visit(c) * (n.kind == op::pow ? n.exponent : 1);
+        return m = ops;
+    };
+    double total = 0;
+    for (int r : roots) total += visit(r);
+    return total;
+}
+
+} // namespace lagc

@@ -1,0 +1,299 @@
+// Rewrites of the expression DAG that make the generated code smaller: common factors out
+// of sums (greedy multivariate Horner, sin² + cos² = 1) and sums and products that reuse a
+// smaller sum or product already computed. Both have fixed work budgets (docs/cli.md).
+#include "codegen.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <tuple>
+
+namespace lagc {
+
+int expression_graph::build_term(product_term const& t) {
+    // Repeated factors become powers again (x*x → x², shared by CSE).
+    std::vector<std::pair<int, bool>> factors;
+    for (std::size_t i = 0; i < t.factors.size();) {
+        std::size_t j = i;
+        while (j < t.factors.size() && t.factors[j] == t.factors[i]) ++j;
+        int f = t.factors[i].first;
+        if (j - i > 1) f = make_pow(f, static_cast<long>(j - i));
+        factors.push_back({f, t.factors[i].second});
+        i = j;
+    }
+    return make_mul(std::move(factors), t.negative);
+}
+
+// Sums with more terms than this are left as they are (each step of the greedy search
+// scans every term, and a step removes at least one: quadratic).
+constexpr std::size_t horner_limit = 2000;
+// The same for the work of the whole search, terms × factors in all terms: a sum of n
+// products of n factors (the derivative of a product of n sines) costs n³.
+constexpr double horner_work_limit = 1e7;
+
+int expression_graph::horner(std::vector<product_term> terms) {
+    if (terms.size() == 1) return build_term(terms[0]);
+    double factors = 0;
+    for (auto const& t : terms) factors += static_cast<double>(t.factors.size());
+    if (terms.size() > horner_limit || static_cast<double>(terms.size()) * factors > horner_work_limit) {
+        std::vector<std::pair<int, bool>> built;
+        for (auto const& t : terms) built.push_back({build_term(t), false});
+        return make_add(std::move(built));
+    }
+    using key = std::pair<int, bool>;
+    auto key_less = [&](key const& a, key const& b) {
+        if (a.second != b.second) return a.second < b.second;
+        return less(a.first, b.first);
+    };
+    // In how many terms each factor occurs; the most frequent one (canonically first on a tie).
+    std::map<key, int> count;
+    for (auto const& t : terms)
+        for (std::size_t i = 0; i < t.factors.size(); ++i)
+            if (i == 0 || t.factors[i] != t.factors[i - 1]) ++count[t.factors[i]];
+    key best{-1, false};
+    int best_count = 1;
+    for (auto const& [k, c] : count)
+        if (c > best_count || (c == best_count && best.first >= 0 && key_less(k, best))) best = k, best_count = c;
+    if (best_count < 2) {
+        // sin(u)² + cos(u)² = 1 (Horner has already taken any common factor out).
+        auto square_of = [&](product_term const& t, char const* fn) {
+            if (t.factors.size() != 2 || t.factors[0] != t.factors[1] || t.factors[0].second) return -1;
+            node const& f = nodes_[static_cast<std::size_t>(t.factors[0].first)];
+            return f.kind == op::call && f.text == options_.math_prefix + fn ? f.args[0] : -1;
+        };
+        for (std::size_t i = 0; i < terms.size(); ++i) {
+            int u = square_of(terms[i], "sin");
+            if (u < 0) continue;
+            for (std::size_t j = 0; j < terms.size(); ++j)
+                if (square_of(terms[j], "cos") == u && terms[j].negative == terms[i].negative) {
+                    terms[i].factors.clear();
+                    terms.erase(terms.begin() + static_cast<std::ptrdiff_t>(j));
+                    if (j < i) --i;
+                    break;
+                }
+        }
+        if (terms.size() == 1) return build_term(terms[0]);
+        std::vector<std::pair<int, bool>> built;
+        for (auto const& t : terms) built.push_back({build_term(t), false});
+        return make_add(std::move(built));
+    }
+    std::vector<product_term> with, rest;
+    for (auto& t : terms)
+        (std::find(t.factors.begin(), t.factors.end(), best) != t.factors.end() ? with : rest).push_back(std::move(t));
+    // The factors common to all of them (with multiplicity), taken out together.
+    std::vector<key> common = with[0].factors;
+    for (std::size_t k = 1; k < with.size(); ++k) {
+        std::vector<key> both;
+        std::vector<key> const& f = with[k].factors;
+        std::vector<char> taken(f.size(), 0);
+        for (auto const& c : common)
+            for (std::size_t i = 0; i < f.size(); ++i)
+                if (!taken[i] && f[i] == c) {
+                    taken[i] = 1;
+                    both.push_back(c);
+                    break;
+                }
+        common = std::move(both);
+    }
+    for (auto& t : with)
+        for (auto const& c : common) t.factors.erase(std::find(t.factors.begin(), t.factors.end(), c));
+    int inner = horner(std::move(with));
+    product_term combined;
+    combined.factors = common;
+    combined.factors.push_back({inner, false});
+    std::sort(combined.factors.begin(), combined.factors.end(), key_less);
+    rest.push_back(std::move(combined));
+    return horner(std::move(rest));
+}
+
+int expression_graph::rebuilt(int id, std::function<int(int)> const& map) {
+    node const n = nodes_[static_cast<std::size_t>(id)];
+    switch (n.kind) {
+    case op::number:
+    case op::variable: return id;
+    case op::neg: return negate(map(n.args[0]));
+    case op::pow: return make_pow(map(n.args[0]), n.exponent);
+    case op::call: {
+        node c = n;
+        for (int& a : c.args) a = map(a);
+        return intern(std::move(c));
+    }
+    case op::add:
+    case op::mul: {
+        std::vector<std::pair<int, bool>> operands;
+        for (std::size_t i = 0; i < n.args.size(); ++i) operands.push_back({map(n.args[i]), n.flags[i] != 0});
+        return n.kind == op::add ? make_add(std::move(operands)) : make_mul(std::move(operands), false);
+    }
+    }
+    return id;
+}
+
+int expression_graph::factored(int id, std::unordered_map<int, int>& memo) {
+    if (auto it = memo.find(id); it != memo.end()) return it->second;
+    node const n = nodes_[static_cast<std::size_t>(id)];
+    int result = id;
+    switch (n.kind) {
+    case op::number:
+    case op::variable:
+    case op::neg:
+    case op::pow:
+    case op::call:
+    case op::mul: result = rebuilt(id, [&](int c) { return factored(c, memo); }); break;
+    case op::add: {
+        std::vector<product_term> terms;
+        for (std::size_t i = 0; i < n.args.size(); ++i) {
+            product_term t;
+            t.negative = n.flags[i] != 0;
+            int c = factored(n.args[i], memo);
+            if (nodes_[static_cast<std::size_t>(c)].kind == op::neg) t.negative = !t.negative, c = nodes_[static_cast<std::size_t>(c)].args[0];
+            auto push = [&](int f, bool den) {
+                node const& fn = nodes_[static_cast<std::size_t>(f)];
+                if (fn.kind == op::pow)
+                    for (int k = 0; k < fn.exponent; ++k) t.factors.push_back({fn.args[0], den});
+                else
+                    t.factors.push_back({f, den});
+            };
+            node const cn = nodes_[static_cast<std::size_t>(c)];
+            if (cn.kind == op::mul)
+                for (std::size_t k = 0; k < cn.args.size(); ++k) push(cn.args[k], cn.flags[k] != 0);
+            else
+                push(c, false);
+            std::sort(t.factors.begin(), t.factors.end(), [&](auto const& a, auto const& b) {
+                if (a.second != b.second) return a.second < b.second;
+                return less(a.first, b.first);
+            });
+            terms.push_back(std::move(t));
+        }
+        result = horner(std::move(terms));
+        break;
+    }
+    }
+    memo.emplace(id, result);
+    return result;
+}
+
+std::vector<int> expression_graph::factor_sums(std::vector<int> const& roots) {
+    std::unordered_map<int, int> memo;
+    std::vector<int> out;
+    for (int r : roots) out.push_back(factored(r, memo));
+    return out;
+}
+
+// Sums and products with at least two operands (products without repeated factors), in
+// the order the search visits them: by kind, then size, then canonical order.
+std::vector<int> expression_graph::share_candidates(std::vector<int> const& roots) const {
+    std::vector<std::pair<std::string, int>> outputs;
+    for (int r : roots) outputs.push_back({"", r});
+    reach_result const reached = reach(outputs);
+    std::vector<int> candidates;
+    for (int id : reached.order) {
+        node const& n = nodes_[static_cast<std::size_t>(id)];
+        if ((n.kind != op::add && n.kind != op::mul) || n.args.size() < 2) continue;
+        bool repeated = false;
+        for (std::size_t i = 1; i < n.args.size(); ++i) repeated = repeated || n.args[i] == n.args[i - 1];
+        if (!repeated) candidates.push_back(id);
+    }
+    std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
+        node const& x = nodes_[static_cast<std::size_t>(a)];
+        node const& y = nodes_[static_cast<std::size_t>(b)];
+        if (x.kind != y.kind) return x.kind < y.kind;
+        if (x.args.size() != y.args.size()) return x.args.size() < y.args.size();
+        return less(a, b);
+    });
+    return candidates;
+}
+
+// For each candidate, the smaller candidates of its kind whose operands it contains (with
+// the same signs, or all flipped for sums), largest first, each operand covered once.
+std::unordered_map<int, expression_graph::shared_choice>
+expression_graph::find_shared_parts(std::vector<int> const& roots) const {
+    std::vector<int> const candidates = share_candidates(roots);
+    // For each operand (node, flag) of each kind: the candidates containing it, in order.
+    using key = std::tuple<int, int, std::uint8_t>; // kind, node, flag
+    std::map<key, std::vector<int>> containing;
+    std::unordered_map<int, shared_choice> chosen;
+    std::vector<int> rank(nodes_.size(), -1);
+    for (std::size_t c = 0; c < candidates.size(); ++c) rank[static_cast<std::size_t>(candidates[c])] = static_cast<int>(c);
+    // The search counts, for every operand, the earlier candidates that contain it: cubic
+    // for n sums of n shared terms each. Past this much counting (deterministic, not timed)
+    // no more parts are looked for; what was found is kept.
+    double work = 0;
+    constexpr double work_limit = 2e7;
+    for (int b : candidates) {
+        node const& n = nodes_[static_cast<std::size_t>(b)];
+        int const kind = static_cast<int>(n.kind);
+        std::unordered_map<int, std::pair<std::size_t, std::size_t>> hits; // candidate → (same, flipped)
+        for (std::size_t i = 0; i < n.args.size() && work < work_limit; ++i) {
+            if (auto it = containing.find({kind, n.args[i], n.flags[i]}); it != containing.end()) {
+                work += static_cast<double>(it->second.size());
+                for (int a : it->second) ++hits[a].first;
+            }
+            if (n.kind == op::add)
+                if (auto it = containing.find({kind, n.args[i], static_cast<std::uint8_t>(1 - n.flags[i])}); it != containing.end()) {
+                    work += static_cast<double>(it->second.size());
+                    for (int a : it->second) ++hits[a].second;
+                }
+        }
+        if (work >= work_limit) break;
+        std::vector<shared_part> subsets;
+        for (auto const& [a, h] : hits) {
+            std::size_t size = nodes_[static_cast<std::size_t>(a)].args.size();
+            if (size >= n.args.size()) continue;
+            if (h.first == size) subsets.push_back({a, false});
+            else if (h.second == size) subsets.push_back({a, true});
+        }
+        std::sort(subsets.begin(), subsets.end(), [&](shared_part const& x, shared_part const& y) {
+            std::size_t sx = nodes_[static_cast<std::size_t>(x.id)].args.size();
+            std::size_t sy = nodes_[static_cast<std::size_t>(y.id)].args.size();
+            if (sx != sy) return sx > sy;
+            return rank[static_cast<std::size_t>(x.id)] < rank[static_cast<std::size_t>(y.id)];
+        });
+        std::vector<char> covered(n.args.size(), 0);
+        std::vector<shared_part> picked;
+        for (auto const& sub : subsets) {
+            node const& a = nodes_[static_cast<std::size_t>(sub.id)];
+            std::vector<std::size_t> where;
+            for (std::size_t k = 0; k < a.args.size(); ++k) {
+                std::uint8_t want = sub.flipped ? static_cast<std::uint8_t>(1 - a.flags[k]) : a.flags[k];
+                for (std::size_t i = 0; i < n.args.size(); ++i)
+                    if (!covered[i] && n.args[i] == a.args[k] && n.flags[i] == want) {
+                        where.push_back(i);
+                        break;
+                    }
+            }
+            if (where.size() != a.args.size()) continue;
+            for (std::size_t i : where) covered[i] = 1;
+            picked.push_back(sub);
+        }
+        if (!picked.empty()) chosen[b] = {std::move(picked), std::move(covered)};
+        for (std::size_t i = 0; i < n.args.size(); ++i) containing[{kind, n.args[i], n.flags[i]}].push_back(b);
+    }
+    return chosen;
+}
+
+std::vector<int> expression_graph::share_subsets(std::vector<int> const& roots) {
+    std::unordered_map<int, shared_choice> const chosen = find_shared_parts(roots);
+    // Rebuild bottom-up with the chosen parts.
+    std::unordered_map<int, int> memo;
+    std::function<int(int)> rebuild = [&](int id) -> int {
+        if (auto it = memo.find(id); it != memo.end()) return it->second;
+        int result;
+        if (auto it = chosen.find(id); it != chosen.end()) {
+            node const n = nodes_[static_cast<std::size_t>(id)];
+            std::vector<std::pair<int, bool>> operands;
+            for (auto const& sub : it->second.parts) operands.push_back({rebuild(sub.id), sub.flipped});
+            for (std::size_t i = 0; i < n.args.size(); ++i)
+                if (!it->second.covered[i]) operands.push_back({rebuild(n.args[i]), n.flags[i] != 0});
+            result = n.kind == op::add ? make_add(std::move(operands)) : make_mul(std::move(operands), false);
+        } else {
+            result = rebuilt(id, rebuild);
+        }
+        memo.emplace(id, result);
+        return result;
+    };
+    std::vector<int> out;
+    for (int r : roots) out.push_back(rebuild(r));
+    return out;
+}
+
+} // namespace lagc
