@@ -6,7 +6,6 @@
 namespace double_pendulum_cartesian {
 
 namespace detail {
-
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -47,9 +46,6 @@ void cholesky_solve(const double* L, double* b) {
     }
 }
 
-}  // namespace detail
-
-namespace detail {
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
     A[0] = q[0];
@@ -68,9 +64,7 @@ void constraint_terms(const double* q, const double* qd, const Parameters& p, do
     const double s4 = qd[0] - qd[2];
     r[1] = -(s3*s3 + s4*s4 + 0.5*s2*(s0*s0 + s1*s1 - p.l2*p.l2) + 2.0*p.alpha_c*(s4*s0 + s3*s1));
 }
-}  // namespace detail
 
-namespace detail {
 // The lower triangle of M and b = Q - h, for forward_dynamics.
 void dynamics_terms(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* M, double* b) {
     M[0] = p.m1;
@@ -88,9 +82,7 @@ void dynamics_terms(const double* /*q*/, const double* /*qd*/, const double* /*u
     b[2] = 0.0;
     b[3] = -p.g*p.m2;
 }
-}  // namespace detail
 
-namespace detail {
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
 // are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.

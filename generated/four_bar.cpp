@@ -6,7 +6,6 @@
 namespace four_bar {
 
 namespace detail {
-
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -47,9 +46,6 @@ void cholesky_solve(const double* L, double* b) {
     }
 }
 
-}  // namespace detail
-
-namespace detail {
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
     const double s0 = std::sin(q[0]);
@@ -77,9 +73,7 @@ void constraint_terms(const double* q, const double* qd, const Parameters& p, do
     r[0] = s12*(p.d + s11 - s10 - s9) + s13*s9 + s14*s10 - 2.0*p.alpha_c*(qd[2]*s8 - qd[1]*s7 - qd[0]*s6) - s15*s11;
     r[1] = s12*(s8 - s7 - s6) + s14*s7 + s13*s6 - 2.0*p.alpha_c*(qd[1]*s10 + qd[0]*s9 - qd[2]*s11) - s15*s8;
 }
-}  // namespace detail
 
-namespace detail {
 // The lower triangle of M and b = Q - h, for forward_dynamics.
 void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
     M[0] = p.l1*p.l1*(p.m2 + 0.3333333333333333*p.m1);
@@ -98,9 +92,7 @@ void dynamics_terms(const double* q, const double* qd, const double* u, const Pa
     b[0] = u[0] - p.l1*(0.5*(p.g*p.m1*s3 - p.l2*p.m2*qd[1]*qd[1]*s5) + p.g*p.m2*s3);
     b[1] = -0.5*p.l2*p.m2*(p.l1*qd[0]*qd[0]*s5 + p.g*s2);
 }
-}  // namespace detail
 
-namespace detail {
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
 // are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.

@@ -6,7 +6,6 @@
 namespace wheeled_robot {
 
 namespace detail {
-
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -47,9 +46,6 @@ void cholesky_solve(const double* L, double* b) {
     }
 }
 
-}  // namespace detail
-
-namespace detail {
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
     A[2] = 0.0;
@@ -59,9 +55,7 @@ void constraint_terms(const double* q, const double* qd, const Parameters& p, do
     A[1] = -s1;
     r[0] = 2.0*p.alpha_c*(qd[1]*s1 - qd[0]*s0) - qd[2]*(qd[1]*s0 + qd[0]*s1);
 }
-}  // namespace detail
 
-namespace detail {
 // The lower triangle of M and b = Q - h, for forward_dynamics.
 void dynamics_terms(const double* q, const double* /*qd*/, const double* u, const Parameters& p, double* M, double* b) {
     M[0] = p.m;
@@ -76,9 +70,7 @@ void dynamics_terms(const double* q, const double* /*qd*/, const double* u, cons
     const double s1 = std::sin(q[2]);
     b[1] = u[0]*s1;
 }
-}  // namespace detail
 
-namespace detail {
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
 // are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.

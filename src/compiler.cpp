@@ -50,7 +50,7 @@ std::string printable(std::string text) {
 
 compile_result compile(std::string const& text, compile_options const& options) {
     compile_result r;
-    source_file file(options.source_name, text);
+    source_file file(options.emit.source_name, text);
     if (text.size() > max_source_bytes) {
         r.diags.error({0, 0}, "the model is larger than " + std::to_string(max_source_bytes >> 20) + " MiB");
         return r;
@@ -63,12 +63,12 @@ compile_result compile(std::string const& text, compile_options const& options) 
     r.times.check = seconds_since(t0);
     if (!m || r.diags.has_errors()) return r;
     if (!options.namespace_name.empty()) m->name = options.namespace_name;
-    if (options.scalar == "float" && !options.templated)
+    if (options.emit.scalar == "float" && !options.emit.templated)
         for (auto const& p : m->parameters)
             if (!std::isfinite(static_cast<float>(p.default_value)))
                 r.diags.error(p.where, "the default value of '" + p.name + "' does not fit in a float (--scalar float)");
     if (r.diags.has_errors()) return r;
-    if (options.fold_parameters && !fold_parameters(*m, r.diags)) return r;
+    if (options.emit.fold_parameters && !fold_parameters(*m, r.diags)) return r;
     t0 = std::chrono::steady_clock::now();
     auto d = derive(*m, r.diags);
     r.times.derive = seconds_since(t0);
@@ -78,14 +78,9 @@ compile_result compile(std::string const& text, compile_options const& options) 
                                         " (bias_forces gives h directly)");
     t0 = std::chrono::steady_clock::now();
     try {
-        emit_options eo;
-        eo.source_name = printable(options.source_name);
-        eo.header_name = options.header_name;
-        eo.header_only = options.header_only || options.templated;
-        eo.scalar = options.scalar;
-        eo.templated = options.templated;
-        eo.split_operations = options.split_operations;
-        eo.fold_parameters = options.fold_parameters;
+        emit_options eo = options.emit;
+        eo.source_name = printable(eo.source_name);
+        eo.header_only = eo.header_only || eo.templated;
         r.files = emit(*m, *d, eo);
     } catch (std::exception const& e) {
         r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());

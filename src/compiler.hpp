@@ -11,16 +11,12 @@
 
 namespace lagc {
 
+// Every option, once, with its default: what the generated files look like (emit_options,
+// which derivation and checking do not need), and what the front end takes.
 struct compile_options {
-    std::string source_name;      // path shown in diagnostics and the banner
-    std::string header_name;      // file name of the generated header
-    bool header_only = false;
-    std::string scalar = "double"; // --scalar
-    bool templated = false;         // --template
-    std::string namespace_name;     // --namespace (default: the model's name)
-    std::size_t split_operations = 2000; // --split
-    bool fold_parameters = false;   // --fold-parameters
-    check_limits limits;            // --max-terms
+    emit_options emit;          // --scalar, --template, --split, --fold-parameters, file names
+    std::string namespace_name; // --namespace (default: the model's name)
+    check_limits limits;        // --max-terms, --max-coordinates
 };
 
 struct phase_times {

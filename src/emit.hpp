@@ -9,14 +9,15 @@
 
 namespace lagc {
 
+// What the generated files look like; every default here (compile_options holds one).
 struct emit_options {
-    std::string source_name;      // the model's path as shown in the banner
-    std::string header_name;      // the header's file name, #included by the source
-    bool header_only = false;
-    std::string scalar = "double"; // "double" or "float"
-    bool templated = false;         // functions templated on the scalar type T (header-only)
-    std::size_t split_operations = 2000; // larger functions are cut into parts that pass shared values on
-    bool fold_parameters = false;   // parameters were replaced by their defaults (Parameters is kept, unused)
+    std::string source_name;             // the model's path as shown in the banner
+    std::string header_name;             // the header's file name, #included by the source
+    bool header_only = false;            // -o NAME.hpp
+    std::string scalar = "double";       // --scalar: "double" or "float"
+    bool templated = false;              // --template: functions templated on the scalar type T (header-only)
+    std::size_t split_operations = 2000; // --split: larger functions are cut into parts that pass shared values on
+    bool fold_parameters = false;        // --fold-parameters: parameters replaced by their defaults
 };
 
 struct function_stats {

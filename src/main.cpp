@@ -114,13 +114,13 @@ int main(int argc, char** argv) {
                 return usage_error("--namespace needs a plain C++ name that is not reserved, not '" +
                                    options.namespace_name + "'");
         } else if (a == "--template") {
-            options.templated = true;
+            options.emit.templated = true;
         } else if (a == "--fold-parameters") {
-            options.fold_parameters = true;
+            options.emit.fold_parameters = true;
         } else if (a == "--split") {
             char const* v = value();
             if (!v) return usage_error("--split needs a number of operations");
-            if (!number_argument(v, 10, 100000000, options.split_operations))
+            if (!number_argument(v, 10, 100000000, options.emit.split_operations))
                 return usage_error("--split takes a number of operations from 10 to 100000000, not '" + std::string(v) + "'");
         } else if (a == "--max-terms") {
             char const* v = value();
@@ -133,9 +133,9 @@ int main(int argc, char** argv) {
         } else if (a == "--scalar") {
             char const* v = value();
             if (!v) return usage_error("--scalar needs a type: float or double");
-            options.scalar = v;
-            if (options.scalar != "float" && options.scalar != "double")
-                return usage_error("--scalar takes float or double, not '" + options.scalar + "'");
+            options.emit.scalar = v;
+            if (options.emit.scalar != "float" && options.emit.scalar != "double")
+                return usage_error("--scalar takes float or double, not '" + options.emit.scalar + "'");
         } else if (a == "-o") {
             char const* v = value();
             if (!v) return usage_error("-o needs a file name");
@@ -150,25 +150,25 @@ int main(int argc, char** argv) {
     if (output.empty()) return usage_error("no output given (-o OUT.cpp, -o OUT.hpp or -o -)");
 
     fs::path out_path(output);
-    options.header_only = output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
-    if (!options.header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" &&
+    options.emit.header_only = output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
+    if (!options.emit.header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" &&
         out_path.extension() != ".cxx")
         return usage_error("the output must end in .cpp or .hpp (or be '-'), not '" + output + "'");
-    if (options.templated && !options.header_only)
+    if (options.emit.templated && !options.emit.header_only)
         return usage_error("--template writes one header: use -o NAME.hpp or -o -");
-    if (options.templated && options.scalar != "double") return usage_error("--template and --scalar exclude each other");
+    if (options.emit.templated && options.emit.scalar != "double") return usage_error("--template and --scalar exclude each other");
 
     fs::path header_path = out_path;
-    if (!options.header_only) header_path.replace_extension(".hpp");
-    options.header_name = header_path.filename().string();
-    if (!includable(options.header_name))
-        return usage_error("the header's name '" + options.header_name +
+    if (!options.emit.header_only) header_path.replace_extension(".hpp");
+    options.emit.header_name = header_path.filename().string();
+    if (!includable(options.emit.header_name))
+        return usage_error("the header's name '" + options.emit.header_name +
                            "' cannot be #included (it has a quote, a backslash or a control character)");
     std::vector<std::pair<std::string, std::string>> files; // (path, content), filled after compiling
     std::vector<std::string> targets;
     if (output != "-") {
         targets.push_back(header_path.string());
-        if (!options.header_only) targets.push_back(out_path.string());
+        if (!options.emit.header_only) targets.push_back(out_path.string());
     }
     for (auto const& t : targets)
         if (input != "-" && lagc::same_file(input, t))
@@ -179,10 +179,10 @@ int main(int argc, char** argv) {
         std::cerr << "lagc: error: " << error << "\n";
         return 2;
     }
-    options.source_name = input == "-" ? "<stdin>" : input;
+    options.emit.source_name = input == "-" ? "<stdin>" : input;
 
     lagc::compile_result r = lagc::compile(text, options);
-    lagc::source_file file(options.source_name, text);
+    lagc::source_file file(options.emit.source_name, text);
     std::cerr << r.diags.format(file);
     if (stats) {
         std::fprintf(stderr, "lagc: parse %.3f s, check %.3f s, derive %.3f s, cse %.3f s, emit %.3f s\n",
@@ -203,7 +203,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     files.push_back({targets[0], r.files->header});
-    if (!options.header_only) files.push_back({targets[1], r.files->source});
+    if (!options.emit.header_only) files.push_back({targets[1], r.files->source});
     if (!lagc::write_files(files, error)) {
         std::cerr << "lagc: error: " << error << "\n";
         return 2;

@@ -1,6 +1,4 @@
 
-namespace detail {{
-
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -40,5 +38,3 @@ void cholesky_solve(const {scalar}* L, {scalar}* b) {{
         b[i] = s / L[i * n + i];
     }}
 }}
-
-}}  // namespace detail

@@ -6,8 +6,7 @@ namespace {ns} {{
 
 inline constexpr int nq = {nq}, nu = {nu}, nc = {nc};
 
-{parameters_comment}
-struct Parameters {{
+{parameters_comment}struct Parameters {{
 {parameter_fields}}};
 
 {declarations}

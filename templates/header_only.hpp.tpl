@@ -8,9 +8,8 @@ namespace {ns} {{
 {using_math}
 inline constexpr int nq = {nq}, nu = {nu}, nc = {nc};
 
-{parameters_comment}
-struct Parameters {{
+{parameters_comment}struct Parameters {{
 {parameter_fields}}};
-{helpers}
+{detail}
 {definitions}
 }}  // namespace {ns}

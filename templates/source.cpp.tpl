@@ -4,6 +4,6 @@
 #include <cmath>
 
 namespace {ns} {{
-{helpers}
+{detail}
 {definitions}
 }}  // namespace {ns}

@@ -17,8 +17,8 @@ TEST(FuzzCorpus, EveryInputCompilesOrFailsWithDiagnostics) {
         std::ostringstream s;
         s << in.rdbuf();
         lagc::compile_options o;
-        o.source_name = "corpus.lag";
-        o.header_name = "corpus.hpp";
+        o.emit.source_name = "corpus.lag";
+        o.emit.header_name = "corpus.hpp";
         auto r = lagc::compile(s.str(), o);
         ++inputs;
         if (r.files) ++accepted;

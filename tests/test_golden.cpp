@@ -34,10 +34,10 @@ TEST_P(Golden, MatchesCheckedInOutput) {
     std::string const name = GetParam();
     fs::path const root(LAGC_SOURCE_DIR);
     lagc::compile_options o;
-    o.source_name = "models/" + name + ".lag";
-    o.header_name = name + ".hpp";
-    auto r = lagc::compile(read(root / o.source_name), o);
-    ASSERT_TRUE(r.files.has_value()) << "lagc reports errors for " << o.source_name;
+    o.emit.source_name = "models/" + name + ".lag";
+    o.emit.header_name = name + ".hpp";
+    auto r = lagc::compile(read(root / o.emit.source_name), o);
+    ASSERT_TRUE(r.files.has_value()) << "lagc reports errors for " << o.emit.source_name;
     bool update = std::getenv("LAGC_UPDATE_GOLDEN") != nullptr;
     for (auto const& [file, text] : {std::pair{name + ".hpp", r.files->header}, std::pair{name + ".cpp", r.files->source}}) {
         fs::path golden = root / "generated" / file;

@@ -11,10 +11,10 @@
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size) {
     std::string text(reinterpret_cast<char const*>(data), size);
     lagc::compile_options options;
-    options.source_name = "fuzz.lag";
-    options.header_name = "fuzz.hpp";
+    options.emit.source_name = "fuzz.lag";
+    options.emit.header_name = "fuzz.hpp";
     auto result = lagc::compile(text, options);
-    std::string printed = result.diags.format(lagc::source_file(options.source_name, text));
+    std::string printed = result.diags.format(lagc::source_file(options.emit.source_name, text));
     // Errors and output exclude each other.
     if (result.files.has_value() == result.diags.has_errors()) __builtin_trap();
     return printed.empty() && !result.files ? 1 : 0;

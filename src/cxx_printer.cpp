@@ -1,0 +1,65 @@
+// The frame of a generated file (cxx_printer.hpp), and rendering templates with fmt.
+#include "cxx_printer.hpp"
+
+#include "emit.hpp"
+#include "templates.hpp"
+
+#include <fmt/args.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace lagc {
+
+std::string render(std::string_view template_name, std::vector<std::pair<std::string, std::string>> const& values) {
+    fmt::dynamic_format_arg_store<fmt::format_context> store;
+    for (auto const& [k, v] : values) store.push_back(fmt::arg(k.c_str(), v));
+    std::string_view const text = template_text(template_name);
+    return fmt::vformat(fmt::string_view(text.data(), text.size()), store);
+}
+
+void cxx_printer::declare(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
+                          std::string const& comment) {
+    declarations_ += render("declaration.tpl",
+                            {{"comment", comment}, {"result", result}, {"name", name}, {"parameters", parameter_list(args, nullptr)}});
+}
+
+void cxx_printer::define(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
+                         std::vector<std::string> const& used, std::string const& body, std::string const& comment,
+                         place where) {
+    (where == place::api ? definitions_ : helpers_) +=
+        render("function.tpl", {{"comment", comment},
+                                {"linkage", linkage_},
+                                {"result", result},
+                                {"name", name},
+                                {"parameters", parameter_list(args, &used)},
+                                {"body", body}});
+}
+
+std::string cxx_printer::detail_block() const {
+    return helpers_.empty() ? "" : render("detail_block.tpl", {{"helpers", helpers_}});
+}
+
+std::string cxx_printer::parameter_list(std::vector<cxx_argument> const& args, std::vector<std::string> const* used) {
+    std::string s;
+    for (auto const& a : args) {
+        bool named = !used || std::find(used->begin(), used->end(), a.name) != used->end();
+        s += (s.empty() ? "" : ", ") + a.type + " " + (named ? a.name : "/*" + a.name + "*/");
+    }
+    return s;
+}
+
+std::string cxx_printer::input_arguments(std::vector<cxx_argument> const& args) {
+    std::string s;
+    for (auto const& a : args)
+        if (!a.output) s += a.name + ", ";
+    return s;
+}
+
+std::string cxx_printer::all_arguments(std::vector<cxx_argument> const& args) {
+    std::string s;
+    for (auto const& a : args) s += (s.empty() ? "" : ", ") + a.name;
+    return s;
+}
+
+} // namespace lagc

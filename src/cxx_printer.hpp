@@ -1,0 +1,51 @@
+// The frame of a generated file: declarations, definitions and the `detail` helpers,
+// collected in order, every line from templates/ (declaration.tpl, function.tpl,
+// detail_block.tpl). One `namespace detail` block per file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace lagc {
+
+struct cxx_argument {
+    std::string name; // "t", "q", "qd", "u", "p" or an output array
+    std::string type;
+    bool output = false;
+};
+
+class cxx_printer {
+public:
+    enum class place {
+        api,   // part of the generated API: definitions (and the caller declares it)
+        helper // in namespace detail, for the API functions only
+    };
+
+    // `linkage` goes before every function: "inline ", "template <class T>\ninline ", "".
+    explicit cxx_printer(std::string linkage) : linkage_(std::move(linkage)) {}
+
+    void declare(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
+                 std::string const& comment);
+    // `used` names the arguments the body reads; the others are commented out (no warning).
+    void define(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
+                std::vector<std::string> const& used, std::string const& body, std::string const& comment, place where);
+    // Helper text that is not one function (a set of helpers from one template).
+    void add_helpers(std::string const& text) { helpers_ += text; }
+
+    std::string const& declarations() const { return declarations_; }
+    std::string const& definitions() const { return definitions_; }
+    std::string detail_block() const; // "" when there are no helpers
+
+    // "const double* q, const Parameters& p, double* M"; unused arguments as /*name*/.
+    static std::string parameter_list(std::vector<cxx_argument> const& args, std::vector<std::string> const* used);
+    // "t, q, qd, u, p, " (the inputs, each followed by ", "), for a call that adds outputs.
+    static std::string input_arguments(std::vector<cxx_argument> const& args);
+    // "q, qd, p, C, w" (every argument).
+    static std::string all_arguments(std::vector<cxx_argument> const& args);
+
+private:
+    std::string linkage_;
+    std::string declarations_, definitions_, helpers_;
+};
+
+} // namespace lagc

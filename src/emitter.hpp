@@ -1,0 +1,111 @@
+// Stage 4's working state: the emitter writes the generated API one function at a time
+// (emit.cpp: the array and scalar functions, emit_dynamics.cpp: forward dynamics and its
+// factorisation) through a cxx_printer (the files' frame). Private to stage 4; the
+// stage's interface is emit.hpp.
+#pragma once
+
+#include "codegen.hpp"
+#include "cxx_printer.hpp"
+#include "emit.hpp"
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+
+namespace lagc::emitting {
+
+using GiNaC::ex;
+using GiNaC::exvector;
+
+// A template's text with named values (emit.hpp's render, shorter).
+std::string text(std::string_view template_name, std::vector<std::pair<std::string, std::string>> const& values = {});
+
+// Names in the unrolled factorisation M = L L^T and the solve M x = b: `m`, `l` and `r`
+// spell M_ij, L_ij (i > j) and 1/L_jj; `set` goes before an assignment to L or r
+// ("const T " for new locals, "" for an array).
+struct factor_names {
+    std::function<std::string(std::size_t, std::size_t)> m, l;
+    std::function<std::string(std::size_t)> r;
+    std::string set;
+};
+
+// A function's expression graph, its outputs (target, root) after factoring and sharing,
+// and its statistics.
+struct built_function {
+    std::unique_ptr<expression_graph> graph;
+    std::vector<std::pair<std::string, int>> roots;
+    function_stats stats;
+};
+
+class emitter {
+public:
+    emitter(model const& m, derived const& d, emit_options const& o);
+    emitted_files run();
+
+private:
+    model const& m_;
+    derived const& d_;
+    emit_options const& o_;
+    std::map<std::string, symbol_spelling> symbols_;
+    cxx_printer out_;
+    std::vector<function_stats> stats_;
+    double cse_seconds_ = 0;
+
+    // -- the API, one function each (emit.cpp) --------------------------------
+    void mass_matrix();
+    void coriolis_matrix();
+    void potential_gradient();
+    void bias_forces();
+    void generalized_forces();
+    void energies();
+    void constraint_functions();
+    void outputs();
+
+    // -- forward dynamics (emit_dynamics.cpp) ---------------------------------
+    void forward_dynamics();
+    // Without constraints and small enough: one function on local values.
+    std::string inline_forward_dynamics(built_function& f, std::vector<std::string>& read);
+    std::vector<char> factor_structure() const; // L's non-zeros: M's plus fill-in, row-major
+    std::string factor_statements(factor_names const& names) const;
+    std::string solve_statements(factor_names const& names, std::function<std::string(std::size_t)> const& b,
+                                 std::function<std::string(std::size_t)> const& out) const;
+    std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
+    std::string unrolled_cholesky() const;
+
+    // -- building and writing functions (emit.cpp) ----------------------------
+    template <class F>
+    auto timed(F f) {
+        auto t0 = std::chrono::steady_clock::now();
+        auto r = f();
+        cse_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return r;
+    }
+    std::string scalar() const { return o_.templated ? "T" : o_.scalar; }
+    // Parameters stay concrete when templated (T mixes with double, as dual numbers do).
+    std::string parameter_scalar() const { return o_.templated ? "double" : o_.scalar; }
+    std::string math() const { return o_.templated ? "" : "std::"; }
+    bool single() const { return !o_.templated && o_.scalar == "float"; }
+    codegen_options codegen() const;
+    std::vector<cxx_argument> inputs(std::initializer_list<char const*> names) const;
+    std::vector<cxx_argument> with_output(std::vector<cxx_argument> a, std::string const& out) const;
+    std::vector<std::pair<std::string, exvector>> bias_parts(bool negated) const; // h_i, or Q_i - h_i, as parts
+
+    built_function build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs);
+    built_function build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs);
+    // A function writing its outputs' arrays; cut into parts (detail helpers) when large.
+    void write_function(built_function f, std::vector<cxx_argument> const& args, std::string const& comment,
+                        cxx_printer::place where);
+    void array_function(std::string const& name, std::vector<cxx_argument> const& args,
+                        std::vector<std::pair<std::string, ex>> const& outputs);
+    std::string parameter_fields() const;
+    std::string using_math() const;
+};
+
+// array[0] = v[0], ... as (target, expression) pairs.
+std::vector<std::pair<std::string, ex>> entries(std::string const& array, exvector const& v);
+
+// Largest nq for which the factorisation is unrolled (its statements grow as nq³/6).
+constexpr std::size_t unroll_limit = 32;
+
+} // namespace lagc::emitting

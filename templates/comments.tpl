@@ -1,0 +1,37 @@
+@@ mass_matrix
+// Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
+@@ coriolis_matrix
+// Coriolis matrix from Christoffel symbols: h = C qd + dV/dq, Mdot - 2C skew-symmetric.
+@@ potential_gradient
+// Gradient of the potential, dV/dq.
+@@ bias_forces
+// Bias forces h(q, qd): M qdd + h + A^T lambda = Q.
+@@ generalized_forces
+// Generalized forces Q(q, qd, u).
+@@ kinetic_energy
+// Kinetic energy (the kinetic terms).
+@@ potential_energy
+// Potential energy (the potential terms).
+@@ constraint_residuals
+// Constraint residuals: holonomic rows c(q, t), then velocity rows A q_dot + a0.
+@@ constraint_jacobian
+// Constraint Jacobian A, nc x nq, row-major.
+@@ semi_implicit_system
+// Index-1 system [[M, A^T], [A, 0]] [qdd; lambda] = [Q - h; r], Baumgarte-stabilised;
+// K is (nq+nc) x (nq+nc) row-major, rhs has nq+nc entries.
+@@ constraint_terms
+// Constraint Jacobian and the right-hand side r of A qdd = r.
+@@ dynamics_terms
+// The lower triangle of M and b = Q - h, for forward_dynamics.
+@@ forward_dynamics
+// Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, 1 when M (2 when
+// A M^-1 A^T) is singular at this state, 3 when qdd or lambda is not finite.
+@@ output
+// Output '{name}': {shape}.
+@@ parts
+// {name} in parts (short compile times); w carries values between them.
+@@ runtime_parameters
+// Runtime parameters, in declaration order.
+@@ folded_parameters
+// The parameters, in declaration order, as folded into the code (lagc --fold-parameters):
+// the functions do not read them, and changing them has no effect.

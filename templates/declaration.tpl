@@ -1,0 +1,1 @@
+{comment}{result} {name}({parameters});

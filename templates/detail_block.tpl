@@ -1,0 +1,2 @@
+
+namespace detail {{{helpers}}}  // namespace detail

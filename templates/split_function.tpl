@@ -1,0 +1,4 @@
+@@ scratch
+    {scalar} w[{size}];
+@@ call
+    detail::{part}({arguments});
