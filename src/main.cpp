@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 #include <vector>
 
@@ -81,132 +82,142 @@ void keep_standard_streams_apart() {
         }
 }
 
+// What the command line asks for.
+struct command_line {
+    std::string input, output;
+    bool stats = false;
+    lagc::compile_options options;
+    fs::path header_path;
+    std::vector<std::string> targets; // the files to write (none for -o -)
+};
+
+// One option at argv[i] (i moves past its value). An exit status when lagc is done
+// (--help, --version, a usage error), else nullopt.
+std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) {
+    std::string const a = argv[i];
+    char const* v = nullptr;
+    auto value = [&]() { return v = i + 1 < argc ? argv[++i] : nullptr; };
+    lagc::compile_options& o = cl.options;
+    if (a == "--help" || a == "-h") {
+        std::cout << usage_text;
+        return 0;
+    }
+    if (a == "--version") {
+        std::cout << "lagc " << LAGC_VERSION << "\n";
+        return 0;
+    }
+    if (a == "--stats") {
+        cl.stats = true;
+    } else if (a == "--template") {
+        o.emit.templated = true;
+    } else if (a == "--fold-parameters") {
+        o.emit.fold_parameters = true;
+    } else if (a == "--namespace") {
+        if (!value()) return usage_error("--namespace needs a name");
+        o.namespace_name = v;
+        if (!lagc::is_usable_cxx_name(o.namespace_name, lagc::cxx_name_use::namespace_) || lagc::is_reserved_word(o.namespace_name))
+            return usage_error("--namespace needs a plain C++ name that is not reserved, not '" + o.namespace_name + "'");
+    } else if (a == "--split") {
+        if (!value()) return usage_error("--split needs a number of operations");
+        if (!number_argument(v, 10, 100000000, o.emit.split_operations))
+            return usage_error("--split takes a number of operations from 10 to 100000000, not '" + std::string(v) + "'");
+    } else if (a == "--max-terms") {
+        if (!value() || !number_argument(v, 1000, 1000000000, o.limits.max_terms))
+            return usage_error("--max-terms takes a number from 1000 to 1000000000");
+    } else if (a == "--max-coordinates") {
+        if (!value() || !number_argument(v, 1, 100000, o.limits.max_coordinates))
+            return usage_error("--max-coordinates takes a number from 1 to 100000");
+    } else if (a == "--scalar") {
+        if (!value()) return usage_error("--scalar needs a type: float or double");
+        o.emit.scalar = v;
+        if (o.emit.scalar != "float" && o.emit.scalar != "double")
+            return usage_error("--scalar takes float or double, not '" + o.emit.scalar + "'");
+    } else if (a == "-o") {
+        if (!value() || !*v) return usage_error("-o needs a file name");
+        if (!cl.output.empty()) return usage_error("-o given twice");
+        cl.output = v;
+    } else {
+        return usage_error("unknown option '" + a + "' (a model whose name starts with '-' goes after '--')");
+    }
+    return std::nullopt;
+}
+
+std::optional<int> parse_arguments(int argc, char** argv, command_line& cl) {
+    bool options_done = false;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (options_done || a == "-" || a.empty() || a[0] != '-') {
+            if (!cl.input.empty()) return usage_error("more than one model given ('" + cl.input + "' and '" + a + "')");
+            cl.input = a;
+        } else if (a == "--") {
+            options_done = true;
+        } else if (auto done = take_option(argc, argv, i, cl)) {
+            return done;
+        }
+    }
+    if (cl.input.empty()) return usage_error("no model given");
+    if (cl.output.empty()) return usage_error("no output given (-o OUT.cpp, -o OUT.hpp or -o -)");
+    return std::nullopt;
+}
+
+// The form (.cpp + .hpp, one .hpp, standard output) and the files to write, checked.
+std::optional<int> plan_outputs(command_line& cl) {
+    lagc::emit_options& e = cl.options.emit;
+    fs::path out_path(cl.output);
+    e.header_only = cl.output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
+    if (!e.header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" && out_path.extension() != ".cxx")
+        return usage_error("the output must end in .cpp or .hpp (or be '-'), not '" + cl.output + "'");
+    if (e.templated && !e.header_only) return usage_error("--template writes one header: use -o NAME.hpp or -o -");
+    if (e.templated && e.scalar != "double") return usage_error("--template and --scalar exclude each other");
+    cl.header_path = out_path;
+    if (!e.header_only) cl.header_path.replace_extension(".hpp");
+    e.header_name = cl.header_path.filename().string();
+    if (!includable(e.header_name))
+        return usage_error("the header's name '" + e.header_name +
+                           "' cannot be #included (it has a quote, a backslash or a control character)");
+    if (cl.output != "-") {
+        cl.targets.push_back(cl.header_path.string());
+        if (!e.header_only) cl.targets.push_back(out_path.string());
+    }
+    for (auto const& t : cl.targets)
+        if (cl.input != "-" && lagc::same_file(cl.input, t))
+            return usage_error("the output '" + t + "' is the model itself; choose another output name");
+    return std::nullopt;
+}
+
+void print_stats(lagc::compile_result const& r) {
+    std::fprintf(stderr, "lagc: parse %.3f s, check %.3f s, derive %.3f s, cse %.3f s, emit %.3f s\n", r.times.parse,
+                 r.times.check, r.times.derive, r.times.cse, r.times.emit);
+    if (!r.files) return;
+    for (auto const& s : r.files->stats)
+        std::fprintf(stderr, "lagc: %-24s operations %.0f before CSE, %zu after, %zu temporaries, %zu part%s\n",
+                     s.name.c_str(), s.operations_before_cse, s.operations_after_cse, s.temporaries, s.parts,
+                     s.parts == 1 ? "" : "s");
+}
+
+int io_error(std::string const& message) {
+    std::cerr << "lagc: error: " << message << "\n";
+    return 2;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     keep_standard_streams_apart();
     lagc::report_write_errors_as_errors();
-    std::string input, output;
-    bool stats = false, options_done = false;
-    lagc::compile_options options;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto value = [&]() -> char const* { return i + 1 < argc ? argv[++i] : nullptr; };
-        if (options_done || a == "-" || a.empty() || a[0] != '-') {
-            if (!input.empty()) return usage_error("more than one model given ('" + input + "' and '" + a + "')");
-            input = a;
-        } else if (a == "--") {
-            options_done = true;
-        } else if (a == "--help" || a == "-h") {
-            std::cout << usage_text;
-            return 0;
-        } else if (a == "--version") {
-            std::cout << "lagc " << LAGC_VERSION << "\n";
-            return 0;
-        } else if (a == "--stats") {
-            stats = true;
-        } else if (a == "--namespace") {
-            char const* v = value();
-            if (!v) return usage_error("--namespace needs a name");
-            options.namespace_name = v;
-            if (!lagc::is_usable_cxx_name(options.namespace_name, lagc::cxx_name_use::namespace_) ||
-                lagc::is_reserved_word(options.namespace_name))
-                return usage_error("--namespace needs a plain C++ name that is not reserved, not '" +
-                                   options.namespace_name + "'");
-        } else if (a == "--template") {
-            options.emit.templated = true;
-        } else if (a == "--fold-parameters") {
-            options.emit.fold_parameters = true;
-        } else if (a == "--split") {
-            char const* v = value();
-            if (!v) return usage_error("--split needs a number of operations");
-            if (!number_argument(v, 10, 100000000, options.emit.split_operations))
-                return usage_error("--split takes a number of operations from 10 to 100000000, not '" + std::string(v) + "'");
-        } else if (a == "--max-terms") {
-            char const* v = value();
-            if (!v || !number_argument(v, 1000, 1000000000, options.limits.max_terms))
-                return usage_error("--max-terms takes a number from 1000 to 1000000000");
-        } else if (a == "--max-coordinates") {
-            char const* v = value();
-            if (!v || !number_argument(v, 1, 100000, options.limits.max_coordinates))
-                return usage_error("--max-coordinates takes a number from 1 to 100000");
-        } else if (a == "--scalar") {
-            char const* v = value();
-            if (!v) return usage_error("--scalar needs a type: float or double");
-            options.emit.scalar = v;
-            if (options.emit.scalar != "float" && options.emit.scalar != "double")
-                return usage_error("--scalar takes float or double, not '" + options.emit.scalar + "'");
-        } else if (a == "-o") {
-            char const* v = value();
-            if (!v) return usage_error("-o needs a file name");
-            if (!output.empty()) return usage_error("-o given twice");
-            output = v;
-            if (output.empty()) return usage_error("-o needs a file name");
-        } else {
-            return usage_error("unknown option '" + a + "' (a model whose name starts with '-' goes after '--')");
-        }
-    }
-    if (input.empty()) return usage_error("no model given");
-    if (output.empty()) return usage_error("no output given (-o OUT.cpp, -o OUT.hpp or -o -)");
-
-    fs::path out_path(output);
-    options.emit.header_only = output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
-    if (!options.emit.header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" &&
-        out_path.extension() != ".cxx")
-        return usage_error("the output must end in .cpp or .hpp (or be '-'), not '" + output + "'");
-    if (options.emit.templated && !options.emit.header_only)
-        return usage_error("--template writes one header: use -o NAME.hpp or -o -");
-    if (options.emit.templated && options.emit.scalar != "double") return usage_error("--template and --scalar exclude each other");
-
-    fs::path header_path = out_path;
-    if (!options.emit.header_only) header_path.replace_extension(".hpp");
-    options.emit.header_name = header_path.filename().string();
-    if (!includable(options.emit.header_name))
-        return usage_error("the header's name '" + options.emit.header_name +
-                           "' cannot be #included (it has a quote, a backslash or a control character)");
-    std::vector<std::pair<std::string, std::string>> files; // (path, content), filled after compiling
-    std::vector<std::string> targets;
-    if (output != "-") {
-        targets.push_back(header_path.string());
-        if (!options.emit.header_only) targets.push_back(out_path.string());
-    }
-    for (auto const& t : targets)
-        if (input != "-" && lagc::same_file(input, t))
-            return usage_error("the output '" + t + "' is the model itself; choose another output name");
-
+    command_line cl;
+    if (auto done = parse_arguments(argc, argv, cl)) return *done;
+    if (auto done = plan_outputs(cl)) return *done;
     std::string text, error;
-    if (!lagc::read_source(input, lagc::max_source_bytes, text, error)) {
-        std::cerr << "lagc: error: " << error << "\n";
-        return 2;
-    }
-    options.emit.source_name = input == "-" ? "<stdin>" : input;
+    if (!lagc::read_source(cl.input, lagc::max_source_bytes, text, error)) return io_error(error);
+    cl.options.emit.source_name = cl.input == "-" ? "<stdin>" : cl.input;
 
-    lagc::compile_result r = lagc::compile(text, options);
-    lagc::source_file file(options.emit.source_name, text);
-    std::cerr << r.diags.format(file);
-    if (stats) {
-        std::fprintf(stderr, "lagc: parse %.3f s, check %.3f s, derive %.3f s, cse %.3f s, emit %.3f s\n",
-                     r.times.parse, r.times.check, r.times.derive, r.times.cse, r.times.emit);
-        if (r.files)
-            for (auto const& s : r.files->stats)
-                std::fprintf(stderr, "lagc: %-24s operations %.0f before CSE, %zu after, %zu temporaries, %zu part%s\n",
-                             s.name.c_str(), s.operations_before_cse, s.operations_after_cse, s.temporaries, s.parts,
-                             s.parts == 1 ? "" : "s");
-    }
+    lagc::compile_result r = lagc::compile(text, cl.options);
+    std::cerr << r.diags.format(lagc::source_file(cl.options.emit.source_name, text));
+    if (cl.stats) print_stats(r);
     if (!r.files) return 1;
-
-    if (output == "-") {
-        if (!lagc::write_stdout(r.files->header, error)) {
-            std::cerr << "lagc: error: " << error << "\n";
-            return 2;
-        }
-        return 0;
-    }
-    files.push_back({targets[0], r.files->header});
-    if (!options.emit.header_only) files.push_back({targets[1], r.files->source});
-    if (!lagc::write_files(files, error)) {
-        std::cerr << "lagc: error: " << error << "\n";
-        return 2;
-    }
-    return 0;
+    if (cl.output == "-") return lagc::write_stdout(r.files->header, error) ? 0 : io_error(error);
+    std::vector<std::pair<std::string, std::string>> files = {{cl.targets[0], r.files->header}};
+    if (!cl.options.emit.header_only) files.push_back({cl.targets[1], r.files->source});
+    return lagc::write_files(files, error) ? 0 : io_error(error);
 }
