@@ -529,3 +529,19 @@ TEST(Adversarial, SignalsDuringWritingLeaveNoTemporary) {
 }
 
 } // namespace
+
+namespace {
+
+// The model's name and --namespace become the same thing, the generated namespace: one
+// rule decides both (cxx_names.cpp).
+TEST(Adversarial, ModelNameAndNamespaceOptionAgree) {
+    for (std::string name : {"main", "_x", "std", "posix", "gamma", "NAN", "foo", "Foo_1", "cart2", "x__y", "typeof"}) {
+        SCOPED_TRACE(name);
+        auto as_model = compile_text("model " + name + "\ncoordinate x\nkinetic 0.5*der(x)^2\n");
+        auto as_option = compile_text("model m\ncoordinate x\nkinetic 0.5*der(x)^2\n", {"--namespace", name});
+        EXPECT_EQ(as_model.status == 0, as_option.status == 0) << as_model.err << as_option.err;
+        if (as_model.status == 0) EXPECT_NE(as_option.out.find("namespace " + name + " {"), std::string::npos);
+    }
+}
+
+} // namespace
