@@ -31,5 +31,23 @@ double potential_energy(const double* q, const Parameters& p);
 // Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, 1 when M (2 when
 // A M^-1 A^T) is singular at this state, 3 when qdd or lambda is not finite.
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda);
+// State derivative for x = [q; qd] (2 nq): xdot = [qd; qdd] with qdd from forward_dynamics
+// (whose status it returns). xdot must not alias x.
+int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot);
+// Exact linearization of xdot = f(x, u) at this state: A = df/dx (2nq x 2nq), B = df/du
+// (2nq x nu; not written when nu = 0), row-major; derivatives of forward_dynamics' qdd (with
+// constraints, of the Baumgarte-stabilised solution). Returns forward_dynamics' status.
+int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B);
+// Inverse dynamics: tau = M qdd + h - Q(q, qd, u) (no constraint term: at forward_dynamics'
+// solution it equals -A^T lambda).
+void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* tau);
+// Input matrix dQ/du, nq x nu, row-major (not written when nu = 0).
+void input_matrix(const double* q, const double* qd, const double* u, const Parameters& p, double* B);
+// One classic Runge-Kutta step of length dt on x = [q; qd] in place, inputs u held over the
+// step. Returns the first non-zero forward_dynamics status (x unchanged then).
+int rk4_step(double* x, const double* u, const Parameters& p, double dt);
+// One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
+// qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
+int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
 
 }  // namespace cart_pendulum

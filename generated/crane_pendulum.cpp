@@ -93,6 +93,45 @@ void solve_mass_matrix(const double* L, double* b) {
     b[0] = x0;
     b[1] = x1;
 }
+
+// J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
+// S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
+void linearization_terms(double /*t*/, const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, const double* lambda, double* J) {
+    J[1] = 0.0;
+    J[2] = 0.0;
+    J[3] = 0.0;
+    J[4] = 0.0;
+    J[6] = 0.0;
+    J[7] = 0.0;
+    const double s0 = -lambda[0];
+    J[0] = s0;
+    J[5] = s0;
+    const double s1 = p.beta_c*p.beta_c;
+    const double s2 = 2.0*q[0];
+    const double s3 = 2.0*qd[0];
+    J[8] = -(qdd[0] + (0.5*s1*s2 + p.alpha_c*s3));
+    J[10] = -(s3 + p.alpha_c*s2);
+    const double s4 = 2.0*q[1];
+    const double s5 = 2.0*qd[1];
+    J[9] = -(qdd[1] + (0.5*s1*s4 + p.alpha_c*s5));
+    J[11] = -(p.alpha_c*s4 + s5);
+}
+
+// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
+// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
+void store_linearization_column(int c, const double* column, double* A, double* B) {
+    if (c < 2 * nq) {
+        for (int i = 0; i < nq; ++i) {
+            A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
+            A[(nq + i) * 2 * nq + c] = column[i];
+        }
+        return;
+    }
+    for (int i = 0; i < nq; ++i) {
+        B[i * nu + (c - 2 * nq)] = 0.0;
+        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
+    }
+}
 }  // namespace detail
 
 
@@ -205,6 +244,96 @@ int forward_dynamics(double t, const double* q, const double* qd, const double* 
         if (!std::isfinite(qdd[i])) return 3;
     for (int k = 0; k < nc; ++k)
         if (!std::isfinite(lambda[k])) return 3;
+    return 0;
+}
+
+int state_derivative(double t, const double* x, const double* u, const Parameters& p, double* xdot) {
+    // x = [q; qd]: xdot = [qd; qdd].
+    for (int i = 0; i < nq; ++i) xdot[i] = x[nq + i];
+    double lambda[nc > 0 ? nc : 1];
+    return forward_dynamics(t, x, x + nq, u, p, xdot + nq, lambda);
+}
+
+int linearization(double t, const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
+    // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
+    // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
+    // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
+    // (M = L L^T, the Schur complement Ac M^-1 Ac^T), column by column.
+    constexpr int m = 2 * nq + nu;
+    double qdd[nq];
+    double lambda[nc];
+    const int status = forward_dynamics(t, q, qd, u, p, qdd, lambda);
+    if (status != 0) return status;
+    double J[(nq + nc) * m];
+    detail::linearization_terms(t, q, qd, u, p, qdd, lambda, J);
+    double M[nq * nq];
+    double Ac[nc * nq];
+    mass_matrix(t, q, p, M);
+    constraint_jacobian(t, q, p, Ac);
+    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    double Y[nc * nq];
+    for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
+    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    double S[nc * nc];
+    for (int k = 0; k < nc; ++k)
+        for (int j = 0; j < nc; ++j) {
+            double s = 0;
+            for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * Y[j * nq + i];
+            S[k * nc + j] = s;
+        }
+    if (detail::cholesky_factor<nc>(S) != 0) return 2;
+    double z[nq];
+    double l[nc];
+    for (int c = 0; c < m; ++c) {
+        for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
+        detail::cholesky_solve<nq>(M, z);
+        for (int k = 0; k < nc; ++k) {
+            double s = -J[(nq + k) * m + c];
+            for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * z[i];
+            l[k] = s;
+        }
+        detail::cholesky_solve<nc>(S, l);
+        for (int i = 0; i < nq; ++i)
+            for (int k = 0; k < nc; ++k) z[i] -= Y[k * nq + i] * l[k];
+        detail::store_linearization_column(c, z, A, B);
+    }
+    return 0;
+}
+
+void inverse_dynamics(double /*t*/, const double* /*q*/, const double* /*qd*/, const double* qdd, const double* /*u*/, const Parameters& p, double* tau) {
+    tau[0] = p.m*qdd[0];
+    tau[1] = p.m*(p.g + qdd[1]);
+}
+
+void input_matrix(double /*t*/, const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* /*B*/) {
+}
+
+int rk4_step(double t, double* x, const double* u, const Parameters& p, double dt) {
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    double k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
+    int status = state_derivative(t, x, u, p, k1);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt / 2 * k1[i];
+    status = state_derivative(t + dt / 2, y, u, p, k2);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt / 2 * k2[i];
+    status = state_derivative(t + dt / 2, y, u, p, k3);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
+    status = state_derivative(t + dt, y, u, p, k4);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    return 0;
+}
+
+int symplectic_euler_step(double t, double* x, const double* u, const Parameters& p, double dt) {
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    double qdd[nq];
+    double lambda[nc > 0 ? nc : 1];
+    const int status = forward_dynamics(t, x, x + nq, u, p, qdd, lambda);
+    if (status != 0) return status;
+    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
+    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
     return 0;
 }
 

@@ -127,6 +127,91 @@ void solve_mass_matrix(const double* L, double* b) {
     b[1] = x1;
     b[2] = x2;
 }
+
+// J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
+// S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
+void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, const double* lambda, double* J) {
+    J[2] = 0.0;
+    J[3] = 0.0;
+    J[5] = 0.0;
+    J[6] = 1.0;
+    J[9] = 0.0;
+    J[11] = 0.0;
+    J[12] = 0.0;
+    J[13] = 0.0;
+    J[14] = 0.0;
+    J[15] = 0.0;
+    J[17] = 0.0;
+    J[18] = 0.0;
+    J[19] = 0.0;
+    J[20] = 0.0;
+    J[27] = 0.0;
+    J[34] = 0.0;
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[0]);
+    const double s3 = std::sin(q[1]);
+    const double s4 = std::cos(q[2]);
+    const double s5 = std::sin(q[2]);
+    const double s6 = p.l2*s0;
+    const double s7 = p.l1*s1;
+    const double s8 = s6*s7;
+    const double s9 = p.l1*s2;
+    const double s10 = p.l2*s3;
+    const double s11 = s9*s10;
+    const double s12 = p.m2*(s8 - s11);
+    const double s13 = qdd[1]*s12;
+    const double s14 = qd[1]*qd[1];
+    const double s15 = p.m2*(s14*s10*s7 + s9*s14*s6);
+    J[0] = 0.5*s13 + lambda[1]*s7 + lambda[0]*s9 + (p.g*p.m2*s7 + 0.5*(p.g*p.m1*s7 - s15));
+    J[1] = 0.5*(s15 - s13);
+    const double s16 = 2.0*qd[1];
+    J[25] = s6*s16 + 2.0*p.alpha_c*s10;
+    J[32] = s10*s16 - 2.0*p.alpha_c*s6;
+    const double s17 = p.m2*s8 - p.m2*s11;
+    J[4] = -0.5*s16*s17;
+    const double s18 = qd[0]*qd[0];
+    const double s19 = s18*s7*s10 + s6*s18*s9;
+    const double s20 = qdd[0]*s12;
+    J[7] = 0.5*(p.m2*s19 + s20);
+    J[8] = lambda[0]*s6 + lambda[1]*s10 + 0.5*(p.m2*(p.g*s10 - s19) - s20);
+    const double s21 = 2.0*qd[0];
+    J[10] = 0.5*s21*s17;
+    J[24] = s21*s9 + 2.0*p.alpha_c*s7;
+    J[31] = s21*s7 - 2.0*p.alpha_c*s9;
+    const double s22 = p.l3*s4;
+    const double s23 = p.l3*s5;
+    J[16] = -(lambda[0]*s22 + s23*(lambda[1] - 0.5*p.g*p.m3));
+    const double s24 = p.beta_c*p.beta_c;
+    const double s25 = s18 - s24;
+    J[21] = qdd[0]*s9 + (2.0*p.alpha_c*qd[0]*s9 - s7*s25);
+    J[28] = qdd[0]*s7 + (2.0*p.alpha_c*qd[0]*s7 + s9*s25);
+    const double s26 = s14 - s24;
+    J[22] = qdd[1]*s6 - (s10*s26 - 2.0*p.alpha_c*qd[1]*s6);
+    J[29] = qdd[1]*s10 + (2.0*p.alpha_c*qd[1]*s10 + s6*s26);
+    const double s27 = qd[2]*qd[2] - s24;
+    J[23] = -(qdd[2]*s22 - (s23*s27 - 2.0*p.alpha_c*qd[2]*s22));
+    J[30] = -(qdd[2]*s23 + (2.0*p.alpha_c*qd[2]*s23 + s22*s27));
+    const double s28 = 2.0*qd[2];
+    J[26] = -(2.0*p.alpha_c*s23 + s22*s28);
+    J[33] = -(s23*s28 - 2.0*p.alpha_c*s22);
+}
+
+// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
+// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
+void store_linearization_column(int c, const double* column, double* A, double* B) {
+    if (c < 2 * nq) {
+        for (int i = 0; i < nq; ++i) {
+            A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
+            A[(nq + i) * 2 * nq + c] = column[i];
+        }
+        return;
+    }
+    for (int i = 0; i < nq; ++i) {
+        B[i * nu + (c - 2 * nq)] = 0.0;
+        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
+    }
+}
 }  // namespace detail
 
 
@@ -332,6 +417,107 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
         if (!std::isfinite(qdd[i])) return 3;
     for (int k = 0; k < nc; ++k)
         if (!std::isfinite(lambda[k])) return 3;
+    return 0;
+}
+
+int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
+    // x = [q; qd]: xdot = [qd; qdd].
+    for (int i = 0; i < nq; ++i) xdot[i] = x[nq + i];
+    double lambda[nc > 0 ? nc : 1];
+    return forward_dynamics(x, x + nq, u, p, xdot + nq, lambda);
+}
+
+int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
+    // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
+    // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
+    // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
+    // (M = L L^T, the Schur complement Ac M^-1 Ac^T), column by column.
+    constexpr int m = 2 * nq + nu;
+    double qdd[nq];
+    double lambda[nc];
+    const int status = forward_dynamics(q, qd, u, p, qdd, lambda);
+    if (status != 0) return status;
+    double J[(nq + nc) * m];
+    detail::linearization_terms(q, qd, u, p, qdd, lambda, J);
+    double M[nq * nq];
+    double Ac[nc * nq];
+    mass_matrix(q, p, M);
+    constraint_jacobian(q, p, Ac);
+    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    double Y[nc * nq];
+    for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
+    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    double S[nc * nc];
+    for (int k = 0; k < nc; ++k)
+        for (int j = 0; j < nc; ++j) {
+            double s = 0;
+            for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * Y[j * nq + i];
+            S[k * nc + j] = s;
+        }
+    if (detail::cholesky_factor<nc>(S) != 0) return 2;
+    double z[nq];
+    double l[nc];
+    for (int c = 0; c < m; ++c) {
+        for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
+        detail::cholesky_solve<nq>(M, z);
+        for (int k = 0; k < nc; ++k) {
+            double s = -J[(nq + k) * m + c];
+            for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * z[i];
+            l[k] = s;
+        }
+        detail::cholesky_solve<nc>(S, l);
+        for (int i = 0; i < nq; ++i)
+            for (int k = 0; k < nc; ++k) z[i] -= Y[k * nq + i] * l[k];
+        detail::store_linearization_column(c, z, A, B);
+    }
+    return 0;
+}
+
+void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* tau) {
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::cos(q[0]);
+    const double s4 = std::cos(q[2]);
+    tau[2] = p.l3*p.m3*(0.5*p.g*s4 + 0.3333333333333333*p.l3*qdd[2]);
+    const double s5 = p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
+    const double s6 = s3*s0 - s2*s1;
+    tau[0] = -(u[0] - 0.3333333333333333*qdd[0]*p.l1*p.l1*(p.m1 + 3.0*p.m2) - 0.5*qdd[1]*s5 - p.l1*(0.5*(p.g*p.m1*s3 - p.l2*p.m2*qd[1]*qd[1]*s6) + p.g*p.m2*s3));
+    tau[1] = 0.3333333333333333*p.m2*qdd[1]*p.l2*p.l2 + 0.5*(p.l2*p.m2*(p.l1*qd[0]*qd[0]*s6 + p.g*s2) + qdd[0]*s5);
+}
+
+void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* B) {
+    B[0] = 1.0;
+    B[1] = 0.0;
+    B[2] = 0.0;
+}
+
+int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    double k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
+    int status = state_derivative(x, u, p, k1);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt / 2 * k1[i];
+    status = state_derivative(y, u, p, k2);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt / 2 * k2[i];
+    status = state_derivative(y, u, p, k3);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
+    status = state_derivative(y, u, p, k4);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    return 0;
+}
+
+int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    double qdd[nq];
+    double lambda[nc > 0 ? nc : 1];
+    const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
+    if (status != 0) return status;
+    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
+    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
     return 0;
 }
 

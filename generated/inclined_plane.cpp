@@ -5,6 +5,71 @@
 
 namespace inclined_plane {
 
+namespace detail {
+// In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
+// lower triangle is read and overwritten). Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+template <int n>
+int cholesky_factor(double* A) {
+    double largest = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!std::isfinite(A[i * n + i])) return 1;
+        if (A[i * n + i] > largest) largest = A[i * n + i];
+    }
+    for (int j = 0; j < n; ++j) {
+        double d = A[j * n + j];
+        for (int k = 0; k < j; ++k) d -= A[j * n + k] * A[j * n + k];
+        if (!(d > 1e-12 * largest) || !std::isfinite(d)) return 1;
+        const double l = std::sqrt(d);
+        A[j * n + j] = l;
+        for (int i = j + 1; i < n; ++i) {
+            double s = A[i * n + j];
+            for (int k = 0; k < j; ++k) s -= A[i * n + k] * A[j * n + k];
+            A[i * n + j] = s / l;
+        }
+    }
+    return 0;
+}
+
+// Solves L L^T x = b in place, L from cholesky_factor.
+template <int n>
+void cholesky_solve(const double* L, double* b) {
+    for (int i = 0; i < n; ++i) {
+        double s = b[i];
+        for (int k = 0; k < i; ++k) s -= L[i * n + k] * b[k];
+        b[i] = s / L[i * n + i];
+    }
+    for (int i = n - 1; i >= 0; --i) {
+        double s = b[i];
+        for (int k = i + 1; k < n; ++k) s -= L[k * n + i] * b[k];
+        b[i] = s / L[i * n + i];
+    }
+}
+
+// J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
+// S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
+void linearization_terms(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, const double* /*qdd*/, double* J) {
+    J[0] = 0.0;
+    J[1] = 0.0;
+}
+
+// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
+// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
+void store_linearization_column(int c, const double* column, double* A, double* B) {
+    if (c < 2 * nq) {
+        for (int i = 0; i < nq; ++i) {
+            A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
+            A[(nq + i) * 2 * nq + c] = column[i];
+        }
+        return;
+    }
+    for (int i = 0; i < nq; ++i) {
+        B[i * nu + (c - 2 * nq)] = 0.0;
+        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
+    }
+}
+}  // namespace detail
+
 
 void mass_matrix(const double* /*q*/, const Parameters& p, double* M) {
     M[0] = p.m;
@@ -55,6 +120,72 @@ int forward_dynamics(const double* /*q*/, const double* /*qd*/, const double* /*
     qdd[0] = x0;
     // NaN or Inf in the state, inputs or parameters: not a solution.
     if (!std::isfinite(x0)) return 3;
+    return 0;
+}
+
+int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
+    // x = [q; qd]: xdot = [qd; qdd].
+    for (int i = 0; i < nq; ++i) xdot[i] = x[nq + i];
+    double lambda[nc > 0 ? nc : 1];
+    return forward_dynamics(x, x + nq, u, p, xdot + nq, lambda);
+}
+
+int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
+    // qdd from forward_dynamics, then M dqdd/dx = J with J = -dR/dx, R = M qdd + h - Q
+    // (qdd held fixed), for x = [q; qd; u]: one factorisation, 2 nq + nu solves.
+    constexpr int m = 2 * nq + nu;
+    double qdd[nq];
+    double lambda[1];
+    const int status = forward_dynamics(q, qd, u, p, qdd, lambda);
+    if (status != 0) return status;
+    double J[nq * m];
+    detail::linearization_terms(q, qd, u, p, qdd, J);
+    double M[nq * nq];
+    mass_matrix(q, p, M);
+    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    double z[nq];
+    for (int c = 0; c < m; ++c) {
+        for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
+        detail::cholesky_solve<nq>(M, z);
+        detail::store_linearization_column(c, z, A, B);
+    }
+    return 0;
+}
+
+void inverse_dynamics(const double* /*q*/, const double* /*qd*/, const double* qdd, const double* /*u*/, const Parameters& p, double* tau) {
+    const double s0 = std::sin(p.alpha);
+    tau[0] = p.m*(qdd[0] - p.g*s0);
+}
+
+void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* /*B*/) {
+}
+
+int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    double k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
+    int status = state_derivative(x, u, p, k1);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt / 2 * k1[i];
+    status = state_derivative(y, u, p, k2);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt / 2 * k2[i];
+    status = state_derivative(y, u, p, k3);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
+    status = state_derivative(y, u, p, k4);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    return 0;
+}
+
+int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    double qdd[nq];
+    double lambda[nc > 0 ? nc : 1];
+    const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
+    if (status != 0) return status;
+    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
+    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
     return 0;
 }
 

@@ -67,6 +67,12 @@ public:
     // parts first; sums and products are visited in canonical order (deterministic).
     std::vector<int> share_subsets(std::vector<int> const& roots);
 
+    // ∂root/∂variable for every root and variable, row-major (roots × variables), by the
+    // chain rule on the DAG (differentiate.cpp); an identically zero entry is the number 0.
+    std::vector<int> jacobian(std::vector<int> const& roots, std::vector<int> const& variables);
+    // The node of the variable spelled so ("q[3]").
+    int variable_node(std::string const& spelling);
+
     // The value of a node with each variable's C++ spelling ("q[0]", "p.m") given a value:
     // what the printed code computes, for tests of the rewrites above.
     double evaluate(int id, std::map<std::string, double> const& values) const;
@@ -133,6 +139,12 @@ private:
     int make_pow(int base, long n);
     int make_call(std::string const& name, std::vector<int> args);
     int convert(GiNaC::ex const& e);
+    // differentiate.cpp; -1 stands for an identically zero derivative.
+    int derivative(int id, int variable, std::vector<int>& memo);
+    int product_derivative(node const& n, int variable, std::vector<int>& memo);
+    int call_derivative(int id, node const& n, int variable, std::vector<int>& memo);
+    int sum_of(std::vector<std::pair<int, bool>> terms);                    // -1 terms dropped
+    int product_of(std::vector<std::pair<int, bool>> factors, bool negative); // -1 if any factor is
     std::pair<int, bool> convert_signed(GiNaC::ex const& e); // (magnitude, negative)
     bool less(int a, int b) const;
 

@@ -201,6 +201,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
         d.kinetic_energy = T;
         d.potential_energy = V;
         constraint_rows(m, d, diags);
+        derive_control(m, d);
     } catch (GiNaC::pole_error const& e) {
         diags.error(m.model_span, std::string("a division by zero or log(0) was met while deriving: ") + e.what());
         return std::nullopt;

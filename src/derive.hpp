@@ -28,7 +28,19 @@ struct derived {
     GiNaC::exvector constraint_jacobian;   // A, nc × nq
     GiNaC::exvector constraint_rhs;        // r of the index-1 system (Baumgarte law)
     std::vector<span> constraint_spans;
+
+    // The control API (derive_control.cpp). Symbols for q̈ and λ, spelled qdd[i] and
+    // lambda[k] in the generated code.
+    std::vector<GiNaC::symbol> qdd, lambda;
+    std::vector<GiNaC::exvector> inverse_dynamics; // τ = M q̈ + h − Q, nq rows, each as the parts of its sum
+    // The residuals R = M q̈ + h − Q + Aᵀλ (nq rows) and S = A q̈ − r (nc rows), zero at a
+    // solution. Solving the KKT system with −∂R/∂x and −∂S/∂x (x = [q; q̇; u], q̈ and λ held)
+    // gives ∂q̈/∂x exactly (the implicit function theorem); the emitter differentiates them.
+    std::vector<GiNaC::exvector> residual_rows; // each as the parts of its sum
 };
+
+// Adds the control API's expressions to a derivation (derive_control.cpp).
+void derive_control(model const& m, derived& d);
 
 // Derivation errors a user can cause (a coordinate without inertia, a pole met while
 // differentiating) are reported at the offending statement; returns nullopt then.

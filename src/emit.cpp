@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <stdexcept>
 
 namespace lagc {
 
@@ -35,6 +36,8 @@ emitter::emitter(model const& m, derived const& d, emit_options const& o)
     for (std::size_t i = 0; i < m.u.size(); ++i) add(m.u[i], "u[" + std::to_string(i) + "]", "u");
     for (std::size_t i = 0; i < m.p.size(); ++i) add(m.p[i], "p." + m.parameters[i].name, "p");
     add(m.t, "t", "t");
+    for (std::size_t i = 0; i < d.qdd.size(); ++i) add(d.qdd[i], "qdd[" + std::to_string(i) + "]", "qdd");
+    for (std::size_t k = 0; k < d.lambda.size(); ++k) add(d.lambda[k], "lambda[" + std::to_string(k) + "]", "lambda");
 }
 
 codegen_options emitter::codegen() const {
@@ -86,17 +89,48 @@ built_function emitter::build(std::string const& name, std::vector<std::pair<std
 // Conversion (hash-consing: the CSE), then sharing, factoring and sharing again.
 built_function emitter::build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs) {
     built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
-    expression_graph& g = *f.graph;
     std::vector<int> ids;
+    std::vector<std::string> targets;
     for (auto const& output : outputs) {
-        f.roots.push_back({output.first, timed([&] { return g.add_parts(output.second); })});
-        ids.push_back(f.roots.back().second);
+        ids.push_back(timed([&] { return f.graph->add_parts(output.second); }));
+        targets.push_back(output.first);
     }
+    finish(f, name, ids, targets);
+    return f;
+}
+
+// array[r * variables + c] = ∂row_r/∂variable_c (negated: −∂), the rows given as parts.
+built_function emitter::build_jacobian(std::string const& name, std::vector<exvector> const& rows,
+                                       std::vector<std::string> const& variables, std::string const& array, bool negated) {
+    built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
+    expression_graph& g = *f.graph;
+    std::vector<int> row_ids, variable_ids;
+    for (auto const& row : rows) {
+        exvector parts = row;
+        if (negated)
+            for (auto& e : parts) e = -e;
+        row_ids.push_back(timed([&] { return g.add_parts(parts); }));
+    }
+    for (auto const& v : variables) variable_ids.push_back(g.variable_node(v));
+    std::vector<int> ids = timed([&] { return g.jacobian(row_ids, variable_ids); });
+    std::vector<std::string> targets;
+    for (std::size_t k = 0; k < ids.size(); ++k) targets.push_back(array + "[" + std::to_string(k) + "]");
+    finish(f, name, ids, targets);
+    return f;
+}
+
+void emitter::finish(built_function& f, std::string const& name, std::vector<int> ids,
+                     std::vector<std::string> const& targets) {
+    expression_graph& g = *f.graph;
+    // Checked before the rewrites, whose work grows faster than the function's size.
+    if (std::size_t const operations = g.operation_count(ids); operations > o_.max_operations)
+        throw std::runtime_error("the generated function '" + name + "' would need " + std::to_string(operations) +
+                                 " operations, more than the " + std::to_string(o_.max_operations) +
+                                 " allowed; simplify the model (or raise the limit with --max-operations)");
     double const tree_operations = g.tree_operation_count(ids);
     ids = timed([&] { return g.share_subsets(g.factor_sums(g.share_subsets(ids))); });
-    for (std::size_t i = 0; i < f.roots.size(); ++i) f.roots[i].second = ids[i];
+    for (std::size_t i = 0; i < ids.size(); ++i) f.roots.push_back({targets[i], ids[i]});
     f.stats = {name, tree_operations, g.operation_count(ids), 0, 1};
-    return f;
 }
 
 void emitter::write_function(built_function f, std::vector<cxx_argument> const& args, std::string const& comment,
@@ -245,9 +279,8 @@ std::string emitter::using_math() const {
 }
 
 emitted_files emitter::run() {
-    // The loop Cholesky serves A M^-1 A^T, and M when it is too large to unroll.
-    if (d_.nc > 0 || d_.nq > unroll_limit)
-        out_.add_helpers(text("cholesky.tpl", {{"scalar", scalar()},
+    // The loop Cholesky serves the linearization, A M^-1 A^T, and M when it is too large to unroll.
+    out_.add_helpers(text("cholesky.tpl", {{"scalar", scalar()},
                                                {"template_head", o_.templated ? "template <int n, class T>" : "template <int n>"},
                                                {"math", math()},
                                                {"tolerance", single() ? "1e-12f" : "1e-12"}}));
@@ -259,6 +292,11 @@ emitted_files emitter::run() {
     energies();
     constraint_functions();
     forward_dynamics();
+    state_derivative();
+    linearization();
+    inverse_dynamics();
+    input_matrix();
+    integrators();
     outputs();
     std::vector<std::pair<std::string, std::string>> common = {
         {"source", o_.source_name},

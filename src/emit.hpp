@@ -18,6 +18,7 @@ struct emit_options {
     bool templated = false;              // --template: functions templated on the scalar type T (header-only)
     std::size_t split_operations = 2000; // --split: larger functions are cut into parts that pass shared values on
     bool fold_parameters = false;        // --fold-parameters: parameters replaced by their defaults
+    std::size_t max_operations = 1000000; // --max-operations: the largest generated function, before CSE rewrites
 };
 
 struct function_stats {

@@ -107,9 +107,8 @@ std::string emitter::unrolled_cholesky() const {
         return [nq, array](std::size_t j) { return fmt::format("{}[{}]", array, j * nq + j); };
     };
     auto element = [](char const* array) { return [array](std::size_t i) { return fmt::format("{}[{}]", array, i); }; };
-    std::string linkage = std::string(o_.templated ? "template <class T>\n" : "") + (o_.header_only ? "inline " : "");
     return text("unrolled_cholesky.tpl",
-                {{"linkage", linkage},
+                {{"linkage", helper_linkage()},
                  {"scalar", scalar()},
                  {"factor", factor_statements({in("M"), in("M"), diagonal("M"), ""})},
                  {"solve", solve_statements({in("L"), in("L"), diagonal("L"), ""}, element("b"), element("b"))}});

@@ -73,6 +73,19 @@ private:
     std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
     std::string unrolled_cholesky() const;
 
+    // -- the control API (emit_control.cpp) ------------------------------------
+    void state_derivative();
+    void linearization();
+    void inverse_dynamics();
+    void input_matrix();
+    void integrators();
+    // [t,] x, u, p: the state as one array (in place for the integrators).
+    std::vector<cxx_argument> state_arguments(bool in_place) const;
+    // What goes before a helper function: "template <class T>\ninline ", "inline " or "".
+    std::string helper_linkage() const {
+        return std::string(o_.templated ? "template <class T>\n" : "") + (o_.header_only ? "inline " : "");
+    }
+
     // -- building and writing functions (emit.cpp) ----------------------------
     template <class F>
     auto timed(F f) {
@@ -93,6 +106,11 @@ private:
 
     built_function build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs);
     built_function build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs);
+    built_function build_jacobian(std::string const& name, std::vector<exvector> const& rows,
+                                  std::vector<std::string> const& variables, std::string const& array, bool negated);
+    void finish(built_function& f, std::string const& name, std::vector<int> ids, std::vector<std::string> const& targets);
+    // The spellings of q, q̇ and u ("q[0]", …), in that order.
+    std::vector<std::string> spellings(std::initializer_list<char const*> arrays) const;
     // A function writing its outputs' arrays; cut into parts (detail helpers) when large.
     void write_function(built_function f, std::vector<cxx_argument> const& args, std::string const& comment,
                         cxx_printer::place where);

@@ -42,6 +42,8 @@ char const* const usage_text =
     "  --max-terms N     the largest expression (in nodes, names substituted) a model may\n"
     "                    build; default 400000\n"
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
+    "  --max-operations N   the largest generated function, in operations once shared\n"
+    "                    values are counted once; default 1000000\n"
     "  --stats           prints per-phase times and operation counts to standard error\n"
     "  --help            prints this text\n"
     "  --version         prints the version\n"
@@ -124,6 +126,9 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
     } else if (a == "--max-terms") {
         if (!value() || !number_argument(v, 1000, 1000000000, o.limits.max_terms))
             return usage_error("--max-terms takes a number from 1000 to 1000000000");
+    } else if (a == "--max-operations") {
+        if (!value() || !number_argument(v, 1000, 1000000000, o.emit.max_operations))
+            return usage_error("--max-operations takes a number from 1000 to 1000000000");
     } else if (a == "--max-coordinates") {
         if (!value() || !number_argument(v, 1, 100000, o.limits.max_coordinates))
             return usage_error("--max-coordinates takes a number from 1 to 100000");

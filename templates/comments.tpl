@@ -35,3 +35,24 @@
 @@ folded_parameters
 // The parameters, in declaration order, as folded into the code (lagc --fold-parameters):
 // the functions do not read them, and changing them has no effect.
+@@ state_derivative
+// State derivative for x = [q; qd] (2 nq): xdot = [qd; qdd] with qdd from forward_dynamics
+// (whose status it returns). xdot must not alias x.
+@@ linearization
+// Exact linearization of xdot = f(x, u) at this state: A = df/dx (2nq x 2nq), B = df/du
+// (2nq x nu; not written when nu = 0), row-major; derivatives of forward_dynamics' qdd (with
+// constraints, of the Baumgarte-stabilised solution). Returns forward_dynamics' status.
+@@ inverse_dynamics
+// Inverse dynamics: tau = M qdd + h - Q(q, qd, u) (no constraint term: at forward_dynamics'
+// solution it equals -A^T lambda).
+@@ input_matrix
+// Input matrix dQ/du, nq x nu, row-major (not written when nu = 0).
+@@ linearization_terms
+// J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
+// S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
+@@ rk4_step
+// One classic Runge-Kutta step of length dt on x = [q; qd] in place, inputs u held over the
+// step. Returns the first non-zero forward_dynamics status (x unchanged then).
+@@ symplectic_euler_step
+// One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
+// qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).

@@ -230,6 +230,12 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"using_math.tpl#block", {"declarations"}},
         {"using_math.tpl#declaration", {"function"}},
         {"scalar_function_return.tpl", {}},
+        {"control.tpl#state_derivative", {"scalar", "t"}},
+        {"control.tpl#linearization", {"scalar", "args", "args_q_p"}},
+        {"control.tpl#linearization_constrained", {"scalar", "args", "args_q_p"}},
+        {"control.tpl#store_column", {"linkage", "scalar", "one", "zero"}},
+        {"control.tpl#rk4_step", {"scalar", "t", "t_half", "t_full"}},
+        {"control.tpl#symplectic_euler_step", {"scalar", "t"}},
         {"comments.tpl#output", {"name", "shape"}},
         {"comments.tpl#parts", {"name"}}};
     // Every other section of comments.tpl is plain text.

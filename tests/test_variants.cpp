@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -47,7 +49,7 @@ TEST(Variants, TheSplitCodeIsReallySplit) {
 TEST(Variants, FoldedCodeReadsNoParameter) {
     for (char const* name : {"chain10_rel_folded.hpp", "four_bar_folded.hpp"}) {
         std::string text = read(name);
-        EXPECT_EQ(text.find("p."), std::string::npos) << name;
+        EXPECT_FALSE(std::regex_search(text, std::regex("[^A-Za-z0-9_]p\\.[A-Za-z_]"))) << name << " reads a parameter";
         EXPECT_NE(text.find("const Parameters& /*p*/"), std::string::npos) << name;
         EXPECT_NE(text.find("--fold-parameters"), std::string::npos) << name;
     }

@@ -1,0 +1,111 @@
+@@ state_derivative
+    // x = [q; qd]: xdot = [qd; qdd].
+    for (int i = 0; i < nq; ++i) xdot[i] = x[nq + i];
+    {scalar} lambda[nc > 0 ? nc : 1];
+    return forward_dynamics({t}x, x + nq, u, p, xdot + nq, lambda);
+@@ linearization
+    // qdd from forward_dynamics, then M dqdd/dx = J with J = -dR/dx, R = M qdd + h - Q
+    // (qdd held fixed), for x = [q; qd; u]: one factorisation, 2 nq + nu solves.
+    constexpr int m = 2 * nq + nu;
+    {scalar} qdd[nq];
+    {scalar} lambda[1];
+    const int status = forward_dynamics({args}qdd, lambda);
+    if (status != 0) return status;
+    {scalar} J[nq * m];
+    detail::linearization_terms({args}qdd, J);
+    {scalar} M[nq * nq];
+    mass_matrix({args_q_p}M);
+    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    {scalar} z[nq];
+    for (int c = 0; c < m; ++c) {{
+        for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
+        detail::cholesky_solve<nq>(M, z);
+        detail::store_linearization_column(c, z, A, B);
+    }}
+    return 0;
+@@ linearization_constrained
+    // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
+    // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
+    // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
+    // (M = L L^T, the Schur complement Ac M^-1 Ac^T), column by column.
+    constexpr int m = 2 * nq + nu;
+    {scalar} qdd[nq];
+    {scalar} lambda[nc];
+    const int status = forward_dynamics({args}qdd, lambda);
+    if (status != 0) return status;
+    {scalar} J[(nq + nc) * m];
+    detail::linearization_terms({args}qdd, lambda, J);
+    {scalar} M[nq * nq];
+    {scalar} Ac[nc * nq];
+    mass_matrix({args_q_p}M);
+    constraint_jacobian({args_q_p}Ac);
+    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    {scalar} Y[nc * nq];
+    for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
+    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    {scalar} S[nc * nc];
+    for (int k = 0; k < nc; ++k)
+        for (int j = 0; j < nc; ++j) {{
+            {scalar} s = 0;
+            for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * Y[j * nq + i];
+            S[k * nc + j] = s;
+        }}
+    if (detail::cholesky_factor<nc>(S) != 0) return 2;
+    {scalar} z[nq];
+    {scalar} l[nc];
+    for (int c = 0; c < m; ++c) {{
+        for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
+        detail::cholesky_solve<nq>(M, z);
+        for (int k = 0; k < nc; ++k) {{
+            {scalar} s = -J[(nq + k) * m + c];
+            for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * z[i];
+            l[k] = s;
+        }}
+        detail::cholesky_solve<nc>(S, l);
+        for (int i = 0; i < nq; ++i)
+            for (int k = 0; k < nc; ++k) z[i] -= Y[k * nq + i] * l[k];
+        detail::store_linearization_column(c, z, A, B);
+    }}
+    return 0;
+@@ store_column
+
+// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
+// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
+{linkage}void store_linearization_column(int c, const {scalar}* column, {scalar}* A, {scalar}* B) {{
+    if (c < 2 * nq) {{
+        for (int i = 0; i < nq; ++i) {{
+            A[i * 2 * nq + c] = c == nq + i ? {one} : {zero};
+            A[(nq + i) * 2 * nq + c] = column[i];
+        }}
+        return;
+    }}
+    for (int i = 0; i < nq; ++i) {{
+        B[i * nu + (c - 2 * nq)] = {zero};
+        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
+    }}
+}}
+@@ rk4_step
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    {scalar} k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
+    int status = state_derivative({t}x, u, p, k1);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt / 2 * k1[i];
+    status = state_derivative({t_half}y, u, p, k2);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt / 2 * k2[i];
+    status = state_derivative({t_half}y, u, p, k3);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
+    status = state_derivative({t_full}y, u, p, k4);
+    if (status != 0) return status;
+    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    return 0;
+@@ symplectic_euler_step
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    {scalar} qdd[nq];
+    {scalar} lambda[nc > 0 ? nc : 1];
+    const int status = forward_dynamics({t}x, x + nq, u, p, qdd, lambda);
+    if (status != 0) return status;
+    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
+    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
+    return 0;
