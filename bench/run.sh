@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark, one command: bash bench/run.sh [--sizes 1,2,3] [--timeout 300]
 # Builds lagc, installs what it needs (Google Benchmark, valgrind, SymPy) from Debian,
-# runs lagc and SymPy side by side and prints a markdown table (progress on stderr).
+# runs lagc and SymPy side by side and prints a markdown table (progress on stderr), then the
+# exact linearization against finite differences (bench/linearization.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps
@@ -24,4 +25,8 @@ if ! "$PY" -c "import sympy" 2>/dev/null; then
   extra+=(--no-sympy)
 fi
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)" >&2
-exec "$PY" bench/bench.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}" "${extra[@]}" "$@"
+"$PY" bench/bench.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}" "${extra[@]}" "$@"
+echo
+echo "Exact linearization against finite differences (callgrind instructions per call):"
+echo
+"$PY" bench/linearization.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/linearization"

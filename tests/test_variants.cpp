@@ -80,6 +80,11 @@ TEST(Variants, FoldedCodeReadsNoParameter) {
             ASSERT_EQ(W::forward_dynamics(q.data(), qd.data(), u.data(), pw, x.data(), nullptr), 0); \
             ASSERT_EQ(S::forward_dynamics(q.data(), qd.data(), u.data(), ps, y.data(), nullptr), 0); \
             expect_close(y, x, "qdd", 1e-9);                                                      \
+            std::vector<double> Aw(4 * n * n), As(4 * n * n), Bw(2 * n * n), Bs(2 * n * n);     \
+            ASSERT_EQ(W::linearization(q.data(), qd.data(), u.data(), pw, Aw.data(), Bw.data()), 0); \
+            ASSERT_EQ(S::linearization(q.data(), qd.data(), u.data(), ps, As.data(), Bs.data()), 0); \
+            expect_close(As, Aw, "linearization A", 1e-9);                                  \
+            expect_close(Bs, Bw, "linearization B", 1e-9);                                  \
         }                                                                                   \
     } while (0)
 
@@ -105,6 +110,11 @@ TEST(Variants, FoldedCodeReadsNoParameter) {
             ++solved;                                                                       \
             expect_close(y, x, "qdd", 1e-9);                                                      \
             expect_close(ly, lx, "lambda", 1e-9);                                                 \
+            std::vector<double> Aw(4 * n * n), As(4 * n * n), Bw(2 * n * nu), Bs(2 * n * nu);   \
+            ASSERT_EQ(W::linearization(q.data(), qd.data(), u.data(), pw, Aw.data(), Bw.data()), 0); \
+            ASSERT_EQ(S::linearization(q.data(), qd.data(), u.data(), ps, As.data(), Bs.data()), 0); \
+            expect_close(As, Aw, "linearization A", 1e-8);                                  \
+            expect_close(Bs, Bw, "linearization B", 1e-8);                                  \
             std::vector<double> K((n + nc) * (n + nc)), K2(K.size()), r(n + nc), r2(n + nc); \
             W::semi_implicit_system(q.data(), qd.data(), u.data(), pw, K.data(), r.data()); \
             S::semi_implicit_system(q.data(), qd.data(), u.data(), ps, K2.data(), r2.data()); \
