@@ -238,4 +238,39 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     return 0;
 }
 
+void output_bead_position(const double* q, const double* /*qd*/, const Parameters& p, double* out) {
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[0]);
+    out[0] = p.r*s0*s1;
+    const double s2 = std::sin(q[1]);
+    out[1] = p.r*s2*s1;
+    const double s3 = std::cos(q[0]);
+    out[2] = -p.r*s3;
+}
+
+void output_bead_position_jacobian(const double* q, const Parameters& p, double* J) {
+    J[5] = 0.0;
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::cos(q[0]);
+    J[0] = p.r*s0*s1;
+    const double s2 = std::sin(q[1]);
+    J[2] = p.r*s1*s2;
+    const double s3 = std::sin(q[0]);
+    const double s4 = p.r*s3;
+    J[1] = -s2*s4;
+    J[3] = s0*s4;
+    J[4] = s4;
+}
+
+void output_bead_position_drift(const double* q, const double* qd, const Parameters& p, double* a) {
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[0]);
+    a[2] = p.r*s2*qd[0]*qd[0];
+    const double s3 = std::sin(q[1]);
+    const double s4 = qd[1]*qd[1];
+    a[0] = -p.r*(s0*s1*s4 + qd[0]*(2.0*qd[1]*s2*s3 + qd[0]*s0*s1));
+    a[1] = p.r*(qd[0]*(2.0*qd[1]*s0*s2 - qd[0]*s3*s1) - s3*s1*s4);
+}
+
 }  // namespace bead_on_hoop

@@ -6,6 +6,25 @@ namespace bead_on_hoop {
 
 inline constexpr int nq = 2, nu = 1, nc = 0;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { theta = 0, phi = 1 };
+};
+inline constexpr const char* coordinate_names[nq] = {"theta", "phi"};
+struct input {
+    enum : int { tau = 0 };
+};
+inline constexpr const char* input_names[nu] = {"tau"};
+struct parameter {
+    enum : int { m = 0, r = 1, g = 2 };
+};
+inline constexpr const char* parameter_names[3] = {"m", "r", "g"};
+struct output {
+    enum : int { bead_position = 3 };
+};
+inline constexpr const char* output_names[1] = {"bead_position"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m = 0.1;
@@ -48,5 +67,12 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
+// Output 'bead_position': a 3-vector.
+void output_bead_position(const double* q, const double* qd, const Parameters& p, double* out);
+// Jacobian of output 'bead_position': d(out)/dq, 3 x nq, row-major.
+void output_bead_position_jacobian(const double* q, const Parameters& p, double* J);
+// Drift of output 'bead_position': its second time derivative with qdd = 0, so that
+// d2(out)/dt2 = J qdd + drift (3 values; time-dependent terms included).
+void output_bead_position_drift(const double* q, const double* qd, const Parameters& p, double* a);
 
 }  // namespace bead_on_hoop

@@ -231,4 +231,32 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     return 0;
 }
 
+void output_bob_position(const double* q, const double* /*qd*/, const Parameters& p, double* out) {
+    const double s0 = std::sin(q[1]);
+    out[0] = q[0] + p.l*s0;
+    const double s1 = std::cos(q[1]);
+    out[1] = p.l*(1.0 - s1);
+}
+
+void output_bob_position_jacobian(const double* q, const Parameters& p, double* J) {
+    J[0] = 1.0;
+    J[2] = 0.0;
+    const double s0 = std::cos(q[1]);
+    J[1] = p.l*s0;
+    const double s1 = std::sin(q[1]);
+    J[3] = p.l*s1;
+}
+
+void output_bob_position_drift(const double* q, const double* qd, const Parameters& p, double* a) {
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::cos(q[1]);
+    const double s2 = qd[1]*qd[1];
+    a[0] = -p.l*s0*s2;
+    a[1] = p.l*s1*s2;
+}
+
+void output_power(const double* /*q*/, const double* qd, const double* u, const Parameters& /*p*/, double* out) {
+    out[0] = qd[0]*u[0];
+}
+
 }  // namespace cart_pendulum

@@ -6,6 +6,25 @@ namespace cart_pendulum {
 
 inline constexpr int nq = 2, nu = 1, nc = 0;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { x = 0, theta = 1 };
+};
+inline constexpr const char* coordinate_names[nq] = {"x", "theta"};
+struct input {
+    enum : int { F = 0 };
+};
+inline constexpr const char* input_names[nu] = {"F"};
+struct parameter {
+    enum : int { m1 = 0, m2 = 1, l = 2, g = 3 };
+};
+inline constexpr const char* parameter_names[4] = {"m1", "m2", "l", "g"};
+struct output {
+    enum : int { bob_position = 2, power = 1 };
+};
+inline constexpr const char* output_names[2] = {"bob_position", "power"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m1 = 1.0;
@@ -49,5 +68,14 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
+// Output 'bob_position': a 2-vector.
+void output_bob_position(const double* q, const double* qd, const Parameters& p, double* out);
+// Jacobian of output 'bob_position': d(out)/dq, 2 x nq, row-major.
+void output_bob_position_jacobian(const double* q, const Parameters& p, double* J);
+// Drift of output 'bob_position': its second time derivative with qdd = 0, so that
+// d2(out)/dt2 = J qdd + drift (2 values; time-dependent terms included).
+void output_bob_position_drift(const double* q, const double* qd, const Parameters& p, double* a);
+// Output 'power': a scalar.
+void output_power(const double* q, const double* qd, const double* u, const Parameters& p, double* out);
 
 }  // namespace cart_pendulum

@@ -6,6 +6,21 @@ namespace cartesian_pendulum {
 
 inline constexpr int nq = 2, nu = 0, nc = 1;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { x = 0, y = 1 };
+};
+inline constexpr const char* coordinate_names[nq] = {"x", "y"};
+struct parameter {
+    enum : int { m = 0, l = 1, g = 2, alpha_c = 3, beta_c = 4 };
+};
+inline constexpr const char* parameter_names[5] = {"m", "l", "g", "alpha_c", "beta_c"};
+struct output {
+    enum : int { angle = 1 };
+};
+inline constexpr const char* output_names[1] = {"angle"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m = 1.0;
@@ -57,7 +72,19 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
+// Constraint velocities: cdot = A qd + dc/dt for holonomic rows, g (= A qd + a0) for
+// velocity rows; nc values, zero on the constraint manifold.
+void constraint_velocity(const double* q, const double* qd, const Parameters& p, double* v);
+// Projects q and qd in place onto the constraints: Gauss-Newton steps on the holonomic rows
+// in the metric of M (at most 10), then qd onto cdot = 0, g = 0 (one step). Returns
+// |[c; cdot, g]| after it, or -1 when a factorisation fails (q, qd partly moved then).
+double project_state(double* q, double* qd, const Parameters& p);
 // Output 'angle': a scalar.
 void output_angle(const double* q, const double* qd, const Parameters& p, double* out);
+// Jacobian of output 'angle': d(out)/dq, 1 x nq, row-major.
+void output_angle_jacobian(const double* q, const Parameters& p, double* J);
+// Drift of output 'angle': its second time derivative with qdd = 0, so that
+// d2(out)/dt2 = J qdd + drift (1 values; time-dependent terms included).
+void output_angle_drift(const double* q, const double* qd, const Parameters& p, double* a);
 
 }  // namespace cartesian_pendulum

@@ -6,6 +6,25 @@ namespace chain10_rel {
 
 inline constexpr int nq = 10, nu = 10, nc = 0;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { q1 = 0, q2 = 1, q3 = 2, q4 = 3, q5 = 4, q6 = 5, q7 = 6, q8 = 7, q9 = 8, q10 = 9 };
+};
+inline constexpr const char* coordinate_names[nq] = {"q1", "q2", "q3", "q4", "q5", "q6", "q7", "q8", "q9", "q10"};
+struct input {
+    enum : int { tau1 = 0, tau2 = 1, tau3 = 2, tau4 = 3, tau5 = 4, tau6 = 5, tau7 = 6, tau8 = 7, tau9 = 8, tau10 = 9 };
+};
+inline constexpr const char* input_names[nu] = {"tau1", "tau2", "tau3", "tau4", "tau5", "tau6", "tau7", "tau8", "tau9", "tau10"};
+struct parameter {
+    enum : int { g = 0, m1 = 1, l1 = 2, m2 = 3, l2 = 4, m3 = 5, l3 = 6, m4 = 7, l4 = 8, m5 = 9, l5 = 10, m6 = 11, l6 = 12, m7 = 13, l7 = 14, m8 = 15, l8 = 16, m9 = 17, l9 = 18, m10 = 19, l10 = 20 };
+};
+inline constexpr const char* parameter_names[21] = {"g", "m1", "l1", "m2", "l2", "m3", "l3", "m4", "l4", "m5", "l5", "m6", "l6", "m7", "l7", "m8", "l8", "m9", "l9", "m10", "l10"};
+struct output {
+    enum : int { tip = 2 };
+};
+inline constexpr const char* output_names[1] = {"tip"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double g = 9.81;
@@ -66,5 +85,12 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
+// Output 'tip': a 2-vector.
+void output_tip(const double* q, const double* qd, const Parameters& p, double* out);
+// Jacobian of output 'tip': d(out)/dq, 2 x nq, row-major.
+void output_tip_jacobian(const double* q, const Parameters& p, double* J);
+// Drift of output 'tip': its second time derivative with qdd = 0, so that
+// d2(out)/dt2 = J qdd + drift (2 values; time-dependent terms included).
+void output_tip_drift(const double* q, const double* qd, const Parameters& p, double* a);
 
 }  // namespace chain10_rel

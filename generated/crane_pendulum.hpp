@@ -6,6 +6,21 @@ namespace crane_pendulum {
 
 inline constexpr int nq = 2, nu = 0, nc = 1;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { x = 0, y = 1 };
+};
+inline constexpr const char* coordinate_names[nq] = {"x", "y"};
+struct parameter {
+    enum : int { m = 0, g = 1, L0 = 2, dL = 3, w = 4, alpha_c = 5, beta_c = 6 };
+};
+inline constexpr const char* parameter_names[7] = {"m", "g", "L0", "dL", "w", "alpha_c", "beta_c"};
+struct output {
+    enum : int { rope_length = 1, bob_over_rope = 2 };
+};
+inline constexpr const char* output_names[2] = {"rope_length", "bob_over_rope"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m = 50.0;
@@ -59,7 +74,26 @@ int rk4_step(double t, double* x, const double* u, const Parameters& p, double d
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
 int symplectic_euler_step(double t, double* x, const double* u, const Parameters& p, double dt);
+// Constraint velocities: cdot = A qd + dc/dt for holonomic rows, g (= A qd + a0) for
+// velocity rows; nc values, zero on the constraint manifold.
+void constraint_velocity(double t, const double* q, const double* qd, const Parameters& p, double* v);
+// Projects q and qd in place onto the constraints: Gauss-Newton steps on the holonomic rows
+// in the metric of M (at most 10), then qd onto cdot = 0, g = 0 (one step). Returns
+// |[c; cdot, g]| after it, or -1 when a factorisation fails (q, qd partly moved then).
+double project_state(double t, double* q, double* qd, const Parameters& p);
 // Output 'rope_length': a scalar.
 void output_rope_length(double t, const double* q, const double* qd, const Parameters& p, double* out);
+// Jacobian of output 'rope_length': d(out)/dq, 1 x nq, row-major.
+void output_rope_length_jacobian(double t, const double* q, const Parameters& p, double* J);
+// Drift of output 'rope_length': its second time derivative with qdd = 0, so that
+// d2(out)/dt2 = J qdd + drift (1 values; time-dependent terms included).
+void output_rope_length_drift(double t, const double* q, const double* qd, const Parameters& p, double* a);
+// Output 'bob_over_rope': a 2-vector.
+void output_bob_over_rope(double t, const double* q, const double* qd, const Parameters& p, double* out);
+// Jacobian of output 'bob_over_rope': d(out)/dq, 2 x nq, row-major.
+void output_bob_over_rope_jacobian(double t, const double* q, const Parameters& p, double* J);
+// Drift of output 'bob_over_rope': its second time derivative with qdd = 0, so that
+// d2(out)/dt2 = J qdd + drift (2 values; time-dependent terms included).
+void output_bob_over_rope_drift(double t, const double* q, const double* qd, const Parameters& p, double* a);
 
 }  // namespace crane_pendulum

@@ -274,4 +274,26 @@ void output_tip(const double* q, const double* /*qd*/, const Parameters& p, doub
     out[1] = -(p.l2*s2 + p.l1*s3);
 }
 
+void output_tip_jacobian(const double* q, const Parameters& p, double* J) {
+    const double s0 = std::cos(q[0]);
+    J[0] = p.l1*s0;
+    const double s1 = std::cos(q[1]);
+    J[1] = p.l2*s1;
+    const double s2 = std::sin(q[0]);
+    J[2] = p.l1*s2;
+    const double s3 = std::sin(q[1]);
+    J[3] = p.l2*s3;
+}
+
+void output_tip_drift(const double* q, const double* qd, const Parameters& p, double* a) {
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::cos(q[0]);
+    const double s4 = qd[1]*qd[1];
+    const double s5 = qd[0]*qd[0];
+    a[0] = -(p.l2*s0*s4 + p.l1*s1*s5);
+    a[1] = p.l2*s2*s4 + p.l1*s3*s5;
+}
+
 }  // namespace double_pendulum

@@ -6,6 +6,21 @@ namespace double_pendulum {
 
 inline constexpr int nq = 2, nu = 0, nc = 0;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { theta1 = 0, theta2 = 1 };
+};
+inline constexpr const char* coordinate_names[nq] = {"theta1", "theta2"};
+struct parameter {
+    enum : int { m1 = 0, m2 = 1, l1 = 2, l2 = 3, g = 4 };
+};
+inline constexpr const char* parameter_names[5] = {"m1", "m2", "l1", "l2", "g"};
+struct output {
+    enum : int { tip = 2 };
+};
+inline constexpr const char* output_names[1] = {"tip"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m1 = 1.0;
@@ -52,5 +67,10 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
 // Output 'tip': a 2-vector.
 void output_tip(const double* q, const double* qd, const Parameters& p, double* out);
+// Jacobian of output 'tip': d(out)/dq, 2 x nq, row-major.
+void output_tip_jacobian(const double* q, const Parameters& p, double* J);
+// Drift of output 'tip': its second time derivative with qdd = 0, so that
+// d2(out)/dt2 = J qdd + drift (2 values; time-dependent terms included).
+void output_tip_drift(const double* q, const double* qd, const Parameters& p, double* a);
 
 }  // namespace double_pendulum

@@ -207,6 +207,29 @@ void store_linearization_column(int c, const double* column, double* A, double* 
         B[(nq + i) * nu + (c - 2 * nq)] = column[i];
     }
 }
+
+// x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
+// with M already factorised (cholesky_factor); the scratch arrays come from the caller.
+// Non-zero when A_r M^-1 A_r^T is singular.
+template <int rows>
+int project_onto_rows(const double* M, const double* A, const double* r, double* Y, double* S, double* l,
+                      double* x) {
+    for (int k = 0; k < rows * nq; ++k) Y[k] = A[k];
+    for (int k = 0; k < rows; ++k) cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < rows; ++k) {
+        l[k] = r[k];
+        for (int j = 0; j < rows; ++j) {
+            double s = 0;
+            for (int i = 0; i < nq; ++i) s += A[k * nq + i] * Y[j * nq + i];
+            S[k * rows + j] = s;
+        }
+    }
+    if (cholesky_factor<rows>(S) != 0) return 1;
+    cholesky_solve<rows>(S, l);
+    for (int i = 0; i < nq; ++i)
+        for (int k = 0; k < rows; ++k) x[i] -= Y[k * nq + i] * l[k];
+    return 0;
+}
 }  // namespace detail
 
 
@@ -483,6 +506,42 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
     for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
     return 0;
+}
+
+void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* v) {
+    v[0] = q[1]*qd[1] + q[0]*qd[0];
+    v[1] = (qd[0] - qd[2])*(q[0] - q[2]) + (qd[1] - qd[3])*(q[1] - q[3]);
+}
+
+double project_state(double* q, double* qd, const Parameters& p) {
+    // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
+    // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
+    // dc/dt, or g) removed the same way in one step (it is linear in qd).
+    constexpr int nh = 2;
+    double M[nq * nq], A[nc * nq], c[nc], Y[nc * nq], S[nc * nc], l[nc];
+    for (int iteration = 0; iteration < 10 && nh > 0; ++iteration) {
+        constraint_residuals(q, qd, p, c);
+        double size = 0;
+        for (int k = 0; k < nh; ++k) size += c[k] * c[k];
+        if (!(size > 0)) break;
+        mass_matrix(q, p, M);
+        constraint_jacobian(q, p, A);
+        if (detail::cholesky_factor<nq>(M) != 0) return -1;
+        if (detail::project_onto_rows<nh>(M, A, c, Y, S, l, q) != 0) return -1;
+    }
+    constraint_velocity(q, qd, p, c);
+    mass_matrix(q, p, M);
+    constraint_jacobian(q, p, A);
+    if (detail::cholesky_factor<nq>(M) != 0) return -1;
+    if (detail::project_onto_rows<nc>(M, A, c, Y, S, l, qd) != 0) return -1;
+    // What is left: |[c; cdot, g]|.
+    double v[nc];
+    constraint_residuals(q, qd, p, c);
+    constraint_velocity(q, qd, p, v);
+    double left = 0;
+    for (int k = 0; k < nh; ++k) left += c[k] * c[k];
+    for (int k = 0; k < nc; ++k) left += v[k] * v[k];
+    return std::sqrt(left);
 }
 
 }  // namespace double_pendulum_cartesian

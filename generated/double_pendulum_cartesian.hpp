@@ -6,6 +6,17 @@ namespace double_pendulum_cartesian {
 
 inline constexpr int nq = 4, nu = 0, nc = 2;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { x1 = 0, y1 = 1, x2 = 2, y2 = 3 };
+};
+inline constexpr const char* coordinate_names[nq] = {"x1", "y1", "x2", "y2"};
+struct parameter {
+    enum : int { m1 = 0, m2 = 1, l1 = 2, l2 = 3, g = 4, alpha_c = 5, beta_c = 6 };
+};
+inline constexpr const char* parameter_names[7] = {"m1", "m2", "l1", "l2", "g", "alpha_c", "beta_c"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m1 = 1.0;
@@ -59,5 +70,12 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
+// Constraint velocities: cdot = A qd + dc/dt for holonomic rows, g (= A qd + a0) for
+// velocity rows; nc values, zero on the constraint manifold.
+void constraint_velocity(const double* q, const double* qd, const Parameters& p, double* v);
+// Projects q and qd in place onto the constraints: Gauss-Newton steps on the holonomic rows
+// in the metric of M (at most 10), then qd onto cdot = 0, g = 0 (one step). Returns
+// |[c; cdot, g]| after it, or -1 when a factorisation fails (q, qd partly moved then).
+double project_state(double* q, double* qd, const Parameters& p);
 
 }  // namespace double_pendulum_cartesian

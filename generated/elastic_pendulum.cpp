@@ -227,4 +227,27 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     return 0;
 }
 
+void output_bob(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* out) {
+    const double s0 = std::sin(q[1]);
+    out[0] = q[0]*s0;
+    const double s1 = std::cos(q[1]);
+    out[1] = -q[0]*s1;
+}
+
+void output_bob_jacobian(const double* q, const Parameters& /*p*/, double* J) {
+    const double s0 = std::sin(q[1]);
+    J[0] = s0;
+    J[3] = q[0]*s0;
+    const double s1 = std::cos(q[1]);
+    J[1] = q[0]*s1;
+    J[2] = -s1;
+}
+
+void output_bob_drift(const double* q, const double* qd, const Parameters& /*p*/, double* a) {
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[1]);
+    a[0] = qd[1]*(2.0*qd[0]*s0 - q[0]*qd[1]*s1);
+    a[1] = qd[1]*(2.0*qd[0]*s1 + q[0]*qd[1]*s0);
+}
+
 }  // namespace elastic_pendulum

@@ -6,6 +6,21 @@ namespace elastic_pendulum {
 
 inline constexpr int nq = 2, nu = 0, nc = 0;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { l = 0, theta = 1 };
+};
+inline constexpr const char* coordinate_names[nq] = {"l", "theta"};
+struct parameter {
+    enum : int { m = 0, k = 1, l0 = 2, g = 3 };
+};
+inline constexpr const char* parameter_names[4] = {"m", "k", "l0", "g"};
+struct output {
+    enum : int { bob = 2 };
+};
+inline constexpr const char* output_names[1] = {"bob"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m = 1.0;
@@ -49,5 +64,12 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
+// Output 'bob': a 2-vector.
+void output_bob(const double* q, const double* qd, const Parameters& p, double* out);
+// Jacobian of output 'bob': d(out)/dq, 2 x nq, row-major.
+void output_bob_jacobian(const double* q, const Parameters& p, double* J);
+// Drift of output 'bob': its second time derivative with qdd = 0, so that
+// d2(out)/dt2 = J qdd + drift (2 values; time-dependent terms included).
+void output_bob_drift(const double* q, const double* qd, const Parameters& p, double* a);
 
 }  // namespace elastic_pendulum

@@ -6,6 +6,25 @@ namespace four_bar {
 
 inline constexpr int nq = 3, nu = 1, nc = 2;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { theta1 = 0, theta2 = 1, theta3 = 2 };
+};
+inline constexpr const char* coordinate_names[nq] = {"theta1", "theta2", "theta3"};
+struct input {
+    enum : int { tau = 0 };
+};
+inline constexpr const char* input_names[nu] = {"tau"};
+struct parameter {
+    enum : int { l1 = 0, l2 = 1, l3 = 2, d = 3, m1 = 4, m2 = 5, m3 = 6, g = 7, alpha_c = 8, beta_c = 9 };
+};
+inline constexpr const char* parameter_names[10] = {"l1", "l2", "l3", "d", "m1", "m2", "m3", "g", "alpha_c", "beta_c"};
+struct output {
+    enum : int { coupler_joint = 2 };
+};
+inline constexpr const char* output_names[1] = {"coupler_joint"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double l1 = 0.2;
@@ -62,7 +81,19 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
+// Constraint velocities: cdot = A qd + dc/dt for holonomic rows, g (= A qd + a0) for
+// velocity rows; nc values, zero on the constraint manifold.
+void constraint_velocity(const double* q, const double* qd, const Parameters& p, double* v);
+// Projects q and qd in place onto the constraints: Gauss-Newton steps on the holonomic rows
+// in the metric of M (at most 10), then qd onto cdot = 0, g = 0 (one step). Returns
+// |[c; cdot, g]| after it, or -1 when a factorisation fails (q, qd partly moved then).
+double project_state(double* q, double* qd, const Parameters& p);
 // Output 'coupler_joint': a 2-vector.
 void output_coupler_joint(const double* q, const double* qd, const Parameters& p, double* out);
+// Jacobian of output 'coupler_joint': d(out)/dq, 2 x nq, row-major.
+void output_coupler_joint_jacobian(const double* q, const Parameters& p, double* J);
+// Drift of output 'coupler_joint': its second time derivative with qdd = 0, so that
+// d2(out)/dt2 = J qdd + drift (2 values; time-dependent terms included).
+void output_coupler_joint_drift(const double* q, const double* qd, const Parameters& p, double* a);
 
 }  // namespace four_bar

@@ -6,6 +6,17 @@ namespace inclined_plane {
 
 inline constexpr int nq = 1, nu = 0, nc = 0;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { v = 0 };
+};
+inline constexpr const char* coordinate_names[nq] = {"v"};
+struct parameter {
+    enum : int { m = 0, g = 1, alpha = 2 };
+};
+inline constexpr const char* parameter_names[3] = {"m", "g", "alpha"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m = 2.0;

@@ -6,6 +6,17 @@ namespace ladle {
 
 inline constexpr int nq = 2, nu = 0, nc = 0;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { x = 0, theta = 1 };
+};
+inline constexpr const char* coordinate_names[nq] = {"x", "theta"};
+struct parameter {
+    enum : int { m1 = 0, m2 = 1, L = 2, k = 3, g = 4 };
+};
+inline constexpr const char* parameter_names[5] = {"m1", "m2", "L", "k", "g"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m1 = 1.0;

@@ -6,6 +6,21 @@ namespace pendulum_horizontal_force {
 
 inline constexpr int nq = 1, nu = 1, nc = 0;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { theta = 0 };
+};
+inline constexpr const char* coordinate_names[nq] = {"theta"};
+struct input {
+    enum : int { F = 0 };
+};
+inline constexpr const char* input_names[nu] = {"F"};
+struct parameter {
+    enum : int { m = 0, l = 1, g = 2 };
+};
+inline constexpr const char* parameter_names[3] = {"m", "l", "g"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m = 1.0;

@@ -301,4 +301,31 @@ void output_axis(const double* q, const double* /*qd*/, const Parameters& /*p*/,
     out[2] = s3;
 }
 
+void output_axis_jacobian(const double* q, const Parameters& /*p*/, double* J) {
+    J[2] = 0.0;
+    J[5] = 0.0;
+    J[6] = 0.0;
+    J[8] = 0.0;
+    const double s0 = std::sin(q[1]);
+    J[7] = -s0;
+    const double s1 = std::sin(q[0]);
+    J[0] = -s0*s1;
+    const double s2 = std::cos(q[1]);
+    J[4] = s2*s1;
+    const double s3 = std::cos(q[0]);
+    J[1] = s2*s3;
+    J[3] = s3*s0;
+}
+
+void output_axis_drift(const double* q, const double* qd, const Parameters& /*p*/, double* a) {
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[0]);
+    const double s3 = std::sin(q[1]);
+    const double s4 = qd[1]*qd[1];
+    a[0] = -(qd[0]*(2.0*qd[1]*s0*s1 + qd[0]*s2*s3) + s2*s3*s4);
+    a[1] = qd[0]*(2.0*qd[1]*s0*s2 - qd[0]*s3*s1) - s3*s1*s4;
+    a[2] = -s0*s4;
+}
+
 }  // namespace spinning_top

@@ -6,6 +6,25 @@ namespace spinning_top {
 
 inline constexpr int nq = 3, nu = 1, nc = 0;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { phi = 0, theta = 1, psi = 2 };
+};
+inline constexpr const char* coordinate_names[nq] = {"phi", "theta", "psi"};
+struct input {
+    enum : int { tau = 0 };
+};
+inline constexpr const char* input_names[nu] = {"tau"};
+struct parameter {
+    enum : int { m = 0, g = 1, h = 2, I1 = 3, I3 = 4 };
+};
+inline constexpr const char* parameter_names[5] = {"m", "g", "h", "I1", "I3"};
+struct output {
+    enum : int { axis = 3 };
+};
+inline constexpr const char* output_names[1] = {"axis"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m = 0.5;
@@ -52,5 +71,10 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
 // Output 'axis': a 3-vector.
 void output_axis(const double* q, const double* qd, const Parameters& p, double* out);
+// Jacobian of output 'axis': d(out)/dq, 3 x nq, row-major.
+void output_axis_jacobian(const double* q, const Parameters& p, double* J);
+// Drift of output 'axis': its second time derivative with qdd = 0, so that
+// d2(out)/dt2 = J qdd + drift (3 values; time-dependent terms included).
+void output_axis_drift(const double* q, const double* qd, const Parameters& p, double* a);
 
 }  // namespace spinning_top

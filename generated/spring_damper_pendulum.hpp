@@ -6,6 +6,21 @@ namespace spring_damper_pendulum {
 
 inline constexpr int nq = 1, nu = 1, nc = 0;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { theta = 0 };
+};
+inline constexpr const char* coordinate_names[nq] = {"theta"};
+struct input {
+    enum : int { tau = 0 };
+};
+inline constexpr const char* input_names[nu] = {"tau"};
+struct parameter {
+    enum : int { m = 0, l = 1, g = 2, k = 3, c = 4 };
+};
+inline constexpr const char* parameter_names[5] = {"m", "l", "g", "k", "c"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m = 1.0;

@@ -6,6 +6,21 @@ namespace two_bar_linkage {
 
 inline constexpr int nq = 2, nu = 1, nc = 0;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { alpha = 0, beta = 1 };
+};
+inline constexpr const char* coordinate_names[nq] = {"alpha", "beta"};
+struct input {
+    enum : int { F2 = 0 };
+};
+inline constexpr const char* input_names[nu] = {"F2"};
+struct parameter {
+    enum : int { m1 = 0, m2 = 1, l1 = 2, l2 = 3, g = 4 };
+};
+inline constexpr const char* parameter_names[5] = {"m1", "m2", "l1", "l2", "g"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m1 = 0.5;

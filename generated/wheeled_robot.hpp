@@ -6,6 +6,21 @@ namespace wheeled_robot {
 
 inline constexpr int nq = 3, nu = 2, nc = 1;
 
+// Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
+// declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.
+struct coordinate {
+    enum : int { x = 0, y = 1, theta = 2 };
+};
+inline constexpr const char* coordinate_names[nq] = {"x", "y", "theta"};
+struct input {
+    enum : int { f = 0, tau = 1 };
+};
+inline constexpr const char* input_names[nu] = {"f", "tau"};
+struct parameter {
+    enum : int { m = 0, I = 1, alpha_c = 2 };
+};
+inline constexpr const char* parameter_names[3] = {"m", "I", "alpha_c"};
+
 // Runtime parameters, in declaration order.
 struct Parameters {
     double m = 2.0;
@@ -55,5 +70,12 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
+// Constraint velocities: cdot = A qd + dc/dt for holonomic rows, g (= A qd + a0) for
+// velocity rows; nc values, zero on the constraint manifold.
+void constraint_velocity(const double* q, const double* qd, const Parameters& p, double* v);
+// Projects q and qd in place onto the constraints: Gauss-Newton steps on the holonomic rows
+// in the metric of M (at most 10), then qd onto cdot = 0, g = 0 (one step). Returns
+// |[c; cdot, g]| after it, or -1 when a factorisation fails (q, qd partly moved then).
+double project_state(double* q, double* qd, const Parameters& p);
 
 }  // namespace wheeled_robot

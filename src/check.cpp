@@ -49,12 +49,13 @@ bool checker::check_spelling(ast::identifier const& id, char const* what) {
         diags_.error(span_of(id), "'" + n + "' is reserved in C++ (double underscore, or underscore and capital)");
         return false;
     }
-    // Parameters are fields of Parameters in the generated code: a macro of <cmath> would
-    // replace the name there. (Coordinates, inputs and lets never appear in it.)
-    if (std::string(what) == "a parameter") {
+    // Parameters, coordinates, inputs and outputs are named in the generated code (fields,
+    // enumerators of the index names, output_NAME): a macro of <cmath> would replace the
+    // name there. Lets never appear in it.
+    if (std::string(what) != "a let" && std::string(what) != "a model") {
         if (std::string why = cxx_name_problem(n, cxx_name_use::field); !why.empty()) {
-            diags_.error(span_of(id), "'" + n + "' is " + why + " and cannot be a parameter name in the generated C++; "
-                                      "choose another name");
+            diags_.error(span_of(id), "'" + n + "' is " + why + " and cannot be " + what +
+                                      " name in the generated C++; choose another name");
             return false;
         }
     }

@@ -78,11 +78,8 @@ void checker::statement(ast::definition_stmt const& s, span where) {
     }
     if (!declare(s.name, name_kind::output, m_.outputs.size())) return;
     if (!v) return;
-    if (depends_on(*v, m_.u)) {
-        diags_.error(span_of(s.value), "an output may depend on coordinates, velocities, parameters and t, not on inputs");
-        return;
-    }
-    m_.outputs.push_back({s.name.name, *v, where});
+    // An output may read anything: its function takes u only when it uses an input.
+    m_.outputs.push_back({s.name.name, *v, where, depends_on(*v, m_.u), depends_on(*v, m_.qd)});
 }
 
 void checker::statement(ast::energy_stmt const& s, span) {

@@ -11,6 +11,8 @@
 #include "derive_support.hpp"
 #include "simplify.hpp"
 
+#include <algorithm>
+
 namespace lagc {
 
 using GiNaC::ex;
@@ -169,6 +171,8 @@ void constraint_rows(model const& m, derived& d, diagnostics& diags) {
         for (auto const& c : m.constraints)
             if (c.holonomic == (pass == 0)) constraint_row(m, c, d, diags);
     d.nc = d.constraint_residuals.size();
+    d.holonomic_rows = static_cast<std::size_t>(
+        std::count_if(m.constraints.begin(), m.constraints.end(), [](constraint_def const& c) { return c.holonomic; }));
     if (d.nc > 0 && d.nc >= m.q.size())
         diags.warning(m.constraints.front().where,
                       "the model has " + std::to_string(d.nc) + " constraints for " + std::to_string(m.q.size()) +

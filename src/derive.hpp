@@ -37,6 +37,17 @@ struct derived {
     // solution. Solving the KKT system with −∂R/∂x and −∂S/∂x (x = [q; q̇; u], q̈ and λ held)
     // gives ∂q̈/∂x exactly (the implicit function theorem); the emitter differentiates them.
     std::vector<GiNaC::exvector> residual_rows; // each as the parts of its sum
+
+    // Task space: for each output of q (and t) only, in the order of model::outputs, its
+    // Jacobian J = ∂y/∂q (size × nq, row-major) and drift ÿ − J q̈ = J̇ q̇ + 2 (∂J/∂t) q̇ +
+    // ∂²y/∂t²: the second time derivative with q̈ = 0. Empty for other outputs.
+    struct output_derivatives {
+        GiNaC::exvector jacobian, drift;
+    };
+    std::vector<output_derivatives> outputs;
+    // ċ for holonomic rows (A q̇ + ∂c/∂t), g itself for velocity rows: nc.
+    GiNaC::exvector constraint_velocity;
+    std::size_t holonomic_rows = 0;
 };
 
 // Adds the control API's expressions to a derivation (derive_control.cpp).

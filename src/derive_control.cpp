@@ -29,7 +29,30 @@ exvector bias_parts(derived const& d, std::size_t i) {
 
 } // namespace
 
-void derive_control(model const&, derived& d) {
+namespace {
+
+void derive_task_space(model const& m, derived& d) {
+    for (auto const& out : m.outputs) {
+        derived::output_derivatives o;
+        if (!out.reads_velocities && !out.reads_inputs)
+            for (auto const& y : out.val.elems) {
+                for (auto const& q : m.q) o.jacobian.push_back(y.diff(q));
+                // ÿ with q̈ = 0: d/dt twice, q̇ held constant the second time.
+                o.drift.push_back(total_time_derivative(total_time_derivative(y, m), m));
+            }
+        d.outputs.push_back(std::move(o));
+    }
+    for (std::size_t k = 0; k < d.nc; ++k) {
+        bool const holonomic = k < d.holonomic_rows;
+        ex const& c = d.constraint_residuals[k];
+        d.constraint_velocity.push_back(holonomic ? total_time_derivative(c, m) : c);
+    }
+}
+
+} // namespace
+
+void derive_control(model const& m, derived& d) {
+    derive_task_space(m, d);
     std::size_t const n = d.nq, nc = d.nc;
     for (std::size_t i = 0; i < n; ++i) d.qdd.emplace_back("qdd" + std::to_string(i));
     for (std::size_t k = 0; k < nc; ++k) d.lambda.emplace_back("lambda" + std::to_string(k));

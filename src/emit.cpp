@@ -239,16 +239,6 @@ void emitter::constraint_functions() {
                    text("comments.tpl#constraint_terms"), cxx_printer::place::helper);
 }
 
-void emitter::outputs() {
-    for (auto const& out : m_.outputs) {
-        std::string const name = "output_" + out.name;
-        std::string shape = out.val.describe() + (out.val.shape == value::kind::matrix ? ", row-major" : "");
-        write_function(build(name, entries("out", GiNaC::exvector(out.val.elems.begin(), out.val.elems.end()))),
-                       with_output(inputs({"q", "qd", "p"}), "out"),
-                       text("comments.tpl#output", {{"name", out.name}, {"shape", shape}}), cxx_printer::place::api);
-    }
-}
-
 // ---- the files --------------------------------------------------------------------------
 
 std::string emitter::parameter_fields() const {
@@ -297,6 +287,7 @@ emitted_files emitter::run() {
     inverse_dynamics();
     input_matrix();
     integrators();
+    constraint_state_functions();
     outputs();
     std::vector<std::pair<std::string, std::string>> common = {
         {"source", o_.source_name},
@@ -304,6 +295,7 @@ emitted_files emitter::run() {
         {"nq", std::to_string(d_.nq)},
         {"nu", std::to_string(d_.nu)},
         {"nc", std::to_string(d_.nc)},
+        {"names", index_names()},
         {"parameter_fields", parameter_fields()},
         {"declarations", out_.declarations()},
         {"detail", out_.detail_block()},

@@ -73,6 +73,10 @@ private:
     std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
     std::string unrolled_cholesky() const;
 
+    // -- task space and state handling (emit_task.cpp) -------------------------
+    std::string index_names() const;
+    void constraint_state_functions();
+
     // -- the control API (emit_control.cpp) ------------------------------------
     void state_derivative();
     void linearization();

@@ -51,6 +51,8 @@ struct output_def {
     std::string name;
     value val;
     span where;
+    bool reads_inputs = false;     // its function takes u
+    bool reads_velocities = false; // no Jacobian and drift then (a position output has them)
 };
 
 struct model {

@@ -56,3 +56,15 @@
 @@ symplectic_euler_step
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
+@@ output_jacobian
+// Jacobian of output '{name}': d(out)/dq, {size} x nq, row-major.
+@@ output_drift
+// Drift of output '{name}': its second time derivative with qdd = 0, so that
+// d2(out)/dt2 = J qdd + drift ({size} values; time-dependent terms included).
+@@ constraint_velocity
+// Constraint velocities: cdot = A qd + dc/dt for holonomic rows, g (= A qd + a0) for
+// velocity rows; nc values, zero on the constraint manifold.
+@@ project_state
+// Projects q and qd in place onto the constraints: Gauss-Newton steps on the holonomic rows
+// in the metric of M (at most {iterations}), then qd onto cdot = 0, g = 0 (one step). Returns
+// |[c; cdot, g]| after it, or -1 when a factorisation fails (q, qd partly moved then).

@@ -5,7 +5,7 @@
 namespace {ns} {{
 
 inline constexpr int nq = {nq}, nu = {nu}, nc = {nc};
-
+{names}
 {parameters_comment}struct Parameters {{
 {parameter_fields}}};
 

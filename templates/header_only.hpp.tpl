@@ -7,7 +7,7 @@
 namespace {ns} {{
 {using_math}
 inline constexpr int nq = {nq}, nu = {nu}, nc = {nc};
-
+{names}
 {parameters_comment}struct Parameters {{
 {parameter_fields}}};
 {detail}

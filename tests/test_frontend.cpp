@@ -205,9 +205,9 @@ TEST(Names, GeneratedArgumentNamesAreLegalModelNames) {
 // of them (fmt throws "argument not found" without naming it, so this is checked here).
 TEST(Templates, EveryTemplateRendersWithItsNames) {
     std::map<std::string, std::vector<std::string>> const names = {
-        {"header.hpp.tpl", {"source", "ns", "nq", "nu", "nc", "parameters_comment", "parameter_fields", "declarations"}},
+        {"header.hpp.tpl", {"source", "ns", "nq", "nu", "nc", "names", "parameters_comment", "parameter_fields", "declarations"}},
         {"source.cpp.tpl", {"source", "header", "ns", "detail", "definitions"}},
-        {"header_only.hpp.tpl", {"source", "ns", "using_math", "nq", "nu", "nc", "parameters_comment", "parameter_fields", "detail", "definitions"}},
+        {"header_only.hpp.tpl", {"source", "ns", "using_math", "nq", "nu", "nc", "names", "parameters_comment", "parameter_fields", "detail", "definitions"}},
         {"function.tpl", {"comment", "linkage", "result", "name", "parameters", "body"}},
         {"declaration.tpl", {"comment", "result", "name", "parameters"}},
         {"parameter_field.tpl", {"type", "name", "value"}},
@@ -237,6 +237,15 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"control.tpl#rk4_step", {"scalar", "t", "t_half", "t_full"}},
         {"control.tpl#symplectic_euler_step", {"scalar", "t"}},
         {"comments.tpl#output", {"name", "shape"}},
+        {"comments.tpl#output_jacobian", {"name", "size"}},
+        {"comments.tpl#output_drift", {"name", "size"}},
+        {"comments.tpl#project_state", {"iterations"}},
+        {"task.tpl#names", {"coordinates", "coordinate_names", "inputs", "parameters", "outputs"}},
+        {"task.tpl#input_names", {"inputs", "input_names"}},
+        {"task.tpl#parameter_names", {"parameters", "parameter_names", "count"}},
+        {"task.tpl#output_names", {"outputs", "output_names", "count"}},
+        {"task.tpl#project_state", {"scalar", "holonomic", "iterations", "t", "math"}},
+        {"task.tpl#project_onto_rows", {"template_head", "scalar"}},
         {"comments.tpl#parts", {"name"}}};
     // Every other section of comments.tpl is plain text.
     for (auto const& f : lagc::named_templates())
