@@ -369,7 +369,7 @@ double project_state(double* q, double* qd, const Parameters& p) {
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
     constexpr int nh = 1;
     double M[nq * nq], A[nc * nq], c[nc], Y[nc * nq], S[nc * nc], l[nc];
-    for (int iteration = 0; iteration < 10 && nh > 0; ++iteration) {
+    for (int iteration = 0; iteration < 30 && nh > 0; ++iteration) {
         constraint_residuals(q, qd, p, c);
         double size = 0;
         for (int k = 0; k < nh; ++k) size += c[k] * c[k];

@@ -85,7 +85,7 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
 // velocity rows; nc values, zero on the constraint manifold.
 void constraint_velocity(const double* q, const double* qd, const Parameters& p, double* v);
 // Projects q and qd in place onto the constraints: Gauss-Newton steps on the holonomic rows
-// in the metric of M (at most 10), then qd onto cdot = 0, g = 0 (one step). Returns
+// in the metric of M (at most 30), then qd onto cdot = 0, g = 0 (one step). Returns
 // |[c; cdot, g]| after it, or -1 when a factorisation fails (q, qd partly moved then).
 double project_state(double* q, double* qd, const Parameters& p);
 // Output 'coupler_joint': a 2-vector.

@@ -26,7 +26,7 @@ std::vector<std::size_t> indices(std::size_t n) {
 
 } // namespace
 
-constexpr int projection_iterations = 10;
+constexpr int projection_iterations = 30;
 
 std::string emitter::index_names() const {
     auto [coordinates, coordinate_names] = enumerators(m_.coordinates, indices(m_.coordinates.size()));

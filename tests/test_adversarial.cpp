@@ -553,3 +553,39 @@ TEST(Adversarial, ModelNameAndNamespaceOptionAgree) {
 }
 
 } // namespace
+
+namespace {
+
+// Names equal to the generated code's own identifiers (nq, Parameters, M, detail, …) as
+// model, coordinate, input, parameter and output names: the generated code compiles,
+// in both output forms and with --template.
+TEST(Adversarial, NamesLikeGeneratedIdentifiersStillCompile) {
+    fs::path d = scratch("generated_names");
+    write_file(d / "a.lag",
+               "model Parameters\n"
+               "parameter nq = 1, M = 2, p = 0.5, detail = 3, coordinate_names = 1, J = 1\n"
+               "coordinate q, qd, nu, A\n"
+               "input u, tau, lambda\n"
+               "let pos = [q + p * sin(qd), nu * cos(A)]\n"
+               "kinetic 0.5 * M * dot(der(pos), der(pos)) + 0.5 * nq * (der(q)^2 + der(qd)^2 + der(nu)^2 + der(A)^2)\n"
+               "potential detail * pos[1] + J * coordinate_names * q^2\n"
+               "force u on q\nforce tau on nu\nforce lambda on A\n"
+               "constraint q - A = 0.1\n"
+               "output nc = pos\noutput output_names = der(q) * u\n");
+    for (std::string out : {"m.cpp", "h.hpp"}) {
+        auto r = run_lagc({(d / "a.lag").string(), "-o", (d / out).string()});
+        ASSERT_EQ(r.status, 0) << r.err;
+    }
+    ASSERT_EQ(run_lagc({(d / "a.lag").string(), "-o", (d / "t.hpp").string(), "--template"}).status, 0);
+    std::string const use = "int main() { Parameters::Parameters p; double q[4] = {0.1, 0.2, 0.3, 0.4}, qd[4] = {0}, "
+                            "u[3] = {0}, qdd[4], l[1]; return Parameters::forward_dynamics(q, qd, u, p, qdd, l) + "
+                            "Parameters::coordinate::A - 3 + Parameters::output::nc - 2; }\n";
+    write_file(d / "use_h.cpp", "#include \"h.hpp\"\n" + use);
+    write_file(d / "use_t.cpp", "#include \"t.hpp\"\n" + use);
+    std::string const cxx = "c++ -std=c++17 -Wall -Wextra -Wpedantic -Werror ";
+    std::string cmd = "cd '" + d.string() + "' && " + cxx + "-c m.cpp -o m.o && " + cxx + "-fsyntax-only use_h.cpp && " +
+                      cxx + "-fsyntax-only use_t.cpp";
+    EXPECT_EQ(std::system(cmd.c_str()), 0);
+}
+
+} // namespace
