@@ -47,14 +47,14 @@ void cholesky_solve(const double* L, double* b) {
 }
 
 // Constraint Jacobian and the right-hand side r of A qdd = r.
-void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
+static void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
     A[0] = q[0];
     A[1] = q[1];
     r[0] = -(qd[1]*qd[1] + qd[0]*qd[0] + 0.5*p.beta_c*p.beta_c*(q[1]*q[1] + q[0]*q[0] - p.l*p.l) + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0]));
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
-void dynamics_terms(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* M, double* b) {
+static void dynamics_terms(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* M, double* b) {
     M[0] = p.m;
     M[2] = 0.0;
     M[3] = p.m;
@@ -65,7 +65,7 @@ void dynamics_terms(const double* /*q*/, const double* /*qd*/, const double* /*u
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
 // are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
-int factor_mass_matrix(double* M) {
+static int factor_mass_matrix(double* M) {
     double largest = 0.0;
     if (M[0] > largest) largest = M[0];
     if (M[3] > largest) largest = M[3];
@@ -80,7 +80,7 @@ int factor_mass_matrix(double* M) {
 }
 
 // Solves M x = b in place with the factor from factor_mass_matrix.
-void solve_mass_matrix(const double* L, double* b) {
+static void solve_mass_matrix(const double* L, double* b) {
     const double y0 = b[0]*L[0];
     const double y1 = b[1]*L[3];
     const double x1 = y1*L[3];
@@ -91,7 +91,7 @@ void solve_mass_matrix(const double* L, double* b) {
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, const double* lambda, double* J) {
+static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, const double* lambda, double* J) {
     J[1] = 0.0;
     J[2] = 0.0;
     J[3] = 0.0;
@@ -114,7 +114,7 @@ void linearization_terms(const double* q, const double* qd, const double* /*u*/,
 
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
 // and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
-void store_linearization_column(int c, const double* column, double* A, double* B) {
+static void store_linearization_column(int c, const double* column, double* A, double* B) {
     if (c < 2 * nq) {
         for (int i = 0; i < nq; ++i) {
             A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;

@@ -47,7 +47,7 @@ void cholesky_solve(const double* L, double* b) {
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
-void coriolis_matrix_part0(const double* q, const double* qd, const Parameters& p, double* C, double* w) {
+static void coriolis_matrix_part0(const double* q, const double* qd, const Parameters& p, double* C, double* w) {
     C[99] = 0.0;
     const double s0 = q[0] + q[1];
     const double s1 = q[2] + s0;
@@ -401,7 +401,7 @@ void coriolis_matrix_part0(const double* q, const double* qd, const Parameters& 
     C[71] = p.m8*(w[1]*s150 - w[0]*s125) + p.m9*(s151*w[42] - s126*w[43]) - p.m10*(w[40]*s152 - w[41]*s140);
 }
 
-void coriolis_matrix_part1(const double* /*q*/, const double* /*qd*/, const Parameters& p, double* C, double* w) {
+static void coriolis_matrix_part1(const double* /*q*/, const double* /*qd*/, const Parameters& p, double* C, double* w) {
     C[72] = -(p.m10*(w[18]*w[40] - w[41]*w[10]) + p.m9*(w[43]*w[23] - w[24]*w[42]) + p.m8*(w[0]*w[3] - w[1]*w[11]));
     C[73] = -(p.m8*(w[0]*w[25] - w[1]*w[7]) - p.m10*(w[41]*w[9] - w[40]*w[17]) - p.m9*(w[42]*w[8] - w[22]*w[43]));
     C[74] = -(p.m10*(w[40]*w[16] - w[41]*w[28]) - p.m9*(w[27]*w[42] - w[21]*w[43]) - p.m8*(w[1]*w[6] - w[0]*w[26]));
@@ -412,7 +412,7 @@ void coriolis_matrix_part1(const double* /*q*/, const double* /*qd*/, const Para
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
-void linearization_terms_part0(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static void linearization_terms_part0(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     J[20] = 1.0;
     J[21] = 0.0;
     J[22] = 0.0;
@@ -1187,7 +1187,7 @@ void linearization_terms_part0(const double* q, const double* qd, const double* 
     w[533] = w[186]*w[145];
 }
 
-void linearization_terms_part1(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static void linearization_terms_part1(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     w[534] = w[189]*w[133];
     w[535] = w[145]*w[169];
     w[536] = w[133]*w[167];
@@ -1424,7 +1424,7 @@ void linearization_terms_part1(const double* /*q*/, const double* /*qd*/, const 
     w[736] = p.m7*((w[19]*w[626] - w[293]) + (w[5]*w[730] - w[292])) + p.m9*((w[5]*w[729] - w[253]) - (w[252] - w[19]*w[308])) + p.m8*((w[5]*w[559] - w[357]) + (w[19]*w[307] - w[356])) + w[735] - p.m10*((w[332] - w[19]*w[309]) - (w[5]*w[731] - w[333]));
 }
 
-void linearization_terms_part2(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static void linearization_terms_part2(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     w[737] = p.m7*((w[16]*w[626] - w[300]) + (w[4]*w[730] - w[301])) + p.m10*((w[16]*w[309] - w[335]) + (w[4]*w[731] - w[336])) + p.m8*((w[16]*w[307] - w[364]) + (w[4]*w[559] - w[363])) + w[736] - p.m6*((w[282] - w[16]*w[222]) - (w[235]*w[4] - w[283])) - p.m9*((w[259] - w[16]*w[308]) - (w[4]*w[729] - w[258]));
     w[738] = w[15]*w[728] + w[1]*w[732] + w[737];
     w[739] = w[13]*w[728] + w[0]*w[732] + w[738];
@@ -1902,7 +1902,7 @@ void linearization_terms_part2(const double* /*q*/, const double* qd, const doub
     J[228] = -w[870];
 }
 
-void linearization_terms_part3(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static void linearization_terms_part3(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     const double s417 = p.m9*(w[864]*w[5] - w[19]*w[867]) - p.m10*(w[19]*w[868] - w[5]*w[869]) - w[870];
     J[198] = s417;
     const double s418 = p.m9*(w[16]*w[867] - w[864]*w[4]) + p.m10*(w[16]*w[868] - w[4]*w[869]) - s417;
@@ -2099,7 +2099,7 @@ void linearization_terms_part3(const double* /*q*/, const double* /*qd*/, const 
     J[68] = qdd[7]*w[979] + qdd[0]*w[824] + qdd[8]*w[980] + qdd[6]*w[982] + qdd[3]*w[984] + qdd[9]*w[985] + w[834] - qdd[2]*w[823] - qdd[5]*w[981] - w[825] - qdd[4]*w[983] - qdd[1]*s450;
 }
 
-void linearization_terms_part4(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static void linearization_terms_part4(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     const double s460 = p.m10*(w[14]*w[126] + w[855] - w[2]*w[150]);
     w[986] = p.m10*(w[14]*w[133] - w[2]*w[145]) - w[862];
     w[987] = w[848] + p.m10*(w[14]*w[134] - w[2]*w[146]);
@@ -2317,7 +2317,7 @@ void linearization_terms_part4(const double* /*q*/, const double* /*qd*/, const 
     w[1044] = p.m10*((w[171] + w[796]) - (w[173] + w[795]));
 }
 
-void linearization_terms_part5(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static void linearization_terms_part5(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     J[218] = qdd[4]*w[1014] + qdd[1]*w[921] + qdd[2]*w[979] + w[829] - qdd[7]*(w[809] + p.m10*w[810]) - qdd[8]*w[1043] - qdd[9]*w[1044] - qdd[5]*w[1027] - w[825] - qdd[0]*w[811] - qdd[6]*w[1037] - qdd[3]*w[1000];
     const double s567 = p.m10*(w[795] - w[796]);
     J[219] = qdd[6]*w[1039] + qdd[4]*w[1018] + qdd[5]*w[1028] + qdd[9]*s567 + qdd[2]*w[986] + qdd[1]*w[934] - qdd[8]*w[861] - qdd[7]*w[862] - qdd[0]*w[863] - p.m10*(w[836] - w[839]) - qdd[3]*w[1003];
@@ -2364,7 +2364,7 @@ void linearization_terms_part5(const double* /*q*/, const double* /*qd*/, const 
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J) {
+static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J) {
     double w[1045];
     detail::linearization_terms_part0(q, qd, u, p, qdd, J, w);
     detail::linearization_terms_part1(q, qd, u, p, qdd, J, w);
@@ -2376,7 +2376,7 @@ void linearization_terms(const double* q, const double* qd, const double* u, con
 
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
 // and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
-void store_linearization_column(int c, const double* column, double* A, double* B) {
+static void store_linearization_column(int c, const double* column, double* A, double* B) {
     if (c < 2 * nq) {
         for (int i = 0; i < nq; ++i) {
             A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;

@@ -48,7 +48,7 @@ void cholesky_solve(const double* L, double* b) {
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J) {
+static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J) {
     J[2] = 0.0;
     J[8] = 0.0;
     const double s0 = std::sin(q[0]);
@@ -78,7 +78,7 @@ void linearization_terms(const double* q, const double* qd, const double* u, con
 
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
 // and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
-void store_linearization_column(int c, const double* column, double* A, double* B) {
+static void store_linearization_column(int c, const double* column, double* A, double* B) {
     if (c < 2 * nq) {
         for (int i = 0; i < nq; ++i) {
             A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;

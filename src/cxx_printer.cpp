@@ -20,6 +20,7 @@ std::string render(std::string_view template_name, std::vector<std::pair<std::st
 
 void cxx_printer::declare(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
                           std::string const& comment) {
+    api_.push_back({result, name, args});
     declarations_ += render("declaration.tpl",
                             {{"comment", comment}, {"result", result}, {"name", name}, {"parameters", parameter_list(args, nullptr)}});
 }
@@ -27,9 +28,12 @@ void cxx_printer::declare(std::string const& result, std::string const& name, st
 void cxx_printer::define(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
                          std::vector<std::string> const& used, std::string const& body, std::string const& comment,
                          place where) {
+    // Helpers of a .cpp file have internal linkage: no declaration elsewhere is missing
+    // (-Wmissing-declarations, -Wmissing-prototypes) and no symbol leaves the file.
+    std::string const linkage = where == place::helper && linkage_.empty() ? "static " : linkage_;
     (where == place::api ? definitions_ : helpers_) +=
         render("function.tpl", {{"comment", comment},
-                                {"linkage", linkage_},
+                                {"linkage", linkage},
                                 {"result", result},
                                 {"name", name},
                                 {"parameters", parameter_list(args, &used)},

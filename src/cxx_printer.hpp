@@ -32,6 +32,13 @@ public:
     // Helper text that is not one function (a set of helpers from one template).
     void add_helpers(std::string const& text) { helpers_ += text; }
 
+    // Every declared API function, in order (for the C interface).
+    struct declared {
+        std::string result, name;
+        std::vector<cxx_argument> args;
+    };
+    std::vector<declared> const& api() const { return api_; }
+
     std::string const& declarations() const { return declarations_; }
     std::string const& definitions() const { return definitions_; }
     std::string detail_block() const; // "" when there are no helpers
@@ -46,6 +53,7 @@ public:
 private:
     std::string linkage_;
     std::string declarations_, definitions_, helpers_;
+    std::vector<declared> api_;
 };
 
 } // namespace lagc

@@ -311,6 +311,7 @@ emitted_files emitter::run() {
     } else {
         files.header = text("header.hpp.tpl", common);
         files.source = text("source.cpp.tpl", common);
+        if (o_.c_api) c_interface(files);
     }
     return files;
 }

@@ -19,6 +19,8 @@ struct emit_options {
     std::size_t split_operations = 2000; // --split: larger functions are cut into parts that pass shared values on
     bool fold_parameters = false;        // --fold-parameters: parameters replaced by their defaults
     std::size_t max_operations = 1000000; // --max-operations: the largest generated function, before CSE rewrites
+    bool c_api = false;                  // --c-api: a C header and extern "C" wrappers in the .cpp
+    std::string c_header_name;           // the C header's file name (NAME.h), with c_api
 };
 
 struct function_stats {
@@ -32,6 +34,7 @@ struct function_stats {
 struct emitted_files {
     std::string header;
     std::string source; // empty when header_only
+    std::string c_header; // with c_api: the C interface
     std::vector<function_stats> stats;
     double cse_seconds = 0; // building the shared expression graphs (conversion and CSE)
 };

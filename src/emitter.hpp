@@ -73,6 +73,9 @@ private:
     std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
     std::string unrolled_cholesky() const;
 
+    // -- the C interface (emit_c_api.cpp) --------------------------------------
+    void c_interface(emitted_files& files) const;
+
     // -- task space and state handling (emit_task.cpp) -------------------------
     std::string index_names() const;
     void constraint_state_functions();
@@ -85,9 +88,11 @@ private:
     void integrators();
     // [t,] x, u, p: the state as one array (in place for the integrators).
     std::vector<cxx_argument> state_arguments(bool in_place) const;
-    // What goes before a helper function: "template <class T>\ninline ", "inline " or "".
+    // What goes before a helper function: "template <class T>\ninline ", "inline ", or
+    // "static " in a .cpp file (internal linkage, see cxx_printer::define).
     std::string helper_linkage() const {
-        return std::string(o_.templated ? "template <class T>\n" : "") + (o_.header_only ? "inline " : "");
+        if (!o_.templated && !o_.header_only) return "static ";
+        return std::string(o_.templated ? "template <class T>\n" : "") + "inline ";
     }
 
     // -- building and writing functions (emit.cpp) ----------------------------

@@ -35,6 +35,8 @@ char const* const usage_text =
     "  --template        header-only functions templated on the scalar type T (e.g. for\n"
     "                    automatic differentiation); needs -o NAME.hpp or -o -\n"
     "  --namespace NAME  the C++ namespace of the generated code (default: the model's name)\n"
+    "  --c-api           also writes OUT.h, a C99 interface (NAME_function, a C parameters\n"
+    "                    struct), and extern \"C\" wrappers in OUT.cpp; needs -o OUT.cpp\n"
     "  --fold-parameters bakes the parameters' default values into the code as constants\n"
     "                    (for parameters that never change; Parameters is kept, unused)\n"
     "  --split N         cuts functions of more than N operations into parts that pass shared\n"
@@ -112,6 +114,8 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         cl.stats = true;
     } else if (a == "--template") {
         o.emit.templated = true;
+    } else if (a == "--c-api") {
+        o.emit.c_api = true;
     } else if (a == "--fold-parameters") {
         o.emit.fold_parameters = true;
     } else if (a == "--namespace") {
@@ -174,6 +178,8 @@ std::optional<int> plan_outputs(command_line& cl) {
         return usage_error("the output must end in .cpp or .hpp (or be '-'), not '" + cl.output + "'");
     if (e.templated && !e.header_only) return usage_error("--template writes one header: use -o NAME.hpp or -o -");
     if (e.templated && e.scalar != "double") return usage_error("--template and --scalar exclude each other");
+    if (e.c_api && (e.header_only || e.templated))
+        return usage_error("--c-api adds C wrappers to a .cpp: use -o NAME.cpp (it also writes NAME.h), without --template");
     cl.header_path = out_path;
     if (!e.header_only) cl.header_path.replace_extension(".hpp");
     e.header_name = cl.header_path.filename().string();
@@ -183,6 +189,13 @@ std::optional<int> plan_outputs(command_line& cl) {
     if (cl.output != "-") {
         cl.targets.push_back(cl.header_path.string());
         if (!e.header_only) cl.targets.push_back(out_path.string());
+    }
+    if (e.c_api) {
+        fs::path c_header = out_path;
+        c_header.replace_extension(".h");
+        e.c_header_name = c_header.filename().string();
+        if (!includable(e.c_header_name)) return usage_error("the C header's name '" + e.c_header_name + "' cannot be #included");
+        cl.targets.push_back(c_header.string());
     }
     for (auto const& t : cl.targets)
         if (cl.input != "-" && lagc::same_file(cl.input, t))
@@ -224,5 +237,6 @@ int main(int argc, char** argv) {
     if (cl.output == "-") return lagc::write_stdout(r.files->header, error) ? 0 : io_error(error);
     std::vector<std::pair<std::string, std::string>> files = {{cl.targets[0], r.files->header}};
     if (!cl.options.emit.header_only) files.push_back({cl.targets[1], r.files->source});
+    if (cl.options.emit.c_api) files.push_back({cl.targets[2], r.files->c_header});
     return lagc::write_files(files, error) ? 0 : io_error(error);
 }
