@@ -55,10 +55,12 @@ def ns_per_call(exe):
     return out
 
 
-def instructions_per_call(exe, work):
+def instructions_per_call(exe, work, mode=()):
+    """Instructions per call under callgrind: (1001 calls − 1 call) / 1000. `mode` goes
+    before "count N" on the harness's command line (bench/linearization.py uses it)."""
     def total(calls):
-        out = os.path.join(work, f"callgrind.{calls}.out")
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", exe, "count", str(calls)],
+        out = os.path.join(work, f"callgrind.{'.'.join(mode)}{calls}.out")
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", exe, *mode, "count", str(calls)],
                        capture_output=True, text=True, check=True)
         with open(out) as f:
             for line in f:

@@ -15,6 +15,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import make_chain  # noqa: E402
+from bench import instructions_per_call  # noqa: E402
 
 HARNESS = r"""
 #include "{name}.hpp"
@@ -48,19 +49,6 @@ int main(int argc, char** argv) {{
 """
 
 
-def instructions(exe, mode, work):
-    def total(calls):
-        out = os.path.join(work, f"callgrind.{mode}.{calls}.out")
-        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", exe, mode, "count", str(calls)],
-                       capture_output=True, text=True, check=True)
-        with open(out) as f:
-            for line in f:
-                if line.startswith("summary:") or line.startswith("totals:"):
-                    return int(line.split()[1])
-        raise RuntimeError("no callgrind total")
-    return (total(201) - total(1)) / 200.0
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("lagc")
@@ -91,8 +79,8 @@ def main():
                 if "inline constexpr int nq" in line:
                     parts = line.replace(",", " ").replace(";", " ").split()
                     nq, nu = int(parts[parts.index("nq") + 2]), int(parts[parts.index("nu") + 2])
-        fd = instructions(exe, "fd", args.work)
-        lin = instructions(exe, "lin", args.work)
+        fd = instructions_per_call(exe, args.work, ("fd",))
+        lin = instructions_per_call(exe, args.work, ("lin",))
         calls = 4 * nq + 2 * nu
         print(f"| {name} | {nq} | {nu} | {fd:.0f} | {lin:.0f} | {calls} | {calls * fd:.0f} | {calls * fd / lin:.1f}× |",
               flush=True)
