@@ -261,12 +261,14 @@ int forward_dynamics(double t, const double* q, const double* qd, const double* 
         for (int k = 0; k < nc; ++k) s -= Y[k * nq + i] * l[k];
         qdd[i] = s;
     }
-    for (int k = 0; k < nc; ++k) lambda[k] = l[k];
+    // lambda may be null when the multipliers are not wanted.
+    if (lambda)
+        for (int k = 0; k < nc; ++k) lambda[k] = l[k];
     // NaN or Inf in the state, inputs or parameters: not a solution.
     for (int i = 0; i < nq; ++i)
         if (!std::isfinite(qdd[i])) return 3;
     for (int k = 0; k < nc; ++k)
-        if (!std::isfinite(lambda[k])) return 3;
+        if (!std::isfinite(l[k])) return 3;
     return 0;
 }
 

@@ -149,6 +149,11 @@ void emitter::forward_dynamics() {
     for (auto& b : bias_parts(true)) terms.push_back(std::move(b));
     built_function f = build("dynamics_terms", terms);
     auto args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "qdd"), "lambda");
+    if (o_.templated) {
+        // Not deduced from lambda, so that a bare nullptr is accepted there.
+        args.back().type = "typename detail::non_deduced<T>::type*";
+        out_.add_helpers(text("control.tpl#non_deduced"));
+    }
     out_.declare("int", "forward_dynamics", args, text("comments.tpl#forward_dynamics"));
     if (nc == 0 && unrolled && f.stats.operations_after_cse <= o_.split_operations) {
         std::vector<std::string> read;

@@ -109,3 +109,11 @@
     for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
     for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
     return 0;
+@@ non_deduced
+
+// T itself, in a context where template arguments are not deduced (forward_dynamics'
+// lambda, so that a bare nullptr can be passed).
+template <class T>
+struct non_deduced {{
+    using type = T;
+}};

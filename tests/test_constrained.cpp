@@ -451,3 +451,12 @@ TEST(Multipliers, NonFiniteStateIsReportedNotReturned) {
     u[1] = std::numeric_limits<double>::infinity();
     EXPECT_EQ(wheeled_robot::forward_dynamics(q, qd, u, p, qdd, lambda), 3);
 }
+
+TEST(Multipliers, LambdaMayBeNull) {
+    // The tutorial passes nullptr for lambda everywhere; with constraints it is not written.
+    four_bar::Parameters p;
+    double q[3] = {0.5, 0.9, 1.1}, qd[3] = {0.3, -0.2, 0.1}, u[1] = {0.5}, with[3], without[3], lambda[2];
+    ASSERT_EQ(four_bar::forward_dynamics(q, qd, u, p, with, lambda), 0);
+    ASSERT_EQ(four_bar::forward_dynamics(q, qd, u, p, without, nullptr), 0);
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(with[i], without[i]);
+}

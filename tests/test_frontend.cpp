@@ -236,6 +236,7 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"control.tpl#store_column", {"linkage", "scalar", "one", "zero"}},
         {"control.tpl#rk4_step", {"scalar", "t", "t_half", "t_full"}},
         {"control.tpl#symplectic_euler_step", {"scalar", "t"}},
+        {"control.tpl#non_deduced", {}},
         {"comments.tpl#output", {"name", "shape"}},
         {"c_api.tpl#header", {"source", "ns", "cxx_header", "guard", "nq", "nu", "nc", "fields", "declarations"}},
         {"c_api.tpl#field", {"scalar", "name"}},

@@ -118,6 +118,12 @@ TEST(Template, LinearizationAgreesWithDualNumbers) {
             EXPECT_NEAR(exact, qdd[i].d, 1e-11 * (1 + std::abs(qdd[i].d))) << "row " << i << ", variable " << k;
         }
     }
+    // forward_dynamics takes a bare nullptr for lambda in templated code too.
+    {
+        dual qa[3], qda[3], ua[1] = {dual(u[0])}, qdd[3];
+        for (int i = 0; i < 3; ++i) qa[i] = dual(q[i]), qda[i] = dual(qd[i]);
+        EXPECT_EQ(four_bar::forward_dynamics(qa, qda, ua, p, qdd, nullptr), 0);
+    }
     // And the templated linearization itself instantiates with dual numbers.
     dual qa[3], qda[3], ua[1] = {dual(u[0])}, Ad[36], Bd[6];
     for (int i = 0; i < 3; ++i) qa[i] = dual(q[i]), qda[i] = dual(qd[i]);
