@@ -95,8 +95,15 @@ void checker::statement(ast::energy_stmt const& s, span) {
         return;
     }
     ex e = v->elems[0];
-    if (s.keyword == "kinetic") m_.kinetic += e;
-    else if (s.keyword == "potential") {
+    if (s.keyword == "kinetic" || s.keyword == "lagrangian") m_.energy_terms.push_back({s.keyword, e, at});
+    if (s.keyword == "kinetic") {
+        if (!depends_on(e, m_.qd) && !e.is_zero())
+            diags_.warning(at,
+                           "this kinetic term contains no velocity, so it acts as a potential of the opposite "
+                           "sign: a forgotten der()? (the velocity of a point p is der(p))",
+                           "kinetic-without-velocity");
+        m_.kinetic += e;
+    } else if (s.keyword == "potential") {
         if (depends_on(e, m_.qd)) {
             diags_.error(at, "a potential may not depend on velocities; write velocity-dependent potentials "
                              "with 'lagrangian'");
@@ -186,7 +193,7 @@ void checker::statement(ast::constraint_stmt const& s, span where) {
         return;
     }
     for (ex const& e : r.elems) {
-        constraint_def c{e, true, where};
+        constraint_def c{e, true, where, file_.locate(where.begin).line};
         if (depends_on(e, m_.qd)) {
             c.holonomic = false;
             // Affine in q̇: every second derivative with respect to velocities vanishes.

@@ -76,6 +76,11 @@ public:
     // The value of a node with each variable's C++ spelling ("q[0]", "p.m") given a value:
     // what the printed code computes, for tests of the rewrites above.
     double evaluate(int id, std::map<std::string, double> const& values) const;
+    // The values of several roots at once, each shared node evaluated once (linear in the
+    // size of the graph, for large models): values[k] is the value of variable_node k's
+    // spelling as given in `variables`, in that order.
+    std::vector<double> evaluate_all(std::vector<int> const& roots, std::vector<std::string> const& variables,
+                                     std::vector<double> const& values) const;
 
     // Operations needed to evaluate these roots if every shared node is computed once.
     std::size_t operation_count(std::vector<int> const& roots) const;

@@ -51,6 +51,7 @@ std::string printable(std::string text) {
 compile_result compile(std::string const& text, compile_options const& options) {
     compile_result r;
     source_file file(options.emit.source_name, text);
+    r.diags.set_controls(options.warnings);
     if (text.size() > max_source_bytes) {
         r.diags.error({0, 0}, "the model is larger than " + std::to_string(max_source_bytes >> 20) + " MiB");
         return r;
@@ -75,7 +76,8 @@ compile_result compile(std::string const& text, compile_options const& options) 
     if (!d) return r;
     if (!d->coriolis)
         r.diags.note(m->model_span, "coriolis_matrix is not emitted: " + d->coriolis_reason +
-                                        " (bias_forces gives h directly)");
+                                        " (bias_forces gives h directly)",
+                     "coriolis");
     t0 = std::chrono::steady_clock::now();
     try {
         emit_options eo = options.emit;

@@ -17,6 +17,7 @@ struct compile_options {
     emit_options emit;          // --scalar, --template, --split, --fold-parameters, file names
     std::string namespace_name; // --namespace (default: the model's name)
     check_limits limits;        // --max-terms, --max-coordinates
+    warning_controls warnings;  // -w, -Wno-NAME, -Werror
 };
 
 struct phase_times {

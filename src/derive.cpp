@@ -10,6 +10,7 @@
 // derivatives of L, and C from Christoffel symbols, O(n³) derivatives of M).
 #include "derive_support.hpp"
 #include "simplify.hpp"
+#include "well_posed.hpp"
 
 #include <algorithm>
 
@@ -75,6 +76,22 @@ ex simplified_sum(ex const& e) {
     return s;
 }
 
+// The kinetic or lagrangian statement whose term is more than quadratic in the velocities.
+span more_than_quadratic(model const& m) {
+    GiNaC::symbol s("s");
+    GiNaC::exmap scaled;
+    for (auto const& v : m.qd) scaled[v] = s * v;
+    for (auto const& term : m.energy_terms) {
+        try {
+            ex third = term.value.subs(scaled).diff(s, 3).subs(GiNaC::exmap{{s, 1}});
+            if (!is_identically_zero(third, m)) return term.where;
+        } catch (std::exception const&) {
+            return term.where;
+        }
+    }
+    return m.model_span;
+}
+
 // M = ∂²L/∂q̇² (each symmetric entry once), h = ∂²L/∂q̇∂q · q̇ + ∂²L/∂q̇∂t − ∂L/∂q, and C
 // from M's Christoffel symbols where it applies. False (with an error) when M depends on q̇.
 bool mass_and_bias_from_lagrangian(model const& m, ex const& L, derived& d, diagnostics& diags) {
@@ -89,8 +106,9 @@ bool mass_and_bias_from_lagrangian(model const& m, ex const& L, derived& d, diag
         }
     for (auto const& e : d.mass_matrix)
         if (depends_on_any(e, m.qd)) {
-            diags.error(m.model_span, "the mass matrix depends on velocities: the Lagrangian must be at most "
-                                      "quadratic in the velocities");
+            diags.error(more_than_quadratic(m), "this term is more than quadratic in the velocities, so the mass "
+                                                "matrix would depend on them: kinetic and lagrangian terms must be "
+                                                "at most quadratic in the velocities");
             return false;
         }
     for (std::size_t i = 0; i < n; ++i) {
@@ -102,17 +120,28 @@ bool mass_and_bias_from_lagrangian(model const& m, ex const& L, derived& d, diag
     return true;
 }
 
-// A coordinate without inertia: its diagonal entry is identically zero (for the positive
-// semi-definite M of a kinetic energy, the whole row is then zero). False with an error.
+// A coordinate without inertia that no constraint mentions: its diagonal entry is
+// identically zero (for the positive semi-definite M of a kinetic energy, the whole row is
+// then zero). Exact, and said at the coordinate; the numeric check (well_posed.cpp) finds
+// the rest. False with an error.
 bool every_coordinate_has_inertia(model const& m, derived const& d, diagnostics& diags) {
     std::size_t const n = m.q.size();
-    for (std::size_t i = 0; i < n; ++i)
-        if (is_identically_zero(d.mass_matrix[i * n + i], m)) {
-            diags.error(m.coordinate_spans[i], "the mass matrix is singular: coordinate '" + m.coordinates[i] +
-                                                   "' has no inertia (no kinetic energy term contains its velocity)");
-            return false;
-        }
-    return true;
+    bool ok = true;
+    for (std::size_t i = 0; i < n; ++i) {
+        bool const constrained = std::any_of(m.constraints.begin(), m.constraints.end(), [&](constraint_def const& c) {
+            return c.residual.has(m.q[i]) || c.residual.has(m.qd[i]);
+        });
+        if (constrained || !is_identically_zero(d.mass_matrix[i * n + i], m)) continue;
+        bool const linear = m.kinetic.has(m.qd[i]) || m.lagrangian.has(m.qd[i]);
+        std::string const v = "der(" + m.coordinates[i] + ")";
+        diags.error(m.coordinate_spans[i], "the mass matrix is singular: coordinate '" + m.coordinates[i] +
+                                               "' has no inertia (" +
+                                               (linear ? "the energy terms are at most linear in " + v + ", never quadratic"
+                                                       : "no kinetic energy term contains " + v) +
+                                               ")");
+        ok = false;
+    }
+    return ok;
 }
 
 // Q: forces by virtual work (∂ṗ/∂q̇ = ∂p/∂q), torques by the angular-velocity Jacobian
@@ -159,10 +188,12 @@ void constraint_row(model const& m, constraint_def const& c, derived& d, diagnos
     for (auto const& e : row) zero = zero && is_zero_expr(e);
     if (zero)
         diags.warning(c.where, "this constraint's row of the Jacobian A is identically zero; it "
-                               "constrains nothing and makes A M^-1 A^T singular");
+                               "constrains nothing and makes A M^-1 A^T singular",
+                      "zero-constraint");
     d.constraint_residuals.push_back(c.residual);
     d.constraint_jacobian.insert(d.constraint_jacobian.end(), row.begin(), row.end());
     d.constraint_spans.push_back(c.where);
+    d.constraint_lines.push_back(c.line);
 }
 
 // Holonomic rows first, then velocity rows, file order within each.
@@ -176,7 +207,8 @@ void constraint_rows(model const& m, derived& d, diagnostics& diags) {
     if (d.nc > 0 && d.nc >= m.q.size())
         diags.warning(m.constraints.front().where,
                       "the model has " + std::to_string(d.nc) + " constraints for " + std::to_string(m.q.size()) +
-                          " coordinates; with no degree of freedom left the system is over-determined");
+                          " coordinates; with no degree of freedom left the system is over-determined",
+                      "over-determined");
 }
 
 } // namespace
@@ -205,6 +237,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
         d.kinetic_energy = T;
         d.potential_energy = V;
         constraint_rows(m, d, diags);
+        if (!check_well_posed(m, d, diags)) return std::nullopt;
         derive_control(m, d);
     } catch (GiNaC::pole_error const& e) {
         diags.error(m.model_span, std::string("a division by zero or log(0) was met while deriving: ") + e.what());

@@ -28,6 +28,11 @@ struct derived {
     GiNaC::exvector constraint_jacobian;   // A, nc × nq
     GiNaC::exvector constraint_rhs;        // r of the index-1 system (Baumgarte law)
     std::vector<span> constraint_spans;
+    std::vector<std::size_t> constraint_lines;
+    // M alone is singular at generic states but [[M, A^T], [A, 0]] is regular (a
+    // quaternion, a coordinate only a constraint determines): the generated code factors
+    // M + rho A^T A instead of M (well_posed.cpp decides).
+    bool mass_singular = false;
 
     // The control API (derive_control.cpp). Symbols for q̈ and λ, spelled qdd[i] and
     // lambda[k] in the generated code.

@@ -34,9 +34,33 @@ std::string_view source_file::line_text(std::size_t line) const {
     return std::string_view(text_).substr(start, end - start);
 }
 
-void diagnostics::add(severity level, span where, std::string message) {
+std::vector<warning_flag> const& warning_flags() {
+    static std::vector<warning_flag> const flags = {
+        {"kinetic-without-velocity", severity::warning,
+         "a kinetic statement whose term contains no velocity (a forgotten der()?)"},
+        {"zero-constraint", severity::warning, "a constraint whose row of the Jacobian A is identically zero"},
+        {"over-determined", severity::warning, "as many constraints as coordinates, or more"},
+        {"singular-mass-matrix", severity::note,
+         "M alone is singular and the constraints make the whole system regular"},
+        {"coriolis", severity::note, "coriolis_matrix is not emitted, and why"},
+    };
+    return flags;
+}
+
+void diagnostics::add(severity level, span where, std::string message, std::string flag) {
+    if (level != severity::error) {
+        if (controls_.none && !controls_.as_errors) return;
+        if (std::find(controls_.disabled.begin(), controls_.disabled.end(), flag) != controls_.disabled.end())
+            return;
+        if (level == severity::warning && controls_.as_errors) {
+            level = severity::error;
+            flag = "error=" + flag;
+        } else if (controls_.none) {
+            return;
+        }
+    }
     if (level == severity::error) ++errors_;
-    items_.push_back({level, where, std::move(message)});
+    items_.push_back({level, where, std::move(message), std::move(flag)});
 }
 
 namespace {
@@ -49,11 +73,34 @@ char const* severity_word(severity s) {
     return "error";
 }
 
-// Bytes that would garble a terminal (control characters, invalid UTF-8) print as '?'.
+// Bytes that would garble a terminal (control characters, invalid UTF-8) print as '?';
+// a well-formed UTF-8 character prints as itself.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+    unsigned char const c = static_cast<unsigned char>(s[i]);
+    std::size_t const n = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+    if (c >= 0xF5 || n == 0 || i + n > s.size()) return 0;
+    for (std::size_t k = 1; k < n; ++k)
+        if (!is_continuation_byte(static_cast<unsigned char>(s[i + k]))) return 0;
+    return n;
+}
+
 std::string printable(std::string_view line) {
     std::string out;
     out.reserve(line.size());
-    for (unsigned char c : line) out += (c == '\t' || c >= 0x20) && c != 0x7F && c < 0x80 ? char(c) : '?';
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        unsigned char const c = static_cast<unsigned char>(line[i]);
+        if (c >= 0x80) {
+            std::size_t const n = utf8_length(line, i);
+            if (n > 0) {
+                out.append(line.substr(i, n));
+                i += n - 1;
+            } else {
+                out += '?';
+            }
+            continue;
+        }
+        out += (c == '\t' || c >= 0x20) && c != 0x7F ? char(c) : '?';
+    }
     return out;
 }
 } // namespace
@@ -61,11 +108,18 @@ std::string printable(std::string_view line) {
 std::string format_diagnostic(source_file const& file, diagnostic const& d) {
     auto loc = file.locate(d.where.begin);
     std::string out = file.path() + ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column) + ": " +
-                      severity_word(d.level) + ": " + d.message + "\n";
+                      severity_word(d.level) + ": " + d.message +
+                      (d.flag.empty() ? "" : " [-W" + d.flag + "]") + "\n";
     std::string line = printable(file.line_text(loc.line));
     if (line.size() > 200) return out; // a caret under an enormous line helps nobody
     out += "  " + line + "\n  ";
-    for (std::size_t c = 1; c < loc.column && c <= line.size(); ++c) out += line[c - 1] == '\t' ? '\t' : ' ';
+    // One blank per character before the column (a tab stays a tab, so the caret lines up).
+    std::size_t column = 1;
+    for (std::size_t i = 0; i < line.size() && column < loc.column; ++i) {
+        if (is_continuation_byte(static_cast<unsigned char>(line[i]))) continue;
+        out += line[i] == '\t' ? '\t' : ' ';
+        ++column;
+    }
     // Underline the span on its first line, at least one caret.
     auto end_loc = file.locate(std::max(d.where.end, d.where.begin + 1));
     std::size_t width = end_loc.line == loc.line && end_loc.column > loc.column ? end_loc.column - loc.column : 1;

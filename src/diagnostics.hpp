@@ -20,7 +20,25 @@ struct diagnostic {
     severity level = severity::error;
     span where;
     std::string message;
+    std::string flag; // warnings and notes: the name -Wno-NAME silences ("kinetic-without-velocity")
 };
+
+// Which warnings and notes are shown: -w (none), -Wno-NAME (not this one), -Werror
+// (warnings become errors). Errors are always shown.
+struct warning_controls {
+    bool none = false;
+    bool as_errors = false;
+    std::vector<std::string> disabled;
+};
+
+// Every warning and note lagc gives, by flag name, with a line of what it says (docs and
+// the check of -Wno-NAME use this list).
+struct warning_flag {
+    char const* name;
+    severity level;
+    char const* summary;
+};
+std::vector<warning_flag> const& warning_flags();
 
 // The text of one input with its line table.
 class source_file {
@@ -47,9 +65,14 @@ private:
 class diagnostics {
 public:
     void error(span where, std::string message) { add(severity::error, where, std::move(message)); }
-    void warning(span where, std::string message) { add(severity::warning, where, std::move(message)); }
-    void note(span where, std::string message) { add(severity::note, where, std::move(message)); }
-    void add(severity level, span where, std::string message);
+    void warning(span where, std::string message, std::string flag) {
+        add(severity::warning, where, std::move(message), std::move(flag));
+    }
+    void note(span where, std::string message, std::string flag) {
+        add(severity::note, where, std::move(message), std::move(flag));
+    }
+    void add(severity level, span where, std::string message, std::string flag = {});
+    void set_controls(warning_controls c) { controls_ = std::move(c); }
 
     bool has_errors() const { return errors_ > 0; }
     std::size_t error_count() const { return errors_; }
@@ -61,6 +84,7 @@ public:
 private:
     std::vector<diagnostic> items_;
     std::size_t errors_ = 0;
+    warning_controls controls_;
 };
 
 std::string format_diagnostic(source_file const& file, diagnostic const& d);

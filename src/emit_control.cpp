@@ -52,7 +52,9 @@ void emitter::linearization() {
     std::string body = text(nc > 0 ? "control.tpl#linearization_constrained" : "control.tpl#linearization",
                             {{"scalar", scalar()},
                              {"args", cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}))},
-                             {"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))}});
+                             {"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))},
+                             {"augment", nc > 0 ? augmented("linearization") : ""},
+                             {"augment_column", nc > 0 ? augmented("linearization_column") : ""}});
     out_.declare("int", "linearization", args, text("comments.tpl#linearization"));
     out_.define("int", "linearization", args, {"t", "q", "qd", "u", "p", "A", "B"}, body, "", cxx_printer::place::api);
 }

@@ -114,6 +114,18 @@ std::string emitter::unrolled_cholesky() const {
                  {"solve", solve_statements({in("L"), in("L"), diagonal("L"), ""}, element("b"), element("b"))}});
 }
 
+std::string emitter::augmented(char const* section) {
+    if (!d_.mass_singular) return "";
+    if (!augment_helpers_added_) {
+        out_.add_helpers(text("augment.tpl#helpers", {{"linkage", helper_linkage()},
+                                              {"scalar", scalar()},
+                                              {"one", single() ? "1.0f" : "1.0"},
+                                              {"zero", single() ? "0.0f" : "0.0"}}));
+        augment_helpers_added_ = true;
+    }
+    return text(std::string("augment.tpl#") + section, {{"scalar", scalar()}});
+}
+
 std::string emitter::inline_forward_dynamics(built_function& f, std::vector<std::string>& read) {
     std::size_t const n = d_.nq;
     factor_names names{[](std::size_t i, std::size_t j) { return fmt::format("M{}_{}", i, j); },
@@ -141,7 +153,8 @@ std::string emitter::inline_forward_dynamics(built_function& f, std::vector<std:
 
 void emitter::forward_dynamics() {
     std::size_t const n = d_.nq, nc = d_.nc;
-    bool const unrolled = n <= unroll_limit;
+    // A singular M (with a regular whole system) is augmented, which fills it in: the loop form.
+    bool const unrolled = n <= unroll_limit && !d_.mass_singular;
     std::vector<std::pair<std::string, exvector>> terms;
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j <= i; ++j)
@@ -170,7 +183,10 @@ void emitter::forward_dynamics() {
         {"factor", unrolled ? "detail::factor_mass_matrix" : "detail::cholesky_factor<nq>"},
         {"solve", unrolled ? "detail::solve_mass_matrix" : "detail::cholesky_solve<nq>"},
         {"math", math()}};
-    if (nc > 0) values.push_back({"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))});
+    if (nc > 0) {
+        values.push_back({"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))});
+        values.push_back({"augment", augmented("forward_dynamics")});
+    }
     std::string body = text(nc > 0 ? "forward_dynamics_constrained.tpl" : "forward_dynamics.tpl", values);
     std::vector<std::string> used = {"t", "q", "qd", "u", "p", "qdd"};
     if (nc > 0) used.push_back("lambda");

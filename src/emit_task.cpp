@@ -92,7 +92,9 @@ void emitter::constraint_state_functions() {
                                                        {"holonomic", std::to_string(d_.holonomic_rows)},
                                                        {"iterations", iterations},
                                                        {"t", m_.uses_time ? "t, " : ""},
-                                                       {"math", math()}});
+                                                       {"math", math()},
+                                                       {"augment", augmented("project_state")},
+                                                       {"augment_velocity", augmented("project_state_velocity")}});
     out_.declare(scalar(), "project_state", args, text("comments.tpl#project_state", {{"iterations", iterations}}));
     out_.define(scalar(), "project_state", args, {"t", "q", "qd", "p"}, body, "", cxx_printer::place::api);
 }

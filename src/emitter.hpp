@@ -66,6 +66,10 @@ private:
     void forward_dynamics();
     // Without constraints and small enough: one function on local values.
     std::string inline_forward_dynamics(built_function& f, std::vector<std::string>& read);
+    // The lines that factor M + rho A^T A where M alone is singular (d_.mass_singular), for
+    // one place (an augment.tpl section; its helpers added once); "" otherwise.
+    std::string augmented(char const* section);
+    bool augment_helpers_added_ = false;
     std::vector<char> factor_structure() const; // L's non-zeros: M's plus fill-in, row-major
     std::string factor_statements(factor_names const& names) const;
     std::string solve_statements(factor_names const& names, std::function<std::string(std::size_t)> const& b,

@@ -324,6 +324,52 @@ double expression_graph::evaluate(int id, std::map<std::string, double> const& v
     return 0;
 }
 
+std::vector<double> expression_graph::evaluate_all(std::vector<int> const& roots,
+                                                  std::vector<std::string> const& variables,
+                                                  std::vector<double> const& values) const {
+    std::unordered_map<std::string, double> given;
+    for (std::size_t i = 0; i < variables.size(); ++i) given[variables[i]] = values[i];
+    // Children are interned before their parents, so one pass in index order suffices.
+    int top = -1;
+    for (int r : roots) top = std::max(top, r);
+    std::vector<double> v(static_cast<std::size_t>(top + 1), 0.0);
+    for (std::size_t id = 0; id < v.size(); ++id) {
+        node const& n = nodes_[id];
+        auto arg = [&](std::size_t i) { return v[static_cast<std::size_t>(n.args[i])]; };
+        switch (n.kind) {
+        case op::number: v[id] = std::stod(n.text); break;
+        case op::variable: {
+            auto it = given.find(n.text);
+            v[id] = it == given.end() ? 0.0 : it->second;
+            break;
+        }
+        case op::neg: v[id] = -arg(0); break;
+        case op::add: {
+            double s = 0;
+            for (std::size_t i = 0; i < n.args.size(); ++i) s += n.flags[i] ? -arg(i) : arg(i);
+            v[id] = s;
+            break;
+        }
+        case op::mul: {
+            double s = 1;
+            for (std::size_t i = 0; i < n.args.size(); ++i) s = n.flags[i] ? s / arg(i) : s * arg(i);
+            v[id] = s;
+            break;
+        }
+        case op::pow: v[id] = std::pow(arg(0), n.exponent); break;
+        case op::call: {
+            builtin const* fn = builtin_for_cxx(n.text.substr(options_.math_prefix.size()));
+            v[id] = fn ? fn->value(arg(0), n.args.size() > 1 ? arg(1) : 0.0) : std::nan("");
+            break;
+        }
+        }
+    }
+    std::vector<double> out;
+    out.reserve(roots.size());
+    for (int r : roots) out.push_back(v[static_cast<std::size_t>(r)]);
+    return out;
+}
+
 std::string expression_graph::print_operand(int id, std::vector<std::string> const& names, bool in_product) const {
     node const& n = nodes_[static_cast<std::size_t>(id)];
     std::string s = print(id, names);

@@ -4,6 +4,7 @@
 #include "cxx_names.hpp"
 #include "output_files.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -46,6 +47,10 @@ char const* const usage_text =
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
     "  --max-operations N   the largest generated function, in operations once shared\n"
     "                    values are counted once; default 1000000\n"
+    "  -w                shows no warnings and notes (errors always show)\n"
+    "  -Wno-NAME         hides one kind of warning or note (NAME as printed after it, e.g.\n"
+    "                    -Wno-coriolis); -WNAME shows it again\n"
+    "  -Werror           treats warnings as errors (notes stay notes)\n"
     "  --stats           prints per-phase times and operation counts to standard error\n"
     "  --help            prints this text\n"
     "  --version         prints the version\n"
@@ -141,6 +146,22 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         o.emit.scalar = v;
         if (o.emit.scalar != "float" && o.emit.scalar != "double")
             return usage_error("--scalar takes float or double, not '" + o.emit.scalar + "'");
+    } else if (a == "-w") {
+        o.warnings.none = true;
+    } else if (a == "-Werror") {
+        o.warnings.as_errors = true;
+    } else if (a.rfind("-Wno-", 0) == 0 || a.rfind("-W", 0) == 0) {
+        bool const off = a.rfind("-Wno-", 0) == 0;
+        std::string const name = a.substr(off ? 5 : 2);
+        auto const& flags = lagc::warning_flags();
+        if (std::none_of(flags.begin(), flags.end(), [&](lagc::warning_flag const& f) { return name == f.name; })) {
+            std::string known;
+            for (auto const& f : flags) known += std::string(known.empty() ? "" : ", ") + f.name;
+            return usage_error("unknown warning '" + name + "' in '" + a + "' (known: " + known + ")");
+        }
+        auto& d = o.warnings.disabled;
+        d.erase(std::remove(d.begin(), d.end(), name), d.end());
+        if (off) d.push_back(name);
     } else if (a == "-o") {
         if (!value() || !*v) return usage_error("-o needs a file name");
         if (!cl.output.empty()) return usage_error("-o given twice");

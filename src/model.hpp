@@ -45,6 +45,15 @@ struct constraint_def {
     GiNaC::ex residual;
     bool holonomic = true;
     span where;
+    std::size_t line = 0; // of the statement, for messages that name other constraints
+};
+
+// One `kinetic` or `lagrangian` statement's term, for derivation errors and the
+// well-posedness check to point at the statement responsible.
+struct energy_term {
+    std::string keyword;
+    GiNaC::ex value;
+    span where;
 };
 
 struct output_def {
@@ -71,6 +80,7 @@ struct model {
     GiNaC::ex lagrangian = 0;  // Σ lagrangian (added to T − V)
     GiNaC::ex dissipation = 0; // Σ dissipation (Rayleigh)
     bool has_lagrangian_terms = false;
+    std::vector<energy_term> energy_terms; // kinetic and lagrangian statements, file order
     span model_span;
 
     std::vector<force_def> forces;

@@ -39,7 +39,7 @@
     {scalar} Ac[nc * nq];
     mass_matrix({args_q_p}M);
     constraint_jacobian({args_q_p}Ac);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+{augment}    if (detail::cholesky_factor<nq>(M) != 0) return 1;
     {scalar} Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
     for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
@@ -55,7 +55,7 @@
     {scalar} l[nc];
     for (int c = 0; c < m; ++c) {{
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
-        detail::cholesky_solve<nq>(M, z);
+{augment_column}        detail::cholesky_solve<nq>(M, z);
         for (int k = 0; k < nc; ++k) {{
             {scalar} s = -J[(nq + k) * m + c];
             for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * z[i];

@@ -35,13 +35,13 @@ inline constexpr const char* output_names[{count}] = {{{output_names}}};
         if (!(size > 0)) break;
         mass_matrix({t}q, p, M);
         constraint_jacobian({t}q, p, A);
-        if (detail::cholesky_factor<nq>(M) != 0) return -1;
+{augment}        if (detail::cholesky_factor<nq>(M) != 0) return -1;
         if (detail::project_onto_rows<nh>(M, A, c, Y, S, l, q) != 0) return -1;
     }}
     constraint_velocity({t}q, qd, p, c);
     mass_matrix({t}q, p, M);
     constraint_jacobian({t}q, p, A);
-    if (detail::cholesky_factor<nq>(M) != 0) return -1;
+{augment_velocity}    if (detail::cholesky_factor<nq>(M) != 0) return -1;
     if (detail::project_onto_rows<nc>(M, A, c, Y, S, l, qd) != 0) return -1;
     // What is left: |[c; cdot, g]|.
     {scalar} v[nc];

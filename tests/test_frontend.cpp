@@ -226,13 +226,19 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"cholesky_steps.tpl#finite_check", {"conditions"}},
         {"forward_dynamics_unrolled.tpl", {"terms", "factor", "solve", "finite_check"}},
         {"forward_dynamics.tpl", {"scalar", "args_q_qd_u_p", "factor", "solve", "math"}},
-        {"forward_dynamics_constrained.tpl", {"scalar", "args_q_qd_p", "args_q_qd_u_p", "factor", "solve", "math"}},
+        {"forward_dynamics_constrained.tpl", {"scalar", "args_q_qd_p", "args_q_qd_u_p", "factor", "solve", "math", "augment"}},
+        {"augment.tpl#helpers", {"linkage", "scalar", "one", "zero"}},
+        {"augment.tpl#forward_dynamics", {"scalar"}},
+        {"augment.tpl#linearization", {"scalar"}},
+        {"augment.tpl#linearization_column", {}},
+        {"augment.tpl#project_state", {}},
+        {"augment.tpl#project_state_velocity", {}},
         {"using_math.tpl#block", {"declarations"}},
         {"using_math.tpl#declaration", {"function"}},
         {"scalar_function_return.tpl", {}},
         {"control.tpl#state_derivative", {"scalar", "t"}},
         {"control.tpl#linearization", {"scalar", "args", "args_q_p"}},
-        {"control.tpl#linearization_constrained", {"scalar", "args", "args_q_p"}},
+        {"control.tpl#linearization_constrained", {"scalar", "args", "args_q_p", "augment", "augment_column"}},
         {"control.tpl#store_column", {"linkage", "scalar", "one", "zero"}},
         {"control.tpl#rk4_step", {"scalar", "t", "t_half", "t_full"}},
         {"control.tpl#symplectic_euler_step", {"scalar", "t"}},
@@ -252,7 +258,7 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"task.tpl#input_names", {"inputs", "input_names"}},
         {"task.tpl#parameter_names", {"parameters", "parameter_names", "count"}},
         {"task.tpl#output_names", {"outputs", "output_names", "count"}},
-        {"task.tpl#project_state", {"scalar", "holonomic", "iterations", "t", "math"}},
+        {"task.tpl#project_state", {"scalar", "holonomic", "iterations", "t", "math", "augment", "augment_velocity"}},
         {"task.tpl#project_onto_rows", {"template_head", "scalar"}},
         {"comments.tpl#parts", {"name"}}};
     // Every other section of comments.tpl is plain text.
@@ -340,21 +346,22 @@ INSTANTIATE_TEST_SUITE_P(
 TEST(Constraints, ClassificationAndRowOrder) {
     // Holonomic rows first (file order), then velocity rows; an integrable velocity
     // constraint stays a velocity constraint; t is allowed in either.
-    auto c = check_text("model m\nparameter R\ncoordinate x, y\nkinetic der(x)^2 + der(y)^2\n"
-                        "constraint der(x) = R * der(y)\nconstraint x^2 + y^2 = 1 + t\nconstraint y = x\n");
+    // (A third coordinate z, in the third constraint, keeps the three rows independent.)
+    auto c = check_text("model m\nparameter R\ncoordinate x, y, z\nkinetic der(x)^2 + der(y)^2 + der(z)^2\n"
+                        "constraint der(x) = R * der(y)\nconstraint x^2 + y^2 = 1 + t\nconstraint y = x + z\n");
     ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
     lagc::diagnostics d;
     auto r = lagc::derive(*c.m, d);
-    ASSERT_TRUE(r.has_value());
+    ASSERT_TRUE(r.has_value()) << d.format(lagc::source_file("test.lag", ""));
     ASSERT_EQ(r->nc, 3u);
     auto const &q = c.m->q, &qd = c.m->qd;
     EXPECT_TRUE(equal(r->constraint_residuals[0], q[0] * q[0] + q[1] * q[1] - 1 - c.m->t));
-    EXPECT_TRUE(equal(r->constraint_residuals[1], q[1] - q[0]));
+    EXPECT_TRUE(equal(r->constraint_residuals[1], q[1] - q[0] - q[2]));
     EXPECT_TRUE(equal(r->constraint_residuals[2], qd[0] - c.m->p[0] * qd[1]));
     // A = dc/dq for holonomic rows, dg/dqd for velocity rows.
     EXPECT_TRUE(equal(r->constraint_jacobian[0], 2 * q[0]));
-    EXPECT_TRUE(equal(r->constraint_jacobian[2], -1));
-    EXPECT_TRUE(equal(r->constraint_jacobian[5], -c.m->p[0]));
+    EXPECT_TRUE(equal(r->constraint_jacobian[3], -1));
+    EXPECT_TRUE(equal(r->constraint_jacobian[7], -c.m->p[0]));
     // gamma of row 0 includes the time term: c'' = A qdd + 2 qd0^2 + 2 qd1^2 (c_tt = 0),
     // r = -gamma - 2 alpha c' - beta^2 c with alpha = beta = 0.
     EXPECT_TRUE(equal(r->constraint_rhs[0], -2 * qd[0] * qd[0] - 2 * qd[1] * qd[1]));

@@ -1,0 +1,47 @@
+@@ helpers
+// M + rho A^T A in place (both triangles from M's lower one), rho = (largest diagonal
+// entry of M) / (largest diagonal entry of A^T A). Adding rho A^T times the second block row
+// of [[M, A^T], [A, 0]] [x; l] = [b; r] to the first gives [[M + rho A^T A, A^T], [A, 0]]
+// [x; l] = [b + rho A^T r; r]: the same solution, and M + rho A^T A is positive definite
+// wherever the whole system is regular, also where M alone is singular. Returns rho.
+{linkage}{scalar} augment_mass_matrix({scalar}* M, const {scalar}* A) {{
+    {scalar} largest_m = {zero};
+    {scalar} largest_a = {zero};
+    for (int i = 0; i < nq; ++i) {{
+        if (M[i * nq + i] > largest_m) largest_m = M[i * nq + i];
+        {scalar} s = {zero};
+        for (int k = 0; k < nc; ++k) s += A[k * nq + i] * A[k * nq + i];
+        if (s > largest_a) largest_a = s;
+    }}
+    const {scalar} rho = largest_a > {zero} ? (largest_m > {zero} ? largest_m : {one}) / largest_a : {zero};
+    for (int i = 0; i < nq; ++i)
+        for (int j = 0; j <= i; ++j) {{
+            {scalar} s = {zero};
+            for (int k = 0; k < nc; ++k) s += A[k * nq + i] * A[k * nq + j];
+            M[i * nq + j] += rho * s;
+            M[j * nq + i] = M[i * nq + j];
+        }}
+    return rho;
+}}
+
+// b += rho A^T r, r read with a stride: the right-hand side that goes with augment_mass_matrix.
+{linkage}void augment_right_hand_side({scalar} rho, const {scalar}* A, const {scalar}* r, int stride, {scalar}* b) {{
+    for (int i = 0; i < nq; ++i) {{
+        {scalar} s = {zero};
+        for (int k = 0; k < nc; ++k) s += A[k * nq + i] * r[k * stride];
+        b[i] += rho * s;
+    }}
+}}
+@@ forward_dynamics
+    // M alone is singular here (lagc found it so at every state it tried): M + rho A^T A.
+    const {scalar} rho = detail::augment_mass_matrix(M, A);
+    detail::augment_right_hand_side(rho, A, r, 1, b);
+@@ linearization
+    // M alone is singular here (lagc found it so at every state it tried): M + rho A^T A.
+    const {scalar} rho = detail::augment_mass_matrix(M, Ac);
+@@ linearization_column
+        detail::augment_right_hand_side(rho, Ac, J + nq * m + c, m, z);
+@@ project_state
+        detail::augment_mass_matrix(M, A);
+@@ project_state_velocity
+    detail::augment_mass_matrix(M, A);
