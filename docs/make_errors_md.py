@@ -39,6 +39,25 @@ TITLES = {
     'warnings_constraints': 'Warnings about constraints',
     'note_coriolis': 'Note: no Coriolis matrix',
     'several_errors': 'Several errors in one run',
+    'kinetic_without_velocity': 'Warning: a kinetic term without a velocity (a forgotten der())',
+    'singular_combination': 'A velocity combination with no inertia',
+    'negative_kinetic': 'A negative kinetic energy',
+    'indefinite_kinetic': 'An indefinite kinetic energy',
+    'dependent_constraints': 'Constraints that depend on each other',
+    'identical_constraints': 'The same constraint twice',
+    'constraint_determines_coordinate': 'Note: a coordinate without inertia that the constraints determine',
+    'undetermined_coordinate': 'A coordinate without inertia that the constraints do not determine',
+    'linear_in_velocity': 'A coordinate whose velocity appears only linearly',
+    'more_than_quadratic': 'A term more than quadratic in the velocities',
+    'cascade_let': 'No cascade: a broken let',
+    'cascade_coordinates': 'No cascade: a list without commas',
+    'semicolon': 'A semicolon',
+    'unclosed_bracket': 'An unclosed bracket',
+    'trailing_operator': 'A trailing operator before the next statement',
+    'did_you_mean': 'Misspelt names and functions',
+    'other_languages': 'Operators from other languages (** and ==)',
+    'non_ascii': 'Letters outside ASCII',
+    'parameter_defaults': 'Parameter defaults that are not constants',
 }
 # Cases whose source is not shown verbatim (too long, or not printable).
 DESCRIBED = {'too_deep': 'A statement 250 brackets deep:', 'bad_byte': 'A line ending in the byte 0xFF:'}
@@ -57,15 +76,21 @@ def main() -> None:
            'printed as `lagc: error: ...` and exit with status 2; see [cli.md](cli.md).', '']
     for case in sorted(glob.glob(os.path.join(root, 'tests', 'diagnostics', '*.lag'))):
         name = os.path.basename(case)[:-4]
-        source = open(case, encoding='latin1').read()
-        stderr = open(case[:-4] + '.stderr', encoding='latin1').read()
+        source = open(case, encoding='utf-8', errors='surrogateescape').read()
+        stderr = open(case[:-4] + '.stderr', encoding='utf-8', errors='surrogateescape').read()
         out += ['## ' + TITLES.get(name, name.replace('_', ' ')), '']
         if name in DESCRIBED:
             out += [DESCRIBED[name], '']
         else:
             out += ['```', source.rstrip('\n'), '```', '']
         out += ['```', stderr.rstrip('\n'), '```', '']
-    with open(os.path.join(root, 'docs', 'errors.md'), 'w') as f:
+    out += ['## Controlling warnings and notes', '',
+            'Every warning and note ends with the option that silences it, such as',
+            '`[-Wkinetic-without-velocity]`: `-Wno-kinetic-without-velocity` hides that kind, `-w`',
+            'hides all warnings and notes, and `-Werror` turns warnings into errors (exit status 1,',
+            'nothing written). Errors cannot be silenced. The kinds are listed in',
+            '[cli.md](cli.md#warnings-and-notes).', '']
+    with open(os.path.join(root, 'docs', 'errors.md'), 'w', encoding='utf-8', errors='surrogateescape') as f:
         f.write('\n'.join(out))
 
 

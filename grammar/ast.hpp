@@ -88,7 +88,7 @@ struct declaration_stmt : x3::position_tagged {
 
 struct parameter_decl : x3::position_tagged {
     identifier name;
-    boost::optional<number> value;
+    boost::optional<expression> value; // numbers and earlier parameters (v1.1)
 };
 
 struct parameter_stmt : x3::position_tagged {

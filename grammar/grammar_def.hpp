@@ -157,8 +157,8 @@ auto const model_stmt_def = kw("model") > identifier;
 // declaration_stmt ::= ('coordinate' | 'input') identifier {',' identifier}
 auto const name_list_def = identifier % ',';
 auto const declaration_stmt_def = (kw("coordinate") | kw("input")) > name_list;
-// parameter_decl ::= identifier ['=' signed_number]
-auto const parameter_decl_def = identifier > -('=' > signed_number);
+// parameter_decl ::= identifier ['=' expression]   (numbers and earlier parameters)
+auto const parameter_decl_def = identifier > -('=' > expression);
 // parameter_stmt ::= 'parameter' parameter_decl {',' parameter_decl}
 auto const parameter_list_def = parameter_decl % ',';
 auto const parameter_stmt_def = kw("parameter") > parameter_list;

@@ -9,7 +9,25 @@ namespace {
 using GiNaC::ex;
 ex no_expression(ex const&, ex const&) { return 0; }
 double no_value(double, double) { return 0; }
+
+// sign and |x| of a real number, exactly; other numbers and expressions stay held.
+ex sign_eval(ex const& x) {
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(x) && GiNaC::ex_to<GiNaC::numeric>(x).is_real())
+        return GiNaC::ex_to<GiNaC::numeric>(x).csgn();
+    return lagc_sign(x).hold();
+}
+ex sign_derivative(ex const&, unsigned) { return 0; }
+ex abs_eval(ex const& x) {
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(x) && GiNaC::ex_to<GiNaC::numeric>(x).is_real())
+        return GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(x));
+    return lagc_abs(x).hold();
+}
+ex abs_derivative(ex const& x, unsigned) { return lagc_sign(x); }
+double sign_value(double x, double) { return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0; }
 } // namespace
+
+REGISTER_FUNCTION(lagc_sign, eval_func(sign_eval).evalf_func(sign_eval).derivative_func(sign_derivative))
+REGISTER_FUNCTION(lagc_abs, eval_func(abs_eval).evalf_func(abs_eval).derivative_func(abs_derivative))
 
 std::vector<builtin> const& builtins() {
     static std::vector<builtin> const table = {
@@ -31,6 +49,12 @@ std::vector<builtin> const& builtins() {
         {"", 2, "", "pow", no_expression, [](double a, double b) { return std::pow(a, b); }},
         // GiNaC's abs (derivatives of some expressions contain it).
         {"", 1, "abs", "fabs", no_expression, [](double a, double) { return std::fabs(a); }},
+        // |x|, sign(x) (0 at 0; the generated code's detail::sign), and min, max as
+        // (a + b -+ |a - b|)/2: at a kink the derivative is the mean of the two sides'.
+        {"abs", 1, "lagc_abs", "fabs", [](ex const& a, ex const&) -> ex { return lagc_abs(a); }, [](double a, double) { return std::fabs(a); }},
+        {"sign", 1, "lagc_sign", "sign", [](ex const& a, ex const&) -> ex { return lagc_sign(a); }, sign_value, builtin::code::helper},
+        {"min", 2, "", "fmin", [](ex const& a, ex const& b) -> ex { return (a + b - lagc_abs(a - b)) / 2; }, [](double a, double b) { return std::fmin(a, b); }, builtin::code::rewritten},
+        {"max", 2, "", "fmax", [](ex const& a, ex const& b) -> ex { return (a + b + lagc_abs(a - b)) / 2; }, [](double a, double b) { return std::fmax(a, b); }, builtin::code::rewritten},
         // On vectors and matrices; built by the checker (check_expressions.cpp).
         {"der", 1, "", "", no_expression, no_value},
         {"dot", 2, "", "", no_expression, no_value},
@@ -60,7 +84,7 @@ builtin const* builtin_for_ginac(std::string_view ginac_name) {
 
 builtin const* builtin_for_cxx(std::string_view cxx) {
     for (auto const& b : builtins())
-        if (b.scalar() && b.cxx == cxx) return &b;
+        if (b.scalar() && b.how != builtin::code::rewritten && b.cxx == cxx) return &b;
     return nullptr;
 }
 

@@ -19,8 +19,17 @@ struct builtin {
     std::string_view cxx;   // the <cmath> function the generated code calls
     GiNaC::ex (*make)(GiNaC::ex const& a, GiNaC::ex const& b); // the GiNaC expression
     double (*value)(double a, double b);                         // what `cxx` computes
+    // How the generated code computes it: a <cmath> call, a helper lagc writes into the
+    // detail namespace (sign), or not at all (min and max become expressions in abs).
+    enum class code { cmath, helper, rewritten };
+    code how = code::cmath;
     bool scalar() const { return !cxx.empty(); }
 };
+
+// GiNaC functions of lagc's own: |x| with d|x|/dx = sign(x), and sign(x) (0 at 0) with
+// derivative 0. GiNaC's abs differentiates through conjugate(), which C++ has no use for.
+DECLARE_FUNCTION_1P(lagc_abs)
+DECLARE_FUNCTION_1P(lagc_sign)
 
 // Every built-in, in a fixed order (the order of the `using std::…` block of --template code).
 std::vector<builtin> const& builtins();

@@ -80,10 +80,18 @@ bool checker::declare(ast::identifier const& id, name_kind kind, std::size_t ind
     return true;
 }
 
+std::vector<std::string_view> checker::names_in_scope() const {
+    std::vector<std::string_view> out;
+    for (auto const& [name, entry] : names_) out.push_back(name);
+    out.push_back("t");
+    out.push_back("pi");
+    return out;
+}
+
 std::optional<model> checker::run(std::vector<parsed_statement> const& statements) {
     bool first = true;
     for (auto const& st : statements) {
-        if (first && !boost::get<ast::model_stmt>(&st.node)) {
+        if (first && !model_failed_ && !boost::get<ast::model_stmt>(&st.node)) {
             diags_.error(st.where, "a model starts with 'model NAME'");
             have_model_ = true; // report once
         }
@@ -96,7 +104,7 @@ std::optional<model> checker::run(std::vector<parsed_statement> const& statement
             diags_.error(st.where, std::string("this statement cannot be evaluated: ") + e.what());
         }
     }
-    if (statements.empty()) diags_.error({0, 0}, "the model is empty; it starts with 'model NAME'");
+    if (statements.empty() && !any_failed_) diags_.error({0, 0}, "the model is empty; it starts with 'model NAME'");
     else if (m_.q.empty() && !diags_.has_errors())
         diags_.error(statements.front().where, "the model declares no coordinate");
     if (diags_.has_errors()) return std::nullopt;
@@ -114,8 +122,8 @@ bool is_reserved_word(std::string const& name) {
 }
 
 std::optional<model> check(std::vector<parsed_statement> const& statements, source_file const& file,
-                           diagnostics& diags, check_limits const& limits) {
-    return checking::checker(file, diags, limits).run(statements);
+                           diagnostics& diags, check_limits const& limits, std::vector<failed_statement> const& failed) {
+    return checking::checker(file, diags, limits, failed).run(statements);
 }
 
 } // namespace lagc

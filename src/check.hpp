@@ -16,7 +16,8 @@ struct check_limits {
 
 // Returns the model when there were no errors; reports every error it can find.
 std::optional<model> check(std::vector<parsed_statement> const& statements, source_file const& file,
-                           diagnostics& diags, check_limits const& limits = {});
+                           diagnostics& diags, check_limits const& limits = {},
+                           std::vector<failed_statement> const& failed = {});
 
 // Words a model may not use as names (statement keywords, built-ins, t, pi, C++ keywords).
 bool is_reserved_word(std::string const& name);

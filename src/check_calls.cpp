@@ -2,6 +2,7 @@
 // built from the table; der, dot, cross, norm, transpose and the rotations act on shapes.
 #include "chain_rule.hpp"
 #include "checker.hpp"
+#include "spelling.hpp"
 
 namespace lagc::checking {
 
@@ -12,8 +13,12 @@ opt_value checker::eval_call(ast::call const& c) {
         auto it = names_.find(fn);
         if (it != names_.end() || fn == "t" || fn == "pi")
             diags_.error(span_of(c.function), "'" + fn + "' is not a function");
-        else
-            diags_.error(span_of(c.function), "unknown function '" + fn + "'");
+        else {
+            std::vector<std::string_view> functions;
+            for (auto const& b : builtins())
+                if (!b.name.empty()) functions.push_back(b.name);
+            diags_.error(span_of(c.function), "unknown function '" + fn + "'" + did_you_mean(fn, functions));
+        }
         return std::nullopt;
     }
     if (static_cast<int>(c.arguments.size()) != info->arity) {
@@ -26,6 +31,7 @@ opt_value checker::eval_call(ast::call const& c) {
     if (!evaluated) return std::nullopt;
     std::vector<value> const& args = *evaluated;
     span const where = span_of(c), arg0 = span_of(c.arguments[0]);
+    if (fn == "abs" || fn == "sign" || fn == "min" || fn == "max") m_.uses_sign = true;
     if (info->scalar()) return scalar_call(*info, args, c);
     if (fn == "der") return time_derivative(args[0], arg0);
     if (fn == "dot" || fn == "cross") return dot_or_cross(fn, args[0], args[1], where);

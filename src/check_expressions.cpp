@@ -2,6 +2,7 @@
 // names resolved, operators with shape rules, and the budgets that keep the symbolic work
 // bounded (docs/cli.md, "Limits").
 #include "checker.hpp"
+#include "spelling.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -183,8 +184,8 @@ opt_value checker::eval_identifier(ast::identifier const& id) {
             diags_.error(span_of(id), "'" + n + "' is a function: call it as " + n + "(...)");
         else if (is_reserved_word(n))
             diags_.error(span_of(id), "'" + n + "' is a reserved word, not a value");
-        else
-            diags_.error(span_of(id), "unknown name '" + n + "'");
+        else if (!quiet_names_.count(n))
+            diags_.error(span_of(id), "unknown name '" + n + "'" + did_you_mean(n, names_in_scope()));
         return std::nullopt;
     }
     switch (it->second.kind) {

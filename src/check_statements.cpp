@@ -1,12 +1,12 @@
 // Stage 2: the rules of each statement (what it may depend on, its shape, what it adds to
 // the model).
 #include "checker.hpp"
-
 #include "cxx_names.hpp"
 
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <sstream>
 
 namespace lagc::checking {
 
@@ -49,23 +49,72 @@ void checker::statement(ast::declaration_stmt const& s, span) {
     }
 }
 
+namespace {
+// The double nearest to an exact constant: evaluated to 40 digits, then read as a decimal
+// (what strtod does with the literal when the default is a plain number).
+double nearest_double(ex const& exact) {
+    struct digits_guard {
+        long saved = GiNaC::Digits;
+        ~digits_guard() { GiNaC::Digits = saved; }
+    } guard;
+    GiNaC::Digits = 40;
+    ex v = exact.evalf();
+    if (!GiNaC::is_a<GiNaC::numeric>(v)) return std::nan("");
+    std::ostringstream text;
+    text << v;
+    std::string s = text.str();
+    for (char& c : s)
+        if (c == 'L' || c == 'l' || c == 'd' || c == 'D') c = 'e'; // CLN's exponent markers
+    return std::strtod(s.c_str(), nullptr);
+}
+} // namespace
+
 void checker::statement(ast::parameter_stmt const& s, span) {
     for (auto const& d : s.decls) {
+        // The default first, before the name is declared: it may read earlier parameters only.
+        std::optional<ex> exact;
+        if (d.value) exact = parameter_default(*d.value, d.name.name);
         if (!declare(d.name, name_kind::parameter, m_.parameters.size())) continue;
         // Registered whatever its default: the name is declared, so uses of it must find a
         // symbol (an error below already stops the compilation).
         parameter_def p{d.name.name, 0.0, 0, span_of(d.name)};
         m_.p.emplace_back("p_" + d.name.name);
-        if (d.value) {
-            if (auto exact = exact_number(*d.value)) {
-                p.exact_value = *exact;
-                p.default_value = std::strtod(d.value->text.c_str(), nullptr);
-                if (!std::isfinite(p.default_value))
-                    diags_.error(span_of(*d.value), "default value '" + d.value->text + "' does not fit in a double");
-            }
+        if (exact) {
+            p.exact_value = *exact;
+            p.default_value = nearest_double(*exact);
+            if (!std::isfinite(p.default_value))
+                diags_.error(span_of(*d.value), "the default value of '" + d.name.name + "' does not fit in a double");
         }
         m_.parameters.push_back(p);
     }
+}
+
+// A parameter's default: an expression of numbers and earlier parameters, evaluated
+// exactly with their defaults; nullopt (with an error) otherwise.
+std::optional<ex> checker::parameter_default(ast::expression const& e, std::string const& name) {
+    opt_value v = eval(e);
+    if (!v) return std::nullopt;
+    span const at = span_of(e);
+    if (v->shape != value::kind::scalar) {
+        diags_.error(at, "a parameter's default is a scalar, not " + v->describe());
+        return std::nullopt;
+    }
+    ex value = v->elems[0];
+    if (depends_on(value, m_.q) || depends_on(value, m_.qd) || depends_on(value, m_.u) || value.has(m_.t)) {
+        diags_.error(at, "a parameter's default may use numbers and earlier parameters only, not coordinates, "
+                         "velocities, inputs or t");
+        return std::nullopt;
+    }
+    GiNaC::exmap earlier;
+    for (std::size_t i = 0; i < m_.parameters.size(); ++i) earlier[m_.p[i]] = m_.parameters[i].exact_value;
+    try {
+        value = value.subs(earlier);
+    } catch (std::exception const&) {
+        diags_.error(at, "default value of '" + name + "' is undefined with the defaults of the parameters it uses");
+        return std::nullopt;
+    }
+    if (!real_constant(value, at, "default value of '" + name + "'")) return std::nullopt;
+    return value;
 }
 
 void checker::statement(ast::definition_stmt const& s, span where) {

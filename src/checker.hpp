@@ -8,6 +8,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,8 +32,15 @@ std::string clipped_text(GiNaC::numeric const& n);
 
 class checker {
 public:
-    checker(source_file const& file, diagnostics& diags, check_limits const& limits)
-        : file_(file), diags_(diags), limits_(limits) {}
+    checker(source_file const& file, diagnostics& diags, check_limits const& limits,
+            std::vector<failed_statement> const& failed)
+        : file_(file), diags_(diags), limits_(limits) {
+        for (auto const& f : failed) {
+            quiet_names_.insert(f.names.begin(), f.names.end());
+            model_failed_ = model_failed_ || f.keyword == "model";
+        }
+        any_failed_ = !failed.empty();
+    }
 
     std::optional<model> run(std::vector<parsed_statement> const& statements);
 
@@ -53,6 +61,12 @@ private:
     int nesting_ = 0; // depth of eval(expression) calls; the size limit is checked at 0
     std::map<std::string, name_entry> names_;
     std::vector<opt_value> lets_; // nullopt: the let had an error; uses stay silent
+    // Names in statements that did not parse: an unknown one is the parse error's doing.
+    std::set<std::string> quiet_names_;
+    bool model_failed_ = false; // the `model` statement did not parse: no "starts with 'model NAME'"
+    bool any_failed_ = false;
+    // Names a misspelt one may have meant: declared so far, t and pi.
+    std::vector<std::string_view> names_in_scope() const;
 
     // -- names (check.cpp) ---------------------------------------------------
     bool declare(ast::identifier const& id, name_kind kind, std::size_t index);
@@ -91,6 +105,7 @@ private:
     opt_value rotation(std::string const& fn, value const& angle, span where);
 
     // -- statements (check_statements.cpp) -----------------------------------
+    std::optional<ex> parameter_default(ast::expression const& e, std::string const& name);
     void statement(ast::model_stmt const& s, span where);
     void statement(ast::declaration_stmt const& s, span where);
     void statement(ast::parameter_stmt const& s, span where);

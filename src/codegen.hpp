@@ -38,6 +38,12 @@ struct emitted_body {
     std::size_t temporaries = 0;
 };
 
+// A call's function without its prefix: "sin" of "std::sin" and "detail::sign".
+inline std::string call_name(std::string const& text) {
+    std::size_t const colon = text.rfind("::");
+    return colon == std::string::npos ? text : text.substr(colon + 2);
+}
+
 class expression_graph {
 public:
     expression_graph(std::map<std::string, symbol_spelling> const& symbols, codegen_options options);

@@ -57,10 +57,11 @@ compile_result compile(std::string const& text, compile_options const& options) 
         return r;
     }
     auto t0 = std::chrono::steady_clock::now();
-    auto statements = parse(file, r.diags);
+    std::vector<failed_statement> failed;
+    auto statements = parse(file, r.diags, &failed);
     r.times.parse = seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
-    auto m = check(statements, file, r.diags, options.limits);
+    auto m = check(statements, file, r.diags, options.limits, failed);
     r.times.check = seconds_since(t0);
     if (!m || r.diags.has_errors()) return r;
     if (!options.namespace_name.empty()) m->name = options.namespace_name;

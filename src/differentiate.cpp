@@ -107,7 +107,7 @@ int expression_graph::product_derivative(node const& n, int variable, std::vecto
 
 // f(a)' = f'(a) a' (and atan2, pow: both arguments).
 int expression_graph::call_derivative(int id, node const& n, int variable, std::vector<int>& memo) {
-    std::string const f = n.text.substr(options_.math_prefix.size());
+    std::string const f = call_name(n.text);
     int const a = n.args[0];
     int const da = derivative(a, variable, memo);
     auto num = [&](long p, long q = 1) { return number(GiNaC::numeric(p, q)); };
@@ -129,6 +129,7 @@ int expression_graph::call_derivative(int id, node const& n, int variable, std::
                                   {product_of({{b, false}, {da, false}, {a, true}}, false), false}});
         return product_of({{id, false}, {inner, false}}, false);
     }
+    if (f == "sign") return zero_derivative; // the jump at 0 is not a derivative
     if (da == zero_derivative) return zero_derivative;
     int const one_minus_square = make_add({{num(1), false}, {make_pow(a, 2), true}});
     if (f == "sin") return times_da({{call("cos", a), false}});
@@ -143,7 +144,7 @@ int expression_graph::call_derivative(int id, node const& n, int variable, std::
     if (f == "sinh") return times_da({{call("cosh", a), false}});
     if (f == "cosh") return times_da({{call("sinh", a), false}});
     if (f == "tanh") return times_da({{make_pow(call("cosh", a), 2), true}});
-    if (f == "fabs") return times_da({{a, false}, {id, true}});
+    if (f == "fabs") return times_da({{call("sign", a), false}}); // 0 at 0, as GiNaC's side says
     throw std::runtime_error("no derivative for the function " + f);
 }
 

@@ -261,14 +261,26 @@ std::string emitter::parameter_fields() const {
 std::string emitter::using_math() const {
     if (!o_.templated) return "";
     std::string declarations;
+    std::vector<std::string_view> done;
     for (auto const& b : builtins())
-        if (b.scalar()) declarations += text("using_math.tpl#declaration", {{"function", std::string(b.cxx)}});
+        if (b.scalar() && b.how == builtin::code::cmath && std::find(done.begin(), done.end(), b.cxx) == done.end()) {
+            declarations += text("using_math.tpl#declaration", {{"function", std::string(b.cxx)}});
+            done.push_back(b.cxx);
+        }
     declarations += text("using_math.tpl#declaration", {{"function", "isfinite"}});
     declarations.pop_back(); // the block's template ends the last line
     return text("using_math.tpl#block", {{"declarations", declarations}});
 }
 
 emitted_files emitter::run() {
+    if (m_.uses_sign) {
+        // Inline even in a .cpp (static inline): --fold-parameters may leave it unused.
+        std::string head = o_.templated ? "template <class T>\ninline " : o_.header_only ? "inline " : "static inline ";
+        out_.add_helpers(text("functions.tpl#sign", {{"head", head},
+                                                     {"scalar", scalar()},
+                                                     {"zero", single() ? "0.0f" : "0.0"},
+                                                     {"one", single() ? "1.0f" : "1.0"}}));
+    }
     // The loop Cholesky serves the linearization, A M^-1 A^T, and M when it is too large to unroll.
     out_.add_helpers(text("cholesky.tpl", {{"scalar", scalar()},
                                                {"template_head", o_.templated ? "template <int n, class T>" : "template <int n>"},

@@ -178,7 +178,9 @@ int expression_graph::make_pow(int base, long n) {
 }
 
 int expression_graph::make_call(std::string const& name, std::vector<int> args) {
-    node n{op::call, options_.math_prefix + name, std::move(args), {}, 0, 0};
+    builtin const* b = builtin_for_cxx(name);
+    bool const helper = b && b->how == builtin::code::helper;
+    node n{op::call, (helper ? "detail::" : options_.math_prefix) + name, std::move(args), {}, 0, 0};
     n.flags.assign(n.args.size(), 0);
     bool constant = true;
     for (int a : n.args) constant = constant && nodes_[static_cast<std::size_t>(a)].kind == op::number;
@@ -316,7 +318,7 @@ double expression_graph::evaluate(int id, std::map<std::string, double> const& v
     }
     case op::pow: return std::pow(arg(0), n.exponent);
     case op::call: {
-        builtin const* fn = builtin_for_cxx(n.text.substr(options_.math_prefix.size()));
+        builtin const* fn = builtin_for_cxx(call_name(n.text));
         if (!fn) throw std::runtime_error("evaluate: unknown function " + n.text);
         return fn->value(arg(0), n.args.size() > 1 ? arg(1) : 0.0);
     }
@@ -358,7 +360,7 @@ std::vector<double> expression_graph::evaluate_all(std::vector<int> const& roots
         }
         case op::pow: v[id] = std::pow(arg(0), n.exponent); break;
         case op::call: {
-            builtin const* fn = builtin_for_cxx(n.text.substr(options_.math_prefix.size()));
+            builtin const* fn = builtin_for_cxx(call_name(n.text));
             v[id] = fn ? fn->value(arg(0), n.args.size() > 1 ? arg(1) : 0.0) : std::nan("");
             break;
         }

@@ -89,6 +89,7 @@ struct model {
     GiNaC::ex beta = 0;
     std::vector<output_def> outputs;
     bool uses_time = false;
+    bool uses_sign = false; // abs, sign, min or max appear: the generated code gets detail::sign
 };
 
 } // namespace lagc
