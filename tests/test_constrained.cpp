@@ -2,11 +2,13 @@
 // against the index-1 system, Baumgarte stabilisation in simulation, and agreement
 // between Cartesian and polar formulations of the same system.
 #include "cartesian_pendulum.hpp"
+#include "circle_three_coordinates.hpp"
 #include "constrained_pendulum.hpp"
 #include "crane_pendulum.hpp"
 #include "double_pendulum.hpp"
 #include "double_pendulum_cartesian.hpp"
 #include "four_bar.hpp"
+#include "quaternion_body.hpp"
 #include "rolling_wheel.hpp"
 #include "simple_pendulum.hpp"
 #include "wheeled_robot.hpp"
@@ -174,6 +176,8 @@ std::vector<constrained> all_constrained() {
     { constrained d; rolling_wheel::Parameters p; LAGC_BIND_CONSTRAINED(rolling_wheel, d, p); v.push_back(d); }
     { constrained d; double_pendulum_cartesian::Parameters p; LAGC_BIND_CONSTRAINED(double_pendulum_cartesian, d, p); v.push_back(d); }
     { constrained d; four_bar::Parameters p; LAGC_BIND_CONSTRAINED(four_bar, d, p); v.push_back(d); }
+    { constrained d; quaternion_body::Parameters p; LAGC_BIND_CONSTRAINED(quaternion_body, d, p); v.push_back(d); }
+    { constrained d; circle_three_coordinates::Parameters p; LAGC_BIND_CONSTRAINED(circle_three_coordinates, d, p); v.push_back(d); }
     {
         constrained d;
         crane_pendulum::Parameters p;
@@ -459,4 +463,87 @@ TEST(Multipliers, LambdaMayBeNull) {
     ASSERT_EQ(four_bar::forward_dynamics(q, qd, u, p, with, lambda), 0);
     ASSERT_EQ(four_bar::forward_dynamics(q, qd, u, p, without, nullptr), 0);
     for (int i = 0; i < 3; ++i) EXPECT_EQ(with[i], without[i]);
+}
+
+// ---- singular M, regular [[M, A^T], [A, 0]] -------------------------------------------
+
+// The quaternion body: M = 4 G^T J G has rank 3. Oracles: Euler's equations
+// J w' = (J w) x w + tau with w = 2 G(q) q' (so w' = 2 G(q) q'', as G(q') q' = 0), and a
+// torque-free simulation that keeps T and |q|.
+TEST(SingularMass, QuaternionBodyFollowsEulersEquations) {
+    quaternion_body::Parameters p;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> U(-1, 1);
+    for (int trial = 0; trial < 20; ++trial) {
+        double q[4], qd[4], u[3], qdd[4], lambda[1];
+        double norm = 0;
+        for (double& x : q) x = U(rng), norm += x * x;
+        for (double& x : q) x /= std::sqrt(norm);
+        for (double& x : qd) x = U(rng);
+        for (double& x : u) x = U(rng);
+        // A velocity on the manifold (q . q' = 0), so Baumgarte adds nothing.
+        double along = 0;
+        for (int i = 0; i < 4; ++i) along += q[i] * qd[i];
+        for (int i = 0; i < 4; ++i) qd[i] -= along * q[i];
+        ASSERT_EQ(quaternion_body::forward_dynamics(q, qd, u, p, qdd, lambda), 0);
+        double const G[3][4] = {{-q[1], q[0], q[3], -q[2]}, {-q[2], -q[3], q[0], q[1]}, {-q[3], q[2], -q[1], q[0]}};
+        double w[3], wd[3];
+        quaternion_body::output_angular_velocity(q, qd, p, w);
+        for (int r = 0; r < 3; ++r) {
+            wd[r] = 0;
+            for (int c = 0; c < 4; ++c) wd[r] += 2 * G[r][c] * qdd[c];
+        }
+        double const J[3] = {p.J1, p.J2, p.J3};
+        double const Jw[3] = {J[0] * w[0], J[1] * w[1], J[2] * w[2]};
+        double const euler[3] = {(Jw[1] * w[2] - Jw[2] * w[1] + u[0]) / J[0], (Jw[2] * w[0] - Jw[0] * w[2] + u[1]) / J[1],
+                                 (Jw[0] * w[1] - Jw[1] * w[0] + u[2]) / J[2]};
+        for (int r = 0; r < 3; ++r) EXPECT_NEAR(wd[r], euler[r], 1e-12 * (1 + std::abs(euler[r]))) << "row " << r;
+    }
+}
+
+TEST(SingularMass, QuaternionBodyKeepsEnergyAndUnitNorm) {
+    constrained d;
+    quaternion_body::Parameters p;
+    LAGC_BIND_CONSTRAINED(quaternion_body, d, p);
+    // w = (1, 2, 0.5) at the identity: q' = G^T w / 2 = (0, w) / 2. Near the unstable
+    // middle axis, so the body tumbles.
+    vec q = {1, 0, 0, 0}, qd = {0, 0.5, 1.0, 0.25};
+    double t = 0, E0 = d.energy(t, q.data(), qd.data()), energy = 0, unit = 0;
+    auto zero_torque = [](double, vec const&, vec const&) { return vec(3, 0.0); };
+    while (t < 20 - 1e-9) {
+        rk4(d, t, q, qd, zero_torque, 1e-3);
+        energy = std::max(energy, std::abs(d.energy(t, q.data(), qd.data()) - E0) / E0);
+        unit = std::max(unit, std::abs(std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1));
+    }
+    std::printf("[ quatern. ] 20 s torque-free: relative energy drift %.2e, | |q| - 1 | %.2e\n", energy, unit);
+    EXPECT_LT(energy, 1e-9);
+    EXPECT_LT(unit, 1e-9);
+}
+
+// Three coordinates for a pendulum: x and y carry the mass, theta none; theta'' must be the
+// pendulum's -g/r sin(theta), the rod force m (g cos(theta) + r theta'^2), energy kept.
+TEST(SingularMass, CircleByThreeCoordinatesIsAPendulum) {
+    circle_three_coordinates::Parameters p;
+    for (double th : {-2.5, -0.7, 0.0, 0.4, 1.9}) {
+        double const w = 0.8 - 0.3 * th;
+        double q[3] = {p.r * std::sin(th), -p.r * std::cos(th), th};
+        double qd[3] = {p.r * std::cos(th) * w, p.r * std::sin(th) * w, w}, qdd[3], lambda[2];
+        ASSERT_EQ(circle_three_coordinates::forward_dynamics(q, qd, nullptr, p, qdd, lambda), 0);
+        EXPECT_NEAR(qdd[2], -p.g / p.r * std::sin(th), 1e-12) << th;
+        // x'' and y'' are the bob's acceleration on the circle.
+        double const a = qdd[2];
+        EXPECT_NEAR(qdd[0], p.r * (std::cos(th) * a - std::sin(th) * w * w), 1e-12);
+        EXPECT_NEAR(qdd[1], p.r * (std::sin(th) * a + std::cos(th) * w * w), 1e-12);
+    }
+    constrained d;
+    LAGC_BIND_CONSTRAINED(circle_three_coordinates, d, p);
+    double th = 1.2, t = 0;
+    vec q = {p.r * std::sin(th), -p.r * std::cos(th), th}, qd = {0, 0, 0};
+    double E0 = d.energy(t, q.data(), qd.data()), worst = 0;
+    while (t < 20 - 1e-9) {
+        rk4(d, t, q, qd, no_input, 1e-3);
+        worst = std::max(worst, std::abs(d.energy(t, q.data(), qd.data()) - E0));
+    }
+    std::printf("[ circle3  ] 20 s: energy drift %.2e J\n", worst);
+    EXPECT_LT(worst, 1e-8);
 }

@@ -7,15 +7,18 @@
 #include "cart_pendulum.hpp"
 #include "cartesian_pendulum.hpp"
 #include "chain10_rel.hpp"
+#include "circle_three_coordinates.hpp"
 #include "constrained_pendulum.hpp"
 #include "crane_pendulum.hpp"
 #include "double_pendulum.hpp"
 #include "double_pendulum_cartesian.hpp"
 #include "elastic_pendulum.hpp"
 #include "four_bar.hpp"
+#include "friction_block.hpp"
 #include "inclined_plane.hpp"
 #include "ladle.hpp"
 #include "pendulum_horizontal_force.hpp"
+#include "quaternion_body.hpp"
 #include "rolling_wheel.hpp"
 #include "simple_pendulum.hpp"
 #include "spinning_top.hpp"
@@ -97,6 +100,11 @@ std::vector<plant> all_plants() {
     { plant d; LAGC_PLANT(double_pendulum_cartesian, d); LAGC_CONSTRAINTS(double_pendulum_cartesian, d); d.q_offset = 0.5; add(d); }
     { plant d; LAGC_PLANT(four_bar, d); LAGC_CONSTRAINTS(four_bar, d); add(d); }
     { plant d; LAGC_PLANT(crane_pendulum, d, 1.3,); LAGC_CONSTRAINTS(crane_pendulum, d, 1.3,); add(d); }
+    // abs, sign, min, max: away from the kinks the derivatives are the ordinary ones.
+    { plant d; LAGC_PLANT(friction_block, d); add(d); }
+    // M alone singular, the whole system regular (M + rho A^T A inside).
+    { plant d; LAGC_PLANT(quaternion_body, d); LAGC_CONSTRAINTS(quaternion_body, d); d.q_offset = 0.5; add(d); }
+    { plant d; LAGC_PLANT(circle_three_coordinates, d); LAGC_CONSTRAINTS(circle_three_coordinates, d); add(d); }
     return v;
 }
 

@@ -7,6 +7,7 @@
 #include "chain10_rel.hpp"
 #include "double_pendulum.hpp"
 #include "elastic_pendulum.hpp"
+#include "friction_block.hpp"
 #include "inclined_plane.hpp"
 #include "ladle.hpp"
 #include "pendulum_horizontal_force.hpp"
@@ -584,4 +585,53 @@ TEST(ForwardDynamics, NonFiniteInputsAreReportedInTheUnrolledForm) {
     p = {};
     ASSERT_EQ(cart_pendulum::forward_dynamics(q, qd, u, p, qdd, nullptr), 0);
     for (double v : qdd) EXPECT_TRUE(std::isfinite(v));
+}
+
+// ---- abs, sign, min, max, and a default computed from other parameters ----------------
+
+// m x'' = -k max(x, 0) - mu m g sign(x') + clamp(F, -Fmax, Fmax), with Fmax = 0.5 m g.
+TEST(Kinks, FrictionBlockAgainstItsEquation) {
+    friction_block::Parameters p;
+    EXPECT_EQ(p.Fmax, 0.5 * 1.5 * 9.81); // the default of an expression, computed from m and g
+    auto sign = [](double v) { return v > 0 ? 1.0 : v < 0 ? -1.0 : 0.0; };
+    for (double x : {-0.3, 0.0, 0.02}) {
+        for (double v : {-0.4, 0.0, 0.7}) {
+            for (double F : {-20.0, -1.0, 0.0, 3.0, 50.0}) {
+                double q[1] = {x}, qd[1] = {v}, u[1] = {F}, qdd[1];
+                ASSERT_EQ(friction_block::forward_dynamics(q, qd, u, p, qdd, nullptr), 0);
+                double const want =
+                    (-p.k * std::max(x, 0.0) - p.mu * p.m * p.g * sign(v) + std::min(std::max(F, -p.Fmax), p.Fmax)) / p.m;
+                EXPECT_NEAR(qdd[0], want, 1e-12 * (1 + std::abs(want))) << x << " " << v << " " << F;
+                double speed;
+                friction_block::output_speed(q, qd, p, &speed);
+                EXPECT_EQ(speed, std::abs(v));
+            }
+        }
+    }
+    // The parameter stays a parameter: a new Fmax is used as given.
+    p.Fmax = 1;
+    double q[1] = {-1}, qd[1] = {0}, u[1] = {5}, qdd[1];
+    ASSERT_EQ(friction_block::forward_dynamics(q, qd, u, p, qdd, nullptr), 0);
+    EXPECT_NEAR(qdd[0], 1 / p.m, 1e-15);
+}
+
+// Derivatives at and around the kinks, by the documented rules (|x|' = sign(x), sign' = 0,
+// max(a, b) = (a + b + |a - b|)/2, then the chain rule): B is 1/m inside the actuator's
+// range, 0 outside and the mean 1/(2m) exactly at the limit; d x''/dx of the spring is -k/m
+// past the wall and 0 before it. At x = 0, V' = k max(x, 0) (1 + sign x)/2 differentiates
+// to k ((1 + sign x)/2)^2 = k/4: A = -k/(4m) there.
+TEST(Kinks, FrictionBlockLinearizationAtAndAroundTheKinks) {
+    friction_block::Parameters p;
+    struct point {
+        double x, v, F, dx, dF;
+    };
+    double const m = p.m, k = p.k, limit = p.Fmax;
+    for (point s : {point{0.1, 0.5, 1.0, -k / m, 1 / m}, point{-0.1, -0.5, 30.0, 0.0, 0.0},
+                    point{0.0, 0.5, limit, -k / (4 * m), 1 / (2 * m)}, point{-0.2, 0.0, -limit, 0.0, 1 / (2 * m)}}) {
+        double q[1] = {s.x}, qd[1] = {s.v}, u[1] = {s.F}, A[4], B[2];
+        ASSERT_EQ(friction_block::linearization(q, qd, u, p, A, B), 0);
+        EXPECT_NEAR(A[2], s.dx, 1e-12) << s.x;
+        EXPECT_EQ(A[3], 0.0) << "sign' is taken as 0";
+        EXPECT_NEAR(B[1], s.dF, 1e-12) << s.F;
+    }
 }

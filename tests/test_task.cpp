@@ -6,6 +6,7 @@
 #include "cart_pendulum.hpp"
 #include "cartesian_pendulum.hpp"
 #include "chain10_rel.hpp"
+#include "circle_three_coordinates.hpp"
 #include "crane_pendulum.hpp"
 #include "double_pendulum.hpp"
 #include "double_pendulum_cartesian.hpp"
@@ -13,6 +14,7 @@
 #include "constrained_pendulum.hpp"
 #include "four_bar.hpp"
 #include "planar_arm.hpp"
+#include "quaternion_body.hpp"
 #include "rolling_wheel.hpp"
 #include "spinning_top.hpp"
 #include "wheeled_robot.hpp"
@@ -176,6 +178,8 @@ TEST(ProjectState, EveryConstrainedModelReachesTheManifold) {
     LAGC_PROJECTION(double_pendulum_cartesian);
     LAGC_PROJECTION(four_bar);
     LAGC_PROJECTION(crane_pendulum, 0.7,);
+    LAGC_PROJECTION(quaternion_body);
+    LAGC_PROJECTION(circle_three_coordinates);
 }
 
 TEST(ProjectState, HolonomicRowsAreSatisfiedAndOnlyMovedWhereNeeded) {
