@@ -219,29 +219,41 @@ expression_graph::find_shared_parts(std::vector<int> const& roots) const {
     // no more parts are looked for; what was found is kept.
     double work = 0;
     constexpr double work_limit = 2e7;
+    // Per candidate (by rank): how many of its operands the current node has, with the same
+    // sign and flipped; `touched` lists the candidates counted, to reset them after.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> hits(candidates.size(), {0, 0});
+    std::vector<int> touched;
+    auto hit = [&](int a) -> std::pair<std::uint32_t, std::uint32_t>& {
+        auto& h = hits[static_cast<std::size_t>(rank[static_cast<std::size_t>(a)])];
+        if (h.first == 0 && h.second == 0) touched.push_back(a);
+        return h;
+    };
     for (int b : candidates) {
         node const& n = nodes_[static_cast<std::size_t>(b)];
         int const kind = static_cast<int>(n.kind);
-        std::unordered_map<int, std::pair<std::size_t, std::size_t>> hits; // candidate → (same, flipped)
         for (std::size_t i = 0; i < n.args.size() && work < work_limit; ++i) {
             if (auto it = containing.find({kind, n.args[i], n.flags[i]}); it != containing.end()) {
                 work += static_cast<double>(it->second.size());
-                for (int a : it->second) ++hits[a].first;
+                for (int a : it->second) ++hit(a).first;
             }
             if (n.kind == op::add)
                 if (auto it = containing.find({kind, n.args[i], static_cast<std::uint8_t>(1 - n.flags[i])}); it != containing.end()) {
                     work += static_cast<double>(it->second.size());
-                    for (int a : it->second) ++hits[a].second;
+                    for (int a : it->second) ++hit(a).second;
                 }
         }
         if (work >= work_limit) break;
         std::vector<shared_part> subsets;
-        for (auto const& [a, h] : hits) {
+        for (int a : touched) {
+            auto& h = hits[static_cast<std::size_t>(rank[static_cast<std::size_t>(a)])];
+            std::pair<std::size_t, std::size_t> const counted = h;
+            h = {0, 0};
             std::size_t size = nodes_[static_cast<std::size_t>(a)].args.size();
             if (size >= n.args.size()) continue;
-            if (h.first == size) subsets.push_back({a, false});
-            else if (h.second == size) subsets.push_back({a, true});
+            if (counted.first == size) subsets.push_back({a, false});
+            else if (counted.second == size) subsets.push_back({a, true});
         }
+        touched.clear();
         std::sort(subsets.begin(), subsets.end(), [&](shared_part const& x, shared_part const& y) {
             std::size_t sx = nodes_[static_cast<std::size_t>(x.id)].args.size();
             std::size_t sy = nodes_[static_cast<std::size_t>(y.id)].args.size();
