@@ -58,6 +58,7 @@ TITLES = {
     'other_languages': 'Operators from other languages (** and ==)',
     'non_ascii': 'Letters outside ASCII',
     'parameter_defaults': 'Parameter defaults that are not constants',
+    'rotation_axis': 'Rotations about an axis: rot(axis, angle)',
 }
 # Cases whose source is not shown verbatim (too long, or not printable).
 DESCRIBED = {'too_deep': 'A statement 250 brackets deep:', 'bad_byte': 'A line ending in the byte 0xFF:'}

@@ -21,6 +21,16 @@ opt_value checker::eval_call(ast::call const& c) {
         }
         return std::nullopt;
     }
+    if (fn == "rot" && c.arguments.size() == 2) {
+        auto evaluated = eval_all(c.arguments);
+        if (!evaluated) return std::nullopt;
+        return axis_rotation((*evaluated)[0], (*evaluated)[1], span_of(c.arguments[0]), span_of(c.arguments[1]));
+    }
+    if (fn == "rot" && c.arguments.size() != 1) {
+        diags_.error(span_of(c.function), "rot() takes 1 argument (an angle: a 2-D rotation) or 2 (an axis and an "
+                                          "angle: a 3-D rotation), not " + std::to_string(c.arguments.size()));
+        return std::nullopt;
+    }
     if (static_cast<int>(c.arguments.size()) != info->arity) {
         diags_.error(span_of(c.function), fn + "() takes " + std::to_string(info->arity) + " argument" +
                                                (info->arity == 1 ? "" : "s") + ", not " +
@@ -125,6 +135,38 @@ opt_value checker::rotation(std::string const& fn, value const& angle, span wher
     else if (fn == "roty") r = {cs, 0, sn, 0, 1, 0, -sn, 0, cs};
     else r = {cs, -sn, 0, sn, cs, 0, 0, 0, 1};
     return value{value::kind::matrix, 3, 3, r};
+}
+
+// rot(axis, angle): the rotation by `angle` about the constant 3-vector `axis` (any length),
+// by Rodrigues' formula R = cos a I + sin a [n]x + (1 - cos a) n n^T with n = axis/|axis|:
+// what URDF's <axis> and MJCF's axis="..." of a hinge mean.
+opt_value checker::axis_rotation(value const& axis, value const& angle, span axis_at, span angle_at) {
+    if (axis.shape != value::kind::vector || axis.size() != 3) {
+        diags_.error(axis_at, "the axis of rot(axis, angle) is a 3-vector, not " + axis.describe());
+        return std::nullopt;
+    }
+    if (angle.shape != value::kind::scalar) {
+        diags_.error(angle_at, "the angle of rot(axis, angle) is a scalar, not " + angle.describe());
+        return std::nullopt;
+    }
+    for (auto const& e : axis.elems)
+        if (depends_on(e, m_.q) || depends_on(e, m_.qd) || depends_on(e, m_.u) || e.has(m_.t)) {
+            diags_.error(axis_at, "the axis of rot(axis, angle) must be constant (numbers and parameters)");
+            return std::nullopt;
+        }
+    ex length2 = 0;
+    for (auto const& e : axis.elems) length2 += e * e;
+    if (is_zero_constant(length2)) {
+        diags_.error(axis_at, "the axis of rot(axis, angle) is the zero vector");
+        return std::nullopt;
+    }
+    ex const length = GiNaC::sqrt(length2);
+    ex const x = axis.elems[0] / length, y = axis.elems[1] / length, z = axis.elems[2] / length;
+    ex const c = GiNaC::cos(angle.elems[0]), s = GiNaC::sin(angle.elems[0]), v = 1 - c;
+    return value{value::kind::matrix, 3, 3,
+                 {c + x * x * v, x * y * v - z * s, x * z * v + y * s,
+                  y * x * v + z * s, c + y * y * v, y * z * v - x * s,
+                  z * x * v - y * s, z * y * v + x * s, c + z * z * v}};
 }
 
 } // namespace lagc::checking

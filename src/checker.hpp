@@ -103,6 +103,9 @@ private:
     opt_value norm_of(value const& v, span where);
     opt_value transpose_of(value const& v, span where);
     opt_value rotation(std::string const& fn, value const& angle, span where);
+    opt_value axis_rotation(value const& axis, value const& angle, span axis_at, span angle_at);
+    // Zero as written or once expanded (|axis|^2 of a zero axis).
+    static bool is_zero_constant(ex const& e) { return e.is_zero() || e.expand().is_zero(); }
 
     // -- statements (check_statements.cpp) -----------------------------------
     std::optional<ex> parameter_default(ast::expression const& e, std::string const& name);

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 using GiNaC::ex;
 
 namespace {
@@ -88,6 +90,40 @@ TEST(Expressions, VectorsMatricesAndBuiltins) {
     r = value_of("(roty(x) * [0, 0, 1])[0]", &m);
     EXPECT_TRUE(equal(r, GiNaC::sin(m.q[0])));
     EXPECT_TRUE(equal(value_of("atan2(1, 1)"), GiNaC::Pi / 4));
+}
+
+TEST(Expressions, RotationAboutAnAxis) {
+    // rot(axis, angle) about the coordinate axes is rotx, roty, rotz (any axis length), entry
+    // by entry.
+    for (auto [axis, named] : {std::pair{"[2, 0, 0]", "rotx"}, {"[0, 0.5, 0]", "roty"}, {"[0, 0, 1]", "rotz"}})
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                std::string const at = "[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+                lagc::model a, b;
+                ex x = value_of(std::string("rot(") + axis + ", x)" + at, &a);
+                ex y = value_of(std::string(named) + "(x)" + at, &b);
+                EXPECT_TRUE(equal(x, y.subs(GiNaC::exmap{{b.q[0], a.q[0]}}))) << axis << at;
+            }
+    // A general axis: orthogonal with determinant 1, the axis itself fixed, and rotating
+    // (1, -1, 0) (orthogonal to the axis (1, 1, 1)) by x: its component along
+    // (1,1,1) x (1,-1,0) / |.| is |(1,-1,0)| sin x.
+    lagc::model m;
+    ex fixed = value_of("(rot([1, 1, 1], x)*[1, 1, 1])[2]", &m);
+    EXPECT_TRUE(equal(fixed, 1));
+    for (double angle : {0.3, 1.1, -2.4}) {
+        GiNaC::exmap at;
+        ex gram = value_of("(transpose(rot([1, 2, 2], x))*rot([1, 2, 2], x))[0][0] + "
+                           "(transpose(rot([1, 2, 2], x))*rot([1, 2, 2], x))[1][2]",
+                           &m);
+        at[m.q[0]] = angle;
+        EXPECT_NEAR(GiNaC::ex_to<GiNaC::numeric>(gram.subs(at).evalf()).to_double(), 1.0, 1e-14);
+        // (1,1,1) x (1,-1,0) = (1, 1, -2)
+        ex turned = value_of("dot(rot([1, 1, 1], x)*[1, -1, 0], [1, 1, -2])/norm([1, 1, -2])", &m);
+        at.clear();
+        at[m.q[0]] = angle;
+        EXPECT_NEAR(GiNaC::ex_to<GiNaC::numeric>(turned.subs(at).evalf()).to_double(), std::sqrt(2.0) * std::sin(angle),
+                    1e-14);
+    }
 }
 
 TEST(Lexical, CommentsContinuationsCrlfAndNoFinalNewline) {
