@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The benchmark, one command: bash bench/run.sh [--sizes 1,2,3] [--timeout 300]
-# Builds lagc, installs what it needs (Google Benchmark, valgrind, SymPy) from Debian,
+# Builds lagc, installs what it needs (Google Benchmark, valgrind, SymPy, MuJoCo) from Debian,
 # runs lagc and SymPy side by side and prints a markdown table (progress on stderr), then the
-# exact linearization against finite differences (bench/linearization.py).
+# exact linearization against finite differences (bench/linearization.py), then lagc against
+# MuJoCo on 3-D arms with full inertia (bench/arms3d.py; ARMS_SIZES=3,4,... to choose).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps
 need=()
-for p in libbenchmark-dev valgrind python3-sympy time; do
+for p in libbenchmark-dev valgrind python3-sympy time libmujoco-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -30,3 +31,11 @@ echo
 echo "Exact linearization against finite differences (callgrind instructions per call):"
 echo
 "$PY" bench/linearization.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/linearization"
+echo
+echo "3-D arms with full inertia against MuJoCo (bench/arms3d.py):"
+echo
+if [ -f /usr/include/mujoco/mujoco.h ]; then
+  "$PY" bench/arms3d.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/arms3d" --sizes "${ARMS_SIZES:-3,4,5,6,7,8,9,10,11,12}"
+else
+  echo "bench: MuJoCo (libmujoco-dev) is not available; skipping the 3-D arms" >&2
+fi

@@ -24,6 +24,7 @@
 #include "spinning_top.hpp"
 #include "spring_damper_pendulum.hpp"
 #include "two_bar_linkage.hpp"
+#include "ur5_like.hpp"
 #include "wheeled_robot.hpp"
 
 #include <gtest/gtest.h>
@@ -102,6 +103,7 @@ std::vector<plant> all_plants() {
     { plant d; LAGC_PLANT(crane_pendulum, d, 1.3,); LAGC_CONSTRAINTS(crane_pendulum, d, 1.3,); add(d); }
     // abs, sign, min, max: away from the kinks the derivatives are the ordinary ones.
     { plant d; LAGC_PLANT(friction_block, d); add(d); }
+    { plant d; LAGC_PLANT(ur5_like, d); add(d); }
     // M alone singular, the whole system regular (M + rho A^T A inside).
     { plant d; LAGC_PLANT(quaternion_body, d); LAGC_CONSTRAINTS(quaternion_body, d); d.q_offset = 0.5; add(d); }
     { plant d; LAGC_PLANT(circle_three_coordinates, d); LAGC_CONSTRAINTS(circle_three_coordinates, d); add(d); }
