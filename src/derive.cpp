@@ -222,7 +222,9 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
         // Coriolis applicability depends only on the model's form, so decide it first.
         d.coriolis_reason = coriolis_obstacle(m);
         std::optional<jacobian_form> jf;
+        std::optional<bilinear_form> bf;
         if (d.coriolis_reason.empty()) jf = jacobian_form_of(m);
+        if (d.coriolis_reason.empty() && !jf) bf = bilinear_form_of(m);
         ex const T = simplified_sum(m.kinetic);
         ex const V = simplified_sum(m.potential);
         ex const L = T - V + simplified_sum(m.lagrangian);
@@ -231,6 +233,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
         d.mass_matrix.assign(n * n, 0);
         d.bias.assign(n, 0);
         if (jf) mass_and_bias_from_jacobian_form(m, *jf, d);
+        else if (bf) mass_and_bias_from_bilinear_form(m, *bf, d);
         else if (!mass_and_bias_from_lagrangian(m, L, d, diags)) return std::nullopt;
         if (!every_coordinate_has_inertia(m, d, diags)) return std::nullopt;
         d.generalized_forces = generalized_forces(m);

@@ -34,4 +34,29 @@ std::optional<jacobian_form> jacobian_form_of(model const& m);
 // M, h (with its velocity part kept apart where reused) and C from the Jacobian form.
 void mass_and_bias_from_jacobian_form(model const& m, jacobian_form const& jf, derived& d);
 
+// The rate form of a kinetic energy: T = Σ_k c_k r_a r_b with constant c_k and rates r
+// linear and homogeneous in q̇ that need not be gradients (angular velocities), as rigid
+// bodies give (bilinear_form.cpp).
+struct bilinear_form {
+    struct rate {
+        GiNaC::ex r;          // α·q̇
+        GiNaC::exvector a;    // α = ∂r/∂q̇
+        GiNaC::exvector adot; // dα/dt (q̈ = 0)
+        GiNaC::ex rho;        // dr/dt with q̈ = 0
+        GiNaC::exvector dr;   // ∂r/∂q_i
+    };
+    struct term {
+        GiNaC::ex c;          // free of q̇ and t; may depend on q
+        std::size_t a, b;     // rates
+        GiNaC::ex cdot;       // dc/dt, when c depends on q
+        GiNaC::exvector dc;   // ∂c/∂q_i, when c depends on q (else empty)
+    };
+    std::vector<rate> rates;
+    std::vector<term> terms;
+};
+std::optional<bilinear_form> bilinear_form_of(model const& m);
+
+// M, h and C (the Christoffel matrix) from the rate form.
+void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, derived& d);
+
 } // namespace lagc

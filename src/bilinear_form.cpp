@@ -1,0 +1,194 @@
+// Stage 3, the rate form: kinetic energies written with velocities that are not
+// gradients — the angular velocities of rigid bodies, ½ dot(w, J*w) with full inertia
+// tensors — as T = Σ_k c_k r_a(k) r_b(k), a sum of products of "rates" r (expressions
+// linear and homogeneous in q̇, r = α(q)·q̇) with constant coefficients. Then, with
+// α̇ = dα/dt, ρ = dr/dt (both with q̈ = 0) and ∂_i r = ∂r/∂q_i:
+//   M_ij = Σ c (α_i β_j + β_i α_j)      (c may depend on q: then ċ and ∂c/∂q terms join h and C)
+//   h_i  = Σ c (α̇_i r_b + α_i ρ_b + β̇_i r_a + β_i ρ_a − r_b ∂_i r_a − r_a ∂_i r_b) + ∂V/∂q_i
+//   C    = ½ (Ṁ + P − Pᵀ),  P_ij = ∂(∂T/∂q̇_i)/∂q_j   (the Christoffel matrix)
+// Every derivative is of one rate or one coefficient — small expressions, shared between
+// the terms that use them — instead of the n² derivatives of all of L and the n³ of M's
+// entries that the general path takes.
+#include "derive_support.hpp"
+
+#include <map>
+
+namespace lagc {
+
+using GiNaC::ex;
+using GiNaC::exvector;
+
+namespace {
+
+class collector {
+public:
+    collector(model const& m, bilinear_form& out) : m_(m), out_(out) {}
+
+    // e, times `factor` (free of q̇), into terms; false when T is not of the form.
+    bool collect(ex const& e, ex const& factor) {
+        if (free_of(e, m_.qd)) return e.is_zero();
+        if (GiNaC::is_a<GiNaC::add>(e)) {
+            for (std::size_t i = 0; i < e.nops(); ++i)
+                if (!collect(e.op(i), factor)) return false;
+            return true;
+        }
+        if (is_square(e)) return term(factor, e.op(0), e.op(0));
+        if (!GiNaC::is_a<GiNaC::mul>(e)) return false;
+        ex rest = factor;
+        std::vector<ex> moving; // the factors with velocities
+        for (std::size_t i = 0; i < e.nops(); ++i) {
+            if (free_of(e.op(i), m_.qd)) rest *= e.op(i);
+            else moving.push_back(e.op(i));
+        }
+        if (moving.size() == 2) return term(rest, moving[0], moving[1]);
+        if (moving.size() != 1) return false;
+        if (is_square(moving[0])) return term(rest, moving[0].op(0), moving[0].op(0));
+        if (GiNaC::is_a<GiNaC::add>(moving[0])) return collect(moving[0], rest);
+        return false;
+    }
+
+private:
+    model const& m_;
+    bilinear_form& out_;
+    std::map<ex, std::size_t, GiNaC::ex_is_less> index_;
+
+    static bool is_square(ex const& e) { return GiNaC::is_a<GiNaC::power>(e) && e.op(1).is_equal(2); }
+
+    // c r_a r_b, c free of q̇ (it may depend on q: c(q) r_a r_b is symmetric in a and b,
+    // where folding c into one rate would pick one by GiNaC's order, which changes from
+    // process to process).
+    bool term(ex const& c, ex const& a, ex const& b) {
+        if (!free_of(c, m_.u) || c.has(m_.t)) return false;
+        auto ia = rate(a), ib = rate(b);
+        if (!ia || !ib) return false;
+        out_.terms.push_back({c, *ia, *ib, {}, {}});
+        return true;
+    }
+
+    // The index of a rate, added on first sight; nullopt when r is not linear and
+    // homogeneous in q̇ (∂r/∂q̇ free of q̇, r = 0 at q̇ = 0) or depends on t.
+    std::optional<std::size_t> rate(ex const& r) {
+        if (auto it = index_.find(r); it != index_.end()) return it->second;
+        std::size_t const n = m_.q.size();
+        if (r.has(m_.t)) return std::nullopt;
+        bilinear_form::rate x;
+        x.r = r;
+        x.a.resize(n);
+        GiNaC::exmap at_rest;
+        for (std::size_t i = 0; i < n; ++i) {
+            x.a[i] = r.diff(m_.qd[i]);
+            if (!free_of(x.a[i], m_.qd)) return std::nullopt;
+            at_rest[m_.qd[i]] = 0;
+        }
+        if (!is_identically_zero(r.subs(at_rest), m_)) return std::nullopt;
+        out_.rates.push_back(std::move(x));
+        index_.emplace(r, out_.rates.size() - 1);
+        return out_.rates.size() - 1;
+    }
+};
+
+} // namespace
+
+std::optional<bilinear_form> bilinear_form_of(model const& m) {
+    bilinear_form f;
+    collector c(m, f);
+    if (!c.collect(m.kinetic, 1) || f.terms.empty()) return std::nullopt;
+    std::size_t const n = m.q.size();
+    for (auto& r : f.rates) {
+        r.adot.resize(n);
+        r.dr.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            r.adot[i] = r.a[i].is_zero() ? ex(0) : total_time_derivative(r.a[i], m);
+            r.dr[i] = r.r.diff(m.q[i]);
+        }
+        r.rho = total_time_derivative(r.r, m);
+    }
+    for (auto& t : f.terms) {
+        if (free_of(t.c, m.q)) continue;
+        t.cdot = total_time_derivative(t.c, m);
+        t.dc.resize(n);
+        for (std::size_t i = 0; i < n; ++i) t.dc[i] = t.c.diff(m.q[i]);
+    }
+    return f;
+}
+
+namespace {
+
+// ∂α_i/∂q_j of one rate, computed once per (i, j) that is asked for.
+class coefficient_derivatives {
+public:
+    coefficient_derivatives(model const& m, bilinear_form const& f)
+        : m_(m), f_(f), cache_(f.rates.size() * m.q.size() * m.q.size()), done_(cache_.size(), 0) {}
+    ex const& operator()(std::size_t k, std::size_t i, std::size_t j) {
+        std::size_t const n = m_.q.size(), at = (k * n + i) * n + j;
+        if (!done_[at]) {
+            ex const& a = f_.rates[k].a[i];
+            cache_[at] = a.is_zero() ? ex(0) : a.diff(m_.q[j]);
+            done_[at] = 1;
+        }
+        return cache_[at];
+    }
+
+private:
+    model const& m_;
+    bilinear_form const& f_;
+    std::vector<ex> cache_;
+    std::vector<char> done_;
+};
+
+} // namespace
+
+void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, derived& d) {
+    std::size_t const n = m.q.size();
+    auto const& R = f.rates;
+    exvector M(n * n, 0), h(n, 0), Mdot(n * n, 0), P_minus_Pt(n * n, 0);
+    coefficient_derivatives da(m, f);
+    for (auto const& t : f.terms) {
+        auto const &a = R[t.a], &b = R[t.b];
+        ex const& c = t.c;
+        for (std::size_t i = 0; i < n; ++i) {
+            bool const ai = !a.a[i].is_zero(), bi = !b.a[i].is_zero();
+            // h_i = c (α̇_i r_b + α_i ρ_b + β̇_i r_a + β_i ρ_a − r_b ∂_i r_a − r_a ∂_i r_b)
+            ex hi = 0;
+            if (ai) hi += a.adot[i] * b.r + a.a[i] * b.rho;
+            if (bi) hi += b.adot[i] * a.r + b.a[i] * a.rho;
+            hi -= b.r * a.dr[i] + a.r * b.dr[i];
+            h[i] += c * hi;
+            // With c(q): + ċ ∂(r_a r_b)/∂q̇_i − ∂_i c r_a r_b.
+            if (!t.dc.empty()) h[i] += t.cdot * (a.a[i] * b.r + b.a[i] * a.r) - t.dc[i] * a.r * b.r;
+            for (std::size_t j = 0; j < n; ++j) {
+                bool const aj = !a.a[j].is_zero(), bj = !b.a[j].is_zero();
+                if ((ai && bj) || (bi && aj)) {
+                    ex mij = 0, mdot = 0;
+                    if (ai && bj) mij += a.a[i] * b.a[j], mdot += a.adot[i] * b.a[j] + a.a[i] * b.adot[j];
+                    if (bi && aj) mij += b.a[i] * a.a[j], mdot += b.adot[i] * a.a[j] + b.a[i] * a.adot[j];
+                    M[i * n + j] += c * mij;
+                    Mdot[i * n + j] += c * mdot;
+                    if (!t.dc.empty()) Mdot[i * n + j] += t.cdot * mij;
+                }
+                if (j <= i) continue;
+                // (P − Pᵀ)_ij = c (r_b (∂_j α_i − ∂_i α_j) + r_a (∂_j β_i − ∂_i β_j)
+                //                 + α_i ∂_j r_b − α_j ∂_i r_b + β_i ∂_j r_a − β_j ∂_i r_a)
+                ex s = 0;
+                if (ai || aj) s += b.r * (da(t.a, i, j) - da(t.a, j, i)) + a.a[i] * b.dr[j] - a.a[j] * b.dr[i];
+                if (bi || bj) s += a.r * (da(t.b, i, j) - da(t.b, j, i)) + b.a[i] * a.dr[j] - b.a[j] * a.dr[i];
+                ex w = s.is_zero() ? ex(0) : c * s;
+                // With c(q): + ∂_j c ∂(r_a r_b)/∂q̇_i − ∂_i c ∂(r_a r_b)/∂q̇_j.
+                if (!t.dc.empty())
+                    w += t.dc[j] * (a.a[i] * b.r + b.a[i] * a.r) - t.dc[i] * (a.a[j] * b.r + b.a[j] * a.r);
+                if (!w.is_zero()) {
+                    P_minus_Pt[i * n + j] += w;
+                    P_minus_Pt[j * n + i] -= w;
+                }
+            }
+        }
+    }
+    for (std::size_t k = 0; k < n * n; ++k) d.mass_matrix[k] = M[k];
+    d.velocity_bias.clear();
+    for (std::size_t i = 0; i < n; ++i) d.bias[i] = h[i] + d.potential_gradient[i];
+    exvector C(n * n, 0);
+    for (std::size_t k = 0; k < n * n; ++k) C[k] = (Mdot[k] + P_minus_Pt[k]) / 2;
+    d.coriolis = std::move(C);
+}
+
+} // namespace lagc
