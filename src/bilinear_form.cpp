@@ -9,6 +9,7 @@
 // Every derivative is of one rate or one coefficient — small expressions, shared between
 // the terms that use them — instead of the n² derivatives of all of L and the n³ of M's
 // entries that the general path takes.
+#include "chain_rule.hpp"
 #include "derive_support.hpp"
 
 #include <map>
@@ -19,6 +20,12 @@ using GiNaC::ex;
 using GiNaC::exvector;
 
 namespace {
+
+// ∂e/∂q_i by the chain rule on e's structure (chain_rule.hpp).
+ex partial(ex const& e, model const& m, std::size_t i) {
+    if (!e.has(m.q[i])) return 0;
+    return directional_derivative(e, {m.q[i]}, {ex(1)});
+}
 
 class collector {
 public:
@@ -99,7 +106,7 @@ std::optional<bilinear_form> bilinear_form_of(model const& m) {
         r.dr.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
             r.adot[i] = r.a[i].is_zero() ? ex(0) : total_time_derivative(r.a[i], m);
-            r.dr[i] = r.r.diff(m.q[i]);
+            r.dr[i] = partial(r.r, m, i);
         }
         r.rho = total_time_derivative(r.r, m);
     }
@@ -107,7 +114,7 @@ std::optional<bilinear_form> bilinear_form_of(model const& m) {
         if (free_of(t.c, m.q)) continue;
         t.cdot = total_time_derivative(t.c, m);
         t.dc.resize(n);
-        for (std::size_t i = 0; i < n; ++i) t.dc[i] = t.c.diff(m.q[i]);
+        for (std::size_t i = 0; i < n; ++i) t.dc[i] = partial(t.c, m, i);
     }
     return f;
 }
@@ -123,7 +130,7 @@ public:
         std::size_t const n = m_.q.size(), at = (k * n + i) * n + j;
         if (!done_[at]) {
             ex const& a = f_.rates[k].a[i];
-            cache_[at] = a.is_zero() ? ex(0) : a.diff(m_.q[j]);
+            cache_[at] = a.is_zero() ? ex(0) : partial(a, m_, j);
             done_[at] = 1;
         }
         return cache_[at];
