@@ -14,6 +14,7 @@
 #include "simple_pendulum.hpp"
 #include "spinning_top.hpp"
 #include "spring_damper_pendulum.hpp"
+#include "tilted_rod.hpp"
 #include "two_bar_linkage.hpp"
 #include "ur5_like.hpp"
 
@@ -153,6 +154,11 @@ std::vector<dynamics> all_models() {
         };
         d.dt = 5e-4;
         v.push_back(d);
+    }
+    {
+        // docs/rigid-bodies.md's example: translation and rotation of one body.
+        dynamics d; LAGC_BIND(tilted_rod, d); LAGC_BIND_CORIOLIS(tilted_rod, d);
+        d.sample = plain(2); v.push_back(d);
     }
     {
         // A 3-D arm with full inertia tensors (bench/arms3d.py), C from the Christoffel symbols.
@@ -688,4 +694,20 @@ TEST(MuJoCo, Ur5LikeAgreesToRoundOff) {
         }
     }
     std::printf("[ mujoco   ] ur5_like: M, h, qdd agree with MuJoCo to %.1e (relative to each's largest entry)\n", worst);
+}
+
+// docs/rigid-bodies.md's rod: omega = (-sin(phi) theta', phi', cos(phi) theta') in body axes
+// and |p'|^2 = (l/2)^2 (cos^2(phi) theta'^2 + phi'^2), so M is diagonal with
+// M00 = m l^2/4 cos^2 phi + Jxx sin^2 phi + Jzz cos^2 phi and M11 = m l^2/4 + Jyy.
+TEST(RigidBody, TiltedRodMassMatrixClosedForm) {
+    tilted_rod::Parameters p;
+    for (double phi : {-1.2, 0.0, 0.4, 2.0}) {
+        double q[2] = {0.7, phi}, M[4];
+        tilted_rod::mass_matrix(q, p, M);
+        double const c = std::cos(phi), s = std::sin(phi);
+        EXPECT_NEAR(M[0], p.m * p.l * p.l / 4 * c * c + p.Jxx * s * s + p.Jzz * c * c, 1e-15);
+        EXPECT_NEAR(M[3], p.m * p.l * p.l / 4 + p.Jyy, 1e-15);
+        EXPECT_NEAR(M[1], 0.0, 1e-15);
+        EXPECT_NEAR(M[2], 0.0, 1e-15);
+    }
 }
