@@ -11,6 +11,7 @@
 // entries that the general path takes.
 #include "chain_rule.hpp"
 #include "derive_support.hpp"
+#include "simplify.hpp"
 
 #include <map>
 
@@ -79,15 +80,17 @@ private:
         std::size_t const n = m_.q.size();
         if (r.has(m_.t)) return std::nullopt;
         bilinear_form::rate x;
-        x.r = r;
+        // sin² + cos² = 1 inside products, which ω taken from a rotation matrix
+        // (transpose(R)*der(R)) is full of, where the rate is small enough to expand.
+        x.r = trig_reduce(r, 400);
         x.a.resize(n);
         GiNaC::exmap at_rest;
         for (std::size_t i = 0; i < n; ++i) {
-            x.a[i] = r.diff(m_.qd[i]);
+            x.a[i] = x.r.diff(m_.qd[i]);
             if (!free_of(x.a[i], m_.qd)) return std::nullopt;
             at_rest[m_.qd[i]] = 0;
         }
-        if (!is_identically_zero(r.subs(at_rest), m_)) return std::nullopt;
+        if (!is_identically_zero(x.r.subs(at_rest), m_)) return std::nullopt;
         out_.rates.push_back(std::move(x));
         index_.emplace(r, out_.rates.size() - 1);
         return out_.rates.size() - 1;

@@ -40,6 +40,20 @@ double expansion_bound(ex const& e) {
 
 } // namespace
 
+ex trig_reduce(ex const& e, double max_terms) {
+    if (expansion_bound(e) > max_terms) return e;
+    ex const x = e.expand();
+    if (!x.has(pow(sin(wild(0)), 2)) || !x.has(pow(cos(wild(0)), 2))) return e;
+    ex best = e;
+    std::size_t best_size = tree_size(e);
+    for (ex const& c : {x.subs(pow(sin(wild(0)), 2) == 1 - pow(cos(wild(0)), 2), subs_options::algebraic).expand(),
+                        x.subs(pow(cos(wild(0)), 2) == 1 - pow(sin(wild(0)), 2), subs_options::algebraic).expand()}) {
+        std::size_t const s = tree_size(c);
+        if (s < best_size) best = c, best_size = s;
+    }
+    return best;
+}
+
 ex simplify(ex const& e, double max_terms) {
     if (expansion_bound(e) > max_terms) return e;
     ex best = e;

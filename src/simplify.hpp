@@ -13,4 +13,9 @@ std::size_t tree_size(GiNaC::ex const& e);
 // expansion is attempted only when it can produce at most `max_terms` terms.
 GiNaC::ex simplify(GiNaC::ex const& e, double max_terms = 400);
 
+// e with sin² + cos² = 1 applied where that makes it smaller than e as written (after
+// expanding, when expanding stays under max_terms terms); e itself otherwise. Unlike
+// simplify(), never returns the plain expansion, which undoes a product's factoring.
+GiNaC::ex trig_reduce(GiNaC::ex const& e, double max_terms = 400);
+
 } // namespace lagc
