@@ -137,7 +137,10 @@ private:
     std::unordered_map<std::string, std::string> argument_of_; // C++ spelling → argument name
     codegen_options options_;
     std::vector<node> nodes_;
-    std::unordered_map<std::uint64_t, std::vector<int>> interned_;
+    // Hash → the last node interned with it; same_hash_[id] → the one before (or -1): one
+    // map entry per hash and no allocation per node.
+    std::unordered_map<std::uint64_t, int> interned_;
+    std::vector<int> same_hash_;
     std::unordered_map<GiNaC::basic const*, int> converted_;
     std::vector<GiNaC::ex> keep_alive_;
 

@@ -59,15 +59,16 @@ int expression_graph::intern(node n) {
         h = mix(h, n.flags.empty() ? 0 : n.flags[i]);
     }
     n.hash = h;
-    auto& bucket = interned_[h];
-    for (int id : bucket) {
+    auto [it, inserted] = interned_.try_emplace(h, -1);
+    for (int id = it->second; id >= 0; id = same_hash_[static_cast<std::size_t>(id)]) {
         node const& o = nodes_[static_cast<std::size_t>(id)];
         if (o.kind == n.kind && o.text == n.text && o.exponent == n.exponent && o.args == n.args && o.flags == n.flags)
             return id;
     }
     nodes_.push_back(std::move(n));
-    int id = static_cast<int>(nodes_.size() - 1);
-    bucket.push_back(id);
+    int const id = static_cast<int>(nodes_.size() - 1);
+    same_hash_.push_back(it->second);
+    it->second = id;
     return id;
 }
 
