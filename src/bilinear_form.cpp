@@ -60,7 +60,40 @@ private:
     bilinear_form& out_;
     std::map<ex, std::size_t, GiNaC::ex_is_less> index_;
 
+    std::map<ex, ex, GiNaC::ex_is_less> reduced_;
+
     static bool is_square(ex const& e) { return GiNaC::is_a<GiNaC::power>(e) && e.op(1).is_equal(2); }
+
+    // A rate with sin² + cos² = 1 applied (trig_reduce). A sum of constants times rates —
+    // J*w, with w from a rotation matrix — is reduced rate by rate, each rate once, so the
+    // sum keeps sharing them instead of being expanded as a whole.
+    ex reduced(ex const& r) {
+        if (auto it = reduced_.find(r); it != reduced_.end()) return it->second;
+        ex out = r;
+        bool split = false;
+        if (GiNaC::is_a<GiNaC::add>(r)) {
+            ex sum = 0;
+            for (std::size_t i = 0; i < r.nops(); ++i) {
+                ex const& t = r.op(i);
+                ex constant = 1, inner = 1;
+                if (GiNaC::is_a<GiNaC::mul>(t))
+                    for (std::size_t k = 0; k < t.nops(); ++k) {
+                        bool const fixed = free_of(t.op(k), m_.q) && free_of(t.op(k), m_.qd) && !t.op(k).has(m_.t);
+                        (fixed ? constant : inner) *= t.op(k);
+                    }
+                if (GiNaC::is_a<GiNaC::add>(inner) && !free_of(inner, m_.qd)) {
+                    sum += constant * reduced(inner);
+                    split = true;
+                } else {
+                    sum += t;
+                }
+            }
+            if (split) out = sum;
+        }
+        if (!split) out = trig_reduce(r, 400);
+        reduced_.emplace(r, out);
+        return out;
+    }
 
     // c r_a r_b, c free of q̇ (it may depend on q: c(q) r_a r_b is symmetric in a and b,
     // where folding c into one rate would pick one by GiNaC's order, which changes from
@@ -82,7 +115,7 @@ private:
         bilinear_form::rate x;
         // sin² + cos² = 1 inside products, which ω taken from a rotation matrix
         // (transpose(R)*der(R)) is full of, where the rate is small enough to expand.
-        x.r = trig_reduce(r, 400);
+        x.r = reduced(r);
         x.a.resize(n);
         GiNaC::exmap at_rest;
         for (std::size_t i = 0; i < n; ++i) {

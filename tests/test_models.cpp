@@ -11,6 +11,8 @@
 #include "inclined_plane.hpp"
 #include "ladle.hpp"
 #include "pendulum_horizontal_force.hpp"
+#include "quadrotor.hpp"
+#include "quadrotor_omega_from_R.hpp"
 #include "simple_pendulum.hpp"
 #include "spinning_top.hpp"
 #include "spring_damper_pendulum.hpp"
@@ -154,6 +156,14 @@ std::vector<dynamics> all_models() {
         };
         d.dt = 5e-4;
         v.push_back(d);
+    }
+    {
+        dynamics d; LAGC_BIND(quadrotor, d); LAGC_BIND_CORIOLIS(quadrotor, d);
+        d.sample = plain(6); v.push_back(d);
+    }
+    {
+        dynamics d; LAGC_BIND(quadrotor_omega_from_R, d); LAGC_BIND_CORIOLIS(quadrotor_omega_from_R, d);
+        d.sample = plain(6); v.push_back(d);
     }
     {
         // docs/rigid-bodies.md's example: translation and rotation of one body.
@@ -709,5 +719,47 @@ TEST(RigidBody, TiltedRodMassMatrixClosedForm) {
         EXPECT_NEAR(M[3], p.m * p.l * p.l / 4 + p.Jyy, 1e-15);
         EXPECT_NEAR(M[1], 0.0, 1e-15);
         EXPECT_NEAR(M[2], 0.0, 1e-15);
+    }
+}
+
+// The quadrotor's mass matrix in closed form: m I for the position, E^T J E for the Euler
+// rates, w = E (psi', theta', phi') with E = [[-sin th, 0, 1], [cos th sin ph, cos ph, 0],
+// [cos th cos ph, -sin ph, 0]] (Z-Y-X angles, w in body axes); and omega taken from the
+// rotation matrix gives the same M, h and qdd.
+TEST(RigidBody, QuadrotorClosedFormAndOmegaFromR) {
+    quadrotor::Parameters p;
+    quadrotor_omega_from_R::Parameters pr;
+    std::mt19937 rng(9);
+    std::uniform_real_distribution<double> U(-1.2, 1.2);
+    for (int trial = 0; trial < 20; ++trial) {
+        double q[6], qd[6], u[4], M[36], Mr[36], h[6], hr[6], a[6], ar[6];
+        for (double& x : q) x = U(rng);
+        for (double& x : qd) x = U(rng);
+        for (double& x : u) x = U(rng);
+        quadrotor::mass_matrix(q, p, M);
+        double const th = q[4], ph = q[5];
+        double const E[3][3] = {{-std::sin(th), 0, 1},
+                                {std::cos(th) * std::sin(ph), std::cos(ph), 0},
+                                {std::cos(th) * std::cos(ph), -std::sin(ph), 0}};
+        double const J[3][3] = {{p.Jx, p.Jxy, 0}, {p.Jxy, p.Jy, 0}, {0, 0, p.Jz}};
+        for (int i = 0; i < 6; ++i)
+            for (int j = 0; j < 6; ++j) {
+                double want = 0;
+                if (i < 3 && j < 3) want = i == j ? p.m : 0;
+                if (i >= 3 && j >= 3)
+                    for (int k = 0; k < 3; ++k)
+                        for (int l = 0; l < 3; ++l) want += E[k][i - 3] * J[k][l] * E[l][j - 3];
+                EXPECT_NEAR(M[i * 6 + j], want, 1e-15) << i << "," << j;
+            }
+        quadrotor_omega_from_R::mass_matrix(q, pr, Mr);
+        quadrotor::bias_forces(q, qd, p, h);
+        quadrotor_omega_from_R::bias_forces(q, qd, pr, hr);
+        ASSERT_EQ(quadrotor::forward_dynamics(q, qd, u, p, a, nullptr), 0);
+        ASSERT_EQ(quadrotor_omega_from_R::forward_dynamics(q, qd, u, pr, ar, nullptr), 0);
+        for (int k = 0; k < 36; ++k) EXPECT_NEAR(Mr[k], M[k], 1e-15);
+        for (int i = 0; i < 6; ++i) {
+            EXPECT_NEAR(hr[i], h[i], 1e-13);
+            EXPECT_NEAR(ar[i], a[i], 1e-11 * (1 + std::abs(a[i])));
+        }
     }
 }
