@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <stdexcept>
 
 namespace lagc {
@@ -88,6 +89,7 @@ built_function emitter::build(std::string const& name, std::vector<std::pair<std
 
 // Conversion (hash-consing: the CSE), then sharing, factoring and sharing again.
 built_function emitter::build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs) {
+    auto const start = std::chrono::steady_clock::now();
     built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
     std::vector<int> ids;
     std::vector<std::string> targets;
@@ -96,12 +98,14 @@ built_function emitter::build(std::string const& name, std::vector<std::pair<std
         targets.push_back(output.first);
     }
     finish(f, name, ids, targets);
+    f.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return f;
 }
 
 // array[r * variables + c] = ∂row_r/∂variable_c (negated: −∂), the rows given as parts.
 built_function emitter::build_jacobian(std::string const& name, std::vector<exvector> const& rows,
                                        std::vector<std::string> const& variables, std::string const& array, bool negated) {
+    auto const start = std::chrono::steady_clock::now();
     built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
     expression_graph& g = *f.graph;
     std::vector<int> row_ids, variable_ids;
@@ -116,6 +120,7 @@ built_function emitter::build_jacobian(std::string const& name, std::vector<exve
     std::vector<std::string> targets;
     for (std::size_t k = 0; k < ids.size(); ++k) targets.push_back(array + "[" + std::to_string(k) + "]");
     finish(f, name, ids, targets);
+    f.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return f;
 }
 
@@ -201,13 +206,15 @@ void emitter::generalized_forces() {
 // Energies return a value: one-output bodies.
 void emitter::energies() {
     auto scalar_function = [&](std::string const& name, std::vector<cxx_argument> const& args, ex const& e) {
+        auto const start = std::chrono::steady_clock::now();
         expression_graph g(symbols_, codegen());
         int id = timed([&] { return g.add(e); });
         emitted_body b = g.emit({{"const " + scalar() + " result", id}}, "    ");
         b.text += text("scalar_function_return.tpl");
         out_.declare(scalar(), name, args, text("comments.tpl#" + name));
         out_.define(scalar(), name, args, b.used_arguments, b.text, "", cxx_printer::place::api);
-        stats_.push_back({name, g.tree_operation_count({id}), g.operation_count({id}), b.temporaries, 1});
+        double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        stats_.push_back({name, g.tree_operation_count({id}), g.operation_count({id}), b.temporaries, 1, seconds});
     };
     scalar_function("kinetic_energy", inputs({"q", "qd", "p"}), d_.kinetic_energy);
     scalar_function("potential_energy", inputs({"q", "p"}), d_.potential_energy);

@@ -29,6 +29,7 @@ struct function_stats {
     std::size_t operations_after_cse = 0;
     std::size_t temporaries = 0;
     std::size_t parts = 1;
+    double seconds = 0; // building it: conversion, differentiation, sharing and factoring
 };
 
 struct emitted_files {

@@ -229,9 +229,9 @@ void print_stats(lagc::compile_result const& r) {
                  r.times.check, r.times.derive, r.times.cse, r.times.emit);
     if (!r.files) return;
     for (auto const& s : r.files->stats)
-        std::fprintf(stderr, "lagc: %-24s operations %.0f before CSE, %zu after, %zu temporaries, %zu part%s\n",
+        std::fprintf(stderr, "lagc: %-24s operations %.0f before CSE, %zu after, %zu temporaries, %zu part%s, %.3f s\n",
                      s.name.c_str(), s.operations_before_cse, s.operations_after_cse, s.temporaries, s.parts,
-                     s.parts == 1 ? "" : "s");
+                     s.parts == 1 ? "" : "s", s.seconds);
 }
 
 int io_error(std::string const& message) {
