@@ -119,7 +119,7 @@ private:
         x.a.resize(n);
         GiNaC::exmap at_rest;
         for (std::size_t i = 0; i < n; ++i) {
-            x.a[i] = x.r.diff(m_.qd[i]);
+            x.a[i] = x.r.has(m_.qd[i]) ? directional_derivative(x.r, {m_.qd[i]}, {GiNaC::ex(1)}) : GiNaC::ex(0);
             if (!free_of(x.a[i], m_.qd)) return std::nullopt;
             at_rest[m_.qd[i]] = 0;
         }
