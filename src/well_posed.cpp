@@ -24,6 +24,11 @@ constexpr double rank_tolerance = 1e-10; // relative to the largest eigenvalue o
 // Eigenvalues (ascending) and eigenvectors (columns of `vectors`, row-major n × n) of a
 // symmetric matrix, by cyclic Jacobi rotations.
 void symmetric_eigen(std::vector<double> a, std::size_t n, std::vector<double>& values, std::vector<double>& vectors) {
+    // Scaled to a largest entry of 1 (squares of 1e200 would overflow), scaled back at the end.
+    double big = 0;
+    for (double x : a) big = std::max(big, std::abs(x));
+    double const scale = big > 0 ? big : 1.0;
+    for (double& x : a) x /= scale;
     std::vector<double> v(n * n, 0.0);
     for (std::size_t i = 0; i < n; ++i) v[i * n + i] = 1.0;
     double norm = 0;
@@ -63,7 +68,7 @@ void symmetric_eigen(std::vector<double> a, std::size_t n, std::vector<double>& 
     values.assign(n, 0.0);
     vectors.assign(n * n, 0.0);
     for (std::size_t c = 0; c < n; ++c) {
-        values[c] = a[order[c] * n + order[c]];
+        values[c] = a[order[c] * n + order[c]] * scale;
         for (std::size_t k = 0; k < n; ++k) vectors[k * n + c] = v[k * n + order[c]];
     }
 }
