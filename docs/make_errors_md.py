@@ -43,6 +43,7 @@ TITLES = {
     'singular_combination': 'A velocity combination with no inertia',
     'negative_kinetic': 'A negative kinetic energy',
     'indefinite_kinetic': 'An indefinite kinetic energy',
+    'indefinite_somewhere': 'Warning: a kinetic energy negative at some configurations',
     'dependent_constraints': 'Constraints that depend on each other',
     'identical_constraints': 'The same constraint twice',
     'constraint_determines_coordinate': 'Note: a coordinate without inertia that the constraints determine',

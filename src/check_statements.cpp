@@ -150,7 +150,7 @@ void checker::statement(ast::energy_stmt const& s, span) {
             diags_.warning(at,
                            "this kinetic term contains no velocity, so it acts as a potential of the opposite "
                            "sign: a forgotten der()? (the velocity of a point p is der(p))",
-                           "kinetic-without-velocity");
+                           warning_kind::kinetic_without_velocity);
         m_.kinetic += e;
     } else if (s.keyword == "potential") {
         if (depends_on(e, m_.qd)) {

@@ -78,7 +78,7 @@ compile_result compile(std::string const& text, compile_options const& options) 
     if (!d->coriolis)
         r.diags.note(m->model_span, "coriolis_matrix is not emitted: " + d->coriolis_reason +
                                         " (bias_forces gives h directly)",
-                     "coriolis");
+                     warning_kind::coriolis);
     t0 = std::chrono::steady_clock::now();
     try {
         emit_options eo = options.emit;

@@ -190,7 +190,7 @@ void constraint_row(model const& m, constraint_def const& c, derived& d, diagnos
     if (zero)
         diags.warning(c.where, "this constraint's row of the Jacobian A is identically zero; it "
                                "constrains nothing and makes A M^-1 A^T singular",
-                      "zero-constraint");
+                      warning_kind::zero_constraint);
     d.constraint_residuals.push_back(c.residual);
     d.constraint_jacobian.insert(d.constraint_jacobian.end(), row.begin(), row.end());
     d.constraint_spans.push_back(c.where);
@@ -209,7 +209,7 @@ void constraint_rows(model const& m, derived& d, diagnostics& diags) {
         diags.warning(m.constraints.front().where,
                       "the model has " + std::to_string(d.nc) + " constraints for " + std::to_string(m.q.size()) +
                           " coordinates; with no degree of freedom left the system is over-determined",
-                      "over-determined");
+                      warning_kind::over_determined);
 }
 
 } // namespace

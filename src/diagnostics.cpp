@@ -34,17 +34,25 @@ std::string_view source_file::line_text(std::size_t line) const {
     return std::string_view(text_).substr(start, end - start);
 }
 
-std::vector<warning_flag> const& warning_flags() {
-    static std::vector<warning_flag> const flags = {
-        {"kinetic-without-velocity", severity::warning,
-         "a kinetic statement whose term contains no velocity (a forgotten der()?)"},
-        {"zero-constraint", severity::warning, "a constraint whose row of the Jacobian A is identically zero"},
-        {"over-determined", severity::warning, "as many constraints as coordinates, or more"},
-        {"singular-mass-matrix", severity::note,
-         "M alone is singular and the constraints make the whole system regular"},
-        {"coriolis", severity::note, "coriolis_matrix is not emitted, and why"},
-    };
-    return flags;
+std::string_view flag_name(warning_kind kind) {
+    switch (kind) {
+    case warning_kind::kinetic_without_velocity: return "kinetic-without-velocity";
+    case warning_kind::indefinite_mass_matrix: return "indefinite-mass-matrix";
+    case warning_kind::zero_constraint: return "zero-constraint";
+    case warning_kind::over_determined: return "over-determined";
+    case warning_kind::singular_mass_matrix: return "singular-mass-matrix";
+    case warning_kind::coriolis: return "coriolis";
+    }
+    return "";
+}
+
+std::vector<std::string_view> const& warning_flags() {
+    static std::vector<std::string_view> const names = [] {
+        std::vector<std::string_view> v;
+        for (int k = 0; k <= static_cast<int>(warning_kind::coriolis); ++k) v.push_back(flag_name(static_cast<warning_kind>(k)));
+        return v;
+    }();
+    return names;
 }
 
 void diagnostics::add(severity level, span where, std::string message, std::string flag) {

@@ -31,14 +31,20 @@ struct warning_controls {
     std::vector<std::string> disabled;
 };
 
-// Every warning and note lagc gives, by flag name, with a line of what it says (docs and
-// the check of -Wno-NAME use this list).
-struct warning_flag {
-    char const* name;
-    severity level;
-    char const* summary;
+// Every kind of warning and note lagc gives. A warning or note is reported with its kind,
+// so none can be given that -Wno-NAME does not know.
+enum class warning_kind {
+    kinetic_without_velocity,
+    indefinite_mass_matrix,
+    zero_constraint,
+    over_determined,
+    singular_mass_matrix,
+    coriolis,
 };
-std::vector<warning_flag> const& warning_flags();
+// The kind's name after -W ("kinetic-without-velocity").
+std::string_view flag_name(warning_kind kind);
+// Every kind's name, in the order of the enumeration.
+std::vector<std::string_view> const& warning_flags();
 
 // The text of one input with its line table.
 class source_file {
@@ -65,11 +71,11 @@ private:
 class diagnostics {
 public:
     void error(span where, std::string message) { add(severity::error, where, std::move(message)); }
-    void warning(span where, std::string message, std::string flag) {
-        add(severity::warning, where, std::move(message), std::move(flag));
+    void warning(span where, std::string message, warning_kind kind) {
+        add(severity::warning, where, std::move(message), std::string(flag_name(kind)));
     }
-    void note(span where, std::string message, std::string flag) {
-        add(severity::note, where, std::move(message), std::move(flag));
+    void note(span where, std::string message, warning_kind kind) {
+        add(severity::note, where, std::move(message), std::string(flag_name(kind)));
     }
     void add(severity level, span where, std::string message, std::string flag = {});
     void set_controls(warning_controls c) { controls_ = std::move(c); }

@@ -154,9 +154,9 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         bool const off = a.rfind("-Wno-", 0) == 0;
         std::string const name = a.substr(off ? 5 : 2);
         auto const& flags = lagc::warning_flags();
-        if (std::none_of(flags.begin(), flags.end(), [&](lagc::warning_flag const& f) { return name == f.name; })) {
+        if (std::find(flags.begin(), flags.end(), name) == flags.end()) {
             std::string known;
-            for (auto const& f : flags) known += std::string(known.empty() ? "" : ", ") + f.name;
+            for (auto f : flags) known += (known.empty() ? "" : ", ") + std::string(f);
             return usage_error("unknown warning '" + name + "' in '" + a + "' (known: " + known + ")");
         }
         auto& d = o.warnings.disabled;

@@ -262,7 +262,7 @@ private:
                            "the kinetic energy is negative for the velocity " + along +
                                " at some configurations tried: the mass matrix is not positive definite there, "
                                "and forward_dynamics fails there",
-                           "indefinite-mass-matrix");
+                           warning_kind::indefinite_mass_matrix);
             return true;
         }
         diags_.error(at, "the kinetic energy is negative for the velocity " + along +
@@ -409,7 +409,7 @@ private:
                                     "determine that motion, so forward_dynamics solves [[M, A^T], [A, 0]] as a "
                                     "whole (with M + rho A^T A)",
                                     rank, n, same_direction ? "; no inertia along " + combination(m_, null_vector) : ""),
-                        "singular-mass-matrix");
+                        warning_kind::singular_mass_matrix);
             return true;
         }
         std::vector<double> const v = nc > 0 ? undetermined : null_vector;
