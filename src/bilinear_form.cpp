@@ -14,6 +14,7 @@
 #include "simplify.hpp"
 
 #include <map>
+#include <unordered_map>
 
 namespace lagc {
 
@@ -157,26 +158,25 @@ std::optional<bilinear_form> bilinear_form_of(model const& m) {
 
 namespace {
 
-// ∂α_i/∂q_j of one rate, computed once per (i, j) that is asked for.
+// ∂α_i/∂q_j of one rate, computed once per (i, j) that is asked for (a map: a dense table
+// would hold rates × n² entries, most never asked for).
 class coefficient_derivatives {
 public:
-    coefficient_derivatives(model const& m, bilinear_form const& f)
-        : m_(m), f_(f), cache_(f.rates.size() * m.q.size() * m.q.size()), done_(cache_.size(), 0) {}
+    coefficient_derivatives(model const& m, bilinear_form const& f) : m_(m), f_(f) {}
     ex const& operator()(std::size_t k, std::size_t i, std::size_t j) {
-        std::size_t const n = m_.q.size(), at = (k * n + i) * n + j;
-        if (!done_[at]) {
+        std::size_t const n = m_.q.size();
+        auto [it, added] = cache_.try_emplace((k * n + i) * n + j);
+        if (added) {
             ex const& a = f_.rates[k].a[i];
-            cache_[at] = a.is_zero() ? ex(0) : partial(a, m_, j);
-            done_[at] = 1;
+            it->second = a.is_zero() ? ex(0) : partial(a, m_, j);
         }
-        return cache_[at];
+        return it->second;
     }
 
 private:
     model const& m_;
     bilinear_form const& f_;
-    std::vector<ex> cache_;
-    std::vector<char> done_;
+    std::unordered_map<std::size_t, ex> cache_;
 };
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "chain_rule.hpp"
 
 #include <map>
+#include <optional>
 
 namespace lagc {
 
@@ -9,26 +10,20 @@ using namespace GiNaC;
 
 namespace {
 
-// f'(u) of the one-argument functions met most, written out: GiNaC's own function
+// f'(u) of the one-argument functions met most, written out (nullopt for others): GiNaC's own function
 // derivative first tries an explicit derivative and catches the exception it throws when
 // there is none, which made exception unwinding a tenth of a 3-D arm's derivation.
-std::string name_of(ex const& e) { return ex_to<function>(e).get_name(); }
-bool known(ex const& e) {
-    static char const* const names[] = {"sin", "cos", "exp", "log", "sinh", "cosh"};
-    std::string const n = name_of(e);
-    for (char const* k : names)
-        if (n == k) return true;
-    return false;
-}
-ex outer_derivative(ex const& e) {
-    std::string const n = name_of(e);
+std::optional<ex> outer_derivative(ex const& e) {
+    if (e.nops() != 1) return std::nullopt;
+    std::string const n = ex_to<function>(e).get_name();
     ex const& u = e.op(0);
     if (n == "sin") return cos(u);
     if (n == "cos") return -sin(u);
     if (n == "exp") return e;
     if (n == "log") return 1 / u;
     if (n == "sinh") return cosh(u);
-    return sinh(u); // cosh
+    if (n == "cosh") return sinh(u);
+    return std::nullopt;
 }
 
 struct walker {
@@ -59,9 +54,9 @@ struct walker {
             ex dk = d(k);
             if (dk.is_zero()) result = k * pow(b, k - 1) * d(b);
             else result = e * (dk * log(b) + k * d(b) / b);
-        } else if (is_a<function>(e) && e.nops() == 1 && known(e)) {
+        } else if (auto outer = is_a<function>(e) ? outer_derivative(e) : std::nullopt) {
             ex const di = d(e.op(0));
-            if (!di.is_zero()) result = outer_derivative(e) * di;
+            if (!di.is_zero()) result = *outer * di;
         } else if (is_a<function>(e)) {
             // Σ_i f_i'(args)·d(arg_i), f_i' from GiNaC through a stand-in symbol.
             for (std::size_t i = 0; i < e.nops(); ++i) {

@@ -2,6 +2,7 @@
 // the model).
 #include "checker.hpp"
 #include "cxx_names.hpp"
+#include "simplify.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -53,11 +54,7 @@ namespace {
 // The double nearest to an exact constant: evaluated to 40 digits, then read as a decimal
 // (what strtod does with the literal when the default is a plain number).
 double nearest_double(ex const& exact) {
-    struct digits_guard {
-        long saved = GiNaC::Digits;
-        ~digits_guard() { GiNaC::Digits = saved; }
-    } guard;
-    GiNaC::Digits = 40;
+    digits_scope const digits(40);
     ex v = exact.evalf();
     if (!GiNaC::is_a<GiNaC::numeric>(v)) return std::nan("");
     std::ostringstream text;

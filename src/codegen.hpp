@@ -132,6 +132,8 @@ private:
         std::uint64_t hash = 0;
     };
     std::size_t cost(node const& n) const { return cost_of(n.kind, n.args.size(), n.exponent); }
+    template <class Operand, class Variable>
+    double value_of(node const& n, Operand arg, Variable variable) const;
 
     std::map<std::string, symbol_spelling> const& symbols_;
     std::unordered_map<std::string, std::string> argument_of_; // C++ spelling → argument name

@@ -133,13 +133,7 @@ bool every_coordinate_has_inertia(model const& m, derived const& d, diagnostics&
         // Structurally zero only: evaluating every large M_ii costs more than the rest of
         // derivation on a 3-D arm, and the numeric check (well_posed.cpp) finds the others.
         if (constrained || !d.mass_matrix[i * n + i].is_zero()) continue;
-        bool const linear = m.kinetic.has(m.qd[i]) || m.lagrangian.has(m.qd[i]);
-        std::string const v = "der(" + m.coordinates[i] + ")";
-        diags.error(m.coordinate_spans[i], "the mass matrix is singular: coordinate '" + m.coordinates[i] +
-                                               "' has no inertia (" +
-                                               (linear ? "the energy terms are at most linear in " + v + ", never quadratic"
-                                                       : "no kinetic energy term contains " + v) +
-                                               ")");
+        diags.error(m.coordinate_spans[i], no_inertia_message(m, i));
         ok = false;
     }
     return ok;

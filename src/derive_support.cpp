@@ -2,6 +2,7 @@
 #include "derive_support.hpp"
 
 #include "chain_rule.hpp"
+#include "simplify.hpp"
 
 namespace lagc {
 
@@ -30,11 +31,7 @@ bool is_identically_zero(ex const& e, model const& m) {
     for (auto const& s : m.u) pick(s);
     pick(m.t);
     // 40 digits: rounding noise stays far below the threshold, a true value far above it.
-    struct digits_guard {
-        long saved = GiNaC::Digits;
-        ~digits_guard() { GiNaC::Digits = saved; }
-    } guard;
-    GiNaC::Digits = 40;
+    digits_scope const digits(40);
     try {
         ex v = e.subs(point).evalf();
         if (GiNaC::is_a<GiNaC::numeric>(v) && GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(v)) > GiNaC::numeric(1, 100000000) / GiNaC::numeric(1000000000000LL))
@@ -43,6 +40,15 @@ bool is_identically_zero(ex const& e, model const& m) {
         // a pole at the chosen point: fall through to the exact test
     }
     return e.expand().is_zero();
+}
+
+std::string no_inertia_message(model const& m, std::size_t i) {
+    std::string const v = "der(" + m.coordinates[i] + ")";
+    bool const linear = m.kinetic.has(m.qd[i]) || m.lagrangian.has(m.qd[i]);
+    return "the mass matrix is singular: coordinate '" + m.coordinates[i] + "' has no inertia (" +
+           (linear ? "the energy terms are at most linear in " + v + ", never quadratic"
+                   : "no kinetic energy term contains " + v) +
+           ")";
 }
 
 ex total_time_derivative(ex const& e, model const& m) {

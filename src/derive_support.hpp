@@ -17,6 +17,10 @@ bool is_zero_expr(GiNaC::ex const& e);
 // arbitrary point (cheap on large expressions), and expansion only if that gives zero.
 bool is_identically_zero(GiNaC::ex const& e, model const& m);
 
+// "the mass matrix is singular: coordinate 'y' has no inertia (…)", saying whether the
+// energy terms never mention der(y) or are only linear in it.
+std::string no_inertia_message(model const& m, std::size_t i);
+
 // d/dt with q̈ = 0: ∂e/∂t + Σ ∂e/∂q_i q̇_i, by the chain rule on e's structure.
 GiNaC::ex total_time_derivative(GiNaC::ex const& e, model const& m);
 

@@ -97,8 +97,7 @@ built_function emitter::build(std::string const& name, std::vector<std::pair<std
         ids.push_back(timed([&] { return f.graph->add_parts(output.second); }));
         targets.push_back(output.first);
     }
-    finish(f, name, ids, targets);
-    f.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    finish(f, name, ids, targets, start);
     return f;
 }
 
@@ -119,13 +118,12 @@ built_function emitter::build_jacobian(std::string const& name, std::vector<exve
     std::vector<int> ids = timed([&] { return g.jacobian(row_ids, variable_ids); });
     std::vector<std::string> targets;
     for (std::size_t k = 0; k < ids.size(); ++k) targets.push_back(array + "[" + std::to_string(k) + "]");
-    finish(f, name, ids, targets);
-    f.stats.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    finish(f, name, ids, targets, start);
     return f;
 }
 
 void emitter::finish(built_function& f, std::string const& name, std::vector<int> ids,
-                     std::vector<std::string> const& targets) {
+                     std::vector<std::string> const& targets, std::chrono::steady_clock::time_point start) {
     expression_graph& g = *f.graph;
     // Checked before the rewrites, whose work grows faster than the function's size.
     if (std::size_t const operations = g.operation_count(ids); operations > o_.max_operations)
@@ -135,7 +133,8 @@ void emitter::finish(built_function& f, std::string const& name, std::vector<int
     double const tree_operations = g.tree_operation_count(ids);
     ids = timed([&] { return g.share_subsets(g.factor_sums(g.share_subsets(ids))); });
     for (std::size_t i = 0; i < ids.size(); ++i) f.roots.push_back({targets[i], ids[i]});
-    f.stats = {name, tree_operations, g.operation_count(ids), 0, 1};
+    f.stats = {name, tree_operations, g.operation_count(ids), 0, 1,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
 }
 
 void emitter::write_function(built_function f, std::vector<cxx_argument> const& args, std::string const& comment,

@@ -121,7 +121,9 @@ private:
     built_function build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs);
     built_function build_jacobian(std::string const& name, std::vector<exvector> const& rows,
                                   std::vector<std::string> const& variables, std::string const& array, bool negated);
-    void finish(built_function& f, std::string const& name, std::vector<int> ids, std::vector<std::string> const& targets);
+    // The rewrites and the statistics (seconds counted from `start`, when building began).
+    void finish(built_function& f, std::string const& name, std::vector<int> ids, std::vector<std::string> const& targets,
+                std::chrono::steady_clock::time_point start);
     // The spellings of q, q̇ and u ("q[0]", …), in that order.
     std::vector<std::string> spellings(std::initializer_list<char const*> arrays) const;
     // A function writing its outputs' arrays; cut into parts (detail helpers) when large.

@@ -300,12 +300,12 @@ int expression_graph::add_parts(std::vector<GiNaC::ex> const& parts) {
 
 // ---- factoring sums --------------------------------------------------------------
 
-double expression_graph::evaluate(int id, std::map<std::string, double> const& values) const {
-    node const& n = nodes_[static_cast<std::size_t>(id)];
-    auto arg = [&](std::size_t i) { return evaluate(n.args[i], values); };
+// What a node computes from its operands' values (`arg(i)`) and, for a variable, `variable()`.
+template <class Operand, class Variable>
+double expression_graph::value_of(node const& n, Operand arg, Variable variable) const {
     switch (n.kind) {
     case op::number: return std::stod(n.text);
-    case op::variable: return values.at(n.text);
+    case op::variable: return variable();
     case op::neg: return -arg(0);
     case op::add: {
         double s = 0;
@@ -327,6 +327,12 @@ double expression_graph::evaluate(int id, std::map<std::string, double> const& v
     return 0;
 }
 
+double expression_graph::evaluate(int id, std::map<std::string, double> const& values) const {
+    node const& n = nodes_[static_cast<std::size_t>(id)];
+    return value_of(
+        n, [&](std::size_t i) { return evaluate(n.args[i], values); }, [&] { return values.at(n.text); });
+}
+
 std::vector<double> expression_graph::evaluate_all(std::vector<int> const& roots,
                                                   std::vector<std::string> const& variables,
                                                   std::vector<double> const& values) const {
@@ -338,34 +344,12 @@ std::vector<double> expression_graph::evaluate_all(std::vector<int> const& roots
     std::vector<double> v(static_cast<std::size_t>(top + 1), 0.0);
     for (std::size_t id = 0; id < v.size(); ++id) {
         node const& n = nodes_[id];
-        auto arg = [&](std::size_t i) { return v[static_cast<std::size_t>(n.args[i])]; };
-        switch (n.kind) {
-        case op::number: v[id] = std::stod(n.text); break;
-        case op::variable: {
-            auto it = given.find(n.text);
-            v[id] = it == given.end() ? 0.0 : it->second;
-            break;
-        }
-        case op::neg: v[id] = -arg(0); break;
-        case op::add: {
-            double s = 0;
-            for (std::size_t i = 0; i < n.args.size(); ++i) s += n.flags[i] ? -arg(i) : arg(i);
-            v[id] = s;
-            break;
-        }
-        case op::mul: {
-            double s = 1;
-            for (std::size_t i = 0; i < n.args.size(); ++i) s = n.flags[i] ? s / arg(i) : s * arg(i);
-            v[id] = s;
-            break;
-        }
-        case op::pow: v[id] = std::pow(arg(0), n.exponent); break;
-        case op::call: {
-            builtin const* fn = builtin_for_cxx(call_name(n.text));
-            v[id] = fn ? fn->value(arg(0), n.args.size() > 1 ? arg(1) : 0.0) : std::nan("");
-            break;
-        }
-        }
+        v[id] = value_of(
+            n, [&](std::size_t i) { return v[static_cast<std::size_t>(n.args[i])]; },
+            [&] {
+                auto it = given.find(n.text);
+                return it == given.end() ? 0.0 : it->second;
+            });
     }
     std::vector<double> out;
     out.reserve(roots.size());

@@ -27,18 +27,32 @@ struct logical_lines {
     std::vector<std::size_t> unclosed; // per statement: the innermost bracket left open, or npos
 };
 
+// The keywords that start a statement: all but 'on' and 'at'.
+std::vector<std::string_view> const& statement_starters() {
+    static std::vector<std::string_view> const starters = [] {
+        std::vector<std::string_view> v;
+        for (auto w : statement_keywords())
+            if (w != "on" && w != "at") v.push_back(w);
+        return v;
+    }();
+    return starters;
+}
+
 bool is_statement_keyword(std::string_view word) {
-    if (word == "on" || word == "at") return false;
-    auto const& k = statement_keywords();
+    auto const& k = statement_starters();
     return std::find(k.begin(), k.end(), word) != k.end();
+}
+
+// The end of the name that starts at `at` (letters, digits, '_'); `at` if none does.
+std::size_t name_end(std::string const& m, std::size_t at, std::size_t end) {
+    while (at < end && (std::isalnum(static_cast<unsigned char>(m[at])) || m[at] == '_')) ++at;
+    return at;
 }
 
 // The word that starts the next non-blank line after offset i (a newline), or "".
 std::string_view next_line_word(std::string const& m, std::size_t i) {
     while (i < m.size() && std::isspace(static_cast<unsigned char>(m[i]))) ++i;
-    std::size_t e = i;
-    while (e < m.size() && (std::isalnum(static_cast<unsigned char>(m[e])) || m[e] == '_')) ++e;
-    return std::string_view(m).substr(i, e - i);
+    return std::string_view(m).substr(i, name_end(m, i, m.size()) - i);
 }
 
 logical_lines split_statements(std::string const& text) {
@@ -185,9 +199,8 @@ std::string hint_at(std::string const& m, std::size_t at, std::size_t begin, std
     while (p > begin && std::isspace(static_cast<unsigned char>(m[p - 1]))) --p;
     bool const word_before = p > begin && (std::isalnum(static_cast<unsigned char>(m[p - 1])) || m[p - 1] == '_');
     if (word_before && p < at && (std::isalpha(static_cast<unsigned char>(c)) || c == '_')) {
-        std::string_view const first = std::string_view(m).substr(begin, 10);
-        bool const list = first.rfind("coordinate", 0) == 0 || first.rfind("input", 0) == 0 ||
-                          first.rfind("parameter", 0) == 0;
+        std::string_view const first = std::string_view(m).substr(begin, name_end(m, begin, end) - begin);
+        bool const list = first == "coordinate" || first == "input" || first == "parameter";
         return list ? " (names in a list are separated by commas)" : " (a missing operator?)";
     }
     return "";
@@ -231,9 +244,7 @@ std::size_t nesting_bound(std::string const& m, span s) {
 
 // "model, parameter, ..., baumgarte or output": the keywords that start a statement.
 std::string statement_list() {
-    std::vector<std::string_view> starters;
-    for (auto w : statement_keywords())
-        if (w != "on" && w != "at") starters.push_back(w);
+    auto const& starters = statement_starters();
     std::string s;
     for (std::size_t i = 0; i < starters.size(); ++i)
         s.append(i == 0 ? "" : i + 1 == starters.size() ? " or " : ", ").append(starters[i]);
@@ -252,8 +263,7 @@ failed_statement names_of(std::string const& m, span s) {
     for (std::size_t i = s.begin; i < s.end;) {
         unsigned char const c = static_cast<unsigned char>(m[i]);
         if (std::isalpha(c) || c == '_') {
-            std::size_t e = i;
-            while (e < s.end && (std::isalnum(static_cast<unsigned char>(m[e])) || m[e] == '_')) ++e;
+            std::size_t const e = name_end(m, i, s.end);
             std::string word = m.substr(i, e - i);
             if (f.keyword.empty() && f.names.empty()) f.keyword = word;
             f.names.push_back(std::move(word));
@@ -269,12 +279,7 @@ failed_statement names_of(std::string const& m, span s) {
 
 // " (did you mean 'kinetic'?)" for a statement that starts with a misspelt keyword.
 std::string keyword_suggestion(std::string const& m, span s) {
-    std::size_t e = s.begin;
-    while (e < s.end && (std::isalnum(static_cast<unsigned char>(m[e])) || m[e] == '_')) ++e;
-    std::vector<std::string_view> starters;
-    for (auto w : statement_keywords())
-        if (w != "on" && w != "at") starters.push_back(w);
-    return did_you_mean(std::string_view(m).substr(s.begin, e - s.begin), starters);
+    return did_you_mean(std::string_view(m).substr(s.begin, name_end(m, s.begin, s.end) - s.begin), statement_starters());
 }
 
 } // namespace

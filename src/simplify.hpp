@@ -6,6 +6,18 @@
 
 namespace lagc {
 
+// GiNaC's working precision (the global GiNaC::Digits) set for one scope, restored after.
+class digits_scope {
+public:
+    explicit digits_scope(long digits) : saved_(GiNaC::Digits) { GiNaC::Digits = digits; }
+    ~digits_scope() { GiNaC::Digits = saved_; }
+    digits_scope(digits_scope const&) = delete;
+    digits_scope& operator=(digits_scope const&) = delete;
+
+private:
+    long saved_;
+};
+
 // Nodes in the expression tree (a proxy for operations).
 std::size_t tree_size(GiNaC::ex const& e);
 

@@ -140,11 +140,12 @@ std::size_t single_coordinate(std::vector<double> const& v) {
 
 class checker {
 public:
-    checker(model const& m, derived& d, diagnostics& diags) : m_(m), d_(d), diags_(diags), graph_(symbols_, {}) {}
+    // The graph reads its symbols' spellings when it is made: they come first.
+    checker(model const& m, derived& d, diagnostics& diags)
+        : m_(m), d_(d), diags_(diags), symbols_(spellings(m, variables_)), graph_(symbols_, {}) {}
 
     bool run() {
         std::size_t const n = d_.nq, nc = d_.nc;
-        add_symbols();
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j) roots_.push_back(graph_.add(d_.mass_matrix[i * n + j]));
         for (auto const& a : d_.constraint_jacobian) roots_.push_back(graph_.add(a));
@@ -171,21 +172,24 @@ private:
     model const& m_;
     derived& d_;
     diagnostics& diags_;
+    std::vector<std::string> variables_; // the spellings, in the order of a sample's point
     std::map<std::string, symbol_spelling> symbols_;
     expression_graph graph_;
-    std::vector<std::string> variables_;
     std::vector<int> roots_;
 
-    void add_symbols() {
+    // Every symbol spelled for the graph (q, q̇, u, p, t), the spellings also in `order`.
+    static std::map<std::string, symbol_spelling> spellings(model const& m, std::vector<std::string>& order) {
+        std::map<std::string, symbol_spelling> out;
         auto add = [&](GiNaC::symbol const& s, std::string spelled) {
-            symbols_[s.get_name()] = {spelled, "x"};
-            variables_.push_back(spelled);
+            out[s.get_name()] = {spelled, "x"};
+            order.push_back(spelled);
         };
-        for (std::size_t i = 0; i < m_.q.size(); ++i) add(m_.q[i], fmt::format("q[{}]", i));
-        for (std::size_t i = 0; i < m_.qd.size(); ++i) add(m_.qd[i], fmt::format("qd[{}]", i));
-        for (std::size_t i = 0; i < m_.u.size(); ++i) add(m_.u[i], fmt::format("u[{}]", i));
-        for (std::size_t i = 0; i < m_.p.size(); ++i) add(m_.p[i], fmt::format("p[{}]", i));
-        add(m_.t, "t");
+        for (std::size_t i = 0; i < m.q.size(); ++i) add(m.q[i], fmt::format("q[{}]", i));
+        for (std::size_t i = 0; i < m.qd.size(); ++i) add(m.qd[i], fmt::format("qd[{}]", i));
+        for (std::size_t i = 0; i < m.u.size(); ++i) add(m.u[i], fmt::format("u[{}]", i));
+        for (std::size_t i = 0; i < m.p.size(); ++i) add(m.p[i], fmt::format("p[{}]", i));
+        add(m.t, "t");
+        return out;
     }
 
     static double uniform(std::uint64_t& state, double low, double high) {
@@ -271,85 +275,93 @@ private:
         return false;
     }
 
-    // Each constraint row against the rows before it (holonomic rows first, as in A).
-    bool rows_independent(std::vector<sample> const& samples) {
+    // For each row of A at sample x, its coefficients as a combination of the rows before it
+    // (holonomic rows first, as in A) when it is one, else empty: Gram–Schmidt in row order,
+    // each row orthogonalised twice. Zero rows (warned about in derive) count as independent.
+    std::vector<std::vector<double>> dependencies(sample const& x) const {
         std::size_t const n = d_.nq, nc = d_.nc;
-        // dependent[k]: row k depends on earlier rows at every sample; the rows it uses at the first.
-        std::vector<int> dependent_count(nc, 0);
-        std::vector<std::vector<std::size_t>> uses(nc);
-        std::vector<double> factor(nc, 0.0);
-        bool first = true;
-        for (auto const& x : samples) {
-            std::vector<std::vector<double>> basis, mix; // orthonormal rows, each as Σ mix_l a_l
-            for (std::size_t k = 0; k < nc; ++k) {
-                std::vector<double> r(x.A.begin() + static_cast<std::ptrdiff_t>(k * n),
-                                      x.A.begin() + static_cast<std::ptrdiff_t>((k + 1) * n));
-                double norm0 = 0;
-                for (double e : r) norm0 += e * e;
-                norm0 = std::sqrt(norm0);
-                if (norm0 == 0) continue; // a zero row: warned about already
-                std::vector<double> coef(nc, 0.0), proj(basis.size(), 0.0);
-                for (int pass = 0; pass < 2; ++pass)
-                    for (std::size_t b = 0; b < basis.size(); ++b) {
-                        double s = 0;
-                        for (std::size_t i = 0; i < n; ++i) s += r[i] * basis[b][i];
-                        for (std::size_t i = 0; i < n; ++i) r[i] -= s * basis[b][i];
-                        proj[b] += s;
-                    }
-                double norm = 0;
-                for (double e : r) norm += e * e;
-                norm = std::sqrt(norm);
-                if (norm <= rank_tolerance * norm0) {
-                    ++dependent_count[k];
-                    if (first) {
-                        for (std::size_t b = 0; b < basis.size(); ++b)
-                            for (std::size_t l = 0; l < nc; ++l) coef[l] += proj[b] * mix[b][l];
-                        double big = 0;
-                        for (double c : coef) big = std::max(big, std::abs(c));
-                        for (std::size_t l = 0; l < nc; ++l)
-                            if (std::abs(coef[l]) > 1e-8 * big) uses[k].push_back(l);
-                        if (uses[k].size() == 1) factor[k] = coef[uses[k][0]];
-                    } else if (uses[k].size() == 1 &&
-                               std::abs(proj_factor(x, k, uses[k][0]) - factor[k]) > 1e-8 * std::abs(factor[k])) {
-                        factor[k] = 0; // the ratio changes with the configuration
-                    }
-                    continue;
-                }
-                std::vector<double> m(nc, 0.0);
-                // e = (a_k − Σ proj_b e_b) / norm, with e_b = Σ mix_b a.
-                m[k] = 1;
-                for (std::size_t b = 0; b < basis.size(); ++b)
-                    for (std::size_t l = 0; l < nc; ++l) m[l] -= proj[b] * mix[b][l];
-                for (auto& e : m) e /= norm;
-                for (auto& e : r) e /= norm;
-                basis.push_back(std::move(r));
-                mix.push_back(std::move(m));
-            }
-            first = false;
-        }
-        bool ok = true;
+        auto length = [](std::vector<double> const& r) {
+            double s = 0;
+            for (double e : r) s += e * e;
+            return std::sqrt(s);
+        };
+        std::vector<std::vector<double>> out(nc), basis, mix; // orthonormal rows, each as Σ mix_l a_l
         for (std::size_t k = 0; k < nc; ++k) {
-            if (dependent_count[k] < static_cast<int>(samples.size()) || uses[k].empty()) continue;
-            ok = false;
-            std::string lines;
-            for (std::size_t i = 0; i < uses[k].size(); ++i) {
-                std::size_t const line = line_of(uses[k][i]);
-                lines += (i == 0 ? "" : i + 1 == uses[k].size() ? " and " : ", ") + std::to_string(line);
+            std::vector<double> r(x.A.begin() + static_cast<std::ptrdiff_t>(k * n),
+                                  x.A.begin() + static_cast<std::ptrdiff_t>((k + 1) * n));
+            double const norm0 = length(r);
+            if (norm0 == 0) continue;
+            std::vector<double> proj(basis.size(), 0.0);
+            for (int pass = 0; pass < 2; ++pass)
+                for (std::size_t b = 0; b < basis.size(); ++b) {
+                    double s = 0;
+                    for (std::size_t i = 0; i < n; ++i) s += r[i] * basis[b][i];
+                    for (std::size_t i = 0; i < n; ++i) r[i] -= s * basis[b][i];
+                    proj[b] += s;
+                }
+            // a_k = Σ proj_b e_b + r, with e_b = Σ mix_b a.
+            std::vector<double> m(nc, 0.0);
+            for (std::size_t b = 0; b < basis.size(); ++b)
+                for (std::size_t l = 0; l < nc; ++l) m[l] += proj[b] * mix[b][l];
+            double const norm = length(r);
+            if (norm <= rank_tolerance * norm0) {
+                out[k] = std::move(m);
+                continue;
             }
-            std::string const times = std::abs(factor[k] - 1) < 1e-12    ? "equal to"
-                                      : std::abs(factor[k] + 1) < 1e-12 ? "minus"
-                                                                        : fmt::format("{:.6g} times", factor[k]);
-            std::string how = uses[k].size() == 1 && factor[k] != 0
-                                  ? "its row of the Jacobian A is " + times + " that of the constraint on line " + lines
-                                  : "its row of the Jacobian A is a combination of those of the constraint" +
-                                        std::string(uses[k].size() == 1 ? "" : "s") + " on line" +
-                                        (uses[k].size() == 1 ? " " : "s ") + lines;
-            diags_.error(d_.constraint_spans[k],
-                         "this constraint depends on the others: " + how +
-                             " at every configuration tried, so [[M, A^T], [A, 0]] is singular and forward_dynamics "
-                             "fails everywhere; remove it (or the one it repeats)");
+            for (auto& e : m) e = -e / norm; // e_k = (a_k − Σ proj_b e_b) / norm
+            m[k] += 1 / norm;
+            for (auto& e : r) e /= norm;
+            basis.push_back(std::move(r));
+            mix.push_back(std::move(m));
+        }
+        return out;
+    }
+
+    // Rows that depend on the rows before them at every configuration tried: an error each.
+    bool rows_independent(std::vector<sample> const& samples) {
+        std::vector<std::vector<std::vector<double>>> at;
+        for (auto const& x : samples) at.push_back(dependencies(x));
+        bool ok = true;
+        for (std::size_t k = 0; k < d_.nc; ++k) {
+            std::vector<double> const& coef = at[0][k];
+            if (coef.empty()) continue;
+            double big = 0;
+            for (double c : coef) big = std::max(big, std::abs(c));
+            std::vector<std::size_t> uses;
+            for (std::size_t l = 0; l < coef.size(); ++l)
+                if (std::abs(coef[l]) > 1e-8 * big) uses.push_back(l);
+            // One row it is proportional to: the factor, when it is the same everywhere.
+            double factor = uses.size() == 1 ? coef[uses[0]] : 0.0;
+            bool everywhere = !uses.empty();
+            for (std::size_t s = 1; s < samples.size() && everywhere; ++s) {
+                everywhere = !at[s][k].empty();
+                if (everywhere && uses.size() == 1 &&
+                    std::abs(proj_factor(samples[s], k, uses[0]) - factor) > 1e-8 * std::abs(factor))
+                    factor = 0;
+            }
+            if (!everywhere) continue;
+            ok = false;
+            report_dependent(k, uses, factor);
         }
         return ok;
+    }
+
+    void report_dependent(std::size_t k, std::vector<std::size_t> const& uses, double factor) {
+        std::string lines;
+        for (std::size_t i = 0; i < uses.size(); ++i)
+            lines += (i == 0 ? "" : i + 1 == uses.size() ? " and " : ", ") + std::to_string(d_.constraint_lines[uses[i]]);
+        std::string const times = std::abs(factor - 1) < 1e-12    ? "equal to"
+                                  : std::abs(factor + 1) < 1e-12 ? "minus"
+                                                                 : fmt::format("{:.6g} times", factor);
+        std::string const how = uses.size() == 1 && factor != 0
+                                    ? "its row of the Jacobian A is " + times + " that of the constraint on line " + lines
+                                    : "its row of the Jacobian A is a combination of those of the constraint" +
+                                          std::string(uses.size() == 1 ? "" : "s") + " on line" +
+                                          (uses.size() == 1 ? " " : "s ") + lines;
+        diags_.error(d_.constraint_spans[k],
+                     "this constraint depends on the others: " + how +
+                         " at every configuration tried, so [[M, A^T], [A, 0]] is singular and forward_dynamics "
+                         "fails everywhere; remove it (or the one it repeats)");
     }
 
     // a_k·a_l / a_l·a_l at sample x: the factor between two proportional rows.
@@ -362,8 +374,6 @@ private:
         }
         return ll > 0 ? kl / ll : 0;
     }
-
-    std::size_t line_of(std::size_t row) const { return d_.constraint_lines[row]; }
 
     // M regular, or (with constraints) M + ρ AᵀA regular: then forward_dynamics solves the
     // whole system with the augmented matrix (d_.mass_singular).
@@ -416,12 +426,7 @@ private:
         std::string const tail = nc > 0 ? ", and no constraint determines it" : "";
         std::size_t const i = single_coordinate(v);
         if (i < n) {
-            bool const linear = m_.kinetic.has(m_.qd[i]) || m_.lagrangian.has(m_.qd[i]);
-            diags_.error(m_.coordinate_spans[i],
-                         "the mass matrix is singular: coordinate '" + m_.coordinates[i] + "' has no inertia (" +
-                             (linear ? "the energy terms are at most linear in der(" + m_.coordinates[i] + "), never quadratic"
-                                     : "no kinetic energy term contains der(" + m_.coordinates[i] + ")") +
-                             ")" + tail);
+            diags_.error(m_.coordinate_spans[i], no_inertia_message(m_, i) + tail);
         } else {
             diags_.error(statement_with(v), "the mass matrix is singular: the velocity combination " +
                                                 combination(m_, v) +
