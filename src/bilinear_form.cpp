@@ -125,6 +125,7 @@ private:
             at_rest[m_.qd[i]] = 0;
         }
         if (!is_identically_zero(x.r.subs(at_rest), m_)) return std::nullopt;
+        x.gradient = m_.time_derivatives.count(without_numeric_factor(r)) > 0;
         out_.rates.push_back(std::move(x));
         index_.emplace(r, out_.rates.size() - 1);
         return out_.rates.size() - 1;
@@ -143,7 +144,7 @@ std::optional<bilinear_form> bilinear_form_of(model const& m) {
         r.dr.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
             r.adot[i] = r.a[i].is_zero() ? ex(0) : total_time_derivative(r.a[i], m);
-            r.dr[i] = partial(r.r, m, i);
+            r.dr[i] = r.gradient ? r.adot[i] : partial(r.r, m, i);
         }
         r.rho = total_time_derivative(r.r, m);
     }
@@ -186,17 +187,29 @@ void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, de
     auto const& R = f.rates;
     exvector M(n * n, 0), h(n, 0), Mdot(n * n, 0), P_minus_Pt(n * n, 0);
     coefficient_derivatives da(m, f);
+    // h_i = Σ_terms c (α_i ρ_b + β_i ρ_a + (α̇_i − ∂_i r_a) r_b + (β̇_i − ∂_i r_b) r_a), gathered
+    // rate by rate: h_i = Σ_a α_ai F_a + (α̇_ai − ∂_i r_a) G_a with F_a = Σ c ρ_b and G_a = Σ c r_b
+    // over the terms rate a is in (F: the rate's inertial force, G: its momentum; the
+    // curl term α̇_ai − ∂_i r_a vanishes for a gradient rate). Each F_a and G_a is then
+    // computed once for every i, as the RNEA computes a body's force once for every joint.
+    exvector F(R.size(), 0), G(R.size(), 0);
+    for (auto const& t : f.terms) {
+        F[t.a] += t.c * R[t.b].rho;
+        G[t.a] += t.c * R[t.b].r;
+        F[t.b] += t.c * R[t.a].rho;
+        G[t.b] += t.c * R[t.a].r;
+    }
+    for (std::size_t k = 0; k < R.size(); ++k)
+        for (std::size_t i = 0; i < n; ++i) {
+            if (R[k].a[i].is_zero() && (R[k].gradient || R[k].dr[i].is_zero())) continue;
+            h[i] += R[k].a[i] * F[k];
+            if (!R[k].gradient) h[i] += (R[k].adot[i] - R[k].dr[i]) * G[k];
+        }
     for (auto const& t : f.terms) {
         auto const &a = R[t.a], &b = R[t.b];
         ex const& c = t.c;
         for (std::size_t i = 0; i < n; ++i) {
             bool const ai = !a.a[i].is_zero(), bi = !b.a[i].is_zero();
-            // h_i = c (α̇_i r_b + α_i ρ_b + β̇_i r_a + β_i ρ_a − r_b ∂_i r_a − r_a ∂_i r_b)
-            ex hi = 0;
-            if (ai) hi += a.adot[i] * b.r + a.a[i] * b.rho;
-            if (bi) hi += b.adot[i] * a.r + b.a[i] * a.rho;
-            hi -= b.r * a.dr[i] + a.r * b.dr[i];
-            h[i] += c * hi;
             // With c(q): + ċ ∂(r_a r_b)/∂q̇_i − ∂_i c r_a r_b.
             if (!t.dc.empty()) h[i] += t.cdot * (a.a[i] * b.r + b.a[i] * a.r) - t.dc[i] * a.r * b.r;
             for (std::size_t j = 0; j < n; ++j) {
@@ -213,8 +226,14 @@ void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, de
                 // (P − Pᵀ)_ij = c (r_b (∂_j α_i − ∂_i α_j) + r_a (∂_j β_i − ∂_i β_j)
                 //                 + α_i ∂_j r_b − α_j ∂_i r_b + β_i ∂_j r_a − β_j ∂_i r_a)
                 ex s = 0;
-                if (ai || aj) s += b.r * (da(t.a, i, j) - da(t.a, j, i)) + a.a[i] * b.dr[j] - a.a[j] * b.dr[i];
-                if (bi || bj) s += a.r * (da(t.b, i, j) - da(t.b, j, i)) + b.a[i] * a.dr[j] - b.a[j] * a.dr[i];
+                if (ai || aj) {
+                    if (!a.gradient) s += b.r * (da(t.a, i, j) - da(t.a, j, i));
+                    s += a.a[i] * b.dr[j] - a.a[j] * b.dr[i];
+                }
+                if (bi || bj) {
+                    if (!b.gradient) s += a.r * (da(t.b, i, j) - da(t.b, j, i));
+                    s += b.a[i] * a.dr[j] - b.a[j] * a.dr[i];
+                }
                 ex w = s.is_zero() ? ex(0) : c * s;
                 // With c(q): + ∂_j c ∂(r_a r_b)/∂q̇_i − ∂_i c ∂(r_a r_b)/∂q̇_j.
                 if (!t.dc.empty())

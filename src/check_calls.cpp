@@ -80,7 +80,14 @@ opt_value checker::time_derivative(value v, span where) {
         return std::nullopt;
     }
     std::vector<ex> rates(m_.qd.begin(), m_.qd.end());
-    for (auto& e : v.elems) e = e.diff(m_.t) + directional_derivative(e, m_.q, rates);
+    for (auto& e : v.elems) {
+        e = e.diff(m_.t) + directional_derivative(e, m_.q, rates);
+        // GiNaC pulls numbers out of sums ((x/25 + y/25)² = (x + y)²/625): kept without
+        // them, and with either sign, to be found in the kinetic energy again.
+        ex const key = without_numeric_factor(e);
+        m_.time_derivatives.insert(key);
+        m_.time_derivatives.insert(-key);
+    }
     return v;
 }
 

@@ -48,6 +48,9 @@ struct bilinear_form {
         GiNaC::exvector adot; // dα/dt (q̈ = 0)
         GiNaC::ex rho;        // dr/dt with q̈ = 0
         GiNaC::exvector dr;   // ∂r/∂q_i
+        // r = der(f) for an f(q) (known from der() itself): α is a gradient, so
+        // ∂α_i/∂q_j = ∂α_j/∂q_i, ∂r/∂q_i = dα_i/dt, and every curl term vanishes.
+        bool gradient = false;
     };
     struct term {
         GiNaC::ex c;          // free of q̇ and t; may depend on q

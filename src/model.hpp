@@ -64,6 +64,13 @@ struct output_def {
     bool reads_velocities = false; // no Jacobian and drift then (a position output has them)
 };
 
+// e divided by the content of its numbers (GiNaC's integer_content: for (6x + 4y)/5, 2/5):
+// the same for e and every rational multiple of e, up to sign.
+inline GiNaC::ex without_numeric_factor(GiNaC::ex const& e) {
+    GiNaC::numeric const c = e.integer_content();
+    return c.is_zero() ? e : e / c;
+}
+
 struct model {
     std::string name;
     std::vector<std::string> coordinates;
@@ -90,6 +97,9 @@ struct model {
     std::vector<output_def> outputs;
     bool uses_time = false;
     bool uses_sign = false; // abs, sign, min or max appear: the generated code gets detail::sign
+    // Every element der() produced: total time derivatives of expressions of q (and t), so
+    // each free of t is a gradient rate ∇f·q̇ (the rate form drops its curl terms).
+    GiNaC::exset time_derivatives;
 };
 
 } // namespace lagc
