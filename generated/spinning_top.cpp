@@ -166,21 +166,21 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     const double s6 = qd[1]*s3;
     const double s7 = qd[2]*s0*s1 - s2*s6;
     C[0] = s0*(p.I1*(s1*s5 - s3*s7) - p.I3*qd[1]*s2);
-    const double s8 = qd[0]*s2;
-    const double s9 = s0*s8;
-    const double s10 = s3*(s2*(qd[0]*s3*s0 - s4) + s3*s9);
-    const double s11 = s1*(s2*(s6 + qd[0]*s0*s1) + s1*s9);
-    const double s12 = qd[2]*s0*s3*s3 - s1*s7;
-    const double s13 = s3*s5 - qd[2]*s0*s1*s1;
-    const double s14 = p.I3*s0*(s8 + (qd[2] + s8));
-    C[1] = 0.5*(p.I1*(s10 + s11 + s13 - s12) - s14);
-    C[3] = -0.5*(p.I1*(s10 + s11 + s12 - s13) - s14);
-    const double s15 = -0.5*p.I3*qd[1]*s0;
-    C[2] = s15;
-    C[6] = s15;
-    const double s16 = 0.5*p.I3*qd[0]*s0;
-    C[5] = s16;
-    C[7] = -s16;
+    const double s8 = 0.5*p.I3*qd[0]*s0;
+    C[5] = s8;
+    C[7] = -s8;
+    const double s9 = s2*s8;
+    const double s10 = qd[0]*s2;
+    const double s11 = qd[2] + s10;
+    const double s12 = p.I3*s0*s11;
+    const double s13 = s2*(s6 + qd[0]*s0*s1);
+    const double s14 = qd[2] - s10;
+    const double s15 = s2*(qd[0]*s3*s0 - s4);
+    C[1] = -(s9 + 0.5*(s12 - p.I1*(s1*(s13 + s7 - s0*s1*s14) + s3*(s15 + s5 - s3*s0*s14))));
+    C[3] = s9 + 0.5*(s12 - p.I1*(s3*(s15 + s3*s0*s11 - s5) + s1*(s13 + s0*s1*s11 - s7)));
+    const double s16 = -0.5*p.I3*qd[1]*s0;
+    C[2] = s16;
+    C[6] = s16;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {

@@ -128,20 +128,11 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     const double s5 = p.l*(qd[1]*s2*s3 + qd[0]*s0*s1);
     const double s6 = p.Jxx - p.Jzz;
     C[0] = s0*(0.25*p.l*p.m*(s1*s4 - s2*s5) + qd[1]*s3*s6);
-    const double s7 = s3*s1*s5;
-    const double s8 = p.l*(qd[0]*s2*s3 + qd[1]*s0*s1);
-    const double s9 = s0*s2*s8;
-    const double s10 = p.l*(s7 + s9);
-    const double s11 = p.l*(s7 - s9);
-    const double s12 = p.l*(qd[0]*s3*s1 - qd[1]*s0*s2);
-    C[3] = 0.25*p.l*p.m*s3*(s1*s8 - p.l*qd[1]*s0 - s2*s12);
-    const double s13 = s0*s1*s12;
-    const double s14 = s2*s3*s4;
-    const double s15 = p.l*(s13 - s14);
-    const double s16 = p.l*(s13 + s14);
-    const double s17 = qd[0]*s0*s3*s6;
-    C[1] = -(0.125*p.m*(s10 + s15 + s16 - s11) - s17);
-    C[2] = 0.125*p.m*(s10 + s11 + s16 - s15) - s17;
+    C[2] = -s3*(qd[0]*s0*s6 - 0.25*p.l*p.m*(s1*s5 + s2*s4));
+    const double s7 = p.l*(qd[0]*s2*s3 + qd[1]*s0*s1);
+    const double s8 = p.l*(qd[0]*s3*s1 - qd[1]*s0*s2);
+    C[1] = s0*(qd[0]*s3*s6 - 0.25*p.l*p.m*(s2*s7 + s1*s8));
+    C[3] = 0.25*p.l*p.m*s3*(s1*s7 - p.l*qd[1]*s0 - s2*s8);
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* dVdq) {

@@ -1,14 +1,17 @@
 // Stage 3, the rate form: kinetic energies written with velocities that are not
 // gradients — the angular velocities of rigid bodies, ½ dot(w, J*w) with full inertia
 // tensors — as T = Σ_k c_k r_a(k) r_b(k), a sum of products of "rates" r (expressions
-// linear and homogeneous in q̇, r = α(q)·q̇) with constant coefficients. Then, with
+// linear and homogeneous in q̇, r = α(q)·q̇) with coefficients c free of q̇. Then, with
 // α̇ = dα/dt, ρ = dr/dt (both with q̈ = 0) and ∂_i r = ∂r/∂q_i:
 //   M_ij = Σ c (α_i β_j + β_i α_j)      (c may depend on q: then ċ and ∂c/∂q terms join h and C)
-//   h_i  = Σ c (α̇_i r_b + α_i ρ_b + β̇_i r_a + β_i ρ_a − r_b ∂_i r_a − r_a ∂_i r_b) + ∂V/∂q_i
+//   h_i  = Σ c (α_i ρ_b + β_i ρ_a + (α̇_i − ∂_i r_a) r_b + (β̇_i − ∂_i r_b) r_a) + ∂V/∂q_i
 //   C    = ½ (Ṁ + P − Pᵀ),  P_ij = ∂(∂T/∂q̇_i)/∂q_j   (the Christoffel matrix)
-// Every derivative is of one rate or one coefficient — small expressions, shared between
-// the terms that use them — instead of the n² derivatives of all of L and the n³ of M's
-// entries that the general path takes.
+// gathered rate by rate (gathered_terms), so that each rate's share — J w, m ρ — is
+// computed once for every i and j. A rate that der() made is a gradient: its curl terms
+// (α̇_i − ∂_i r, ∂_j α_i − ∂_i α_j) vanish and are not formed. A rate that is a constant
+// combination of others (J w) is written through them. Every derivative is of one rate or
+// one coefficient — small expressions, shared between the terms that use them — instead
+// of the n² derivatives of all of L and the n³ of M's entries that the general path takes.
 #include "chain_rule.hpp"
 #include "derive_support.hpp"
 #include "simplify.hpp"
@@ -56,10 +59,81 @@ public:
         return false;
     }
 
+    // A rate that is a sum of constants times other rates (J*w: Jxx w_x + Jxy w_y + Jxz w_z)
+    // is written through them: its terms become terms of those rates, and rates no term
+    // uses are dropped. Fewer rates: fewer derivatives, and M and h see J w_j in one place.
+    void combine() {
+        auto& R = out_.rates;
+        std::map<ex, std::size_t, GiNaC::ex_is_less> by_key;
+        for (std::size_t k = 0; k < originals_.size(); ++k) by_key.emplace(without_numeric_factor(originals_[k]), k);
+        std::vector<std::vector<std::pair<ex, std::size_t>>> parts(R.size());
+        for (std::size_t k = 0; k < R.size(); ++k) parts[k] = combination(originals_[k], k, by_key);
+        for (auto& p : parts) // onto rates that stay only
+            for (auto const& [coefficient, j] : p)
+                if (!parts[j].empty()) {
+                    p.clear();
+                    break;
+                }
+        std::vector<bilinear_form::term> terms;
+        for (auto const& t : out_.terms) {
+            using combination_t = std::vector<std::pair<ex, std::size_t>>;
+            combination_t const pa = parts[t.a].empty() ? combination_t{{ex(1), t.a}} : parts[t.a];
+            combination_t const pb = parts[t.b].empty() ? combination_t{{ex(1), t.b}} : parts[t.b];
+            for (auto const& [ka, a] : pa)
+                for (auto const& [kb, b] : pb) {
+                    bilinear_form::term x;
+                    x.c = t.c * ka * kb;
+                    x.a = a;
+                    x.b = b;
+                    terms.push_back(std::move(x));
+                }
+        }
+        std::vector<std::size_t> renumbered(R.size(), R.size());
+        std::vector<bilinear_form::rate> kept;
+        for (auto& t : terms)
+            for (std::size_t* k : {&t.a, &t.b}) {
+                if (renumbered[*k] == R.size()) {
+                    renumbered[*k] = kept.size();
+                    kept.push_back(R[*k]);
+                }
+                *k = renumbered[*k];
+            }
+        R = std::move(kept);
+        out_.terms = std::move(terms);
+    }
+
 private:
     model const& m_;
     bilinear_form& out_;
     std::map<ex, std::size_t, GiNaC::ex_is_less> index_;
+    std::vector<ex> originals_; // each rate as T has it (before reduced())
+
+    bool fixed(ex const& e) const {
+        return free_of(e, m_.q) && free_of(e, m_.qd) && free_of(e, m_.u) && !e.has(m_.t);
+    }
+
+    // r as Σ k_j r_j over other rates r_j with constant k_j, or empty.
+    std::vector<std::pair<ex, std::size_t>> combination(ex const& r, std::size_t self,
+                                                        std::map<ex, std::size_t, GiNaC::ex_is_less> const& by_key) const {
+        if (!GiNaC::is_a<GiNaC::add>(r)) return {};
+        std::vector<std::pair<ex, std::size_t>> out;
+        for (std::size_t i = 0; i < r.nops(); ++i) {
+            ex const& t = r.op(i);
+            ex inner = 1;
+            if (GiNaC::is_a<GiNaC::mul>(t)) {
+                for (std::size_t k = 0; k < t.nops(); ++k)
+                    if (!fixed(t.op(k))) inner *= t.op(k);
+            } else {
+                inner = t;
+            }
+            auto it = by_key.find(without_numeric_factor(inner));
+            if (it == by_key.end() || it->second == self) return {};
+            ex const coefficient = t / originals_[it->second];
+            if (!fixed(coefficient) || coefficient.is_zero()) return {};
+            out.push_back({coefficient, it->second});
+        }
+        return out;
+    }
 
     std::map<ex, ex, GiNaC::ex_is_less> reduced_;
 
@@ -127,6 +201,7 @@ private:
         if (!is_identically_zero(x.r.subs(at_rest), m_)) return std::nullopt;
         x.gradient = m_.time_derivatives.count(without_numeric_factor(r)) > 0;
         out_.rates.push_back(std::move(x));
+        originals_.push_back(r);
         index_.emplace(r, out_.rates.size() - 1);
         return out_.rates.size() - 1;
     }
@@ -138,6 +213,7 @@ std::optional<bilinear_form> bilinear_form_of(model const& m) {
     bilinear_form f;
     collector c(m, f);
     if (!c.collect(m.kinetic, 1) || f.terms.empty()) return std::nullopt;
+    c.combine();
     std::size_t const n = m.q.size();
     for (auto& r : f.rates) {
         r.adot.resize(n);
@@ -182,74 +258,137 @@ private:
 
 } // namespace
 
-void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, derived& d) {
-    std::size_t const n = m.q.size();
-    auto const& R = f.rates;
-    exvector M(n * n, 0), h(n, 0), Mdot(n * n, 0), P_minus_Pt(n * n, 0);
-    coefficient_derivatives da(m, f);
-    // h_i = Σ_terms c (α_i ρ_b + β_i ρ_a + (α̇_i − ∂_i r_a) r_b + (β̇_i − ∂_i r_b) r_a), gathered
-    // rate by rate: h_i = Σ_a α_ai F_a + (α̇_ai − ∂_i r_a) G_a with F_a = Σ c ρ_b and G_a = Σ c r_b
-    // over the terms rate a is in (F: the rate's inertial force, G: its momentum; the
-    // curl term α̇_ai − ∂_i r_a vanishes for a gradient rate). Each F_a and G_a is then
-    // computed once for every i, as the RNEA computes a body's force once for every joint.
-    exvector F(R.size(), 0), G(R.size(), 0);
-    for (auto const& t : f.terms) {
-        F[t.a] += t.c * R[t.b].rho;
-        G[t.a] += t.c * R[t.b].r;
-        F[t.b] += t.c * R[t.a].rho;
-        G[t.b] += t.c * R[t.a].r;
+namespace {
+
+// The sums M, h, Ṁ and P − Pᵀ are built in; `da` caches ∂α_i/∂q_j.
+struct rate_form_sums {
+    rate_form_sums(model const& m, bilinear_form const& f)
+        : n(m.q.size()), M(n * n, 0), h(n, 0), Mdot(n * n, 0), P_minus_Pt(n * n, 0), da(m, f) {}
+    std::size_t n;
+    exvector M, h, Mdot, P_minus_Pt;
+    coefficient_derivatives da;
+
+    void add_antisymmetric(std::size_t i, std::size_t j, ex const& w) {
+        if (w.is_zero()) return;
+        P_minus_Pt[i * n + j] += w;
+        P_minus_Pt[j * n + i] -= w;
     }
-    for (std::size_t k = 0; k < R.size(); ++k)
-        for (std::size_t i = 0; i < n; ++i) {
-            if (R[k].a[i].is_zero() && (R[k].gradient || R[k].dr[i].is_zero())) continue;
-            h[i] += R[k].a[i] * F[k];
-            if (!R[k].gradient) h[i] += (R[k].adot[i] - R[k].dr[i]) * G[k];
+};
+
+// Every term's c (…) part, gathered rate by rate (h for all terms; M, Ṁ, P − Pᵀ for the
+// terms with a constant c): with K_aj = Σ c β_j, K̇_aj = Σ c β̇_j, D_aj = Σ c ∂_j r_b,
+// F_a = Σ c ρ_b and G_a = Σ c r_b over the terms c r_a r_b rate a is in,
+//   M_ij = Σ_a α_ai K_aj,  Ṁ_ij = Σ_a α̇_ai K_aj + α_ai K̇_aj,
+//   h_i = Σ_a α_ai F_a + (α̇_ai − ∂_i r_a) G_a,
+//   (P − Pᵀ)_ij = Σ_a G_a (∂_j α_ai − ∂_i α_aj) + α_ai D_aj − α_aj D_ai,
+// each rate's sums computed once for every i and j (J w_j once per body, as the CRBA and
+// RNEA compute a body's inertia and force once for every joint); curl terms vanish for a
+// gradient rate.
+void gathered_terms(bilinear_form const& f, rate_form_sums& x) {
+    std::size_t const n = x.n;
+    auto const& R = f.rates;
+    exvector &M = x.M, &h = x.h, &Mdot = x.Mdot;
+    std::size_t const nr = R.size();
+    exvector F(nr, 0), G(nr, 0), Gc(nr, 0);
+    std::vector<exvector> K(nr, exvector(n, 0)), Kdot(nr, exvector(n, 0)), D(nr, exvector(n, 0));
+    // Rate a's share of term c r_a r_b: F_a, G_a (every term, for h), and for a constant c
+    // K_aj = Σ c β_j, K̇_aj = Σ c β̇_j, D_aj = Σ c ∂_j r_b (for M, Ṁ and P − Pᵀ).
+    auto gather = [&](std::size_t a, std::size_t b, ex const& c, bool constant) {
+        F[a] += c * R[b].rho;
+        G[a] += c * R[b].r;
+        if (!constant) return;
+        Gc[a] += c * R[b].r;
+        for (std::size_t j = 0; j < n; ++j) {
+            if (!R[b].a[j].is_zero()) K[a][j] += c * R[b].a[j], Kdot[a][j] += c * R[b].adot[j];
+            if (!R[b].dr[j].is_zero()) D[a][j] += c * R[b].dr[j];
         }
+    };
     for (auto const& t : f.terms) {
+        gather(t.a, t.b, t.c, t.dc.empty());
+        gather(t.b, t.a, t.c, t.dc.empty());
+    }
+    for (std::size_t k = 0; k < nr; ++k) {
+        auto const& a = R[k];
+        for (std::size_t i = 0; i < n; ++i) {
+            bool const ai = !a.a[i].is_zero();
+            if (ai) h[i] += a.a[i] * F[k];
+            if (!a.gradient && (ai || !a.dr[i].is_zero())) h[i] += (a.adot[i] - a.dr[i]) * G[k];
+            for (std::size_t j = 0; j < n; ++j) {
+                if (ai && !K[k][j].is_zero()) {
+                    if (j <= i) M[i * n + j] += a.a[i] * K[k][j];
+                    Mdot[i * n + j] += a.adot[i] * K[k][j] + a.a[i] * Kdot[k][j];
+                }
+                if (j <= i) continue;
+                // (P − Pᵀ)_ij = Σ_a G_a (∂_j α_ai − ∂_i α_aj) + α_ai D_aj − α_aj D_ai
+                ex w = 0;
+                bool const aj = !a.a[j].is_zero();
+                if (!a.gradient && (ai || aj) && !Gc[k].is_zero()) w += Gc[k] * (x.da(k, i, j) - x.da(k, j, i));
+                if (ai) w += a.a[i] * D[k][j];
+                if (aj) w -= a.a[j] * D[k][i];
+                x.add_antisymmetric(i, j, w);
+            }
+        }
+    }
+}
+
+// Terms whose c depends on q, one by one: c (…) for M, Ṁ and P − Pᵀ as above, plus
+// ċ ∂(r_a r_b)/∂q̇_i − ∂_i c r_a r_b in h, ċ in Ṁ and ∂c/∂q in P − Pᵀ.
+void varying_coefficient_terms(bilinear_form const& f, rate_form_sums& x) {
+    std::size_t const n = x.n;
+    auto const& R = f.rates;
+    exvector &M = x.M, &h = x.h, &Mdot = x.Mdot;
+    for (auto const& t : f.terms) {
+        if (t.dc.empty()) continue;
         auto const &a = R[t.a], &b = R[t.b];
         ex const& c = t.c;
         for (std::size_t i = 0; i < n; ++i) {
             bool const ai = !a.a[i].is_zero(), bi = !b.a[i].is_zero();
-            // With c(q): + ċ ∂(r_a r_b)/∂q̇_i − ∂_i c r_a r_b.
-            if (!t.dc.empty()) h[i] += t.cdot * (a.a[i] * b.r + b.a[i] * a.r) - t.dc[i] * a.r * b.r;
+            h[i] += t.cdot * (a.a[i] * b.r + b.a[i] * a.r) - t.dc[i] * a.r * b.r;
             for (std::size_t j = 0; j < n; ++j) {
                 bool const aj = !a.a[j].is_zero(), bj = !b.a[j].is_zero();
                 if ((ai && bj) || (bi && aj)) {
                     ex mij = 0, mdot = 0;
                     if (ai && bj) mij += a.a[i] * b.a[j], mdot += a.adot[i] * b.a[j] + a.a[i] * b.adot[j];
                     if (bi && aj) mij += b.a[i] * a.a[j], mdot += b.adot[i] * a.a[j] + b.a[i] * a.adot[j];
-                    M[i * n + j] += c * mij;
-                    Mdot[i * n + j] += c * mdot;
-                    if (!t.dc.empty()) Mdot[i * n + j] += t.cdot * mij;
+                    if (j <= i) M[i * n + j] += c * mij;
+                    Mdot[i * n + j] += c * mdot + t.cdot * mij;
                 }
                 if (j <= i) continue;
                 // (P − Pᵀ)_ij = c (r_b (∂_j α_i − ∂_i α_j) + r_a (∂_j β_i − ∂_i β_j)
                 //                 + α_i ∂_j r_b − α_j ∂_i r_b + β_i ∂_j r_a − β_j ∂_i r_a)
                 ex s = 0;
                 if (ai || aj) {
-                    if (!a.gradient) s += b.r * (da(t.a, i, j) - da(t.a, j, i));
+                    if (!a.gradient) s += b.r * (x.da(t.a, i, j) - x.da(t.a, j, i));
                     s += a.a[i] * b.dr[j] - a.a[j] * b.dr[i];
                 }
                 if (bi || bj) {
-                    if (!b.gradient) s += a.r * (da(t.b, i, j) - da(t.b, j, i));
+                    if (!b.gradient) s += a.r * (x.da(t.b, i, j) - x.da(t.b, j, i));
                     s += b.a[i] * a.dr[j] - b.a[j] * a.dr[i];
                 }
-                ex w = s.is_zero() ? ex(0) : c * s;
-                // With c(q): + ∂_j c ∂(r_a r_b)/∂q̇_i − ∂_i c ∂(r_a r_b)/∂q̇_j.
-                if (!t.dc.empty())
-                    w += t.dc[j] * (a.a[i] * b.r + b.a[i] * a.r) - t.dc[i] * (a.a[j] * b.r + b.a[j] * a.r);
-                if (!w.is_zero()) {
-                    P_minus_Pt[i * n + j] += w;
-                    P_minus_Pt[j * n + i] -= w;
-                }
+                // + ∂_j c ∂(r_a r_b)/∂q̇_i − ∂_i c ∂(r_a r_b)/∂q̇_j.
+                ex w = (s.is_zero() ? ex(0) : c * s) + t.dc[j] * (a.a[i] * b.r + b.a[i] * a.r) -
+                       t.dc[i] * (a.a[j] * b.r + b.a[j] * a.r);
+                x.add_antisymmetric(i, j, w);
             }
         }
     }
-    for (std::size_t k = 0; k < n * n; ++k) d.mass_matrix[k] = M[k];
+}
+
+} // namespace
+
+void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, derived& d) {
+    std::size_t const n = m.q.size();
+    rate_form_sums x(m, f);
+    gathered_terms(f, x);
+    varying_coefficient_terms(f, x);
+    // The lower triangle was built; the upper is the same expressions.
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j) x.M[i * n + j] = x.M[j * n + i];
+    for (std::size_t k = 0; k < n * n; ++k) d.mass_matrix[k] = x.M[k];
     d.velocity_bias.clear();
-    for (std::size_t i = 0; i < n; ++i) d.bias[i] = h[i] + d.potential_gradient[i];
+    for (std::size_t i = 0; i < n; ++i) d.bias[i] = x.h[i] + d.potential_gradient[i];
     exvector C(n * n, 0);
-    for (std::size_t k = 0; k < n * n; ++k) C[k] = (Mdot[k] + P_minus_Pt[k]) / 2;
+    for (std::size_t k = 0; k < n * n; ++k) C[k] = (x.Mdot[k] + x.P_minus_Pt[k]) / 2;
     d.coriolis = std::move(C);
 }
 
