@@ -112,6 +112,16 @@ def mjcf(name, bodies):
     return "\n".join(lines) + "\n"
 
 
+def angle_text(angle):
+    """A fixed turn as a .lag author writes it: a quarter or half turn as a multiple of pi
+    (the MJCF has the double nearest to it; written as that double, cos would be 6e-17
+    instead of 0 and every product would keep terms of that size)."""
+    for k in (-2, -1, 1, 2):
+        if abs(angle - k * math.pi / 2) < 1e-15:
+            return {-2: "-pi", -1: "-pi/2", 1: "pi/2", 2: "pi"}[k]
+    return repr(angle)
+
+
 def lag(name, bodies, stored):
     """The same arm in .lag, with MuJoCo's stored inertial values (mass, centre of mass,
     tensor: `stored`, one tuple per body) as the parameters' defaults."""
@@ -130,7 +140,7 @@ def lag(name, bodies, stored):
         turn = f"{UNIT[axis]}(q{i})" if axis in UNIT else f"rot([{', '.join(map(repr, axis))}], q{i})"
         if b["fixed"]:
             fa, angle = b["fixed"]
-            turn = f"rot([{', '.join(map(repr, fa))}], {angle!r})*{turn}"
+            turn = f"rot([{', '.join(map(repr, fa))}], {angle_text(angle)})*{turn}"
         out.append(f"let T{i} = {turn}")
         rate = "[" + ", ".join(f"{a!r}*der(q{i})" if a else "0" for a in axis) + "]"
         pos = "[" + ", ".join(repr(float(x)) for x in b["pos"]) + "]"
