@@ -15,7 +15,9 @@
 #include "chain_rule.hpp"
 #include "derive_support.hpp"
 #include "simplify.hpp"
+#include "well_posed.hpp"
 
+#include <cmath>
 #include <map>
 #include <unordered_map>
 
@@ -209,6 +211,89 @@ private:
 
 } // namespace
 
+namespace {
+
+// Rates that are an angular velocity (bilinear_form::angular_velocity), found by testing the
+// structure equation α̇_i − ∂_i w = s w × α_i for every i at three pseudo-random states
+// (q, q̇ and the parameters all at random, so that the test is of the expressions, not
+// of the parameters' values) on the code generator's DAG. The equation is linear in q̇
+// with coefficients that are analytic in q and the parameters: one that holds at three
+// random points to 1e-10 of its terms' size is an identity, unless the model's own
+// numbers are of that size. Each rate joins one triple at most.
+class angular_search {
+public:
+    angular_search(model const& m, bilinear_form const& f) : n_(m.q.size()), f_(f) {
+        std::vector<std::string> order;
+        auto const symbols = graph_spellings(m, order);
+        expression_graph g(symbols, {});
+        std::vector<int> roots;
+        for (auto const& r : f.rates) {
+            roots.push_back(g.add(r.r));
+            for (std::size_t i = 0; i < n_; ++i) roots.push_back(g.add(r.a[i]));
+            for (std::size_t i = 0; i < n_; ++i) roots.push_back(g.add(r.gradient ? ex(0) : r.adot[i] - r.dr[i]));
+        }
+        std::uint64_t state = 0x1a9c5eedull;
+        for (int s = 0; s < 3; ++s) {
+            std::vector<double> point;
+            for (std::size_t i = 0; i < m.q.size(); ++i) point.push_back(uniform(state, -1.4, 1.4));
+            for (std::size_t i = 0; i < m.qd.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
+            for (std::size_t i = 0; i < m.u.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
+            for (std::size_t i = 0; i < m.p.size(); ++i) point.push_back(uniform(state, 0.6, 1.4));
+            point.push_back(uniform(state, 0.2, 1.2));
+            values_.push_back(g.evaluate_all(roots, order, point));
+            for (double v : values_.back())
+                if (!std::isfinite(v)) finite_ = false;
+        }
+    }
+
+    std::vector<bilinear_form::angular_velocity> triples() const {
+        std::size_t const nr = f_.rates.size();
+        std::vector<bilinear_form::angular_velocity> out;
+        // A cubic search, with a bound: a model with this many rates is not a chain of bodies.
+        if (!finite_ || nr < 3 || nr > 400) return out;
+        std::vector<char> used(nr, 0);
+        for (std::size_t x = 0; x < nr; ++x)
+            for (std::size_t y = x + 1; y < nr && !used[x]; ++y)
+                for (std::size_t z = x + 1; z < nr && !used[x] && !used[y]; ++z) {
+                    if (z == y || used[z]) continue;
+                    for (int sign : {1, -1})
+                        if (holds(x, y, z, sign)) {
+                            out.push_back({{x, y, z}, sign});
+                            used[x] = used[y] = used[z] = 1;
+                            break;
+                        }
+                }
+        return out;
+    }
+
+private:
+    std::size_t n_;
+    bilinear_form const& f_;
+    std::vector<std::vector<double>> values_; // per sample: each rate's r, α (n), α̇ − ∂r (n)
+    bool finite_ = true;
+
+    double r(int s, std::size_t k) const { return values_[s][k * (1 + 2 * n_)]; }
+    double a(int s, std::size_t k, std::size_t i) const { return values_[s][k * (1 + 2 * n_) + 1 + i]; }
+    double curl(int s, std::size_t k, std::size_t i) const { return values_[s][k * (1 + 2 * n_) + 1 + n_ + i]; }
+
+    bool holds(std::size_t x, std::size_t y, std::size_t z, int sign) const {
+        std::array<std::size_t, 3> const k = {x, y, z};
+        bool some_curl = false;
+        for (int s = 0; s < 3; ++s)
+            for (std::size_t i = 0; i < n_; ++i)
+                for (std::size_t c = 0; c < 3; ++c) {
+                    std::size_t const b = k[(c + 1) % 3], d = k[(c + 2) % 3];
+                    double const p = r(s, b) * a(s, d, i), q = r(s, d) * a(s, b, i), lhs = curl(s, k[c], i);
+                    double const size = std::abs(lhs) + std::abs(p) + std::abs(q);
+                    if (std::abs(lhs - sign * (p - q)) > 1e-10 * size) return false;
+                    some_curl = some_curl || lhs != 0;
+                }
+        return some_curl;
+    }
+};
+
+} // namespace
+
 std::optional<bilinear_form> bilinear_form_of(model const& m) {
     bilinear_form f;
     collector c(m, f);
@@ -230,6 +315,7 @@ std::optional<bilinear_form> bilinear_form_of(model const& m) {
         t.dc.resize(n);
         for (std::size_t i = 0; i < n; ++i) t.dc[i] = partial(t.c, m, i);
     }
+    f.angular = angular_search(m, f).triples();
     return f;
 }
 
@@ -307,12 +393,36 @@ void gathered_terms(bilinear_form const& f, rate_form_sums& x) {
         gather(t.a, t.b, t.c, t.dc.empty());
         gather(t.b, t.a, t.c, t.dc.empty());
     }
+    // An angular velocity's curl terms as cross products: Σ_a (α̇_ai − ∂_i w_a) G_a =
+    // s (w × α_i)·G = α_i·(s G × w), so F + s G × w takes them (Euler's ω × Jω), and in
+    // P − Pᵀ, Σ_a G_a (∂_j α_ai − ∂_i α_aj) = s G·(α_j × α_i).
+    std::vector<char> angular(nr, 0);
+    for (auto const& w : f.angular) {
+        auto const& k = w.rate;
+        for (std::size_t c = 0; c < 3; ++c) {
+            std::size_t const a = k[c], b = k[(c + 1) % 3], d = k[(c + 2) % 3];
+            F[a] += w.sign * (G[b] * R[d].r - G[d] * R[b].r);
+            angular[a] = 1;
+        }
+        // G·(α_j × α_i) = α_i·(G × α_j), with G × α_j once per j.
+        for (std::size_t j = 0; j < n; ++j) {
+            std::array<ex, 3> Y;
+            for (std::size_t c = 0; c < 3; ++c)
+                Y[c] = Gc[k[(c + 1) % 3]] * R[k[(c + 2) % 3]].a[j] - Gc[k[(c + 2) % 3]] * R[k[(c + 1) % 3]].a[j];
+            for (std::size_t i = 0; i < j; ++i) {
+                ex s = 0;
+                for (std::size_t c = 0; c < 3; ++c) s += R[k[c]].a[i] * Y[c];
+                x.add_antisymmetric(i, j, w.sign * s);
+            }
+        }
+    }
     for (std::size_t k = 0; k < nr; ++k) {
         auto const& a = R[k];
+        bool const curl = !a.gradient && !angular[k];
         for (std::size_t i = 0; i < n; ++i) {
             bool const ai = !a.a[i].is_zero();
             if (ai) h[i] += a.a[i] * F[k];
-            if (!a.gradient && (ai || !a.dr[i].is_zero())) h[i] += (a.adot[i] - a.dr[i]) * G[k];
+            if (curl && (ai || !a.dr[i].is_zero())) h[i] += (a.adot[i] - a.dr[i]) * G[k];
             for (std::size_t j = 0; j < n; ++j) {
                 if (ai && !K[k][j].is_zero()) {
                     if (j <= i) M[i * n + j] += a.a[i] * K[k][j];
@@ -322,7 +432,7 @@ void gathered_terms(bilinear_form const& f, rate_form_sums& x) {
                 // (P − Pᵀ)_ij = Σ_a G_a (∂_j α_ai − ∂_i α_aj) + α_ai D_aj − α_aj D_ai
                 ex w = 0;
                 bool const aj = !a.a[j].is_zero();
-                if (!a.gradient && (ai || aj) && !Gc[k].is_zero()) w += Gc[k] * (x.da(k, i, j) - x.da(k, j, i));
+                if (curl && (ai || aj) && !Gc[k].is_zero()) w += Gc[k] * (x.da(k, i, j) - x.da(k, j, i));
                 if (ai) w += a.a[i] * D[k][j];
                 if (aj) w -= a.a[j] * D[k][i];
                 x.add_antisymmetric(i, j, w);

@@ -1,6 +1,8 @@
 // Stage 3's shared tools: zero tests and time derivatives (derive.cpp, jacobian_form.cpp).
 #pragma once
 
+#include <array>
+
 #include "derive.hpp"
 
 #include <optional>
@@ -60,6 +62,14 @@ struct bilinear_form {
     };
     std::vector<rate> rates;
     std::vector<term> terms;
+    // Three rates w = (w_x, w_y, w_z) that are an angular velocity: α̇_i − ∂_i w = s w × α_i
+    // for every i (s = +1 in body axes, −1 in world axes), the structure equation of a
+    // rotation's angular velocity. Their curl terms are then cross products (angular_rates).
+    struct angular_velocity {
+        std::array<std::size_t, 3> rate;
+        int sign;
+    };
+    std::vector<angular_velocity> angular;
 };
 std::optional<bilinear_form> bilinear_form_of(model const& m);
 

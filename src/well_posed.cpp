@@ -16,6 +16,25 @@
 
 namespace lagc {
 
+std::map<std::string, symbol_spelling> graph_spellings(model const& m, std::vector<std::string>& order) {
+    std::map<std::string, symbol_spelling> out;
+    auto add = [&](GiNaC::symbol const& s, std::string spelled) {
+        out[s.get_name()] = {spelled, "x"};
+        order.push_back(spelled);
+    };
+    for (std::size_t i = 0; i < m.q.size(); ++i) add(m.q[i], fmt::format("q[{}]", i));
+    for (std::size_t i = 0; i < m.qd.size(); ++i) add(m.qd[i], fmt::format("qd[{}]", i));
+    for (std::size_t i = 0; i < m.u.size(); ++i) add(m.u[i], fmt::format("u[{}]", i));
+    for (std::size_t i = 0; i < m.p.size(); ++i) add(m.p[i], fmt::format("p[{}]", i));
+    add(m.t, "t");
+    return out;
+}
+
+double uniform(std::uint64_t& state, double low, double high) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return low + (high - low) * static_cast<double>(state >> 11) / 9007199254740992.0;
+}
+
 namespace {
 
 constexpr int sample_count = 3;
@@ -142,7 +161,7 @@ class checker {
 public:
     // The graph reads its symbols' spellings when it is made: they come first.
     checker(model const& m, derived& d, diagnostics& diags)
-        : m_(m), d_(d), diags_(diags), symbols_(spellings(m, variables_)), graph_(symbols_, {}) {}
+        : m_(m), d_(d), diags_(diags), symbols_(graph_spellings(m, variables_)), graph_(symbols_, {}) {}
 
     bool run() {
         std::size_t const n = d_.nq, nc = d_.nc;
@@ -176,26 +195,6 @@ private:
     std::map<std::string, symbol_spelling> symbols_;
     expression_graph graph_;
     std::vector<int> roots_;
-
-    // Every symbol spelled for the graph (q, q̇, u, p, t), the spellings also in `order`.
-    static std::map<std::string, symbol_spelling> spellings(model const& m, std::vector<std::string>& order) {
-        std::map<std::string, symbol_spelling> out;
-        auto add = [&](GiNaC::symbol const& s, std::string spelled) {
-            out[s.get_name()] = {spelled, "x"};
-            order.push_back(spelled);
-        };
-        for (std::size_t i = 0; i < m.q.size(); ++i) add(m.q[i], fmt::format("q[{}]", i));
-        for (std::size_t i = 0; i < m.qd.size(); ++i) add(m.qd[i], fmt::format("qd[{}]", i));
-        for (std::size_t i = 0; i < m.u.size(); ++i) add(m.u[i], fmt::format("u[{}]", i));
-        for (std::size_t i = 0; i < m.p.size(); ++i) add(m.p[i], fmt::format("p[{}]", i));
-        add(m.t, "t");
-        return out;
-    }
-
-    static double uniform(std::uint64_t& state, double low, double high) {
-        state = state * 6364136223846793005ull + 1442695040888963407ull; // fixed: samples are the same everywhere
-        return low + (high - low) * static_cast<double>(state >> 11) / 9007199254740992.0;
-    }
 
     // Coordinates, velocities and time at random; a parameter at its default, or (default
     // 0: a value the user did not give) at a random positive value.

@@ -1,7 +1,13 @@
 // Stage 3's check that the derived equations can be solved (well_posed.cpp).
 #pragma once
 
+#include "codegen.hpp"
 #include "derive.hpp"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace lagc {
 
@@ -11,5 +17,12 @@ namespace lagc {
 // velocity combination without inertia). Sets d.mass_singular when M alone is singular
 // but the whole system is regular. False when there was an error.
 bool check_well_posed(model const& m, derived& d, diagnostics& diags);
+
+// Every symbol of the model (q, q̇, u, p, t) spelled for an expression_graph ("q[0]",
+// "p[2]"), the spellings also in `order`: the order of the values evaluate_all takes.
+std::map<std::string, symbol_spelling> graph_spellings(model const& m, std::vector<std::string>& order);
+
+// A pseudo-random number in [low, high) from a fixed generator (the same on every machine).
+double uniform(std::uint64_t& state, double low, double high);
 
 } // namespace lagc
