@@ -13,6 +13,7 @@
 #include "pendulum_horizontal_force.hpp"
 #include "quadrotor.hpp"
 #include "quadrotor_omega_from_R.hpp"
+#include "quadrotor_world_axes.hpp"
 #include "simple_pendulum.hpp"
 #include "spinning_top.hpp"
 #include "spring_damper_pendulum.hpp"
@@ -163,6 +164,10 @@ std::vector<dynamics> all_models() {
     }
     {
         dynamics d; LAGC_BIND(quadrotor_omega_from_R, d); LAGC_BIND_CORIOLIS(quadrotor_omega_from_R, d);
+        d.sample = plain(6); v.push_back(d);
+    }
+    {
+        dynamics d; LAGC_BIND(quadrotor_world_axes, d); LAGC_BIND_CORIOLIS(quadrotor_world_axes, d);
         d.sample = plain(6); v.push_back(d);
     }
     {
@@ -760,6 +765,18 @@ TEST(RigidBody, QuadrotorClosedFormAndOmegaFromR) {
         for (int i = 0; i < 6; ++i) {
             EXPECT_NEAR(hr[i], h[i], 1e-13);
             EXPECT_NEAR(ar[i], a[i], 1e-11 * (1 + std::abs(a[i])));
+        }
+        // ω and J in world axes (an angular velocity whose structure equation has the
+        // other sign, and coefficients that depend on the angles): the same body.
+        quadrotor_world_axes::Parameters pw;
+        double Mw[36], hw[6], aw[6];
+        quadrotor_world_axes::mass_matrix(q, pw, Mw);
+        quadrotor_world_axes::bias_forces(q, qd, pw, hw);
+        ASSERT_EQ(quadrotor_world_axes::forward_dynamics(q, qd, u, pw, aw, nullptr), 0);
+        for (int k = 0; k < 36; ++k) EXPECT_NEAR(Mw[k], M[k], 1e-15);
+        for (int i = 0; i < 6; ++i) {
+            EXPECT_NEAR(hw[i], h[i], 1e-13);
+            EXPECT_NEAR(aw[i], a[i], 1e-11 * (1 + std::abs(a[i])));
         }
     }
 }
