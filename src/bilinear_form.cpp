@@ -15,7 +15,7 @@
 #include "chain_rule.hpp"
 #include "derive_support.hpp"
 #include "simplify.hpp"
-#include "well_posed.hpp"
+#include "rate_structure.hpp"
 
 #include <cmath>
 #include <map>
@@ -202,93 +202,11 @@ private:
         }
         if (!is_identically_zero(x.r.subs(at_rest), m_)) return std::nullopt;
         x.gradient = m_.time_derivatives.count(without_numeric_factor(r)) > 0;
+        x.original = r;
         out_.rates.push_back(std::move(x));
         originals_.push_back(r);
         index_.emplace(r, out_.rates.size() - 1);
         return out_.rates.size() - 1;
-    }
-};
-
-} // namespace
-
-namespace {
-
-// Rates that are an angular velocity (bilinear_form::angular_velocity), found by testing the
-// structure equation α̇_i − ∂_i w = s w × α_i for every i at three pseudo-random states
-// (q, q̇ and the parameters all at random, so that the test is of the expressions, not
-// of the parameters' values) on the code generator's DAG. The equation is linear in q̇
-// with coefficients that are analytic in q and the parameters: one that holds at three
-// random points to 1e-10 of its terms' size is an identity, unless the model's own
-// numbers are of that size. Each rate joins one triple at most.
-class angular_search {
-public:
-    angular_search(model const& m, bilinear_form const& f) : n_(m.q.size()), f_(f) {
-        std::vector<std::string> order;
-        auto const symbols = graph_spellings(m, order);
-        expression_graph g(symbols, {});
-        std::vector<int> roots;
-        for (auto const& r : f.rates) {
-            roots.push_back(g.add(r.r));
-            for (std::size_t i = 0; i < n_; ++i) roots.push_back(g.add(r.a[i]));
-            for (std::size_t i = 0; i < n_; ++i) roots.push_back(g.add(r.gradient ? ex(0) : r.adot[i] - r.dr[i]));
-        }
-        std::uint64_t state = 0x1a9c5eedull;
-        for (int s = 0; s < 3; ++s) {
-            std::vector<double> point;
-            for (std::size_t i = 0; i < m.q.size(); ++i) point.push_back(uniform(state, -1.4, 1.4));
-            for (std::size_t i = 0; i < m.qd.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
-            for (std::size_t i = 0; i < m.u.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
-            for (std::size_t i = 0; i < m.p.size(); ++i) point.push_back(uniform(state, 0.6, 1.4));
-            point.push_back(uniform(state, 0.2, 1.2));
-            values_.push_back(g.evaluate_all(roots, order, point));
-            for (double v : values_.back())
-                if (!std::isfinite(v)) finite_ = false;
-        }
-    }
-
-    std::vector<bilinear_form::angular_velocity> triples() const {
-        std::size_t const nr = f_.rates.size();
-        std::vector<bilinear_form::angular_velocity> out;
-        // A cubic search, with a bound: a model with this many rates is not a chain of bodies.
-        if (!finite_ || nr < 3 || nr > 400) return out;
-        std::vector<char> used(nr, 0);
-        for (std::size_t x = 0; x < nr; ++x)
-            for (std::size_t y = x + 1; y < nr && !used[x]; ++y)
-                for (std::size_t z = x + 1; z < nr && !used[x] && !used[y]; ++z) {
-                    if (z == y || used[z]) continue;
-                    for (int sign : {1, -1})
-                        if (holds(x, y, z, sign)) {
-                            out.push_back({{x, y, z}, sign});
-                            used[x] = used[y] = used[z] = 1;
-                            break;
-                        }
-                }
-        return out;
-    }
-
-private:
-    std::size_t n_;
-    bilinear_form const& f_;
-    std::vector<std::vector<double>> values_; // per sample: each rate's r, α (n), α̇ − ∂r (n)
-    bool finite_ = true;
-
-    double r(int s, std::size_t k) const { return values_[s][k * (1 + 2 * n_)]; }
-    double a(int s, std::size_t k, std::size_t i) const { return values_[s][k * (1 + 2 * n_) + 1 + i]; }
-    double curl(int s, std::size_t k, std::size_t i) const { return values_[s][k * (1 + 2 * n_) + 1 + n_ + i]; }
-
-    bool holds(std::size_t x, std::size_t y, std::size_t z, int sign) const {
-        std::array<std::size_t, 3> const k = {x, y, z};
-        bool some_curl = false;
-        for (int s = 0; s < 3; ++s)
-            for (std::size_t i = 0; i < n_; ++i)
-                for (std::size_t c = 0; c < 3; ++c) {
-                    std::size_t const b = k[(c + 1) % 3], d = k[(c + 2) % 3];
-                    double const p = r(s, b) * a(s, d, i), q = r(s, d) * a(s, b, i), lhs = curl(s, k[c], i);
-                    double const size = std::abs(lhs) + std::abs(p) + std::abs(q);
-                    if (std::abs(lhs - sign * (p - q)) > 1e-10 * size) return false;
-                    some_curl = some_curl || lhs != 0;
-                }
-        return some_curl;
     }
 };
 
@@ -315,7 +233,7 @@ std::optional<bilinear_form> bilinear_form_of(model const& m) {
         t.dc.resize(n);
         for (std::size_t i = 0; i < n; ++i) t.dc[i] = partial(t.c, m, i);
     }
-    f.angular = angular_search(m, f).triples();
+    f.angular = angular_velocities(m, f);
     return f;
 }
 
@@ -370,7 +288,7 @@ struct rate_form_sums {
 // each rate's sums computed once for every i and j (J w_j once per body, as the CRBA and
 // RNEA compute a body's inertia and force once for every joint); curl terms vanish for a
 // gradient rate.
-void gathered_terms(bilinear_form const& f, rate_form_sums& x) {
+void gathered_terms(model const& m, bilinear_form const& f, rate_form_sums& x) {
     std::size_t const n = x.n;
     auto const& R = f.rates;
     exvector &M = x.M, &h = x.h, &Mdot = x.Mdot;
@@ -416,6 +334,8 @@ void gathered_terms(bilinear_form const& f, rate_form_sums& x) {
             }
         }
     }
+    composite_inertia const composite(m, f);
+    exvector covered(n * n, 0); // the covered rates' part of M, term by term
     for (std::size_t k = 0; k < nr; ++k) {
         auto const& a = R[k];
         bool const curl = !a.gradient && !angular[k];
@@ -425,7 +345,7 @@ void gathered_terms(bilinear_form const& f, rate_form_sums& x) {
             if (curl && (ai || !a.dr[i].is_zero())) h[i] += (a.adot[i] - a.dr[i]) * G[k];
             for (std::size_t j = 0; j < n; ++j) {
                 if (ai && !K[k][j].is_zero()) {
-                    if (j <= i) M[i * n + j] += a.a[i] * K[k][j];
+                    if (j <= i) (composite.covers(k) ? covered : M)[i * n + j] += a.a[i] * K[k][j];
                     Mdot[i * n + j] += a.adot[i] * K[k][j] + a.a[i] * Kdot[k][j];
                 }
                 if (j <= i) continue;
@@ -439,6 +359,9 @@ void gathered_terms(bilinear_form const& f, rate_form_sums& x) {
             }
         }
     }
+    // The composite inertias where they apply and agree, else the covered rates term by term.
+    if (!composite.add_to(M, covered))
+        for (std::size_t k = 0; k < n * n; ++k) M[k] += covered[k];
 }
 
 // Terms whose c depends on q, one by one: c (…) for M, Ṁ and P − Pᵀ as above, plus
@@ -489,7 +412,7 @@ void varying_coefficient_terms(bilinear_form const& f, rate_form_sums& x) {
 void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, derived& d) {
     std::size_t const n = m.q.size();
     rate_form_sums x(m, f);
-    gathered_terms(f, x);
+    gathered_terms(m, f, x);
     varying_coefficient_terms(f, x);
     // The lower triangle was built; the upper is the same expressions.
     for (std::size_t i = 0; i < n; ++i)

@@ -335,7 +335,22 @@ opt_value checker::add(char op, value const& a, value const& b, span where) {
         return mismatch(diags_, op == '+' ? "add" : "subtract", a, b, where);
     value r = a;
     for (std::size_t i = 0; i < r.size(); ++i) r.elems[i] = op == '+' ? a.elems[i] + b.elems[i] : a.elems[i] - b.elems[i];
+    record_transport(r, a);
+    if (op == '+') record_transport(r, b);
     return r;
+}
+
+// r = X u + (something) where `part` was X u: r is recorded as a transport of u too.
+void checker::record_transport(value const& r, value const& part) {
+    if (part.shape != value::kind::vector || part.rows != 3) return;
+    for (auto it = m_.transports.rbegin(); it != m_.transports.rend() && it - m_.transports.rbegin() < 64; ++it)
+        if (it->result[0].is_equal(part.elems[0]) && it->result[1].is_equal(part.elems[1]) &&
+            it->result[2].is_equal(part.elems[2])) {
+            model::transport t = *it;
+            t.result = r.elems;
+            m_.transports.push_back(std::move(t));
+            return;
+        }
 }
 
 // Scalar × anything scales; matrix × vector and matrix × matrix are matrix products.
@@ -367,6 +382,8 @@ opt_value checker::multiply(value const& a, value const& b, span where) {
             for (std::size_t l = 0; l < a.cols; ++l) s += a.elems[i * a.cols + l] * b.elems[l * n + j];
             r.elems.push_back(s);
         }
+    if (b.shape == k::vector && a.rows == 3 && a.cols == 3 && depends_on(b, m_.qd) && !depends_on(a, m_.qd))
+        m_.transports.push_back({r.elems, a.elems, b.elems});
     return r;
 }
 

@@ -45,6 +45,7 @@ void mass_and_bias_from_jacobian_form(model const& m, jacobian_form const& jf, d
 // bodies give (bilinear_form.cpp).
 struct bilinear_form {
     struct rate {
+        GiNaC::ex original;   // as T has it (before sin² + cos² = 1 is applied)
         GiNaC::ex r;          // α·q̇
         GiNaC::exvector a;    // α = ∂r/∂q̇
         GiNaC::exvector adot; // dα/dt (q̈ = 0)

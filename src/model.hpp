@@ -100,6 +100,13 @@ struct model {
     // Every element der() produced: total time derivatives of expressions of q (and t), so
     // each free of t is a gradient rate ∇f·q̇ (the rate form drops its curl terms).
     GiNaC::exset time_derivatives;
+    // 3-vectors of velocities the model computes as X u (+ v), with X a 3×3 matrix free of
+    // velocities and u an earlier vector of velocities (w2 = transpose(T2)*w1 + [0, der(q2), 0]):
+    // the rate form carries composite inertias along them (bilinear_form.cpp).
+    struct transport {
+        GiNaC::exvector result, matrix, operand; // 3, 3×3 row-major, 3
+    };
+    std::vector<transport> transports;
 };
 
 } // namespace lagc

@@ -1,0 +1,80 @@
+// Stage 3, structure the rate form can use (bilinear_form.cpp): which rates are angular
+// velocities, and composite inertias along the velocity transports the model wrote.
+#pragma once
+
+#include "derive_support.hpp"
+
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace lagc {
+
+// The angular velocities among the rates (bilinear_form::angular_velocity).
+std::vector<bilinear_form::angular_velocity> angular_velocities(model const& m, bilinear_form const& f);
+
+// The CRBA's composite inertias, for angular velocities the model transports
+// (model::transport: w_k = X_k w_p + s_k, X_k free of q̇). When every term with w's rates
+// is ½ wᵀ J w with a constant J, and each coordinate first enters one w (its s), then
+// with Φ the products of the X along the tree:
+//   Σ_W α(W)_iᵀ J_W α(W)_j = α(B)_iᵀ J^c_B α(B)_j,  J^c_B = J_B + Σ_children X_Cᵀ J^c_C X_C,
+// for i entering at an ancestor of B (or at B) and j at B: O(n²) products instead of a sum
+// over every body beyond both joints. The result is compared with the term-by-term sum at
+// two random states before it is used (a structure misread falls back, it is not trusted).
+class composite_inertia {
+public:
+    composite_inertia(model const& m, bilinear_form const& f);
+
+    bool covers(std::size_t rate) const { return usable_ && rate_node_.count(rate) && eligible_[rate_node_.at(rate)]; }
+
+    // M's lower triangle from the covered rates, if it agrees with `term_by_term` (the same
+    // rates' part of M as the gathered sums build it); false (nothing added) otherwise.
+    bool add_to(GiNaC::exvector& M, GiNaC::exvector const& term_by_term) const;
+
+private:
+    model const& m_;
+    bilinear_form const& f_;
+    std::size_t n_;
+    bool usable_ = false;
+    std::map<std::size_t, std::size_t> rate_node_;     // rate → its angular triple
+    std::vector<char> eligible_;
+    std::vector<int> parent_;
+    std::vector<GiNaC::exvector> X_, J_, Jc_;                  // 3×3, in the triples' own order
+    std::vector<int> intro_;                            // coordinate → the node it enters at
+
+    GiNaC::ex const& alpha(std::size_t node, std::size_t c, std::size_t i) const;
+
+    // Which node and component an expression is, and the number κ with rate = κ expression.
+    std::optional<std::tuple<std::size_t, std::size_t, GiNaC::ex>> find(GiNaC::ex const& e) const;
+
+    bool nodes();
+
+    // J_W of ½ wᵀ J w: only constant terms within one triple.
+    bool inertias();
+
+    bool ancestor(int a, int b) const { // a is b or above it
+        for (std::size_t steps = 0; b >= 0 && steps <= parent_.size(); ++steps, b = parent_[b])
+            if (a == b) return true;
+        return false;
+    }
+
+    bool tree() { // no cycles; parents of eligible nodes are eligible or absent
+        for (std::size_t w = 0; w < parent_.size(); ++w) {
+            int b = static_cast<int>(w);
+            std::size_t steps = 0;
+            while (b >= 0 && steps++ <= parent_.size()) b = parent_[b];
+            if (b >= 0) return false;
+            if (eligible_[w] && parent_[w] >= 0 && !eligible_[parent_[w]]) parent_[w] = -1;
+        }
+        return true;
+    }
+
+    // Each coordinate enters one eligible node, and every eligible node it moves is below it.
+    bool coordinates();
+
+    void composite();
+
+    bool agree(GiNaC::exvector const& C, GiNaC::exvector const& G) const;
+};
+
+} // namespace lagc
