@@ -335,13 +335,13 @@ void gathered_terms(model const& m, bilinear_form const& f, rate_form_sums& x) {
         }
     }
     composite_inertia const composite(m, f);
-    exvector covered(n * n, 0); // the covered rates' part of M, term by term
+    exvector covered(n * n, 0), covered_h(n, 0); // the covered rates' part of M and h, term by term
     for (std::size_t k = 0; k < nr; ++k) {
         auto const& a = R[k];
         bool const curl = !a.gradient && !angular[k];
         for (std::size_t i = 0; i < n; ++i) {
             bool const ai = !a.a[i].is_zero();
-            if (ai) h[i] += a.a[i] * F[k];
+            if (ai) (composite.covers(k) ? covered_h : h)[i] += a.a[i] * F[k];
             if (curl && (ai || !a.dr[i].is_zero())) h[i] += (a.adot[i] - a.dr[i]) * G[k];
             for (std::size_t j = 0; j < n; ++j) {
                 if (ai && !K[k][j].is_zero()) {
@@ -362,6 +362,9 @@ void gathered_terms(model const& m, bilinear_form const& f, rate_form_sums& x) {
     // The composite inertias where they apply and agree, else the covered rates term by term.
     if (!composite.add_to(M, covered))
         for (std::size_t k = 0; k < n * n; ++k) M[k] += covered[k];
+    // And the forces, F^c = F + Σ Xᵀ F^c of the children, as the RNEA sums them.
+    if (!composite.add_force(h, F, covered_h))
+        for (std::size_t i = 0; i < n; ++i) h[i] += covered_h[i];
 }
 
 // Terms whose c depends on q, one by one: c (…) for M, Ṁ and P − Pᵀ as above, plus

@@ -242,16 +242,45 @@ bool composite_inertia::coordinates() {
     return true;
 }
 
-void composite_inertia::composite() {
+// The nodes, deepest first: every child before its parent.
+std::vector<std::size_t> composite_inertia::children_first() const {
     std::size_t const count = parent_.size();
-    Jc_.assign(count, exvector(9, 0));
     std::vector<std::size_t> depth(count, 0);
     for (std::size_t w = 0; w < count; ++w)
         for (int b = parent_[w]; b >= 0; b = parent_[b]) ++depth[w];
     std::vector<std::size_t> order(count);
     for (std::size_t w = 0; w < count; ++w) order[w] = w;
     std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return depth[x] > depth[y]; });
-    for (std::size_t w : order) {
+    return order;
+}
+
+bool composite_inertia::add_force(exvector& h, exvector const& F, exvector const& term_by_term) const {
+    if (!usable_) return false;
+    std::size_t const count = parent_.size();
+    std::vector<std::array<ex, 3>> Fc(count, {ex(0), ex(0), ex(0)});
+    for (std::size_t w : children_first()) {
+        if (!eligible_[w]) continue;
+        for (std::size_t c = 0; c < 3; ++c) Fc[w][c] += F[f_.angular[w].rate[c]];
+        int const p = parent_[w];
+        if (p < 0) continue;
+        for (std::size_t a = 0; a < 3; ++a)
+            for (std::size_t c = 0; c < 3; ++c)
+                if (!X_[w][c * 3 + a].is_zero()) Fc[p][a] += X_[w][c * 3 + a] * Fc[w][c];
+    }
+    exvector C(n_, 0);
+    for (std::size_t i = 0; i < n_; ++i) {
+        if (intro_[i] < 0) continue;
+        for (std::size_t c = 0; c < 3; ++c) C[i] += alpha(intro_[i], c, i) * Fc[intro_[i]][c];
+    }
+    if (!agree(C, term_by_term)) return false;
+    for (std::size_t i = 0; i < n_; ++i) h[i] += C[i];
+    return true;
+}
+
+void composite_inertia::composite() {
+    std::size_t const count = parent_.size();
+    Jc_.assign(count, exvector(9, 0));
+    for (std::size_t w : children_first()) {
         if (!eligible_[w]) continue;
         for (std::size_t k = 0; k < 9; ++k) Jc_[w][k] += J_[w][k];
         int const p = parent_[w];

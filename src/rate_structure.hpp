@@ -31,6 +31,11 @@ public:
     // rates' part of M as the gathered sums build it); false (nothing added) otherwise.
     bool add_to(GiNaC::exvector& M, GiNaC::exvector const& term_by_term) const;
 
+    // h_i += α(B)_i·F^c_B (B: where i enters), F^c_B = F_B + Σ_children X_Cᵀ F^c_C, with F each
+    // rate's force (indexed by rate), if it agrees with `term_by_term` (Σ α_ai F_a over the
+    // covered rates); false (nothing added) otherwise.
+    bool add_force(GiNaC::exvector& h, GiNaC::exvector const& F, GiNaC::exvector const& term_by_term) const;
+
 private:
     model const& m_;
     bilinear_form const& f_;
@@ -75,6 +80,7 @@ private:
     void composite();
 
     bool agree(GiNaC::exvector const& C, GiNaC::exvector const& G) const;
+    std::vector<std::size_t> children_first() const;
 };
 
 } // namespace lagc
