@@ -339,13 +339,14 @@ void gathered_terms(model const& m, bilinear_form const& f, rate_form_sums& x) {
     for (std::size_t k = 0; k < nr; ++k) {
         auto const& a = R[k];
         bool const curl = !a.gradient && !angular[k];
+        exvector &M_part = composite.covers(k) ? covered : M, &h_part = composite.covers(k) ? covered_h : h;
         for (std::size_t i = 0; i < n; ++i) {
             bool const ai = !a.a[i].is_zero();
-            if (ai) (composite.covers(k) ? covered_h : h)[i] += a.a[i] * F[k];
+            if (ai) h_part[i] += a.a[i] * F[k];
             if (curl && (ai || !a.dr[i].is_zero())) h[i] += (a.adot[i] - a.dr[i]) * G[k];
             for (std::size_t j = 0; j < n; ++j) {
                 if (ai && !K[k][j].is_zero()) {
-                    if (j <= i) (composite.covers(k) ? covered : M)[i * n + j] += a.a[i] * K[k][j];
+                    if (j <= i) M_part[i * n + j] += a.a[i] * K[k][j];
                     Mdot[i * n + j] += a.adot[i] * K[k][j] + a.a[i] * Kdot[k][j];
                 }
                 if (j <= i) continue;

@@ -52,13 +52,7 @@ angular_search::angular_search(model const& m, bilinear_form const& f) : n_(m.q.
     }
     std::uint64_t state = 0x1a9c5eedull;
     for (int s = 0; s < 3; ++s) {
-        std::vector<double> point;
-        for (std::size_t i = 0; i < m.q.size(); ++i) point.push_back(uniform(state, -1.4, 1.4));
-        for (std::size_t i = 0; i < m.qd.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
-        for (std::size_t i = 0; i < m.u.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
-        for (std::size_t i = 0; i < m.p.size(); ++i) point.push_back(uniform(state, 0.6, 1.4));
-        point.push_back(uniform(state, 0.2, 1.2));
-        values_.push_back(g.evaluate_all(roots, order, point));
+        values_.push_back(g.evaluate_all(roots, order, random_point(m, state, parameter_values::random)));
         for (double v : values_.back())
             if (!std::isfinite(v)) finite_ = false;
     }
@@ -107,7 +101,9 @@ std::vector<bilinear_form::angular_velocity> angular_velocities(model const& m, 
 
 composite_inertia::composite_inertia(model const& m, bilinear_form const& f) : m_(m), f_(f), n_(m.q.size()) {
     if (f.angular.empty() || m.transports.empty()) return;
-    if (!nodes() || !inertias() || !tree() || !coordinates()) return;
+    nodes();
+    inertias();
+    if (!tree() || !coordinates()) return;
     composite();
     usable_ = true;
 }
@@ -148,22 +144,23 @@ ex const& composite_inertia::alpha(std::size_t node, std::size_t c, std::size_t 
 
 std::optional<std::tuple<std::size_t, std::size_t, ex>> composite_inertia::find(ex const& e) const {
     ex const key = without_numeric_factor(e);
-    for (std::size_t w = 0; w < f_.angular.size(); ++w)
-        for (std::size_t c = 0; c < 3; ++c) {
-            ex const& o = f_.rates[f_.angular[w].rate[c]].original;
-            ex const ko = without_numeric_factor(o);
-            if (!ko.is_equal(key) && !ko.is_equal(-key)) continue;
-            ex kappa = ex(o.integer_content()) / e.integer_content();
-            if (!ko.is_equal(key)) kappa = -kappa;
-            return std::make_tuple(w, c, kappa);
-        }
+    for (int sign : {1, -1}) {
+        auto it = by_key_.find(sign * key);
+        if (it == by_key_.end()) continue;
+        auto const [w, c] = it->second;
+        ex const& o = f_.rates[f_.angular[w].rate[c]].original;
+        return std::make_tuple(w, c, sign * ex(o.integer_content()) / e.integer_content());
+    }
     return std::nullopt;
 }
 
-bool composite_inertia::nodes() {
+void composite_inertia::nodes() {
     std::size_t const count = f_.angular.size();
     for (std::size_t w = 0; w < count; ++w)
-        for (std::size_t c = 0; c < 3; ++c) rate_node_[f_.angular[w].rate[c]] = w;
+        for (std::size_t c = 0; c < 3; ++c) {
+            rate_node_[f_.angular[w].rate[c]] = w;
+            by_key_.emplace(without_numeric_factor(f_.rates[f_.angular[w].rate[c]].original), std::make_pair(w, c));
+        }
     parent_.assign(count, -1);
     X_.assign(count, exvector(9, 0));
     for (auto const& t : m_.transports) {
@@ -189,10 +186,9 @@ bool composite_inertia::nodes() {
             for (std::size_t fi = 0; fi < 3; ++fi) X_[W][rc[e] * 3 + oc[fi]] = kappa[e] * t.matrix[e * 3 + fi] / mu[fi];
         parent_[W] = static_cast<int>(P);
     }
-    return true;
 }
 
-bool composite_inertia::inertias() {
+void composite_inertia::inertias() {
     std::size_t const count = f_.angular.size();
     eligible_.assign(count, 1);
     J_.assign(count, exvector(9, 0));
@@ -216,7 +212,6 @@ bool composite_inertia::inertias() {
         for (std::size_t w = 0; w < count; ++w)
             if (!eligible_[w] && parent_[w] >= 0 && eligible_[parent_[w]]) eligible_[parent_[w]] = 0, changed = true;
     }
-    return true;
 }
 
 bool composite_inertia::coordinates() {
@@ -309,13 +304,7 @@ bool composite_inertia::agree(exvector const& C, exvector const& G) const {
     for (std::size_t k = 0; k < C.size(); ++k) roots.push_back(g.add(C[k])), roots.push_back(g.add(G[k]));
     std::uint64_t state = 0xc0405173ull;
     for (int s = 0; s < 2; ++s) {
-        std::vector<double> point;
-        for (std::size_t i = 0; i < m_.q.size(); ++i) point.push_back(uniform(state, -1.4, 1.4));
-        for (std::size_t i = 0; i < m_.qd.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
-        for (std::size_t i = 0; i < m_.u.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
-        for (std::size_t i = 0; i < m_.p.size(); ++i) point.push_back(uniform(state, 0.6, 1.4));
-        point.push_back(uniform(state, 0.2, 1.2));
-        std::vector<double> v = g.evaluate_all(roots, order, point);
+        std::vector<double> v = g.evaluate_all(roots, order, random_point(m_, state, parameter_values::random));
         double scale = 0;
         for (double x : v) {
             if (!std::isfinite(x)) return false;

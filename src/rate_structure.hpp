@@ -42,6 +42,8 @@ private:
     std::size_t n_;
     bool usable_ = false;
     std::map<std::size_t, std::size_t> rate_node_;     // rate → its angular triple
+    // A triple's rate without its numeric factor → (triple, component).
+    std::map<GiNaC::ex, std::pair<std::size_t, std::size_t>, GiNaC::ex_is_less> by_key_;
     std::vector<char> eligible_;
     std::vector<int> parent_;
     std::vector<GiNaC::exvector> X_, J_, Jc_;                  // 3×3, in the triples' own order
@@ -52,10 +54,10 @@ private:
     // Which node and component an expression is, and the number κ with rate = κ expression.
     std::optional<std::tuple<std::size_t, std::size_t, GiNaC::ex>> find(GiNaC::ex const& e) const;
 
-    bool nodes();
+    void nodes();
 
     // J_W of ½ wᵀ J w: only constant terms within one triple.
-    bool inertias();
+    void inertias();
 
     bool ancestor(int a, int b) const { // a is b or above it
         for (std::size_t steps = 0; b >= 0 && steps <= parent_.size(); ++steps, b = parent_[b])

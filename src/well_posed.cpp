@@ -30,9 +30,23 @@ std::map<std::string, symbol_spelling> graph_spellings(model const& m, std::vect
     return out;
 }
 
+namespace {
 double uniform(std::uint64_t& state, double low, double high) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     return low + (high - low) * static_cast<double>(state >> 11) / 9007199254740992.0;
+}
+} // namespace
+
+std::vector<double> random_point(model const& m, std::uint64_t& state, parameter_values parameters) {
+    std::vector<double> point;
+    for (std::size_t i = 0; i < m.q.size(); ++i) point.push_back(uniform(state, -1.4, 1.4));
+    for (std::size_t i = 0; i < m.qd.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
+    for (std::size_t i = 0; i < m.u.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
+    for (auto const& p : m.parameters)
+        point.push_back(parameters == parameter_values::defaults && p.default_value != 0 ? p.default_value
+                                                                                          : uniform(state, 0.6, 1.4));
+    point.push_back(uniform(state, 0.2, 1.2));
+    return point;
 }
 
 namespace {
@@ -201,12 +215,7 @@ private:
     sample evaluate(std::uint64_t& state) {
         std::size_t const n = d_.nq, nc = d_.nc;
         sample x;
-        for (std::size_t i = 0; i < n; ++i) x.point.push_back(uniform(state, -1.4, 1.4));
-        for (std::size_t i = 0; i < n; ++i) x.point.push_back(uniform(state, -1.0, 1.0));
-        for (std::size_t i = 0; i < m_.u.size(); ++i) x.point.push_back(uniform(state, -1.0, 1.0));
-        for (auto const& p : m_.parameters)
-            x.point.push_back(p.default_value != 0 ? p.default_value : uniform(state, 0.6, 1.4));
-        x.point.push_back(uniform(state, 0.2, 1.2));
+        x.point = random_point(m_, state, parameter_values::defaults);
         std::vector<double> v = graph_.evaluate_all(roots_, variables_, x.point);
         for (double e : v) x.finite = x.finite && std::isfinite(e);
         x.M.assign(n * n, 0.0);
