@@ -144,6 +144,7 @@ private:
     std::unordered_map<std::uint64_t, int> interned_;
     std::vector<int> same_hash_;
     std::unordered_map<GiNaC::basic const*, int> converted_;
+    std::unordered_map<GiNaC::basic const*, std::pair<GiNaC::numeric, int>> unit_scaled_;
     std::vector<GiNaC::ex> keep_alive_;
 
     int intern(node n);
@@ -155,6 +156,8 @@ private:
     int make_pow(int base, long n);
     int make_call(std::string const& name, std::vector<int> args);
     int convert(GiNaC::ex const& e);
+    std::pair<GiNaC::numeric, int> convert_unit_scaled(GiNaC::ex const& sum);
+    int convert_product(GiNaC::ex const& e);
     // differentiate.cpp; -1 stands for an identically zero derivative.
     int derivative(int id, int variable, std::vector<int>& memo);
     int product_derivative(node const& n, int variable, std::vector<int>& memo);

@@ -3,6 +3,7 @@
 // operation counts. (Rewrites: rewrites.cpp; statement order: schedule.cpp.)
 #include "builtins.hpp"
 #include "codegen.hpp"
+#include "simplify.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -211,6 +212,71 @@ std::pair<int, bool> expression_graph::convert_signed(GiNaC::ex const& e) {
     return {convert(e), false};
 }
 
+// GiNaC keeps every sum that is a factor of a product, or raised to a power, with its
+// integer content taken out: ½ m (0.52 x + y)(0.52 z + w) is kept as m/1250 (13 x + 25 y)
+// (13 z + 25 w). Converted that way, such a sum would be a second node beside the same sum
+// elsewhere, with a multiplication in most of its terms. So a factor b is converted as
+// k · (b/k) with most of b/k's coefficients ±1 (unit_scaled), and k joins the product's
+// number; (k, node of b/k), cached per GiNaC object.
+namespace {
+
+// bⁿ with b a sum and n a positive integer small enough that the scale kⁿ stays a double.
+bool small_power_of_sum(GiNaC::ex const& e) {
+    using namespace GiNaC;
+    return is_a<power>(e) && is_a<add>(e.op(0)) && is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer() &&
+           ex_to<numeric>(e.op(1)) <= 16;
+}
+
+// Whether kⁿ, the scale of the power e = bⁿ, is a finite, non-zero double.
+bool scale_fits(GiNaC::numeric const& k, GiNaC::ex const& e) {
+    double const v = GiNaC::pow(k, GiNaC::ex_to<GiNaC::numeric>(e.op(1))).to_double();
+    return std::isfinite(v) && v != 0;
+}
+
+} // namespace
+
+std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex const& sum) {
+    GiNaC::basic const* key = &GiNaC::ex_to<GiNaC::basic>(sum);
+    if (auto it = unit_scaled_.find(key); it != unit_scaled_.end()) return it->second;
+    auto [k, s] = unit_scaled(sum);
+    std::pair<GiNaC::numeric, int> out{k, k == 1 ? convert(sum) : convert(s)};
+    keep_alive_.push_back(sum);
+    unit_scaled_.emplace(key, out);
+    return out;
+}
+
+// A product: its number and the scales of its sums (convert_unit_scaled) as one factor.
+int expression_graph::convert_product(GiNaC::ex const& e) {
+    using namespace GiNaC;
+    std::vector<std::pair<int, bool>> factors;
+    bool negative = false;
+    numeric coefficient = 1;
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+        ex f = e.op(i);
+        if (is_a<numeric>(f)) {
+            numeric v = ex_to<numeric>(f);
+            if (!v.is_real()) throw std::runtime_error("a complex number appeared in an expression");
+            coefficient *= v;
+        } else if (is_a<GiNaC::add>(f)) {
+            auto [k, id] = convert_unit_scaled(f);
+            coefficient *= k;
+            factors.push_back({id, false});
+        } else if (small_power_of_sum(f) && scale_fits(convert_unit_scaled(f.op(0)).first, f)) {
+            auto [k, id] = convert_unit_scaled(f.op(0));
+            coefficient *= pow(k, ex_to<numeric>(f.op(1)));
+            factors.push_back({make_pow(id, ex_to<numeric>(f.op(1)).to_long()), false});
+        } else if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_real() &&
+                   ex_to<numeric>(f.op(1)).is_negative()) {
+            factors.push_back({convert(pow(f.op(0), -f.op(1))), true});
+        } else {
+            factors.push_back({convert(f), false});
+        }
+    }
+    if (coefficient.is_negative()) negative = !negative, coefficient = -coefficient;
+    if (coefficient != 1) factors.push_back({number(coefficient), false});
+    return make_mul(std::move(factors), negative);
+}
+
 int expression_graph::convert(GiNaC::ex const& e) {
     using namespace GiNaC;
     basic const* key = &ex_to<basic>(e);
@@ -232,23 +298,11 @@ int expression_graph::convert(GiNaC::ex const& e) {
         for (std::size_t i = 0; i < e.nops(); ++i) terms.push_back(convert_signed(e.op(i)));
         id = make_add(std::move(terms));
     } else if (is_a<mul>(e)) {
-        std::vector<std::pair<int, bool>> factors;
-        bool negative = false;
-        for (std::size_t i = 0; i < e.nops(); ++i) {
-            ex f = e.op(i);
-            if (is_a<numeric>(f)) {
-                numeric v = ex_to<numeric>(f);
-                if (!v.is_real()) throw std::runtime_error("a complex number appeared in an expression");
-                if (v.is_negative()) negative = !negative, v = -v;
-                if (v != 1) factors.push_back({number(v), false});
-            } else if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_real() &&
-                       ex_to<numeric>(f.op(1)).is_negative()) {
-                factors.push_back({convert(pow(f.op(0), -f.op(1))), true});
-            } else {
-                factors.push_back({convert(f), false});
-            }
-        }
-        id = make_mul(std::move(factors), negative);
+        id = convert_product(e);
+    } else if (small_power_of_sum(e) && scale_fits(convert_unit_scaled(e.op(0)).first, e)) {
+        auto [k, base] = convert_unit_scaled(e.op(0));
+        int const p = make_pow(base, ex_to<numeric>(e.op(1)).to_long());
+        id = k == 1 ? p : make_mul({{number(pow(k, ex_to<numeric>(e.op(1)))), false}, {p, false}}, false);
     } else if (is_a<power>(e)) {
         ex b = e.op(0), x = e.op(1);
         if (is_a<numeric>(x) && ex_to<numeric>(x).is_integer()) {

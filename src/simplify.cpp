@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace lagc {
 
@@ -71,6 +72,25 @@ ex simplify(ex const& e, double max_terms) {
     ex cos_to_sin = x.subs(pow(cos(wild(0)), 2) == 1 - pow(sin(wild(0)), 2), subs_options::algebraic).expand();
     consider(cos_to_sin);
     return best;
+}
+
+std::pair<numeric, ex> unit_scaled(ex const& b) {
+    if (!is_a<add>(b)) return {1, b};
+    std::map<numeric, std::size_t> count;
+    for (std::size_t i = 0; i < b.nops(); ++i) {
+        ex const& t = b.op(i);
+        numeric k = 1;
+        if (is_a<numeric>(t)) k = ex_to<numeric>(t);
+        else if (is_a<mul>(t) && is_a<numeric>(t.op(t.nops() - 1))) k = ex_to<numeric>(t.op(t.nops() - 1));
+        if (!k.is_rational() || k.is_zero()) return {1, b};
+        ++count[abs(k)];
+    }
+    numeric best = 1;
+    std::size_t most = count.count(1) ? count[1] : 0; // 1 unless another magnitude is more common
+    for (auto const& [k, c] : count) // ascending: a tie between others goes to the largest
+        if (k != 1 && (c > most || (c == most && best != 1))) best = k, most = c;
+    if (best == 1) return {1, b};
+    return {best, b / best};
 }
 
 } // namespace lagc

@@ -226,6 +226,38 @@ TEST(Codegen, FactoringAndSharingKeepValuesAndSaveOperations) {
     EXPECT_EQ(code.text.find("sin"), std::string::npos) << code.text;
 }
 
+// GiNaC keeps a sum that is a factor or a base with its integer content out: 0.52 a + b as
+// (13 a + 25 b)/25 in (0.52 a + b)² and in (0.52 a + b) c. The graph takes each such sum at
+// the scale where most coefficients are ±1, so all three uses share one node, and its
+// coefficient is 0.52 (one multiplication), not 13 and 25 (two).
+TEST(Codegen, SumsInProductsKeepTheirNaturalScale) {
+    GiNaC::symbol a("a"), b("b"), c("c"), m("m");
+    std::map<std::string, lagc::symbol_spelling> symbols = {
+        {"a", {"q[0]", "q"}}, {"b", {"q[1]", "q"}}, {"c", {"q[2]", "q"}}, {"m", {"p.m", "p"}}};
+    std::map<std::string, double> values = {{"q[0]", 0.3}, {"q[1]", -0.7}, {"q[2]", 1.1}, {"p.m", 1.5}};
+    ex const sum = GiNaC::numeric(13, 25) * a + b;
+    std::vector<ex> const outputs = {sum, m * pow(sum, 2) / 2, sum * c * m, pow(sum, 3), 2 * m + 4 * a * b * c,
+                                     m + 2 * a};
+    ASSERT_TRUE(GiNaC::is_a<GiNaC::mul>(outputs[1])); // the case at hand: content taken out
+    lagc::expression_graph g(symbols, {});
+    std::vector<int> roots;
+    for (auto const& e : outputs) roots.push_back(g.add(e));
+    GiNaC::exmap at{{a, 0.3}, {b, -0.7}, {c, 1.1}, {m, 1.5}};
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        double const want = GiNaC::ex_to<GiNaC::numeric>(outputs[i].subs(at).evalf()).to_double();
+        EXPECT_NEAR(g.evaluate(roots[i], values), want, 1e-14 * (1 + std::abs(want))) << outputs[i];
+    }
+    // The sum x once (2 operations), then m·x²/2 (3), x·c·m (2), x³ (2): 9. (Taken as GiNaC
+    // holds them, 13 a + 25 b would be a second sum and each use would need its 1/25ⁿ: 14.)
+    EXPECT_EQ(g.operation_count({roots[0], roots[1], roots[2], roots[3]}), 9u);
+    auto code = g.emit({{"y", roots[1]}, {"z", roots[2]}}, "");
+    EXPECT_NE(code.text.find("0.52"), std::string::npos) << code.text;
+    EXPECT_EQ(code.text.find("25"), std::string::npos) << code.text;
+    // A sum whose coefficients are mostly ±1 already stays as it is (m + 2a, not 2 (a + m/2)).
+    EXPECT_EQ(g.operation_count({roots[5]}), 2u);
+    EXPECT_EQ(g.operation_count({roots[4]}), 5u);
+}
+
 TEST(Names, GeneratedArgumentNamesAreLegalModelNames) {
     lagc::compile_options o{{"t.lag", "t.hpp"}, {}, {}};
     auto r = lagc::compile("model clash\nparameter q = 1, qd = 2, h = 3, M = 4, A = 5, u = 6, p = 7\n"
