@@ -51,42 +51,37 @@ void cholesky_solve(const double* L, double* b) {
 static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J) {
     const double s0 = std::cos(q[1]);
     const double s1 = std::cos(q[0]);
-    const double s2 = std::sin(q[0]);
-    const double s3 = std::sin(q[1]);
-    const double s4 = p.l*p.l;
-    const double s5 = s0*s0;
-    const double s6 = 2.0*s1*s2;
-    const double s7 = 1.0 - 1.0;
-    const double s8 = qd[1]*qd[1];
-    const double s9 = qd[0]*qd[0];
-    const double s10 = s8 + s9;
-    const double s11 = 2.0*qd[1];
-    const double s12 = s3*s2*s11;
-    const double s13 = p.l*s0*s1*s10 - qd[0]*p.l*s12;
-    const double s14 = 2.0*qd[0];
-    const double s15 = s1*s3*s14;
-    const double s16 = qd[1]*p.l*s15 + p.l*s0*s2*s10;
-    J[0] = -0.25*(qdd[0]*p.m*s4*s5*s6*s7 - p.l*p.m*s0*(s1*s13 - s2*s16)*s7);
-    const double s17 = 2.0*s0*s3;
-    const double s18 = p.Jxx - p.Jzz;
-    const double s19 = p.m*s4*s17;
-    const double s20 = s0*s2*s14;
-    const double s21 = p.l*(qd[1]*(s20 + qd[1]*s1*s3) + s1*s3*s9);
-    const double s22 = s0*s1*s14;
-    const double s23 = p.l*(qd[1]*(qd[1]*s3*s2 - s22) + s3*s2*s9);
-    const double s24 = s3*s3;
-    J[4] = -0.25*(qdd[1]*p.m*s24*s4*s6*s7 + p.l*p.m*s3*(s2*s13 + s1*s16)*s7);
-    const double s25 = s24 - s5;
-    J[1] = -(0.25*qdd[0]*(4.0*s17*s18 - s19) - (0.25*p.l*p.m*(s2*(s0*s21 + s3*s13) - s1*(s3*s16 + s0*s23)) + qd[1]*s14*s25*s18));
-    J[5] = 0.25*qdd[1]*(s19 - s19) - (p.l*p.m*(0.25*(s1*(s0*s13 - s3*s21) + p.l*s8*s25 + s2*(s0*s16 - s3*s23)) + 0.5*p.g*s3) + s9*s25*s18);
-    const double s26 = p.l*(s12 - s22);
-    const double s27 = p.l*(s20 + s1*s3*s11);
-    J[2] = -(qd[1]*s17*s18 - 0.25*p.l*p.m*s0*(s2*s26 + s1*s27));
-    J[6] = s3*(0.25*p.l*p.m*(s1*s26 - s2*s27) + s0*s14*s18);
-    const double s28 = p.l*(s0*s2*s11 + s15);
-    const double s29 = p.l*(s3*s2*s14 - s0*s1*s11);
-    J[3] = -(qd[0]*s17*s18 - 0.25*p.l*p.m*s0*(s1*s28 + s2*s29));
-    J[7] = 0.25*p.l*p.m*s3*(p.l*s0*s11 + s1*s29 - s2*s28);
+    const double s2 = std::sin(q[1]);
+    const double s3 = std::sin(q[0]);
+    const double s4 = qd[1]*qd[1];
+    const double s5 = qd[0]*qd[0];
+    const double s6 = s4 + s5;
+    const double s7 = 2.0*qd[1];
+    const double s8 = s2*s3*s7;
+    const double s9 = p.l*s0*s1*s6 - qd[0]*p.l*s8;
+    const double s10 = 2.0*qd[0];
+    const double s11 = s1*s2*s10;
+    const double s12 = qd[1]*p.l*s11 + p.l*s0*s3*s6;
+    const double s13 = 1.0 - 1.0;
+    J[0] = 0.25*p.l*p.m*s0*(s1*s9 - s3*s12)*s13;
+    J[4] = -0.25*p.l*p.m*s2*(s3*s9 + s1*s12)*s13;
+    const double s14 = 2.0*s0*s2;
+    const double s15 = p.Jxx - p.Jzz;
+    const double s16 = s0*s3*s10;
+    const double s17 = p.l*(qd[1]*(s16 + qd[1]*s1*s2) + s1*s2*s5);
+    const double s18 = s0*s1*s10;
+    const double s19 = p.l*(qd[1]*(qd[1]*s2*s3 - s18) + s2*s3*s5);
+    const double s20 = s2*s2 - s0*s0;
+    J[1] = qdd[0]*s14*(0.25*p.m*p.l*p.l - s15) + (0.25*p.l*p.m*(s3*(s0*s17 + s2*s9) - s1*(s2*s12 + s0*s19)) + qd[1]*s10*s20*s15);
+    J[5] = -(p.l*p.m*(0.25*(s1*(s0*s9 - s2*s17) + p.l*s4*s20 + s3*(s0*s12 - s2*s19)) + 0.5*p.g*s2) + s5*s20*s15);
+    const double s21 = p.l*(s8 - s18);
+    const double s22 = p.l*(s16 + s1*s2*s7);
+    J[2] = -(qd[1]*s14*s15 - 0.25*p.l*p.m*s0*(s3*s21 + s1*s22));
+    J[6] = s2*(0.25*p.l*p.m*(s1*s21 - s3*s22) + s0*s10*s15);
+    const double s23 = p.l*(s0*s3*s7 + s11);
+    const double s24 = p.l*(s2*s3*s10 - s0*s1*s7);
+    J[3] = -(qd[0]*s14*s15 - 0.25*p.l*p.m*s0*(s1*s23 + s3*s24));
+    J[7] = 0.25*p.l*p.m*s2*(p.l*s0*s7 + s1*s24 - s3*s23);
 }
 
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
@@ -254,11 +249,10 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s5 = qd[1]*qd[1];
     const double s6 = p.l*(s0*s3*s5 + qd[0]*(2.0*qd[1]*s2*s1 + qd[0]*s0*s3));
     const double s7 = p.l*(s0*s2*s5 + qd[0]*(qd[0]*s0*s2 - 2.0*qd[1]*s1*s3));
-    const double s8 = p.l*p.l;
-    const double s9 = s0*s0;
-    const double s10 = s1*s1;
-    tau[0] = s0*(2.0*qd[0]*qd[1]*s1*s4 - 0.25*p.l*p.m*(s2*s6 - s3*s7)) + 0.25*qdd[0]*(p.m*s8*s9 + 4.0*(p.Jzz*s9 + p.Jxx*s10));
-    tau[1] = 0.25*qdd[1]*(4.0*p.Jyy + p.m*s8*(s10 + s9)) - (s1*(s0*qd[0]*qd[0]*s4 - 0.25*p.l*p.m*(s2*s7 + s3*s6 - p.l*s0*s5)) + 0.5*p.g*p.l*p.m*s0);
+    const double s8 = s0*s0;
+    const double s9 = 0.25*p.m*p.l*p.l;
+    tau[0] = s0*(2.0*qd[0]*qd[1]*s1*s4 - 0.25*p.l*p.m*(s2*s6 - s3*s7)) + (qdd[0]*(p.Jxx + s8*(p.Jzz + s9)) - s8*p.Jxx*qdd[0]);
+    tau[1] = qdd[1]*(p.Jyy + s9) - (s1*(s0*qd[0]*qd[0]*s4 - 0.25*p.l*p.m*(s2*s7 + s3*s6 - p.l*s0*s5)) + 0.5*p.g*p.l*p.m*s0);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* /*B*/) {

@@ -18,11 +18,16 @@
 #include "inclined_plane.hpp"
 #include "ladle.hpp"
 #include "pendulum_horizontal_force.hpp"
+#include "planar_arm.hpp"
+#include "quadrotor.hpp"
+#include "quadrotor_omega_from_R.hpp"
+#include "quadrotor_world_axes.hpp"
 #include "quaternion_body.hpp"
 #include "rolling_wheel.hpp"
 #include "simple_pendulum.hpp"
 #include "spinning_top.hpp"
 #include "spring_damper_pendulum.hpp"
+#include "tilted_rod.hpp"
 #include "two_bar_linkage.hpp"
 #include "ur5_like.hpp"
 #include "wheeled_robot.hpp"
@@ -94,6 +99,12 @@ std::vector<plant> all_plants() {
     { plant d; LAGC_PLANT(double_pendulum, d); add(d); }
     { plant d; LAGC_PLANT(spinning_top, d); d.q_offset = 0.9, d.offset_index = 1, d.q_scale = 0.4; add(d); }
     { plant d; LAGC_PLANT(chain10_rel, d); add(d); }
+    { plant d; LAGC_PLANT(planar_arm, d); add(d); }
+    { plant d; LAGC_PLANT(tilted_rod, d); add(d); }
+    // 3-D bodies: Euler angles away from their singular pitch, ω from R, world axes.
+    { plant d; LAGC_PLANT(quadrotor, d); d.q_scale = 0.5; add(d); }
+    { plant d; LAGC_PLANT(quadrotor_omega_from_R, d); d.q_scale = 0.5; add(d); }
+    { plant d; LAGC_PLANT(quadrotor_world_axes, d); d.q_scale = 0.5; add(d); }
     { plant d; LAGC_PLANT(cartesian_pendulum, d); LAGC_CONSTRAINTS(cartesian_pendulum, d); d.q_offset = 0.8; add(d); }
     { plant d; LAGC_PLANT(constrained_pendulum, d); LAGC_CONSTRAINTS(constrained_pendulum, d); d.q_offset = 0.9, d.offset_index = 0, d.q_scale = 0.3; add(d); }
     { plant d; LAGC_PLANT(wheeled_robot, d); LAGC_CONSTRAINTS(wheeled_robot, d); add(d); }
