@@ -56,11 +56,11 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[7] = 0.0;
     J[8] = 0.0;
     J[9] = 0.0;
-    const double s0 = std::sin(q[1]);
-    J[3] = p.l*p.m2*s0*2.0*qd[1];
-    const double s1 = std::cos(q[1]);
-    J[1] = p.m2*(p.l*qdd[1]*s0 + p.l*s1*qd[1]*qd[1]);
-    J[6] = p.l*p.m2*(qdd[0]*s0 - p.g*s1);
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[1]);
+    J[1] = p.l*p.m2*(s0*qd[1]*qd[1] + qdd[1]*s1);
+    J[3] = p.l*p.m2*s1*2.0*qd[1];
+    J[6] = p.l*p.m2*(qdd[0]*s1 - p.g*s0);
 }
 
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)

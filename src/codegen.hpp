@@ -92,6 +92,9 @@ public:
     std::size_t operation_count(std::vector<int> const& roots) const;
     // Operations of the same roots evaluated as trees, without sharing (before CSE).
     double tree_operation_count(std::vector<int> const& roots) const;
+    // Σ over the operations the roots reach of how many of `variables` (spellings) each
+    // depends on: the size of their forward-mode derivatives along all of those variables.
+    double derivative_work(std::vector<int> const& roots, std::vector<std::string> const& variables) const;
 
     std::string literal(double v) const;
 

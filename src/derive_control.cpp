@@ -37,15 +37,16 @@ exvector bias_parts(derived const& d, std::size_t i) {
 // degree two in q̇, no 'lagrangian' terms: exactly when coriolis_matrix applies),
 // ∂/∂q̇_i (Σ_j ∂T/∂q̇_j q̈_j) = (M q̈)_i. Taken by the chain rule on T's own structure it is
 // Σ_bodies (∂v/∂q̇_i)·(m v at q̈): each body's velocity at q̈ once, then one product per
-// joint, where Σ_j M_ij q̈_j has n² entries of M. Smaller for chains (the 10-link relative
-// chain: 735 operations instead of 1,181), larger where M is simpler than T as written
-// (sin² + cos² = 1 applied to M, composite inertias); and its derivatives, which the
-// linearization takes, are smaller still (n² derivatives of n terms, not of n² entries).
+// joint, where Σ_j M_ij q̈_j has n² entries of M. Smaller for relative-angle chains (10
+// links: 735 operations instead of 1,181), larger where M is simpler than T as written
+// (sin² + cos² = 1 applied to M, composite inertias); its derivatives, which the
+// linearization takes, can be much smaller (n² derivatives of n terms, not of n² entries).
 // Checked against Σ_j M_ij q̈_j at two random states (parameters and q̈ random too).
 struct momentum_form {
     exvector p;                        // (M q̈)_i; empty when T is not of the form or the check fails
     std::size_t operations = 0;        // of p, as converted (before CSE's rewrites)
     std::size_t matrix_operations = 0; // of Σ_j M_ij q̈_j, the same way
+    double derivative_work = 0, matrix_derivative_work = 0; // their derivatives' sizes along q, q̇
 };
 
 momentum_form momentum_at_qdd(model const& m, derived const& d) {
@@ -83,6 +84,9 @@ momentum_form momentum_at_qdd(model const& m, derived const& d) {
     out.p = std::move(p);
     out.operations = g.operation_count(momentum);
     out.matrix_operations = g.operation_count(product);
+    std::vector<std::string> x(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(2 * n));
+    out.derivative_work = g.derivative_work(momentum, x);
+    out.matrix_derivative_work = g.derivative_work(product, x);
     return out;
 }
 
@@ -118,11 +122,12 @@ void derive_control(model const& m, derived& d) {
     // τ_i = Σ_j M_ij q̈_j + h_i − Q_i, and R_i = τ_i + Σ_k A_ki λ_k.
     d.inverse_dynamics.assign(n, {});
     d.residual_rows.assign(n + nc, {});
-    // inverse_dynamics takes the smaller of the two forms of M q̈; the residual, which the
-    // linearization differentiates, the momentum form unless it is more than 10% larger.
+    // inverse_dynamics takes the form of M q̈ with fewer operations; the residual, which the
+    // linearization differentiates along q and q̇, the one whose derivatives are smaller
+    // (an absolute-angle chain: M q̈ itself; a relative-angle chain or a 3-D arm: momentum).
     momentum_form const mf = momentum_at_qdd(m, d);
     bool const for_tau = !mf.p.empty() && mf.operations < mf.matrix_operations;
-    bool const for_residual = !mf.p.empty() && 10 * mf.operations <= 11 * mf.matrix_operations;
+    bool const for_residual = !mf.p.empty() && mf.derivative_work < mf.matrix_derivative_work;
     for (std::size_t i = 0; i < n; ++i) {
         exvector tau = bias_parts(d, i);
         tau.push_back(-d.generalized_forces[i]);

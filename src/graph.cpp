@@ -6,9 +6,11 @@
 #include "simplify.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <map>
 #include <stdexcept>
 
 namespace lagc {
@@ -491,6 +493,32 @@ std::size_t expression_graph::operation_count(std::vector<int> const& roots) con
     };
     for (int r : roots) visit(r);
     return ops;
+}
+
+double expression_graph::derivative_work(std::vector<int> const& roots, std::vector<std::string> const& variables) const {
+    if (variables.empty()) return 0;
+    std::size_t const words = (variables.size() + 63) / 64;
+    std::map<std::string, std::size_t> index;
+    for (std::size_t k = 0; k < variables.size(); ++k) index.emplace(variables[k], k);
+    std::vector<std::vector<std::uint64_t>> deps(nodes_.size());
+    double work = 0;
+    std::function<void(int)> visit = [&](int id) {
+        auto& d = deps[static_cast<std::size_t>(id)];
+        if (!d.empty()) return;
+        d.assign(words, 0);
+        node const& n = nodes_[static_cast<std::size_t>(id)];
+        if (n.kind == op::variable)
+            if (auto it = index.find(n.text); it != index.end()) d[it->second / 64] |= std::uint64_t{1} << (it->second % 64);
+        for (int c : n.args) {
+            visit(c);
+            for (std::size_t w = 0; w < words; ++w) d[w] |= deps[static_cast<std::size_t>(c)][w];
+        }
+        std::size_t count = 0;
+        for (auto w : d) count += static_cast<std::size_t>(std::popcount(w));
+        work += static_cast<double>(cost(n) * count);
+    };
+    for (int r : roots) visit(r);
+    return work;
 }
 
 double expression_graph::tree_operation_count(std::vector<int> const& roots) const {

@@ -258,6 +258,20 @@ TEST(Codegen, SumsInProductsKeepTheirNaturalScale) {
     EXPECT_EQ(g.operation_count({roots[4]}), 5u);
 }
 
+// The size of forward-mode derivatives along some variables: each operation's cost times
+// how many of them it depends on. a·b·c (2 operations) depends on a and b: 4; sin(a): 1;
+// the sum: 1 · 2. c is not one of the variables.
+TEST(Codegen, DerivativeWorkCountsOperationsTimesDependencies) {
+    GiNaC::symbol a("a"), b("b"), c("c");
+    std::map<std::string, lagc::symbol_spelling> symbols = {
+        {"a", {"q[0]", "q"}}, {"b", {"q[1]", "q"}}, {"c", {"q[2]", "q"}}};
+    lagc::expression_graph g(symbols, {});
+    int const r = g.add(a * b * c + sin(a));
+    EXPECT_EQ(g.derivative_work({r}, {"q[0]", "q[1]"}), 7.0);
+    EXPECT_EQ(g.derivative_work({r}, {"q[2]"}), 3.0); // a·b·c and the sum
+    EXPECT_EQ(g.derivative_work({r}, {}), 0.0);
+}
+
 TEST(Names, GeneratedArgumentNamesAreLegalModelNames) {
     lagc::compile_options o{{"t.lag", "t.hpp"}, {}, {}};
     auto r = lagc::compile("model clash\nparameter q = 1, qd = 2, h = 3, M = 4, A = 5, u = 6, p = 7\n"
