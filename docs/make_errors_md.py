@@ -40,6 +40,7 @@ TITLES = {
     'note_coriolis': 'Note: no Coriolis matrix',
     'several_errors': 'Several errors in one run',
     'kinetic_without_velocity': 'Warning: a kinetic term without a velocity (a forgotten der())',
+    'kinetic_linear_in_velocity': 'A kinetic energy linear in the velocities (a magnetic field)',
     'singular_combination': 'A velocity combination with no inertia',
     'negative_kinetic': 'A negative kinetic energy',
     'indefinite_kinetic': 'An indefinite kinetic energy',

@@ -20,21 +20,24 @@ std::size_t tree_size(ex const& e) {
 
 namespace {
 
-// An upper bound on the number of terms expand() would produce.
-double expansion_bound(ex const& e) {
+// An upper bound on the number of terms expand() would produce, or some number above
+// limit once it is known to exceed it: every bound is at least 1, so a sum or a product
+// stops growing past the limit, and the walk stops there (it would otherwise visit every
+// path through a large expression's shared parts).
+double expansion_bound(ex const& e, double limit) {
     if (is_a<add>(e)) {
         double s = 0;
-        for (std::size_t i = 0; i < e.nops(); ++i) s += expansion_bound(e.op(i));
+        for (std::size_t i = 0; i < e.nops() && s <= limit; ++i) s += expansion_bound(e.op(i), limit);
         return s;
     }
     if (is_a<mul>(e)) {
         double p = 1;
-        for (std::size_t i = 0; i < e.nops(); ++i) p *= expansion_bound(e.op(i));
+        for (std::size_t i = 0; i < e.nops() && p <= limit; ++i) p *= expansion_bound(e.op(i), limit);
         return p;
     }
     if (is_a<power>(e) && is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer()) {
         double n = ex_to<numeric>(e.op(1)).to_double();
-        return n > 64 ? 1e300 : std::pow(expansion_bound(e.op(0)), n);
+        return n > 64 ? 1e300 : std::pow(expansion_bound(e.op(0), limit), n);
     }
     return 1;
 }
@@ -42,7 +45,7 @@ double expansion_bound(ex const& e) {
 } // namespace
 
 ex trig_reduce(ex const& e, double max_terms) {
-    if (expansion_bound(e) > max_terms) return e;
+    if (expansion_bound(e, max_terms) > max_terms) return e;
     ex const x = e.expand();
     if (!x.has(pow(sin(wild(0)), 2)) || !x.has(pow(cos(wild(0)), 2))) return e;
     ex best = e;
@@ -56,7 +59,7 @@ ex trig_reduce(ex const& e, double max_terms) {
 }
 
 ex simplify(ex const& e, double max_terms) {
-    if (expansion_bound(e) > max_terms) return e;
+    if (expansion_bound(e, max_terms) > max_terms) return e;
     ex best = e;
     std::size_t best_size = tree_size(e);
     auto consider = [&](ex const& c) {
