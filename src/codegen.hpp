@@ -160,7 +160,10 @@ private:
     int make_call(std::string const& name, std::vector<int> args);
     int convert(GiNaC::ex const& e);
     std::pair<GiNaC::numeric, int> convert_unit_scaled(GiNaC::ex const& sum);
-    int convert_product(GiNaC::ex const& e);
+    int convert_product(GiNaC::ex const& e, GiNaC::numeric const& scale = 1);
+    void product_factor(GiNaC::ex const& f, GiNaC::numeric& coefficient, std::vector<std::pair<int, bool>>& factors);
+    int product_with(std::vector<std::pair<int, bool>> factors, GiNaC::numeric coefficient);
+    std::pair<int, bool> convert_scaled_term(GiNaC::ex const& t, GiNaC::numeric const& scale);
     // differentiate.cpp; -1 stands for an identically zero derivative.
     int derivative(int id, int variable, std::vector<int>& memo);
     int product_derivative(node const& n, int variable, std::vector<int>& memo);

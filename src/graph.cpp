@@ -206,12 +206,21 @@ std::pair<int, bool> expression_graph::convert_signed(GiNaC::ex const& e) {
         if (v.is_real() && v.is_negative()) return {number(-v), true};
         return {number(v), false};
     }
-    if (is_a<mul>(e)) {
-        ex c = ex_to<mul>(e).op(e.nops() - 1);
-        if (is_a<numeric>(c) && ex_to<numeric>(c).is_real() && ex_to<numeric>(c).is_negative())
-            return {convert(-e), true};
-    }
+    // A product with a negative number becomes a negation (make_mul), which make_add takes
+    // into the term's sign: no −e built in GiNaC.
     return {convert(e), false};
+}
+
+// The term t · scale of a sum, as convert_signed gives it, built without t · scale in GiNaC.
+std::pair<int, bool> expression_graph::convert_scaled_term(GiNaC::ex const& t, GiNaC::numeric const& scale) {
+    using namespace GiNaC;
+    if (scale == 1) return convert_signed(t);
+    if (is_a<numeric>(t)) return convert_signed(ex_to<numeric>(t) * scale);
+    if (is_a<mul>(t)) return {convert_product(t, scale), false};
+    std::vector<std::pair<int, bool>> factors;
+    numeric coefficient = scale;
+    product_factor(t, coefficient, factors);
+    return {product_with(std::move(factors), coefficient), false};
 }
 
 // GiNaC keeps every sum that is a factor of a product, or raised to a power, with its
@@ -240,43 +249,60 @@ bool scale_fits(GiNaC::numeric const& k, GiNaC::ex const& e) {
 std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex const& sum) {
     GiNaC::basic const* key = &GiNaC::ex_to<GiNaC::basic>(sum);
     if (auto it = unit_scaled_.find(key); it != unit_scaled_.end()) return it->second;
-    auto [k, s] = unit_scaled(sum);
-    std::pair<GiNaC::numeric, int> out{k, k == 1 ? convert(sum) : convert(s)};
+    GiNaC::numeric const k = unit_scale(sum);
+    int id;
+    if (k == 1) {
+        id = convert(sum);
+    } else {
+        std::vector<std::pair<int, bool>> terms;
+        GiNaC::numeric const scale = GiNaC::numeric(1) / k;
+        for (std::size_t i = 0; i < sum.nops(); ++i) terms.push_back(convert_scaled_term(sum.op(i), scale));
+        id = make_add(std::move(terms));
+    }
+    std::pair<GiNaC::numeric, int> out{k, id};
     keep_alive_.push_back(sum);
     unit_scaled_.emplace(key, out);
     return out;
 }
 
-// A product: its number and the scales of its sums (convert_unit_scaled) as one factor.
-int expression_graph::convert_product(GiNaC::ex const& e) {
+// One factor f of a product: a number joins the coefficient, a sum (or a small power of
+// one) joins it with its scale (convert_unit_scaled), a negative power is a denominator.
+void expression_graph::product_factor(GiNaC::ex const& f, GiNaC::numeric& coefficient,
+                                      std::vector<std::pair<int, bool>>& factors) {
     using namespace GiNaC;
-    std::vector<std::pair<int, bool>> factors;
-    bool negative = false;
-    numeric coefficient = 1;
-    for (std::size_t i = 0; i < e.nops(); ++i) {
-        ex f = e.op(i);
-        if (is_a<numeric>(f)) {
-            numeric v = ex_to<numeric>(f);
-            if (!v.is_real()) throw std::runtime_error("a complex number appeared in an expression");
-            coefficient *= v;
-        } else if (is_a<GiNaC::add>(f)) {
-            auto [k, id] = convert_unit_scaled(f);
-            coefficient *= k;
-            factors.push_back({id, false});
-        } else if (small_power_of_sum(f) && scale_fits(convert_unit_scaled(f.op(0)).first, f)) {
-            auto [k, id] = convert_unit_scaled(f.op(0));
-            coefficient *= pow(k, ex_to<numeric>(f.op(1)));
-            factors.push_back({make_pow(id, ex_to<numeric>(f.op(1)).to_long()), false});
-        } else if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_real() &&
-                   ex_to<numeric>(f.op(1)).is_negative()) {
-            factors.push_back({convert(pow(f.op(0), -f.op(1))), true});
-        } else {
-            factors.push_back({convert(f), false});
-        }
+    if (is_a<numeric>(f)) {
+        numeric v = ex_to<numeric>(f);
+        if (!v.is_real()) throw std::runtime_error("a complex number appeared in an expression");
+        coefficient *= v;
+    } else if (is_a<GiNaC::add>(f)) {
+        auto [k, id] = convert_unit_scaled(f);
+        coefficient *= k;
+        factors.push_back({id, false});
+    } else if (small_power_of_sum(f) && scale_fits(convert_unit_scaled(f.op(0)).first, f)) {
+        auto [k, id] = convert_unit_scaled(f.op(0));
+        coefficient *= pow(k, ex_to<numeric>(f.op(1)));
+        factors.push_back({make_pow(id, ex_to<numeric>(f.op(1)).to_long()), false});
+    } else if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_real() &&
+               ex_to<numeric>(f.op(1)).is_negative()) {
+        factors.push_back({convert(pow(f.op(0), -f.op(1))), true});
+    } else {
+        factors.push_back({convert(f), false});
     }
-    if (coefficient.is_negative()) negative = !negative, coefficient = -coefficient;
+}
+
+int expression_graph::product_with(std::vector<std::pair<int, bool>> factors, GiNaC::numeric coefficient) {
+    bool const negative = coefficient.is_negative();
+    if (negative) coefficient = -coefficient;
     if (coefficient != 1) factors.push_back({number(coefficient), false});
     return make_mul(std::move(factors), negative);
+}
+
+// A product (times scale): its number and the scales of its sums as one factor.
+int expression_graph::convert_product(GiNaC::ex const& e, GiNaC::numeric const& scale) {
+    std::vector<std::pair<int, bool>> factors;
+    GiNaC::numeric coefficient = scale;
+    for (std::size_t i = 0; i < e.nops(); ++i) product_factor(e.op(i), coefficient, factors);
+    return product_with(std::move(factors), coefficient);
 }
 
 int expression_graph::convert(GiNaC::ex const& e) {

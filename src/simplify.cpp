@@ -77,23 +77,22 @@ ex simplify(ex const& e, double max_terms) {
     return best;
 }
 
-std::pair<numeric, ex> unit_scaled(ex const& b) {
-    if (!is_a<add>(b)) return {1, b};
+numeric unit_scale(ex const& b) {
+    if (!is_a<add>(b)) return 1;
     std::map<numeric, std::size_t> count;
     for (std::size_t i = 0; i < b.nops(); ++i) {
         ex const& t = b.op(i);
         numeric k = 1;
         if (is_a<numeric>(t)) k = ex_to<numeric>(t);
         else if (is_a<mul>(t) && is_a<numeric>(t.op(t.nops() - 1))) k = ex_to<numeric>(t.op(t.nops() - 1));
-        if (!k.is_rational() || k.is_zero()) return {1, b};
+        if (!k.is_rational() || k.is_zero()) return 1;
         ++count[abs(k)];
     }
     numeric best = 1;
     std::size_t most = count.count(1) ? count[1] : 0; // 1 unless another magnitude is more common
     for (auto const& [k, c] : count) // ascending: a tie between others goes to the largest
         if (k != 1 && (c > most || (c == most && best != 1))) best = k, most = c;
-    if (best == 1) return {1, b};
-    return {best, b / best};
+    return best;
 }
 
 } // namespace lagc

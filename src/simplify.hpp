@@ -30,9 +30,9 @@ GiNaC::ex simplify(GiNaC::ex const& e, double max_terms = 400);
 // simplify(), never returns the plain expansion, which undoes a product's factoring.
 GiNaC::ex trig_reduce(GiNaC::ex const& e, double max_terms = 400);
 
-// A sum b as k · (b/k), k > 0 the magnitude most of b's numeric coefficients have (1 on a
-// tie with 1, else the largest), so that most coefficients of b/k are ±1: (1, b) when they already are
-// or b is not a sum of terms with rational coefficients.
-std::pair<GiNaC::numeric, GiNaC::ex> unit_scaled(GiNaC::ex const& b);
+// The scale k of a sum b taken as k · (b/k): k > 0 the magnitude most of b's numeric
+// coefficients have (1 on a tie with 1, else the largest), so that most coefficients of
+// b/k are ±1; 1 when they already are or b is not a sum of terms with rational coefficients.
+GiNaC::numeric unit_scale(GiNaC::ex const& b);
 
 } // namespace lagc
