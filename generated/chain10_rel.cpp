@@ -6,6 +6,16 @@
 namespace chain10_rel {
 
 namespace detail {
+// A long function's parts stay functions of their own: GCC would inline a static
+// function called once, and compile one function as long as the whole again.
+#if defined(__GNUC__)
+#define LAGC_PART_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define LAGC_PART_NOINLINE __declspec(noinline)
+#else
+#define LAGC_PART_NOINLINE
+#endif
+
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -47,7 +57,7 @@ void cholesky_solve(const double* L, double* b) {
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
-static void coriolis_matrix_part0(const double* q, const double* qd, const Parameters& p, double* C, double* w) {
+static LAGC_PART_NOINLINE void coriolis_matrix_part0(const double* q, const double* qd, const Parameters& p, double* C, double* w) {
     C[99] = 0.0;
     const double s0 = q[0] + q[1];
     const double s1 = q[2] + s0;
@@ -401,7 +411,7 @@ static void coriolis_matrix_part0(const double* q, const double* qd, const Param
     C[71] = p.m8*(w[1]*s150 - w[0]*s125) + p.m9*(s151*w[42] - s126*w[43]) - p.m10*(w[40]*s152 - w[41]*s140);
 }
 
-static void coriolis_matrix_part1(const double* /*q*/, const double* /*qd*/, const Parameters& p, double* C, double* w) {
+static LAGC_PART_NOINLINE void coriolis_matrix_part1(const double* /*q*/, const double* /*qd*/, const Parameters& p, double* C, double* w) {
     C[72] = -(p.m10*(w[18]*w[40] - w[41]*w[10]) + p.m9*(w[43]*w[23] - w[24]*w[42]) + p.m8*(w[0]*w[3] - w[1]*w[11]));
     C[73] = -(p.m8*(w[0]*w[25] - w[1]*w[7]) - p.m10*(w[41]*w[9] - w[40]*w[17]) - p.m9*(w[42]*w[8] - w[22]*w[43]));
     C[74] = -(p.m10*(w[40]*w[16] - w[41]*w[28]) - p.m9*(w[27]*w[42] - w[21]*w[43]) - p.m8*(w[1]*w[6] - w[0]*w[26]));
@@ -412,7 +422,7 @@ static void coriolis_matrix_part1(const double* /*q*/, const double* /*qd*/, con
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
-static void linearization_terms_part0(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     J[20] = 1.0;
     J[21] = 0.0;
     J[22] = 0.0;
@@ -1074,7 +1084,7 @@ static void linearization_terms_part0(const double* q, const double* qd, const d
     w[361] = w[230]*w[186];
 }
 
-static void linearization_terms_part1(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* /*qdd*/, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part1(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* /*qdd*/, double* J, double* w) {
     J[3] = -(w[326] - (w[37]*w[329] + w[4]*w[330] + w[339]) - (p.m4*((w[340] + w[174]*w[5]) - (w[155]*w[217] + w[341])) + p.m10*((w[23]*w[352] + w[355]) - (w[201]*w[208] + w[356])) + p.m7*((w[180]*w[25] + w[357]) - (w[358] + w[272]*w[169])) - p.m5*((w[342] + w[156]*w[167]) - (w[343]*w[6] + w[344])) - p.m9*((w[284]*w[171] + w[345]) - (w[18]*w[291] + w[346])) - p.m8*((w[347]*w[170] + w[348]) - (w[350] + w[17]*w[351])) - p.m6*((w[168]*w[271] + w[359]) - (w[360]*w[24] + w[361]))));
     J[33] = -(w[326] - (p.m8*((w[350] + w[16]*w[351]) - (w[348] + w[234]*w[347])) + p.m5*((w[343]*w[223] + w[344]) - (w[342] + w[156]*w[166])) + p.m6*((w[361] + w[220]*w[360]) - (w[359] + w[237]*w[271])) + p.m4*((w[340] + w[174]*w[222]) - (w[155]*w[251] + w[341])) + p.m7*((w[221]*w[180] + w[357]) - (w[238]*w[272] + w[358])) - p.m9*((w[345] + w[199]*w[284]) - (w[346] + w[291]*w[224])) - p.m10*((w[200]*w[208] + w[356]) - (w[22]*w[352] + w[355]))) - w[339]);
     J[63] = -(w[326] - (p.m7*((w[14]*w[180] + w[357]) - (w[358] + w[272]*w[232])) + p.m8*((w[350] + w[351]*w[15]) - (w[347]*w[233] + w[348])) + p.m4*((w[340] + w[174]*w[11]) - (w[155]*w[265] + w[341])) - p.m9*((w[198]*w[284] + w[345]) - (w[346] + w[20]*w[291])) - p.m10*((w[296]*w[208] + w[356]) - (w[21]*w[352] + w[355])) - p.m5*((w[342] + w[156]*w[165]) - (w[344] + w[343]*w[12])) - p.m6*((w[277]*w[271] + w[359]) - (w[13]*w[360] + w[361]))) - w[338]);
@@ -1237,7 +1247,7 @@ static void linearization_terms_part1(const double* /*q*/, const double* /*qd*/,
     J[211] = -(w[426] + w[255] - (p.m8*((w[428] + w[8]*w[183]) - (w[39]*w[161] + w[427])) + p.m9*((w[438] + w[423]*w[184]) - (w[162]*w[437] + w[441])) - p.m10*((w[210]*w[435] + w[431]) - (w[436] + w[425]*w[213]))));
 }
 
-static void linearization_terms_part2(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* /*qdd*/, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part2(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* /*qdd*/, double* J, double* w) {
     J[212] = -(w[426] - (p.m8*((w[428] + w[8]*w[282]) - (w[427] + w[39]*w[280])) + p.m10*((w[425]*w[298] + w[436]) - (w[209]*w[435] + w[431])) - p.m9*((w[285]*w[437] + w[441]) - (w[438] + w[292]*w[423]))) - w[307]);
     J[213] = -(w[426] + w[333] - (p.m10*((w[425]*w[352] + w[436]) - (w[435]*w[208] + w[431])) - p.m9*((w[284]*w[437] + w[441]) - (w[438] + w[291]*w[423])) - p.m8*((w[39]*w[347] + w[427]) - (w[428] + w[8]*w[351]))));
     J[214] = -(w[426] - (p.m9*((w[438] + w[290]*w[423]) - (w[437]*w[206] + w[441])) + p.m10*((w[436] + w[380]*w[425]) - (w[435]*w[207] + w[431])) - p.m8*((w[39]*w[205] + w[427]) - (w[428] + w[8]*w[289]))) - w[384]);
@@ -1697,7 +1707,7 @@ static void linearization_terms_part2(const double* /*q*/, const double* qd, con
     w[444] = w[58] + w[61];
 }
 
-static void linearization_terms_part3(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* /*qdd*/, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part3(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* /*qdd*/, double* J, double* w) {
     const double s535 = w[114] + (w[124] + w[120]);
     J[180] = -(w[407] + (p.m7*(w[422] + w[421])*w[71] + p.m9*(w[414] + w[413])*w[71] + p.m10*w[71]*(w[418] + w[415]) + p.m8*(w[420] + w[419])*w[71]) + (p.m10*s535*w[71] + p.m9*(w[444] + w[70])*w[71] + p.m7*w[91]*w[71] + p.m8*w[443]*w[71]));
     const double s536 = (s535 + w[111]) + w[127];
@@ -1734,6 +1744,7 @@ static void store_linearization_column(int c, const double* column, double* A, d
         B[(nq + i) * nu + (c - 2 * nq)] = column[i];
     }
 }
+#undef LAGC_PART_NOINLINE
 }  // namespace detail
 
 

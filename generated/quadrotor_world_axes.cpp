@@ -6,6 +6,16 @@
 namespace quadrotor_world_axes {
 
 namespace detail {
+// A long function's parts stay functions of their own: GCC would inline a static
+// function called once, and compile one function as long as the whole again.
+#if defined(__GNUC__)
+#define LAGC_PART_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define LAGC_PART_NOINLINE __declspec(noinline)
+#else
+#define LAGC_PART_NOINLINE
+#endif
+
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -47,7 +57,7 @@ void cholesky_solve(const double* L, double* b) {
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
-static void linearization_terms_part0(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J, double* w) {
     J[0] = 0.0;
     J[1] = 0.0;
     J[2] = 0.0;
@@ -851,7 +861,7 @@ static void linearization_terms_part0(const double* q, const double* qd, const d
     w[554] = w[534]*w[49] + s161;
 }
 
-static void linearization_terms_part1(const double* /*q*/, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part1(const double* /*q*/, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J, double* w) {
     w[555] = w[554] + (w[187]*w[530] - w[145]*w[73]) + (w[40]*w[145] + w[69]*w[530]);
     w[556] = (w[57]*w[543] + w[10]*w[548]) + (w[3]*w[553] - w[2]*w[538]) - (w[10]*w[549] + w[57]*w[551]) - (w[2]*w[555] + w[3]*w[531]);
     const double s162 = w[2]*w[124] + w[279];
@@ -1152,7 +1162,7 @@ static void linearization_terms_part1(const double* /*q*/, const double* qd, con
     w[700] = s173 + (w[504]*w[24] + 2.0*w[287])*w[22] + (w[332] + w[285]) - (s248 - w[504]*w[25])*w[9] - w[565]*w[504] - (w[331] + w[289]);
 }
 
-static void linearization_terms_part2(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part2(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     const double s310 = w[24]*(w[504]*w[13] + w[5]*w[574] - 2.0*w[276]) + w[25]*(w[504]*w[16] + w[5]*(w[572] + w[577])) + qd[5]*(w[309] - w[593]) + (w[311] + w[298]) + (w[636] + w[301]) - w[0]*(w[504]*w[10] - 2.0*w[296]) - (qd[4]*w[62] + w[142]);
     const double s311 = w[699]*w[61] + (w[351] + w[191]*w[516]) + (w[84]*w[622] - w[2]*w[571]) - w[517]*w[380] - w[199]*w[700] - w[70]*s310 - (w[374] - w[584]) - (w[208]*w[512] - w[373]);
     const double s312 = w[40]*s310 + w[699]*w[49] + w[700]*w[187] + (w[3]*w[571] - w[622]*w[78]) + (w[370] + w[563]) + (w[368] - w[195]*w[516]) - w[380]*w[521] - (w[369] + w[512]*w[186]);
@@ -1261,6 +1271,7 @@ static void store_linearization_column(int c, const double* column, double* A, d
         B[(nq + i) * nu + (c - 2 * nq)] = column[i];
     }
 }
+#undef LAGC_PART_NOINLINE
 }  // namespace detail
 
 

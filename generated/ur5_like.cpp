@@ -6,6 +6,16 @@
 namespace ur5_like {
 
 namespace detail {
+// A long function's parts stay functions of their own: GCC would inline a static
+// function called once, and compile one function as long as the whole again.
+#if defined(__GNUC__)
+#define LAGC_PART_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define LAGC_PART_NOINLINE __declspec(noinline)
+#else
+#define LAGC_PART_NOINLINE
+#endif
+
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -47,7 +57,7 @@ void cholesky_solve(const double* L, double* b) {
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
-static void coriolis_matrix_part0(const double* q, const double* qd, const Parameters& p, double* C, double* w) {
+static LAGC_PART_NOINLINE void coriolis_matrix_part0(const double* q, const double* qd, const Parameters& p, double* C, double* w) {
     const double s0 = std::sin(q[0]);
     const double s1 = std::cos(q[2]);
     const double s2 = std::cos(1.5707963267948966);
@@ -488,7 +498,7 @@ static void coriolis_matrix_part0(const double* q, const double* qd, const Param
     w[95] = p.cy6*s28 + s30*s317;
 }
 
-static void coriolis_matrix_part1(const double* /*q*/, const double* qd, const Parameters& p, double* C, double* w) {
+static LAGC_PART_NOINLINE void coriolis_matrix_part1(const double* /*q*/, const double* qd, const Parameters& p, double* C, double* w) {
     C[24] = -(0.39225*(p.m5*(w[92]*w[10] + w[11]*w[93]) + p.m6*(w[94]*w[6] + w[9]*w[95])) - 0.5*(w[55]*w[15] + (w[60] - w[3]*(w[38] - w[63]))*w[12] + w[67] + w[18] - w[0]*(qd[5]*w[20] + w[34]*w[16] - w[19]) - w[1]*(w[34]*w[15] + qd[5]*w[17] + w[22]) - w[16]*w[65]));
     const double s318 = w[12]*(p.cy5*w[2] + p.cx5*w[3]);
     const double s319 = p.cy6*w[2]*w[12] + w[3]*(p.cz6*w[14] + p.cx6*w[13]);
@@ -517,7 +527,7 @@ static void coriolis_matrix_part1(const double* /*q*/, const double* qd, const P
 }
 
 // dynamics_terms in parts (short compile times); w carries values between them.
-static void dynamics_terms_part0(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b, double* w) {
+static LAGC_PART_NOINLINE void dynamics_terms_part0(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b, double* w) {
     const double s0 = std::sin(q[1]);
     const double s1 = std::sin(1.5707963267948966);
     const double s2 = std::cos(q[1]);
@@ -936,7 +946,7 @@ static void dynamics_terms_part0(const double* q, const double* qd, const double
     w[18] = p.m6*s178;
 }
 
-static void dynamics_terms_part1(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& p, double* /*M*/, double* b, double* w) {
+static LAGC_PART_NOINLINE void dynamics_terms_part1(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& p, double* /*M*/, double* b, double* w) {
     b[4] = u[4] + (w[5] + 0.7845*(p.m6*(w[11]*w[3] - w[2]*w[12]) - p.m5*(w[0]*w[13] - w[1]*w[14])) + w[7] + w[8] + w[10] - w[6] - p.Jzz5*w[4] - w[17]*w[15] - p.g*(w[17] + w[18]) - w[18]*w[16] - w[9]);
 }
 
@@ -1018,7 +1028,7 @@ static void solve_mass_matrix(const double* L, double* b) {
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
-static void linearization_terms_part0(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     J[12] = 1.0;
     J[13] = 0.0;
     J[14] = 0.0;
@@ -1823,7 +1833,7 @@ static void linearization_terms_part0(const double* q, const double* qd, const d
     w[581] = w[505]*s177 + s172*w[516];
 }
 
-static void linearization_terms_part1(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part1(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     w[582] = w[578] + p.Jxy5*w[557] + (w[555]*w[512] - w[576]*w[500]) + (w[571]*w[496] + w[493]*w[501]) + w[581] - w[579] - p.Jyz5*w[492] - w[294]*w[558] - w[580];
     w[583] = p.Jzz4*w[493] - w[543];
     const double s183 = p.Jxx4*w[510] + w[489]*w[583] + (w[542] - w[495]*w[569]) - w[5]*w[577] - w[7]*w[582] - w[546];
@@ -2211,7 +2221,7 @@ static void linearization_terms_part1(const double* /*q*/, const double* qd, con
     w[791] = w[789] - w[790];
 }
 
-static void linearization_terms_part2(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part2(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     J[7] = p.m2*(w[746]*w[122] + w[747]*w[120]) + w[763] + p.m3*(w[767]*w[83] - w[769]*w[88]) - 0.7845*(p.m5*(w[772]*w[113] - w[775]*w[108]) - p.m4*(w[776]*w[93] + w[102]*w[777]) - p.m6*(w[781]*w[63] - w[785]*w[42])) - w[787] - 0.5*((w[464]*w[14] + w[458]*w[10])*w[459] + (w[788] - w[791]) - (w[14]*w[463] - w[790]) - (w[789] - w[10]*w[468]));
     w[792] = 2.0*qd[2];
     const double s350 = 2.0*w[178] + w[792]*w[40] + w[1]*w[705];
@@ -2609,7 +2619,7 @@ static void linearization_terms_part2(const double* /*q*/, const double* qd, con
     J[24] = -(w[1025] + w[1026] + w[1027] + p.m3*(w[138]*w[706] - w[704]*w[136]) + w[1029] + w[1030] + w[1031] + w[1033] + w[1034] - p.m2*(w[132]*w[721] + w[134]*w[722]) - 0.7845*(p.m5*(w[126]*w[712] - w[709]*w[124]) - p.m6*(w[130]*w[715] - w[128]*w[718]) - p.m4*(w[719]*w[140] - w[142]*w[720])) - w[1028] - 0.5*(w[788] + w[10]*(w[460] + w[468]) + w[14]*(w[465] - w[463])) - w[791] - w[1032]);
 }
 
-static void linearization_terms_part3(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part3(const double* /*q*/, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     J[42] = -(w[1025] + w[1026] + w[1027] + w[1029] + p.m3*(w[85]*w[706] - w[704]*w[80]) + w[1030] + w[1031] + w[1033] + w[1034] - w[1028] - 0.7845*(p.m6*(w[718]*w[73] - w[79]*w[715]) - p.m4*(w[719]*w[95] - w[720]*w[98]) - p.m5*(w[709]*w[106] - w[111]*w[712])) - w[1032]);
     const double s489 = 2.0*w[730];
     const double s490 = 2.0*(qd[2]*w[19] - w[174]) - w[764];
@@ -2784,7 +2794,7 @@ static void linearization_terms_part3(const double* /*q*/, const double* qd, con
     w[1053] = p.m6*((w[33]*w[641] + w[1050]) + (w[972]*w[857] + w[1052]) - (w[1051] - w[643]*w[55]));
 }
 
-static void linearization_terms_part4(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
+static LAGC_PART_NOINLINE void linearization_terms_part4(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     J[76] = qdd[5]*w[1053] + qdd[4]*(p.m6*(2.0*w[972]*w[863] + 2.0*w[161]*w[641] - 2.0*w[643]*w[157]) + p.m5*(2.0*w[151]*w[107] - 2.0*w[112]*w[153] - 2.0*w[851]*w[862])) - qdd[3]*w[1045] - 5e-05*(qdd[2]*w[1041] + qdd[1]*w[979] - qdd[0]*w[644]) - (p.g*(w[978] - w[973]) + 0.7845*(p.m6*((w[643]*w[251] - w[665]*w[157]) - (w[668]*w[161] - w[240]*w[641])) - p.m5*((w[112]*w[202] + w[672]*w[153]) - (w[670]*w[151] - w[107]*w[224]))) + p.m6*(w[972]*w[876] - w[863]*w[997]) - p.m5*(w[851]*w[888] + w[988]*w[862]) - w[663]);
     const double s602 = w[627]*w[55];
     const double s603 = w[33]*w[629];
@@ -2840,7 +2850,7 @@ static void store_linearization_column(int c, const double* column, double* A, d
 }
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
-static void inverse_dynamics_part0(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* tau, double* w) {
+static LAGC_PART_NOINLINE void inverse_dynamics_part0(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* tau, double* w) {
     const double s0 = std::sin(q[1]);
     const double s1 = std::sin(1.5707963267948966);
     const double s2 = std::cos(q[1]);
@@ -3248,7 +3258,7 @@ static void inverse_dynamics_part0(const double* q, const double* qd, const doub
     w[63] = p.m5*w[39];
 }
 
-static void inverse_dynamics_part1(const double* /*q*/, const double* /*qd*/, const double* qdd, const double* u, const Parameters& p, double* tau, double* w) {
+static LAGC_PART_NOINLINE void inverse_dynamics_part1(const double* /*q*/, const double* /*qd*/, const double* qdd, const double* u, const Parameters& p, double* tau, double* w) {
     tau[3] = -(u[3] + (w[47] + 0.7845*(p.m4*(w[6]*w[30] + w[31]*w[5]) + p.m5*(w[34]*w[8] - w[7]*w[35]) + p.m6*(w[4]*w[33] + w[32]*w[3])) + w[61]*w[50] + p.g*(w[61] + w[63] - w[62]) + w[53] + w[63]*w[49] - w[51] - w[52] - w[54] - 0.39225*w[62]*w[48] - w[55]) - 5e-05*(qdd[5]*w[59] - qdd[0]*w[14]) - 0.00025*(qdd[2]*w[56] + qdd[1]*w[46]) - qdd[3]*(p.Jyy4 + p.m6*(w[40]*w[40] + w[3]*w[3] + w[4]*w[4]) + w[37] + p.m4*(w[5]*w[5] + w[36]*w[36] + w[6]*w[6]) + w[38] + p.m5*(w[39]*w[39] + w[8]*w[8] + w[7]*w[7])) - qdd[4]*w[60]);
     const double s338 = p.m6*(w[41]*w[44] + w[15]*w[12] - w[11]*w[16]) + w[0] - w[1];
     tau[5] = -(u[5] + qdd[0]*w[17] - 5e-05*(qdd[3]*w[59] - qdd[1]*w[45] - qdd[2]*w[58]) - qdd[4]*s338 - qdd[5]*(p.Jyy6 + p.m6*(w[44]*w[44] + w[15]*w[15] + w[16]*w[16])) - (w[19] + w[21] - w[20] - p.Jyy6*w[23] - p.m6*(0.7845*(w[32]*w[15] + w[33]*w[16]) - (p.g + w[50])*w[44]) - w[22]));
@@ -3256,6 +3266,7 @@ static void inverse_dynamics_part1(const double* /*q*/, const double* /*qd*/, co
     const double s340 = p.m6*w[41];
     tau[4] = -(u[4] + 5e-05*(qdd[0]*w[13] + qdd[1]*w[43] - qdd[2]*w[57]) + (w[24] + 0.7845*(p.m6*(w[32]*w[12] - w[11]*w[33]) - p.m5*(w[9]*w[34] - w[10]*w[35])) + w[26] + w[27] + w[29] - w[25] - p.Jzz5*w[18] - s339*w[49] - p.g*(s339 + s340) - s340*w[50] - w[28]) - qdd[4]*(p.m6*(w[11]*w[11] + w[12]*w[12] + w[41]*w[41]) + p.m5*(w[42]*w[42] + w[9]*w[9] + w[10]*w[10]) + w[2]) - qdd[3]*w[60] - qdd[5]*s338);
 }
+#undef LAGC_PART_NOINLINE
 }  // namespace detail
 
 

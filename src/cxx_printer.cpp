@@ -30,7 +30,8 @@ void cxx_printer::define(std::string const& result, std::string const& name, std
                          place where) {
     // Helpers of a .cpp file have internal linkage: no declaration elsewhere is missing
     // (-Wmissing-declarations, -Wmissing-prototypes) and no symbol leaves the file.
-    std::string const linkage = where == place::helper && linkage_.empty() ? "static " : linkage_;
+    std::string linkage = where != place::api && linkage_.empty() ? "static " : linkage_;
+    if (where == place::part) linkage += "LAGC_PART_NOINLINE ", parts_ = true;
     (where == place::api ? definitions_ : helpers_) +=
         render("function.tpl", {{"comment", comment},
                                 {"linkage", linkage},
@@ -41,7 +42,10 @@ void cxx_printer::define(std::string const& result, std::string const& name, std
 }
 
 std::string cxx_printer::detail_block() const {
-    return helpers_.empty() ? "" : render("detail_block.tpl", {{"helpers", helpers_}});
+    if (helpers_.empty()) return "";
+    if (!parts_) return render("detail_block.tpl", {{"helpers", helpers_}});
+    return render("detail_block.tpl", {{"helpers", render("split_function.tpl#noinline_begin", {}) + helpers_ +
+                                                       render("split_function.tpl#noinline_end", {})}});
 }
 
 std::string cxx_printer::parameter_list(std::vector<cxx_argument> const& args, std::vector<std::string> const* used) {

@@ -18,7 +18,8 @@ class cxx_printer {
 public:
     enum class place {
         api,   // part of the generated API: definitions (and the caller declares it)
-        helper // in namespace detail, for the API functions only
+        helper, // in namespace detail, for the API functions only
+        part    // a helper that is one part of a split function, never inlined
     };
 
     // `linkage` goes before every function: "inline ", "template <class T>\ninline ", "".
@@ -53,6 +54,7 @@ public:
 private:
     std::string linkage_;
     std::string declarations_, definitions_, helpers_;
+    bool parts_ = false;
     std::vector<declared> api_;
 };
 

@@ -163,7 +163,7 @@ void emitter::write_function(built_function f, std::vector<cxx_argument> const& 
         st.temporaries += parts[k].temporaries;
         std::string part = name + "_part" + std::to_string(k);
         out_.define("void", part, part_args, parts[k].used_arguments, parts[k].text,
-                    k == 0 ? text("comments.tpl#parts", {{"name", name}}) : "", cxx_printer::place::helper);
+                    k == 0 ? text("comments.tpl#parts", {{"name", name}}) : "", cxx_printer::place::part);
         body += text("split_function.tpl#call", {{"part", part}, {"arguments", cxx_printer::all_arguments(part_args)}});
     }
     std::vector<std::string> forwarded;

@@ -296,6 +296,8 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"detail_block.tpl", {"helpers"}},
         {"split_function.tpl#scratch", {"scalar", "size"}},
         {"split_function.tpl#call", {"part", "arguments"}},
+        {"split_function.tpl#noinline_begin", {}},
+        {"split_function.tpl#noinline_end", {}},
         {"cholesky.tpl", {"scalar", "template_head", "math", "tolerance"}},
         {"unrolled_cholesky.tpl", {"linkage", "scalar", "factor", "solve"}},
         {"cholesky_steps.tpl#largest", {"scalar", "zero"}},
