@@ -60,6 +60,10 @@ compile_result compile(std::string const& text, compile_options const& options) 
     std::vector<failed_statement> failed;
     auto statements = parse(file, r.diags, &failed);
     r.times.parse = seconds_since(t0);
+    auto step = [&](char const* what) {
+        if (options.progress) options.progress(what);
+    };
+    step("checking");
     t0 = std::chrono::steady_clock::now();
     auto m = check(statements, file, r.diags, options.limits, failed);
     r.times.check = seconds_since(t0);
@@ -71,6 +75,7 @@ compile_result compile(std::string const& text, compile_options const& options) 
                 r.diags.error(p.where, "the default value of '" + p.name + "' does not fit in a float (--scalar float)");
     if (r.diags.has_errors()) return r;
     if (options.emit.fold_parameters && !fold_parameters(*m, r.diags)) return r;
+    step("deriving the equations of motion");
     t0 = std::chrono::steady_clock::now();
     auto d = derive(*m, r.diags);
     r.times.derive = seconds_since(t0);
@@ -84,6 +89,7 @@ compile_result compile(std::string const& text, compile_options const& options) 
         emit_options eo = options.emit;
         eo.source_name = printable(eo.source_name);
         eo.header_only = eo.header_only || eo.templated;
+        eo.progress = options.progress;
         r.files = emit(*m, *d, eo);
     } catch (std::exception const& e) {
         r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());

@@ -6,6 +6,7 @@
 #include "diagnostics.hpp"
 #include "emit.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -18,6 +19,9 @@ struct compile_options {
     std::string namespace_name; // --namespace (default: the model's name)
     check_limits limits;        // --max-terms, --max-coordinates
     warning_controls warnings;  // -w, -Wno-NAME, -Werror
+    // Called as each step begins: "checking", "deriving the equations of motion", then
+    // "generating NAME" for each generated function (may be empty).
+    std::function<void(std::string const&)> progress;
 };
 
 struct phase_times {

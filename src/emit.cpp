@@ -89,6 +89,7 @@ built_function emitter::build(std::string const& name, std::vector<std::pair<std
 
 // Conversion (hash-consing: the CSE), then sharing, factoring and sharing again.
 built_function emitter::build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs) {
+    if (o_.progress) o_.progress("generating " + name);
     auto const start = std::chrono::steady_clock::now();
     built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
     std::vector<int> ids;
@@ -104,6 +105,7 @@ built_function emitter::build(std::string const& name, std::vector<std::pair<std
 // array[r * variables + c] = ∂row_r/∂variable_c (negated: −∂), the rows given as parts.
 built_function emitter::build_jacobian(std::string const& name, std::vector<exvector> const& rows,
                                        std::vector<std::string> const& variables, std::string const& array, bool negated) {
+    if (o_.progress) o_.progress("generating " + name);
     auto const start = std::chrono::steady_clock::now();
     built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
     expression_graph& g = *f.graph;
@@ -205,6 +207,7 @@ void emitter::generalized_forces() {
 // Energies return a value: one-output bodies.
 void emitter::energies() {
     auto scalar_function = [&](std::string const& name, std::vector<cxx_argument> const& args, ex const& e) {
+        if (o_.progress) o_.progress("generating " + name);
         auto const start = std::chrono::steady_clock::now();
         expression_graph g(symbols_, codegen());
         int id = timed([&] { return g.add(e); });

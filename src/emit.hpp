@@ -4,6 +4,7 @@
 #include "derive.hpp"
 #include "model.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct emit_options {
     std::size_t max_operations = 1000000; // --max-operations: the largest generated function, before CSE rewrites
     bool c_api = false;                  // --c-api: a C header and extern "C" wrappers in the .cpp
     std::string c_header_name;           // the C header's file name (NAME.h), with c_api
+    // Called with each generated function's name as its building begins (may be empty).
+    std::function<void(std::string const&)> progress;
 };
 
 struct function_stats {

@@ -3,6 +3,7 @@
 #include "compiler.hpp"
 #include "cxx_names.hpp"
 #include "output_files.hpp"
+#include "progress.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -52,6 +53,8 @@ char const* const usage_text =
     "                    -Wno-coriolis); -WNAME shows it again\n"
     "  -Werror           treats warnings as errors (notes stay notes)\n"
     "  --stats           prints per-phase times and operation counts to standard error\n"
+    "  --progress        prints each step as it begins to standard error, a line each (on a\n"
+    "                    terminal lagc shows one status line anyway once a run takes 1 s)\n"
     "  --help            prints this text\n"
     "  --version         prints the version\n"
     "  --                ends the options (for a model whose path starts with '-')\n"
@@ -94,7 +97,7 @@ void keep_standard_streams_apart() {
 // What the command line asks for.
 struct command_line {
     std::string input, output;
-    bool stats = false;
+    bool stats = false, progress = false;
     lagc::compile_options options;
     fs::path header_path;
     std::vector<std::string> targets; // the files to write (none for -o -)
@@ -117,6 +120,8 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
     }
     if (a == "--stats") {
         cl.stats = true;
+    } else if (a == "--progress") {
+        cl.progress = true;
     } else if (a == "--template") {
         o.emit.templated = true;
     } else if (a == "--c-api") {
@@ -251,7 +256,10 @@ int main(int argc, char** argv) {
     if (!lagc::read_source(cl.input, lagc::max_source_bytes, text, error)) return io_error(error);
     cl.options.emit.source_name = cl.input == "-" ? "<stdin>" : cl.input;
 
+    lagc::progress_line progress(stderr, cl.options.emit.source_name, cl.progress, ::isatty(STDERR_FILENO) == 1);
+    if (progress.wanted()) cl.options.progress = [&progress](std::string const& step) { progress.step(step); };
     lagc::compile_result r = lagc::compile(text, cl.options);
+    progress.finish();
     std::cerr << r.diags.format(lagc::source_file(cl.options.emit.source_name, text));
     if (cl.stats) print_stats(r);
     if (!r.files) return 1;
