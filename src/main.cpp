@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
 #include <iostream>
@@ -256,7 +257,10 @@ int main(int argc, char** argv) {
     if (!lagc::read_source(cl.input, lagc::max_source_bytes, text, error)) return io_error(error);
     cl.options.emit.source_name = cl.input == "-" ? "<stdin>" : cl.input;
 
-    lagc::progress_line progress(stderr, cl.options.emit.source_name, cl.progress, ::isatty(STDERR_FILENO) == 1);
+    // No status line under make (MAKELEVEL): parallel jobs share the terminal, and their
+    // lines would be drawn over.
+    bool const terminal = ::isatty(STDERR_FILENO) == 1 && !std::getenv("MAKELEVEL");
+    lagc::progress_line progress(stderr, cl.options.emit.source_name, cl.progress, terminal);
     if (progress.wanted()) cl.options.progress = [&progress](std::string const& step) { progress.step(step); };
     lagc::compile_result r = lagc::compile(text, cl.options);
     progress.finish();
