@@ -4,6 +4,7 @@
 #include "checker.hpp"
 
 #include "cxx_names.hpp"
+#include "simplify.hpp"
 
 #include <algorithm>
 
@@ -22,11 +23,7 @@ std::string value::describe() const {
 
 namespace lagc::checking {
 
-bool checker::depends_on(ex const& e, std::vector<GiNaC::symbol> const& syms) const {
-    for (auto const& s : syms)
-        if (e.has(s)) return true;
-    return false;
-}
+bool checker::depends_on(ex const& e, std::vector<GiNaC::symbol> const& syms) const { return has_any(e, syms); }
 bool checker::depends_on(value const& v, std::vector<GiNaC::symbol> const& syms) const {
     for (auto const& e : v.elems)
         if (depends_on(e, syms)) return true;

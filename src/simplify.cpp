@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_set>
+#include <vector>
 
 namespace lagc {
 
@@ -16,6 +18,24 @@ std::size_t tree_size(ex const& e) {
     std::size_t n = 1;
     for (std::size_t i = 0; i < e.nops(); ++i) n += tree_size(e.op(i));
     return n;
+}
+
+bool has_any(ex const& e, std::vector<symbol> const& symbols) {
+    if (symbols.empty()) return false;
+    std::unordered_set<basic const*> seen;
+    std::vector<ex> pending{e};
+    while (!pending.empty()) {
+        ex const x = pending.back();
+        pending.pop_back();
+        if (!seen.insert(&ex_to<basic>(x)).second) continue;
+        if (is_a<symbol>(x)) {
+            for (auto const& s : symbols)
+                if (x.is_equal(s)) return true;
+            continue;
+        }
+        for (std::size_t i = 0; i < x.nops(); ++i) pending.push_back(x.op(i));
+    }
+    return false;
 }
 
 namespace {
