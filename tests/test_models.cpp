@@ -303,6 +303,37 @@ TEST_P(Model, MdotMinusTwoCIsSkewSymmetric) {
     }
 }
 
+// C_kj = Σ_i Γ_ijk q̇_i, Γ_ijk = ½(∂M_kj/∂q_i + ∂M_ki/∂q_j − ∂M_ij/∂q_k), with M's
+// derivatives by central differences of the generated M: whichever way lagc built C
+// (Christoffel symbols, or ½ ∂h/∂q̇ on the code graph), it is this matrix.
+TEST_P(Model, CoriolisMatrixIsChristoffelSymbolsOfM) {
+    dynamics const& d = GetParam();
+    if (!d.C) GTEST_SKIP() << "coriolis_matrix is not emitted for this model";
+    int n = d.nq;
+    std::mt19937 rng(4);
+    double const eps = 1e-5;
+    for (int trial = 0; trial < 5; ++trial) {
+        vec q(n), qd(n), C(n * n), dM(n * n * n), qp(n), qm(n), Mp(n * n), Mm(n * n);
+        d.sample(rng, q.data(), qd.data());
+        for (int i = 0; i < n; ++i) { // dM[i*n*n + a*n + b] = ∂M_ab/∂q_i
+            qp = q, qm = q;
+            qp[i] += eps, qm[i] -= eps;
+            d.M(qp.data(), Mp.data());
+            d.M(qm.data(), Mm.data());
+            for (int k = 0; k < n * n; ++k) dM[i * n * n + k] = (Mp[k] - Mm[k]) / (2 * eps);
+        }
+        auto dm = [&](int a, int b, int i) { return dM[i * n * n + a * n + b]; };
+        d.C(q.data(), qd.data(), C.data());
+        double const scale = 1 + max_abs(C) + max_abs(dM) * max_abs(qd);
+        for (int k = 0; k < n; ++k)
+            for (int j = 0; j < n; ++j) {
+                double c = 0;
+                for (int i = 0; i < n; ++i) c += 0.5 * (dm(k, j, i) + dm(k, i, j) - dm(i, j, k)) * qd[i];
+                ASSERT_NEAR(C[k * n + j], c, 1e-7 * scale) << "C[" << k << "][" << j << "] at trial " << trial;
+            }
+    }
+}
+
 TEST_P(Model, BiasForcesAreCoriolisTimesVelocityPlusPotentialGradient) {
     dynamics const& d = GetParam();
     if (!d.C) GTEST_SKIP() << "coriolis_matrix is not emitted for this model";
