@@ -22,12 +22,15 @@ std::size_t tree_size(ex const& e) {
 
 bool has_any(ex const& e, std::vector<symbol> const& symbols) {
     if (symbols.empty()) return false;
+    // Visited parts by address, each held in `visited` so that its address is not reused:
+    // a sum's op(i) can be a new object (c·x rebuilt from its pair), freed when dropped.
     std::unordered_set<basic const*> seen;
-    std::vector<ex> pending{e};
+    std::vector<ex> visited, pending{e};
     while (!pending.empty()) {
         ex const x = pending.back();
         pending.pop_back();
         if (!seen.insert(&ex_to<basic>(x)).second) continue;
+        visited.push_back(x);
         if (is_a<symbol>(x)) {
             for (auto const& s : symbols)
                 if (x.is_equal(s)) return true;

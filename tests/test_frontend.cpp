@@ -5,6 +5,7 @@
 #include "compiler.hpp"
 #include "derive.hpp"
 #include "emit.hpp"
+#include "simplify.hpp"
 #include "templates.hpp"
 #include "parse.hpp"
 
@@ -195,6 +196,30 @@ TEST(ChainRule, DirectionalDerivativeIsTheSumOfPartials) {
     ex v = lagc::directional_derivative(chain, x, r);
     ASSERT_TRUE(GiNaC::is_a<GiNaC::add>(v)) << v;
     EXPECT_EQ(v.nops(), 3u) << v;
+}
+
+// has_any walks each distinct part once; GiNaC rebuilds a sum's term c·x as a new object
+// on every op(i), so the walk must keep what it visited alive, or a freed term's address,
+// reused by a later one, would make that one look visited (t was missed in the crane
+// model's constraint until it did).
+TEST(Expressions, HasAnyFindsSymbolsBehindRebuiltTerms) {
+    GiNaC::symbol t("t");
+    std::vector<GiNaC::symbol> x;
+    for (int i = 0; i < 12; ++i) x.emplace_back("x" + std::to_string(i));
+    for (int where = 0; where < 40; ++where) {
+        GiNaC::ex e = 0;
+        for (int k = 0; k < 40; ++k) {
+            GiNaC::ex inner = 0;
+            for (int j = 0; j < 6; ++j) inner += (j + 2) * x[static_cast<std::size_t>((k + j) % 12)];
+            if (k == where) inner += 3 * t;
+            e += (k + 2) * x[static_cast<std::size_t>(k % 12)] * GiNaC::pow(inner, 2);
+        }
+        ASSERT_TRUE(e.has(t));
+        EXPECT_TRUE(lagc::has_any(e, {t})) << "t in term " << where;
+        EXPECT_TRUE(lagc::has_any(e, {x[3], t}));
+        EXPECT_FALSE(lagc::has_any(e.subs(t == 0), {t}));
+        EXPECT_FALSE(lagc::has_any(e, {}));
+    }
 }
 
 TEST(Codegen, FactoringAndSharingKeepValuesAndSaveOperations) {
