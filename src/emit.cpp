@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <optional>
 #include <stdexcept>
 
 namespace lagc {
@@ -200,9 +201,14 @@ void emitter::coriolis_matrix() {
         for (auto const& e : parts) half.push_back(e / 2);
         half_h.push_back(std::move(half));
     }
-    built_function from_h = build_jacobian("coriolis_matrix", half_h, spellings({"qd"}), "C", false);
-    bool const smaller = from_h.stats.operations_after_cse < christoffel.stats.operations_after_cse;
-    write_function(std::move(smaller ? from_h : christoffel), with_output(inputs({"q", "qd", "p"}), "C"),
+    std::optional<built_function> from_h;
+    try {
+        from_h = build_jacobian("coriolis_matrix", half_h, spellings({"qd"}), "C", false);
+    } catch (std::exception const&) {
+        // Only an alternative (past --max-operations before its rewrites, say): keep the first.
+    }
+    bool const smaller = from_h && from_h->stats.operations_after_cse < christoffel.stats.operations_after_cse;
+    write_function(std::move(smaller ? *from_h : christoffel), with_output(inputs({"q", "qd", "p"}), "C"),
                    text("comments.tpl#coriolis_matrix"), cxx_printer::place::api);
 }
 
