@@ -108,7 +108,7 @@ bool mass_and_bias_from_lagrangian(model const& m, ex const& L, derived& d, diag
             d.mass_matrix[j * n + i] = e;
         }
     for (auto const& e : d.mass_matrix)
-        if (depends_on_any(e, m.qd)) {
+        if (has_any(e, m.qd)) {
             diags.error(more_than_quadratic(m), "this term is more than quadratic in the velocities, so the mass "
                                                 "matrix would depend on them: kinetic and lagrangian terms must be "
                                                 "at most quadratic in the velocities");

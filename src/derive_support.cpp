@@ -9,8 +9,6 @@ namespace lagc {
 using GiNaC::ex;
 using GiNaC::exvector;
 
-bool depends_on_any(ex const& e, std::vector<GiNaC::symbol> const& syms) { return has_any(e, syms); }
-
 bool is_zero_expr(ex const& e) { return e.is_zero() || e.expand().is_zero(); }
 
 bool is_identically_zero(ex const& e, model const& m) {

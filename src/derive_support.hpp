@@ -4,13 +4,13 @@
 #include <array>
 
 #include "derive.hpp"
+#include "simplify.hpp"
 
 #include <optional>
 
 namespace lagc {
 
-bool depends_on_any(GiNaC::ex const& e, std::vector<GiNaC::symbol> const& syms);
-inline bool free_of(GiNaC::ex const& e, std::vector<GiNaC::symbol> const& syms) { return !depends_on_any(e, syms); }
+inline bool free_of(GiNaC::ex const& e, std::vector<GiNaC::symbol> const& syms) { return !has_any(e, syms); }
 
 // True when e is zero; expansion is tried only when the cheap structural test fails.
 bool is_zero_expr(GiNaC::ex const& e);
