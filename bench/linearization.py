@@ -2,7 +2,9 @@
 """Exact linearization against finite differences, in callgrind instructions per call.
 
 usage: python3 bench/linearization.py LAGC_EXECUTABLE WORK_DIR [--sizes 2,4,6,10,15,20]
-For planar chains (relative angles; absolute at n = 10) and the 3-D arm: instructions per
+For planar chains (relative angles; absolute at n = 10), the small 3-D arm of
+make_chain.py and the 3-D arms of arms3d.py (full inertia tensors; generic n = 6 and 10,
+UR5-like, with the spec's own numbers, no MuJoCo needed): instructions per
 call of the generated `linearization` (A and B, exact) and of `forward_dynamics`; finite
 differences of forward_dynamics need 4 nq + 2 nu calls for central differences of A and B,
 so their cost is that many forward_dynamics calls. Run by bench/run.sh; needs valgrind.
@@ -14,6 +16,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+import arms3d  # noqa: E402
 import make_chain  # noqa: E402
 from bench import instructions_per_call  # noqa: E402
 
@@ -57,14 +60,22 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     cases = [("relative", int(n)) for n in args.sizes.split(",")] + [("absolute", 10), ("spatial", 3)]
+    cases += [("generic", 6), ("generic", 10), ("ur5", 6)]
     print("| model | nq | nu | FD instr/call | linearization instr/call | FD calls for central differences | "
           "finite differences instr | exact / finite differences |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for variant, n in cases:
-        name = f"arm{n}_3d" if variant == "spatial" else f"chain{n}_{'rel' if variant == 'relative' else 'abs'}"
+        if variant in ("generic", "ur5"):
+            name = "ur5_like" if variant == "ur5" else f"generic{n}"
+            bodies = arms3d.ur5() if variant == "ur5" else arms3d.generic(n)
+            text = arms3d.lag(name, bodies, [(b["mass"],) + tuple(b["com"]) + tuple(b["inertia"]) for b in bodies])
+        elif variant == "spatial":
+            name, text = f"arm{n}_3d", make_chain.spatial_arm(n)
+        else:
+            name, text = f"chain{n}_{'rel' if variant == 'relative' else 'abs'}", make_chain.chain(n, variant)
         model = os.path.join(args.work, name + ".lag")
         with open(model, "w") as f:
-            f.write(make_chain.spatial_arm(n) if variant == "spatial" else make_chain.chain(n, variant))
+            f.write(text)
         header = os.path.join(args.work, name + ".hpp")
         subprocess.run([args.lagc, model, "-o", header], check=True, capture_output=True)
         src = os.path.join(args.work, name + "_lin.cpp")

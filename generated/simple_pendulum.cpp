@@ -135,7 +135,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
 
 int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
     // qdd from forward_dynamics, then M dqdd/dx = J with J = -dR/dx, R = M qdd + h - Q
-    // (qdd held fixed), for x = [q; qd; u]: one factorisation, 2 nq + nu solves.
+    // (qdd held fixed), for x = [q; qd; u]: M formed and factored again, 2 nq + nu solves.
     constexpr int m = 2 * nq + nu;
     double qdd[nq];
     double lambda[1];

@@ -1027,6 +1027,21 @@ static void solve_mass_matrix(const double* L, double* b) {
     b[5] = x5;
 }
 
+// forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
+static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* M) {
+    // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
+    // is left in M for the caller (linearization solves its columns with it).
+    double b[nq];
+    dynamics_terms(q, qd, u, p, M, b);
+    if (detail::factor_mass_matrix(M) != 0) return 1;
+    detail::solve_mass_matrix(M, b);
+    for (int i = 0; i < nq; ++i) qdd[i] = b[i];
+    // NaN or Inf in the state, inputs or parameters: not a solution.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(qdd[i])) return 3;
+    return 0;
+}
+
 // linearization_terms in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J, double* w) {
     J[12] = 1.0;
@@ -4020,17 +4035,8 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
-    // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only).
     double M[nq * nq];
-    double b[nq];
-    detail::dynamics_terms(q, qd, u, p, M, b);
-    if (detail::factor_mass_matrix(M) != 0) return 1;
-    detail::solve_mass_matrix(M, b);
-    for (int i = 0; i < nq; ++i) qdd[i] = b[i];
-    // NaN or Inf in the state, inputs or parameters: not a solution.
-    for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(qdd[i])) return 3;
-    return 0;
+    return detail::forward_dynamics_factored(q, qd, u, p, qdd, M);
 }
 
 int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
@@ -4041,22 +4047,20 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
 }
 
 int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
-    // qdd from forward_dynamics, then M dqdd/dx = J with J = -dR/dx, R = M qdd + h - Q
-    // (qdd held fixed), for x = [q; qd; u]: one factorisation, 2 nq + nu solves.
+    // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
+    // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
+    // factorisation, 2 nq + nu solves.
     constexpr int m = 2 * nq + nu;
     double qdd[nq];
-    double lambda[1];
-    const int status = forward_dynamics(q, qd, u, p, qdd, lambda);
+    double M[nq * nq];
+    const int status = detail::forward_dynamics_factored(q, qd, u, p, qdd, M);
     if (status != 0) return status;
     double J[nq * m];
     detail::linearization_terms(q, qd, u, p, qdd, J);
-    double M[nq * nq];
-    mass_matrix(q, p, M);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
     double z[nq];
     for (int c = 0; c < m; ++c) {
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
-        detail::cholesky_solve<nq>(M, z);
+        detail::solve_mass_matrix(M, z);
         detail::store_linearization_column(c, z, A, B);
     }
     return 0;

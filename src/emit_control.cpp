@@ -49,8 +49,12 @@ void emitter::linearization() {
                                                         {"one", single() ? "1.0f" : "1.0"},
                                                         {"zero", single() ? "0.0f" : "0.0"}}));
     auto args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "A"), "B");
-    std::string body = text(nc > 0 ? "control.tpl#linearization_constrained" : "control.tpl#linearization",
+    char const* const section = nc > 0                     ? "control.tpl#linearization_constrained"
+                                : factored_solve_.empty() ? "control.tpl#linearization"
+                                                          : "control.tpl#linearization_factored";
+    std::string body = text(section,
                             {{"scalar", scalar()},
+                             {"solve", factored_solve_},
                              {"args", cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}))},
                              {"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))},
                              {"augment", nc > 0 ? augmented("linearization") : ""},

@@ -4,7 +4,9 @@
 // over M's structure (structural zeros and their fill-in skipped, 1/L_jj computed once),
 // then the two triangular solves. Otherwise detail::dynamics_terms writes arrays for the
 // factorisation (unrolled up to nq = 32, a loop beyond) and, with constraints, the Schur
-// complement A M⁻¹ Aᵀ (forward_dynamics_constrained.tpl). Every line from templates/.
+// complement A M⁻¹ Aᵀ (forward_dynamics_constrained.tpl); without constraints that work is
+// detail::forward_dynamics_factored, which leaves M's factor to its caller (linearization
+// solves with it), and forward_dynamics a wrapper. Every line from templates/.
 #include "emitter.hpp"
 
 #include <fmt/format.h>
@@ -187,10 +189,21 @@ void emitter::forward_dynamics() {
         values.push_back({"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))});
         values.push_back({"augment", augmented("forward_dynamics")});
     }
-    std::string body = text(nc > 0 ? "forward_dynamics_constrained.tpl" : "forward_dynamics.tpl", values);
-    std::vector<std::string> used = {"t", "q", "qd", "u", "p", "qdd"};
-    if (nc > 0) used.push_back("lambda");
-    out_.define("int", "forward_dynamics", args, used, body, "", cxx_printer::place::api);
+    if (nc > 0) {
+        std::string body = text("forward_dynamics_constrained.tpl", values);
+        out_.define("int", "forward_dynamics", args, {"t", "q", "qd", "u", "p", "qdd", "lambda"}, body, "",
+                    cxx_printer::place::api);
+        return;
+    }
+    // The work in a helper that leaves M's factor to its caller: linearization takes q̈ from
+    // the same code and solves with the same factor, instead of forming and factoring M again.
+    auto factored_args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "qdd"), "M");
+    out_.define("int", "forward_dynamics_factored", factored_args, {"t", "q", "qd", "u", "p", "qdd", "M"},
+                text("forward_dynamics.tpl#factored", values), text("comments.tpl#forward_dynamics_factored"),
+                cxx_printer::place::helper);
+    factored_solve_ = unrolled ? "detail::solve_mass_matrix" : "detail::cholesky_solve<nq>";
+    out_.define("int", "forward_dynamics", args, {"t", "q", "qd", "u", "p", "qdd"},
+                text("forward_dynamics.tpl#call", values), "", cxx_printer::place::api);
 }
 
 } // namespace lagc::emitting

@@ -70,6 +70,9 @@ private:
     // one place (an augment.tpl section; its helpers added once); "" otherwise.
     std::string augmented(char const* section);
     bool augment_helpers_added_ = false;
+    // Set when forward_dynamics is detail::forward_dynamics_factored and a wrapper: the
+    // solve that goes with the factor it leaves ("" when it is not).
+    std::string factored_solve_;
     std::vector<char> factor_structure() const; // L's non-zeros: M's plus fill-in, row-major
     std::string factor_statements(factor_names const& names) const;
     std::string solve_statements(factor_names const& names, std::function<std::string(std::size_t)> const& b,

@@ -23,6 +23,8 @@
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 @@ dynamics_terms
 // The lower triangle of M and b = Q - h, for forward_dynamics.
+@@ forward_dynamics_factored
+// forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
 @@ forward_dynamics
 // Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, 1 when M (2 when
 // A M^-1 A^T) is singular at this state, 3 when qdd or lambda is not finite.

@@ -5,7 +5,7 @@
     return forward_dynamics({t}x, x + nq, u, p, xdot + nq, lambda);
 @@ linearization
     // qdd from forward_dynamics, then M dqdd/dx = J with J = -dR/dx, R = M qdd + h - Q
-    // (qdd held fixed), for x = [q; qd; u]: one factorisation, 2 nq + nu solves.
+    // (qdd held fixed), for x = [q; qd; u]: M formed and factored again, 2 nq + nu solves.
     constexpr int m = 2 * nq + nu;
     {scalar} qdd[nq];
     {scalar} lambda[1];
@@ -20,6 +20,24 @@
     for (int c = 0; c < m; ++c) {{
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
         detail::cholesky_solve<nq>(M, z);
+        detail::store_linearization_column(c, z, A, B);
+    }}
+    return 0;
+@@ linearization_factored
+    // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
+    // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
+    // factorisation, 2 nq + nu solves.
+    constexpr int m = 2 * nq + nu;
+    {scalar} qdd[nq];
+    {scalar} M[nq * nq];
+    const int status = detail::forward_dynamics_factored({args}qdd, M);
+    if (status != 0) return status;
+    {scalar} J[nq * m];
+    detail::linearization_terms({args}qdd, J);
+    {scalar} z[nq];
+    for (int c = 0; c < m; ++c) {{
+        for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
+        {solve}(M, z);
         detail::store_linearization_column(c, z, A, B);
     }}
     return 0;

@@ -238,6 +238,31 @@ TEST_P(Control, StateDerivativeIsVelocityAndAcceleration) {
     }
 }
 
+// Where forward_dynamics fails (NaN or Inf in the state or the inputs), linearization fails
+// with the same status: it takes q̈ (and, without constraints on large models, M's factor)
+// from forward_dynamics' own code. A value no equation reads (a cart's position) fails
+// neither; every model fails somewhere but the inclined plane, whose q̈ reads no state.
+TEST_P(Control, LinearizationFailsWhereForwardDynamicsFails) {
+    plant const& d = GetParam();
+    int const n = d.nq;
+    double const bad[] = {std::nan(""), HUGE_VAL};
+    char const* const names[] = {"q", "qd", "u"};
+    int failures = 0;
+    for (auto const& s : states(d, 1))
+        for (int where = 0; where < 3; ++where)
+            for (double b : bad) {
+                state t = s;
+                vec& v = where == 0 ? t.q : where == 1 ? t.qd : t.u;
+                std::fill(v.begin(), v.end(), b);
+                vec qdd(n), l(std::max(d.nc, 1)), A(4 * n * n), B(std::max(2 * n * d.nu, 1));
+                int const fd = d.fd(t.q.data(), t.qd.data(), t.u.data(), qdd.data(), l.data());
+                int const lin = d.lin(t.q.data(), t.qd.data(), t.u.data(), A.data(), B.data());
+                EXPECT_EQ(lin, fd) << d.name << " with " << b << " in " << names[where];
+                failures += fd != 0;
+            }
+    if (d.name != "inclined_plane") EXPECT_GT(failures, 0) << d.name;
+}
+
 INSTANTIATE_TEST_SUITE_P(Generated, Control, ::testing::ValuesIn(all_plants()),
                          [](auto const& info) { return info.param.name; });
 
