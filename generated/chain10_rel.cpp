@@ -1379,6 +1379,134 @@ static void store_linearization_column(int c, const double* column, double* A, d
         B[(nq + i) * nu + (c - 2 * nq)] = column[i];
     }
 }
+
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+static int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[11] > largest) largest = M[11];
+    if (M[22] > largest) largest = M[22];
+    if (M[33] > largest) largest = M[33];
+    if (M[44] > largest) largest = M[44];
+    if (M[55] > largest) largest = M[55];
+    if (M[66] > largest) largest = M[66];
+    if (M[77] > largest) largest = M[77];
+    if (M[88] > largest) largest = M[88];
+    if (M[99] > largest) largest = M[99];
+    const double threshold = 1e-12 * largest;
+    const double d0 = M[0];
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    M[0] = 1.0 / std::sqrt(d0);
+    M[10] = M[10]*M[0];
+    M[20] = M[20]*M[0];
+    M[30] = M[30]*M[0];
+    M[40] = M[40]*M[0];
+    M[50] = M[50]*M[0];
+    M[60] = M[60]*M[0];
+    M[70] = M[70]*M[0];
+    M[80] = M[80]*M[0];
+    M[90] = M[90]*M[0];
+    const double d1 = M[11] - M[10]*M[10];
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    M[11] = 1.0 / std::sqrt(d1);
+    M[21] = (M[21] - M[20]*M[10])*M[11];
+    M[31] = (M[31] - M[30]*M[10])*M[11];
+    M[41] = (M[41] - M[40]*M[10])*M[11];
+    M[51] = (M[51] - M[50]*M[10])*M[11];
+    M[61] = (M[61] - M[60]*M[10])*M[11];
+    M[71] = (M[71] - M[70]*M[10])*M[11];
+    M[81] = (M[81] - M[80]*M[10])*M[11];
+    M[91] = (M[91] - M[90]*M[10])*M[11];
+    const double d2 = M[22] - M[20]*M[20] - M[21]*M[21];
+    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    M[22] = 1.0 / std::sqrt(d2);
+    M[32] = (M[32] - M[30]*M[20] - M[31]*M[21])*M[22];
+    M[42] = (M[42] - M[40]*M[20] - M[41]*M[21])*M[22];
+    M[52] = (M[52] - M[50]*M[20] - M[51]*M[21])*M[22];
+    M[62] = (M[62] - M[60]*M[20] - M[61]*M[21])*M[22];
+    M[72] = (M[72] - M[70]*M[20] - M[71]*M[21])*M[22];
+    M[82] = (M[82] - M[80]*M[20] - M[81]*M[21])*M[22];
+    M[92] = (M[92] - M[90]*M[20] - M[91]*M[21])*M[22];
+    const double d3 = M[33] - M[30]*M[30] - M[31]*M[31] - M[32]*M[32];
+    if (!(d3 > threshold) || !std::isfinite(d3)) return 1;
+    M[33] = 1.0 / std::sqrt(d3);
+    M[43] = (M[43] - M[40]*M[30] - M[41]*M[31] - M[42]*M[32])*M[33];
+    M[53] = (M[53] - M[50]*M[30] - M[51]*M[31] - M[52]*M[32])*M[33];
+    M[63] = (M[63] - M[60]*M[30] - M[61]*M[31] - M[62]*M[32])*M[33];
+    M[73] = (M[73] - M[70]*M[30] - M[71]*M[31] - M[72]*M[32])*M[33];
+    M[83] = (M[83] - M[80]*M[30] - M[81]*M[31] - M[82]*M[32])*M[33];
+    M[93] = (M[93] - M[90]*M[30] - M[91]*M[31] - M[92]*M[32])*M[33];
+    const double d4 = M[44] - M[40]*M[40] - M[41]*M[41] - M[42]*M[42] - M[43]*M[43];
+    if (!(d4 > threshold) || !std::isfinite(d4)) return 1;
+    M[44] = 1.0 / std::sqrt(d4);
+    M[54] = (M[54] - M[50]*M[40] - M[51]*M[41] - M[52]*M[42] - M[53]*M[43])*M[44];
+    M[64] = (M[64] - M[60]*M[40] - M[61]*M[41] - M[62]*M[42] - M[63]*M[43])*M[44];
+    M[74] = (M[74] - M[70]*M[40] - M[71]*M[41] - M[72]*M[42] - M[73]*M[43])*M[44];
+    M[84] = (M[84] - M[80]*M[40] - M[81]*M[41] - M[82]*M[42] - M[83]*M[43])*M[44];
+    M[94] = (M[94] - M[90]*M[40] - M[91]*M[41] - M[92]*M[42] - M[93]*M[43])*M[44];
+    const double d5 = M[55] - M[50]*M[50] - M[51]*M[51] - M[52]*M[52] - M[53]*M[53] - M[54]*M[54];
+    if (!(d5 > threshold) || !std::isfinite(d5)) return 1;
+    M[55] = 1.0 / std::sqrt(d5);
+    M[65] = (M[65] - M[60]*M[50] - M[61]*M[51] - M[62]*M[52] - M[63]*M[53] - M[64]*M[54])*M[55];
+    M[75] = (M[75] - M[70]*M[50] - M[71]*M[51] - M[72]*M[52] - M[73]*M[53] - M[74]*M[54])*M[55];
+    M[85] = (M[85] - M[80]*M[50] - M[81]*M[51] - M[82]*M[52] - M[83]*M[53] - M[84]*M[54])*M[55];
+    M[95] = (M[95] - M[90]*M[50] - M[91]*M[51] - M[92]*M[52] - M[93]*M[53] - M[94]*M[54])*M[55];
+    const double d6 = M[66] - M[60]*M[60] - M[61]*M[61] - M[62]*M[62] - M[63]*M[63] - M[64]*M[64] - M[65]*M[65];
+    if (!(d6 > threshold) || !std::isfinite(d6)) return 1;
+    M[66] = 1.0 / std::sqrt(d6);
+    M[76] = (M[76] - M[70]*M[60] - M[71]*M[61] - M[72]*M[62] - M[73]*M[63] - M[74]*M[64] - M[75]*M[65])*M[66];
+    M[86] = (M[86] - M[80]*M[60] - M[81]*M[61] - M[82]*M[62] - M[83]*M[63] - M[84]*M[64] - M[85]*M[65])*M[66];
+    M[96] = (M[96] - M[90]*M[60] - M[91]*M[61] - M[92]*M[62] - M[93]*M[63] - M[94]*M[64] - M[95]*M[65])*M[66];
+    const double d7 = M[77] - M[70]*M[70] - M[71]*M[71] - M[72]*M[72] - M[73]*M[73] - M[74]*M[74] - M[75]*M[75] - M[76]*M[76];
+    if (!(d7 > threshold) || !std::isfinite(d7)) return 1;
+    M[77] = 1.0 / std::sqrt(d7);
+    M[87] = (M[87] - M[80]*M[70] - M[81]*M[71] - M[82]*M[72] - M[83]*M[73] - M[84]*M[74] - M[85]*M[75] - M[86]*M[76])*M[77];
+    M[97] = (M[97] - M[90]*M[70] - M[91]*M[71] - M[92]*M[72] - M[93]*M[73] - M[94]*M[74] - M[95]*M[75] - M[96]*M[76])*M[77];
+    const double d8 = M[88] - M[80]*M[80] - M[81]*M[81] - M[82]*M[82] - M[83]*M[83] - M[84]*M[84] - M[85]*M[85] - M[86]*M[86] - M[87]*M[87];
+    if (!(d8 > threshold) || !std::isfinite(d8)) return 1;
+    M[88] = 1.0 / std::sqrt(d8);
+    M[98] = (M[98] - M[90]*M[80] - M[91]*M[81] - M[92]*M[82] - M[93]*M[83] - M[94]*M[84] - M[95]*M[85] - M[96]*M[86] - M[97]*M[87])*M[88];
+    const double d9 = M[99] - M[90]*M[90] - M[91]*M[91] - M[92]*M[92] - M[93]*M[93] - M[94]*M[94] - M[95]*M[95] - M[96]*M[96] - M[97]*M[97] - M[98]*M[98];
+    if (!(d9 > threshold) || !std::isfinite(d9)) return 1;
+    M[99] = 1.0 / std::sqrt(d9);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+static void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = (b[1] - L[10]*y0)*L[11];
+    const double y2 = (b[2] - L[20]*y0 - L[21]*y1)*L[22];
+    const double y3 = (b[3] - L[30]*y0 - L[31]*y1 - L[32]*y2)*L[33];
+    const double y4 = (b[4] - L[40]*y0 - L[41]*y1 - L[42]*y2 - L[43]*y3)*L[44];
+    const double y5 = (b[5] - L[50]*y0 - L[51]*y1 - L[52]*y2 - L[53]*y3 - L[54]*y4)*L[55];
+    const double y6 = (b[6] - L[60]*y0 - L[61]*y1 - L[62]*y2 - L[63]*y3 - L[64]*y4 - L[65]*y5)*L[66];
+    const double y7 = (b[7] - L[70]*y0 - L[71]*y1 - L[72]*y2 - L[73]*y3 - L[74]*y4 - L[75]*y5 - L[76]*y6)*L[77];
+    const double y8 = (b[8] - L[80]*y0 - L[81]*y1 - L[82]*y2 - L[83]*y3 - L[84]*y4 - L[85]*y5 - L[86]*y6 - L[87]*y7)*L[88];
+    const double y9 = (b[9] - L[90]*y0 - L[91]*y1 - L[92]*y2 - L[93]*y3 - L[94]*y4 - L[95]*y5 - L[96]*y6 - L[97]*y7 - L[98]*y8)*L[99];
+    const double x9 = y9*L[99];
+    const double x8 = (y8 - L[98]*x9)*L[88];
+    const double x7 = (y7 - L[87]*x8 - L[97]*x9)*L[77];
+    const double x6 = (y6 - L[76]*x7 - L[86]*x8 - L[96]*x9)*L[66];
+    const double x5 = (y5 - L[65]*x6 - L[75]*x7 - L[85]*x8 - L[95]*x9)*L[55];
+    const double x4 = (y4 - L[54]*x5 - L[64]*x6 - L[74]*x7 - L[84]*x8 - L[94]*x9)*L[44];
+    const double x3 = (y3 - L[43]*x4 - L[53]*x5 - L[63]*x6 - L[73]*x7 - L[83]*x8 - L[93]*x9)*L[33];
+    const double x2 = (y2 - L[32]*x3 - L[42]*x4 - L[52]*x5 - L[62]*x6 - L[72]*x7 - L[82]*x8 - L[92]*x9)*L[22];
+    const double x1 = (y1 - L[21]*x2 - L[31]*x3 - L[41]*x4 - L[51]*x5 - L[61]*x6 - L[71]*x7 - L[81]*x8 - L[91]*x9)*L[11];
+    const double x0 = (y0 - L[10]*x1 - L[20]*x2 - L[30]*x3 - L[40]*x4 - L[50]*x5 - L[60]*x6 - L[70]*x7 - L[80]*x8 - L[90]*x9)*L[0];
+    b[0] = x0;
+    b[1] = x1;
+    b[2] = x2;
+    b[3] = x3;
+    b[4] = x4;
+    b[5] = x5;
+    b[6] = x6;
+    b[7] = x7;
+    b[8] = x8;
+    b[9] = x9;
+}
 #undef LAGC_PART_NOINLINE
 }  // namespace detail
 
@@ -2851,11 +2979,11 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     detail::linearization_terms(q, qd, u, p, qdd, J);
     double M[nq * nq];
     mass_matrix(q, p, M);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    if (detail::factor_mass_matrix(M) != 0) return 1;
     double z[nq];
     for (int c = 0; c < m; ++c) {
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
-        detail::cholesky_solve<nq>(M, z);
+        detail::solve_mass_matrix(M, z);
         detail::store_linearization_column(c, z, A, B);
     }
     return 0;

@@ -1271,6 +1271,64 @@ static void store_linearization_column(int c, const double* column, double* A, d
         B[(nq + i) * nu + (c - 2 * nq)] = column[i];
     }
 }
+
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+static int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[7] > largest) largest = M[7];
+    if (M[14] > largest) largest = M[14];
+    if (M[21] > largest) largest = M[21];
+    if (M[28] > largest) largest = M[28];
+    if (M[35] > largest) largest = M[35];
+    const double threshold = 1e-12 * largest;
+    const double d0 = M[0];
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    M[0] = 1.0 / std::sqrt(d0);
+    const double d1 = M[7];
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    M[7] = 1.0 / std::sqrt(d1);
+    const double d2 = M[14];
+    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    M[14] = 1.0 / std::sqrt(d2);
+    const double d3 = M[21];
+    if (!(d3 > threshold) || !std::isfinite(d3)) return 1;
+    M[21] = 1.0 / std::sqrt(d3);
+    M[27] = M[27]*M[21];
+    M[33] = M[33]*M[21];
+    const double d4 = M[28] - M[27]*M[27];
+    if (!(d4 > threshold) || !std::isfinite(d4)) return 1;
+    M[28] = 1.0 / std::sqrt(d4);
+    M[34] = (M[34] - M[33]*M[27])*M[28];
+    const double d5 = M[35] - M[33]*M[33] - M[34]*M[34];
+    if (!(d5 > threshold) || !std::isfinite(d5)) return 1;
+    M[35] = 1.0 / std::sqrt(d5);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+static void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = b[1]*L[7];
+    const double y2 = b[2]*L[14];
+    const double y3 = b[3]*L[21];
+    const double y4 = (b[4] - L[27]*y3)*L[28];
+    const double y5 = (b[5] - L[33]*y3 - L[34]*y4)*L[35];
+    const double x5 = y5*L[35];
+    const double x4 = (y4 - L[34]*x5)*L[28];
+    const double x3 = (y3 - L[27]*x4 - L[33]*x5)*L[21];
+    const double x2 = y2*L[14];
+    const double x1 = y1*L[7];
+    const double x0 = y0*L[0];
+    b[0] = x0;
+    b[1] = x1;
+    b[2] = x2;
+    b[3] = x3;
+    b[4] = x4;
+    b[5] = x5;
+}
 #undef LAGC_PART_NOINLINE
 }  // namespace detail
 
@@ -2329,11 +2387,11 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     detail::linearization_terms(q, qd, u, p, qdd, J);
     double M[nq * nq];
     mass_matrix(q, p, M);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    if (detail::factor_mass_matrix(M) != 0) return 1;
     double z[nq];
     for (int c = 0; c < m; ++c) {
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
-        detail::cholesky_solve<nq>(M, z);
+        detail::solve_mass_matrix(M, z);
         detail::store_linearization_column(c, z, A, B);
     }
     return 0;

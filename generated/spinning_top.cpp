@@ -131,6 +131,41 @@ static void store_linearization_column(int c, const double* column, double* A, d
         B[(nq + i) * nu + (c - 2 * nq)] = column[i];
     }
 }
+
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+static int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[4] > largest) largest = M[4];
+    if (M[8] > largest) largest = M[8];
+    const double threshold = 1e-12 * largest;
+    const double d0 = M[0];
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    M[0] = 1.0 / std::sqrt(d0);
+    M[6] = M[6]*M[0];
+    const double d1 = M[4];
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    M[4] = 1.0 / std::sqrt(d1);
+    const double d2 = M[8] - M[6]*M[6];
+    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    M[8] = 1.0 / std::sqrt(d2);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+static void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = b[1]*L[4];
+    const double y2 = (b[2] - L[6]*y0)*L[8];
+    const double x2 = y2*L[8];
+    const double x1 = y1*L[4];
+    const double x0 = (y0 - L[6]*x2)*L[0];
+    b[0] = x0;
+    b[1] = x1;
+    b[2] = x2;
+}
 }  // namespace detail
 
 
@@ -303,11 +338,11 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     detail::linearization_terms(q, qd, u, p, qdd, J);
     double M[nq * nq];
     mass_matrix(q, p, M);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    if (detail::factor_mass_matrix(M) != 0) return 1;
     double z[nq];
     for (int c = 0; c < m; ++c) {
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
-        detail::cholesky_solve<nq>(M, z);
+        detail::solve_mass_matrix(M, z);
         detail::store_linearization_column(c, z, A, B);
     }
     return 0;

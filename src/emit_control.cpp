@@ -52,9 +52,22 @@ void emitter::linearization() {
     char const* const section = nc > 0                     ? "control.tpl#linearization_constrained"
                                 : factored_solve_.empty() ? "control.tpl#linearization"
                                                           : "control.tpl#linearization_factored";
+    // Where forward_dynamics is one inline function, M is formed and factored again: with
+    // the unrolled factorisation and solve (M's structure known) where forward dynamics
+    // would unroll them, else the loops.
+    std::string factor = "detail::cholesky_factor<nq>", solve = factored_solve_;
+    if (nc == 0 && factored_solve_.empty()) {
+        solve = "detail::cholesky_solve<nq>";
+        if (d_.nq <= unroll_limit && !d_.mass_singular) {
+            out_.add_helpers(unrolled_cholesky());
+            factor = "detail::factor_mass_matrix";
+            solve = "detail::solve_mass_matrix";
+        }
+    }
     std::string body = text(section,
                             {{"scalar", scalar()},
-                             {"solve", factored_solve_},
+                             {"factor", factor},
+                             {"solve", solve},
                              {"args", cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}))},
                              {"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))},
                              {"augment", nc > 0 ? augmented("linearization") : ""},

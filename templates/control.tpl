@@ -15,11 +15,11 @@
     detail::linearization_terms({args}qdd, J);
     {scalar} M[nq * nq];
     mass_matrix({args_q_p}M);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    if ({factor}(M) != 0) return 1;
     {scalar} z[nq];
     for (int c = 0; c < m; ++c) {{
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
-        detail::cholesky_solve<nq>(M, z);
+        {solve}(M, z);
         detail::store_linearization_column(c, z, A, B);
     }}
     return 0;

@@ -348,7 +348,7 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"using_math.tpl#declaration", {"function"}},
         {"scalar_function_return.tpl", {}},
         {"control.tpl#state_derivative", {"scalar", "t"}},
-        {"control.tpl#linearization", {"scalar", "args", "args_q_p"}},
+        {"control.tpl#linearization", {"scalar", "args", "args_q_p", "factor", "solve"}},
         {"control.tpl#linearization_factored", {"scalar", "args", "solve"}},
         {"control.tpl#linearization_constrained", {"scalar", "args", "args_q_p", "augment", "augment_column"}},
         {"control.tpl#store_column", {"linkage", "scalar", "one", "zero"}},
