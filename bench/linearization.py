@@ -4,7 +4,8 @@
 usage: python3 bench/linearization.py LAGC_EXECUTABLE WORK_DIR [--sizes 2,4,6,10,15,20]
 For planar chains (relative angles; absolute at n = 10), the small 3-D arm of
 make_chain.py and the 3-D arms of arms3d.py (full inertia tensors; generic n = 6 and 10,
-UR5-like, with the spec's own numbers, no MuJoCo needed): instructions per
+UR5-like, with the spec's own numbers, no MuJoCo needed) and the bundled models with
+constraints (models/*.lag): instructions per
 call of the generated `linearization` (A and B, exact) and of `forward_dynamics`; finite
 differences of forward_dynamics need 4 nq + 2 nu calls for central differences of A and B,
 so their cost is that many forward_dynamics calls. Run by bench/run.sh; needs valgrind.
@@ -31,7 +32,7 @@ int main(int argc, char** argv) {{
     bool const lin = std::strcmp(argv[1], "lin") == 0;
     int const calls = std::atoi(argv[3]);
     ns::Parameters p;
-    double q[ns::nq], qd[ns::nq], u[ns::nu > 0 ? ns::nu : 1], qdd[ns::nq], lambda[1];
+    double q[ns::nq], qd[ns::nq], u[ns::nu > 0 ? ns::nu : 1], qdd[ns::nq], lambda[ns::nc > 0 ? ns::nc : 1];
     static double A[4 * ns::nq * ns::nq], B[2 * ns::nq * (ns::nu > 0 ? ns::nu : 1)];
     for (int i = 0; i < ns::nq; ++i) q[i] = 0.1 + 0.05 * i, qd[i] = 0.2 - 0.03 * i;
     for (int i = 0; i < (ns::nu > 0 ? ns::nu : 1); ++i) u[i] = 0.1 * i;
@@ -61,11 +62,17 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     cases = [("relative", int(n)) for n in args.sizes.split(",")] + [("absolute", 10), ("spatial", 3)]
     cases += [("generic", 6), ("generic", 10), ("ur5", 6)]
+    cases += [("bundled", m) for m in ("cartesian_pendulum", "rolling_wheel", "wheeled_robot",
+                                       "double_pendulum_cartesian", "four_bar")]
     print("| model | nq | nu | FD instr/call | linearization instr/call | FD calls for central differences | "
           "finite differences instr | exact / finite differences |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for variant, n in cases:
-        if variant in ("generic", "ur5"):
+        if variant == "bundled":
+            name = n
+            with open(os.path.join(HERE, "..", "models", name + ".lag")) as f:
+                text = f.read()
+        elif variant in ("generic", "ur5"):
             name = "ur5_like" if variant == "ur5" else f"generic{n}"
             bodies = arms3d.ur5() if variant == "ur5" else arms3d.generic(n)
             text = arms3d.lag(name, bodies, [(b["mass"],) + tuple(b["com"]) + tuple(b["inertia"]) for b in bodies])
@@ -83,8 +90,7 @@ def main():
             f.write(HARNESS.format(name=name))
         exe = os.path.join(args.work, name + "_lin")
         subprocess.run(["g++", "-std=c++17", "-O2", "-I", args.work, src, "-o", exe], check=True)
-        nq = n
-        nu = n if variant != "spatial" else n
+        nq = nu = n
         with open(header) as f:
             for line in f:
                 if "inline constexpr int nq" in line:

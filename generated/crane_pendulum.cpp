@@ -295,10 +295,10 @@ int linearization(double t, const double* q, const double* qd, const double* u, 
     double Ac[nc * nq];
     mass_matrix(t, q, p, M);
     constraint_jacobian(t, q, p, Ac);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    if (detail::factor_mass_matrix(M) != 0) return 1;
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     double S[nc * nc];
     for (int k = 0; k < nc; ++k)
         for (int j = 0; j < nc; ++j) {
@@ -311,7 +311,7 @@ int linearization(double t, const double* q, const double* qd, const double* u, 
     double l[nc];
     for (int c = 0; c < m; ++c) {
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
-        detail::cholesky_solve<nq>(M, z);
+        detail::solve_mass_matrix(M, z);
         for (int k = 0; k < nc; ++k) {
             double s = -J[(nq + k) * m + c];
             for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * z[i];

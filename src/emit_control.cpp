@@ -52,18 +52,14 @@ void emitter::linearization() {
     char const* const section = nc > 0                     ? "control.tpl#linearization_constrained"
                                 : factored_solve_.empty() ? "control.tpl#linearization"
                                                           : "control.tpl#linearization_factored";
-    // Where forward_dynamics is one inline function, M is formed and factored again: with
-    // the unrolled factorisation and solve (M's structure known) where forward dynamics
-    // would unroll them, else the loops.
-    std::string factor = "detail::cholesky_factor<nq>", solve = factored_solve_;
-    if (nc == 0 && factored_solve_.empty()) {
-        solve = "detail::cholesky_solve<nq>";
-        if (d_.nq <= unroll_limit && !d_.mass_singular) {
-            out_.add_helpers(unrolled_cholesky());
-            factor = "detail::factor_mass_matrix";
-            solve = "detail::solve_mass_matrix";
-        }
-    }
+    // M factored and solved as forward_dynamics does: unrolled over M's structure up to
+    // nq = 32 (those helpers come with forward_dynamics unless it is one inline function),
+    // the loops beyond and where M alone is singular (augmented first).
+    bool const unrolled = d_.nq <= unroll_limit && !d_.mass_singular;
+    std::string const factor = unrolled ? "detail::factor_mass_matrix" : "detail::cholesky_factor<nq>";
+    std::string solve = unrolled ? "detail::solve_mass_matrix" : "detail::cholesky_solve<nq>";
+    if (!factored_solve_.empty()) solve = factored_solve_;
+    else if (nc == 0 && unrolled) out_.add_helpers(unrolled_cholesky());
     std::string body = text(section,
                             {{"scalar", scalar()},
                              {"factor", factor},

@@ -57,10 +57,10 @@
     {scalar} Ac[nc * nq];
     mass_matrix({args_q_p}M);
     constraint_jacobian({args_q_p}Ac);
-{augment}    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+{augment}    if ({factor}(M) != 0) return 1;
     {scalar} Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) {solve}(M, Y + k * nq);
     {scalar} S[nc * nc];
     for (int k = 0; k < nc; ++k)
         for (int j = 0; j < nc; ++j) {{
@@ -73,7 +73,7 @@
     {scalar} l[nc];
     for (int c = 0; c < m; ++c) {{
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
-{augment_column}        detail::cholesky_solve<nq>(M, z);
+{augment_column}        {solve}(M, z);
         for (int k = 0; k < nc; ++k) {{
             {scalar} s = -J[(nq + k) * m + c];
             for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * z[i];

@@ -350,7 +350,7 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"control.tpl#state_derivative", {"scalar", "t"}},
         {"control.tpl#linearization", {"scalar", "args", "args_q_p", "factor", "solve"}},
         {"control.tpl#linearization_factored", {"scalar", "args", "solve"}},
-        {"control.tpl#linearization_constrained", {"scalar", "args", "args_q_p", "augment", "augment_column"}},
+        {"control.tpl#linearization_constrained", {"scalar", "args", "args_q_p", "augment", "augment_column", "factor", "solve"}},
         {"control.tpl#store_column", {"linkage", "scalar", "one", "zero"}},
         {"control.tpl#rk4_step", {"scalar", "t", "t_half", "t_full"}},
         {"control.tpl#symplectic_euler_step", {"scalar", "t"}},
