@@ -68,6 +68,7 @@ void emitter::linearization() {
                              {"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))},
                              {"augment", nc > 0 ? augmented("linearization") : ""},
                              {"augment_column", nc > 0 ? augmented("linearization_column") : ""}});
+    if (nc == 0) body += text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", solve}});
     out_.declare("int", "linearization", args, text("comments.tpl#linearization"));
     out_.define("int", "linearization", args, {"t", "q", "qd", "u", "p", "A", "B"}, body, "", cxx_printer::place::api);
 }

@@ -16,13 +16,6 @@
     {scalar} M[nq * nq];
     mass_matrix({args_q_p}M);
     if ({factor}(M) != 0) return 1;
-    {scalar} z[nq];
-    for (int c = 0; c < m; ++c) {{
-        for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
-        {solve}(M, z);
-        detail::store_linearization_column(c, z, A, B);
-    }}
-    return 0;
 @@ linearization_factored
     // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
     // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
@@ -34,6 +27,7 @@
     if (status != 0) return status;
     {scalar} J[nq * m];
     detail::linearization_terms({args}qdd, J);
+@@ linearization_columns
     {scalar} z[nq];
     for (int c = 0; c < m; ++c) {{
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
