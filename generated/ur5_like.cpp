@@ -1034,8 +1034,24 @@ static int forward_dynamics_factored(const double* q, const double* qd, const do
     double b[nq];
     dynamics_terms(q, qd, u, p, M, b);
     if (detail::factor_mass_matrix(M) != 0) return 1;
-    detail::solve_mass_matrix(M, b);
-    for (int i = 0; i < nq; ++i) qdd[i] = b[i];
+    const double y0 = b[0]*M[0];
+    const double y1 = (b[1] - M[6]*y0)*M[7];
+    const double y2 = (b[2] - M[12]*y0 - M[13]*y1)*M[14];
+    const double y3 = (b[3] - M[18]*y0 - M[19]*y1 - M[20]*y2)*M[21];
+    const double y4 = (b[4] - M[24]*y0 - M[25]*y1 - M[26]*y2 - M[27]*y3)*M[28];
+    const double y5 = (b[5] - M[30]*y0 - M[31]*y1 - M[32]*y2 - M[33]*y3 - M[34]*y4)*M[35];
+    const double x5 = y5*M[35];
+    const double x4 = (y4 - M[34]*x5)*M[28];
+    const double x3 = (y3 - M[27]*x4 - M[33]*x5)*M[21];
+    const double x2 = (y2 - M[20]*x3 - M[26]*x4 - M[32]*x5)*M[14];
+    const double x1 = (y1 - M[13]*x2 - M[19]*x3 - M[25]*x4 - M[31]*x5)*M[7];
+    const double x0 = (y0 - M[6]*x1 - M[12]*x2 - M[18]*x3 - M[24]*x4 - M[30]*x5)*M[0];
+    qdd[0] = x0;
+    qdd[1] = x1;
+    qdd[2] = x2;
+    qdd[3] = x3;
+    qdd[4] = x4;
+    qdd[5] = x5;
     // NaN or Inf in the state, inputs or parameters: not a solution.
     for (int i = 0; i < nq; ++i)
         if (!std::isfinite(qdd[i])) return 3;

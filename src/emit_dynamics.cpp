@@ -99,21 +99,23 @@ std::string emitter::finite_check(std::size_t count, std::function<std::string(s
     return text("cholesky_steps.tpl#finite_check", {{"conditions", conditions}});
 }
 
+std::function<std::string(std::size_t, std::size_t)> emitter::in_array(char const* array) const {
+    return [nq = d_.nq, array](std::size_t i, std::size_t j) { return fmt::format("{}[{}]", array, i * nq + j); };
+}
+
+std::function<std::string(std::size_t)> emitter::diagonal_of(char const* array) const {
+    return [nq = d_.nq, array](std::size_t j) { return fmt::format("{}[{}]", array, j * nq + j); };
+}
+
 // detail::factor_mass_matrix and detail::solve_mass_matrix on arrays, for the two-step form.
 std::string emitter::unrolled_cholesky() const {
-    std::size_t const nq = d_.nq;
-    auto in = [nq](char const* array) {
-        return [nq, array](std::size_t i, std::size_t j) { return fmt::format("{}[{}]", array, i * nq + j); };
-    };
-    auto diagonal = [nq](char const* array) {
-        return [nq, array](std::size_t j) { return fmt::format("{}[{}]", array, j * nq + j); };
-    };
     auto element = [](char const* array) { return [array](std::size_t i) { return fmt::format("{}[{}]", array, i); }; };
     return text("unrolled_cholesky.tpl",
                 {{"linkage", helper_linkage()},
                  {"scalar", scalar()},
-                 {"factor", factor_statements({in("M"), in("M"), diagonal("M"), ""})},
-                 {"solve", solve_statements({in("L"), in("L"), diagonal("L"), ""}, element("b"), element("b"))}});
+                 {"factor", factor_statements({in_array("M"), in_array("M"), diagonal_of("M"), ""})},
+                 {"solve", solve_statements({in_array("L"), in_array("L"), diagonal_of("L"), ""}, element("b"),
+                                            element("b"))}});
 }
 
 std::string emitter::augmented(char const* section) {
@@ -197,7 +199,15 @@ void emitter::forward_dynamics() {
     }
     // The work in a helper that leaves M's factor to its caller: linearization takes q̈ from
     // the same code and solves with the same factor, instead of forming and factoring M again.
+    // The solve for q̈ is written out in it (unrolled): a call of solve_mass_matrix, which
+    // linearization calls too, would not be inlined (1% more instructions at 12 joints).
     auto factored_args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "qdd"), "M");
+    for (auto& [name, value] : values)
+        if (name == "solve")
+            value = unrolled ? solve_statements({in_array("M"), in_array("M"), diagonal_of("M"), ""},
+                                                [](std::size_t i) { return fmt::format("b[{}]", i); },
+                                                [](std::size_t i) { return fmt::format("qdd[{}]", i); })
+                             : text("forward_dynamics.tpl#loop_solve", {{"solve", value}});
     out_.define("int", "forward_dynamics_factored", factored_args, {"t", "q", "qd", "u", "p", "qdd", "M"},
                 text("forward_dynamics.tpl#factored", values), text("comments.tpl#forward_dynamics_factored"),
                 cxx_printer::place::helper);

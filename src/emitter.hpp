@@ -79,6 +79,9 @@ private:
                                  std::function<std::string(std::size_t)> const& out) const;
     std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
     std::string unrolled_cholesky() const;
+    // "A[i * nq + j]" and "A[j * nq + j]": M or L in a row-major array.
+    std::function<std::string(std::size_t, std::size_t)> in_array(char const* array) const;
+    std::function<std::string(std::size_t)> diagonal_of(char const* array) const;
 
     // -- the C interface (emit_c_api.cpp) --------------------------------------
     void c_interface(emitted_files& files) const;

@@ -336,6 +336,7 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"forward_dynamics_unrolled.tpl", {"terms", "factor", "solve", "finite_check"}},
         {"forward_dynamics.tpl#factored", {"scalar", "args_q_qd_u_p", "factor", "solve", "math"}},
         {"forward_dynamics.tpl#call", {"scalar", "args_q_qd_u_p"}},
+        {"forward_dynamics.tpl#loop_solve", {"solve"}},
         {"forward_dynamics_constrained.tpl", {"scalar", "args_q_qd_p", "args_q_qd_u_p", "factor", "solve", "math", "augment"}},
         {"augment.tpl#helpers", {"linkage", "scalar", "one", "zero"}},
         {"augment.tpl#forward_dynamics", {"scalar"}},
