@@ -214,13 +214,14 @@ static void store_linearization_column(int c, const double* column, double* A, d
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
-// with M already factorised (cholesky_factor); the scratch arrays come from the caller.
+// with M already factorised (as forward_dynamics factorises it); the scratch arrays come
+// from the caller.
 // Non-zero when A_r M^-1 A_r^T is singular.
 template <int rows>
 int project_onto_rows(const double* M, const double* A, const double* r, double* Y, double* S, double* l,
                       double* x) {
     for (int k = 0; k < rows * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < rows; ++k) cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < rows; ++k) solve_mass_matrix(M, Y + k * nq);
     for (int k = 0; k < rows; ++k) {
         l[k] = r[k];
         for (int j = 0; j < rows; ++j) {
@@ -570,13 +571,13 @@ double project_state(double* q, double* qd, const Parameters& p) {
         if (!(size > 0)) break;
         mass_matrix(q, p, M);
         constraint_jacobian(q, p, A);
-        if (detail::cholesky_factor<nq>(M) != 0) return -1;
+        if (detail::factor_mass_matrix(M) != 0) return -1;
         if (detail::project_onto_rows<nh>(M, A, c, Y, S, l, q) != 0) return -1;
     }
     constraint_velocity(q, qd, p, c);
     mass_matrix(q, p, M);
     constraint_jacobian(q, p, A);
-    if (detail::cholesky_factor<nq>(M) != 0) return -1;
+    if (detail::factor_mass_matrix(M) != 0) return -1;
     if (detail::project_onto_rows<nc>(M, A, c, Y, S, l, qd) != 0) return -1;
     // What is left: |[c; cdot, g]|.
     double v[nc];

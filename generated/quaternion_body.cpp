@@ -247,7 +247,8 @@ static void store_linearization_column(int c, const double* column, double* A, d
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
-// with M already factorised (cholesky_factor); the scratch arrays come from the caller.
+// with M already factorised (as forward_dynamics factorises it); the scratch arrays come
+// from the caller.
 // Non-zero when A_r M^-1 A_r^T is singular.
 template <int rows>
 int project_onto_rows(const double* M, const double* A, const double* r, double* Y, double* S, double* l,

@@ -312,7 +312,8 @@ emitted_files emitter::run() {
                                                      {"zero", single() ? "0.0f" : "0.0"},
                                                      {"one", single() ? "1.0f" : "1.0"}}));
     }
-    // The loop Cholesky serves the linearization, A M^-1 A^T, and M when it is too large to unroll.
+    // The loop Cholesky serves A M^-1 A^T, and M where it is too large to unroll or
+    // singular alone (augmented).
     out_.add_helpers(text("cholesky.tpl", {{"scalar", scalar()},
                                                {"template_head", o_.templated ? "template <int n, class T>" : "template <int n>"},
                                                {"math", math()},

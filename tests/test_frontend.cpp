@@ -372,8 +372,8 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"task.tpl#input_names", {"inputs", "input_names"}},
         {"task.tpl#parameter_names", {"parameters", "parameter_names", "count"}},
         {"task.tpl#output_names", {"outputs", "output_names", "count"}},
-        {"task.tpl#project_state", {"scalar", "holonomic", "iterations", "t", "math", "augment", "augment_velocity"}},
-        {"task.tpl#project_onto_rows", {"template_head", "scalar"}},
+        {"task.tpl#project_state", {"scalar", "holonomic", "iterations", "t", "math", "augment", "augment_velocity", "factor"}},
+        {"task.tpl#project_onto_rows", {"template_head", "scalar", "solve"}},
         {"comments.tpl#parts", {"name"}}};
     // Every other section of comments.tpl is plain text.
     for (auto const& f : lagc::named_templates())
