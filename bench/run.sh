@@ -32,6 +32,10 @@ echo "Exact linearization against finite differences (callgrind instructions per
 echo
 "$PY" bench/linearization.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/linearization"
 echo
+echo "project_state on the models with constraints (callgrind instructions per call):"
+echo
+"$PY" bench/project_state.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/project_state"
+echo
 echo "3-D arms with full inertia against MuJoCo (bench/arms3d.py):"
 echo
 if [ -f /usr/include/mujoco/mujoco.h ]; then
