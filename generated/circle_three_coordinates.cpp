@@ -178,7 +178,7 @@ template <int rows>
 int project_onto_rows(const double* M, const double* A, const double* r, double* Y, double* S, double* l,
                       double* x) {
     for (int k = 0; k < rows * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < rows; ++k) cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < rows; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
     for (int k = 0; k < rows; ++k) {
         l[k] = r[k];
         for (int j = 0; j < rows; ++j) {

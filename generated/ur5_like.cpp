@@ -1032,7 +1032,7 @@ static int forward_dynamics_factored(const double* q, const double* qd, const do
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
     // is left in M for the caller (linearization solves its columns with it).
     double b[nq];
-    dynamics_terms(q, qd, u, p, M, b);
+    detail::dynamics_terms(q, qd, u, p, M, b);
     if (detail::factor_mass_matrix(M) != 0) return 1;
     const double y0 = b[0]*M[0];
     const double y1 = (b[1] - M[6]*y0)*M[7];

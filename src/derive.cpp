@@ -36,6 +36,7 @@ std::string coriolis_obstacle(model const& m) {
     // shared part of T once (GiNaC's diff visits every path to it: 0.07 s on a 10-joint
     // arm, where this takes 0.005 s).
     std::vector<ex> r;
+    // "r" + to_string(i) draws a false -Wrestrict from GCC 12 at -O2 (its bug 105329).
     for (std::size_t i = 0; i < m.qd.size(); ++i) r.push_back(GiNaC::symbol(std::to_string(i).insert(0, 1, 'r')));
     ex const linear = directional_derivative(m.kinetic, m.qd, r).subs(zero);
     if (!is_zero_expr(linear)) return "the kinetic energy has terms linear in velocities";

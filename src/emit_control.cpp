@@ -49,26 +49,19 @@ void emitter::linearization() {
                                                         {"one", single() ? "1.0f" : "1.0"},
                                                         {"zero", single() ? "0.0f" : "0.0"}}));
     auto args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "A"), "B");
-    char const* const section = nc > 0                     ? "control.tpl#linearization_constrained"
-                                : factored_solve_.empty() ? "control.tpl#linearization"
-                                                          : "control.tpl#linearization_factored";
-    // M factored and solved as forward_dynamics does: unrolled over M's structure up to
-    // nq = 32 (those helpers come with forward_dynamics unless it is one inline function),
-    // the loops beyond and where M alone is singular (augmented first).
-    bool const unrolled = d_.nq <= unroll_limit && !d_.mass_singular;
-    std::string const factor = unrolled ? "detail::factor_mass_matrix" : "detail::cholesky_factor<nq>";
-    std::string solve = unrolled ? "detail::solve_mass_matrix" : "detail::cholesky_solve<nq>";
-    if (!factored_solve_.empty()) solve = factored_solve_;
-    else if (nc == 0 && unrolled) out_.add_helpers(unrolled_cholesky());
+    char const* const section = nc > 0                       ? "control.tpl#linearization_constrained"
+                                : forward_dynamics_factored_ ? "control.tpl#linearization_factored"
+                                                             : "control.tpl#linearization";
+    factorisation const mf = mass_factorisation();
     std::string body = text(section,
                             {{"scalar", scalar()},
-                             {"factor", factor},
-                             {"solve", solve},
+                             {"factor", mf.factor},
+                             {"solve", mf.solve},
                              {"args", cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}))},
                              {"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))},
                              {"augment", nc > 0 ? augmented("linearization") : ""},
                              {"augment_column", nc > 0 ? augmented("linearization_column") : ""}});
-    if (nc == 0) body += text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", solve}});
+    if (nc == 0) body += text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}});
     out_.declare("int", "linearization", args, text("comments.tpl#linearization"));
     out_.define("int", "linearization", args, {"t", "q", "qd", "u", "p", "A", "B"}, body, "", cxx_printer::place::api);
 }

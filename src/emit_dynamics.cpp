@@ -107,6 +107,13 @@ std::function<std::string(std::size_t)> emitter::diagonal_of(char const* array) 
     return [nq = d_.nq, array](std::size_t j) { return fmt::format("{}[{}]", array, j * nq + j); };
 }
 
+emitter::factorisation emitter::mass_factorisation() {
+    if (!unrolls_mass_matrix()) return {false, "detail::cholesky_factor<nq>", "detail::cholesky_solve<nq>"};
+    if (!unrolled_helpers_added_) out_.add_helpers(unrolled_cholesky());
+    unrolled_helpers_added_ = true;
+    return {true, "detail::factor_mass_matrix", "detail::solve_mass_matrix"};
+}
+
 // detail::factor_mass_matrix and detail::solve_mass_matrix on arrays, for the two-step form.
 std::string emitter::unrolled_cholesky() const {
     auto element = [](char const* array) { return [array](std::size_t i) { return fmt::format("{}[{}]", array, i); }; };
@@ -157,8 +164,6 @@ std::string emitter::inline_forward_dynamics(built_function& f, std::vector<std:
 
 void emitter::forward_dynamics() {
     std::size_t const n = d_.nq, nc = d_.nc;
-    // A singular M (with a regular whole system) is augmented, which fills it in: the loop form.
-    bool const unrolled = n <= unroll_limit && !d_.mass_singular;
     std::vector<std::pair<std::string, exvector>> terms;
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j <= i; ++j)
@@ -172,7 +177,7 @@ void emitter::forward_dynamics() {
         out_.add_helpers(text("control.tpl#non_deduced"));
     }
     out_.declare("int", "forward_dynamics", args, text("comments.tpl#forward_dynamics"));
-    if (nc == 0 && unrolled && f.stats.operations_after_cse <= o_.split_operations) {
+    if (nc == 0 && unrolls_mass_matrix() && f.stats.operations_after_cse <= o_.split_operations) {
         std::vector<std::string> read;
         std::string body = inline_forward_dynamics(f, read);
         out_.define("int", "forward_dynamics", args, read, body, "", cxx_printer::place::api);
@@ -180,38 +185,32 @@ void emitter::forward_dynamics() {
     }
     write_function(std::move(f), with_output(with_output(inputs({"q", "qd", "u", "p"}), "M"), "b"),
                    text("comments.tpl#dynamics_terms"), cxx_printer::place::helper);
-    if (unrolled) out_.add_helpers(unrolled_cholesky());
+    factorisation const mf = mass_factorisation();
     std::vector<std::pair<std::string, std::string>> values = {
         {"scalar", scalar()},
         {"args_q_qd_u_p", cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}))},
-        {"factor", unrolled ? "detail::factor_mass_matrix" : "detail::cholesky_factor<nq>"},
-        {"solve", unrolled ? "detail::solve_mass_matrix" : "detail::cholesky_solve<nq>"},
+        {"factor", mf.factor},
         {"math", math()}};
     if (nc > 0) {
+        values.push_back({"solve", mf.solve});
         values.push_back({"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))});
         values.push_back({"augment", augmented("forward_dynamics")});
-    }
-    if (nc > 0) {
-        std::string body = text("forward_dynamics_constrained.tpl", values);
-        out_.define("int", "forward_dynamics", args, {"t", "q", "qd", "u", "p", "qdd", "lambda"}, body, "",
-                    cxx_printer::place::api);
+        out_.define("int", "forward_dynamics", args, {"t", "q", "qd", "u", "p", "qdd", "lambda"},
+                    text("forward_dynamics_constrained.tpl", values), "", cxx_printer::place::api);
         return;
     }
     // The work in a helper that leaves M's factor to its caller: linearization takes q̈ from
     // the same code and solves with the same factor, instead of forming and factoring M again.
     // The solve for q̈ is written out in it (unrolled): a call of solve_mass_matrix, which
     // linearization calls too, would not be inlined (1% more instructions at 12 joints).
-    auto factored_args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "qdd"), "M");
-    for (auto& [name, value] : values)
-        if (name == "solve")
-            value = unrolled ? solve_statements({in_array("M"), in_array("M"), diagonal_of("M"), ""},
-                                                [](std::size_t i) { return fmt::format("b[{}]", i); },
-                                                [](std::size_t i) { return fmt::format("qdd[{}]", i); })
-                             : text("forward_dynamics.tpl#loop_solve", {{"solve", value}});
-    out_.define("int", "forward_dynamics_factored", factored_args, {"t", "q", "qd", "u", "p", "qdd", "M"},
-                text("forward_dynamics.tpl#factored", values), text("comments.tpl#forward_dynamics_factored"),
-                cxx_printer::place::helper);
-    factored_solve_ = unrolled ? "detail::solve_mass_matrix" : "detail::cholesky_solve<nq>";
+    values.push_back({"solve", mf.unrolled ? solve_statements({in_array("M"), in_array("M"), diagonal_of("M"), ""},
+                                                              [](std::size_t i) { return fmt::format("b[{}]", i); },
+                                                              [](std::size_t i) { return fmt::format("qdd[{}]", i); })
+                                           : text("forward_dynamics.tpl#loop_solve", {{"solve", mf.solve}})});
+    out_.define("int", "forward_dynamics_factored", with_output(with_output(inputs({"q", "qd", "u", "p"}), "qdd"), "M"),
+                {"t", "q", "qd", "u", "p", "qdd", "M"}, text("forward_dynamics.tpl#factored", values),
+                text("comments.tpl#forward_dynamics_factored"), cxx_printer::place::helper);
+    forward_dynamics_factored_ = true;
     out_.define("int", "forward_dynamics", args, {"t", "q", "qd", "u", "p", "qdd"},
                 text("forward_dynamics.tpl#call", values), "", cxx_printer::place::api);
 }

@@ -79,13 +79,11 @@ void emitter::outputs() {
 void emitter::constraint_state_functions() {
     if (d_.nc == 0) return;
     array_function("constraint_velocity", with_output(inputs({"q", "qd", "p"}), "v"), entries("v", d_.constraint_velocity));
-    // M factored and solved as forward_dynamics does (its helpers come with it: with
-    // constraints it is never one inline function).
-    bool const unrolled = d_.nq <= unroll_limit && !d_.mass_singular;
+    factorisation const mf = mass_factorisation();
     out_.add_helpers(text("task.tpl#project_onto_rows",
                           {{"template_head", o_.templated ? "template <int rows, class T>" : "template <int rows>"},
                            {"scalar", scalar()},
-                           {"solve", unrolled ? "solve_mass_matrix" : "cholesky_solve<nq>"}}));
+                           {"solve", mf.solve}}));
     std::vector<cxx_argument> args;
     if (m_.uses_time) args.push_back({"t", scalar()});
     args.push_back({"q", scalar() + "*"});
@@ -97,8 +95,7 @@ void emitter::constraint_state_functions() {
                                                        {"iterations", iterations},
                                                        {"t", m_.uses_time ? "t, " : ""},
                                                        {"math", math()},
-                                                       {"factor", unrolled ? "detail::factor_mass_matrix"
-                                                                           : "detail::cholesky_factor<nq>"},
+                                                       {"factor", mf.factor},
                                                        {"augment", augmented("project_state")},
                                                        {"augment_velocity", augmented("project_state_velocity")}});
     out_.declare(scalar(), "project_state", args, text("comments.tpl#project_state", {{"iterations", iterations}}));

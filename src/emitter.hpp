@@ -38,6 +38,9 @@ struct built_function {
     function_stats stats;
 };
 
+// Largest nq for which the factorisation is unrolled (its statements grow as nq³/6).
+constexpr std::size_t unroll_limit = 32;
+
 class emitter {
 public:
     emitter(model const& m, derived const& d, emit_options const& o);
@@ -70,9 +73,21 @@ private:
     // one place (an augment.tpl section; its helpers added once); "" otherwise.
     std::string augmented(char const* section);
     bool augment_helpers_added_ = false;
-    // Set when forward_dynamics is detail::forward_dynamics_factored and a wrapper: the
-    // solve that goes with the factor it leaves ("" when it is not).
-    std::string factored_solve_;
+    // forward_dynamics is a wrapper of detail::forward_dynamics_factored (large models
+    // without constraints), which linearization calls for q̈ and M's factor.
+    bool forward_dynamics_factored_ = false;
+    // How the generated code factors M and solves with it, wherever it does (forward
+    // dynamics, linearization, project_state): unrolled over M's structure up to nq = 32
+    // (detail::factor_mass_matrix and detail::solve_mass_matrix, added once, here, when
+    // first asked for); the loop forms beyond, and where M alone is singular (augmented,
+    // which fills it in).
+    struct factorisation {
+        bool unrolled;
+        std::string factor, solve;
+    };
+    bool unrolls_mass_matrix() const { return d_.nq <= unroll_limit && !d_.mass_singular; }
+    factorisation mass_factorisation();
+    bool unrolled_helpers_added_ = false;
     std::vector<char> factor_structure() const; // L's non-zeros: M's plus fill-in, row-major
     std::string factor_statements(factor_names const& names) const;
     std::string solve_statements(factor_names const& names, std::function<std::string(std::size_t)> const& b,
@@ -144,7 +159,5 @@ private:
 // array[0] = v[0], ... as (target, expression) pairs.
 std::vector<std::pair<std::string, ex>> entries(std::string const& array, exvector const& v);
 
-// Largest nq for which the factorisation is unrolled (its statements grow as nq³/6).
-constexpr std::size_t unroll_limit = 32;
 
 } // namespace lagc::emitting

@@ -2,7 +2,7 @@
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
     // is left in M for the caller (linearization solves its columns with it).
     {scalar} b[nq];
-    dynamics_terms({args_q_qd_u_p}M, b);
+    detail::dynamics_terms({args_q_qd_u_p}M, b);
     if ({factor}(M) != 0) return 1;
 {solve}    // NaN or Inf in the state, inputs or parameters: not a solution.
     for (int i = 0; i < nq; ++i)
