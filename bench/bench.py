@@ -55,6 +55,16 @@ def ns_per_call(exe):
     return out
 
 
+def model_sizes(header):
+    """{"nq": …, "nu": …, "nc": …} from a generated header's `inline constexpr int nq = …` line."""
+    with open(header) as f:
+        for line in f:
+            if "inline constexpr int nq" in line:
+                parts = line.replace(",", " ").replace(";", " ").split()
+                return {k: int(parts[parts.index(k) + 2]) for k in ("nq", "nu", "nc")}
+    raise RuntimeError(f"{header}: no 'inline constexpr int nq' line")
+
+
 def instructions_per_call(exe, work, mode=()):
     """Instructions per call under callgrind: (1001 calls − 1 call) / 1000. `mode` goes
     before "count N" on the harness's command line (bench/linearization.py uses it)."""

@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import arms3d  # noqa: E402
 import make_chain  # noqa: E402
-from bench import instructions_per_call  # noqa: E402
+from bench import instructions_per_call, model_sizes  # noqa: E402
 
 HARNESS = r"""
 #include "{name}.hpp"
@@ -90,12 +90,8 @@ def main():
             f.write(HARNESS.format(name=name))
         exe = os.path.join(args.work, name + "_lin")
         subprocess.run(["g++", "-std=c++17", "-O2", "-I", args.work, src, "-o", exe], check=True)
-        nq = nu = n
-        with open(header) as f:
-            for line in f:
-                if "inline constexpr int nq" in line:
-                    parts = line.replace(",", " ").replace(";", " ").split()
-                    nq, nu = int(parts[parts.index("nq") + 2]), int(parts[parts.index("nu") + 2])
+        sizes = model_sizes(header)
+        nq, nu = sizes["nq"], sizes["nu"]
         fd = instructions_per_call(exe, args.work, ("fd",))
         lin = instructions_per_call(exe, args.work, ("lin",))
         calls = 4 * nq + 2 * nu

@@ -13,7 +13,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from bench import instructions_per_call  # noqa: E402
+from bench import instructions_per_call, model_sizes  # noqa: E402
 
 MODELS = ("cartesian_pendulum", "wheeled_robot", "double_pendulum_cartesian", "four_bar")
 
@@ -56,13 +56,8 @@ def main():
             f.write(HARNESS.format(name=name))
         exe = os.path.join(args.work, name + "_project")
         subprocess.run(["g++", "-std=c++17", "-O2", "-I", args.work, src, "-o", exe], check=True)
-        nq = nc = "?"
-        with open(header) as f:
-            for line in f:
-                if "inline constexpr int nq" in line:
-                    parts = line.replace(",", " ").replace(";", " ").split()
-                    nq, nc = parts[parts.index("nq") + 2], parts[parts.index("nc") + 2]
-        print(f"| {name} | {nq} | {nc} | {instructions_per_call(exe, args.work, ('x',)):.0f} |", flush=True)
+        sizes = model_sizes(header)
+        print(f"| {name} | {sizes['nq']} | {sizes['nc']} | {instructions_per_call(exe, args.work, ('x',)):.0f} |", flush=True)
 
 
 if __name__ == "__main__":
