@@ -41,13 +41,13 @@ public:
     // e, times `factor` (free of q̇), into terms; false when T is not of the form.
     bool collect(ex const& e, ex const& factor) {
         if (free_of(e, m_.qd)) return e.is_zero();
-        if (GiNaC::is_a<GiNaC::add>(e)) {
+        if (GiNaC::is_exactly_a<GiNaC::add>(e)) {
             for (std::size_t i = 0; i < e.nops(); ++i)
                 if (!collect(e.op(i), factor)) return false;
             return true;
         }
         if (is_square(e)) return term(factor, e.op(0), e.op(0));
-        if (!GiNaC::is_a<GiNaC::mul>(e)) return false;
+        if (!GiNaC::is_exactly_a<GiNaC::mul>(e)) return false;
         ex rest = factor;
         std::vector<ex> moving; // the factors with velocities
         for (std::size_t i = 0; i < e.nops(); ++i) {
@@ -57,7 +57,7 @@ public:
         if (moving.size() == 2) return term(rest, moving[0], moving[1]);
         if (moving.size() != 1) return false;
         if (is_square(moving[0])) return term(rest, moving[0].op(0), moving[0].op(0));
-        if (GiNaC::is_a<GiNaC::add>(moving[0])) return collect(moving[0], rest);
+        if (GiNaC::is_exactly_a<GiNaC::add>(moving[0])) return collect(moving[0], rest);
         return false;
     }
 
@@ -117,12 +117,12 @@ private:
     // r as Σ k_j r_j over other rates r_j with constant k_j, or empty.
     std::vector<std::pair<ex, std::size_t>> combination(ex const& r, std::size_t self,
                                                         std::map<ex, std::size_t, GiNaC::ex_is_less> const& by_key) const {
-        if (!GiNaC::is_a<GiNaC::add>(r)) return {};
+        if (!GiNaC::is_exactly_a<GiNaC::add>(r)) return {};
         std::vector<std::pair<ex, std::size_t>> out;
         for (std::size_t i = 0; i < r.nops(); ++i) {
             ex const& t = r.op(i);
             ex inner = 1;
-            if (GiNaC::is_a<GiNaC::mul>(t)) {
+            if (GiNaC::is_exactly_a<GiNaC::mul>(t)) {
                 for (std::size_t k = 0; k < t.nops(); ++k)
                     if (!fixed(t.op(k))) inner *= t.op(k);
             } else {
@@ -139,7 +139,7 @@ private:
 
     std::map<ex, ex, GiNaC::ex_is_less> reduced_;
 
-    static bool is_square(ex const& e) { return GiNaC::is_a<GiNaC::power>(e) && e.op(1).is_equal(2); }
+    static bool is_square(ex const& e) { return GiNaC::is_exactly_a<GiNaC::power>(e) && e.op(1).is_equal(2); }
 
     // A rate with sin² + cos² = 1 applied (trig_reduce). A sum of constants times rates —
     // J*w, with w from a rotation matrix — is reduced rate by rate, each rate once, so the
@@ -148,17 +148,17 @@ private:
         if (auto it = reduced_.find(r); it != reduced_.end()) return it->second;
         ex out = r;
         bool split = false;
-        if (GiNaC::is_a<GiNaC::add>(r)) {
+        if (GiNaC::is_exactly_a<GiNaC::add>(r)) {
             ex sum = 0;
             for (std::size_t i = 0; i < r.nops(); ++i) {
                 ex const& t = r.op(i);
                 ex constant = 1, inner = 1;
-                if (GiNaC::is_a<GiNaC::mul>(t))
+                if (GiNaC::is_exactly_a<GiNaC::mul>(t))
                     for (std::size_t k = 0; k < t.nops(); ++k) {
                         bool const fixed = free_of(t.op(k), m_.q) && free_of(t.op(k), m_.qd) && !t.op(k).has(m_.t);
                         (fixed ? constant : inner) *= t.op(k);
                     }
-                if (GiNaC::is_a<GiNaC::add>(inner) && !free_of(inner, m_.qd)) {
+                if (GiNaC::is_exactly_a<GiNaC::add>(inner) && !free_of(inner, m_.qd)) {
                     sum += constant * reduced(inner);
                     split = true;
                 } else {

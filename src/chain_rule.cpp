@@ -31,16 +31,16 @@ struct walker {
     std::map<ex, ex, ex_is_less> memo;
 
     ex d(ex const& e) {
-        if (is_a<numeric>(e) || is_a<constant>(e)) return 0;
-        if (is_a<symbol>(e)) {
+        if (is_exactly_a<numeric>(e) || is_exactly_a<constant>(e)) return 0;
+        if (is_exactly_a<symbol>(e)) {
             auto it = rate.find(e);
             return it == rate.end() ? ex(0) : it->second;
         }
         if (auto it = memo.find(e); it != memo.end()) return it->second;
         ex result = 0;
-        if (is_a<add>(e)) {
+        if (is_exactly_a<add>(e)) {
             for (std::size_t i = 0; i < e.nops(); ++i) result += d(e.op(i));
-        } else if (is_a<mul>(e)) {
+        } else if (is_exactly_a<mul>(e)) {
             for (std::size_t i = 0; i < e.nops(); ++i) {
                 ex di = d(e.op(i));
                 if (di.is_zero()) continue;
@@ -49,7 +49,7 @@ struct walker {
                     if (j != i) others *= e.op(j);
                 result += di * others;
             }
-        } else if (is_a<power>(e)) {
+        } else if (is_exactly_a<power>(e)) {
             ex b = e.op(0), k = e.op(1);
             ex dk = d(k);
             if (dk.is_zero()) result = k * pow(b, k - 1) * d(b);

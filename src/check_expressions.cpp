@@ -35,7 +35,7 @@ std::string clipped_text(GiNaC::numeric const& n) {
 
 namespace {
 bool has_symbol(ex const& e) {
-    if (GiNaC::is_a<GiNaC::symbol>(e)) return true;
+    if (GiNaC::is_exactly_a<GiNaC::symbol>(e)) return true;
     for (std::size_t i = 0; i < e.nops(); ++i)
         if (has_symbol(e.op(i))) return true;
     return false;
@@ -47,7 +47,7 @@ std::size_t numeric_bits(GiNaC::numeric const& n) {
 }
 bool larger_than(ex const& e, std::size_t& budget, std::size_t depth) {
     if (budget == 0 || depth > max_tree_depth) return true;
-    if (GiNaC::is_a<GiNaC::numeric>(e) && numeric_bits(GiNaC::ex_to<GiNaC::numeric>(e)) > max_number_bits) return true;
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(e) && numeric_bits(GiNaC::ex_to<GiNaC::numeric>(e)) > max_number_bits) return true;
     --budget;
     for (std::size_t i = 0; i < e.nops(); ++i)
         if (larger_than(e.op(i), budget, depth + 1)) return true;
@@ -209,7 +209,7 @@ bool checker::real_constant(ex const& e, span where, std::string const& what) {
     } catch (std::exception const&) {
         v = e;
     }
-    if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
+    if (!GiNaC::is_exactly_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) {
         diags_.error(where, what + " is not a real number here (its arguments are constants outside its domain)");
         return false;
     }
@@ -269,7 +269,7 @@ opt_value checker::eval_list(ast::bracket_list const& l) {
 std::optional<long> checker::constant_index(ast::expression const& e) {
     opt_value v = eval(e);
     if (!v) return std::nullopt;
-    if (v->shape != value::kind::scalar || !GiNaC::is_a<GiNaC::numeric>(v->elems[0]) ||
+    if (v->shape != value::kind::scalar || !GiNaC::is_exactly_a<GiNaC::numeric>(v->elems[0]) ||
         !GiNaC::ex_to<GiNaC::numeric>(v->elems[0]).is_integer()) {
         diags_.error(span_of(e), "an index must be a constant whole number");
         return std::nullopt;
@@ -403,13 +403,13 @@ opt_value checker::power(value const& a, value const& b, span where) {
         return mismatch(diags_, "raise to a power", a, b, where);
     ex const& base = a.elems[0];
     ex const& exponent = b.elems[0];
-    if (base.is_zero() && GiNaC::is_a<GiNaC::numeric>(exponent) && !GiNaC::ex_to<GiNaC::numeric>(exponent).is_positive()) {
+    if (base.is_zero() && GiNaC::is_exactly_a<GiNaC::numeric>(exponent) && !GiNaC::ex_to<GiNaC::numeric>(exponent).is_positive()) {
         diags_.error(where, "zero raised to a power that is not positive");
         return std::nullopt;
     }
-    if (GiNaC::is_a<GiNaC::numeric>(exponent)) {
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(exponent)) {
         auto const& e = GiNaC::ex_to<GiNaC::numeric>(exponent);
-        if (GiNaC::is_a<GiNaC::numeric>(base)) {
+        if (GiNaC::is_exactly_a<GiNaC::numeric>(base)) {
             double bits = static_cast<double>(numeric_bits(GiNaC::ex_to<GiNaC::numeric>(base)));
             if (GiNaC::abs(e) > max_exponent || bits * GiNaC::abs(e).to_double() > 100000) {
                 diags_.error(where, "this power of a constant is too large for exact arithmetic");

@@ -56,7 +56,7 @@ namespace {
 double nearest_double(ex const& exact) {
     digits_scope const digits(40);
     ex v = exact.evalf();
-    if (!GiNaC::is_a<GiNaC::numeric>(v)) return std::nan("");
+    if (!GiNaC::is_exactly_a<GiNaC::numeric>(v)) return std::nan("");
     std::ostringstream text;
     text << v;
     std::string s = text.str();

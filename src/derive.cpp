@@ -74,7 +74,7 @@ exvector christoffel_coriolis(model const& m, exvector const& M) {
 
 // L term by term: everything below is derived from it.
 ex simplified_sum(ex const& e) {
-    if (!is_a<GiNaC::add>(e)) return simplify(e);
+    if (!is_exactly_a<GiNaC::add>(e)) return simplify(e);
     ex s = 0;
     for (std::size_t i = 0; i < e.nops(); ++i) s += simplify(e.op(i));
     return s;

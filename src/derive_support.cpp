@@ -28,7 +28,7 @@ bool is_identically_zero(ex const& e, model const& m) {
     digits_scope const digits(40);
     try {
         ex v = e.subs(point).evalf();
-        if (GiNaC::is_a<GiNaC::numeric>(v) && GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(v)) > GiNaC::numeric(1, 100000000) / GiNaC::numeric(1000000000000LL))
+        if (GiNaC::is_exactly_a<GiNaC::numeric>(v) && GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(v)) > GiNaC::numeric(1, 100000000) / GiNaC::numeric(1000000000000LL))
             return false;
     } catch (std::exception const&) {
         // a pole at the chosen point: fall through to the exact test

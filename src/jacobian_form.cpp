@@ -21,16 +21,16 @@ struct square_term {
 
 bool collect_squares(ex const& e, ex const& factor, model const& m, std::vector<square_term>& out) {
     if (free_of(e, m.qd)) return e.is_zero();
-    if (GiNaC::is_a<GiNaC::add>(e)) {
+    if (GiNaC::is_exactly_a<GiNaC::add>(e)) {
         for (std::size_t i = 0; i < e.nops(); ++i)
             if (!collect_squares(e.op(i), factor, m, out)) return false;
         return true;
     }
-    if (GiNaC::is_a<GiNaC::power>(e) && e.op(1).is_equal(2)) {
+    if (GiNaC::is_exactly_a<GiNaC::power>(e) && e.op(1).is_equal(2)) {
         out.push_back({factor, e.op(0)});
         return true;
     }
-    if (GiNaC::is_a<GiNaC::mul>(e)) {
+    if (GiNaC::is_exactly_a<GiNaC::mul>(e)) {
         ex rest = 1, inner;
         int with_velocity = 0;
         for (std::size_t i = 0; i < e.nops(); ++i) {
@@ -38,14 +38,14 @@ bool collect_squares(ex const& e, ex const& factor, model const& m, std::vector<
             else inner = e.op(i), ++with_velocity;
         }
         if (with_velocity != 1) return false;
-        if (GiNaC::is_a<GiNaC::power>(inner) && inner.op(1).is_equal(2)) {
+        if (GiNaC::is_exactly_a<GiNaC::power>(inner) && inner.op(1).is_equal(2)) {
             // GiNaC distributes (l sin(q) qd)² into l² sin(q)² qd²: fold even powers back
             // into the square, so that the weight is what remains.
             ex root = inner.op(0), weight = factor;
             for (std::size_t i = 0; i < e.nops(); ++i) {
                 ex f = e.op(i);
                 if (f.is_equal(inner)) continue;
-                if (GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_a<GiNaC::numeric>(f.op(1)) &&
+                if (GiNaC::is_exactly_a<GiNaC::power>(f) && GiNaC::is_exactly_a<GiNaC::numeric>(f.op(1)) &&
                     GiNaC::ex_to<GiNaC::numeric>(f.op(1)).is_even() && GiNaC::ex_to<GiNaC::numeric>(f.op(1)).is_positive())
                     root *= GiNaC::pow(f.op(0), f.op(1) / 2);
                 else

@@ -14,7 +14,7 @@ using namespace GiNaC;
 // Numbers count nothing: where GiNaC puts a factor -1 depends on its term order, which
 // changes from process to process, and must not change which form is chosen.
 std::size_t tree_size(ex const& e) {
-    if (is_a<numeric>(e)) return 0;
+    if (is_exactly_a<numeric>(e)) return 0;
     std::size_t n = 1;
     for (std::size_t i = 0; i < e.nops(); ++i) n += tree_size(e.op(i));
     return n;
@@ -31,7 +31,7 @@ bool has_any(ex const& e, std::vector<symbol> const& symbols) {
         pending.pop_back();
         if (!seen.insert(&ex_to<basic>(x)).second) continue;
         visited.push_back(x);
-        if (is_a<symbol>(x)) {
+        if (is_exactly_a<symbol>(x)) {
             for (auto const& s : symbols)
                 if (x.is_equal(s)) return true;
             continue;
@@ -48,17 +48,17 @@ namespace {
 // stops growing past the limit, and the walk stops there (it would otherwise visit every
 // path through a large expression's shared parts).
 double expansion_bound(ex const& e, double limit) {
-    if (is_a<add>(e)) {
+    if (is_exactly_a<add>(e)) {
         double s = 0;
         for (std::size_t i = 0; i < e.nops() && s <= limit; ++i) s += expansion_bound(e.op(i), limit);
         return s;
     }
-    if (is_a<mul>(e)) {
+    if (is_exactly_a<mul>(e)) {
         double p = 1;
         for (std::size_t i = 0; i < e.nops() && p <= limit; ++i) p *= expansion_bound(e.op(i), limit);
         return p;
     }
-    if (is_a<power>(e) && is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer()) {
+    if (is_exactly_a<power>(e) && is_exactly_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer()) {
         double n = ex_to<numeric>(e.op(1)).to_double();
         return n > 64 ? 1e300 : std::pow(expansion_bound(e.op(0), limit), n);
     }
@@ -101,13 +101,13 @@ ex simplify(ex const& e, double max_terms) {
 }
 
 numeric unit_scale(ex const& b) {
-    if (!is_a<add>(b)) return 1;
+    if (!is_exactly_a<add>(b)) return 1;
     std::map<numeric, std::size_t> count;
     for (std::size_t i = 0; i < b.nops(); ++i) {
         ex const& t = b.op(i);
         numeric k = 1;
-        if (is_a<numeric>(t)) k = ex_to<numeric>(t);
-        else if (is_a<mul>(t) && is_a<numeric>(t.op(t.nops() - 1))) k = ex_to<numeric>(t.op(t.nops() - 1));
+        if (is_exactly_a<numeric>(t)) k = ex_to<numeric>(t);
+        else if (is_exactly_a<mul>(t) && is_exactly_a<numeric>(t.op(t.nops() - 1))) k = ex_to<numeric>(t.op(t.nops() - 1));
         if (!k.is_rational() || k.is_zero()) return 1;
         ++count[abs(k)];
     }
