@@ -146,11 +146,17 @@ private:
     // map entry per hash and no allocation per node.
     std::unordered_map<std::uint64_t, int> interned_;
     std::vector<int> same_hash_;
+    std::unordered_map<std::uint64_t, int> numbers_; // bits of a double → its number node
     std::unordered_map<GiNaC::basic const*, int> converted_;
     std::unordered_map<GiNaC::basic const*, std::pair<GiNaC::numeric, int>> unit_scaled_;
     std::vector<GiNaC::ex> keep_alive_;
 
     int intern(node n);
+    int intern(op kind, std::string const& text, int const* args, std::uint8_t const* flags, std::size_t count,
+               int exponent, node* spare = nullptr);
+    // Scratch operands for make_add and make_mul (not reentrant: filled, then interned).
+    std::vector<int> args_;
+    std::vector<std::uint8_t> flags_;
     int number(GiNaC::numeric const& v);
     int variable(std::string const& text);
     int negate(int id);
@@ -180,7 +186,7 @@ private:
     // The node again with each child replaced by map(child) (sums and products through
     // make_add and make_mul, so canonical order and signs hold).
     int rebuilt(int id, std::function<int(int)> const& map);
-    int factored(int id, std::unordered_map<int, int>& memo);
+    int factored(int id, std::vector<int>& memo);
     int horner(std::vector<product_term> terms);
     int build_term(product_term const& t);
 
@@ -216,6 +222,7 @@ private:
         std::vector<char> covered; // operands of the node the parts stand for
     };
     std::unordered_map<int, shared_choice> find_shared_parts(std::vector<int> const& roots) const;
+    shared_choice covering(node const& n, std::vector<shared_part> subsets, std::vector<int> const& rank) const;
     std::vector<int> share_candidates(std::vector<int> const& roots) const;
     static void use(emitted_body& b, std::string const& argument);
     // Records the array an output statement writes ("M[3]" → "M") as used.

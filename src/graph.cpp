@@ -55,19 +55,41 @@ std::string expression_graph::literal(double v) const {
 }
 
 int expression_graph::intern(node n) {
-    std::uint64_t h = mix(static_cast<std::uint64_t>(n.kind) + 1, hash_text(n.text));
-    h = mix(h, static_cast<std::uint64_t>(n.exponent));
-    for (std::size_t i = 0; i < n.args.size(); ++i) {
-        h = mix(h, nodes_[static_cast<std::size_t>(n.args[i])].hash);
-        h = mix(h, n.flags.empty() ? 0 : n.flags[i]);
+    return intern(n.kind, n.text, n.args.data(), n.flags.empty() ? nullptr : n.flags.data(), n.args.size(), n.exponent,
+                  &n);
+}
+
+// The node with these fields, found or added. Most lookups find a node that exists, so the
+// fields are passed as they are and copied into a node only when one is added (from
+// `spare` when given: its vectors are moved, not copied).
+int expression_graph::intern(op kind, std::string const& text, int const* args, std::uint8_t const* flags,
+                             std::size_t count, int exponent, node* spare) {
+    std::uint64_t h = mix(static_cast<std::uint64_t>(kind) + 1, hash_text(text));
+    h = mix(h, static_cast<std::uint64_t>(exponent));
+    for (std::size_t i = 0; i < count; ++i) {
+        h = mix(h, nodes_[static_cast<std::size_t>(args[i])].hash);
+        h = mix(h, flags ? flags[i] : 0);
     }
-    n.hash = h;
     auto [it, inserted] = interned_.try_emplace(h, -1);
     for (int id = it->second; id >= 0; id = same_hash_[static_cast<std::size_t>(id)]) {
         node const& o = nodes_[static_cast<std::size_t>(id)];
-        if (o.kind == n.kind && o.text == n.text && o.exponent == n.exponent && o.args == n.args && o.flags == n.flags)
-            return id;
+        if (o.kind != kind || o.text != text || o.exponent != exponent || o.args.size() != count) continue;
+        if (!std::equal(args, args + count, o.args.begin())) continue;
+        bool const same_flags = flags ? o.flags.size() == count && std::equal(flags, flags + count, o.flags.begin())
+                                      : o.flags.empty();
+        if (same_flags) return id;
     }
+    node n;
+    if (spare) {
+        n = std::move(*spare);
+    } else {
+        n.kind = kind;
+        n.text = text;
+        n.args.assign(args, args + count);
+        if (flags) n.flags.assign(flags, flags + count);
+        n.exponent = exponent;
+    }
+    n.hash = h;
     nodes_.push_back(std::move(n));
     int const id = static_cast<int>(nodes_.size() - 1);
     same_hash_.push_back(it->second);
@@ -99,8 +121,14 @@ int expression_graph::number(GiNaC::numeric const& v) {
     if (!v.is_rational()) throw std::runtime_error("a complex or inexact number appeared in an expression");
     double d = v.to_double();
     if (!std::isfinite(d)) throw std::runtime_error("a constant does not fit in a double");
+    // The node depends on the double alone (its literal): cached by its bits, since
+    // make_mul asks for 1 at every product.
+    std::uint64_t const bits = std::bit_cast<std::uint64_t>(d);
+    if (auto it = numbers_.find(bits); it != numbers_.end()) return it->second;
     node n{op::number, literal(d), {}, {}, 0, 0};
-    return intern(std::move(n));
+    int const id = intern(std::move(n));
+    numbers_.emplace(bits, id);
+    return id;
 }
 
 int expression_graph::variable(std::string const& text) {
@@ -111,8 +139,8 @@ int expression_graph::variable(std::string const& text) {
 int expression_graph::negate(int id) {
     node const& c = nodes_[static_cast<std::size_t>(id)];
     if (c.kind == op::neg) return c.args[0];
-    node n{op::neg, "", {id}, {0}, 0, 0};
-    return intern(std::move(n));
+    std::uint8_t const flag = 0;
+    return intern(op::neg, std::string(), &id, &flag, 1, 0);
 }
 
 // Signs are canonical whatever GiNaC's term order: negations inside terms are hoisted
@@ -129,12 +157,13 @@ int expression_graph::make_add(std::vector<std::pair<int, bool>> terms) {
         return a.second < b.second;
     });
     bool const flip = terms[0].second;
-    node n{op::add, "", {}, {}, 0, 0};
+    args_.clear();
+    flags_.clear();
     for (auto const& [id, neg] : terms) {
-        n.args.push_back(id);
-        n.flags.push_back((neg != flip) ? 1 : 0);
+        args_.push_back(id);
+        flags_.push_back((neg != flip) ? 1 : 0);
     }
-    int id = intern(std::move(n));
+    int id = intern(op::add, std::string(), args_.data(), flags_.data(), args_.size(), 0);
     return flip ? negate(id) : id;
 }
 
@@ -155,12 +184,13 @@ int expression_graph::make_mul(std::vector<std::pair<int, bool>> factors, bool n
             if (a.second != b.second) return a.second < b.second;
             return less(a.first, b.first);
         });
-        node n{op::mul, "", {}, {}, 0, 0};
+        args_.clear();
+        flags_.clear();
         for (auto const& [f, den] : factors) {
-            n.args.push_back(f);
-            n.flags.push_back(den ? 1 : 0);
+            args_.push_back(f);
+            flags_.push_back(den ? 1 : 0);
         }
-        id = intern(std::move(n));
+        id = intern(op::mul, std::string(), args_.data(), flags_.data(), args_.size(), 0);
     }
     return negative ? negate(id) : id;
 }
@@ -173,8 +203,8 @@ int expression_graph::make_pow(int base, long n) {
     }
     if (n == 1) return base;
     if (n == 2 || n == 3) {
-        node p{op::pow, "", {base}, {0}, static_cast<int>(n), 0};
-        return intern(std::move(p));
+        std::uint8_t const flag = 0;
+        return intern(op::pow, std::string(), &base, &flag, 1, static_cast<int>(n));
     }
     int half = make_pow(make_pow(base, 2), n / 2);
     if (n % 2 == 0) return half;
@@ -201,7 +231,7 @@ int expression_graph::make_call(std::string const& name, std::vector<int> args) 
 
 std::pair<int, bool> expression_graph::convert_signed(GiNaC::ex const& e) {
     using namespace GiNaC;
-    if (is_a<numeric>(e)) {
+    if (is_exactly_a<numeric>(e)) {
         numeric const& v = ex_to<numeric>(e);
         if (v.is_real() && v.is_negative()) return {number(-v), true};
         return {number(v), false};
@@ -215,8 +245,8 @@ std::pair<int, bool> expression_graph::convert_signed(GiNaC::ex const& e) {
 std::pair<int, bool> expression_graph::convert_scaled_term(GiNaC::ex const& t, GiNaC::numeric const& scale) {
     using namespace GiNaC;
     if (scale == 1) return convert_signed(t);
-    if (is_a<numeric>(t)) return convert_signed(ex_to<numeric>(t) * scale);
-    if (is_a<mul>(t)) return {convert_product(t, scale), false};
+    if (is_exactly_a<numeric>(t)) return convert_signed(ex_to<numeric>(t) * scale);
+    if (is_exactly_a<mul>(t)) return {convert_product(t, scale), false};
     std::vector<std::pair<int, bool>> factors;
     numeric coefficient = scale;
     product_factor(t, coefficient, factors);
@@ -234,7 +264,7 @@ namespace {
 // bⁿ with b a sum and n a positive integer small enough that the scale kⁿ stays a double.
 bool small_power_of_sum(GiNaC::ex const& e) {
     using namespace GiNaC;
-    return is_a<power>(e) && is_a<add>(e.op(0)) && is_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer() &&
+    return is_exactly_a<power>(e) && is_exactly_a<add>(e.op(0)) && is_exactly_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer() &&
            ex_to<numeric>(e.op(1)) <= 16;
 }
 
@@ -270,11 +300,11 @@ std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex c
 void expression_graph::product_factor(GiNaC::ex const& f, GiNaC::numeric& coefficient,
                                       std::vector<std::pair<int, bool>>& factors) {
     using namespace GiNaC;
-    if (is_a<numeric>(f)) {
+    if (is_exactly_a<numeric>(f)) {
         numeric v = ex_to<numeric>(f);
         if (!v.is_real()) throw std::runtime_error("a complex number appeared in an expression");
         coefficient *= v;
-    } else if (is_a<GiNaC::add>(f)) {
+    } else if (is_exactly_a<GiNaC::add>(f)) {
         auto [k, id] = convert_unit_scaled(f);
         coefficient *= k;
         factors.push_back({id, false});
@@ -282,7 +312,7 @@ void expression_graph::product_factor(GiNaC::ex const& f, GiNaC::numeric& coeffi
         auto [k, id] = convert_unit_scaled(f.op(0));
         coefficient *= pow(k, ex_to<numeric>(f.op(1)));
         factors.push_back({make_pow(id, ex_to<numeric>(f.op(1)).to_long()), false});
-    } else if (is_a<power>(f) && is_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_real() &&
+    } else if (is_exactly_a<power>(f) && is_exactly_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_real() &&
                ex_to<numeric>(f.op(1)).is_negative()) {
         factors.push_back({convert(pow(f.op(0), -f.op(1))), true});
     } else {
@@ -310,30 +340,30 @@ int expression_graph::convert(GiNaC::ex const& e) {
     basic const* key = &ex_to<basic>(e);
     if (auto it = converted_.find(key); it != converted_.end()) return it->second;
     int id;
-    if (is_a<numeric>(e)) {
+    if (is_exactly_a<numeric>(e)) {
         auto [m, neg] = convert_signed(e);
         id = neg ? negate(m) : m;
-    } else if (is_a<symbol>(e)) {
+    } else if (is_exactly_a<symbol>(e)) {
         auto it = symbols_.find(ex_to<symbol>(e).get_name());
         if (it == symbols_.end()) throw std::runtime_error("internal: unknown symbol " + ex_to<symbol>(e).get_name());
         id = variable(it->second.text);
-    } else if (is_a<constant>(e)) {
+    } else if (is_exactly_a<constant>(e)) {
         if (!e.is_equal(Pi)) throw std::runtime_error("unsupported constant in an expression");
         node n{op::number, literal(M_PI), {}, {}, 0, 0};
         id = intern(std::move(n));
-    } else if (is_a<GiNaC::add>(e)) {
+    } else if (is_exactly_a<GiNaC::add>(e)) {
         std::vector<std::pair<int, bool>> terms;
         for (std::size_t i = 0; i < e.nops(); ++i) terms.push_back(convert_signed(e.op(i)));
         id = make_add(std::move(terms));
-    } else if (is_a<mul>(e)) {
+    } else if (is_exactly_a<mul>(e)) {
         id = convert_product(e);
     } else if (small_power_of_sum(e) && scale_fits(convert_unit_scaled(e.op(0)).first, e)) {
         auto [k, base] = convert_unit_scaled(e.op(0));
         int const p = make_pow(base, ex_to<numeric>(e.op(1)).to_long());
         id = k == 1 ? p : make_mul({{number(pow(k, ex_to<numeric>(e.op(1)))), false}, {p, false}}, false);
-    } else if (is_a<power>(e)) {
+    } else if (is_exactly_a<power>(e)) {
         ex b = e.op(0), x = e.op(1);
-        if (is_a<numeric>(x) && ex_to<numeric>(x).is_integer()) {
+        if (is_exactly_a<numeric>(x) && ex_to<numeric>(x).is_integer()) {
             // The checker bounds exponents; never let one wrap in the conversion to long.
             if (abs(ex_to<numeric>(x)) > 1000000) throw std::runtime_error("an exponent is out of range");
             long n = ex_to<numeric>(x).to_long();
@@ -343,7 +373,7 @@ int expression_graph::convert(GiNaC::ex const& e) {
             id = make_call("sqrt", {convert(b)});
         } else if (x.is_equal(numeric(-1, 2))) {
             id = make_mul({{make_call("sqrt", {convert(b)}), true}}, false);
-        } else if (is_a<numeric>(x) && ex_to<numeric>(x).is_rational() && ex_to<numeric>(x).denom() == 2) {
+        } else if (is_exactly_a<numeric>(x) && ex_to<numeric>(x).is_rational() && ex_to<numeric>(x).denom() == 2) {
             // b^(k/2) = sqrt(b) · b^((k−1)/2)
             numeric k = ex_to<numeric>(x).numer();
             if (abs(k) > 1000000) throw std::runtime_error("an exponent is out of range");

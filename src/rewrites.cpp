@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <tuple>
 
 namespace lagc {
 
@@ -107,32 +106,44 @@ int expression_graph::horner(std::vector<product_term> terms) {
 }
 
 int expression_graph::rebuilt(int id, std::function<int(int)> const& map) {
-    node const n = nodes_[static_cast<std::size_t>(id)];
-    switch (n.kind) {
+    op const kind = nodes_[static_cast<std::size_t>(id)].kind;
+    if (kind == op::number || kind == op::variable) return id;
+    // nodes_ grows while children are mapped: the node is read by index, not by reference.
+    std::size_t const size = nodes_[static_cast<std::size_t>(id)].args.size();
+    std::vector<std::pair<int, bool>> operands;
+    operands.reserve(size);
+    bool changed = false;
+    for (std::size_t i = 0; i < size; ++i) {
+        int const a = nodes_[static_cast<std::size_t>(id)].args[i];
+        int const m = map(a);
+        changed = changed || m != a;
+        operands.push_back({m, nodes_[static_cast<std::size_t>(id)].flags[i] != 0});
+    }
+    // Every node is already in canonical form (made by make_add, make_mul, make_pow,
+    // negate): with the same children it would be built again as itself.
+    if (!changed) return id;
+    switch (kind) {
     case op::number:
     case op::variable: return id;
-    case op::neg: return negate(map(n.args[0]));
-    case op::pow: return make_pow(map(n.args[0]), n.exponent);
+    case op::neg: return negate(operands[0].first);
+    case op::pow: return make_pow(operands[0].first, nodes_[static_cast<std::size_t>(id)].exponent);
     case op::call: {
-        node c = n;
-        for (int& a : c.args) a = map(a);
+        node c = nodes_[static_cast<std::size_t>(id)];
+        for (std::size_t i = 0; i < size; ++i) c.args[i] = operands[i].first;
         return intern(std::move(c));
     }
-    case op::add:
-    case op::mul: {
-        std::vector<std::pair<int, bool>> operands;
-        for (std::size_t i = 0; i < n.args.size(); ++i) operands.push_back({map(n.args[i]), n.flags[i] != 0});
-        return n.kind == op::add ? make_add(std::move(operands)) : make_mul(std::move(operands), false);
-    }
+    case op::add: return make_add(std::move(operands));
+    case op::mul: return make_mul(std::move(operands), false);
     }
     return id;
 }
 
-int expression_graph::factored(int id, std::unordered_map<int, int>& memo) {
-    if (auto it = memo.find(id); it != memo.end()) return it->second;
-    node const n = nodes_[static_cast<std::size_t>(id)];
+int expression_graph::factored(int id, std::vector<int>& memo) {
+    if (int const done = memo[static_cast<std::size_t>(id)]; done >= 0) return done;
+    // nodes_ grows while children are factored: the node is read by index, not by reference.
+    op const kind = nodes_[static_cast<std::size_t>(id)].kind;
     int result = id;
-    switch (n.kind) {
+    switch (kind) {
     case op::number:
     case op::variable:
     case op::neg:
@@ -141,10 +152,11 @@ int expression_graph::factored(int id, std::unordered_map<int, int>& memo) {
     case op::mul: result = rebuilt(id, [&](int c) { return factored(c, memo); }); break;
     case op::add: {
         std::vector<product_term> terms;
-        for (std::size_t i = 0; i < n.args.size(); ++i) {
+        std::size_t const size = nodes_[static_cast<std::size_t>(id)].args.size();
+        for (std::size_t i = 0; i < size; ++i) {
             product_term t;
-            t.negative = n.flags[i] != 0;
-            int c = factored(n.args[i], memo);
+            t.negative = nodes_[static_cast<std::size_t>(id)].flags[i] != 0;
+            int c = factored(nodes_[static_cast<std::size_t>(id)].args[i], memo);
             if (nodes_[static_cast<std::size_t>(c)].kind == op::neg) t.negative = !t.negative, c = nodes_[static_cast<std::size_t>(c)].args[0];
             auto push = [&](int f, bool den) {
                 node const& fn = nodes_[static_cast<std::size_t>(f)];
@@ -153,7 +165,7 @@ int expression_graph::factored(int id, std::unordered_map<int, int>& memo) {
                 else
                     t.factors.push_back({f, den});
             };
-            node const cn = nodes_[static_cast<std::size_t>(c)];
+            node const& cn = nodes_[static_cast<std::size_t>(c)]; // nothing is added below
             if (cn.kind == op::mul)
                 for (std::size_t k = 0; k < cn.args.size(); ++k) push(cn.args[k], cn.flags[k] != 0);
             else
@@ -168,12 +180,14 @@ int expression_graph::factored(int id, std::unordered_map<int, int>& memo) {
         break;
     }
     }
-    memo.emplace(id, result);
+    memo[static_cast<std::size_t>(id)] = result;
     return result;
 }
 
 std::vector<int> expression_graph::factor_sums(std::vector<int> const& roots) {
-    std::unordered_map<int, int> memo;
+    // Indexed by node: only nodes that exist now are looked up (the children of nodes that
+    // exist now), though the rewrite adds nodes.
+    std::vector<int> memo(nodes_.size(), -1);
     std::vector<int> out;
     for (int r : roots) out.push_back(factored(r, memo));
     return out;
@@ -203,104 +217,124 @@ std::vector<int> expression_graph::share_candidates(std::vector<int> const& root
     return candidates;
 }
 
+// Of the parts a node contains, those it uses: largest first (then in canonical order),
+// each operand covered once.
+expression_graph::shared_choice expression_graph::covering(node const& n, std::vector<shared_part> subsets,
+                                                           std::vector<int> const& rank) const {
+    std::sort(subsets.begin(), subsets.end(), [&](shared_part const& x, shared_part const& y) {
+        std::size_t sx = nodes_[static_cast<std::size_t>(x.id)].args.size();
+        std::size_t sy = nodes_[static_cast<std::size_t>(y.id)].args.size();
+        if (sx != sy) return sx > sy;
+        return rank[static_cast<std::size_t>(x.id)] < rank[static_cast<std::size_t>(y.id)];
+    });
+    shared_choice out{{}, std::vector<char>(n.args.size(), 0)};
+    for (auto const& sub : subsets) {
+        node const& a = nodes_[static_cast<std::size_t>(sub.id)];
+        std::vector<std::size_t> where;
+        for (std::size_t k = 0; k < a.args.size(); ++k) {
+            std::uint8_t want = sub.flipped ? static_cast<std::uint8_t>(1 - a.flags[k]) : a.flags[k];
+            for (std::size_t i = 0; i < n.args.size(); ++i)
+                if (!out.covered[i] && n.args[i] == a.args[k] && n.flags[i] == want) {
+                    where.push_back(i);
+                    break;
+                }
+        }
+        if (where.size() != a.args.size()) continue;
+        for (std::size_t i : where) out.covered[i] = 1;
+        out.parts.push_back(sub);
+    }
+    return out;
+}
+
 // For each candidate, the smaller candidates of its kind whose operands it contains (with
 // the same signs, or all flipped for sums), largest first, each operand covered once.
 std::unordered_map<int, expression_graph::shared_choice>
 expression_graph::find_shared_parts(std::vector<int> const& roots) const {
     std::vector<int> const candidates = share_candidates(roots);
-    // For each operand (node, flag) of each kind: the candidates containing it, in order.
-    using key = std::tuple<int, int, std::uint8_t>; // kind, node, flag
-    std::map<key, std::vector<int>> containing;
+    // An operand of a kind: (kind, node, flag) as one index, 4 per node.
+    auto key = [](op kind, int operand, std::uint8_t flag) {
+        return static_cast<std::size_t>(operand) * 4 + (kind == op::add ? 2 : 0) + flag;
+    };
+    // How many candidates have each operand, all told, and how many earlier ones so far.
+    std::vector<std::uint32_t> total(nodes_.size() * 4, 0), earlier(nodes_.size() * 4, 0);
+    for (int b : candidates) {
+        node const& n = nodes_[static_cast<std::size_t>(b)];
+        for (std::size_t i = 0; i < n.args.size(); ++i) ++total[key(n.kind, n.args[i], n.flags[i])];
+    }
+    // A candidate contained in a later one has every operand in it, its rarest too: each
+    // candidate is filed under its rarest operand only (the first of equals), and checked
+    // whole when a later candidate has that operand (or, for sums, has it flipped).
+    std::vector<std::vector<int>> filed(nodes_.size() * 4);
     std::unordered_map<int, shared_choice> chosen;
     std::vector<int> rank(nodes_.size(), -1);
     for (std::size_t c = 0; c < candidates.size(); ++c) rank[static_cast<std::size_t>(candidates[c])] = static_cast<int>(c);
-    // The search counts, for every operand, the earlier candidates that contain it: cubic
-    // for n sums of n shared terms each. Past this much counting (deterministic, not timed)
-    // no more parts are looked for; what was found is kept.
+    // The search is bounded by the counting it once did: for every operand, the earlier
+    // candidates that contain it (cubic for n sums of n shared terms each). Past this much
+    // (deterministic, not timed) no more parts are looked for; what was found is kept.
     double work = 0;
     constexpr double work_limit = 2e7;
-    // Per candidate (by rank): how many of its operands the current node has, with the same
-    // sign and flipped; `touched` lists the candidates counted, to reset them after.
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> hits(candidates.size(), {0, 0});
-    std::vector<int> touched;
-    auto hit = [&](int a) -> std::pair<std::uint32_t, std::uint32_t>& {
-        auto& h = hits[static_cast<std::size_t>(rank[static_cast<std::size_t>(a)])];
-        if (h.first == 0 && h.second == 0) touched.push_back(a);
-        return h;
-    };
+    // The current candidate's operands: mark[node] = flag + 1.
+    std::vector<std::uint8_t> mark(nodes_.size(), 0);
     for (int b : candidates) {
         node const& n = nodes_[static_cast<std::size_t>(b)];
-        int const kind = static_cast<int>(n.kind);
         for (std::size_t i = 0; i < n.args.size() && work < work_limit; ++i) {
-            if (auto it = containing.find({kind, n.args[i], n.flags[i]}); it != containing.end()) {
-                work += static_cast<double>(it->second.size());
-                for (int a : it->second) ++hit(a).first;
-            }
-            if (n.kind == op::add)
-                if (auto it = containing.find({kind, n.args[i], static_cast<std::uint8_t>(1 - n.flags[i])}); it != containing.end()) {
-                    work += static_cast<double>(it->second.size());
-                    for (int a : it->second) ++hit(a).second;
-                }
+            work += static_cast<double>(earlier[key(n.kind, n.args[i], n.flags[i])]);
+            if (n.kind == op::add) work += static_cast<double>(earlier[key(n.kind, n.args[i], static_cast<std::uint8_t>(1 - n.flags[i]))]);
         }
         if (work >= work_limit) break;
+        for (std::size_t i = 0; i < n.args.size(); ++i) mark[static_cast<std::size_t>(n.args[i])] = static_cast<std::uint8_t>(n.flags[i] + 1);
         std::vector<shared_part> subsets;
-        for (int a : touched) {
-            auto& h = hits[static_cast<std::size_t>(rank[static_cast<std::size_t>(a)])];
-            std::pair<std::size_t, std::size_t> const counted = h;
-            h = {0, 0};
-            std::size_t size = nodes_[static_cast<std::size_t>(a)].args.size();
-            if (size >= n.args.size()) continue;
-            if (counted.first == size) subsets.push_back({a, false});
-            else if (counted.second == size) subsets.push_back({a, true});
-        }
-        touched.clear();
-        std::sort(subsets.begin(), subsets.end(), [&](shared_part const& x, shared_part const& y) {
-            std::size_t sx = nodes_[static_cast<std::size_t>(x.id)].args.size();
-            std::size_t sy = nodes_[static_cast<std::size_t>(y.id)].args.size();
-            if (sx != sy) return sx > sy;
-            return rank[static_cast<std::size_t>(x.id)] < rank[static_cast<std::size_t>(y.id)];
-        });
-        std::vector<char> covered(n.args.size(), 0);
-        std::vector<shared_part> picked;
-        for (auto const& sub : subsets) {
-            node const& a = nodes_[static_cast<std::size_t>(sub.id)];
-            std::vector<std::size_t> where;
+        // Whether every operand of a is in n with its own sign (flipped = false) or the other.
+        auto inside = [&](node const& a, bool flipped) {
             for (std::size_t k = 0; k < a.args.size(); ++k) {
-                std::uint8_t want = sub.flipped ? static_cast<std::uint8_t>(1 - a.flags[k]) : a.flags[k];
-                for (std::size_t i = 0; i < n.args.size(); ++i)
-                    if (!covered[i] && n.args[i] == a.args[k] && n.flags[i] == want) {
-                        where.push_back(i);
-                        break;
-                    }
+                std::uint8_t const want = flipped ? static_cast<std::uint8_t>(1 - a.flags[k]) : a.flags[k];
+                if (mark[static_cast<std::size_t>(a.args[k])] != want + 1) return false;
             }
-            if (where.size() != a.args.size()) continue;
-            for (std::size_t i : where) covered[i] = 1;
-            picked.push_back(sub);
+            return true;
+        };
+        for (std::size_t i = 0; i < n.args.size(); ++i) {
+            for (int flipped = 0; flipped < (n.kind == op::add ? 2 : 1); ++flipped) {
+                std::uint8_t const flag = flipped ? static_cast<std::uint8_t>(1 - n.flags[i]) : n.flags[i];
+                for (int a : filed[key(n.kind, n.args[i], flag)]) {
+                    node const& an = nodes_[static_cast<std::size_t>(a)];
+                    if (an.args.size() < n.args.size() && inside(an, flipped != 0)) subsets.push_back({a, flipped != 0});
+                }
+            }
         }
-        if (!picked.empty()) chosen[b] = {std::move(picked), std::move(covered)};
-        for (std::size_t i = 0; i < n.args.size(); ++i) containing[{kind, n.args[i], n.flags[i]}].push_back(b);
+        for (std::size_t i = 0; i < n.args.size(); ++i) mark[static_cast<std::size_t>(n.args[i])] = 0;
+        if (shared_choice choice = covering(n, std::move(subsets), rank); !choice.parts.empty()) chosen[b] = std::move(choice);
+        std::size_t rarest = 0;
+        for (std::size_t i = 0; i < n.args.size(); ++i) {
+            ++earlier[key(n.kind, n.args[i], n.flags[i])];
+            if (total[key(n.kind, n.args[i], n.flags[i])] < total[key(n.kind, n.args[rarest], n.flags[rarest])]) rarest = i;
+        }
+        filed[key(n.kind, n.args[rarest], n.flags[rarest])].push_back(b);
     }
     return chosen;
 }
 
 std::vector<int> expression_graph::share_subsets(std::vector<int> const& roots) {
     std::unordered_map<int, shared_choice> const chosen = find_shared_parts(roots);
-    // Rebuild bottom-up with the chosen parts.
-    std::unordered_map<int, int> memo;
+    // Rebuild bottom-up with the chosen parts (memo by node, as in factor_sums).
+    std::vector<int> memo(nodes_.size(), -1);
     std::function<int(int)> rebuild = [&](int id) -> int {
-        if (auto it = memo.find(id); it != memo.end()) return it->second;
+        if (int const done = memo[static_cast<std::size_t>(id)]; done >= 0) return done;
         int result;
         if (auto it = chosen.find(id); it != chosen.end()) {
-            node const n = nodes_[static_cast<std::size_t>(id)];
             std::vector<std::pair<int, bool>> operands;
             for (auto const& sub : it->second.parts) operands.push_back({rebuild(sub.id), sub.flipped});
-            for (std::size_t i = 0; i < n.args.size(); ++i)
-                if (!it->second.covered[i]) operands.push_back({rebuild(n.args[i]), n.flags[i] != 0});
-            result = n.kind == op::add ? make_add(std::move(operands)) : make_mul(std::move(operands), false);
+            // Read by index: nodes_ grows while operands are rebuilt.
+            std::size_t const size = nodes_[static_cast<std::size_t>(id)].args.size();
+            for (std::size_t i = 0; i < size; ++i)
+                if (!it->second.covered[i])
+                    operands.push_back({rebuild(nodes_[static_cast<std::size_t>(id)].args[i]),
+                                        nodes_[static_cast<std::size_t>(id)].flags[i] != 0});
+            bool const sum = nodes_[static_cast<std::size_t>(id)].kind == op::add;
+            result = sum ? make_add(std::move(operands)) : make_mul(std::move(operands), false);
         } else {
             result = rebuilt(id, rebuild);
         }
-        memo.emplace(id, result);
+        memo[static_cast<std::size_t>(id)] = result;
         return result;
     };
     std::vector<int> out;
