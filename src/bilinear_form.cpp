@@ -200,7 +200,7 @@ private:
             if (!free_of(x.a[i], m_.qd)) return std::nullopt;
             at_rest[m_.qd[i]] = 0;
         }
-        if (!is_identically_zero(x.r.subs(at_rest), m_)) return std::nullopt;
+        if (!is_identically_zero(x.r.subs(at_rest, GiNaC::subs_options::no_pattern), m_)) return std::nullopt;
         x.gradient = m_.time_derivatives.count(without_numeric_factor(r)) > 0;
         x.original = r;
         out_.rates.push_back(std::move(x));

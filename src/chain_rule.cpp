@@ -65,7 +65,7 @@ struct walker {
                 symbol s;
                 ex f = e;
                 f.let_op(i) = s;
-                result += f.diff(s).subs(s == e.op(i)) * di;
+                result += f.diff(s).subs(s == e.op(i), subs_options::no_pattern) * di;
             }
         } else {
             // Anything else: the plain sum of partial derivatives.

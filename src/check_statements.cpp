@@ -105,7 +105,7 @@ std::optional<ex> checker::parameter_default(ast::expression const& e, std::stri
     GiNaC::exmap earlier;
     for (std::size_t i = 0; i < m_.parameters.size(); ++i) earlier[m_.p[i]] = m_.parameters[i].exact_value;
     try {
-        value = value.subs(earlier);
+        value = value.subs(earlier, GiNaC::subs_options::no_pattern);
     } catch (std::exception const&) {
         diags_.error(at, "default value of '" + name + "' is undefined with the defaults of the parameters it uses");
         return std::nullopt;

@@ -21,7 +21,7 @@ bool fold_parameters(model& m, diagnostics& diags) {
     for (std::size_t i = 0; i < m.p.size(); ++i) {
         GiNaC::exmap value{{m.p[i], m.parameters[i].exact_value}};
         try {
-            auto fold = [&](GiNaC::ex& e) { e = e.subs(value); };
+            auto fold = [&](GiNaC::ex& e) { e = e.subs(value, GiNaC::subs_options::no_pattern); };
             for (GiNaC::ex* e : {&m.kinetic, &m.potential, &m.lagrangian, &m.dissipation, &m.alpha, &m.beta}) fold(*e);
             for (auto& f : m.forces) {
                 for (auto& e : f.vec.elems) fold(e);

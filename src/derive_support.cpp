@@ -27,7 +27,7 @@ bool is_identically_zero(ex const& e, model const& m) {
     // 40 digits: rounding noise stays far below the threshold, a true value far above it.
     digits_scope const digits(40);
     try {
-        ex v = e.subs(point).evalf();
+        ex v = e.subs(point, GiNaC::subs_options::no_pattern).evalf();
         if (GiNaC::is_exactly_a<GiNaC::numeric>(v) && GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(v)) > GiNaC::numeric(1, 100000000) / GiNaC::numeric(1000000000000LL))
             return false;
     } catch (std::exception const&) {

@@ -81,7 +81,7 @@ std::optional<jacobian_form> jacobian_form_of(model const& m) {
             if (!free_of(a[i], m.qd) || a[i].has(m.t)) return std::nullopt;
             at_rest[m.qd[i]] = 0;
         }
-        if (!is_identically_zero(sq.s.subs(at_rest), m)) return std::nullopt;
+        if (!is_identically_zero(sq.s.subs(at_rest, GiNaC::subs_options::no_pattern), m)) return std::nullopt;
         GiNaC::exvector adot(n);
         for (std::size_t jx = 0; jx < n; ++jx) {
             for (std::size_t i = 0; i < jx; ++i)
