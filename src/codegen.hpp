@@ -1,10 +1,10 @@
 // GiNaC expressions → C++ statements: a hash-consed DAG with a canonical operand order
 // (GiNaC's own order changes from process to process), common-subexpression elimination
 // over all outputs of one function, integer powers as products, round-trip literals.
-// The class's work is in three files, one job each: graph.cpp (building the DAG from
-// GiNaC, canonical order, evaluating and printing nodes), rewrites.cpp (factoring sums,
-// sharing parts of sums and products) and schedule.cpp (one statement sequence per
-// function, printed whole or cut into parts).
+// The class's work is in four files, one job each: graph.cpp (the DAG's nodes, canonical
+// order, evaluating and printing nodes), convert.cpp (GiNaC expressions into nodes),
+// rewrites.cpp (factoring sums, sharing parts of sums and products) and schedule.cpp (one
+// statement sequence per function, printed whole or cut into parts).
 #pragma once
 
 #include <ginac/ginac.h>
@@ -170,6 +170,7 @@ private:
     void product_factor(GiNaC::ex const& f, GiNaC::numeric& coefficient, std::vector<std::pair<int, bool>>& factors);
     int product_with(std::vector<std::pair<int, bool>> factors, GiNaC::numeric coefficient);
     std::pair<int, bool> convert_scaled_term(GiNaC::ex const& t, GiNaC::numeric const& scale);
+    std::pair<int, bool> convert_term(GiNaC::expair const& p, GiNaC::numeric const& scale);
     // differentiate.cpp; -1 stands for an identically zero derivative.
     int derivative(int id, int variable, std::vector<int>& memo);
     int product_derivative(node const& n, int variable, std::vector<int>& memo);

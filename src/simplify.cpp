@@ -16,6 +16,21 @@ using namespace GiNaC;
 std::size_t tree_size(ex const& e) {
     if (is_exactly_a<numeric>(e)) return 0;
     std::size_t n = 1;
+    if (is_exactly_a<add>(e)) {
+        // Each term as op(i) would build it: rest, or the product rest · coeff (one node
+        // more, with rest's factors or rest itself under it; the number counts 0).
+        for (auto const& p : sum_terms::pairs(ex_to<add>(e))) {
+            if (ex_to<numeric>(p.coeff) == 1) {
+                n += tree_size(p.rest);
+            } else if (is_exactly_a<mul>(p.rest)) {
+                ++n;
+                for (std::size_t i = 0; i < p.rest.nops(); ++i) n += tree_size(p.rest.op(i));
+            } else {
+                n += 1 + tree_size(p.rest);
+            }
+        }
+        return n;
+    }
     for (std::size_t i = 0; i < e.nops(); ++i) n += tree_size(e.op(i));
     return n;
 }
@@ -34,6 +49,11 @@ bool has_any(ex const& e, std::vector<symbol> const& symbols) {
         if (is_exactly_a<symbol>(x)) {
             for (auto const& s : symbols)
                 if (x.is_equal(s)) return true;
+            continue;
+        }
+        if (is_exactly_a<add>(x)) {
+            // The rest of each term (its coefficient and the constant are numbers).
+            for (auto const& p : sum_terms::pairs(ex_to<add>(x))) pending.push_back(p.rest);
             continue;
         }
         for (std::size_t i = 0; i < x.nops(); ++i) pending.push_back(x.op(i));
@@ -102,15 +122,18 @@ ex simplify(ex const& e, double max_terms) {
 
 numeric unit_scale(ex const& b) {
     if (!is_exactly_a<add>(b)) return 1;
+    // Each term's number: the coefficient of its pair (1 for a term without one), and
+    // the constant term itself.
     std::map<numeric, std::size_t> count;
-    for (std::size_t i = 0; i < b.nops(); ++i) {
-        ex const& t = b.op(i);
-        numeric k = 1;
-        if (is_exactly_a<numeric>(t)) k = ex_to<numeric>(t);
-        else if (is_exactly_a<mul>(t) && is_exactly_a<numeric>(t.op(t.nops() - 1))) k = ex_to<numeric>(t.op(t.nops() - 1));
-        if (!k.is_rational() || k.is_zero()) return 1;
+    auto tally = [&](numeric const& k) {
+        if (!k.is_rational() || k.is_zero()) return false;
         ++count[abs(k)];
-    }
+        return true;
+    };
+    add const& sum = ex_to<add>(b);
+    for (auto const& pair : sum_terms::pairs(sum))
+        if (!tally(ex_to<numeric>(pair.coeff))) return 1;
+    if (ex const& c = sum_terms::constant(sum); !c.is_zero() && !tally(ex_to<numeric>(c))) return 1;
     numeric best = 1;
     std::size_t most = count.count(1) ? count[1] : 0; // 1 unless another magnitude is more common
     for (auto const& [k, c] : count) // ascending: a tie between others goes to the largest
