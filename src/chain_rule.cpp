@@ -79,11 +79,28 @@ struct walker {
 } // namespace
 
 ex directional_derivative(ex const& e, std::vector<symbol> const& x, std::vector<ex> const& r) {
+    return directional_deriver(x, r)(e);
+}
+
+struct directional_deriver::state {
     walker w;
+    std::size_t variables = 0;
+};
+
+directional_deriver::directional_deriver(std::vector<symbol> const& x, std::vector<ex> const& r)
+    : state_(std::make_unique<state>()) {
+    state_->variables = x.size();
     for (std::size_t i = 0; i < x.size(); ++i)
-        if (!r[i].is_zero()) w.rate.emplace(x[i], r[i]);
-    if (w.rate.empty()) return 0;
-    return w.d(e);
+        if (!r[i].is_zero()) state_->w.rate.emplace(x[i], r[i]);
+}
+
+directional_deriver::~directional_deriver() = default;
+
+std::size_t directional_deriver::variables() const { return state_->variables; }
+
+ex directional_deriver::operator()(ex const& e) {
+    if (state_->w.rate.empty()) return 0;
+    return state_->w.d(e);
 }
 
 } // namespace lagc

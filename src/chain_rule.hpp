@@ -3,6 +3,7 @@
 
 #include <ginac/ginac.h>
 
+#include <memory>
 #include <vector>
 
 namespace lagc {
@@ -13,5 +14,24 @@ namespace lagc {
 // n terms instead of n².
 GiNaC::ex directional_derivative(GiNaC::ex const& e, std::vector<GiNaC::symbol> const& x,
                                  std::vector<GiNaC::ex> const& r);
+
+// The same for many expressions along one direction, remembering every part it has
+// derived: the derivation takes d/dt of hundreds of small expressions that share parts
+// (rotation products), which one walk each would derive again.
+class directional_deriver {
+public:
+    directional_deriver(std::vector<GiNaC::symbol> const& x, std::vector<GiNaC::ex> const& r);
+    ~directional_deriver();
+    directional_deriver(directional_deriver const&) = delete;
+    directional_deriver& operator=(directional_deriver const&) = delete;
+    GiNaC::ex operator()(GiNaC::ex const& e);
+    // How many variables x it was made for (a memo for fewer coordinates than a model has
+    // now is not the model's d/dt).
+    std::size_t variables() const;
+
+private:
+    struct state;
+    std::unique_ptr<state> state_;
+};
 
 } // namespace lagc

@@ -49,7 +49,9 @@ ex total_time_derivative(ex const& e, model const& m) {
     // GiNaC's diff walks every path through shared parts even where t never occurs (a
     // tenth of a 3-D arm's derivation): ask first, in one walk.
     ex const explicit_t = has_any(e, {m.t}) ? e.diff(m.t) : ex(0);
-    return explicit_t + directional_derivative(e, m.q, exvector(m.qd.begin(), m.qd.end()));
+    if (!m.time_derivative_memo || m.time_derivative_memo->variables() != m.q.size())
+        m.time_derivative_memo = std::make_shared<directional_deriver>(m.q, exvector(m.qd.begin(), m.qd.end()));
+    return explicit_t + (*m.time_derivative_memo)(e);
 }
 
 } // namespace lagc

@@ -6,10 +6,13 @@
 
 #include <ginac/ginac.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace lagc {
+
+class directional_deriver; // chain_rule.hpp
 
 // A scalar, a vector (rows × 1) or a matrix (rows × cols), elements row-major.
 struct value {
@@ -107,6 +110,9 @@ struct model {
         GiNaC::exvector result, matrix, operand; // 3, 3×3 row-major, 3
     };
     std::vector<transport> transports;
+    // d/dt along q̇ of the parts derived so far (total_time_derivative, derive_support.cpp):
+    // made on first use, shared by copies (the same symbols, so the same derivatives).
+    mutable std::shared_ptr<directional_deriver> time_derivative_memo;
 };
 
 } // namespace lagc

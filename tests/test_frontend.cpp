@@ -198,6 +198,53 @@ TEST(ChainRule, DirectionalDerivativeIsTheSumOfPartials) {
     EXPECT_EQ(v.nops(), 3u) << v;
 }
 
+// One deriver for many expressions (total_time_derivative's memo) gives each what a walk
+// of its own gives: the same expression, whatever was derived before it.
+TEST(ChainRule, SharedDeriverMatchesOneWalkEach) {
+    GiNaC::symbol a("a"), b("b"), c("c"), l("l"), r1("r1"), r2("r2"), r3("r3");
+    std::vector<GiNaC::symbol> x = {a, b, c};
+    std::vector<ex> r = {r1, r2, r3};
+    ex const s = sin(a + b), k = cos(b + c) * l;
+    std::vector<ex> cases = {s * k, s + k, pow(s, 2) * k - 3 * s, k, s * k * sin(c), GiNaC::ex(7), l * r2};
+    lagc::directional_deriver shared(x, r);
+    EXPECT_EQ(shared.variables(), 3u);
+    for (int pass = 0; pass < 2; ++pass)
+        for (auto const& e : cases) {
+            ex const alone = lagc::directional_derivative(e, x, r);
+            ex const got = shared(e);
+            EXPECT_TRUE(got.is_equal(alone)) << e << ": " << got << " against " << alone;
+            EXPECT_TRUE((got - alone).expand().is_zero()) << e;
+        }
+    EXPECT_TRUE(shared(l * a).is_equal(l * r1));
+}
+
+// sum_terms reads a sum's terms as GiNaC stores them: rest · coeff for each pair, then the
+// constant, must be the sum's op(i) in order, and add up to the sum.
+TEST(Expressions, SumTermsAreTheSumsTerms) {
+    GiNaC::symbol x("x"), y("y"), z("z");
+    std::vector<ex> sums = {3 * x + y - GiNaC::numeric(2, 7) * x * y * z + 5, x + y, 2 * x * (y + 2 * z) - z / 3,
+                            pow(x + y, 2) * 4 + sin(z) - 1, 6 * (x + 2 * y)};
+    for (auto const& e : sums) {
+        ASSERT_TRUE(GiNaC::is_exactly_a<GiNaC::add>(e)) << e;
+        GiNaC::add const& a = GiNaC::ex_to<GiNaC::add>(e);
+        auto const& pairs = lagc::sum_terms::pairs(a);
+        ex const& constant = lagc::sum_terms::constant(a);
+        ASSERT_EQ(pairs.size() + (constant.is_zero() ? 0u : 1u), e.nops()) << e;
+        ex total = constant;
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            EXPECT_TRUE(GiNaC::is_exactly_a<GiNaC::numeric>(pairs[i].coeff)) << e;
+            EXPECT_TRUE((pairs[i].rest * pairs[i].coeff - e.op(i)).expand().is_zero()) << e << " term " << i;
+            total += pairs[i].rest * pairs[i].coeff;
+        }
+        if (!constant.is_zero()) EXPECT_TRUE(constant.is_equal(e.op(e.nops() - 1))) << e;
+        EXPECT_TRUE((total - e).expand().is_zero()) << e;
+    }
+    // unit_scale reads the coefficients from the pairs: the magnitude most terms have.
+    EXPECT_EQ(lagc::unit_scale(3 * x + 3 * y + 6 * z), GiNaC::numeric(3));
+    EXPECT_EQ(lagc::unit_scale(x + 3 * y + 6 * z), GiNaC::numeric(1));
+    EXPECT_EQ(lagc::unit_scale(GiNaC::numeric(2, 5) * x - GiNaC::numeric(2, 5) * y + 4), GiNaC::numeric(2, 5));
+}
+
 // has_any walks each distinct part once; GiNaC rebuilds a sum's term c·x as a new object
 // on every op(i), so the walk must keep what it visited alive, or a freed term's address,
 // reused by a later one, would make that one look visited (t was missed in the crane
