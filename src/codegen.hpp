@@ -189,6 +189,7 @@ private:
     int rebuilt(int id, std::function<int(int)> const& map);
     int factored(int id, std::vector<int>& memo);
     int horner(std::vector<product_term> terms);
+    std::pair<std::pair<int, bool>, int> most_common_factor(std::vector<product_term> const& terms) const;
     int build_term(product_term const& t);
 
     // The part of the DAG the outputs reach: reference counts, bases of powers, post-order.

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <functional>
-#include <map>
 
 namespace lagc {
 
@@ -30,6 +29,30 @@ constexpr std::size_t horner_limit = 2000;
 // products of n factors (the derivative of a product of n sines) costs n³.
 constexpr double horner_work_limit = 1e7;
 
+// In how many terms each factor occurs: the most frequent one (canonically first on a
+// tie) and its count, counted as runs of equal factors once every term's distinct factors
+// are sorted; ({-1, false}, 1) when none occurs twice.
+std::pair<std::pair<int, bool>, int> expression_graph::most_common_factor(std::vector<product_term> const& terms) const {
+    using key = std::pair<int, bool>;
+    std::vector<key> occurrences;
+    for (auto const& t : terms)
+        for (std::size_t i = 0; i < t.factors.size(); ++i)
+            if (i == 0 || t.factors[i] != t.factors[i - 1]) occurrences.push_back(t.factors[i]);
+    std::sort(occurrences.begin(), occurrences.end());
+    key best{-1, false};
+    int best_count = 1;
+    for (std::size_t i = 0; i < occurrences.size();) {
+        std::size_t j = i;
+        while (j < occurrences.size() && occurrences[j] == occurrences[i]) ++j;
+        key const& k = occurrences[i];
+        int const c = static_cast<int>(j - i);
+        auto first = [&] { return k.second != best.second ? k.second < best.second : less(k.first, best.first); };
+        if (c > best_count || (c == best_count && best.first >= 0 && first())) best = k, best_count = c;
+        i = j;
+    }
+    return {best, best_count};
+}
+
 int expression_graph::horner(std::vector<product_term> terms) {
     if (terms.size() == 1) return build_term(terms[0]);
     double factors = 0;
@@ -44,15 +67,7 @@ int expression_graph::horner(std::vector<product_term> terms) {
         if (a.second != b.second) return a.second < b.second;
         return less(a.first, b.first);
     };
-    // In how many terms each factor occurs; the most frequent one (canonically first on a tie).
-    std::map<key, int> count;
-    for (auto const& t : terms)
-        for (std::size_t i = 0; i < t.factors.size(); ++i)
-            if (i == 0 || t.factors[i] != t.factors[i - 1]) ++count[t.factors[i]];
-    key best{-1, false};
-    int best_count = 1;
-    for (auto const& [k, c] : count)
-        if (c > best_count || (c == best_count && best.first >= 0 && key_less(k, best))) best = k, best_count = c;
+    auto const [best, best_count] = most_common_factor(terms);
     if (best_count < 2) {
         // sin(u)² + cos(u)² = 1 (Horner has already taken any common factor out).
         auto square_of = [&](product_term const& t, char const* fn) {
