@@ -179,6 +179,12 @@ private:
     int product_of(std::vector<std::pair<int, bool>> factors, bool negative); // -1 if any factor is
     std::pair<int, bool> convert_signed(GiNaC::ex const& e); // (magnitude, negative)
     bool less(int a, int b) const;
+    // The order of a product's factors (node, in the denominator): numerators first, then
+    // canonical order.
+    bool factor_less(std::pair<int, bool> const& a, std::pair<int, bool> const& b) const {
+        if (a.second != b.second) return a.second < b.second;
+        return less(a.first, b.first);
+    }
 
     struct product_term {
         bool negative = false;

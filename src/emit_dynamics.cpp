@@ -107,6 +107,10 @@ std::function<std::string(std::size_t)> emitter::diagonal_of(char const* array) 
     return [nq = d_.nq, array](std::size_t j) { return fmt::format("{}[{}]", array, j * nq + j); };
 }
 
+std::function<std::string(std::size_t)> emitter::element_of(char const* array) {
+    return [array](std::size_t i) { return fmt::format("{}[{}]", array, i); };
+}
+
 emitter::factorisation emitter::mass_factorisation() {
     if (!unrolls_mass_matrix()) return {false, "detail::cholesky_factor<nq>", "detail::cholesky_solve<nq>"};
     if (!unrolled_helpers_added_) out_.add_helpers(unrolled_cholesky());
@@ -116,13 +120,12 @@ emitter::factorisation emitter::mass_factorisation() {
 
 // detail::factor_mass_matrix and detail::solve_mass_matrix on arrays, for the two-step form.
 std::string emitter::unrolled_cholesky() const {
-    auto element = [](char const* array) { return [array](std::size_t i) { return fmt::format("{}[{}]", array, i); }; };
     return text("unrolled_cholesky.tpl",
                 {{"linkage", helper_linkage()},
                  {"scalar", scalar()},
                  {"factor", factor_statements({in_array("M"), in_array("M"), diagonal_of("M"), ""})},
-                 {"solve", solve_statements({in_array("L"), in_array("L"), diagonal_of("L"), ""}, element("b"),
-                                            element("b"))}});
+                 {"solve", solve_statements({in_array("L"), in_array("L"), diagonal_of("L"), ""}, element_of("b"),
+                                            element_of("b"))}});
 }
 
 std::string emitter::augmented(char const* section) {
@@ -158,7 +161,7 @@ std::string emitter::inline_forward_dynamics(built_function& f, std::vector<std:
     return text("forward_dynamics_unrolled.tpl",
                 {{"terms", terms.text},
                  {"factor", factor_statements(names)},
-                 {"solve", solve_statements(names, rhs, [](std::size_t i) { return fmt::format("qdd[{}]", i); })},
+                 {"solve", solve_statements(names, rhs, element_of("qdd"))},
                  {"finite_check", finite_check(n, [](std::size_t i) { return fmt::format("x{}", i); })}});
 }
 
@@ -204,8 +207,7 @@ void emitter::forward_dynamics() {
     // The solve for q̈ is written out in it (unrolled): a call of solve_mass_matrix, which
     // linearization calls too, would not be inlined (1% more instructions at 12 joints).
     values.push_back({"solve", mf.unrolled ? solve_statements({in_array("M"), in_array("M"), diagonal_of("M"), ""},
-                                                              [](std::size_t i) { return fmt::format("b[{}]", i); },
-                                                              [](std::size_t i) { return fmt::format("qdd[{}]", i); })
+                                                              element_of("b"), element_of("qdd"))
                                            : text("forward_dynamics.tpl#loop_solve", {{"solve", mf.solve}})});
     out_.define("int", "forward_dynamics_factored", with_output(with_output(inputs({"q", "qd", "u", "p"}), "qdd"), "M"),
                 {"t", "q", "qd", "u", "p", "qdd", "M"}, text("forward_dynamics.tpl#factored", values),

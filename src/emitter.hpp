@@ -94,9 +94,10 @@ private:
                                  std::function<std::string(std::size_t)> const& out) const;
     std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
     std::string unrolled_cholesky() const;
-    // "A[i * nq + j]" and "A[j * nq + j]": M or L in a row-major array.
+    // "A[i * nq + j]" and "A[j * nq + j]": M or L in a row-major array; "b[i]": a vector.
     std::function<std::string(std::size_t, std::size_t)> in_array(char const* array) const;
     std::function<std::string(std::size_t)> diagonal_of(char const* array) const;
+    static std::function<std::string(std::size_t)> element_of(char const* array);
 
     // -- the C interface (emit_c_api.cpp) --------------------------------------
     void c_interface(emitted_files& files) const;
@@ -158,6 +159,5 @@ private:
 
 // array[0] = v[0], ... as (target, expression) pairs.
 std::vector<std::pair<std::string, ex>> entries(std::string const& array, exvector const& v);
-
 
 } // namespace lagc::emitting

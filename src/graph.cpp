@@ -179,10 +179,7 @@ int expression_graph::make_mul(std::vector<std::pair<int, bool>> factors, bool n
     if (factors.size() == 1 && !factors[0].second) {
         id = factors[0].first;
     } else {
-        std::sort(factors.begin(), factors.end(), [&](auto const& a, auto const& b) {
-            if (a.second != b.second) return a.second < b.second;
-            return less(a.first, b.first);
-        });
+        std::sort(factors.begin(), factors.end(), [&](auto const& a, auto const& b) { return factor_less(a, b); });
         args_.clear();
         flags_.clear();
         for (auto const& [f, den] : factors) {

@@ -46,8 +46,7 @@ std::pair<std::pair<int, bool>, int> expression_graph::most_common_factor(std::v
         while (j < occurrences.size() && occurrences[j] == occurrences[i]) ++j;
         key const& k = occurrences[i];
         int const c = static_cast<int>(j - i);
-        auto first = [&] { return k.second != best.second ? k.second < best.second : less(k.first, best.first); };
-        if (c > best_count || (c == best_count && best.first >= 0 && first())) best = k, best_count = c;
+        if (c > best_count || (c == best_count && best.first >= 0 && factor_less(k, best))) best = k, best_count = c;
         i = j;
     }
     return {best, best_count};
@@ -63,10 +62,6 @@ int expression_graph::horner(std::vector<product_term> terms) {
         return make_add(std::move(built));
     }
     using key = std::pair<int, bool>;
-    auto key_less = [&](key const& a, key const& b) {
-        if (a.second != b.second) return a.second < b.second;
-        return less(a.first, b.first);
-    };
     auto const [best, best_count] = most_common_factor(terms);
     if (best_count < 2) {
         // sin(u)² + cos(u)² = 1 (Horner has already taken any common factor out).
@@ -115,7 +110,7 @@ int expression_graph::horner(std::vector<product_term> terms) {
     product_term combined;
     combined.factors = common;
     combined.factors.push_back({inner, false});
-    std::sort(combined.factors.begin(), combined.factors.end(), key_less);
+    std::sort(combined.factors.begin(), combined.factors.end(), [&](key const& a, key const& b) { return factor_less(a, b); });
     rest.push_back(std::move(combined));
     return horner(std::move(rest));
 }
@@ -185,10 +180,7 @@ int expression_graph::factored(int id, std::vector<int>& memo) {
                 for (std::size_t k = 0; k < cn.args.size(); ++k) push(cn.args[k], cn.flags[k] != 0);
             else
                 push(c, false);
-            std::sort(t.factors.begin(), t.factors.end(), [&](auto const& a, auto const& b) {
-                if (a.second != b.second) return a.second < b.second;
-                return less(a.first, b.first);
-            });
+            std::sort(t.factors.begin(), t.factors.end(), [&](auto const& a, auto const& b) { return factor_less(a, b); });
             terms.push_back(std::move(t));
         }
         result = horner(std::move(terms));

@@ -38,7 +38,8 @@ std::size_t tree_size(ex const& e) {
 bool has_any(ex const& e, std::vector<symbol> const& symbols) {
     if (symbols.empty()) return false;
     // Visited parts by address, each held in `visited` so that its address is not reused:
-    // a sum's op(i) can be a new object (c·x rebuilt from its pair), freed when dropped.
+    // a product's op(i) can be a new object (x² rebuilt from its pair), freed when dropped.
+    // A sum's terms are read as stored (sum_terms): the rest of each, never a new object.
     std::unordered_set<basic const*> seen;
     std::vector<ex> visited, pending{e};
     while (!pending.empty()) {
