@@ -105,8 +105,9 @@ built_function emitter::build(std::string const& name, std::vector<std::pair<std
 
 // array[r * variables + c] = ∂row_r/∂variable_c (negated: −∂), the rows given as parts.
 built_function emitter::build_jacobian(std::string const& name, std::vector<exvector> const& rows,
-                                       std::vector<std::string> const& variables, std::string const& array, bool negated) {
-    if (o_.progress) o_.progress("generating " + name);
+                                       std::vector<std::string> const& variables, std::string const& array, bool negated,
+                                       std::string const& form) {
+    if (o_.progress) o_.progress("generating " + name + (form.empty() ? "" : " " + form));
     auto const start = std::chrono::steady_clock::now();
     built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
     expression_graph& g = *f.graph;
@@ -203,7 +204,7 @@ void emitter::coriolis_matrix() {
     }
     std::optional<built_function> from_h;
     try {
-        from_h = build_jacobian("coriolis_matrix", half_h, spellings({"qd"}), "C", false);
+        from_h = build_jacobian("coriolis_matrix", half_h, spellings({"qd"}), "C", false, "from dh/dqd");
     } catch (std::exception const&) {
         // Only an alternative (past --max-operations before its rewrites, say): keep the first.
     }

@@ -141,8 +141,10 @@ private:
 
     built_function build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs);
     built_function build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs);
+    // `form`, when given, tells --progress which of two forms of one function this is.
     built_function build_jacobian(std::string const& name, std::vector<exvector> const& rows,
-                                  std::vector<std::string> const& variables, std::string const& array, bool negated);
+                                  std::vector<std::string> const& variables, std::string const& array, bool negated,
+                                  std::string const& form = {});
     // The rewrites and the statistics (seconds counted from `start`, when building began).
     void finish(built_function& f, std::string const& name, std::vector<int> ids, std::vector<std::string> const& targets,
                 std::chrono::steady_clock::time_point start);

@@ -95,6 +95,9 @@ TEST(Progress, TheCompilerReportsEachStepInOrder) {
     for (char const* f : {"generating dynamics_terms", "generating linearization_terms", "generating kinetic_energy",
                           "generating inverse_dynamics"})
         EXPECT_NE(std::find(steps.begin(), steps.end(), f), steps.end()) << f;
+    // C is built two ways (Christoffel symbols, ½ ∂h/∂q̇); each step is reported once.
+    EXPECT_EQ(std::count(steps.begin(), steps.end(), "generating coriolis_matrix"), 1);
+    EXPECT_EQ(std::count(steps.begin(), steps.end(), "generating coriolis_matrix from dh/dqd"), 1);
     // A model with errors stops after checking.
     steps.clear();
     auto bad = lagc::compile("model p\ncoordinate th\nkinetic der(x)^2\n", o);
