@@ -17,7 +17,7 @@ struct emit_options {
     bool header_only = false;            // -o NAME.hpp
     std::string scalar = "double";       // --scalar: "double" or "float"
     bool templated = false;              // --template: functions templated on the scalar type T (header-only)
-    std::size_t split_operations = 2000; // --split: larger functions are cut into parts that pass shared values on
+    std::size_t split_operations = 500; // --split: larger functions are cut into parts that pass shared values on
     bool fold_parameters = false;        // --fold-parameters: parameters replaced by their defaults
     std::size_t max_operations = 1000000; // --max-operations: the largest generated function, before CSE rewrites
     bool c_api = false;                  // --c-api: a C header and extern "C" wrappers in the .cpp

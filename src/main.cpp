@@ -43,7 +43,7 @@ char const* const usage_text =
     "  --fold-parameters bakes the parameters' default values into the code as constants\n"
     "                    (for parameters that never change; Parameters is kept, unused)\n"
     "  --split N         cuts functions of more than N operations into parts that pass shared\n"
-    "                    values on (compile time linear in model size); default 2000\n"
+    "                    values on (compile time linear in model size); default 500\n"
     "  --max-terms N     the largest expression (in nodes, names substituted) a model may\n"
     "                    build; default 400000\n"
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
