@@ -142,6 +142,9 @@ private:
     std::unordered_map<std::string, std::string> argument_of_; // C++ spelling → argument name
     codegen_options options_;
     std::vector<node> nodes_;
+    // Node `id`. A reference into nodes_, which grows while rewrites add nodes: read it
+    // again after anything that may add one, do not hold it across.
+    node const& node_at(int id) const { return nodes_[static_cast<std::size_t>(id)]; }
     // Hash → the last node interned with it; same_hash_[id] → the one before (or -1): one
     // map entry per hash and no allocation per node.
     std::unordered_map<std::uint64_t, int> interned_;

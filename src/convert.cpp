@@ -35,21 +35,11 @@ std::pair<int, bool> expression_graph::convert_scaled_term(GiNaC::ex const& t, G
     return {product_with(std::move(factors), coefficient), false};
 }
 
-// The term rest · coeff of a sum (a pair of sum_terms), times scale: what
-// convert_scaled_term(sum.op(i), scale) gives, without building and evaluating the
-// product rest · coeff (op(i) does that at every call).
+// The term rest · coeff of a sum (a pair of sum_terms), times scale: rest is never a
+// number, so this is convert_scaled_term(sum.op(i), scale) without building and
+// evaluating the product rest · coeff (op(i) does that at every call).
 std::pair<int, bool> expression_graph::convert_term(GiNaC::expair const& p, GiNaC::numeric const& scale) {
-    using namespace GiNaC;
-    numeric const& coeff = ex_to<numeric>(p.coeff);
-    if (coeff == 1) return convert_scaled_term(p.rest, scale);
-    // rest · coeff is a product with rest's factors (rest itself if not a product) and the number.
-    std::vector<std::pair<int, bool>> factors;
-    numeric coefficient = scale * coeff;
-    if (is_exactly_a<mul>(p.rest))
-        for (std::size_t i = 0; i < p.rest.nops(); ++i) product_factor(p.rest.op(i), coefficient, factors);
-    else
-        product_factor(p.rest, coefficient, factors);
-    return {product_with(std::move(factors), coefficient), false};
+    return convert_scaled_term(p.rest, scale * GiNaC::ex_to<GiNaC::numeric>(p.coeff));
 }
 
 // GiNaC keeps every sum that is a factor of a product, or raised to a power, with its

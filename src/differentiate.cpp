@@ -30,7 +30,7 @@ int expression_graph::product_of(std::vector<std::pair<int, bool>> factors, bool
 
 int expression_graph::derivative(int id, int variable, std::vector<int>& memo) {
     if (memo[static_cast<std::size_t>(id)] != not_yet) return memo[static_cast<std::size_t>(id)];
-    node const n = nodes_[static_cast<std::size_t>(id)];
+    node const n = node_at(id);
     int result = zero_derivative;
     switch (n.kind) {
     case op::number: break;

@@ -66,12 +66,12 @@ int expression_graph::intern(op kind, std::string const& text, int const* args, 
     std::uint64_t h = mix(static_cast<std::uint64_t>(kind) + 1, hash_text(text));
     h = mix(h, static_cast<std::uint64_t>(exponent));
     for (std::size_t i = 0; i < count; ++i) {
-        h = mix(h, nodes_[static_cast<std::size_t>(args[i])].hash);
+        h = mix(h, node_at(args[i]).hash);
         h = mix(h, flags ? flags[i] : 0);
     }
     auto [it, inserted] = interned_.try_emplace(h, -1);
     for (int id = it->second; id >= 0; id = same_hash_[static_cast<std::size_t>(id)]) {
-        node const& o = nodes_[static_cast<std::size_t>(id)];
+        node const& o = node_at(id);
         if (o.kind != kind || o.text != text || o.exponent != exponent || o.args.size() != count) continue;
         if (!std::equal(args, args + count, o.args.begin())) continue;
         bool const same_flags = flags ? o.flags.size() == count && std::equal(flags, flags + count, o.flags.begin())
@@ -99,8 +99,8 @@ int expression_graph::intern(op kind, std::string const& text, int const* args, 
 // Canonical order: numbers, variables (by spelling), then compound nodes by structure.
 bool expression_graph::less(int a, int b) const {
     if (a == b) return false;
-    node const& x = nodes_[static_cast<std::size_t>(a)];
-    node const& y = nodes_[static_cast<std::size_t>(b)];
+    node const& x = node_at(a);
+    node const& y = node_at(b);
     if (rank_of(x.kind) != rank_of(y.kind)) return rank_of(x.kind) < rank_of(y.kind);
     if (x.kind == op::variable || x.kind == op::number || x.text != y.text) {
         if (x.text != y.text) return x.text < y.text;
@@ -136,7 +136,7 @@ int expression_graph::variable(std::string const& text) {
 }
 
 int expression_graph::negate(int id) {
-    node const& c = nodes_[static_cast<std::size_t>(id)];
+    node const& c = node_at(id);
     if (c.kind == op::neg) return c.args[0];
     std::uint8_t const flag = 0;
     return intern(op::neg, std::string(), &id, &flag, 1, 0);
@@ -147,7 +147,7 @@ int expression_graph::negate(int id) {
 // the whole sum is negated), so -m*(a - b) and m*(b - a) become one node.
 int expression_graph::make_add(std::vector<std::pair<int, bool>> terms) {
     for (auto& [id, neg] : terms) {
-        node const& c = nodes_[static_cast<std::size_t>(id)];
+        node const& c = node_at(id);
         if (c.kind == op::neg) id = c.args[0], neg = !neg;
     }
     if (terms.size() == 1) return terms[0].second ? negate(terms[0].first) : terms[0].first;
@@ -168,7 +168,7 @@ int expression_graph::make_add(std::vector<std::pair<int, bool>> terms) {
 
 int expression_graph::make_mul(std::vector<std::pair<int, bool>> factors, bool negative) {
     for (auto& [f, den] : factors) {
-        node const& c = nodes_[static_cast<std::size_t>(f)];
+        node const& c = node_at(f);
         if (c.kind == op::neg) f = c.args[0], negative = !negative;
     }
     int const one = number(GiNaC::numeric(1));
@@ -193,8 +193,8 @@ int expression_graph::make_mul(std::vector<std::pair<int, bool>> factors, bool n
 
 // x^n as products: x², x³ directly, higher powers by squaring (shared through CSE).
 int expression_graph::make_pow(int base, long n) {
-    if (nodes_[static_cast<std::size_t>(base)].kind == op::neg) {
-        int p = make_pow(nodes_[static_cast<std::size_t>(base)].args[0], n);
+    if (node_at(base).kind == op::neg) {
+        int p = make_pow(node_at(base).args[0], n);
         return n % 2 ? negate(p) : p;
     }
     if (n == 1) return base;
@@ -213,7 +213,7 @@ int expression_graph::make_call(std::string const& name, std::vector<int> args) 
     node n{op::call, (helper ? "detail::" : options_.math_prefix) + name, std::move(args), {}, 0, 0};
     n.flags.assign(n.args.size(), 0);
     bool constant = true;
-    for (int a : n.args) constant = constant && nodes_[static_cast<std::size_t>(a)].kind == op::number;
+    for (int a : n.args) constant = constant && node_at(a).kind == op::number;
     int const id = intern(std::move(n));
     // A call on constants (what folded parameters leave) must give a finite value.
     if (constant) {
@@ -255,7 +255,7 @@ double expression_graph::value_of(node const& n, Operand arg, Variable variable)
 }
 
 double expression_graph::evaluate(int id, std::map<std::string, double> const& values) const {
-    node const& n = nodes_[static_cast<std::size_t>(id)];
+    node const& n = node_at(id);
     return value_of(
         n, [&](std::size_t i) { return evaluate(n.args[i], values); }, [&] { return values.at(n.text); });
 }
@@ -285,7 +285,7 @@ std::vector<double> expression_graph::evaluate_all(std::vector<int> const& roots
 }
 
 std::string expression_graph::print_operand(int id, std::vector<std::string> const& names, bool in_product) const {
-    node const& n = nodes_[static_cast<std::size_t>(id)];
+    node const& n = node_at(id);
     std::string s = print(id, names);
     if (!names[static_cast<std::size_t>(id)].empty()) return s;
     bool wrap = n.kind == op::add || (in_product && n.kind == op::neg);
@@ -294,7 +294,7 @@ std::string expression_graph::print_operand(int id, std::vector<std::string> con
 
 std::string expression_graph::print(int id, std::vector<std::string> const& names) const {
     if (!names[static_cast<std::size_t>(id)].empty()) return names[static_cast<std::size_t>(id)];
-    node const& n = nodes_[static_cast<std::size_t>(id)];
+    node const& n = node_at(id);
     switch (n.kind) {
     case op::number:
     case op::variable: return n.text;
@@ -321,7 +321,7 @@ std::string expression_graph::print(int id, std::vector<std::string> const& name
         std::string num, den;
         std::size_t den_count = 0;
         for (std::size_t i = 0; i < n.args.size(); ++i) {
-            node const& c = nodes_[static_cast<std::size_t>(n.args[i])];
+            node const& c = node_at(n.args[i]);
             std::string t = print_operand(n.args[i], names, true);
             if (n.flags[i]) {
                 bool product = names[static_cast<std::size_t>(n.args[i])].empty() && (c.kind == op::pow || c.kind == op::mul);
@@ -337,7 +337,7 @@ std::string expression_graph::print(int id, std::vector<std::string> const& name
     }
     case op::pow: {
         std::string b = print_operand(n.args[0], names, true);
-        if (nodes_[static_cast<std::size_t>(n.args[0])].kind == op::mul && names[static_cast<std::size_t>(n.args[0])].empty())
+        if (node_at(n.args[0]).kind == op::mul && names[static_cast<std::size_t>(n.args[0])].empty())
             b = "(" + b + ")";
         std::string s = b;
         for (int k = 1; k < n.exponent; ++k) s += "*" + b;
@@ -358,7 +358,7 @@ std::size_t expression_graph::operation_count(std::vector<int> const& roots) con
     std::function<void(int)> visit = [&](int id) {
         if (seen[static_cast<std::size_t>(id)]) return;
         seen[static_cast<std::size_t>(id)] = 1;
-        node const& n = nodes_[static_cast<std::size_t>(id)];
+        node const& n = node_at(id);
         ops += cost(n);
         for (int c : n.args) visit(c);
     };
@@ -377,7 +377,7 @@ double expression_graph::derivative_work(std::vector<int> const& roots, std::vec
         auto& d = deps[static_cast<std::size_t>(id)];
         if (!d.empty()) return;
         d.assign(words, 0);
-        node const& n = nodes_[static_cast<std::size_t>(id)];
+        node const& n = node_at(id);
         if (n.kind == op::variable)
             if (auto it = index.find(n.text); it != index.end()) d[it->second / 64] |= std::uint64_t{1} << (it->second % 64);
         for (int c : n.args) {
@@ -397,7 +397,7 @@ double expression_graph::tree_operation_count(std::vector<int> const& roots) con
     std::function<double(int)> visit = [&](int id) -> double {
         double& m = memo[static_cast<std::size_t>(id)];
         if (m >= 0) return m;
-        node const& n = nodes_[static_cast<std::size_t>(id)];
+        node const& n = node_at(id);
         double ops = static_cast<double>(cost(n));
         for (int c : n.args) ops += visit(c) * (n.kind == op::pow ? n.exponent : 1);
         return m = ops;

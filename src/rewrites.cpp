@@ -67,7 +67,7 @@ int expression_graph::horner(std::vector<product_term> terms) {
         // sin(u)² + cos(u)² = 1 (Horner has already taken any common factor out).
         auto square_of = [&](product_term const& t, char const* fn) {
             if (t.factors.size() != 2 || t.factors[0] != t.factors[1] || t.factors[0].second) return -1;
-            node const& f = nodes_[static_cast<std::size_t>(t.factors[0].first)];
+            node const& f = node_at(t.factors[0].first);
             return f.kind == op::call && f.text == options_.math_prefix + fn ? f.args[0] : -1;
         };
         for (std::size_t i = 0; i < terms.size(); ++i) {
@@ -116,18 +116,18 @@ int expression_graph::horner(std::vector<product_term> terms) {
 }
 
 int expression_graph::rebuilt(int id, std::function<int(int)> const& map) {
-    op const kind = nodes_[static_cast<std::size_t>(id)].kind;
+    op const kind = node_at(id).kind;
     if (kind == op::number || kind == op::variable) return id;
     // nodes_ grows while children are mapped: the node is read by index, not by reference.
-    std::size_t const size = nodes_[static_cast<std::size_t>(id)].args.size();
+    std::size_t const size = node_at(id).args.size();
     std::vector<std::pair<int, bool>> operands;
     operands.reserve(size);
     bool changed = false;
     for (std::size_t i = 0; i < size; ++i) {
-        int const a = nodes_[static_cast<std::size_t>(id)].args[i];
+        int const a = node_at(id).args[i];
         int const m = map(a);
         changed = changed || m != a;
-        operands.push_back({m, nodes_[static_cast<std::size_t>(id)].flags[i] != 0});
+        operands.push_back({m, node_at(id).flags[i] != 0});
     }
     // Every node is already in canonical form (made by make_add, make_mul, make_pow,
     // negate): with the same children it would be built again as itself.
@@ -136,9 +136,9 @@ int expression_graph::rebuilt(int id, std::function<int(int)> const& map) {
     case op::number:
     case op::variable: return id;
     case op::neg: return negate(operands[0].first);
-    case op::pow: return make_pow(operands[0].first, nodes_[static_cast<std::size_t>(id)].exponent);
+    case op::pow: return make_pow(operands[0].first, node_at(id).exponent);
     case op::call: {
-        node c = nodes_[static_cast<std::size_t>(id)];
+        node c = node_at(id);
         for (std::size_t i = 0; i < size; ++i) c.args[i] = operands[i].first;
         return intern(std::move(c));
     }
@@ -151,7 +151,7 @@ int expression_graph::rebuilt(int id, std::function<int(int)> const& map) {
 int expression_graph::factored(int id, std::vector<int>& memo) {
     if (int const done = memo[static_cast<std::size_t>(id)]; done >= 0) return done;
     // nodes_ grows while children are factored: the node is read by index, not by reference.
-    op const kind = nodes_[static_cast<std::size_t>(id)].kind;
+    op const kind = node_at(id).kind;
     int result = id;
     switch (kind) {
     case op::number:
@@ -162,20 +162,20 @@ int expression_graph::factored(int id, std::vector<int>& memo) {
     case op::mul: result = rebuilt(id, [&](int c) { return factored(c, memo); }); break;
     case op::add: {
         std::vector<product_term> terms;
-        std::size_t const size = nodes_[static_cast<std::size_t>(id)].args.size();
+        std::size_t const size = node_at(id).args.size();
         for (std::size_t i = 0; i < size; ++i) {
             product_term t;
-            t.negative = nodes_[static_cast<std::size_t>(id)].flags[i] != 0;
-            int c = factored(nodes_[static_cast<std::size_t>(id)].args[i], memo);
-            if (nodes_[static_cast<std::size_t>(c)].kind == op::neg) t.negative = !t.negative, c = nodes_[static_cast<std::size_t>(c)].args[0];
+            t.negative = node_at(id).flags[i] != 0;
+            int c = factored(node_at(id).args[i], memo);
+            if (node_at(c).kind == op::neg) t.negative = !t.negative, c = node_at(c).args[0];
             auto push = [&](int f, bool den) {
-                node const& fn = nodes_[static_cast<std::size_t>(f)];
+                node const& fn = node_at(f);
                 if (fn.kind == op::pow)
                     for (int k = 0; k < fn.exponent; ++k) t.factors.push_back({fn.args[0], den});
                 else
                     t.factors.push_back({f, den});
             };
-            node const& cn = nodes_[static_cast<std::size_t>(c)]; // nothing is added below
+            node const& cn = node_at(c); // nothing is added below
             if (cn.kind == op::mul)
                 for (std::size_t k = 0; k < cn.args.size(); ++k) push(cn.args[k], cn.flags[k] != 0);
             else
@@ -208,15 +208,15 @@ std::vector<int> expression_graph::share_candidates(std::vector<int> const& root
     reach_result const reached = reach(outputs);
     std::vector<int> candidates;
     for (int id : reached.order) {
-        node const& n = nodes_[static_cast<std::size_t>(id)];
+        node const& n = node_at(id);
         if ((n.kind != op::add && n.kind != op::mul) || n.args.size() < 2) continue;
         bool repeated = false;
         for (std::size_t i = 1; i < n.args.size(); ++i) repeated = repeated || n.args[i] == n.args[i - 1];
         if (!repeated) candidates.push_back(id);
     }
     std::sort(candidates.begin(), candidates.end(), [&](int a, int b) {
-        node const& x = nodes_[static_cast<std::size_t>(a)];
-        node const& y = nodes_[static_cast<std::size_t>(b)];
+        node const& x = node_at(a);
+        node const& y = node_at(b);
         if (x.kind != y.kind) return x.kind < y.kind;
         if (x.args.size() != y.args.size()) return x.args.size() < y.args.size();
         return less(a, b);
@@ -229,14 +229,14 @@ std::vector<int> expression_graph::share_candidates(std::vector<int> const& root
 expression_graph::shared_choice expression_graph::covering(node const& n, std::vector<shared_part> subsets,
                                                            std::vector<int> const& rank) const {
     std::sort(subsets.begin(), subsets.end(), [&](shared_part const& x, shared_part const& y) {
-        std::size_t sx = nodes_[static_cast<std::size_t>(x.id)].args.size();
-        std::size_t sy = nodes_[static_cast<std::size_t>(y.id)].args.size();
+        std::size_t sx = node_at(x.id).args.size();
+        std::size_t sy = node_at(y.id).args.size();
         if (sx != sy) return sx > sy;
         return rank[static_cast<std::size_t>(x.id)] < rank[static_cast<std::size_t>(y.id)];
     });
     shared_choice out{{}, std::vector<char>(n.args.size(), 0)};
     for (auto const& sub : subsets) {
-        node const& a = nodes_[static_cast<std::size_t>(sub.id)];
+        node const& a = node_at(sub.id);
         std::vector<std::size_t> where;
         for (std::size_t k = 0; k < a.args.size(); ++k) {
             std::uint8_t want = sub.flipped ? static_cast<std::uint8_t>(1 - a.flags[k]) : a.flags[k];
@@ -265,7 +265,7 @@ expression_graph::find_shared_parts(std::vector<int> const& roots) const {
     // How many candidates have each operand, all told, and how many earlier ones so far.
     std::vector<std::uint32_t> total(nodes_.size() * 4, 0), earlier(nodes_.size() * 4, 0);
     for (int b : candidates) {
-        node const& n = nodes_[static_cast<std::size_t>(b)];
+        node const& n = node_at(b);
         for (std::size_t i = 0; i < n.args.size(); ++i) ++total[key(n.kind, n.args[i], n.flags[i])];
     }
     // A candidate contained in a later one has every operand in it, its rarest too: each
@@ -283,7 +283,7 @@ expression_graph::find_shared_parts(std::vector<int> const& roots) const {
     // The current candidate's operands: mark[node] = flag + 1.
     std::vector<std::uint8_t> mark(nodes_.size(), 0);
     for (int b : candidates) {
-        node const& n = nodes_[static_cast<std::size_t>(b)];
+        node const& n = node_at(b);
         for (std::size_t i = 0; i < n.args.size() && work < work_limit; ++i) {
             work += static_cast<double>(earlier[key(n.kind, n.args[i], n.flags[i])]);
             if (n.kind == op::add) work += static_cast<double>(earlier[key(n.kind, n.args[i], static_cast<std::uint8_t>(1 - n.flags[i]))]);
@@ -303,7 +303,7 @@ expression_graph::find_shared_parts(std::vector<int> const& roots) const {
             for (int flipped = 0; flipped < (n.kind == op::add ? 2 : 1); ++flipped) {
                 std::uint8_t const flag = flipped ? static_cast<std::uint8_t>(1 - n.flags[i]) : n.flags[i];
                 for (int a : filed[key(n.kind, n.args[i], flag)]) {
-                    node const& an = nodes_[static_cast<std::size_t>(a)];
+                    node const& an = node_at(a);
                     if (an.args.size() < n.args.size() && inside(an, flipped != 0)) subsets.push_back({a, flipped != 0});
                 }
             }
@@ -331,12 +331,11 @@ std::vector<int> expression_graph::share_subsets(std::vector<int> const& roots) 
             std::vector<std::pair<int, bool>> operands;
             for (auto const& sub : it->second.parts) operands.push_back({rebuild(sub.id), sub.flipped});
             // Read by index: nodes_ grows while operands are rebuilt.
-            std::size_t const size = nodes_[static_cast<std::size_t>(id)].args.size();
+            std::size_t const size = node_at(id).args.size();
             for (std::size_t i = 0; i < size; ++i)
                 if (!it->second.covered[i])
-                    operands.push_back({rebuild(nodes_[static_cast<std::size_t>(id)].args[i]),
-                                        nodes_[static_cast<std::size_t>(id)].flags[i] != 0});
-            bool const sum = nodes_[static_cast<std::size_t>(id)].kind == op::add;
+                    operands.push_back({rebuild(node_at(id).args[i]), node_at(id).flags[i] != 0});
+            bool const sum = node_at(id).kind == op::add;
             result = sum ? make_add(std::move(operands)) : make_mul(std::move(operands), false);
         } else {
             result = rebuilt(id, rebuild);

@@ -15,7 +15,7 @@ expression_graph::reach_result expression_graph::reach(std::vector<std::pair<std
         ++r.refs[static_cast<std::size_t>(id)];
         if (seen[static_cast<std::size_t>(id)]) return;
         seen[static_cast<std::size_t>(id)] = 1;
-        node const& n = nodes_[static_cast<std::size_t>(id)];
+        node const& n = node_at(id);
         for (int c : n.args) {
             count(c);
             if (n.kind == op::pow) r.pow_base[static_cast<std::size_t>(c)] = 1;
@@ -29,7 +29,7 @@ expression_graph::reach_result expression_graph::reach(std::vector<std::pair<std
 // A node gets a temporary when it is used more than once, or is the base of a power
 // (printed as b*b); leaves never do.
 bool expression_graph::needs_temporary(reach_result const& r, int id) const {
-    node const& n = nodes_[static_cast<std::size_t>(id)];
+    node const& n = node_at(id);
     return n.kind != op::variable && n.kind != op::number &&
            (r.refs[static_cast<std::size_t>(id)] > 1 || r.pow_base[static_cast<std::size_t>(id)] || n.kind == op::call);
 }
@@ -50,7 +50,7 @@ void expression_graph::use_target(emitted_body& b, std::string const& target) {
 void expression_graph::describe(statement& st, reach_result const& reached, int root, bool defines) const {
     std::vector<int> stack;
     if (defines) {
-        node const& r = nodes_[static_cast<std::size_t>(root)];
+        node const& r = node_at(root);
         st.ops += cost(r);
         stack.assign(r.args.begin(), r.args.end());
     } else {
@@ -59,7 +59,7 @@ void expression_graph::describe(statement& st, reach_result const& reached, int 
     while (!stack.empty()) {
         int id = stack.back();
         stack.pop_back();
-        node const& n = nodes_[static_cast<std::size_t>(id)];
+        node const& n = node_at(id);
         if (needs_temporary(reached, id)) {
             if (std::find(st.temps.begin(), st.temps.end(), id) == st.temps.end()) st.temps.push_back(id);
             continue;
@@ -83,10 +83,10 @@ expression_graph::schedule(std::vector<std::pair<std::string, int>> const& outpu
     std::function<void(int)> mark = [&](int id) {
         if (early[static_cast<std::size_t>(id)]) return;
         early[static_cast<std::size_t>(id)] = 1;
-        for (int c : nodes_[static_cast<std::size_t>(id)].args) mark(c);
+        for (int c : node_at(id).args) mark(c);
     };
     for (int id : reached.order)
-        if (nodes_[static_cast<std::size_t>(id)].kind == op::call) mark(id);
+        if (node_at(id).kind == op::call) mark(id);
     std::vector<int> order;
     for (int pass = 1; pass >= 0; --pass)
         for (int id : reached.order)
