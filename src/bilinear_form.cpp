@@ -279,6 +279,28 @@ struct rate_form_sums {
     }
 };
 
+// The covered rates' parts of M and h, term by term (rotational, translational).
+struct covered_parts {
+    explicit covered_parts(std::size_t n) : M(n * n, 0), h(n, 0), Mp(n * n, 0), hp(n, 0) {}
+    exvector M, h, Mp, hp;
+};
+
+// The composites where they apply and agree (the points' where they also make M and h
+// smaller), else the covered rates' parts term by term.
+void add_covered(composite_inertia const& composite, point_composite const& points, exvector const& F,
+                 covered_parts const& covered, exvector& M, exvector& h) {
+    // The composite inertias, and the forces F^c = F + Σ Xᵀ F^c of the children, as the RNEA sums them.
+    if (!composite.add_to(M, covered.M))
+        for (std::size_t k = 0; k < M.size(); ++k) M[k] += covered.M[k];
+    if (!composite.add_force(h, F, covered.h))
+        for (std::size_t i = 0; i < h.size(); ++i) h[i] += covered.h[i];
+    // The points' translational inertia and forces, composites over the points each joint moves.
+    if (!points.add(M, h, covered.Mp, covered.hp)) {
+        for (std::size_t k = 0; k < M.size(); ++k) M[k] += covered.Mp[k];
+        for (std::size_t i = 0; i < h.size(); ++i) h[i] += covered.hp[i];
+    }
+}
+
 // Every term's c (…) part, gathered rate by rate (h for all terms; M, Ṁ, P − Pᵀ for the
 // terms with a constant c): with K_aj = Σ c β_j, K̇_aj = Σ c β̇_j, D_aj = Σ c ∂_j r_b,
 // F_a = Σ c ρ_b and G_a = Σ c r_b over the terms c r_a r_b rate a is in,
@@ -335,11 +357,14 @@ void gathered_terms(model const& m, bilinear_form const& f, rate_form_sums& x) {
         }
     }
     composite_inertia const composite(m, f);
-    exvector covered(n * n, 0), covered_h(n, 0); // the covered rates' part of M and h, term by term
+    point_composite const points(m, f, composite);
+    covered_parts covered(n);
     for (std::size_t k = 0; k < nr; ++k) {
         auto const& a = R[k];
         bool const curl = !a.gradient && !angular[k];
-        exvector &M_part = composite.covers(k) ? covered : M, &h_part = composite.covers(k) ? covered_h : h;
+        bool const rotational = composite.covers(k), translational = points.covers(k);
+        exvector &M_part = rotational ? covered.M : translational ? covered.Mp : M;
+        exvector &h_part = rotational ? covered.h : translational ? covered.hp : h;
         for (std::size_t i = 0; i < n; ++i) {
             bool const ai = !a.a[i].is_zero();
             if (ai) h_part[i] += a.a[i] * F[k];
@@ -360,12 +385,7 @@ void gathered_terms(model const& m, bilinear_form const& f, rate_form_sums& x) {
             }
         }
     }
-    // The composite inertias where they apply and agree, else the covered rates term by term.
-    if (!composite.add_to(M, covered))
-        for (std::size_t k = 0; k < n * n; ++k) M[k] += covered[k];
-    // And the forces, F^c = F + Σ Xᵀ F^c of the children, as the RNEA sums them.
-    if (!composite.add_force(h, F, covered_h))
-        for (std::size_t i = 0; i < n; ++i) h[i] += covered_h[i];
+    add_covered(composite, points, F, covered, M, h);
 }
 
 // Terms whose c depends on q, one by one: c (…) for M, Ṁ and P − Pᵀ as above, plus
@@ -427,6 +447,37 @@ void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, de
     exvector C(n * n, 0);
     for (std::size_t k = 0; k < n * n; ++k) C[k] = (x.Mdot[k] + x.P_minus_Pt[k]) / 2;
     d.coriolis = std::move(C);
+}
+
+// M q̈ along the rate form's structure: (M q̈)_i = Σ_a α_ai Σ_terms c r_b(q̈) (r_b(q̈) = α_b·q̈,
+// taken by the chain rule on the rate as the model wrote it, so a recursion of ω stays
+// one), with the composites where they apply: the rotational ones sum these forces along
+// the transports, the points' ones as m J q̈ from the joints' twists. Empty when no
+// composite applies (the momentum of T itself is then as good).
+GiNaC::exvector momentum_from_bilinear_form(model const& m, bilinear_form const& f, GiNaC::exvector const& qdd) {
+    std::size_t const n = m.q.size(), nr = f.rates.size();
+    composite_inertia const composite(m, f);
+    point_composite const points(m, f, composite);
+    if (!composite.usable() && !points.usable()) return {};
+    directional_deriver at(m.qd, qdd);
+    exvector rate_at(nr, 0), F(nr, 0);
+    for (std::size_t k = 0; k < nr; ++k)
+        if (!points.covers(k)) rate_at[k] = at(f.rates[k].original);
+    for (auto const& t : f.terms) {
+        F[t.a] += t.c * rate_at[t.b];
+        F[t.b] += t.c * rate_at[t.a];
+    }
+    // Not checked part by part (q̈ is not a variable of those checks): the caller checks the
+    // whole against Σ_j M_ij q̈_j.
+    exvector p(n, 0);
+    for (std::size_t k = 0; k < nr; ++k) {
+        if (composite.covers(k) || points.covers(k)) continue;
+        for (std::size_t i = 0; i < n; ++i)
+            if (!f.rates[k].a[i].is_zero()) p[i] += f.rates[k].a[i] * F[k];
+    }
+    composite.add_force(p, F, {});
+    points.add_momentum(p, qdd, {});
+    return p;
 }
 
 } // namespace lagc

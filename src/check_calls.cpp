@@ -80,6 +80,8 @@ opt_value checker::time_derivative(value v, span where) {
         return std::nullopt;
     }
     std::vector<ex> rates(m_.qd.begin(), m_.qd.end());
+    model::point point{v.elems, {}};
+    bool const is_point = v.shape == value::kind::vector && v.rows == 3 && depends_on(v, m_.q);
     for (auto& e : v.elems) {
         e = e.diff(m_.t) + directional_derivative(e, m_.q, rates);
         // GiNaC pulls numbers out of sums ((x/25 + y/25)² = (x + y)²/625): kept without
@@ -87,6 +89,10 @@ opt_value checker::time_derivative(value v, span where) {
         ex const key = without_numeric_factor(e);
         m_.time_derivatives.insert(key);
         m_.time_derivatives.insert(-key);
+    }
+    if (is_point && m_.points.size() < 4096) {
+        point.velocity = v.elems;
+        m_.points.push_back(std::move(point));
     }
     return v;
 }

@@ -4,6 +4,7 @@
 #include "checker.hpp"
 #include "spelling.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -337,6 +338,9 @@ opt_value checker::add(char op, value const& a, value const& b, span where) {
     for (std::size_t i = 0; i < r.size(); ++i) r.elems[i] = op == '+' ? a.elems[i] + b.elems[i] : a.elems[i] - b.elems[i];
     record_transport(r, a);
     if (op == '+') record_transport(r, b);
+    if (r.shape == value::kind::vector && r.rows == 3 && m_.origins.size() < 4096 && depends_on(r, m_.q) &&
+        !depends_on(r, m_.qd) && !depends_on(r, m_.u))
+        m_.origins.push_back(r.elems);
     return r;
 }
 
@@ -351,6 +355,15 @@ void checker::record_transport(value const& r, value const& part) {
             m_.transports.push_back(std::move(t));
             return;
         }
+}
+
+// A 3×3 matrix of q (and parameters), once: a candidate rotation matrix (model::frames).
+void checker::record_frame(value const& f) {
+    if (m_.frames.size() >= 4096 || depends_on(f, m_.qd) || depends_on(f, m_.u) || !depends_on(f, m_.q)) return;
+    for (auto it = m_.frames.rbegin(); it != m_.frames.rend() && it - m_.frames.rbegin() < 64; ++it)
+        if (std::equal(it->begin(), it->end(), f.elems.begin(), [](ex const& x, ex const& y) { return x.is_equal(y); }))
+            return;
+    m_.frames.push_back(f.elems);
 }
 
 // Scalar × anything scales; matrix × vector and matrix × matrix are matrix products.
@@ -384,6 +397,8 @@ opt_value checker::multiply(value const& a, value const& b, span where) {
         }
     if (b.shape == k::vector && a.rows == 3 && a.cols == 3 && depends_on(b, m_.qd) && !depends_on(a, m_.qd))
         m_.transports.push_back({r.elems, a.elems, b.elems});
+    for (value const* f : {&a, &b, static_cast<value const*>(&r)})
+        if (f->shape == k::matrix && f->rows == 3 && f->cols == 3) record_frame(*f);
     return r;
 }
 

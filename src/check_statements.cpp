@@ -119,6 +119,10 @@ void checker::statement(ast::definition_stmt const& s, span where) {
     if (s.keyword == "let") {
         // Declare even when the value failed, so later uses do not cascade into "unknown name".
         if (!declare(s.name, name_kind::let, lets_.size())) return;
+        // A named 3-vector of velocities: a candidate angular velocity (model::velocity_vectors).
+        if (v && v->shape == value::kind::vector && v->rows == 3 && depends_on(*v, m_.qd) && !depends_on(*v, m_.u) &&
+            m_.velocity_vectors.size() < 4096)
+            m_.velocity_vectors.push_back(v->elems);
         lets_.push_back(v);
         return;
     }

@@ -100,6 +100,7 @@ private:
     opt_value scalar_call(builtin const& b, std::vector<value> const& args, ast::call const& c);
     opt_value time_derivative(value v, span where);
     void record_transport(value const& r, value const& part);
+    void record_frame(value const& f);
     opt_value dot_or_cross(std::string const& fn, value const& a, value const& b, span where);
     opt_value norm_of(value const& v, span where);
     opt_value transpose_of(value const& v, span where);

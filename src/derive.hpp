@@ -55,8 +55,11 @@ struct derived {
     std::size_t holonomic_rows = 0;
 };
 
-// Adds the control API's expressions to a derivation (derive_control.cpp).
-void derive_control(model const& m, derived& d);
+struct bilinear_form;
+
+// Adds the control API's expressions to a derivation (derive_control.cpp); `f`, the rate
+// form M and h came from (or null), gives M q̈ its composite form.
+void derive_control(model const& m, derived& d, bilinear_form const* f = nullptr);
 
 // Derivation errors a user can cause (a coordinate without inertia, a pole met while
 // differentiating) are reported at the offending statement; returns nullopt then.

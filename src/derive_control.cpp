@@ -45,18 +45,32 @@ exvector bias_parts(derived const& d, std::size_t i) {
 struct momentum_form {
     exvector p;                        // (M q̈)_i; empty when T is not of the form or the check fails
     std::size_t operations = 0;        // of p, as converted (before CSE's rewrites)
-    std::size_t matrix_operations = 0; // of Σ_j M_ij q̈_j, the same way
-    double derivative_work = 0, matrix_derivative_work = 0; // their derivatives' sizes along q, q̇
+    double derivative_work = 0;        // of p's derivatives along q, q̇
 };
 
-momentum_form momentum_at_qdd(model const& m, derived const& d) {
+struct momentum_forms {
+    momentum_form smallest, smallest_derivatives; // for inverse_dynamics, for the residual
+    std::size_t matrix_operations = 0;  // of Σ_j M_ij q̈_j, the same way
+    double matrix_derivative_work = 0;
+};
+
+// The candidates: the momentum of T by the chain rule on T's structure, and the rate
+// form's with its composites (momentum_from_bilinear_form: the CRBA's and RNEA's sums,
+// whose derivatives along q are O(n²) where T's are O(n³)), each checked against
+// Σ_j M_ij q̈_j at two random states (parameters and q̈ random too).
+momentum_forms momentum_at_qdd(model const& m, derived const& d, bilinear_form const* f) {
     std::size_t const n = d.nq;
-    momentum_form out;
+    momentum_forms out;
     if (!d.coriolis_reason.empty() || m.kinetic.is_zero()) return out;
-    ex const s = directional_derivative(m.kinetic, m.qd, exvector(d.qdd.begin(), d.qdd.end()));
+    exvector const qdd(d.qdd.begin(), d.qdd.end());
+    std::vector<exvector> candidates;
+    ex const s = directional_derivative(m.kinetic, m.qd, qdd);
     exvector p(n);
     for (std::size_t i = 0; i < n; ++i)
         p[i] = s.has(m.qd[i]) ? simplify(directional_derivative(s, {m.qd[i]}, {ex(1)})) : ex(0);
+    candidates.push_back(std::move(p));
+    if (f)
+        if (exvector c = momentum_from_bilinear_form(m, *f, qdd); !c.empty()) candidates.push_back(std::move(c));
     std::vector<std::string> order;
     auto symbols = graph_spellings(m, order);
     for (std::size_t i = 0; i < n; ++i) {
@@ -64,29 +78,39 @@ momentum_form momentum_at_qdd(model const& m, derived const& d) {
         order.push_back("qdd[" + std::to_string(i) + "]");
     }
     expression_graph g(symbols, {});
-    std::vector<int> momentum, product;
+    std::vector<int> product;
     for (std::size_t i = 0; i < n; ++i) {
         ex mq = 0;
         for (std::size_t j = 0; j < n; ++j) mq += d.mass_matrix[i * n + j] * d.qdd[j];
-        momentum.push_back(g.add(p[i]));
         product.push_back(g.add(mq));
     }
+    std::vector<std::vector<int>> roots(candidates.size());
+    for (std::size_t c = 0; c < candidates.size(); ++c)
+        for (std::size_t i = 0; i < n; ++i) roots[c].push_back(g.add(candidates[c][i]));
+    std::vector<char> agrees(candidates.size(), 1);
     std::uint64_t state = 0x6d6f6d656e74ull;
     for (int k = 0; k < 2; ++k) {
         std::vector<double> point = random_point(m, state, parameter_values::random);
         for (std::size_t i = 0; i < n; ++i) point.push_back(std::sin(0.7 * static_cast<double>(point.size()) + k));
-        std::vector<double> a = g.evaluate_all(momentum, order, point), b = g.evaluate_all(product, order, point);
-        double scale = 0;
-        for (double x : a) scale = std::max(scale, std::abs(x));
-        for (std::size_t i = 0; i < n; ++i)
-            if (!std::isfinite(a[i]) || !std::isfinite(b[i]) || std::abs(a[i] - b[i]) > 1e-10 * scale) return out;
+        std::vector<double> const b = g.evaluate_all(product, order, point);
+        for (std::size_t c = 0; c < candidates.size(); ++c) {
+            std::vector<double> const a = g.evaluate_all(roots[c], order, point);
+            double scale = 0;
+            for (double x : a) scale = std::max(scale, std::abs(x));
+            for (std::size_t i = 0; i < n; ++i)
+                if (!std::isfinite(a[i]) || !std::isfinite(b[i]) || std::abs(a[i] - b[i]) > 1e-10 * scale) agrees[c] = 0;
+        }
     }
-    out.p = std::move(p);
-    out.operations = g.operation_count(momentum);
-    out.matrix_operations = g.operation_count(product);
     std::vector<std::string> x(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(2 * n));
-    out.derivative_work = g.derivative_work(momentum, x);
+    out.matrix_operations = g.operation_count(product);
     out.matrix_derivative_work = g.derivative_work(product, x);
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+        if (!agrees[c]) continue;
+        momentum_form mf{candidates[c], g.operation_count(roots[c]), g.derivative_work(roots[c], x)};
+        if (out.smallest.p.empty() || mf.operations < out.smallest.operations) out.smallest = mf;
+        if (out.smallest_derivatives.p.empty() || mf.derivative_work < out.smallest_derivatives.derivative_work)
+            out.smallest_derivatives = mf;
+    }
     return out;
 }
 
@@ -114,7 +138,7 @@ void derive_task_space(model const& m, derived& d) {
 
 } // namespace
 
-void derive_control(model const& m, derived& d) {
+void derive_control(model const& m, derived& d, bilinear_form const* f) {
     derive_task_space(m, d);
     std::size_t const n = d.nq, nc = d.nc;
     for (std::size_t i = 0; i < n; ++i) d.qdd.emplace_back("qdd" + std::to_string(i));
@@ -125,19 +149,21 @@ void derive_control(model const& m, derived& d) {
     // inverse_dynamics takes the form of M q̈ with fewer operations; the residual, which the
     // linearization differentiates along q and q̇, the one whose derivatives are smaller
     // (an absolute-angle chain: M q̈ itself; a relative-angle chain or a 3-D arm: momentum).
-    momentum_form const mf = momentum_at_qdd(m, d);
-    bool const for_tau = !mf.p.empty() && mf.operations < mf.matrix_operations;
-    bool const for_residual = !mf.p.empty() && mf.derivative_work < mf.matrix_derivative_work;
+    momentum_forms const mf = momentum_at_qdd(m, d, f);
+    bool const for_tau = !mf.smallest.p.empty() && mf.smallest.operations < mf.matrix_operations;
+    bool const for_residual =
+        !mf.smallest_derivatives.p.empty() && mf.smallest_derivatives.derivative_work < mf.matrix_derivative_work;
     for (std::size_t i = 0; i < n; ++i) {
         exvector tau = bias_parts(d, i);
         tau.push_back(-d.generalized_forces[i]);
         exvector matrix_form = tau;
         for (std::size_t j = 0; j < n; ++j) matrix_form.push_back(d.mass_matrix[i * n + j] * d.qdd[j]);
-        if (!mf.p.empty()) tau.push_back(mf.p[i]);
+        exvector residual = for_residual ? tau : matrix_form;
+        if (for_residual) residual.push_back(mf.smallest_derivatives.p[i]);
+        if (for_tau) tau.push_back(mf.smallest.p[i]);
         d.inverse_dynamics[i] = for_tau ? tau : matrix_form;
-        if (!for_residual) tau = matrix_form;
-        for (std::size_t k = 0; k < nc; ++k) tau.push_back(d.constraint_jacobian[k * n + i] * d.lambda[k]);
-        d.residual_rows[i] = tau;
+        for (std::size_t k = 0; k < nc; ++k) residual.push_back(d.constraint_jacobian[k * n + i] * d.lambda[k]);
+        d.residual_rows[i] = std::move(residual);
     }
     // S_k = Σ_j A_kj q̈_j − r_k.
     for (std::size_t k = 0; k < nc; ++k) {

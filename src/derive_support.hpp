@@ -77,4 +77,7 @@ std::optional<bilinear_form> bilinear_form_of(model const& m);
 // M, h and C (the Christoffel matrix) from the rate form.
 void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, derived& d);
 
+// M q̈ (q̈ given as symbols) from the rate form's composites; empty when none applies.
+GiNaC::exvector momentum_from_bilinear_form(model const& m, bilinear_form const& f, GiNaC::exvector const& qdd);
+
 } // namespace lagc

@@ -110,6 +110,19 @@ struct model {
         GiNaC::exvector result, matrix, operand; // 3, 3×3 row-major, 3
     };
     std::vector<transport> transports;
+    // 3-vectors the model took der() of (positions, element by element with their
+    // velocities) and the 3×3 matrices of q it multiplied with (candidate rotation
+    // matrices): the rate form looks among them for points of rotating frames, whose
+    // translational inertia it then carries as composites (point_structure.cpp).
+    struct point {
+        GiNaC::exvector position, velocity; // 3 each
+    };
+    std::vector<point> points;
+    std::vector<GiNaC::exvector> frames; // 3×3 row-major
+    // 3-vectors of q the model added (o2 = o1 + R1*l): candidate points on joint axes.
+    std::vector<GiNaC::exvector> origins;
+    // 3-vectors of velocities the model named (let w = …): candidate angular velocities.
+    std::vector<GiNaC::exvector> velocity_vectors;
     // d/dt along q̇ of the parts derived so far (total_time_derivative, derive_support.cpp):
     // made on first use, shared by copies (the same symbols, so the same derivatives).
     mutable std::shared_ptr<directional_deriver> time_derivative_memo;

@@ -4,11 +4,21 @@
 
 #include "derive_support.hpp"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <tuple>
 
 namespace lagc {
+
+// C and G equal at two pseudo-random states (q, q̇, parameters at random), to 1e-10 of the
+// largest value: how a structure read from the model is checked before it is used (a
+// misread falls back to the term-by-term sums, it is not trusted). G empty: true, for a
+// caller that checks the sum C is part of itself (M q̈, whose q̈ these states lack).
+bool agree_at_random_states(model const& m, GiNaC::exvector const& C, GiNaC::exvector const& G, std::uint64_t seed);
+
+// Operations of the expressions as the code generator would share them.
+std::size_t operations_of(model const& m, GiNaC::exvector const& e);
 
 // The angular velocities among the rates (bilinear_form::angular_velocity).
 std::vector<bilinear_form::angular_velocity> angular_velocities(model const& m, bilinear_form const& f);
@@ -26,6 +36,7 @@ public:
     composite_inertia(model const& m, bilinear_form const& f);
 
     bool covers(std::size_t rate) const { return usable_ && rate_node_.count(rate) && eligible_[rate_node_.at(rate)]; }
+    bool usable() const { return usable_; }
 
     // M's lower triangle from the covered rates, if it agrees with `term_by_term` (the same
     // rates' part of M as the gathered sums build it); false (nothing added) otherwise.
@@ -81,8 +92,71 @@ private:
 
     void composite();
 
-    bool agree(GiNaC::exvector const& C, GiNaC::exvector const& G) const;
     std::vector<std::size_t> children_first() const;
+};
+
+// The translational inertia of points of rotating frames (model::points: the model wrote
+// der(p) of a 3-vector p and ½ m |der(p)|²), as composites, where every coordinate moves the
+// points as a joint does: ∂p/∂q_i = s_i × p + u_i for every point p it moves (s_i its axis in
+// world axes from a rotation matrix R with Ṙ = R [ω]×, zero for a sliding coordinate; u_i
+// from one of its points), and the sets of points the coordinates move form a tree. Then,
+// for i moving every point j moves, with m^c, c^c = Σ m p and K^c = Σ m (|p|² I − p pᵀ)
+// summed over those points once for every j (children into parents, as the CRBA sums),
+//   M_ij = s_i·(K^c s_j + c^c × u_j) + u_i·(s_j × c^c + m^c u_j),   h_i = s_i·N^c + u_i·F^c
+// (F^c = Σ f, N^c = Σ p × f of the points' forces): O(n²) small products instead of a sum
+// over every point beyond both joints, and no Jacobian of any point but one per joint.
+// Checked against the term-by-term sums at two random states before use, like the above.
+class point_composite {
+public:
+    point_composite(model const& m, bilinear_form const& f, composite_inertia const& rotational);
+
+    bool covers(std::size_t rate) const;
+    bool usable() const { return usable_; }
+    // M's and h's shares of the covered rates, if they agree with the term-by-term ones and
+    // make M and h smaller; false (nothing added) otherwise.
+    bool add(GiNaC::exvector& M, GiNaC::exvector& h, GiNaC::exvector const& M_term_by_term,
+             GiNaC::exvector const& h_term_by_term) const;
+    // (M q̈)_i's share of the covered rates, q̈ given as symbols: the same sums with each
+    // point's force m J q̈ (Ω × p + U, summed from the root down, as the RNEA's accelerations).
+    bool add_momentum(GiNaC::exvector& out, GiNaC::exvector const& qdd, GiNaC::exvector const& term_by_term) const;
+
+private:
+    struct point {
+        std::array<GiNaC::ex, 3> position, kappa; // rate = κ der(p)[c]
+        std::array<GiNaC::ex, 3> acceleration;    // d/dt der(p) at q̈ = 0
+        std::size_t source;                       // in model::points
+        std::array<int, 3> rate;                  // −1: that element of der(p) is zero
+        GiNaC::ex mass;
+    };
+    struct node {
+        std::vector<char> members; // the points its coordinates move
+        int parent;
+        std::vector<std::size_t> own; // members not in a child
+        std::size_t size;
+    };
+    model const& m_;
+    bilinear_form const& f_;
+    std::size_t n_;
+    bool usable_ = false;
+    std::vector<point> points_;
+    std::map<std::size_t, std::size_t> rate_point_;
+    std::vector<std::array<GiNaC::ex, 3>> s_, u_;
+    std::vector<std::vector<char>> moves_;
+    std::vector<node> nodes_;
+    std::vector<int> node_of_; // coordinate → node (−1: moves no point)
+    GiNaC::exvector mass_;
+    std::vector<std::array<GiNaC::ex, 3>> moment_;
+    std::vector<GiNaC::exvector> K_;
+
+    bool points(composite_inertia const& rotational);
+    bool axes();
+    bool twists();
+    void on_axes();
+    bool tree();
+    void composite();
+    std::vector<std::size_t> children_first() const;
+    GiNaC::exvector mass_matrix() const;
+    GiNaC::exvector generalized(std::vector<std::array<GiNaC::ex, 3>> const& f) const;
 };
 
 } // namespace lagc

@@ -22,6 +22,7 @@
 #include "quadrotor.hpp"
 #include "quadrotor_omega_from_R.hpp"
 #include "quadrotor_world_axes.hpp"
+#include "panda_like.hpp"
 #include "quaternion_body.hpp"
 #include "rolling_wheel.hpp"
 #include "simple_pendulum.hpp"
@@ -115,6 +116,7 @@ std::vector<plant> all_plants() {
     // abs, sign, min, max: away from the kinks the derivatives are the ordinary ones.
     { plant d; LAGC_PLANT(friction_block, d); add(d); }
     { plant d; LAGC_PLANT(ur5_like, d); add(d); }
+    { plant d; LAGC_PLANT(panda_like, d); add(d); }
     // M alone singular, the whole system regular (M + rho A^T A inside).
     { plant d; LAGC_PLANT(quaternion_body, d); LAGC_CONSTRAINTS(quaternion_body, d); d.q_offset = 0.5; add(d); }
     { plant d; LAGC_PLANT(circle_three_coordinates, d); LAGC_CONSTRAINTS(circle_three_coordinates, d); add(d); }

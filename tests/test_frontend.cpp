@@ -4,10 +4,12 @@
 #include "codegen.hpp"
 #include "compiler.hpp"
 #include "derive.hpp"
+#include "derive_support.hpp"
 #include "emit.hpp"
 #include "simplify.hpp"
 #include "templates.hpp"
 #include "parse.hpp"
+#include "rate_structure.hpp"
 
 #include <gtest/gtest.h>
 
@@ -164,6 +166,74 @@ TEST(Derivation, CoriolisIsWithheldWithANote) {
         << notes;
     notes = errors_of("model p\nparameter m\ncoordinate x\nkinetic 0.5 * m * der(x)^2\nlagrangian m * x * der(x)\n");
     EXPECT_NE(notes.find("'lagrangian' terms"), std::string::npos) << notes;
+}
+
+// Two bodies on hinges z, then y, points off their axes: every coordinate moves the points as
+// a joint does (∂p/∂q_i = s_i × p + u_i), so their translational inertia is carried as
+// composites, and the composite M q̈ is M q̈.
+std::string const two_link_arm =
+    "model arm\nparameter m1 = 1.1, m2 = 1.3, g = 9.81\ncoordinate q1, q2\n"
+    "let R1 = rotz(q1)\nlet o1 = [0, 0, 0.1]\nlet w1 = [0, 0, der(q1)]\nlet p1 = o1 + R1*[0.2, 0.05, 0.01]\n"
+    "kinetic 0.5*m1*dot(der(p1), der(p1)) + 0.5*dot(w1, [[0.01, 0.001, 0], [0.001, 0.02, 0], [0, 0, 0.03]]*w1)\n"
+    "let T2 = roty(q2)\nlet R2 = R1*T2\nlet o2 = o1 + R1*[0.4, 0, 0]\nlet w2 = transpose(T2)*w1 + [0, der(q2), 0]\n"
+    "let p2 = o2 + R2*[0.3, 0.02, 0.01]\n"
+    "kinetic 0.5*m2*dot(der(p2), der(p2)) + 0.5*dot(w2, [[0.02, 0, 0.001], [0, 0.03, 0], [0.001, 0, 0.01]]*w2)\n"
+    "potential g*(m1*p1[2] + m2*p2[2])\n";
+
+double at_state(ex const& e, lagc::model const& m, std::vector<GiNaC::symbol> const& extra = {}) {
+    GiNaC::exmap x;
+    for (std::size_t i = 0; i < m.q.size(); ++i) x[m.q[i]] = 0.3 + 0.4 * double(i), x[m.qd[i]] = 0.7 - 0.9 * double(i);
+    for (std::size_t k = 0; k < m.p.size(); ++k) x[m.p[k]] = m.parameters[k].default_value;
+    for (std::size_t k = 0; k < extra.size(); ++k) x[extra[k]] = 1.5 - 0.8 * double(k);
+    return GiNaC::ex_to<GiNaC::numeric>(GiNaC::evalf(e.subs(x))).to_double();
+}
+
+TEST(RateForm, PointsOfRotatingFramesAreComposites) {
+    auto c = check_text(two_link_arm);
+    ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
+    lagc::model const& m = *c.m;
+    EXPECT_EQ(m.points.size(), 4u); // der(p1) and der(p2), each written twice
+    auto f = lagc::bilinear_form_of(m);
+    ASSERT_TRUE(f.has_value());
+    lagc::composite_inertia const rotational(m, *f);
+    lagc::point_composite const points(m, *f, rotational);
+    ASSERT_TRUE(points.usable());
+    std::size_t covered = 0;
+    for (std::size_t k = 0; k < f->rates.size(); ++k) covered += points.covers(k) ? 1 : 0;
+    EXPECT_EQ(covered, 5u); // the elements of der(p1) and der(p2) but der(p1)[2] = 0
+    lagc::diagnostics d;
+    auto r = lagc::derive(m, d);
+    ASSERT_TRUE(r.has_value());
+    std::vector<GiNaC::symbol> qdd = {GiNaC::symbol("a1"), GiNaC::symbol("a2")};
+    GiNaC::exvector const p = lagc::momentum_from_bilinear_form(m, *f, {qdd[0], qdd[1]});
+    ASSERT_EQ(p.size(), 2u);
+    for (std::size_t i = 0; i < 2; ++i) {
+        double const expected = at_state(r->mass_matrix[i * 2] * qdd[0] + r->mass_matrix[i * 2 + 1] * qdd[1], m, qdd);
+        EXPECT_NEAR(at_state(p[i], m, qdd), expected, 1e-12 * std::abs(expected)) << i;
+    }
+}
+
+// A coordinate that moves two points differently (p1 by s along [1, 1, 0], p2 by s²) is no
+// joint: no composites (the points' terms stay term by term). Moved alike, they are.
+TEST(RateForm, PointsNotMovedAsByAJointAreNotComposites) {
+    auto usable = [](std::string const& second) {
+        auto c = check_text("model slide\nparameter m = 1, J = 0.1\ncoordinate s, th\nlet R = rotz(th)\n"
+                            "let w = [0, 0, der(th)]\nlet p1 = [s, s, 0] + R*[0.1, 0.05, 0]\nlet p2 = " + second +
+                            " + R*[0.2, 0.1, 0]\nkinetic 0.5*m*dot(der(p1), der(p1)) + 0.5*m*dot(der(p2), der(p2)) + "
+                            "0.5*J*dot(w, w)\n");
+        EXPECT_TRUE(c.m.has_value()) << c.diagnostics;
+        auto f = lagc::bilinear_form_of(*c.m);
+        EXPECT_TRUE(f.has_value());
+        if (!f) return false;
+        lagc::composite_inertia const rotational(*c.m, *f);
+        lagc::point_composite const points(*c.m, *f, rotational);
+        std::size_t covered = 0;
+        for (std::size_t k = 0; k < f->rates.size(); ++k) covered += points.covers(k) ? 1 : 0;
+        EXPECT_EQ(covered, points.usable() ? 4u : 0u);
+        return points.usable();
+    };
+    EXPECT_FALSE(usable("[s^2, s^2, 0]"));
+    EXPECT_TRUE(usable("[s, s, 0]"));
 }
 
 // ---- the chain rule and the code generator's rewrites ------------------------

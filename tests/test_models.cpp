@@ -10,6 +10,7 @@
 #include "friction_block.hpp"
 #include "inclined_plane.hpp"
 #include "ladle.hpp"
+#include "panda_like.hpp"
 #include "pendulum_horizontal_force.hpp"
 #include "quadrotor.hpp"
 #include "quadrotor_omega_from_R.hpp"
@@ -179,6 +180,11 @@ std::vector<dynamics> all_models() {
         // A 3-D arm with full inertia tensors (bench/arms3d.py), C from the Christoffel symbols.
         dynamics d; LAGC_BIND(ur5_like, d); LAGC_BIND_CORIOLIS(ur5_like, d);
         d.sample = plain(6); v.push_back(d);
+    }
+    {
+        // Seven links: the points' translational inertia as composites (rate_structure.hpp).
+        dynamics d; LAGC_BIND(panda_like, d); LAGC_BIND_CORIOLIS(panda_like, d);
+        d.sample = plain(7); v.push_back(d);
     }
     return v;
 }
@@ -706,24 +712,23 @@ TEST(Kinks, FrictionBlockLinearizationAtAndAroundTheKinks) {
 // ---- a 3-D arm against MuJoCo ---------------------------------------------------------
 
 // MuJoCo 2.2.2's M, bias forces (its qfrc_bias: C qd + gravity) and qdd = M^-1 (tau - bias)
-// for the same arm, at three states (tests/data/ur5_like_mujoco.inc, written by
+// for the same arm, at three states (tests/data/NAME_mujoco.inc, written by
 // bench/mujoco_harness reference): an oracle from a different algorithm (CRBA and RNEA on
 // spatial inertias) and a different program.
-TEST(MuJoCo, Ur5LikeAgreesToRoundOff) {
-    struct reference {
-        std::vector<double> q, qd, tau, M, bias, qdd;
-    };
-    std::vector<reference> const states = {
-#include "data/ur5_like_mujoco.inc"
-    };
-    ur5_like::Parameters p;
-    constexpr int n = ur5_like::nq;
+struct mujoco_reference {
+    std::vector<double> q, qd, tau, M, bias, qdd;
+};
+
+template <int n, class Parameters, class MassMatrix, class Bias, class Forward>
+void agrees_with_mujoco(char const* name, std::vector<mujoco_reference> const& states, MassMatrix mass_matrix,
+                        Bias bias_forces, Forward forward_dynamics) {
+    Parameters p;
     double worst = 0;
     for (auto const& s : states) {
         double M[n * n], h[n], qdd[n];
-        ur5_like::mass_matrix(s.q.data(), p, M);
-        ur5_like::bias_forces(s.q.data(), s.qd.data(), p, h);
-        ASSERT_EQ(ur5_like::forward_dynamics(s.q.data(), s.qd.data(), s.tau.data(), p, qdd, nullptr), 0);
+        mass_matrix(s.q.data(), p, M);
+        bias_forces(s.q.data(), s.qd.data(), p, h);
+        ASSERT_EQ(forward_dynamics(s.q.data(), s.qd.data(), s.tau.data(), p, qdd, nullptr), 0);
         auto scale = [](std::vector<double> const& v) {
             double m = 0;
             for (double x : v) m = std::max(m, std::abs(x));
@@ -739,7 +744,24 @@ TEST(MuJoCo, Ur5LikeAgreesToRoundOff) {
             worst = std::max({worst, std::abs(h[i] - s.bias[i]) / scale(s.bias), std::abs(qdd[i] - s.qdd[i]) / scale(s.qdd)});
         }
     }
-    std::printf("[ mujoco   ] ur5_like: M, h, qdd agree with MuJoCo to %.1e (relative to each's largest entry)\n", worst);
+    std::printf("[ mujoco   ] %s: M, h, qdd agree with MuJoCo to %.1e (relative to each's largest entry)\n", name, worst);
+}
+
+TEST(MuJoCo, Ur5LikeAgreesToRoundOff) {
+    std::vector<mujoco_reference> const states = {
+#include "data/ur5_like_mujoco.inc"
+    };
+    agrees_with_mujoco<ur5_like::nq, ur5_like::Parameters>("ur5_like", states, ur5_like::mass_matrix,
+                                                           ur5_like::bias_forces, ur5_like::forward_dynamics);
+}
+
+// Seven links: M and h from the composites of the points' translational inertia.
+TEST(MuJoCo, PandaLikeAgreesToRoundOff) {
+    std::vector<mujoco_reference> const states = {
+#include "data/panda_like_mujoco.inc"
+    };
+    agrees_with_mujoco<panda_like::nq, panda_like::Parameters>("panda_like", states, panda_like::mass_matrix,
+                                                               panda_like::bias_forces, panda_like::forward_dynamics);
 }
 
 // docs/rigid-bodies.md's rod: omega = (-sin(phi) theta', phi', cos(phi) theta') in body axes
