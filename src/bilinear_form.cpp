@@ -310,7 +310,8 @@ void add_covered(composite_inertia const& composite, point_composite const& poin
 // each rate's sums computed once for every i and j (J w_j once per body, as the CRBA and
 // RNEA compute a body's inertia and force once for every joint); curl terms vanish for a
 // gradient rate.
-void gathered_terms(model const& m, bilinear_form const& f, rate_form_sums& x) {
+void gathered_terms(bilinear_form const& f, composite_inertia const& composite, point_composite const& points,
+                    rate_form_sums& x) {
     std::size_t const n = x.n;
     auto const& R = f.rates;
     exvector &M = x.M, &h = x.h, &Mdot = x.Mdot;
@@ -356,8 +357,6 @@ void gathered_terms(model const& m, bilinear_form const& f, rate_form_sums& x) {
             }
         }
     }
-    composite_inertia const composite(m, f);
-    point_composite const points(m, f, composite);
     covered_parts covered(n);
     for (std::size_t k = 0; k < nr; ++k) {
         auto const& a = R[k];
@@ -436,13 +435,16 @@ void varying_coefficient_terms(bilinear_form const& f, rate_form_sums& x) {
 void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, derived& d) {
     std::size_t const n = m.q.size();
     rate_form_sums x(m, f);
-    gathered_terms(m, f, x);
+    composite_inertia const composite(m, f);
+    point_composite const points(m, f, composite);
+    gathered_terms(f, composite, points, x);
     varying_coefficient_terms(f, x);
     // The lower triangle was built; the upper is the same expressions.
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i + 1; j < n; ++j) x.M[i * n + j] = x.M[j * n + i];
     for (std::size_t k = 0; k < n * n; ++k) d.mass_matrix[k] = x.M[k];
     d.velocity_bias.clear();
+    points.potential_gradient(d.potential_gradient);
     for (std::size_t i = 0; i < n; ++i) d.bias[i] = x.h[i] + d.potential_gradient[i];
     exvector C(n * n, 0);
     for (std::size_t k = 0; k < n * n; ++k) C[k] = (x.Mdot[k] + x.P_minus_Pt[k]) / 2;

@@ -452,6 +452,39 @@ exvector point_composite::generalized(std::vector<std::array<ex, 3>> const& f) c
     return C;
 }
 
+// ∂V/∂q from the same sums where V is Σ w·p over the points (w free of q: gravity, m g p_z)
+// plus terms free of q: ∂V/∂q_i = s_i·Σ p × w + u_i·Σ w over the points q_i moves. Replaces
+// `gradient` (V's own derivatives) where it agrees with it and is smaller.
+bool point_composite::potential_gradient(exvector& gradient) const {
+    if (!usable_ || m_.potential.is_zero()) return false;
+    exvector terms;
+    if (GiNaC::is_exactly_a<GiNaC::add>(m_.potential))
+        for (std::size_t k = 0; k < m_.potential.nops(); ++k) terms.push_back(m_.potential.op(k));
+    else
+        terms.push_back(m_.potential);
+    if (double(terms.size()) * double(points_.size()) > 1e5) return false;
+    std::vector<std::array<ex, 3>> w(points_.size(), {ex(0), ex(0), ex(0)});
+    for (ex const& t : terms) {
+        if (free_of(t, m_.q)) continue;
+        bool matched = false;
+        for (std::size_t b = 0; b < points_.size() && !matched; ++b)
+            for (std::size_t c = 0; c < 3 && !matched; ++c) {
+                ex const& e = points_[b].position[c];
+                if (free_of(e, m_.q)) continue;
+                ex const ratio = t / e;
+                if (!free_of(ratio, m_.q)) continue;
+                w[b][c] += ratio;
+                matched = true;
+            }
+        if (!matched) return false;
+    }
+    exvector const C = generalized(w);
+    if (operations_of(m_, C) >= operations_of(m_, gradient)) return false;
+    if (!agree_at_random_states(m_, C, gradient, 0x706f74ull)) return false;
+    gradient = C;
+    return true;
+}
+
 // M q̈'s share: each point's force is m J q̈ = m (Ω × p + U), with Ω = Σ s_j q̈_j and
 // U = Σ u_j q̈_j over the joints that move it, summed from the root of the tree down.
 bool point_composite::add_momentum(exvector& out, exvector const& qdd, exvector const& term_by_term) const {

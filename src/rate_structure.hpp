@@ -116,6 +116,9 @@ public:
     // make M and h smaller; false (nothing added) otherwise.
     bool add(GiNaC::exvector& M, GiNaC::exvector& h, GiNaC::exvector const& M_term_by_term,
              GiNaC::exvector const& h_term_by_term) const;
+    // ∂V/∂q as Σ over the points of their weights' generalized forces, where V is Σ w·p
+    // (plus terms free of q), it agrees with `gradient` and is smaller: then replaces it.
+    bool potential_gradient(GiNaC::exvector& gradient) const;
     // (M q̈)_i's share of the covered rates, q̈ given as symbols: the same sums with each
     // point's force m J q̈ (Ω × p + U, summed from the root down, as the RNEA's accelerations).
     bool add_momentum(GiNaC::exvector& out, GiNaC::exvector const& qdd, GiNaC::exvector const& term_by_term) const;

@@ -213,6 +213,54 @@ TEST(RateForm, PointsOfRotatingFramesAreComposites) {
     }
 }
 
+// A ten-joint arm (hinges about z, y, x, z, … in the turning frames, centres of mass off the
+// links): its gravity, V = Σ m g p_z, is Σ w·p over the points, so ∂V/∂q comes from the same
+// composite sums, smaller than V's own derivatives and equal to them.
+std::string arm_text(int n) {
+    std::string t = "model arm\nparameter g = 9.81\n";
+    std::string coordinates = "coordinate q1", body;
+    char const* rot[3] = {"rotz", "roty", "rotx"};
+    char const* axis[3] = {"[0, 0, der(q%)]", "[0, der(q%), 0]", "[der(q%), 0, 0]"};
+    for (int k = 1; k <= n; ++k) {
+        std::string const K = std::to_string(k), P = std::to_string(k - 1);
+        if (k > 1) coordinates += ", q" + K;
+        std::string w = axis[(k - 1) % 3];
+        w.replace(w.find('%'), 1, K);
+        t += "parameter m" + K + " = " + std::to_string(1 + 0.1 * k) + "\n";
+        body += "let T" + K + " = " + rot[(k - 1) % 3] + "(q" + K + ")\n";
+        body += k == 1 ? "let R1 = T1\nlet o1 = [0, 0, 0.1]\nlet w1 = " + w + "\n"
+                       : "let R" + K + " = R" + P + "*T" + K + "\nlet o" + K + " = o" + P + " + R" + P + "*[0.3, 0, 0]\nlet w" + K +
+                             " = transpose(T" + K + ")*w" + P + " + " + w + "\n";
+        body += "let p" + K + " = o" + K + " + R" + K + "*[0.15, 0.02, 0.01]\n";
+        body += "kinetic 0.5*m" + K + "*dot(der(p" + K + "), der(p" + K + ")) + 0.5*dot(w" + K +
+                ", [[0.02, 0.001, 0], [0.001, 0.03, 0.002], [0, 0.002, 0.01]]*w" + K + ")\n";
+        body += "potential m" + K + "*g*p" + K + "[2]\n";
+    }
+    return t + coordinates + "\n" + body;
+}
+
+TEST(RateForm, GravityOfPointsIsACompositeToo) {
+    auto c = check_text(arm_text(10));
+    ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
+    lagc::model const& m = *c.m;
+    auto f = lagc::bilinear_form_of(m);
+    ASSERT_TRUE(f.has_value());
+    lagc::composite_inertia const rotational(m, *f);
+    lagc::point_composite const points(m, *f, rotational);
+    ASSERT_TRUE(points.usable());
+    GiNaC::exvector gradient;
+    for (auto const& q : m.q) gradient.push_back(m.potential.diff(q));
+    GiNaC::exvector composite = gradient;
+    ASSERT_TRUE(points.potential_gradient(composite));
+    std::size_t replaced = 0;
+    for (std::size_t i = 0; i < m.q.size(); ++i) {
+        replaced += composite[i].is_equal(gradient[i]) ? 0 : 1;
+        double const expected = at_state(gradient[i], m);
+        EXPECT_NEAR(at_state(composite[i], m), expected, 1e-12 * (1 + std::abs(expected))) << i;
+    }
+    EXPECT_EQ(replaced, m.q.size() - 1); // all but q1, about the vertical: 0 either way
+}
+
 // A coordinate that moves two points differently (p1 by s along [1, 1, 0], p2 by s²) is no
 // joint: no composites (the points' terms stay term by term). Moved alike, they are.
 TEST(RateForm, PointsNotMovedAsByAJointAreNotComposites) {
