@@ -66,7 +66,9 @@ ex dot(std::array<ex, 3> const& a, std::array<ex, 3> const& b) { return a[0] * b
 
 point_composite::point_composite(model const& m, bilinear_form const& f, composite_inertia const& rotational)
     : m_(m), f_(f), n_(m.q.size()) {
-    if (m.points.empty()) return;
+    // Each joint's Jacobian of each point is one derivative: bounded, like the other searches
+    // for structure (a model this large is no chain of bodies).
+    if (m.points.empty() || double(m.points.size()) * double(n_) > 20000) return;
     if (!points(rotational) || !axes() || !twists() || !tree()) return;
     composite();
     usable_ = true;
@@ -80,7 +82,6 @@ bool point_composite::points(composite_inertia const& rotational) {
     std::map<ex, std::size_t, GiNaC::ex_is_less> by_key;
     for (std::size_t k = 0; k < f_.rates.size(); ++k) by_key.emplace(without_numeric_factor(f_.rates[k].original), k);
     std::map<std::size_t, std::size_t> owner; // rate → point
-    std::vector<char> shared;
     for (auto const& p : m_.points) {
         point x;
         x.rate = {-1, -1, -1};
@@ -134,8 +135,8 @@ bool point_composite::points(composite_inertia const& rotational) {
 }
 
 // Each coordinate's axis s_i in world axes (zero where no angular velocity has it): from a
-// rotation matrix R and an angular velocity ω the model wrote (named, or transported) with Ṙ = R [ω]× (ω in body
-// axes: s_i = R ∂ω/∂q̇_i) or Ṙ = [ω]× R (world axes: s_i = ∂ω/∂q̇_i).
+// rotation matrix R and an angular velocity ω the model wrote (named, or transported) with
+// Ṙ = R [ω]× (ω in body axes: s_i = R ∂ω/∂q̇_i) or Ṙ = [ω]× R (world axes: s_i = ∂ω/∂q̇_i).
 bool point_composite::axes() {
     std::vector<std::array<ex, 3>> omegas;
     auto add_omega = [&](exvector const& w) {
