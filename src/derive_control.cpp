@@ -45,7 +45,7 @@ exvector bias_parts(derived const& d, std::size_t i) {
 struct momentum_form {
     exvector p;                        // (M q̈)_i; empty when T is not of the form or the check fails
     std::size_t operations = 0;        // of p, as converted (before CSE's rewrites)
-    double derivative_work = 0;        // of p's derivatives along q, q̇
+    double derivative_work = 0;        // of p's derivatives along q, q̇, with h's (the residual's)
 };
 
 struct momentum_forms {
@@ -102,11 +102,19 @@ momentum_forms momentum_at_qdd(model const& m, derived const& d, bilinear_form c
         }
     }
     std::vector<std::string> x(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(2 * n));
+    // The linearization differentiates M q̈ and h together, and they share parts: each form's
+    // derivatives are sized with h's (a 4-joint arm: the composite form alone looked smaller).
+    std::vector<int> bias;
+    for (std::size_t i = 0; i < n; ++i) bias.push_back(g.add_parts(bias_parts(d, i)));
+    auto with_bias = [&](std::vector<int> r) {
+        r.insert(r.end(), bias.begin(), bias.end());
+        return r;
+    };
     out.matrix_operations = g.operation_count(product);
-    out.matrix_derivative_work = g.derivative_work(product, x);
+    out.matrix_derivative_work = g.derivative_work(with_bias(product), x);
     for (std::size_t c = 0; c < candidates.size(); ++c) {
         if (!agrees[c]) continue;
-        momentum_form mf{candidates[c], g.operation_count(roots[c]), g.derivative_work(roots[c], x)};
+        momentum_form mf{candidates[c], g.operation_count(roots[c]), g.derivative_work(with_bias(roots[c]), x)};
         if (out.smallest.p.empty() || mf.operations < out.smallest.operations) out.smallest = mf;
         if (out.smallest_derivatives.p.empty() || mf.derivative_work < out.smallest_derivatives.derivative_work)
             out.smallest_derivatives = mf;
