@@ -432,12 +432,12 @@ void varying_coefficient_terms(bilinear_form const& f, rate_form_sums& x) {
 
 } // namespace
 
-void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, derived& d) {
+void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, derived& d) {
     std::size_t const n = m.q.size();
+    bilinear_form const& f = s.form;
+    point_composite const& points = s.points;
     rate_form_sums x(m, f);
-    composite_inertia const composite(m, f);
-    point_composite const points(m, f, composite);
-    gathered_terms(f, composite, points, x);
+    gathered_terms(f, s.rotational, points, x);
     varying_coefficient_terms(f, x);
     // The lower triangle was built; the upper is the same expressions.
     for (std::size_t i = 0; i < n; ++i)
@@ -456,10 +456,11 @@ void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, de
 // one), with the composites where they apply: the rotational ones sum these forces along
 // the transports, the points' ones as m J q̈ from the joints' twists. Empty when no
 // composite applies (the momentum of T itself is then as good).
-GiNaC::exvector momentum_from_bilinear_form(model const& m, bilinear_form const& f, GiNaC::exvector const& qdd) {
+GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures const& s, GiNaC::exvector const& qdd) {
+    bilinear_form const& f = s.form;
+    composite_inertia const& composite = s.rotational;
+    point_composite const& points = s.points;
     std::size_t const n = m.q.size(), nr = f.rates.size();
-    composite_inertia const composite(m, f);
-    point_composite const points(m, f, composite);
     if (!composite.usable() && !points.usable()) return {};
     directional_deriver at(m.qd, qdd);
     exvector rate_at(nr, 0), F(nr, 0);

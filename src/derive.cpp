@@ -9,11 +9,13 @@
 // velocities (jacobian_form.cpp: O(K n²) small derivatives), else from L itself (O(n²)
 // derivatives of L, and C from Christoffel symbols, O(n³) derivatives of M).
 #include "derive_support.hpp"
+#include "rate_structure.hpp"
 #include "chain_rule.hpp"
 #include "simplify.hpp"
 #include "well_posed.hpp"
 
 #include <algorithm>
+#include <memory>
 
 namespace lagc {
 
@@ -224,6 +226,8 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
         std::optional<bilinear_form> bf;
         if (d.coriolis_reason.empty()) jf = jacobian_form_of(m);
         if (d.coriolis_reason.empty() && !jf) bf = bilinear_form_of(m);
+        std::unique_ptr<rate_structures> rs;
+        if (bf) rs = std::make_unique<rate_structures>(m, *bf);
         ex const T = simplified_sum(m.kinetic);
         ex const V = simplified_sum(m.potential);
         ex const L = T - V + simplified_sum(m.lagrangian);
@@ -232,7 +236,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
         d.mass_matrix.assign(n * n, 0);
         d.bias.assign(n, 0);
         if (jf) mass_and_bias_from_jacobian_form(m, *jf, d);
-        else if (bf) mass_and_bias_from_bilinear_form(m, *bf, d);
+        else if (bf) mass_and_bias_from_bilinear_form(m, *rs, d);
         else if (!mass_and_bias_from_lagrangian(m, L, d, diags)) return std::nullopt;
         if (!every_coordinate_has_inertia(m, d, diags)) return std::nullopt;
         d.generalized_forces = generalized_forces(m);
@@ -240,7 +244,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
         d.potential_energy = V;
         constraint_rows(m, d, diags);
         if (!check_well_posed(m, d, diags)) return std::nullopt;
-        derive_control(m, d, bf ? &*bf : nullptr);
+        derive_control(m, d, rs.get());
     } catch (GiNaC::pole_error const& e) {
         diags.error(m.model_span, std::string("a division by zero or log(0) was met while deriving: ") + e.what());
         return std::nullopt;

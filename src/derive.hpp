@@ -55,11 +55,11 @@ struct derived {
     std::size_t holonomic_rows = 0;
 };
 
-struct bilinear_form;
+struct rate_structures;
 
-// Adds the control API's expressions to a derivation (derive_control.cpp); `f`, the rate
-// form M and h came from (or null), gives M q̈ its composite form.
-void derive_control(model const& m, derived& d, bilinear_form const* f = nullptr);
+// Adds the control API's expressions to a derivation (derive_control.cpp); `s`, the rate
+// form M and h came from with its composites (or null), gives M q̈ its composite form.
+void derive_control(model const& m, derived& d, rate_structures const* s = nullptr);
 
 // Derivation errors a user can cause (a coordinate without inertia, a pole met while
 // differentiating) are reported at the offending statement; returns nullopt then.

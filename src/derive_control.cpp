@@ -58,7 +58,7 @@ struct momentum_forms {
 // form's with its composites (momentum_from_bilinear_form: the CRBA's and RNEA's sums,
 // whose derivatives along q are O(n²) where T's are O(n³)), each checked against
 // Σ_j M_ij q̈_j at two random states (parameters and q̈ random too).
-momentum_forms momentum_at_qdd(model const& m, derived const& d, bilinear_form const* f) {
+momentum_forms momentum_at_qdd(model const& m, derived const& d, rate_structures const* rs) {
     std::size_t const n = d.nq;
     momentum_forms out;
     if (!d.coriolis_reason.empty() || m.kinetic.is_zero()) return out;
@@ -69,8 +69,8 @@ momentum_forms momentum_at_qdd(model const& m, derived const& d, bilinear_form c
     for (std::size_t i = 0; i < n; ++i)
         p[i] = s.has(m.qd[i]) ? simplify(directional_derivative(s, {m.qd[i]}, {ex(1)})) : ex(0);
     candidates.push_back(std::move(p));
-    if (f)
-        if (exvector c = momentum_from_bilinear_form(m, *f, qdd); !c.empty()) candidates.push_back(std::move(c));
+    if (rs)
+        if (exvector c = momentum_from_bilinear_form(m, *rs, qdd); !c.empty()) candidates.push_back(std::move(c));
     std::vector<std::string> order;
     auto symbols = graph_spellings(m, order);
     for (std::size_t i = 0; i < n; ++i) {
@@ -146,7 +146,7 @@ void derive_task_space(model const& m, derived& d) {
 
 } // namespace
 
-void derive_control(model const& m, derived& d, bilinear_form const* f) {
+void derive_control(model const& m, derived& d, rate_structures const* rs) {
     derive_task_space(m, d);
     std::size_t const n = d.nq, nc = d.nc;
     for (std::size_t i = 0; i < n; ++i) d.qdd.emplace_back("qdd" + std::to_string(i));
@@ -157,7 +157,7 @@ void derive_control(model const& m, derived& d, bilinear_form const* f) {
     // inverse_dynamics takes the form of M q̈ with fewer operations; the residual, which the
     // linearization differentiates along q and q̇, the one whose derivatives are smaller
     // (an absolute-angle chain: M q̈ itself; a relative-angle chain or a 3-D arm: momentum).
-    momentum_forms const mf = momentum_at_qdd(m, d, f);
+    momentum_forms const mf = momentum_at_qdd(m, d, rs);
     bool const for_tau = !mf.smallest.p.empty() && mf.smallest.operations < mf.matrix_operations;
     bool const for_residual =
         !mf.smallest_derivatives.p.empty() && mf.smallest_derivatives.derivative_work < mf.matrix_derivative_work;

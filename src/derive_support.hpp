@@ -74,10 +74,13 @@ struct bilinear_form {
 };
 std::optional<bilinear_form> bilinear_form_of(model const& m);
 
+// The rate form with the structures found in it (rate_structure.hpp), found once per model.
+struct rate_structures;
+
 // M, h and C (the Christoffel matrix) from the rate form.
-void mass_and_bias_from_bilinear_form(model const& m, bilinear_form const& f, derived& d);
+void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, derived& d);
 
 // M q̈ (q̈ given as symbols) from the rate form's composites; empty when none applies.
-GiNaC::exvector momentum_from_bilinear_form(model const& m, bilinear_form const& f, GiNaC::exvector const& qdd);
+GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures const& s, GiNaC::exvector const& qdd);
 
 } // namespace lagc

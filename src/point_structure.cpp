@@ -193,6 +193,7 @@ bool point_composite::axes() {
         }
         if (frame_of[0] < 0 && frame_of[1] < 0) continue;
         for (std::size_t i = 0; i < n_; ++i) {
+            if (quality[i] == 2) continue; // a constant ∂ω/∂q̇_i found already
             std::array<ex, 3> a;
             bool moves = false;
             for (std::size_t c = 0; c < 3; ++c) {

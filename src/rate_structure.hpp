@@ -162,4 +162,16 @@ private:
     GiNaC::exvector generalized(std::vector<std::array<GiNaC::ex, 3>> const& f) const;
 };
 
+// The rate form and the composites found in it, once per model (each search samples the
+// model's expressions): M, h and C use them, and so does M q̈ for the control API. Not
+// copyable: the composites refer to the form and to each other.
+struct rate_structures {
+    rate_structures(model const& m, bilinear_form const& f) : form(f), rotational(m, f), points(m, f, rotational) {}
+    rate_structures(rate_structures const&) = delete;
+    rate_structures& operator=(rate_structures const&) = delete;
+    bilinear_form const& form;
+    composite_inertia rotational;
+    point_composite points;
+};
+
 } // namespace lagc

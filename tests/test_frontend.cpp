@@ -205,7 +205,8 @@ TEST(RateForm, PointsOfRotatingFramesAreComposites) {
     auto r = lagc::derive(m, d);
     ASSERT_TRUE(r.has_value());
     std::vector<GiNaC::symbol> qdd = {GiNaC::symbol("a1"), GiNaC::symbol("a2")};
-    GiNaC::exvector const p = lagc::momentum_from_bilinear_form(m, *f, {qdd[0], qdd[1]});
+    lagc::rate_structures const structures(m, *f);
+    GiNaC::exvector const p = lagc::momentum_from_bilinear_form(m, structures, {qdd[0], qdd[1]});
     ASSERT_EQ(p.size(), 2u);
     for (std::size_t i = 0; i < 2; ++i) {
         double const expected = at_state(r->mass_matrix[i * 2] * qdd[0] + r->mass_matrix[i * 2 + 1] * qdd[1], m, qdd);
