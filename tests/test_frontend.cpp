@@ -262,6 +262,52 @@ TEST(RateForm, GravityOfPointsIsACompositeToo) {
     EXPECT_EQ(replaced, m.q.size() - 1); // all but q1, about the vertical: 0 either way
 }
 
+// A base turning about z with two branches of two links each: the points the joints move
+// form a tree with a fork (the base's node has two children), and the composite M q̈ summed
+// along it equals M q̈.
+TEST(RateForm, CompositesAlongABranchedTree) {
+    std::string text = "model fork\nparameter g = 9.81\ncoordinate q0, qa1, qa2, qb1, qb2\n"
+                       "let R0 = rotz(q0)\nlet o0 = [0, 0, 0.2]\nlet w0 = [0, 0, der(q0)]\nlet p0 = o0 + R0*[0.05, 0.02, 0.1]\n"
+                       "kinetic 0.5*2*dot(der(p0), der(p0)) + 0.5*dot(w0, [[0.05, 0.001, 0], [0.001, 0.06, 0], [0, 0, 0.04]]*w0)\n";
+    for (std::string const b : {"a", "b"}) {
+        std::string const side = b == "a" ? "0.15" : "-0.15";
+        std::string parent = "0";
+        for (std::string const k : {"1", "2"}) {
+            std::string const x = b + k;
+            std::string const T = k == "1" ? "roty" : "rotx", axis = k == "1" ? "[0, der(q" + x + "), 0]" : "[der(q" + x + "), 0, 0]";
+            text += "let T" + x + " = " + T + "(q" + x + ")\nlet R" + x + " = R" + parent + "*T" + x + "\n";
+            text += "let o" + x + " = o" + parent + " + R" + parent + "*" + (k == "1" ? "[0, " + side + ", 0.1]" : "[0.3, 0, 0]") + "\n";
+            text += "let w" + x + " = transpose(T" + x + ")*w" + parent + " + " + axis + "\n";
+            text += "let p" + x + " = o" + x + " + R" + x + "*[0.12, 0.02, 0.01]\n";
+            text += "kinetic 0.5*dot(der(p" + x + "), der(p" + x + ")) + 0.5*dot(w" + x +
+                    ", [[0.01, 0.0005, 0], [0.0005, 0.012, 0], [0, 0, 0.009]]*w" + x + ")\npotential g*p" + x + "[2]\n";
+            parent = x;
+        }
+    }
+    auto c = check_text(text);
+    ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
+    lagc::model const& m = *c.m;
+    auto f = lagc::bilinear_form_of(m);
+    ASSERT_TRUE(f.has_value());
+    lagc::rate_structures const structures(m, *f);
+    ASSERT_TRUE(structures.points.usable());
+    lagc::diagnostics d;
+    auto r = lagc::derive(m, d);
+    ASSERT_TRUE(r.has_value());
+    std::size_t const n = m.q.size();
+    std::vector<GiNaC::symbol> qdd;
+    GiNaC::exvector a;
+    for (std::size_t j = 0; j < n; ++j) qdd.emplace_back("a" + std::to_string(j)), a.push_back(qdd.back());
+    GiNaC::exvector const p = lagc::momentum_from_bilinear_form(m, structures, a);
+    ASSERT_EQ(p.size(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+        ex mq = 0;
+        for (std::size_t j = 0; j < n; ++j) mq += r->mass_matrix[i * n + j] * qdd[j];
+        double const expected = at_state(mq, m, qdd);
+        EXPECT_NEAR(at_state(p[i], m, qdd), expected, 1e-12 * (1 + std::abs(expected))) << i;
+    }
+}
+
 // A coordinate that moves two points differently (p1 by s along [1, 1, 0], p2 by s²) is no
 // joint: no composites (the points' terms stay term by term). Moved alike, they are.
 TEST(RateForm, PointsNotMovedAsByAJointAreNotComposites) {
