@@ -478,8 +478,8 @@ GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures cons
         for (std::size_t i = 0; i < n; ++i)
             if (!f.rates[k].a[i].is_zero()) p[i] += f.rates[k].a[i] * F[k];
     }
-    composite.add_force(p, F, {});
-    points.add_momentum(p, qdd, {});
+    exvector const rotational = composite.forces(F), translational = points.momentum(qdd);
+    for (std::size_t i = 0; i < n; ++i) p[i] += rotational[i] + translational[i];
     return p;
 }
 

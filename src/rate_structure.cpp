@@ -249,8 +249,9 @@ std::vector<std::size_t> composite_inertia::children_first() const {
     return order;
 }
 
-bool composite_inertia::add_force(exvector& h, exvector const& F, exvector const& term_by_term) const {
-    if (!usable_) return false;
+exvector composite_inertia::forces(exvector const& F) const {
+    exvector C(n_, 0);
+    if (!usable_) return C;
     std::size_t const count = parent_.size();
     std::vector<std::array<ex, 3>> Fc(count, {ex(0), ex(0), ex(0)});
     for (std::size_t w : children_first()) {
@@ -262,11 +263,16 @@ bool composite_inertia::add_force(exvector& h, exvector const& F, exvector const
             for (std::size_t c = 0; c < 3; ++c)
                 if (!X_[w][c * 3 + a].is_zero()) Fc[p][a] += X_[w][c * 3 + a] * Fc[w][c];
     }
-    exvector C(n_, 0);
     for (std::size_t i = 0; i < n_; ++i) {
         if (intro_[i] < 0) continue;
         for (std::size_t c = 0; c < 3; ++c) C[i] += alpha(intro_[i], c, i) * Fc[intro_[i]][c];
     }
+    return C;
+}
+
+bool composite_inertia::add_force(exvector& h, exvector const& F, exvector const& term_by_term) const {
+    if (!usable_) return false;
+    exvector const C = forces(F);
     if (!agree_at_random_states(m_, C, term_by_term, 0xc0405173ull)) return false;
     for (std::size_t i = 0; i < n_; ++i) h[i] += C[i];
     return true;
@@ -305,23 +311,31 @@ std::size_t operations_of(model const& m, exvector const& e) {
     return g.operation_count(roots);
 }
 
+samples::samples(model const& m) : symbols_(graph_spellings(m, order_)), g_(symbols_, {}) {}
+
+std::size_t samples::add(ex const& e) {
+    roots_.push_back(g_.add(e));
+    return roots_.size() - 1;
+}
+
+bool samples::evaluate(model const& m, std::uint64_t seed, int count) {
+    for (int s = 0; s < count; ++s) {
+        values_.push_back(g_.evaluate_all(roots_, order_, random_point(m, seed, parameter_values::random)));
+        for (double v : values_.back())
+            if (!std::isfinite(v)) return false;
+    }
+    return true;
+}
+
 bool agree_at_random_states(model const& m, exvector const& C, exvector const& G, std::uint64_t seed) {
-    if (G.empty()) return true; // the caller checks the whole
-    std::vector<std::string> order;
-    auto const symbols = graph_spellings(m, order);
-    expression_graph g(symbols, {});
-    std::vector<int> roots;
-    for (std::size_t k = 0; k < C.size(); ++k) roots.push_back(g.add(C[k])), roots.push_back(g.add(G[k]));
-    std::uint64_t state = seed;
-    for (int s = 0; s < 2; ++s) {
-        std::vector<double> v = g.evaluate_all(roots, order, random_point(m, state, parameter_values::random));
+    samples s(m);
+    for (std::size_t k = 0; k < C.size(); ++k) s.add(C[k]), s.add(G[k]);
+    if (!s.evaluate(m, seed, 2)) return false;
+    for (std::size_t x = 0; x < s.count(); ++x) {
         double scale = 0;
-        for (double x : v) {
-            if (!std::isfinite(x)) return false;
-            scale = std::max(scale, std::abs(x));
-        }
-        for (std::size_t k = 0; k + 1 < v.size(); k += 2)
-            if (std::abs(v[k] - v[k + 1]) > 1e-10 * scale) return false;
+        for (std::size_t k = 0; k < 2 * C.size(); ++k) scale = std::max(scale, std::abs(s(x, k)));
+        for (std::size_t k = 0; k < C.size(); ++k)
+            if (std::abs(s(x, 2 * k) - s(x, 2 * k + 1)) > 1e-10 * scale) return false;
     }
     return true;
 }

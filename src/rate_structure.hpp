@@ -2,6 +2,7 @@
 // velocities, and composite inertias along the velocity transports the model wrote.
 #pragma once
 
+#include "codegen.hpp"
 #include "derive_support.hpp"
 
 #include <cstdint>
@@ -11,10 +12,30 @@
 
 namespace lagc {
 
-// C and G equal at two pseudo-random states (q, q̇, parameters at random), to 1e-10 of the
-// largest value: how a structure read from the model is checked before it is used (a
-// misread falls back to the term-by-term sums, it is not trusted). G empty: true, for a
-// caller that checks the sum C is part of itself (M q̈, whose q̈ these states lack).
+// Values of expressions at pseudo-random states (q, q̇ and the parameters all at random),
+// on the code generator's DAG (shared parts evaluated once): identities of the
+// expressions are tested there.
+class samples {
+public:
+    explicit samples(model const& m);
+    std::size_t add(GiNaC::ex const& e); // its index among the values
+    // `count` states from `seed`; false when a value is not finite (a model this test
+    // cannot judge).
+    bool evaluate(model const& m, std::uint64_t seed, int count);
+    std::size_t count() const { return values_.size(); }
+    double operator()(std::size_t sample, std::size_t k) const { return values_[sample][k]; }
+
+private:
+    std::vector<std::string> order_;
+    std::map<std::string, symbol_spelling> symbols_;
+    expression_graph g_;
+    std::vector<int> roots_;
+    std::vector<std::vector<double>> values_;
+};
+
+// C and G equal at two pseudo-random states, to 1e-10 of the largest value: how a
+// structure read from the model is checked before it is used (a misread falls back to the
+// term-by-term sums, it is not trusted).
 bool agree_at_random_states(model const& m, GiNaC::exvector const& C, GiNaC::exvector const& G, std::uint64_t seed);
 
 // Operations of the expressions as the code generator would share them.
@@ -46,6 +67,9 @@ public:
     // rate's force (indexed by rate), if it agrees with `term_by_term` (Σ α_ai F_a over the
     // covered rates); false (nothing added) otherwise.
     bool add_force(GiNaC::exvector& h, GiNaC::exvector const& F, GiNaC::exvector const& term_by_term) const;
+    // The same sums unchecked (zero when not usable), for a caller that checks the whole
+    // they are part of (M q̈, whose q̈ the random states lack).
+    GiNaC::exvector forces(GiNaC::exvector const& F) const;
 
 private:
     model const& m_;
@@ -120,8 +144,9 @@ public:
     // (plus terms free of q), it agrees with `gradient` and is smaller: then replaces it.
     bool potential_gradient(GiNaC::exvector& gradient) const;
     // (M q̈)_i's share of the covered rates, q̈ given as symbols: the same sums with each
-    // point's force m J q̈ (Ω × p + U, summed from the root down, as the RNEA's accelerations).
-    bool add_momentum(GiNaC::exvector& out, GiNaC::exvector const& qdd, GiNaC::exvector const& term_by_term) const;
+    // point's force m J q̈ (Ω × p + U, summed from the root down, as the RNEA's
+    // accelerations). Unchecked (zero when not usable): the caller checks the whole M q̈.
+    GiNaC::exvector momentum(GiNaC::exvector const& qdd) const;
 
 private:
     struct point {
