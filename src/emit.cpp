@@ -107,19 +107,35 @@ built_function emitter::build(std::string const& name, std::vector<std::pair<std
 built_function emitter::build_jacobian(std::string const& name, std::vector<exvector> const& rows,
                                        std::vector<std::string> const& variables, std::string const& array, bool negated,
                                        std::string const& form) {
+    return build_jacobian(name, {{rows, variables}}, array, negated, form);
+}
+
+built_function emitter::build_jacobian(std::string const& name, std::vector<jacobian_columns> const& blocks,
+                                       std::string const& array, bool negated, std::string const& form) {
     if (o_.progress) o_.progress("generating " + name + (form.empty() ? "" : " " + form));
     auto const start = std::chrono::steady_clock::now();
     built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
     expression_graph& g = *f.graph;
-    std::vector<int> row_ids, variable_ids;
-    for (auto const& row : rows) {
-        exvector parts = row;
-        if (negated)
-            for (auto& e : parts) e = -e;
-        row_ids.push_back(timed([&] { return g.add_parts(parts); }));
+    std::size_t const n_rows = blocks.empty() ? 0 : blocks.front().rows.size();
+    std::size_t columns = 0;
+    for (auto const& b : blocks) columns += b.variables.size();
+    std::vector<int> ids(n_rows * columns);
+    std::size_t first = 0;
+    for (auto const& b : blocks) {
+        std::vector<int> row_ids, variable_ids;
+        for (auto const& row : b.rows) {
+            exvector parts = row;
+            if (negated)
+                for (auto& e : parts) e = -e;
+            row_ids.push_back(timed([&] { return g.add_parts(parts); }));
+        }
+        for (auto const& v : b.variables) variable_ids.push_back(g.variable_node(v));
+        std::vector<int> const block = timed([&] { return g.jacobian(row_ids, variable_ids); });
+        for (std::size_t r = 0; r < n_rows; ++r)
+            for (std::size_t c = 0; c < variable_ids.size(); ++c)
+                ids[r * columns + first + c] = block[r * variable_ids.size() + c];
+        first += variable_ids.size();
     }
-    for (auto const& v : variables) variable_ids.push_back(g.variable_node(v));
-    std::vector<int> ids = timed([&] { return g.jacobian(row_ids, variable_ids); });
     std::vector<std::string> targets;
     for (std::size_t k = 0; k < ids.size(); ++k) targets.push_back(array + "[" + std::to_string(k) + "]");
     finish(f, name, ids, targets, start);
@@ -209,6 +225,7 @@ void emitter::coriolis_matrix() {
         // Only an alternative (past --max-operations before its rewrites, say): keep the first.
     }
     bool const smaller = from_h && from_h->stats.operations_after_cse < christoffel.stats.operations_after_cse;
+    coriolis_operations_ = (smaller ? *from_h : christoffel).stats.operations_after_cse;
     write_function(std::move(smaller ? *from_h : christoffel), with_output(inputs({"q", "qd", "p"}), "C"),
                    text("comments.tpl#coriolis_matrix"), cxx_printer::place::api);
 }

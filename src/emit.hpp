@@ -18,6 +18,9 @@ struct emit_options {
     std::string scalar = "double";       // --scalar: "double" or "float"
     bool templated = false;              // --template: functions templated on the scalar type T (header-only)
     std::size_t split_operations = 500; // --split: larger functions are cut into parts that pass shared values on
+    // --reuse-above: linearization calls coriolis_matrix for its q̇ columns where C has more
+    // operations than this, instead of repeating them (smaller file, a little more work).
+    std::size_t reuse_operations = 8000;
     bool fold_parameters = false;        // --fold-parameters: parameters replaced by their defaults
     std::size_t max_operations = 1000000; // --max-operations: the largest generated function, before CSE rewrites
     bool c_api = false;                  // --c-api: a C header and extern "C" wrappers in the .cpp

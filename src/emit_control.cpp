@@ -41,7 +41,20 @@ void emitter::linearization() {
     std::size_t const nc = d_.nc;
     auto terms_args = inputs({"q", "qd", "u", "p", "qdd"});
     if (nc > 0) terms_args.push_back({"lambda", "const " + scalar() + "*"});
-    write_function(build_jacobian("linearization_terms", d_.residual_rows, spellings({"q", "qd", "u"}), "J", true),
+    // Where C applies, ∂R_i/∂q̇ = ∂h_i/∂q̇ − ∂Q_i/∂q̇ = 2 C_i − ∂Q_i/∂q̇ (h_i = q̇ᵀ Γ_i q̇ + ∂V/∂q_i,
+    // Γ_i symmetric). Where C has more than --reuse-above operations (default 8000), those
+    // columns call coriolis_matrix instead of repeating it: the 10-joint 3-D arm's file
+    // 62,120 -> 52,244 operations (g++ -O2 about 12% faster), its linearization 4.7% more
+    // instructions per call (the q and q̇ columns shared some parts).
+    bool const with_coriolis = d_.coriolis.has_value() && coriolis_operations_ > o_.reuse_operations;
+    std::vector<exvector> velocity_rows = d_.residual_rows;
+    if (with_coriolis)
+        for (std::size_t i = 0; i < d_.nq; ++i) velocity_rows[i] = {-d_.generalized_forces[i]};
+    write_function(build_jacobian("linearization_terms",
+                                  {{d_.residual_rows, spellings({"q"})},
+                                   {velocity_rows, spellings({"qd"})},
+                                   {d_.residual_rows, spellings({"u"})}},
+                                  "J", true),
                    with_output(terms_args, "J"),
                    text("comments.tpl#linearization_terms"), cxx_printer::place::helper);
     out_.add_helpers(text("control.tpl#store_column", {{"linkage", helper_linkage()},
@@ -53,15 +66,20 @@ void emitter::linearization() {
                                 : forward_dynamics_factored_ ? "control.tpl#linearization_factored"
                                                              : "control.tpl#linearization";
     factorisation const mf = mass_factorisation();
+    std::string const coriolis =
+        with_coriolis ? text("control.tpl#linearization_coriolis",
+                             {{"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))}, {"scalar", scalar()}})
+                      : "";
     std::string body = text(section,
                             {{"scalar", scalar()},
                              {"factor", mf.factor},
                              {"solve", mf.solve},
                              {"args", cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}))},
                              {"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))},
+                             {"coriolis", coriolis},
                              {"augment", nc > 0 ? augmented("linearization") : ""},
                              {"augment_column", nc > 0 ? augmented("linearization_column") : ""}});
-    if (nc == 0) body += text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}});
+    if (nc == 0) body += text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}, {"coriolis", coriolis}});
     out_.declare("int", "linearization", args, text("comments.tpl#linearization"));
     out_.define("int", "linearization", args, {"t", "q", "qd", "u", "p", "A", "B"}, body, "", cxx_printer::place::api);
 }

@@ -76,6 +76,7 @@ private:
     // forward_dynamics is a wrapper of detail::forward_dynamics_factored (large models
     // without constraints), which linearization calls for q̈ and M's factor.
     bool forward_dynamics_factored_ = false;
+    std::size_t coriolis_operations_ = 0; // of coriolis_matrix as written (0: not emitted)
     // How the generated code factors M and solves with it, wherever it does (forward
     // dynamics, linearization, project_state): unrolled over M's structure up to nq = 32
     // (detail::factor_mass_matrix and detail::solve_mass_matrix, added once, here, when
@@ -145,6 +146,14 @@ private:
     built_function build_jacobian(std::string const& name, std::vector<exvector> const& rows,
                                   std::vector<std::string> const& variables, std::string const& array, bool negated,
                                   std::string const& form = {});
+    // Columns of one Jacobian from different rows: each block's rows along its variables;
+    // array[r * m + c], c counted across the blocks in order (m columns in all).
+    struct jacobian_columns {
+        std::vector<exvector> const& rows;
+        std::vector<std::string> variables;
+    };
+    built_function build_jacobian(std::string const& name, std::vector<jacobian_columns> const& blocks,
+                                  std::string const& array, bool negated, std::string const& form = {});
     // The rewrites and the statistics (seconds counted from `start`, when building began).
     void finish(built_function& f, std::string const& name, std::vector<int> ids, std::vector<std::string> const& targets,
                 std::chrono::steady_clock::time_point start);

@@ -44,6 +44,8 @@ char const* const usage_text =
     "                    (for parameters that never change; Parameters is kept, unused)\n"
     "  --split N         cuts functions of more than N operations into parts that pass shared\n"
     "                    values on (compile time linear in model size); default 500\n"
+    "  --reuse-above N   linearization calls coriolis_matrix when C has more than N\n"
+    "                    operations, instead of repeating it (0: always); default 8000\n"
     "  --max-terms N     the largest expression (in nodes, names substituted) a model may\n"
     "                    build; default 400000\n"
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
@@ -138,6 +140,9 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         if (!value()) return usage_error("--split needs a number of operations");
         if (!number_argument(v, 10, 100000000, o.emit.split_operations))
             return usage_error("--split takes a number of operations from 10 to 100000000, not '" + std::string(v) + "'");
+    } else if (a == "--reuse-above") {
+        if (!value() || !number_argument(v, 0, 100000000, o.emit.reuse_operations))
+            return usage_error("--reuse-above takes a number of operations from 0 to 100000000");
     } else if (a == "--max-terms") {
         if (!value() || !number_argument(v, 1000, 1000000000, o.limits.max_terms))
             return usage_error("--max-terms takes a number from 1000 to 1000000000");

@@ -28,7 +28,7 @@
     {scalar} J[nq * m];
     detail::linearization_terms({args}qdd, J);
 @@ linearization_columns
-    {scalar} z[nq];
+{coriolis}    {scalar} z[nq];
     for (int c = 0; c < m; ++c) {{
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
         {solve}(M, z);
@@ -47,7 +47,7 @@
     if (status != 0) return status;
     {scalar} J[(nq + nc) * m];
     detail::linearization_terms({args}qdd, lambda, J);
-    {scalar} M[nq * nq];
+{coriolis}    {scalar} M[nq * nq];
     {scalar} Ac[nc * nq];
     mass_matrix({args_q_p}M);
     constraint_jacobian({args_q_p}Ac);
@@ -79,6 +79,14 @@
         detail::store_linearization_column(c, z, A, B);
     }}
     return 0;
+@@ linearization_coriolis
+    // The qd columns of rows 0..nq-1: -dR/dqd = dQ/dqd - 2 C (C: coriolis_matrix).
+    {{
+        {scalar} C[nq * nq];
+        coriolis_matrix({args_q_qd_p}C);
+        for (int i = 0; i < nq; ++i)
+            for (int j = 0; j < nq; ++j) J[i * m + nq + j] -= 2 * C[i * nq + j];
+    }}
 @@ store_column
 
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)

@@ -1,11 +1,14 @@
 // Variants of the generated code against the default code (the *_double references):
 // --split (every function cut into parts that pass values on through a scratch array)
-// and --fold-parameters (the parameters' defaults baked in as constants).
+// --fold-parameters (the parameters' defaults baked in as constants) and --reuse-above 0
+// (linearization's q̇ columns from coriolis_matrix).
 #include "chain10_rel_double.hpp"
 #include "chain10_rel_folded.hpp"
+#include "chain10_rel_reused.hpp"
 #include "chain10_rel_split.hpp"
 #include "four_bar_double.hpp"
 #include "four_bar_folded.hpp"
+#include "four_bar_reused.hpp"
 #include "four_bar_split.hpp"
 
 #include <gtest/gtest.h>
@@ -44,6 +47,15 @@ TEST(Variants, TheSplitCodeIsReallySplit) {
         EXPECT_NE(chain.find(f), std::string::npos) << f;
     for (char const* f : {"dynamics_terms_part1(", "constraint_terms_part1(", "semi_implicit_system_part1("})
         EXPECT_NE(four_bar.find(f), std::string::npos) << f;
+}
+
+// The default calls coriolis_matrix from linearization only where C is large (neither
+// model's is); --reuse-above 0 always does.
+TEST(Variants, ReusedLinearizationCallsCoriolisMatrix) {
+    for (char const* name : {"chain10_rel_reused.hpp", "four_bar_reused.hpp"})
+        EXPECT_NE(read(name).find("coriolis_matrix(q, qd, p, C);"), std::string::npos) << name;
+    for (char const* name : {"chain10_rel_double.hpp", "four_bar_double.hpp"})
+        EXPECT_EQ(read(name).find("coriolis_matrix(q, qd, p, C);"), std::string::npos) << name;
 }
 
 TEST(Variants, FoldedCodeReadsNoParameter) {
@@ -138,5 +150,7 @@ TEST(Variants, SplitChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_
 TEST(Variants, SplitConstrainedFourBarAgrees) { FOUR_BAR_AGREES(four_bar_double, four_bar_split); }
 TEST(Variants, FoldedChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_folded); }
 TEST(Variants, FoldedConstrainedFourBarAgrees) { FOUR_BAR_AGREES(four_bar_double, four_bar_folded); }
+TEST(Variants, ReusedChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_reused); }
+TEST(Variants, ReusedConstrainedFourBarAgrees) { FOUR_BAR_AGREES(four_bar_double, four_bar_reused); }
 
 } // namespace
