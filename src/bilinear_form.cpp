@@ -267,9 +267,10 @@ namespace {
 // The sums M, h, Ṁ and P − Pᵀ are built in; `da` caches ∂α_i/∂q_j.
 struct rate_form_sums {
     rate_form_sums(model const& m, bilinear_form const& f)
-        : n(m.q.size()), M(n * n, 0), h(n, 0), Mdot(n * n, 0), P_minus_Pt(n * n, 0), da(m, f) {}
+        : n(m.q.size()), M(n * n, 0), h(n, 0), Mdot(n * n, 0), P_minus_Pt(n * n, 0), compact_delta(n, 0), da(m, f) {}
     std::size_t n;
     exvector M, h, Mdot, P_minus_Pt;
+    exvector compact_delta; // a smaller h to evaluate is h + compact_delta (point_composite::add)
     coefficient_derivatives da;
 
     void add_antisymmetric(std::size_t i, std::size_t j, ex const& w) {
@@ -288,14 +289,14 @@ struct covered_parts {
 // The composites where they apply and agree (the points' where they also make M and h
 // smaller), else the covered rates' parts term by term.
 void add_covered(composite_inertia const& composite, point_composite const& points, exvector const& F,
-                 covered_parts const& covered, exvector& M, exvector& h) {
+                 covered_parts const& covered, exvector& M, exvector& h, exvector& compact_delta) {
     // The composite inertias, and the forces F^c = F + Σ Xᵀ F^c of the children, as the RNEA sums them.
     if (!composite.add_to(M, covered.M))
         for (std::size_t k = 0; k < M.size(); ++k) M[k] += covered.M[k];
     if (!composite.add_force(h, F, covered.h))
         for (std::size_t i = 0; i < h.size(); ++i) h[i] += covered.h[i];
     // The points' translational inertia and forces, composites over the points each joint moves.
-    if (!points.add(M, h, covered.Mp, covered.hp)) {
+    if (!points.add(M, h, covered.Mp, covered.hp, compact_delta)) {
         for (std::size_t k = 0; k < M.size(); ++k) M[k] += covered.Mp[k];
         for (std::size_t i = 0; i < h.size(); ++i) h[i] += covered.hp[i];
     }
@@ -384,7 +385,7 @@ void gathered_terms(bilinear_form const& f, composite_inertia const& composite, 
             }
         }
     }
-    add_covered(composite, points, F, covered, M, h);
+    add_covered(composite, points, F, covered, M, h, x.compact_delta);
 }
 
 // Terms whose c depends on q, one by one: c (…) for M, Ṁ and P − Pᵀ as above, plus
@@ -446,6 +447,9 @@ void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, 
     d.velocity_bias.clear();
     points.potential_gradient(d.potential_gradient);
     for (std::size_t i = 0; i < n; ++i) d.bias[i] = x.h[i] + d.potential_gradient[i];
+    d.bias_compact.clear();
+    if (std::any_of(x.compact_delta.begin(), x.compact_delta.end(), [](ex const& e) { return !e.is_zero(); }))
+        for (std::size_t i = 0; i < n; ++i) d.bias_compact.push_back(d.bias[i] + x.compact_delta[i]);
     exvector C(n * n, 0);
     for (std::size_t k = 0; k < n * n; ++k) C[k] = (x.Mdot[k] + x.P_minus_Pt[k]) / 2;
     d.coriolis = std::move(C);

@@ -17,6 +17,9 @@ struct derived {
     // When not empty, h = velocity_bias + potential_gradient, and velocity_bias[i] may
     // contain velocity_bias[j] (j > i) as a part: code generators should keep them apart.
     GiNaC::exvector velocity_bias;
+    // When not empty, h with fewer operations to evaluate (bias_forces, forward and inverse
+    // dynamics); `bias` keeps the form whose derivatives (C, the linearization) are smaller.
+    GiNaC::exvector bias_compact;
     std::optional<GiNaC::exvector> coriolis; // C from Christoffel symbols, where it applies
     std::string coriolis_reason;           // why not, when it does not
     GiNaC::exvector potential_gradient;    // ∂V/∂q

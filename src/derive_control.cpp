@@ -28,7 +28,8 @@ namespace {
 
 // The parts of h_i as the emitter keeps them apart (derived::velocity_bias): a chain's h_i
 // reuses h_{i+1}, and one flattened sum would hide that.
-exvector bias_parts(derived const& d, std::size_t i) {
+exvector bias_parts(derived const& d, std::size_t i, bool compact = false) {
+    if (compact && !d.bias_compact.empty()) return {d.bias_compact[i]};
     if (d.velocity_bias.empty()) return {d.bias[i]};
     return {d.velocity_bias[i], d.potential_gradient[i]};
 }
@@ -161,15 +162,21 @@ void derive_control(model const& m, derived& d, rate_structures const* rs) {
     bool const for_tau = !mf.smallest.p.empty() && mf.smallest.operations < mf.matrix_operations;
     bool const for_residual =
         !mf.smallest_derivatives.p.empty() && mf.smallest_derivatives.derivative_work < mf.matrix_derivative_work;
+    auto with_matrix = [&](exvector parts, std::size_t i) {
+        for (std::size_t j = 0; j < n; ++j) parts.push_back(d.mass_matrix[i * n + j] * d.qdd[j]);
+        return parts;
+    };
     for (std::size_t i = 0; i < n; ++i) {
-        exvector tau = bias_parts(d, i);
+        // inverse_dynamics evaluates h (its compact form where there is one); the residual
+        // differentiates it (derived::bias_compact).
+        exvector tau = bias_parts(d, i, true), residual = bias_parts(d, i);
         tau.push_back(-d.generalized_forces[i]);
-        exvector matrix_form = tau;
-        for (std::size_t j = 0; j < n; ++j) matrix_form.push_back(d.mass_matrix[i * n + j] * d.qdd[j]);
-        exvector residual = for_residual ? tau : matrix_form;
+        residual.push_back(-d.generalized_forces[i]);
         if (for_residual) residual.push_back(mf.smallest_derivatives.p[i]);
+        else residual = with_matrix(residual, i);
         if (for_tau) tau.push_back(mf.smallest.p[i]);
-        d.inverse_dynamics[i] = for_tau ? tau : matrix_form;
+        else tau = with_matrix(tau, i);
+        d.inverse_dynamics[i] = std::move(tau);
         for (std::size_t k = 0; k < nc; ++k) residual.push_back(d.constraint_jacobian[k * n + i] * d.lambda[k]);
         d.residual_rows[i] = std::move(residual);
     }

@@ -65,13 +65,16 @@ std::vector<cxx_argument> emitter::with_output(std::vector<cxx_argument> a, std:
     return a;
 }
 
-std::vector<std::pair<std::string, exvector>> emitter::bias_parts(bool negated) const {
+std::vector<std::pair<std::string, exvector>> emitter::bias_parts(bool negated, bool differentiated) const {
     std::vector<std::pair<std::string, exvector>> out;
     int const s = negated ? -1 : 1;
+    bool const compact = !differentiated && !d_.bias_compact.empty();
     for (std::size_t i = 0; i < d_.nq; ++i) {
         exvector parts;
         if (negated) parts.push_back(d_.generalized_forces[i]);
-        if (d_.velocity_bias.empty()) {
+        if (compact) {
+            parts.push_back(s * d_.bias_compact[i]);
+        } else if (d_.velocity_bias.empty()) {
             parts.push_back(s * d_.bias[i]);
         } else {
             parts.push_back(s * d_.velocity_bias[i]);
@@ -213,7 +216,7 @@ void emitter::coriolis_matrix() {
     if (!d_.coriolis) return;
     built_function christoffel = build("coriolis_matrix", entries("C", *d_.coriolis));
     std::vector<exvector> half_h;
-    for (auto const& [target, parts] : bias_parts(false)) {
+    for (auto const& [target, parts] : bias_parts(false, true)) {
         exvector half;
         for (auto const& e : parts) half.push_back(e / 2);
         half_h.push_back(std::move(half));

@@ -138,7 +138,9 @@ private:
     codegen_options codegen() const;
     std::vector<cxx_argument> inputs(std::initializer_list<char const*> names) const;
     std::vector<cxx_argument> with_output(std::vector<cxx_argument> a, std::string const& out) const;
-    std::vector<std::pair<std::string, exvector>> bias_parts(bool negated) const; // h_i, or Q_i - h_i, as parts
+    // h_i, or Q_i - h_i, as parts: derived::bias_compact where there is one, unless the parts
+    // are to be differentiated.
+    std::vector<std::pair<std::string, exvector>> bias_parts(bool negated, bool differentiated = false) const;
 
     built_function build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs);
     built_function build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs);

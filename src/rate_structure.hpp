@@ -137,9 +137,12 @@ public:
     bool covers(std::size_t rate) const;
     bool usable() const { return usable_; }
     // M's and h's shares of the covered rates, if they agree with the term-by-term ones and
-    // make M and h smaller; false (nothing added) otherwise.
+    // make M and h smaller; false (nothing added) otherwise. `compact_delta` (n entries)
+    // receives what turns h into a smaller h to evaluate, with the points' accelerations
+    // taken recursively (recursive_forces), where that agrees; h itself keeps the form
+    // whose derivatives are smaller.
     bool add(GiNaC::exvector& M, GiNaC::exvector& h, GiNaC::exvector const& M_term_by_term,
-             GiNaC::exvector const& h_term_by_term) const;
+             GiNaC::exvector const& h_term_by_term, GiNaC::exvector& compact_delta) const;
     // ∂V/∂q as Σ over the points of their weights' generalized forces, where V is Σ w·p
     // (plus terms free of q), it agrees with `gradient` and is smaller: then replaces it.
     bool potential_gradient(GiNaC::exvector& gradient) const;
@@ -185,6 +188,7 @@ private:
     std::vector<std::size_t> children_first() const;
     GiNaC::exvector mass_matrix() const;
     GiNaC::exvector generalized(std::vector<std::array<GiNaC::ex, 3>> const& f) const;
+    std::vector<std::array<GiNaC::ex, 3>> recursive_forces() const;
 };
 
 // The rate form and the composites found in it, once per model (each search samples the

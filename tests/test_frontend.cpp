@@ -262,6 +262,27 @@ TEST(RateForm, GravityOfPointsIsACompositeToo) {
     EXPECT_EQ(replaced, m.q.size() - 1); // all but q1, about the vertical: 0 either way
 }
 
+// The same arm's h to evaluate takes the points' accelerations as the RNEA does (Ω̇ × p +
+// Ω × ṗ + V̇ from the twists): smaller than the form C and the linearization differentiate,
+// and equal to it.
+TEST(RateForm, RecursiveAccelerationsMakeACompactBias) {
+    auto c = check_text(arm_text(10));
+    ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
+    lagc::model const& m = *c.m;
+    lagc::diagnostics d;
+    auto r = lagc::derive(m, d);
+    ASSERT_TRUE(r.has_value());
+    ASSERT_EQ(r->bias_compact.size(), m.q.size());
+    EXPECT_LT(lagc::operations_of(m, r->bias_compact), lagc::operations_of(m, r->bias));
+    lagc::samples values(m); // at random states, on the code generator's DAG
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    for (std::size_t i = 0; i < m.q.size(); ++i) pairs.push_back({values.add(r->bias[i]), values.add(r->bias_compact[i])});
+    ASSERT_TRUE(values.evaluate(m, 12345, 3));
+    for (std::size_t k = 0; k < values.count(); ++k)
+        for (auto const& [a, b] : pairs)
+            EXPECT_NEAR(values(k, b), values(k, a), 1e-11 * (1 + std::abs(values(k, a)))) << k << " " << a;
+}
+
 // A base turning about z with two branches of two links each: the points the joints move
 // form a tree with a fork (the base's node has two children), and the composite M q̈ summed
 // along it equals M q̈.
