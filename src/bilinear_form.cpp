@@ -17,6 +17,7 @@
 #include "simplify.hpp"
 #include "rate_structure.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -447,9 +448,13 @@ void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, 
     d.velocity_bias.clear();
     points.potential_gradient(d.potential_gradient);
     for (std::size_t i = 0; i < n; ++i) d.bias[i] = x.h[i] + d.potential_gradient[i];
+    // The compact h, where the points' composites offered one; kept only if still smaller
+    // as a whole (its sums should cancel the replaced forces term by term).
     d.bias_compact.clear();
-    if (std::any_of(x.compact_delta.begin(), x.compact_delta.end(), [](ex const& e) { return !e.is_zero(); }))
+    if (std::any_of(x.compact_delta.begin(), x.compact_delta.end(), [](ex const& e) { return !e.is_zero(); })) {
         for (std::size_t i = 0; i < n; ++i) d.bias_compact.push_back(d.bias[i] + x.compact_delta[i]);
+        if (operations_of(m, d.bias_compact) >= operations_of(m, d.bias)) d.bias_compact.clear();
+    }
     exvector C(n * n, 0);
     for (std::size_t k = 0; k < n * n; ++k) C[k] = (x.Mdot[k] + x.P_minus_Pt[k]) / 2;
     d.coriolis = std::move(C);
