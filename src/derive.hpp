@@ -58,6 +58,11 @@ struct derived {
     std::size_t holonomic_rows = 0;
 };
 
+// h_i as the parts of its sum, the way code generators keep them apart (velocity_bias and
+// ∂V/∂q: a chain's h_i reuses h_{i+1}, and one flattened sum would hide that); `evaluated`:
+// bias_compact where there is one (h to evaluate, not to differentiate).
+GiNaC::exvector bias_parts(derived const& d, std::size_t i, bool evaluated);
+
 struct rate_structures;
 
 // Adds the control API's expressions to a derivation (derive_control.cpp); `s`, the rate

@@ -23,16 +23,13 @@ namespace lagc {
 using GiNaC::ex;
 using GiNaC::exvector;
 
-namespace {
-
-
-// The parts of h_i as the emitter keeps them apart (derived::velocity_bias): a chain's h_i
-// reuses h_{i+1}, and one flattened sum would hide that.
-exvector bias_parts(derived const& d, std::size_t i, bool compact = false) {
-    if (compact && !d.bias_compact.empty()) return {d.bias_compact[i]};
+exvector bias_parts(derived const& d, std::size_t i, bool evaluated) {
+    if (evaluated && !d.bias_compact.empty()) return {d.bias_compact[i]};
     if (d.velocity_bias.empty()) return {d.bias[i]};
     return {d.velocity_bias[i], d.potential_gradient[i]};
 }
+
+namespace {
 
 // M q̈ as the generalized momentum at velocity q̈: for T = ½ q̇ᵀ M q̇ (homogeneous of
 // degree two in q̇, no 'lagrangian' terms: exactly when coriolis_matrix applies),
@@ -106,7 +103,7 @@ momentum_forms momentum_at_qdd(model const& m, derived const& d, rate_structures
     // The linearization differentiates M q̈ and h together, and they share parts: each form's
     // derivatives are sized with h's (a 4-joint arm: the composite form alone looked smaller).
     std::vector<int> bias;
-    for (std::size_t i = 0; i < n; ++i) bias.push_back(g.add_parts(bias_parts(d, i)));
+    for (std::size_t i = 0; i < n; ++i) bias.push_back(g.add_parts(bias_parts(d, i, false)));
     auto with_bias = [&](std::vector<int> r) {
         r.insert(r.end(), bias.begin(), bias.end());
         return r;
@@ -169,7 +166,7 @@ void derive_control(model const& m, derived& d, rate_structures const* rs) {
     for (std::size_t i = 0; i < n; ++i) {
         // inverse_dynamics evaluates h (its compact form where there is one); the residual
         // differentiates it (derived::bias_compact).
-        exvector tau = bias_parts(d, i, true), residual = bias_parts(d, i);
+        exvector tau = bias_parts(d, i, true), residual = bias_parts(d, i, false);
         tau.push_back(-d.generalized_forces[i]);
         residual.push_back(-d.generalized_forces[i]);
         if (for_residual) residual.push_back(mf.smallest_derivatives.p[i]);

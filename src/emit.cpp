@@ -67,19 +67,10 @@ std::vector<cxx_argument> emitter::with_output(std::vector<cxx_argument> a, std:
 
 std::vector<std::pair<std::string, exvector>> emitter::bias_parts(bool negated, bool differentiated) const {
     std::vector<std::pair<std::string, exvector>> out;
-    int const s = negated ? -1 : 1;
-    bool const compact = !differentiated && !d_.bias_compact.empty();
     for (std::size_t i = 0; i < d_.nq; ++i) {
         exvector parts;
         if (negated) parts.push_back(d_.generalized_forces[i]);
-        if (compact) {
-            parts.push_back(s * d_.bias_compact[i]);
-        } else if (d_.velocity_bias.empty()) {
-            parts.push_back(s * d_.bias[i]);
-        } else {
-            parts.push_back(s * d_.velocity_bias[i]);
-            parts.push_back(s * d_.potential_gradient[i]);
-        }
+        for (ex const& e : lagc::bias_parts(d_, i, !differentiated)) parts.push_back(negated ? -e : e);
         out.push_back({(negated ? "b[" : "h[") + std::to_string(i) + "]", parts});
     }
     return out;
@@ -228,7 +219,6 @@ void emitter::coriolis_matrix() {
         // Only an alternative (past --max-operations before its rewrites, say): keep the first.
     }
     bool const smaller = from_h && from_h->stats.operations_after_cse < christoffel.stats.operations_after_cse;
-    coriolis_operations_ = (smaller ? *from_h : christoffel).stats.operations_after_cse;
     write_function(std::move(smaller ? *from_h : christoffel), with_output(inputs({"q", "qd", "p"}), "C"),
                    text("comments.tpl#coriolis_matrix"), cxx_printer::place::api);
 }

@@ -3,6 +3,8 @@
 // inverse_dynamics, input_matrix — and fixed-step integrators on x = [q; qd].
 #include "emitter.hpp"
 
+#include <algorithm>
+
 namespace lagc::emitting {
 
 namespace {
@@ -46,13 +48,17 @@ void emitter::linearization() {
     // columns call coriolis_matrix instead of repeating it: the 10-joint 3-D arm's file
     // 62,120 -> 52,244 operations (g++ -O2 about 12% faster), its linearization 4.7% more
     // instructions per call (the q and q̇ columns shared some parts).
-    bool const with_coriolis = d_.coriolis.has_value() && coriolis_operations_ > o_.reuse_operations;
-    std::vector<exvector> velocity_rows = d_.residual_rows;
-    if (with_coriolis)
-        for (std::size_t i = 0; i < d_.nq; ++i) velocity_rows[i] = {-d_.generalized_forces[i]};
+    auto const coriolis_stats = std::find_if(stats_.begin(), stats_.end(),
+                                             [](function_stats const& s) { return s.name == "coriolis_matrix"; });
+    bool const with_coriolis = coriolis_stats != stats_.end() && coriolis_stats->operations_after_cse > o_.reuse_operations;
+    std::vector<exvector> forces_only;
+    if (with_coriolis) {
+        forces_only = d_.residual_rows; // the constraint rows S keep their q̇ columns
+        for (std::size_t i = 0; i < d_.nq; ++i) forces_only[i] = {-d_.generalized_forces[i]};
+    }
     write_function(build_jacobian("linearization_terms",
                                   {{d_.residual_rows, spellings({"q"})},
-                                   {velocity_rows, spellings({"qd"})},
+                                   {with_coriolis ? forces_only : d_.residual_rows, spellings({"qd"})},
                                    {d_.residual_rows, spellings({"u"})}},
                                   "J", true),
                    with_output(terms_args, "J"),

@@ -399,26 +399,41 @@ bool point_composite::add(exvector& M, exvector& h, exvector const& M_term_by_te
     if (!agree_at_random_states(m_, with, without, 0x706d6173ull)) return false;
     for (std::size_t k = 0; k < n_ * n_; ++k) M[k] += CM[k];
     // h to evaluate (bias_forces, forward and inverse dynamics) may take the accelerations
-    // the RNEA's way, where that is smaller and agrees; the linearization and C keep the
-    // form above, whose derivatives are smaller (the 10-joint arm: 24,536 operations of
-    // linearization against 26,682).
+    // the RNEA's way where that agrees (and, mass_and_bias_from_bilinear_form decides, makes
+    // h smaller); the linearization and C keep the form above, whose derivatives are smaller
+    // (the 10-joint arm: 24,536 operations of linearization against 26,682).
     if (std::vector<std::array<ex, 3>> const r = recursive_forces(); !r.empty()) {
         exvector const Cr = generalized(r);
         exvector acceleration, recursive;
         for (std::size_t i = 0; i < n_; ++i) acceleration.push_back(h[i] + Ch[i]), recursive.push_back(h[i] + Cr[i]);
-        if (operations_of(m_, recursive) < operations_of(m_, acceleration) &&
-            agree_at_random_states(m_, recursive, acceleration, 0x726e6561ull))
+        if (agree_at_random_states(m_, recursive, acceleration, 0x726e6561ull))
             for (std::size_t i = 0; i < n_; ++i) compact_delta[i] += Cr[i] - Ch[i];
     }
     for (std::size_t i = 0; i < n_; ++i) h[i] += Ch[i];
     return true;
 }
 
+// Σ s_j w_j and Σ u_j w_j over the joints that move each node's points (its own and those
+// above it), summed from the root down: the angular and linear velocity of the node's
+// frame at rates w (q̇, or q̈ for M q̈), as the RNEA's forward pass forms them.
+std::array<std::vector<std::array<ex, 3>>, 2> point_composite::sums_down(exvector const& w) const {
+    std::vector<std::array<ex, 3>> Omega(nodes_.size(), {ex(0), ex(0), ex(0)}), U = Omega;
+    std::vector<std::size_t> order = children_first();
+    std::reverse(order.begin(), order.end());
+    for (std::size_t N : order) {
+        if (nodes_[N].parent >= 0) Omega[N] = Omega[static_cast<std::size_t>(nodes_[N].parent)], U[N] = U[static_cast<std::size_t>(nodes_[N].parent)];
+        for (std::size_t j = 0; j < n_; ++j)
+            if (node_of_[j] == static_cast<int>(N))
+                for (std::size_t c = 0; c < 3; ++c) Omega[N][c] += s_[j][c] * w[j], U[N][c] += u_[j][c] * w[j];
+    }
+    return {Omega, U};
+}
+
 // Each point's force m a at q̈ = 0 from the twists, as the RNEA's accelerations (world axes,
-// at the origin): Ω = Σ s_j q̇_j and V = Σ u_j q̇_j down the tree, A = Σ q̇_j Ω_<j × s_j and
-// B = Σ q̇_j (Ω_<j × u_j + V_<j × s_j) likewise (ṡ_j, u̇_j of a twist the frame above j
-// carries), ṗ = Ω × p + V, a = A × p + Ω × ṗ + B. Empty where a node has more than one
-// joint (their order is not known).
+// at the origin): with Ω, V from sums_down(q̇), A = Σ q̇_j Ω_<j × s_j and B = Σ q̇_j (Ω_<j × u_j
+// + V_<j × s_j) down the tree likewise (ṡ_j, u̇_j of a twist the frame above j carries),
+// ṗ = Ω × p + V, a = A × p + Ω × ṗ + B. Empty where a node has more than one joint (their
+// order is not known).
 std::vector<std::array<ex, 3>> point_composite::recursive_forces() const {
     std::vector<int> joint(nodes_.size(), -1);
     for (std::size_t j = 0; j < n_; ++j) {
@@ -427,25 +442,22 @@ std::vector<std::array<ex, 3>> point_composite::recursive_forces() const {
         if (joint[N] >= 0) return {};
         joint[N] = static_cast<int>(j);
     }
+    auto const [Omega, V] = sums_down(exvector(m_.qd.begin(), m_.qd.end()));
     std::array<ex, 3> const zero = {ex(0), ex(0), ex(0)};
-    std::vector<std::array<ex, 3>> Omega(nodes_.size(), zero), V = Omega, A = Omega, B = Omega;
+    std::vector<std::array<ex, 3>> A(nodes_.size(), zero), B = A;
     std::vector<std::size_t> order = children_first();
     std::reverse(order.begin(), order.end());
     for (std::size_t N : order) {
-        std::array<ex, 3> Om = zero, Vp = zero;
+        std::array<ex, 3> Om = zero, Vp = zero; // the frame's before N's joint
         if (nodes_[N].parent >= 0) {
             auto const P = static_cast<std::size_t>(nodes_[N].parent);
             Om = Omega[P], Vp = V[P], A[N] = A[P], B[N] = B[P];
         }
-        Omega[N] = Om, V[N] = Vp;
         if (joint[N] < 0) continue;
         auto const j = static_cast<std::size_t>(joint[N]);
         ex const& qd = m_.qd[j];
         std::array<ex, 3> const os = cross(Om, s_[j]), ou = cross(Om, u_[j]), vs = cross(Vp, s_[j]);
-        for (std::size_t c = 0; c < 3; ++c) {
-            Omega[N][c] += s_[j][c] * qd, V[N][c] += u_[j][c] * qd;
-            A[N][c] += os[c] * qd, B[N][c] += (ou[c] + vs[c]) * qd;
-        }
+        for (std::size_t c = 0; c < 3; ++c) A[N][c] += os[c] * qd, B[N][c] += (ou[c] + vs[c]) * qd;
     }
     std::vector<std::array<ex, 3>> f(points_.size(), zero);
     for (std::size_t N = 0; N < nodes_.size(); ++N)
@@ -519,15 +531,7 @@ bool point_composite::potential_gradient(exvector& gradient) const {
 // U = Σ u_j q̈_j over the joints that move it, summed from the root of the tree down.
 exvector point_composite::momentum(exvector const& qdd) const {
     if (!usable_) return exvector(n_, 0);
-    std::vector<std::array<ex, 3>> Omega(nodes_.size(), {ex(0), ex(0), ex(0)}), U = Omega;
-    std::vector<std::size_t> order = children_first();
-    std::reverse(order.begin(), order.end());
-    for (std::size_t N : order) {
-        if (nodes_[N].parent >= 0) Omega[N] = Omega[static_cast<std::size_t>(nodes_[N].parent)], U[N] = U[static_cast<std::size_t>(nodes_[N].parent)];
-        for (std::size_t j = 0; j < n_; ++j)
-            if (node_of_[j] == static_cast<int>(N))
-                for (std::size_t c = 0; c < 3; ++c) Omega[N][c] += s_[j][c] * qdd[j], U[N][c] += u_[j][c] * qdd[j];
-    }
+    auto const [Omega, U] = sums_down(qdd);
     std::vector<std::array<ex, 3>> f(points_.size());
     for (std::size_t N = 0; N < nodes_.size(); ++N)
         for (std::size_t b : nodes_[N].own) {

@@ -138,9 +138,9 @@ public:
     bool usable() const { return usable_; }
     // M's and h's shares of the covered rates, if they agree with the term-by-term ones and
     // make M and h smaller; false (nothing added) otherwise. `compact_delta` (n entries)
-    // receives what turns h into a smaller h to evaluate, with the points' accelerations
-    // taken recursively (recursive_forces), where that agrees; h itself keeps the form
-    // whose derivatives are smaller.
+    // receives what turns h into another h to evaluate, with the points' accelerations
+    // taken recursively (recursive_forces), where that agrees (the caller keeps it where it
+    // is smaller); h itself keeps the form whose derivatives are smaller.
     bool add(GiNaC::exvector& M, GiNaC::exvector& h, GiNaC::exvector const& M_term_by_term,
              GiNaC::exvector const& h_term_by_term, GiNaC::exvector& compact_delta) const;
     // ∂V/∂q as Σ over the points of their weights' generalized forces, where V is Σ w·p
@@ -188,6 +188,7 @@ private:
     std::vector<std::size_t> children_first() const;
     GiNaC::exvector mass_matrix() const;
     GiNaC::exvector generalized(std::vector<std::array<GiNaC::ex, 3>> const& f) const;
+    std::array<std::vector<std::array<GiNaC::ex, 3>>, 2> sums_down(GiNaC::exvector const& w) const;
     std::vector<std::array<GiNaC::ex, 3>> recursive_forces() const;
 };
 
