@@ -76,6 +76,8 @@ public:
     // ∂root/∂variable for every root and variable, row-major (roots × variables), by the
     // chain rule on the DAG (differentiate.cpp); an identically zero entry is the number 0.
     std::vector<int> jacobian(std::vector<int> const& roots, std::vector<int> const& variables);
+    // a + b (either may be the number 0).
+    int plus(int a, int b);
     // The node of the variable spelled so ("q[3]").
     int variable_node(std::string const& spelling);
 

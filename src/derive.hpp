@@ -20,6 +20,9 @@ struct derived {
     // When not empty, h with fewer operations to evaluate (bias_forces, forward and inverse
     // dynamics); `bias` keeps the form whose derivatives (C, the linearization) are smaller.
     GiNaC::exvector bias_compact;
+    // What bias holds of the points' translational terms (point_composite's composites or
+    // the terms themselves), as added: bias minus these cancels them term by term.
+    GiNaC::exvector bias_point_share;
     std::optional<GiNaC::exvector> coriolis; // C from Christoffel symbols, where it applies
     std::string coriolis_reason;           // why not, when it does not
     GiNaC::exvector potential_gradient;    // ∂V/∂q
@@ -45,6 +48,16 @@ struct derived {
     // solution. Solving the KKT system with −∂R/∂x and −∂S/∂x (x = [q; q̇; u], q̈ and λ held)
     // gives ∂q̈/∂x exactly (the implicit function theorem); the emitter differentiates them.
     std::vector<GiNaC::exvector> residual_rows; // each as the parts of its sum
+    // The points' shares of ∂R/∂q and of C from their composites (point_composite::derivatives,
+    // checked against the shares' own derivatives), with what is left of the residual rows
+    // and of h without those shares, whose derivatives are taken as before: the linearization
+    // and C add the two. Empty where that does not apply.
+    struct composite_derivatives {
+        std::vector<GiNaC::exvector> residual_rest; // nq + nc rows, as residual_rows
+        GiNaC::exvector bias_rest;                  // h without the points' share
+        GiNaC::exvector dtau_dq, coriolis;          // nq × nq, row-major
+    };
+    std::optional<composite_derivatives> point_derivatives;
 
     // Task space: for each output of q (and t) only, in the order of model::outputs, its
     // Jacobian J = ∂y/∂q (size × nq, row-major) and drift ÿ − J q̈ = J̇ q̇ + 2 (∂J/∂t) q̇ +

@@ -12,6 +12,7 @@
 // where shared subexpressions are differentiated once.
 #include "derive_support.hpp"
 #include "chain_rule.hpp"
+#include "rate_structure.hpp"
 #include "simplify.hpp"
 #include "well_posed.hpp"
 
@@ -120,6 +121,65 @@ momentum_forms momentum_at_qdd(model const& m, derived const& d, rate_structures
     return out;
 }
 
+// The points' analytic derivatives (point_composite::derivatives), kept where they agree
+// with the shares' own derivatives on the code generator's DAG at two random states (q̈
+// random too), with the rest of the rows: R_i − (h° + p°)_i = (h_i − h°_i) + (p_i − p°_i) − Q_i + …
+// (h°, p°: the shares as h and the rate form's momentum p hold them; GiNaC cancels them term
+// by term; p is M q̈ whichever form the residual rows took).
+void composite_derivatives(model const& m, derived& d, rate_structures const& rs) {
+    std::size_t const n = d.nq, nc = d.nc;
+    if (d.bias_point_share.size() != n || !d.velocity_bias.empty()) return;
+    exvector const qdd(d.qdd.begin(), d.qdd.end());
+    exvector const p = momentum_from_bilinear_form(m, rs, qdd);
+    if (p.size() != n) return;
+    point_composite::share_derivatives const sh = rs.points.derivatives(qdd);
+    if (sh.dtau_dq.empty()) return;
+    std::vector<std::string> order;
+    auto symbols = graph_spellings(m, order);
+    for (std::size_t i = 0; i < n; ++i) {
+        symbols[d.qdd[i].get_name()] = {"qdd[" + std::to_string(i) + "]", "x"};
+        order.push_back("qdd[" + std::to_string(i) + "]");
+    }
+    expression_graph g(symbols, {});
+    std::vector<int> shares, halves, q, qd, claimed;
+    for (std::size_t i = 0; i < n; ++i) {
+        shares.push_back(g.add(sh.h[i] + sh.momentum[i]));
+        halves.push_back(g.add(sh.h[i] / 2));
+        q.push_back(g.variable_node(order[i]));
+        qd.push_back(g.variable_node(order[n + i]));
+    }
+    std::vector<int> actual = g.jacobian(shares, q), dh = g.jacobian(halves, qd);
+    actual.insert(actual.end(), dh.begin(), dh.end());
+    for (ex const& e : sh.dtau_dq) claimed.push_back(g.add(e));
+    for (ex const& e : sh.coriolis) claimed.push_back(g.add(e));
+    for (std::size_t i = 0; i < n; ++i) { // p is M q̈, and h holds the share differentiated
+        ex mq = 0;
+        for (std::size_t j = 0; j < n; ++j) mq += d.mass_matrix[i * n + j] * d.qdd[j];
+        actual.push_back(g.add(mq));
+        claimed.push_back(g.add(p[i]));
+        actual.push_back(g.add(d.bias_point_share[i]));
+        claimed.push_back(g.add(sh.h[i]));
+    }
+    std::uint64_t state = 0x64746175ull;
+    for (int k = 0; k < 2; ++k) {
+        std::vector<double> point = random_point(m, state, parameter_values::random);
+        for (std::size_t i = 0; i < n; ++i) point.push_back(std::cos(0.9 * static_cast<double>(i) + k));
+        std::vector<double> const a = g.evaluate_all(actual, order, point), b = g.evaluate_all(claimed, order, point);
+        double scale = 0;
+        for (double x : a) scale = std::max(scale, std::abs(x));
+        for (std::size_t j = 0; j < a.size(); ++j)
+            if (!std::isfinite(a[j]) || !std::isfinite(b[j]) || std::abs(a[j] - b[j]) > 1e-10 * scale) return;
+    }
+    derived::composite_derivatives out{d.residual_rows, {}, sh.dtau_dq, sh.coriolis};
+    for (std::size_t i = 0; i < n; ++i) {
+        out.bias_rest.push_back(d.bias[i] - d.bias_point_share[i]);
+        exvector row = {out.bias_rest[i], p[i] - sh.momentum[i], -d.generalized_forces[i]};
+        for (std::size_t k = 0; k < nc; ++k) row.push_back(d.constraint_jacobian[k * n + i] * d.lambda[k]);
+        out.residual_rest[i] = std::move(row);
+    }
+    d.point_derivatives = std::move(out);
+}
+
 } // namespace
 
 namespace {
@@ -183,6 +243,7 @@ void derive_control(model const& m, derived& d, rate_structures const* rs) {
         for (std::size_t j = 0; j < n; ++j) s.push_back(d.constraint_jacobian[k * n + j] * d.qdd[j]);
         d.residual_rows[n + k] = s;
     }
+    if (rs) composite_derivatives(m, d, *rs);
 }
 
 } // namespace lagc

@@ -164,4 +164,11 @@ std::vector<int> expression_graph::jacobian(std::vector<int> const& roots, std::
 
 int expression_graph::variable_node(std::string const& spelling) { return variable(spelling); }
 
+int expression_graph::plus(int a, int b) {
+    int const zero = number(GiNaC::numeric(0));
+    if (a == zero) return b;
+    if (b == zero) return a;
+    return make_add({{a, false}, {b, false}});
+}
+
 } // namespace lagc

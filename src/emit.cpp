@@ -124,7 +124,11 @@ built_function emitter::build_jacobian(std::string const& name, std::vector<jaco
             row_ids.push_back(timed([&] { return g.add_parts(parts); }));
         }
         for (auto const& v : b.variables) variable_ids.push_back(g.variable_node(v));
-        std::vector<int> const block = timed([&] { return g.jacobian(row_ids, variable_ids); });
+        std::vector<int> block = timed([&] { return g.jacobian(row_ids, variable_ids); });
+        if (b.added)
+            for (std::size_t k = 0; k < block.size(); ++k)
+                if (ex const& e = (*b.added)[k]; !e.is_zero())
+                    block[k] = g.plus(block[k], timed([&] { return g.add(negated ? -e : e); }));
         for (std::size_t r = 0; r < n_rows; ++r)
             for (std::size_t c = 0; c < variable_ids.size(); ++c)
                 ids[r * columns + first + c] = block[r * variable_ids.size() + c];
@@ -197,12 +201,13 @@ void emitter::mass_matrix() {
     array_function("mass_matrix", with_output(inputs({"q", "p"}), "M"), entries("M", d_.mass_matrix));
 }
 
-// C two ways, the one with fewer operations kept: from the Christoffel symbols (derive), or
-// as ½ ∂h/∂q̇ on the code graph. They are one matrix: h = C q̇ + ∂V/∂q with h_k = q̇ᵀ Γ_k q̇,
-// Γ_k symmetric, so ∂h_k/∂q̇_j = 2 (Γ_k q̇)_j = 2 C_kj. The derivative of h is smaller where
-// h is compact and M is not (a 20-link relative-angle chain: 4,186 operations instead of
-// 14,985; a 10-joint 3-D arm: 12,777 instead of 15,049); the Christoffel form where M is
-// simple (absolute-angle chains, the UR5-like arm, small models).
+// C three ways, the one with fewer operations kept: from the Christoffel symbols (derive),
+// as ½ ∂h/∂q̇ on the code graph, or the same with the points' share from their composites
+// (derived::composite_derivatives). They are one matrix: h = C q̇ + ∂V/∂q with
+// h_k = q̇ᵀ Γ_k q̇, Γ_k symmetric, so ∂h_k/∂q̇_j = 2 (Γ_k q̇)_j = 2 C_kj. The derivative of h is
+// smaller where h is compact and M is not (a 20-link relative-angle chain: 4,186 operations
+// instead of 14,985); the Christoffel form where M is simple (absolute-angle chains, small
+// models); the composites on 3-D arms (the 10-joint arm: 8,770 instead of 11,277).
 void emitter::coriolis_matrix() {
     if (!d_.coriolis) return;
     built_function christoffel = build("coriolis_matrix", entries("C", *d_.coriolis));
@@ -218,9 +223,18 @@ void emitter::coriolis_matrix() {
     } catch (std::exception const&) {
         // Only an alternative (past --max-operations before its rewrites, say): keep the first.
     }
-    bool const smaller = from_h && from_h->stats.operations_after_cse < christoffel.stats.operations_after_cse;
-    write_function(std::move(smaller ? *from_h : christoffel), with_output(inputs({"q", "qd", "p"}), "C"),
-                   text("comments.tpl#coriolis_matrix"), cxx_printer::place::api);
+    built_function kept = std::move(christoffel);
+    if (from_h && from_h->stats.operations_after_cse < kept.stats.operations_after_cse) kept = std::move(*from_h);
+    // The same with the points' share from their composites (derived::composite_derivatives).
+    if (auto const& pd = d_.point_derivatives) {
+        std::vector<exvector> half_rest;
+        for (ex const& e : pd->bias_rest) half_rest.push_back({e / 2});
+        built_function composite =
+            build_jacobian("coriolis_matrix", {{half_rest, spellings({"qd"}), &pd->coriolis}}, "C", false, "from the composites");
+        if (composite.stats.operations_after_cse < kept.stats.operations_after_cse) kept = std::move(composite);
+    }
+    write_function(std::move(kept), with_output(inputs({"q", "qd", "p"}), "C"), text("comments.tpl#coriolis_matrix"),
+                   cxx_printer::place::api);
 }
 
 void emitter::potential_gradient() {

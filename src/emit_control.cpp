@@ -56,13 +56,22 @@ void emitter::linearization() {
         forces_only = d_.residual_rows; // the constraint rows S keep their q̇ columns
         for (std::size_t i = 0; i < d_.nq; ++i) forces_only[i] = {-d_.generalized_forces[i]};
     }
-    write_function(build_jacobian("linearization_terms",
-                                  {{d_.residual_rows, spellings({"q"})},
-                                   {with_coriolis ? forces_only : d_.residual_rows, spellings({"qd"})},
-                                   {d_.residual_rows, spellings({"u"})}},
-                                  "J", true),
-                   with_output(terms_args, "J"),
-                   text("comments.tpl#linearization_terms"), cxx_printer::place::helper);
+    auto terms = [&](derived::composite_derivatives const* pd) {
+        return build_jacobian("linearization_terms",
+                              {{pd ? pd->residual_rest : d_.residual_rows, spellings({"q"}), pd ? &pd->dtau_dq : nullptr},
+                               {with_coriolis ? forces_only : d_.residual_rows, spellings({"qd"})},
+                               {d_.residual_rows, spellings({"u"})}},
+                              "J", true, pd ? "with the composites' derivatives" : "");
+    };
+    built_function kept = terms(nullptr);
+    // Along q, the points' share from their composites (derived::composite_derivatives)
+    // where that is smaller.
+    if (d_.point_derivatives)
+        if (built_function composite = terms(&*d_.point_derivatives);
+            composite.stats.operations_after_cse < kept.stats.operations_after_cse)
+            kept = std::move(composite);
+    write_function(std::move(kept), with_output(terms_args, "J"), text("comments.tpl#linearization_terms"),
+                   cxx_printer::place::helper);
     out_.add_helpers(text("control.tpl#store_column", {{"linkage", helper_linkage()},
                                                         {"scalar", scalar()},
                                                         {"one", single() ? "1.0f" : "1.0"},

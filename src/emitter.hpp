@@ -152,6 +152,7 @@ private:
     struct jacobian_columns {
         std::vector<exvector> const& rows;
         std::vector<std::string> variables;
+        exvector const* added = nullptr; // rows × variables, row-major: added to the derivatives
     };
     built_function build_jacobian(std::string const& name, std::vector<jacobian_columns> const& blocks,
                                   std::string const& array, bool negated, std::string const& form = {});

@@ -378,7 +378,7 @@ exvector point_composite::mass_matrix() const {
 // Used where it agrees and makes M and h (with the rest of them, which shares their
 // rotations) smaller: on short chains the points' Jacobians cost less than the composites.
 bool point_composite::add(exvector& M, exvector& h, exvector const& M_term_by_term, exvector const& h_term_by_term,
-                          exvector& compact_delta) const {
+                          exvector& compact_delta, exvector& share) const {
     if (!usable_) return false;
     exvector const CM = mass_matrix();
     // Each point's force in h: κ F of its rates (F = 2 c ρ), m times its acceleration at q̈ = 0.
@@ -410,6 +410,7 @@ bool point_composite::add(exvector& M, exvector& h, exvector const& M_term_by_te
             for (std::size_t i = 0; i < n_; ++i) compact_delta[i] += Cr[i] - Ch[i];
     }
     for (std::size_t i = 0; i < n_; ++i) h[i] += Ch[i];
+    share = Ch;
     return true;
 }
 
@@ -434,7 +435,8 @@ std::array<std::vector<std::array<ex, 3>>, 2> point_composite::sums_down(exvecto
 // + V_<j × s_j) down the tree likewise (ṡ_j, u̇_j of a twist the frame above j carries),
 // ṗ = Ω × p + V, a = A × p + Ω × ṗ + B. Empty where a node has more than one joint (their
 // order is not known).
-std::vector<std::array<ex, 3>> point_composite::recursive_forces() const {
+// Each node's joint; empty where a node has more than one (their order is not known).
+std::vector<int> point_composite::joints() const {
     std::vector<int> joint(nodes_.size(), -1);
     for (std::size_t j = 0; j < n_; ++j) {
         if (node_of_[j] < 0) continue;
@@ -442,7 +444,13 @@ std::vector<std::array<ex, 3>> point_composite::recursive_forces() const {
         if (joint[N] >= 0) return {};
         joint[N] = static_cast<int>(j);
     }
-    auto const [Omega, V] = sums_down(exvector(m_.qd.begin(), m_.qd.end()));
+    return joint;
+}
+
+// A = Σ q̇_j Ω_<j × s_j and B = Σ q̇_j (Ω_<j × u_j + V_<j × s_j) down the tree: each node's
+// acceleration at q̈ = 0 (ṡ_j, u̇_j of the twists the frames above carry).
+std::array<std::vector<std::array<ex, 3>>, 2> point_composite::velocity_accelerations(
+    std::vector<int> const& joint, std::vector<std::array<ex, 3>> const& Omega, std::vector<std::array<ex, 3>> const& V) const {
     std::array<ex, 3> const zero = {ex(0), ex(0), ex(0)};
     std::vector<std::array<ex, 3>> A(nodes_.size(), zero), B = A;
     std::vector<std::size_t> order = children_first();
@@ -459,6 +467,15 @@ std::vector<std::array<ex, 3>> point_composite::recursive_forces() const {
         std::array<ex, 3> const os = cross(Om, s_[j]), ou = cross(Om, u_[j]), vs = cross(Vp, s_[j]);
         for (std::size_t c = 0; c < 3; ++c) A[N][c] += os[c] * qd, B[N][c] += (ou[c] + vs[c]) * qd;
     }
+    return {A, B};
+}
+
+std::vector<std::array<ex, 3>> point_composite::recursive_forces() const {
+    std::vector<int> const joint = joints();
+    if (joint.empty()) return {};
+    auto const [Omega, V] = sums_down(exvector(m_.qd.begin(), m_.qd.end()));
+    auto const [A, B] = velocity_accelerations(joint, Omega, V);
+    std::array<ex, 3> const zero = {ex(0), ex(0), ex(0)};
     std::vector<std::array<ex, 3>> f(points_.size(), zero);
     for (std::size_t N = 0; N < nodes_.size(); ++N)
         for (std::size_t b : nodes_[N].own) {

@@ -140,9 +140,10 @@ public:
     // make M and h smaller; false (nothing added) otherwise. `compact_delta` (n entries)
     // receives what turns h into another h to evaluate, with the points' accelerations
     // taken recursively (recursive_forces), where that agrees (the caller keeps it where it
-    // is smaller); h itself keeps the form whose derivatives are smaller.
+    // is smaller); h itself keeps the form whose derivatives are smaller. `share` receives
+    // what was added to h.
     bool add(GiNaC::exvector& M, GiNaC::exvector& h, GiNaC::exvector const& M_term_by_term,
-             GiNaC::exvector const& h_term_by_term, GiNaC::exvector& compact_delta) const;
+             GiNaC::exvector const& h_term_by_term, GiNaC::exvector& compact_delta, GiNaC::exvector& share) const;
     // ∂V/∂q as Σ over the points of their weights' generalized forces, where V is Σ w·p
     // (plus terms free of q), it agrees with `gradient` and is smaller: then replaces it.
     bool potential_gradient(GiNaC::exvector& gradient) const;
@@ -150,6 +151,17 @@ public:
     // point's force m J q̈ (Ω × p + U, summed from the root down, as the RNEA's
     // accelerations). Unchecked (zero when not usable): the caller checks the whole M q̈.
     GiNaC::exvector momentum(GiNaC::exvector const& qdd) const;
+
+    // The points' shares of ∂τ/∂q and of C = ½ ∂h/∂q̇ (the Christoffel C's share) from the
+    // composites, as the analytic RNEA derivatives form them (point_derivatives.cpp): a few
+    // products of 6-vectors per pair of joints. With them the shares they are derivatives
+    // of, as h and M q̈ hold them. Unchecked (the caller compares them with the shares'
+    // derivatives at random states); empty where a node has more than one joint.
+    struct share_derivatives {
+        GiNaC::exvector dtau_dq, coriolis; // n × n, row-major: ∂τ_i/∂q_k, C_ik
+        GiNaC::exvector h, momentum;       // generalized(m a) and momentum(q̈)
+    };
+    share_derivatives derivatives(GiNaC::exvector const& qdd) const;
 
 private:
     struct point {
@@ -190,6 +202,10 @@ private:
     GiNaC::exvector generalized(std::vector<std::array<GiNaC::ex, 3>> const& f) const;
     std::array<std::vector<std::array<GiNaC::ex, 3>>, 2> sums_down(GiNaC::exvector const& w) const;
     std::vector<std::array<GiNaC::ex, 3>> recursive_forces() const;
+    std::vector<int> joints() const;
+    std::array<std::vector<std::array<GiNaC::ex, 3>>, 2> velocity_accelerations(
+        std::vector<int> const& joint, std::vector<std::array<GiNaC::ex, 3>> const& Omega,
+        std::vector<std::array<GiNaC::ex, 3>> const& V) const;
 };
 
 // The rate form and the composites found in it, once per model (each search samples the

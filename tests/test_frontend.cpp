@@ -8,11 +8,13 @@
 #include "emit.hpp"
 #include "simplify.hpp"
 #include "templates.hpp"
+#include "well_posed.hpp"
 #include "parse.hpp"
 #include "rate_structure.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using GiNaC::ex;
@@ -283,21 +285,82 @@ TEST(RateForm, RecursiveAccelerationsMakeACompactBias) {
             EXPECT_NEAR(values(k, b), values(k, a), 1e-11 * (1 + std::abs(values(k, a)))) << k << " " << a;
 }
 
+// The points' shares of ∂R/∂q and of C from their composites (the analytic RNEA
+// derivatives, derived::composite_derivatives), added to the derivatives of the rest, are
+// the derivatives of the whole: ∂R/∂q of the residual rows (q̈ random too) and the
+// Christoffel C, at random states on the code generator's DAG. Fails when a term of the
+// formulas is dropped (derive's own check then rejects them and this finds them missing)
+// or when the rest is not what is left once the shares are taken out.
+void expect_composite_derivatives(std::string const& text) {
+    auto c = check_text(text);
+    ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
+    lagc::model const& m = *c.m;
+    lagc::diagnostics diags;
+    auto r = lagc::derive(m, diags);
+    ASSERT_TRUE(r.has_value());
+    ASSERT_TRUE(r->point_derivatives.has_value());
+    ASSERT_TRUE(r->coriolis.has_value());
+    auto const& pd = *r->point_derivatives;
+    std::size_t const n = m.q.size();
+    std::vector<std::string> order;
+    auto symbols = lagc::graph_spellings(m, order);
+    for (std::size_t i = 0; i < n; ++i) {
+        symbols[r->qdd[i].get_name()] = {"qdd[" + std::to_string(i) + "]", "x"};
+        order.push_back("qdd[" + std::to_string(i) + "]");
+    }
+    lagc::expression_graph g(symbols, {});
+    std::vector<int> whole, rest, half_rest, q, qd;
+    for (std::size_t i = 0; i < n; ++i) {
+        whole.push_back(g.add_parts(r->residual_rows[i]));
+        rest.push_back(g.add_parts(pd.residual_rest[i]));
+        half_rest.push_back(g.add(pd.bias_rest[i] / 2));
+        q.push_back(g.variable_node(order[i]));
+        qd.push_back(g.variable_node(order[n + i]));
+    }
+    std::vector<int> const dwhole = g.jacobian(whole, q), drest = g.jacobian(rest, q), dhalf = g.jacobian(half_rest, qd);
+    std::vector<int> analytic, christoffel, dC;
+    for (std::size_t k = 0; k < n * n; ++k) {
+        analytic.push_back(g.add(pd.dtau_dq[k]));
+        dC.push_back(g.add(pd.coriolis[k]));
+        christoffel.push_back(g.add((*r->coriolis)[k]));
+    }
+    std::uint64_t state = 2718281828;
+    for (int k = 0; k < 3; ++k) {
+        std::vector<double> x = lagc::random_point(m, state, lagc::parameter_values::random);
+        for (std::size_t i = 0; i < n; ++i) x.push_back(std::sin(1.7 * static_cast<double>(i) + k));
+        auto value = [&](std::vector<int> const& roots) { return g.evaluate_all(roots, order, x); };
+        std::vector<double> const W = value(dwhole), Rs = value(drest), A = value(analytic), H = value(dhalf),
+                                  Cs = value(dC), C = value(christoffel);
+        double scale = 0;
+        for (std::size_t e = 0; e < n * n; ++e) scale = std::max({scale, std::abs(W[e]), std::abs(C[e])});
+        for (std::size_t e = 0; e < n * n; ++e) {
+            EXPECT_NEAR(Rs[e] + A[e], W[e], 1e-11 * scale) << "dR/dq " << e / n << "," << e % n;
+            EXPECT_NEAR(H[e] + Cs[e], C[e], 1e-11 * scale) << "C " << e / n << "," << e % n;
+        }
+    }
+}
+
+TEST(RateForm, CompositeDerivativesOfThePoints) { expect_composite_derivatives(arm_text(10)); }
+
 // A base turning about z with two branches of two links each: the points the joints move
 // form a tree with a fork (the base's node has two children), and the composite M q̈ summed
 // along it equals M q̈.
-TEST(RateForm, CompositesAlongABranchedTree) {
-    std::string text = "model fork\nparameter g = 9.81\ncoordinate q0, qa1, qa2, qb1, qb2\n"
-                       "let R0 = rotz(q0)\nlet o0 = [0, 0, 0.2]\nlet w0 = [0, 0, der(q0)]\nlet p0 = o0 + R0*[0.05, 0.02, 0.1]\n"
-                       "kinetic 0.5*2*dot(der(p0), der(p0)) + 0.5*dot(w0, [[0.05, 0.001, 0], [0.001, 0.06, 0], [0, 0, 0.04]]*w0)\n";
+// `links` links on each branch (2: the model of the test below).
+std::string fork_text(int links = 2) {
+    std::string text = "model fork\nparameter g = 9.81\ncoordinate q0";
+    for (std::string const b : {"a", "b"})
+        for (int k = 1; k <= links; ++k) text += ", q" + b + std::to_string(k);
+    text += "\nlet R0 = rotz(q0)\nlet o0 = [0, 0, 0.2]\nlet w0 = [0, 0, der(q0)]\nlet p0 = o0 + R0*[0.05, 0.02, 0.1]\n"
+            "kinetic 0.5*2*dot(der(p0), der(p0)) + 0.5*dot(w0, [[0.05, 0.001, 0], [0.001, 0.06, 0], [0, 0, 0.04]]*w0)\n";
     for (std::string const b : {"a", "b"}) {
         std::string const side = b == "a" ? "0.15" : "-0.15";
         std::string parent = "0";
-        for (std::string const k : {"1", "2"}) {
-            std::string const x = b + k;
-            std::string const T = k == "1" ? "roty" : "rotx", axis = k == "1" ? "[0, der(q" + x + "), 0]" : "[der(q" + x + "), 0, 0]";
+        for (int n = 1; n <= links; ++n) {
+            bool const first = n == 1, odd = n % 2 == 1;
+            std::string const x = b + std::to_string(n);
+            std::string const T = odd ? "roty" : "rotx", axis = odd ? "[0, der(q" + x + "), 0]" : "[der(q" + x + "), 0, 0]";
             text += "let T" + x + " = " + T + "(q" + x + ")\nlet R" + x + " = R" + parent + "*T" + x + "\n";
-            text += "let o" + x + " = o" + parent + " + R" + parent + "*" + (k == "1" ? "[0, " + side + ", 0.1]" : "[0.3, 0, 0]") + "\n";
+            text += "let o" + x + " = o" + parent + " + R" + parent + "*" + (first ? "[0, " + side + ", 0.1]" : "[0.3, 0, 0]") + "\n";
             text += "let w" + x + " = transpose(T" + x + ")*w" + parent + " + " + axis + "\n";
             text += "let p" + x + " = o" + x + " + R" + x + "*[0.12, 0.02, 0.01]\n";
             text += "kinetic 0.5*dot(der(p" + x + "), der(p" + x + ")) + 0.5*dot(w" + x +
@@ -305,6 +368,11 @@ TEST(RateForm, CompositesAlongABranchedTree) {
             parent = x;
         }
     }
+    return text;
+}
+
+TEST(RateForm, CompositesAlongABranchedTree) {
+    std::string const text = fork_text();
     auto c = check_text(text);
     ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
     lagc::model const& m = *c.m;
@@ -328,6 +396,9 @@ TEST(RateForm, CompositesAlongABranchedTree) {
         EXPECT_NEAR(at_state(p[i], m, qdd), expected, 1e-12 * (1 + std::abs(expected))) << i;
     }
 }
+
+// The same on the fork: joints on different branches have no share in each other's τ.
+TEST(RateForm, CompositeDerivativesAlongABranchedTree) { expect_composite_derivatives(fork_text(4)); }
 
 // A coordinate that moves two points differently (p1 by s along [1, 1, 0], p2 by s²) is no
 // joint: no composites (the points' terms stay term by term). Moved alike, they are.
