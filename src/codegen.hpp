@@ -76,6 +76,9 @@ public:
     // ∂root/∂variable for every root and variable, row-major (roots × variables), by the
     // chain rule on the DAG (differentiate.cpp); an identically zero entry is the number 0.
     std::vector<int> jacobian(std::vector<int> const& roots, std::vector<int> const& variables);
+    // A variable's derivative along another given (a node): jacobian() takes it instead of
+    // 0, so that ∂/∂t with ∂q_k/∂t = δ_k is one directional derivative Σ_k ∂/∂q_k δ_k.
+    void set_tangent(int variable, int along, int tangent) { tangents_[{variable, along}] = tangent; }
     // a + b (either may be the number 0).
     int plus(int a, int b);
     // The node of the variable spelled so ("q[3]").
@@ -152,6 +155,7 @@ private:
     std::unordered_map<std::uint64_t, int> interned_;
     std::vector<int> same_hash_;
     std::unordered_map<std::uint64_t, int> numbers_; // bits of a double → its number node
+    std::map<std::pair<int, int>, int> tangents_;    // (variable, along) → its derivative
     std::unordered_map<GiNaC::basic const*, int> converted_;
     std::unordered_map<GiNaC::basic const*, std::pair<GiNaC::numeric, int>> unit_scaled_;
     std::vector<GiNaC::ex> keep_alive_;

@@ -134,24 +134,43 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
     if (p.size() != n) return;
     point_composite::share_derivatives const sh = rs.points.derivatives(qdd);
     if (sh.dtau_dq.empty()) return;
+    // One directional derivative each along q and q̇ (random directions δ, ε: a wrong entry
+    // shows in J δ at a random state), not the whole Jacobians: the check costs two forward
+    // passes over the shares instead of 2n.
     std::vector<std::string> order;
     auto symbols = graph_spellings(m, order);
+    std::vector<GiNaC::symbol> delta, epsilon;
+    auto variable = [&](GiNaC::symbol const& x, std::string const& spelled) {
+        symbols[x.get_name()] = {spelled, "x"};
+        order.push_back(spelled);
+    };
     for (std::size_t i = 0; i < n; ++i) {
-        symbols[d.qdd[i].get_name()] = {"qdd[" + std::to_string(i) + "]", "x"};
-        order.push_back("qdd[" + std::to_string(i) + "]");
+        variable(d.qdd[i], "qdd[" + std::to_string(i) + "]");
+        delta.emplace_back("delta" + std::to_string(i)), epsilon.emplace_back("epsilon" + std::to_string(i));
+        variable(delta.back(), "delta[" + std::to_string(i) + "]");
+        variable(epsilon.back(), "epsilon[" + std::to_string(i) + "]");
     }
     expression_graph g(symbols, {});
-    std::vector<int> shares, halves, q, qd, claimed;
+    int const along_q = g.variable_node("along q"), along_qd = g.variable_node("along qd");
+    std::vector<int> shares, halves, claimed;
     for (std::size_t i = 0; i < n; ++i) {
         shares.push_back(g.add(sh.h[i] + sh.momentum[i]));
         halves.push_back(g.add(sh.h[i] / 2));
-        q.push_back(g.variable_node(order[i]));
-        qd.push_back(g.variable_node(order[n + i]));
+        g.set_tangent(g.variable_node(order[i]), along_q, g.variable_node("delta[" + std::to_string(i) + "]"));
+        g.set_tangent(g.variable_node(order[n + i]), along_qd, g.variable_node("epsilon[" + std::to_string(i) + "]"));
     }
-    std::vector<int> actual = g.jacobian(shares, q), dh = g.jacobian(halves, qd);
+    std::vector<int> actual = g.jacobian(shares, {along_q}), dh = g.jacobian(halves, {along_qd});
     actual.insert(actual.end(), dh.begin(), dh.end());
-    for (ex const& e : sh.dtau_dq) claimed.push_back(g.add(e));
-    for (ex const& e : sh.coriolis) claimed.push_back(g.add(e));
+    for (std::size_t i = 0; i < n; ++i) {
+        ex jd = 0;
+        for (std::size_t k = 0; k < n; ++k) jd += sh.dtau_dq[i * n + k] * delta[k];
+        claimed.push_back(g.add(jd));
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        ex ce = 0;
+        for (std::size_t k = 0; k < n; ++k) ce += sh.coriolis[i * n + k] * epsilon[k];
+        claimed.push_back(g.add(ce));
+    }
     for (std::size_t i = 0; i < n; ++i) { // p is M q̈, and h holds the share differentiated
         ex mq = 0;
         for (std::size_t j = 0; j < n; ++j) mq += d.mass_matrix[i * n + j] * d.qdd[j];
@@ -163,7 +182,10 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
     std::uint64_t state = 0x64746175ull;
     for (int k = 0; k < 2; ++k) {
         std::vector<double> point = random_point(m, state, parameter_values::random);
-        for (std::size_t i = 0; i < n; ++i) point.push_back(std::cos(0.9 * static_cast<double>(i) + k));
+        for (std::size_t i = 0; i < n; ++i) {
+            double const x = 0.9 * static_cast<double>(i) + k;
+            point.insert(point.end(), {std::cos(x), std::sin(1.3 * x + 0.4), std::cos(2.1 * x + 1.1)});
+        }
         std::vector<double> const a = g.evaluate_all(actual, order, point), b = g.evaluate_all(claimed, order, point);
         double scale = 0;
         for (double x : a) scale = std::max(scale, std::abs(x));

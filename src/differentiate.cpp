@@ -34,7 +34,10 @@ int expression_graph::derivative(int id, int variable, std::vector<int>& memo) {
     int result = zero_derivative;
     switch (n.kind) {
     case op::number: break;
-    case op::variable: result = id == variable ? number(GiNaC::numeric(1)) : zero_derivative; break;
+    case op::variable:
+        if (id == variable) result = number(GiNaC::numeric(1));
+        else if (auto it = tangents_.find({id, variable}); it != tangents_.end()) result = it->second;
+        break;
     case op::neg: {
         int d = derivative(n.args[0], variable, memo);
         result = d == zero_derivative ? d : negate(d);

@@ -210,6 +210,18 @@ void emitter::mass_matrix() {
 // models); the composites on 3-D arms (the 10-joint arm: 8,770 instead of 11,277).
 void emitter::coriolis_matrix() {
     if (!d_.coriolis) return;
+    std::optional<built_function> composite;
+    if (auto const& pd = d_.point_derivatives) {
+        std::vector<exvector> half_rest;
+        for (ex const& e : pd->bias_rest) half_rest.push_back({e / 2});
+        composite = build_jacobian("coriolis_matrix", {{half_rest, spellings({"qd"}), &pd->coriolis}}, "C", false,
+                                   "from the composites");
+        if (composite->stats.operations_after_cse >= composite_alone) {
+            write_function(std::move(*composite), with_output(inputs({"q", "qd", "p"}), "C"),
+                           text("comments.tpl#coriolis_matrix"), cxx_printer::place::api);
+            return;
+        }
+    }
     built_function christoffel = build("coriolis_matrix", entries("C", *d_.coriolis));
     std::vector<exvector> half_h;
     for (auto const& [target, parts] : bias_parts(false, true)) {
@@ -225,14 +237,7 @@ void emitter::coriolis_matrix() {
     }
     built_function kept = std::move(christoffel);
     if (from_h && from_h->stats.operations_after_cse < kept.stats.operations_after_cse) kept = std::move(*from_h);
-    // The same with the points' share from their composites (derived::composite_derivatives).
-    if (auto const& pd = d_.point_derivatives) {
-        std::vector<exvector> half_rest;
-        for (ex const& e : pd->bias_rest) half_rest.push_back({e / 2});
-        built_function composite =
-            build_jacobian("coriolis_matrix", {{half_rest, spellings({"qd"}), &pd->coriolis}}, "C", false, "from the composites");
-        if (composite.stats.operations_after_cse < kept.stats.operations_after_cse) kept = std::move(composite);
-    }
+    if (composite && composite->stats.operations_after_cse < kept.stats.operations_after_cse) kept = std::move(*composite);
     write_function(std::move(kept), with_output(inputs({"q", "qd", "p"}), "C"), text("comments.tpl#coriolis_matrix"),
                    cxx_printer::place::api);
 }

@@ -63,13 +63,14 @@ void emitter::linearization() {
                                {d_.residual_rows, spellings({"u"})}},
                               "J", true, pd ? "with the composites' derivatives" : "");
     };
-    built_function kept = terms(nullptr);
-    // Along q, the points' share from their composites (derived::composite_derivatives)
-    // where that is smaller.
-    if (d_.point_derivatives)
-        if (built_function composite = terms(&*d_.point_derivatives);
-            composite.stats.operations_after_cse < kept.stats.operations_after_cse)
-            kept = std::move(composite);
+    // Along q, the points' share from their composites (derived::composite_derivatives),
+    // the form without them built too while that is small (composite_alone).
+    std::optional<built_function> composite;
+    if (d_.point_derivatives) composite = terms(&*d_.point_derivatives);
+    built_function kept = composite && composite->stats.operations_after_cse >= composite_alone ? std::move(*composite)
+                                                                                                : terms(nullptr);
+    if (composite && composite->graph && composite->stats.operations_after_cse < kept.stats.operations_after_cse)
+        kept = std::move(*composite);
     write_function(std::move(kept), with_output(terms_args, "J"), text("comments.tpl#linearization_terms"),
                    cxx_printer::place::helper);
     out_.add_helpers(text("control.tpl#store_column", {{"linkage", helper_linkage()},

@@ -44,27 +44,35 @@ vec6 force_cross(vec6 const& m, vec6 const& f) { // m ×* f: (ω × n + v × f; 
             w[2] * f[3] - w[0] * f[5], w[0] * f[4] - w[1] * f[3]};
 }
 
+// Sums built once from their non-zero terms (GiNaC's arithmetic on zeros and one term at
+// a time was most of the cost of these formulas).
 ex dot6(vec6 const& a, vec6 const& b) {
-    ex s = 0;
-    for (std::size_t r = 0; r < 6; ++r) s += a[r] * b[r];
-    return s;
+    exvector terms;
+    for (std::size_t r = 0; r < 6; ++r)
+        if (!a[r].is_zero() && !b[r].is_zero()) terms.push_back(a[r] * b[r]);
+    return GiNaC::add(terms);
 }
 
 vec6 times(mat6 const& M, vec6 const& x, bool transposed = false) {
     vec6 y;
     for (std::size_t r = 0; r < 6; ++r) {
-        ex s = 0;
-        for (std::size_t c = 0; c < 6; ++c) s += (transposed ? M[c * 6 + r] : M[r * 6 + c]) * x[c];
-        y[r] = s;
+        exvector terms;
+        for (std::size_t c = 0; c < 6; ++c)
+            if (ex const& m = transposed ? M[c * 6 + r] : M[r * 6 + c]; !m.is_zero() && !x[c].is_zero())
+                terms.push_back(m * x[c]);
+        y[r] = GiNaC::add(terms);
     }
     return y;
 }
 
 vec6 combine(std::initializer_list<std::pair<ex, vec6>> terms) {
     vec6 y;
-    y.fill(0);
-    for (auto const& [k, v] : terms)
-        for (std::size_t r = 0; r < 6; ++r) y[r] += k * v[r];
+    for (std::size_t r = 0; r < 6; ++r) {
+        exvector t;
+        for (auto const& [k, v] : terms)
+            if (!v[r].is_zero()) t.push_back(k * v[r]);
+        y[r] = GiNaC::add(t);
+    }
     return y;
 }
 
