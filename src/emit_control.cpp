@@ -67,9 +67,9 @@ void emitter::linearization() {
     // the form without them built too while that is small (composite_alone).
     std::optional<built_function> composite;
     if (d_.point_derivatives) composite = terms(&*d_.point_derivatives);
-    built_function kept = composite && composite->stats.operations_after_cse >= composite_alone ? std::move(*composite)
-                                                                                                : terms(nullptr);
-    if (composite && composite->graph && composite->stats.operations_after_cse < kept.stats.operations_after_cse)
+    bool const alone = composite && composite->stats.operations_after_cse >= composite_alone;
+    built_function kept = alone ? std::move(*composite) : terms(nullptr);
+    if (!alone && composite && composite->stats.operations_after_cse < kept.stats.operations_after_cse)
         kept = std::move(*composite);
     write_function(std::move(kept), with_output(terms_args, "J"), text("comments.tpl#linearization_terms"),
                    cxx_printer::place::helper);
