@@ -273,6 +273,7 @@ struct rate_form_sums {
     exvector M, h, Mdot, P_minus_Pt;
     exvector compact_delta; // a smaller h to evaluate is h + compact_delta (point_composite::add)
     exvector point_share;   // what h holds of the points' translational terms (derived::bias_point_share)
+    exvector body_share;    // what h holds of the covered rotational terms (derived::bias_body_share)
     coefficient_derivatives da;
 
     void add_antisymmetric(std::size_t i, std::size_t j, ex const& w) {
@@ -291,12 +292,15 @@ struct covered_parts {
 // The composites where they apply and agree (the points' where they also make M and h
 // smaller), else the covered rates' parts term by term.
 void add_covered(composite_inertia const& composite, point_composite const& points, exvector const& F,
-                 covered_parts const& covered, exvector& M, exvector& h, exvector& compact_delta, exvector& point_share) {
+                 covered_parts const& covered, exvector& M, exvector& h, exvector& compact_delta, exvector& point_share,
+                 exvector& body_share) {
     // The composite inertias, and the forces F^c = F + Σ Xᵀ F^c of the children, as the RNEA sums them.
     if (!composite.add_to(M, covered.M))
         for (std::size_t k = 0; k < M.size(); ++k) M[k] += covered.M[k];
-    if (!composite.add_force(h, F, covered.h))
+    if (!composite.add_force(h, F, covered.h, body_share)) {
+        body_share = covered.h;
         for (std::size_t i = 0; i < h.size(); ++i) h[i] += covered.h[i];
+    }
     // The points' translational inertia and forces, composites over the points each joint moves.
     if (!points.add(M, h, covered.Mp, covered.hp, compact_delta, point_share)) {
         point_share = covered.hp;
@@ -388,7 +392,7 @@ void gathered_terms(bilinear_form const& f, composite_inertia const& composite, 
             }
         }
     }
-    add_covered(composite, points, F, covered, M, h, x.compact_delta, x.point_share);
+    add_covered(composite, points, F, covered, M, h, x.compact_delta, x.point_share, x.body_share);
 }
 
 // Terms whose c depends on q, one by one: c (…) for M, Ṁ and P − Pᵀ as above, plus
@@ -451,6 +455,7 @@ void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, 
     points.potential_gradient(d.potential_gradient);
     for (std::size_t i = 0; i < n; ++i) d.bias[i] = x.h[i] + d.potential_gradient[i];
     d.bias_point_share = x.point_share;
+    d.bias_body_share = x.body_share;
     // The compact h, where the points' composites offered one; kept only if still smaller
     // as a whole (its sums should cancel the replaced forces term by term).
     d.bias_compact.clear();
@@ -468,7 +473,8 @@ void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, 
 // one), with the composites where they apply: the rotational ones sum these forces along
 // the transports, the points' ones as m J q̈ from the joints' twists. Empty when no
 // composite applies (the momentum of T itself is then as good).
-GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures const& s, GiNaC::exvector const& qdd) {
+GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures const& s, GiNaC::exvector const& qdd,
+                                           GiNaC::exvector* shares) {
     bilinear_form const& f = s.form;
     composite_inertia const& composite = s.rotational;
     point_composite const& points = s.points;
@@ -492,6 +498,8 @@ GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures cons
     }
     exvector const rotational = composite.forces(F), translational = points.momentum(qdd);
     for (std::size_t i = 0; i < n; ++i) p[i] += rotational[i] + translational[i];
+    if (shares)
+        for (std::size_t i = 0; i < n; ++i) shares->push_back(rotational[i] + translational[i]);
     return p;
 }
 

@@ -23,6 +23,7 @@ struct derived {
     // What bias holds of the points' translational terms (point_composite's composites or
     // the terms themselves), as added: bias minus these cancels them term by term.
     GiNaC::exvector bias_point_share;
+    GiNaC::exvector bias_body_share; // the same for the rotational terms the composites cover
     std::optional<GiNaC::exvector> coriolis; // C from Christoffel symbols, where it applies
     std::string coriolis_reason;           // why not, when it does not
     GiNaC::exvector potential_gradient;    // ∂V/∂q
@@ -55,7 +56,8 @@ struct derived {
     struct composite_derivatives {
         std::vector<GiNaC::exvector> residual_rest; // nq + nc rows, as residual_rows
         GiNaC::exvector bias_rest;                  // h without the points' share
-        GiNaC::exvector dtau_dq, coriolis;          // nq × nq, row-major
+        GiNaC::exvector dtau_dq, coriolis, dtau_dqd; // nq × nq, row-major; dtau_dqd = 2 coriolis
+        bool bodies = false; // the rotational composites' bodies are in the shares too
     };
     std::optional<composite_derivatives> point_derivatives;
 

@@ -121,22 +121,13 @@ momentum_forms momentum_at_qdd(model const& m, derived const& d, rate_structures
     return out;
 }
 
-// The points' analytic derivatives (point_composite::derivatives), kept where they agree
-// with the shares' own derivatives on the code generator's DAG at two random states (q̈
-// random too), with the rest of the rows: R_i − (h° + p°)_i = (h_i − h°_i) + (p_i − p°_i) − Q_i + …
-// (h°, p°: the shares as h and the rate form's momentum p hold them; GiNaC cancels them term
-// by term; p is M q̈ whichever form the residual rows took).
-void composite_derivatives(model const& m, derived& d, rate_structures const& rs) {
-    std::size_t const n = d.nq, nc = d.nc;
-    if (d.bias_point_share.size() != n || !d.velocity_bias.empty()) return;
-    exvector const qdd(d.qdd.begin(), d.qdd.end());
-    exvector const p = momentum_from_bilinear_form(m, rs, qdd);
-    if (p.size() != n) return;
-    point_composite::share_derivatives const sh = rs.points.derivatives(qdd);
-    if (sh.dtau_dq.empty()) return;
-    // One directional derivative each along q and q̇ (random directions δ, ε: a wrong entry
-    // shows in J δ at a random state), not the whole Jacobians: the check costs two forward
-    // passes over the shares instead of 2n.
+// The analytic derivatives `sh` against directional derivatives (random directions δ, ε:
+// a wrong entry shows in J δ at a random state) of the shares they stand for — hs of h, ps
+// of M q̈ — on the code generator's DAG at two random states, q̈ random too; and p = M q̈.
+// Two forward passes over the shares, not 2n.
+bool agree(model const& m, derived const& d, exvector const& p, exvector const& hs, exvector const& ps,
+           point_composite::share_derivatives const& sh) {
+    std::size_t const n = d.nq;
     std::vector<std::string> order;
     auto symbols = graph_spellings(m, order);
     std::vector<GiNaC::symbol> delta, epsilon;
@@ -152,32 +143,26 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
     }
     expression_graph g(symbols, {});
     int const along_q = g.variable_node("along q"), along_qd = g.variable_node("along qd");
-    std::vector<int> shares, halves, claimed;
+    std::vector<int> shares, halves, actual, claimed;
     for (std::size_t i = 0; i < n; ++i) {
-        shares.push_back(g.add(sh.h[i] + sh.momentum[i]));
-        halves.push_back(g.add(sh.h[i] / 2));
+        shares.push_back(g.add(hs[i] + ps[i]));
+        halves.push_back(g.add(hs[i] / 2));
         g.set_tangent(g.variable_node(order[i]), along_q, g.variable_node("delta[" + std::to_string(i) + "]"));
         g.set_tangent(g.variable_node(order[n + i]), along_qd, g.variable_node("epsilon[" + std::to_string(i) + "]"));
     }
-    std::vector<int> actual = g.jacobian(shares, {along_q}), dh = g.jacobian(halves, {along_qd});
-    actual.insert(actual.end(), dh.begin(), dh.end());
+    actual = g.jacobian(shares, {along_q});
+    for (int x : g.jacobian(halves, {along_qd})) actual.push_back(x);
+    for (auto const& [matrix, direction] : {std::pair{&sh.dtau_dq, &delta}, std::pair{&sh.coriolis, &epsilon}})
+        for (std::size_t i = 0; i < n; ++i) {
+            ex e = 0;
+            for (std::size_t k = 0; k < n; ++k) e += (*matrix)[i * n + k] * (*direction)[k];
+            claimed.push_back(g.add(e));
+        }
     for (std::size_t i = 0; i < n; ++i) {
-        ex jd = 0;
-        for (std::size_t k = 0; k < n; ++k) jd += sh.dtau_dq[i * n + k] * delta[k];
-        claimed.push_back(g.add(jd));
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        ex ce = 0;
-        for (std::size_t k = 0; k < n; ++k) ce += sh.coriolis[i * n + k] * epsilon[k];
-        claimed.push_back(g.add(ce));
-    }
-    for (std::size_t i = 0; i < n; ++i) { // p is M q̈, and h holds the share differentiated
         ex mq = 0;
         for (std::size_t j = 0; j < n; ++j) mq += d.mass_matrix[i * n + j] * d.qdd[j];
         actual.push_back(g.add(mq));
         claimed.push_back(g.add(p[i]));
-        actual.push_back(g.add(d.bias_point_share[i]));
-        claimed.push_back(g.add(sh.h[i]));
     }
     std::uint64_t state = 0x64746175ull;
     for (int k = 0; k < 2; ++k) {
@@ -190,12 +175,43 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
         double scale = 0;
         for (double x : a) scale = std::max(scale, std::abs(x));
         for (std::size_t j = 0; j < a.size(); ++j)
-            if (!std::isfinite(a[j]) || !std::isfinite(b[j]) || std::abs(a[j] - b[j]) > 1e-10 * scale) return;
+            if (!std::isfinite(a[j]) || !std::isfinite(b[j]) || std::abs(a[j] - b[j]) > 1e-10 * scale) return false;
     }
-    derived::composite_derivatives out{d.residual_rows, {}, sh.dtau_dq, sh.coriolis};
+    return true;
+}
+
+// The composites' analytic derivatives (point_composite::derivatives) for the points and
+// the rotational bodies the composites cover (else for the points alone), where they agree,
+// with the rest of the rows: R_i − (h° + p°)_i = (h_i − h°_i) + (p_i − p°_i) − Q_i + … (h°, p°:
+// the shares as h and the rate form's momentum p hold them, so that GiNaC cancels them term
+// by term; p is M q̈ whichever form the residual rows took).
+void composite_derivatives(model const& m, derived& d, rate_structures const& rs) {
+    std::size_t const n = d.nq, nc = d.nc;
+    if (d.bias_point_share.size() != n || d.bias_body_share.size() != n || !d.velocity_bias.empty()) return;
+    exvector const qdd(d.qdd.begin(), d.qdd.end());
+    exvector both;
+    exvector const p = momentum_from_bilinear_form(m, rs, qdd, &both);
+    if (p.size() != n) return;
+    std::vector<composite_inertia::body> const bodies = rs.rotational.bodies();
+    exvector hs = d.bias_point_share, ps = rs.points.momentum(qdd);
+    point_composite::share_derivatives sh;
+    bool with_bodies = false;
+    if (!bodies.empty()) {
+        exvector h_both;
+        for (std::size_t i = 0; i < n; ++i) h_both.push_back(d.bias_point_share[i] + d.bias_body_share[i]);
+        sh = rs.points.derivatives(qdd, bodies);
+        if (!sh.dtau_dq.empty() && agree(m, d, p, h_both, both, sh)) hs = h_both, ps = both, with_bodies = true;
+        else sh = {};
+    }
+    if (sh.dtau_dq.empty()) {
+        sh = rs.points.derivatives(qdd, {});
+        if (sh.dtau_dq.empty() || !agree(m, d, p, hs, ps, sh)) return;
+    }
+    derived::composite_derivatives out{d.residual_rows, {}, sh.dtau_dq, sh.coriolis, {}, with_bodies};
+    for (ex const& c : sh.coriolis) out.dtau_dqd.push_back(2 * c);
     for (std::size_t i = 0; i < n; ++i) {
-        out.bias_rest.push_back(d.bias[i] - d.bias_point_share[i]);
-        exvector row = {out.bias_rest[i], p[i] - sh.momentum[i], -d.generalized_forces[i]};
+        out.bias_rest.push_back(d.bias[i] - hs[i]);
+        exvector row = {out.bias_rest[i], p[i] - ps[i], -d.generalized_forces[i]};
         for (std::size_t k = 0; k < nc; ++k) row.push_back(d.constraint_jacobian[k * n + i] * d.lambda[k]);
         out.residual_rest[i] = std::move(row);
     }

@@ -81,6 +81,8 @@ struct rate_structures;
 void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, derived& d);
 
 // M q̈ (q̈ given as symbols) from the rate form's composites; empty when none applies.
-GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures const& s, GiNaC::exvector const& qdd);
+// `shares`, when given, receives the composites' part of it (rotational and points').
+GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures const& s, GiNaC::exvector const& qdd,
+                                           GiNaC::exvector* shares = nullptr);
 
 } // namespace lagc

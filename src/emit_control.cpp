@@ -56,15 +56,19 @@ void emitter::linearization() {
         forces_only = d_.residual_rows; // the constraint rows S keep their q̇ columns
         for (std::size_t i = 0; i < d_.nq; ++i) forces_only[i] = {-d_.generalized_forces[i]};
     }
+    // With the composites' derivatives (derived::composite_derivatives): along q the rest's
+    // and ∂τ/∂q's share; along q̇ (where C is not called) the rest's and 2 C's share.
     auto terms = [&](derived::composite_derivatives const* pd) {
+        bool const shared_qd = pd && !with_coriolis;
         return build_jacobian("linearization_terms",
                               {{pd ? pd->residual_rest : d_.residual_rows, spellings({"q"}), pd ? &pd->dtau_dq : nullptr},
-                               {with_coriolis ? forces_only : d_.residual_rows, spellings({"qd"})},
+                               {with_coriolis ? forces_only : shared_qd ? pd->residual_rest : d_.residual_rows,
+                                spellings({"qd"}), shared_qd ? &pd->dtau_dqd : nullptr},
                                {d_.residual_rows, spellings({"u"})}},
                               "J", true, pd ? "with the composites' derivatives" : "");
     };
-    // Along q, the points' share from their composites (derived::composite_derivatives),
-    // the form without them built too while that is small (composite_alone).
+    // The form without the composites' derivatives is built too while they are small
+    // (composite_alone).
     std::optional<built_function> composite;
     if (d_.point_derivatives) composite = terms(&*d_.point_derivatives);
     bool const alone = composite && composite->stats.operations_after_cse >= composite_alone;

@@ -16,8 +16,10 @@
 // and zero for joints on different branches: a few products of 6-vectors per pair of
 // joints, where forward-mode derivatives redo every point's kinematics below K.
 // The caller compares them with derivatives of the shares themselves at random states.
+#include "chain_rule.hpp"
 #include "rate_structure.hpp"
 
+#include <cmath>
 #include <algorithm>
 
 namespace lagc {
@@ -120,11 +122,14 @@ mat6 coriolis_operator(mat6 const& Y, vec6 const& v) {
 
 } // namespace
 
-point_composite::share_derivatives point_composite::derivatives(exvector const& qdd) const {
+point_composite::share_derivatives point_composite::derivatives(exvector const& qdd,
+                                                                std::vector<composite_inertia::body> const& bodies) const {
     share_derivatives out;
     std::vector<int> const joint = usable_ ? joints() : std::vector<int>{};
     if (joint.empty()) return out;
     std::size_t const nodes = nodes_.size();
+    std::vector<exvector> rotational(nodes, exvector(9, 0));
+    if (!place(bodies, rotational)) return out;
     auto const [Omega, V] = sums_down(exvector(m_.qd.begin(), m_.qd.end()));
     auto const [Alpha, Beta] = sums_down(qdd);
     auto const [A, B] = velocity_accelerations(joint, Omega, V);
@@ -138,7 +143,9 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
     for (std::size_t N : children_first()) {
         std::vector<std::pair<ex, std::array<ex, 3>>> own;
         for (std::size_t b : nodes_[N].own) own.push_back({points_[b].mass, points_[b].position});
-        mat6 const y = point_inertia(own);
+        mat6 y = point_inertia(own);
+        for (std::size_t r = 0; r < 3; ++r)
+            for (std::size_t c = 0; c < 3; ++c) y[r * 6 + c] += rotational[N][r * 3 + c];
         vec6 const h = times(y, v[N]);
         vec6 const w = combine({{1, times(y, a[N])}, {1, force_cross(v[N], h)}});
         mat6 const b = coriolis_operator(y, v[N]);
@@ -181,12 +188,83 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
                 out.coriolis[i * n_ + k] = dot6(S[i], X[k]);
             }
         }
-    std::vector<std::array<ex, 3>> fa(points_.size());
-    for (std::size_t b = 0; b < points_.size(); ++b)
-        for (std::size_t r = 0; r < 3; ++r) fa[b][r] = points_[b].mass * points_[b].acceleration[r];
-    out.h = generalized(fa);
-    out.momentum = momentum(qdd);
     return out;
+}
+
+// Each body's frame: R among the model's frames with Ṙ = R [ω]× (ω its rates, body axes) at
+// random states; its node: the one whose joints (its own and those above) are the ones
+// whose rates ω has. Its inertia in world axes, R J Rᵀ, is added to K[node].
+bool point_composite::place(std::vector<composite_inertia::body> const& bodies, std::vector<exvector>& K) const {
+    if (bodies.empty()) return true;
+    samples s(m_);
+    std::vector<std::size_t> frame_at, rate_at, omega_at;
+    for (auto const& R : m_.frames) {
+        frame_at.push_back(s.add(R[0]));
+        for (std::size_t k = 1; k < 9; ++k) s.add(R[k]);
+        rate_at.push_back(s.add(total_time_derivative(R[0], m_)));
+        for (std::size_t k = 1; k < 9; ++k) s.add(total_time_derivative(R[k], m_));
+    }
+    for (auto const& b : bodies) {
+        omega_at.push_back(s.add(b.rate[0]));
+        s.add(b.rate[1]), s.add(b.rate[2]);
+    }
+    if (!s.evaluate(m_, 0x626f6479ull, 2)) return false;
+    // ω = P r for a signed permutation P (the triple's rates are ω's elements in some order,
+    // with signs): Ṙ = R [ω]× at the samples.
+    auto turns = [&](std::size_t F, std::size_t b, std::array<int, 3> const& pi, std::array<int, 3> const& sign) {
+        for (std::size_t k = 0; k < s.count(); ++k) {
+            double w3[3];
+            for (std::size_t c = 0; c < 3; ++c) w3[c] = sign[c] * s(k, omega_at[b] + static_cast<std::size_t>(pi[c]));
+            double const w[9] = {0, -w3[2], w3[1], w3[2], 0, -w3[0], -w3[1], w3[0], 0};
+            for (std::size_t r = 0; r < 3; ++r)
+                for (std::size_t c = 0; c < 3; ++c) {
+                    double product = 0, size = 0;
+                    for (std::size_t d = 0; d < 3; ++d) {
+                        double const t = s(k, frame_at[F] + r * 3 + d) * w[d * 3 + c];
+                        product += t, size += std::abs(t);
+                    }
+                    double const lhs = s(k, rate_at[F] + r * 3 + c);
+                    if (std::abs(lhs - product) > 1e-10 * (size + std::abs(lhs)) + 1e-300) return false;
+                }
+        }
+        return true;
+    };
+    std::array<std::array<int, 3>, 6> const permutations = {{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}}};
+    // The joints at or above each node.
+    std::vector<std::vector<char>> above(nodes_.size(), std::vector<char>(n_, 0));
+    for (std::size_t N = 0; N < nodes_.size(); ++N)
+        for (int x = static_cast<int>(N); x >= 0; x = nodes_[static_cast<std::size_t>(x)].parent)
+            for (std::size_t j = 0; j < n_; ++j)
+                if (node_of_[j] == x) above[N][j] = 1;
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+        exvector Rp; // R P: body axes in the triple's order
+        for (std::size_t F = 0; F < m_.frames.size() && Rp.empty(); ++F)
+            for (std::size_t k = 0; k < 48 && Rp.empty(); ++k) {
+                std::array<int, 3> const& pi = permutations[k / 8];
+                std::array<int, 3> const sign = {k & 1 ? -1 : 1, k & 2 ? -1 : 1, k & 4 ? -1 : 1};
+                if (!turns(F, b, pi, sign)) continue;
+                Rp.assign(9, 0);
+                for (std::size_t r = 0; r < 3; ++r)
+                    for (std::size_t c = 0; c < 3; ++c)
+                        Rp[r * 3 + static_cast<std::size_t>(pi[c])] = sign[c] * m_.frames[F][r * 3 + c];
+            }
+        if (Rp.empty()) return false;
+        std::vector<char> moved(n_, 0);
+        for (std::size_t j = 0; j < n_; ++j)
+            for (std::size_t c = 0; c < 3; ++c) moved[j] = moved[j] || bodies[b].rate[c].has(m_.qd[j]);
+        auto const N = static_cast<std::size_t>(std::find(above.begin(), above.end(), moved) - above.begin());
+        if (N == nodes_.size()) return false;
+        exvector const& J = bodies[b].J;
+        for (std::size_t r = 0; r < 3; ++r)
+            for (std::size_t c = 0; c < 3; ++c) {
+                exvector terms;
+                for (std::size_t a = 0; a < 3; ++a)
+                    for (std::size_t e = 0; e < 3; ++e)
+                        if (!J[a * 3 + e].is_zero()) terms.push_back(Rp[r * 3 + a] * J[a * 3 + e] * Rp[c * 3 + e]);
+                K[N][r * 3 + c] += GiNaC::add(terms);
+            }
+    }
+    return true;
 }
 
 } // namespace lagc

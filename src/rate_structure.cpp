@@ -270,12 +270,26 @@ exvector composite_inertia::forces(exvector const& F) const {
     return C;
 }
 
-bool composite_inertia::add_force(exvector& h, exvector const& F, exvector const& term_by_term) const {
+bool composite_inertia::add_force(exvector& h, exvector const& F, exvector const& term_by_term, exvector& added) const {
     if (!usable_) return false;
     exvector const C = forces(F);
     if (!agree_at_random_states(m_, C, term_by_term, 0xc0405173ull)) return false;
     for (std::size_t i = 0; i < n_; ++i) h[i] += C[i];
+    added = C;
     return true;
+}
+
+std::vector<composite_inertia::body> composite_inertia::bodies() const {
+    std::vector<body> out;
+    if (!usable_) return out;
+    for (std::size_t w = 0; w < parent_.size(); ++w) {
+        if (!eligible_[w]) continue;
+        body b;
+        for (std::size_t c = 0; c < 3; ++c) b.rate[c] = f_.rates[f_.angular[w].rate[c]].original;
+        b.J = J_[w];
+        out.push_back(std::move(b));
+    }
+    return out;
 }
 
 void composite_inertia::composite() {

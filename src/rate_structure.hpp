@@ -66,7 +66,15 @@ public:
     // h_i += α(B)_i·F^c_B (B: where i enters), F^c_B = F_B + Σ_children X_Cᵀ F^c_C, with F each
     // rate's force (indexed by rate), if it agrees with `term_by_term` (Σ α_ai F_a over the
     // covered rates); false (nothing added) otherwise.
-    bool add_force(GiNaC::exvector& h, GiNaC::exvector const& F, GiNaC::exvector const& term_by_term) const;
+    bool add_force(GiNaC::exvector& h, GiNaC::exvector const& F, GiNaC::exvector const& term_by_term,
+                   GiNaC::exvector& added) const;
+    // The covered triples as bodies: their rates (components of ω, as the model wrote them)
+    // and J with ½ rᵀ J r their kinetic energy.
+    struct body {
+        std::array<GiNaC::ex, 3> rate;
+        GiNaC::exvector J; // 3 × 3
+    };
+    std::vector<body> bodies() const;
     // The same sums unchecked (zero when not usable), for a caller that checks the whole
     // they are part of (M q̈, whose q̈ the random states lack).
     GiNaC::exvector forces(GiNaC::exvector const& F) const;
@@ -154,14 +162,15 @@ public:
 
     // The points' shares of ∂τ/∂q and of C = ½ ∂h/∂q̇ (the Christoffel C's share) from the
     // composites, as the analytic RNEA derivatives form them (point_derivatives.cpp): a few
-    // products of 6-vectors per pair of joints. With them the shares they are derivatives
-    // of, as h and M q̈ hold them. Unchecked (the caller compares them with the shares'
-    // derivatives at random states); empty where a node has more than one joint.
+    // products of 6-vectors per pair of joints; with `bodies` (composite_inertia's), their
+    // rotational inertia too, as R J Rᵀ in world axes at the node whose frame turns them
+    // (empty result where one has no frame R with Ṙ = R [ω]× or no such node). Unchecked
+    // (the caller compares them with the shares' derivatives at random states); empty where
+    // a node has more than one joint.
     struct share_derivatives {
         GiNaC::exvector dtau_dq, coriolis; // n × n, row-major: ∂τ_i/∂q_k, C_ik
-        GiNaC::exvector h, momentum;       // generalized(m a) and momentum(q̈)
     };
-    share_derivatives derivatives(GiNaC::exvector const& qdd) const;
+    share_derivatives derivatives(GiNaC::exvector const& qdd, std::vector<composite_inertia::body> const& bodies) const;
 
 private:
     struct point {
@@ -203,6 +212,8 @@ private:
     std::array<std::vector<std::array<GiNaC::ex, 3>>, 2> sums_down(GiNaC::exvector const& w) const;
     std::vector<std::array<GiNaC::ex, 3>> recursive_forces() const;
     std::vector<int> joints() const;
+    // The world-axes inertia of each body and the node it belongs to (false: one has none).
+    bool place(std::vector<composite_inertia::body> const& bodies, std::vector<GiNaC::exvector>& K) const;
     std::array<std::vector<std::array<GiNaC::ex, 3>>, 2> velocity_accelerations(
         std::vector<int> const& joint, std::vector<std::array<GiNaC::ex, 3>> const& Omega,
         std::vector<std::array<GiNaC::ex, 3>> const& V) const;

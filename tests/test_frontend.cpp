@@ -16,6 +16,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 using GiNaC::ex;
 
@@ -291,7 +293,7 @@ TEST(RateForm, RecursiveAccelerationsMakeACompactBias) {
 // Christoffel C, at random states on the code generator's DAG. Fails when a term of the
 // formulas is dropped (derive's own check then rejects them and this finds them missing)
 // or when the rest is not what is left once the shares are taken out.
-void expect_composite_derivatives(std::string const& text) {
+void expect_composite_derivatives(std::string const& text, bool bodies = false) {
     auto c = check_text(text);
     ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
     lagc::model const& m = *c.m;
@@ -302,6 +304,7 @@ void expect_composite_derivatives(std::string const& text) {
     ASSERT_TRUE(r->coriolis.has_value());
     auto const& pd = *r->point_derivatives;
     std::size_t const n = m.q.size();
+    EXPECT_EQ(pd.bodies, bodies);
     std::vector<std::string> order;
     auto symbols = lagc::graph_spellings(m, order);
     for (std::size_t i = 0; i < n; ++i) {
@@ -341,6 +344,17 @@ void expect_composite_derivatives(std::string const& text) {
 }
 
 TEST(RateForm, CompositeDerivativesOfThePoints) { expect_composite_derivatives(arm_text(10)); }
+
+// The bundled Panda-like arm: its bodies' rotational inertia (½ ωᵀ J ω, composites in body
+// axes) is in the analytic shares too, as R J Rᵀ in world axes (R: the frame with
+// Ṙ = R [ω]×, ω's elements found in the rate form's order and signs).
+TEST(RateForm, CompositeDerivativesOfBodies) {
+    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/panda_like.lag");
+    std::stringstream text;
+    text << in.rdbuf();
+    ASSERT_FALSE(text.str().empty());
+    expect_composite_derivatives(text.str(), true);
+}
 
 // A base turning about z with two branches of two links each: the points the joints move
 // form a tree with a fork (the base's node has two children), and the composite M q̈ summed
