@@ -38,13 +38,14 @@ struct built_function {
     function_stats stats;
 };
 
-// The size from which a function with the points' composite derivatives (derived::
-// composite_derivatives) is kept without building the form without them to compare: their
+// The size from which a function with the composites' derivatives (derived::
+// composite_derivatives) is kept without building the forms without them to compare: their
 // analytic part costs O(n) 6×6 products, the forward-mode share they replace about 300
-// operations per pair of joints, so below this the other form can be the smaller (the
-// generic 3-joint arm: linearization 1,535 against more), above it never was (4 to 12
-// joints, UR5- and Panda-like arms), and building both cost lagc a fifth more time.
-constexpr std::size_t composite_alone = 6000;
+// operations per pair of joints, so small functions can be the smaller without them (the
+// generic 3- and 4-joint arms' C), larger ones never were (C and the linearization of the
+// generic arms 3-12 and the UR5- and Panda-like arms, every bundled model), and building
+// every form cost lagc a tenth more time on the 10-joint arm.
+constexpr std::size_t composite_alone = 3000;
 
 // Largest nq for which the factorisation is unrolled (its statements grow as nq³/6).
 constexpr std::size_t unroll_limit = 32;
