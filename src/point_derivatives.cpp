@@ -1,5 +1,7 @@
-// Stage 3: the points' shares of ∂τ/∂q and of C from their composites, as the analytic
-// derivatives of the RNEA form them (point_composite::derivatives, rate_structure.hpp).
+// Stage 3: the composites' shares of ∂τ/∂q and of C — the points' and the rotational
+// bodies' — as the analytic derivatives of the RNEA form them (point_composite::derivatives,
+// rate_structure.hpp). A body's ½ ωᵀ J ω enters its node's Y as R J Rᵀ in world axes (a
+// pure rotational inertia: the wrench below then gives Euler's I ω̇ + ω × I ω).
 //
 // In world axes with spatial vectors at the origin (motion m = (ω; v), force f = (n; f)):
 // joint j's twist S_j = (s_j; u_j), a node's velocity v_N = Σ S_j q̇_j and acceleration
@@ -14,7 +16,7 @@
 //   C_ik = ½ ∂τ_i/∂q̇_k = (B^cᵀ_I S_i)·S_k + (Y^c_I S_i)·Ṡ_k  (I at or below K),
 //                         S_i·(B^c_K S_k + Y^c_K Ṡ_k)        (I above K),
 // and zero for joints on different branches: a few products of 6-vectors per pair of
-// joints, where forward-mode derivatives redo every point's kinematics below K.
+// joints, where forward-mode derivatives redo every body's kinematics below K.
 // The caller compares them with derivatives of the shares themselves at random states.
 #include "chain_rule.hpp"
 #include "rate_structure.hpp"
