@@ -18,10 +18,8 @@
 // and zero for joints on different branches: a few products of 6-vectors per pair of
 // joints, where forward-mode derivatives redo every body's kinematics below K.
 // The caller compares them with derivatives of the shares themselves at random states.
-#include "chain_rule.hpp"
 #include "rate_structure.hpp"
 
-#include <cmath>
 #include <algorithm>
 
 namespace lagc {
@@ -198,39 +196,12 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
 // whose rates ω has. Its inertia in world axes, R J Rᵀ, is added to K[node].
 bool point_composite::place(std::vector<composite_inertia::body> const& bodies, std::vector<exvector>& K) const {
     if (bodies.empty()) return true;
-    samples s(m_);
-    std::vector<std::size_t> frame_at, rate_at, omega_at;
-    for (auto const& R : m_.frames) {
-        frame_at.push_back(s.add(R[0]));
-        for (std::size_t k = 1; k < 9; ++k) s.add(R[k]);
-        rate_at.push_back(s.add(total_time_derivative(R[0], m_)));
-        for (std::size_t k = 1; k < 9; ++k) s.add(total_time_derivative(R[k], m_));
-    }
-    for (auto const& b : bodies) {
-        omega_at.push_back(s.add(b.rate[0]));
-        s.add(b.rate[1]), s.add(b.rate[2]);
-    }
-    if (!s.evaluate(m_, 0x626f6479ull, 2)) return false;
-    // ω = P r for a signed permutation P (the triple's rates are ω's elements in some order,
-    // with signs): Ṙ = R [ω]× at the samples.
-    auto turns = [&](std::size_t F, std::size_t b, std::array<int, 3> const& pi, std::array<int, 3> const& sign) {
-        for (std::size_t k = 0; k < s.count(); ++k) {
-            double w3[3];
-            for (std::size_t c = 0; c < 3; ++c) w3[c] = sign[c] * s(k, omega_at[b] + static_cast<std::size_t>(pi[c]));
-            double const w[9] = {0, -w3[2], w3[1], w3[2], 0, -w3[0], -w3[1], w3[0], 0};
-            for (std::size_t r = 0; r < 3; ++r)
-                for (std::size_t c = 0; c < 3; ++c) {
-                    double product = 0, size = 0;
-                    for (std::size_t d = 0; d < 3; ++d) {
-                        double const t = s(k, frame_at[F] + r * 3 + d) * w[d * 3 + c];
-                        product += t, size += std::abs(t);
-                    }
-                    double const lhs = s(k, rate_at[F] + r * 3 + c);
-                    if (std::abs(lhs - product) > 1e-10 * (size + std::abs(lhs)) + 1e-300) return false;
-                }
-        }
-        return true;
-    };
+    std::vector<std::array<ex, 3>> omegas;
+    for (auto const& b : bodies) omegas.push_back(b.rate);
+    // ω = P r for a signed permutation P: the triple's rates are ω's elements in some order,
+    // with signs.
+    frame_turns const turns(m_, omegas, 0x626f6479ull);
+    if (!turns.evaluated()) return false;
     std::array<std::array<int, 3>, 6> const permutations = {{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}}};
     // The joints at or above each node.
     std::vector<std::vector<char>> above(nodes_.size(), std::vector<char>(n_, 0));
@@ -244,7 +215,7 @@ bool point_composite::place(std::vector<composite_inertia::body> const& bodies, 
             for (std::size_t k = 0; k < 48 && Rp.empty(); ++k) {
                 std::array<int, 3> const& pi = permutations[k / 8];
                 std::array<int, 3> const sign = {k & 1 ? -1 : 1, k & 2 ? -1 : 1, k & 4 ? -1 : 1};
-                if (!turns(F, b, pi, sign)) continue;
+                if (!turns(F, b, true, pi, sign)) continue;
                 Rp.assign(9, 0);
                 for (std::size_t r = 0; r < 3; ++r)
                     for (std::size_t c = 0; c < 3; ++c)

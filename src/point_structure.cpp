@@ -102,6 +102,41 @@ bool point_composite::points(composite_inertia const& rotational) {
     return true;
 }
 
+frame_turns::frame_turns(model const& m, std::vector<std::array<ex, 3>> const& omegas, std::uint64_t seed) : s_(m) {
+    for (auto const& R : m.frames) {
+        frame_at_.push_back(s_.add(R[0]));
+        for (std::size_t k = 1; k < 9; ++k) s_.add(R[k]);
+        rate_at_.push_back(s_.add(total_time_derivative(R[0], m)));
+        for (std::size_t k = 1; k < 9; ++k) s_.add(total_time_derivative(R[k], m));
+    }
+    for (auto const& w : omegas) {
+        omega_at_.push_back(s_.add(w[0]));
+        s_.add(w[1]), s_.add(w[2]);
+    }
+    evaluated_ = s_.evaluate(m, seed, 2);
+}
+
+bool frame_turns::operator()(std::size_t F, std::size_t omega, bool body, std::array<int, 3> const& pi,
+                             std::array<int, 3> const& sign) const {
+    for (std::size_t k = 0; k < s_.count(); ++k) {
+        double v[3];
+        for (std::size_t c = 0; c < 3; ++c) v[c] = sign[c] * s_(k, omega_at_[omega] + static_cast<std::size_t>(pi[c]));
+        double const w[9] = {0, -v[2], v[1], v[2], 0, -v[0], -v[1], v[0], 0}; // [ω]×
+        for (std::size_t r = 0; r < 3; ++r)
+            for (std::size_t c = 0; c < 3; ++c) {
+                double product = 0, size = 0;
+                for (std::size_t d = 0; d < 3; ++d) {
+                    double const t = body ? s_(k, frame_at_[F] + r * 3 + d) * w[d * 3 + c]
+                                          : w[r * 3 + d] * s_(k, frame_at_[F] + d * 3 + c);
+                    product += t, size += std::abs(t);
+                }
+                double const lhs = s_(k, rate_at_[F] + r * 3 + c);
+                if (std::abs(lhs - product) > 1e-10 * (size + std::abs(lhs))) return false;
+            }
+    }
+    return true;
+}
+
 // Each coordinate's axis s_i in world axes (zero where no angular velocity has it): from a
 // rotation matrix R and an angular velocity ω the model wrote (named, or transported) with
 // Ṙ = R [ω]× (ω in body axes: s_i = R ∂ω/∂q̇_i) or Ṙ = [ω]× R (world axes: s_i = ∂ω/∂q̇_i).
@@ -117,40 +152,8 @@ bool point_composite::axes() {
     for (auto const& w : m_.velocity_vectors) add_omega(w);
     s_.assign(n_, {ex(0), ex(0), ex(0)});
     if (omegas.empty() || m_.frames.empty() || m_.frames.size() * omegas.size() > 1'000'000) return true;
-    samples s(m_);
-    std::vector<std::size_t> frame_at, rate_at, omega_at;
-    for (auto const& R : m_.frames) {
-        frame_at.push_back(s.add(R[0]));
-        for (std::size_t k = 1; k < 9; ++k) s.add(R[k]);
-        rate_at.push_back(s.add(total_time_derivative(R[0], m_)));
-        for (std::size_t k = 1; k < 9; ++k) s.add(total_time_derivative(R[k], m_));
-    }
-    for (auto const& w : omegas) {
-        omega_at.push_back(s.add(w[0]));
-        s.add(w[1]), s.add(w[2]);
-    }
-    if (!s.evaluate(m_, 0x706f696e74ull, 2)) return true;
-    // [ω]× as a function of the element (r, c).
-    auto skew = [&](std::size_t sample, std::size_t w, std::size_t r, std::size_t c) {
-        double const x = s(sample, omega_at[w]), y = s(sample, omega_at[w] + 1), z = s(sample, omega_at[w] + 2);
-        double const k[9] = {0, -z, y, z, 0, -x, -y, x, 0};
-        return k[r * 3 + c];
-    };
-    auto holds = [&](std::size_t F, std::size_t w, bool body) {
-        for (std::size_t sample = 0; sample < s.count(); ++sample)
-            for (std::size_t r = 0; r < 3; ++r)
-                for (std::size_t c = 0; c < 3; ++c) {
-                    double product = 0, size = 0;
-                    for (std::size_t d = 0; d < 3; ++d) {
-                        double const t = body ? s(sample, frame_at[F] + r * 3 + d) * skew(sample, w, d, c)
-                                              : skew(sample, w, r, d) * s(sample, frame_at[F] + d * 3 + c);
-                        product += t, size += std::abs(t);
-                    }
-                    double const lhs = s(sample, rate_at[F] + r * 3 + c);
-                    if (std::abs(lhs - product) > 1e-10 * (size + std::abs(lhs))) return false;
-                }
-        return true;
-    };
+    frame_turns const holds(m_, omegas, 0x706f696e74ull);
+    if (!holds.evaluated()) return true;
     // The simplest axis for each coordinate: ∂ω/∂q̇_i free of q if there is one.
     std::vector<int> quality(n_, 0);
     for (std::size_t w = 0; w < omegas.size(); ++w) {

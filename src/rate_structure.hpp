@@ -33,6 +33,22 @@ private:
     std::vector<std::vector<double>> values_;
 };
 
+// The model's frames R with their Ṙ, and angular velocities ω, at two random states: which
+// frame each ω turns, Ṙ = R [ω]× (ω in body axes) or Ṙ = [ω]× R (world axes). ω may be
+// taken as a signed permutation of the triple given (ω_c = sign_c · omega[pi[c]]).
+class frame_turns {
+public:
+    frame_turns(model const& m, std::vector<std::array<GiNaC::ex, 3>> const& omegas, std::uint64_t seed);
+    bool evaluated() const { return evaluated_; }
+    bool operator()(std::size_t frame, std::size_t omega, bool body, std::array<int, 3> const& pi = {0, 1, 2},
+                    std::array<int, 3> const& sign = {1, 1, 1}) const;
+
+private:
+    samples s_;
+    std::vector<std::size_t> frame_at_, rate_at_, omega_at_;
+    bool evaluated_ = false;
+};
+
 // C and G equal at two pseudo-random states, to 1e-10 of the largest value: how a
 // structure read from the model is checked before it is used (a misread falls back to the
 // term-by-term sums, it is not trusted).
