@@ -68,7 +68,25 @@ bool scale_fits(GiNaC::numeric const& k, GiNaC::ex const& e) {
 std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex const& sum) {
     GiNaC::basic const* key = &GiNaC::ex_to<GiNaC::basic>(sum);
     if (auto it = unit_scaled_.find(key); it != unit_scaled_.end()) return it->second;
-    GiNaC::numeric const k = unit_scale(sum);
+    // The scales the terms' own sums bring count with their coefficients (unit_scale's
+    // `nested`): otherwise a sum of squares of sums at scale 10⁻¹⁷ is converted at scale 1,
+    // each square then carries 10³⁴, and the product outside 5·10⁻³⁵ (a multiplication more
+    // per term, and ½ no longer exact: 5e-35 * 1e+34 is not 0.5 in doubles).
+    auto const nested = [this](GiNaC::ex const& rest) {
+        using namespace GiNaC;
+        numeric k = 1;
+        auto factor = [&](ex const& f) {
+            if (is_exactly_a<GiNaC::add>(f)) k *= convert_unit_scaled(f).first;
+            else if (small_power_of_sum(f) && scale_fits(convert_unit_scaled(f.op(0)).first, f))
+                k *= pow(convert_unit_scaled(f.op(0)).first, ex_to<numeric>(f.op(1)));
+        };
+        if (is_exactly_a<GiNaC::mul>(rest))
+            for (std::size_t i = 0; i < rest.nops(); ++i) factor(rest.op(i));
+        else
+            factor(rest);
+        return k;
+    };
+    GiNaC::numeric const k = unit_scale(sum, nested);
     int id;
     if (k == 1) {
         id = convert(sum);

@@ -121,10 +121,10 @@ ex simplify(ex const& e, double max_terms) {
     return best;
 }
 
-numeric unit_scale(ex const& b) {
+numeric unit_scale(ex const& b, std::function<numeric(ex const&)> const& nested) {
     if (!is_exactly_a<add>(b)) return 1;
-    // Each term's number: the coefficient of its pair (1 for a term without one), and
-    // the constant term itself.
+    // Each term's number: the coefficient of its pair (1 for a term without one) times the
+    // scales its factors will bring (nested), and the constant term itself.
     std::map<numeric, std::size_t> count;
     auto tally = [&](numeric const& k) {
         if (!k.is_rational() || k.is_zero()) return false;
@@ -133,7 +133,7 @@ numeric unit_scale(ex const& b) {
     };
     add const& sum = ex_to<add>(b);
     for (auto const& pair : sum_terms::pairs(sum))
-        if (!tally(ex_to<numeric>(pair.coeff))) return 1;
+        if (!tally(nested ? ex_to<numeric>(pair.coeff) * nested(pair.rest) : ex_to<numeric>(pair.coeff))) return 1;
     if (ex const& c = sum_terms::constant(sum); !c.is_zero() && !tally(ex_to<numeric>(c))) return 1;
     numeric best = 1;
     std::size_t most = count.count(1) ? count[1] : 0; // 1 unless another magnitude is more common

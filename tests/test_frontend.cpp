@@ -601,6 +601,32 @@ TEST(Codegen, SumsInProductsKeepTheirNaturalScale) {
     EXPECT_EQ(g.operation_count({roots[4]}), 5u);
 }
 
+// The same for a sum whose terms are powers of such sums: with a 17-digit literal (MuJoCo's
+// 0.33999999999999997) GiNaC keeps ½ m ((l a + b)² + (l c + d)²) as 10⁻³⁴/2 · m · ((…)² + (…)²)
+// with the squares' sums at 10⁻¹⁷. Taken at scale 1, the outer sum's terms each carried
+// 10³⁴ and the product 5·10⁻³⁵: a multiplication more per term, and the result no longer the
+// double of ½ m (x² + y²) (5e-35 * 1e+34 is not 0.5). Counted with the squares' scales, the
+// outer sum is at 10⁻³⁴ and the product's number is ½ exactly.
+TEST(Codegen, SumsOfScaledSumsKeepTheirNaturalScale) {
+    GiNaC::symbol a("a"), b("b"), c("c"), d("d"), m("m");
+    std::map<std::string, lagc::symbol_spelling> symbols = {
+        {"a", {"q[0]", "q"}}, {"b", {"q[1]", "q"}}, {"c", {"q[2]", "q"}}, {"d", {"q[3]", "q"}}, {"m", {"p.m", "p"}}};
+    ex const l = GiNaC::numeric(33999999999999997, 100000000000000000);
+    ex const e = m * (pow(l * a + b, 2) + pow(l * c + d, 2)) / 2;
+    lagc::expression_graph g(symbols, {});
+    int const root = g.add(e);
+    auto code = g.emit({{"y", root}}, "");
+    EXPECT_EQ(code.text.find("e+"), std::string::npos) << code.text;
+    EXPECT_EQ(code.text.find("e-"), std::string::npos) << code.text;
+    EXPECT_NE(code.text.find("0.5*"), std::string::npos) << code.text;
+    // x, y: 2 operations each, x², y², their sum, · m, · ½: 9.
+    EXPECT_EQ(g.operation_count({root}), 9u);
+    // What the same formula gives in doubles.
+    std::map<std::string, double> values = {{"q[0]", 0.3}, {"q[1]", -0.7}, {"q[2]", 1.1}, {"q[3]", 0.45}, {"p.m", 1.5}};
+    double const x = 0.33999999999999997 * 0.3 + -0.7, y = 0.33999999999999997 * 1.1 + 0.45;
+    EXPECT_NEAR(g.evaluate(root, values), 0.5 * 1.5 * (x * x + y * y), 1e-15);
+}
+
 // The size of forward-mode derivatives along some variables: each operation's cost times
 // how many of them it depends on. a·b·c (2 operations) depends on a and b: 4; sin(a): 1;
 // the sum: 1 · 2. c is not one of the variables.
