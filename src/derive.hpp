@@ -57,7 +57,8 @@ struct derived {
         std::vector<GiNaC::exvector> residual_rest; // nq + nc rows, as residual_rows
         GiNaC::exvector bias_rest;                  // h without the points' share
         GiNaC::exvector dtau_dq, coriolis, dtau_dqd; // nq × nq, row-major; dtau_dqd = 2 coriolis
-        bool bodies = false; // the rotational composites' bodies are in the shares too
+        bool bodies = false;  // the rotational composites' bodies are in the shares too
+        bool gravity = false; // and ∂V/∂q (uniform gravity on the points, point_composite::gravity)
     };
     std::optional<composite_derivatives> point_derivatives;
 

@@ -181,8 +181,9 @@ bool agree(model const& m, derived const& d, exvector const& p, exvector const& 
 }
 
 // The composites' analytic derivatives (point_composite::derivatives) for the points and
-// the rotational bodies the composites cover (else for the points alone), where they agree,
-// with the rest of the rows: R_i − (h° + p°)_i = (h_i − h°_i) + (p_i − p°_i) − Q_i + … (h°, p°:
+// the rotational bodies the composites cover (else for the points alone), with uniform
+// gravity (else without), the first of those that agrees, with the rest of the rows:
+// R_i − (h° + p°)_i = (h_i − h°_i) + (p_i − p°_i) − Q_i + … (h°, p°:
 // the shares as h and the rate form's momentum p hold them, so that GiNaC cancels them term
 // by term; p is M q̈ whichever form the residual rows took).
 void composite_derivatives(model const& m, derived& d, rate_structures const& rs) {
@@ -193,21 +194,28 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
     exvector const p = momentum_from_bilinear_form(m, rs, qdd, &both);
     if (p.size() != n) return;
     std::vector<composite_inertia::body> const bodies = rs.rotational.bodies();
-    exvector hs = d.bias_point_share, ps = rs.points.momentum(qdd);
+    // Where V is uniform gravity on the points (point_composite::gravity), ∂V/∂q joins the
+    // shares: its derivatives then come with the rest's (a constant base acceleration), not
+    // by forward mode (the 10-joint arm's linearization: 2,330 operations).
+    auto const gravity = rs.points.gravity();
     point_composite::share_derivatives sh;
-    bool with_bodies = false;
-    if (!bodies.empty()) {
-        exvector h_both;
-        for (std::size_t i = 0; i < n; ++i) h_both.push_back(d.bias_point_share[i] + d.bias_body_share[i]);
-        sh = rs.points.derivatives(qdd, bodies);
-        if (!sh.dtau_dq.empty() && agree(m, d, p, h_both, both, sh)) hs = h_both, ps = both, with_bodies = true;
-        else sh = {};
+    exvector hs, ps;
+    for (int attempt = 0; attempt < 4 && sh.dtau_dq.empty(); ++attempt) {
+        bool const with_bodies = attempt < 2, with_gravity = attempt % 2 == 0;
+        if ((with_bodies && bodies.empty()) || (with_gravity && !gravity)) continue;
+        hs = d.bias_point_share, ps = rs.points.momentum(qdd);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (with_bodies) hs[i] += d.bias_body_share[i];
+            if (with_gravity) hs[i] += d.potential_gradient[i] - gravity->other.diff(m.q[i]);
+        }
+        if (with_bodies) ps = both;
+        sh = rs.points.derivatives(qdd, with_bodies ? bodies : std::vector<composite_inertia::body>{},
+                                   with_gravity ? &gravity->g : nullptr);
+        if (!sh.dtau_dq.empty() && !agree(m, d, p, hs, ps, sh)) sh = {};
+        if (!sh.dtau_dq.empty()) sh.bodies = with_bodies, sh.gravity = with_gravity;
     }
-    if (sh.dtau_dq.empty()) {
-        sh = rs.points.derivatives(qdd, {});
-        if (sh.dtau_dq.empty() || !agree(m, d, p, hs, ps, sh)) return;
-    }
-    derived::composite_derivatives out{d.residual_rows, {}, sh.dtau_dq, sh.coriolis, {}, with_bodies};
+    if (sh.dtau_dq.empty()) return;
+    derived::composite_derivatives out{d.residual_rows, {}, sh.dtau_dq, sh.coriolis, {}, sh.bodies, sh.gravity};
     for (ex const& c : sh.coriolis) out.dtau_dqd.push_back(2 * c);
     for (std::size_t i = 0; i < n; ++i) {
         out.bias_rest.push_back(d.bias[i] - hs[i]);

@@ -5,7 +5,9 @@
 //
 // In world axes with spatial vectors at the origin (motion m = (ω; v), force f = (n; f)):
 // joint j's twist S_j = (s_j; u_j), a node's velocity v_N = Σ S_j q̇_j and acceleration
-// a_N = Σ S_j q̈_j + v_j × S_j q̇_j over the joints above it, its points' inertia
+// a_N = Σ S_j q̈_j + v_j × S_j q̇_j over the joints above it (plus (0; γ) for uniform
+// gravity: the RNEA's base acceleration −g, which makes the points' weights inertia; a_K
+// below then holds it, and e_k its derivatives), its points' inertia
 // Y_N (m ↦ (K ω + c × v; m v − c × ω)) and wrench w_N = Y_N a_N + v_N ×* Y_N v_N, F_N the
 // composite wrench below N, and τ_i = S_i·F_I (I: the node of joint i). Moving q_k (node K)
 // rotates everything below K about S_k and nothing else, which gives, with
@@ -123,7 +125,8 @@ mat6 coriolis_operator(mat6 const& Y, vec6 const& v) {
 } // namespace
 
 point_composite::share_derivatives point_composite::derivatives(exvector const& qdd,
-                                                                std::vector<composite_inertia::body> const& bodies) const {
+                                                                std::vector<composite_inertia::body> const& bodies,
+                                                                std::array<ex, 3> const* gravity) const {
     share_derivatives out;
     std::vector<int> const joint = usable_ ? joints() : std::vector<int>{};
     if (joint.empty()) return out;
@@ -137,7 +140,10 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
     std::vector<mat6> Y(nodes), Bc(nodes);
     for (std::size_t N = 0; N < nodes; ++N) {
         v[N] = joined(Omega[N], V[N]);
-        for (std::size_t c = 0; c < 3; ++c) a[N][c] = A[N][c] + Alpha[N][c], a[N][c + 3] = B[N][c] + Beta[N][c];
+        for (std::size_t c = 0; c < 3; ++c) {
+            a[N][c] = A[N][c] + Alpha[N][c], a[N][c + 3] = B[N][c] + Beta[N][c];
+            if (gravity) a[N][c + 3] += (*gravity)[c];
+        }
     }
     // Each node's own points: Y, its wrench and B; then the composites, children first.
     for (std::size_t N : children_first()) {

@@ -517,14 +517,14 @@ exvector point_composite::generalized(std::vector<std::array<ex, 3>> const& f) c
 // ∂V/∂q from the same sums where V is Σ w·p over the points (w free of q: gravity, m g p_z)
 // plus terms free of q: ∂V/∂q_i = s_i·Σ p × w + u_i·Σ w over the points q_i moves. Replaces
 // `gradient` (V's own derivatives) where it agrees with it and is smaller.
-bool point_composite::potential_gradient(exvector& gradient) const {
-    if (!usable_ || m_.potential.is_zero()) return false;
+std::optional<std::vector<std::array<ex, 3>>> point_composite::weights(ex* other) const {
+    if (!usable_ || m_.potential.is_zero()) return std::nullopt;
     exvector terms;
     if (GiNaC::is_exactly_a<GiNaC::add>(m_.potential))
         for (std::size_t k = 0; k < m_.potential.nops(); ++k) terms.push_back(m_.potential.op(k));
     else
         terms.push_back(m_.potential);
-    if (double(terms.size()) * double(points_.size()) > 1e5) return false;
+    if (double(terms.size()) * double(points_.size()) > 1e5) return std::nullopt;
     std::vector<std::array<ex, 3>> w(points_.size(), {ex(0), ex(0), ex(0)});
     for (ex const& t : terms) {
         if (free_of(t, m_.q)) continue;
@@ -538,13 +538,42 @@ bool point_composite::potential_gradient(exvector& gradient) const {
                 w[b][c] += ratio;
                 matched = true;
             }
-        if (!matched) return false;
+        if (!matched && !other) return std::nullopt;
+        if (!matched) *other += t;
     }
-    exvector const C = generalized(w);
+    return w;
+}
+
+bool point_composite::potential_gradient(exvector& gradient) const {
+    auto const w = weights();
+    if (!w) return false;
+    exvector const C = generalized(*w);
     if (operations_of(m_, C) >= operations_of(m_, gradient)) return false;
     if (!agree_at_random_states(m_, C, gradient, 0x706f74ull)) return false;
     gradient = C;
     return true;
+}
+
+// γ from the first point with a weight, then every point's weight m γ, checked on the
+// expressions, exactly, except along coordinates that q does not move (the first link's
+// height under a vertical first axis: a constant in V, which weights() skips).
+std::optional<point_composite::uniform_gravity> point_composite::gravity() const {
+    ex other = 0;
+    auto const w = weights(&other);
+    if (!w) return std::nullopt;
+    std::optional<std::array<ex, 3>> g;
+    for (std::size_t b = 0; b < points_.size() && !g; ++b)
+        if (!points_[b].mass.is_zero() && (!(*w)[b][0].is_zero() || !(*w)[b][1].is_zero() || !(*w)[b][2].is_zero()))
+            g = std::array<ex, 3>{GiNaC::normal((*w)[b][0] / points_[b].mass), GiNaC::normal((*w)[b][1] / points_[b].mass),
+                                  GiNaC::normal((*w)[b][2] / points_[b].mass)};
+    if (!g) return std::nullopt;
+    for (std::size_t b = 0; b < points_.size(); ++b)
+        for (std::size_t c = 0; c < 3; ++c) {
+            if (!free_of((*g)[c], m_.q) || !free_of((*g)[c], m_.qd)) return std::nullopt;
+            bool const same = ((*w)[b][c] - points_[b].mass * (*g)[c]).expand().is_zero();
+            if (!same && !free_of(points_[b].position[c], m_.q)) return std::nullopt;
+        }
+    return uniform_gravity{*g, other};
 }
 
 // M q̈'s share: each point's force is m J q̈ = m (Ω × p + U), with Ω = Σ s_j q̈_j and

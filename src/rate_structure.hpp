@@ -171,6 +171,14 @@ public:
     // ∂V/∂q as Σ over the points of their weights' generalized forces, where V is Σ w·p
     // (plus terms free of q), it agrees with `gradient` and is smaller: then replaces it.
     bool potential_gradient(GiNaC::exvector& gradient) const;
+    // γ where V is Σ m γ·p over the points + `other` (V's terms that are not one point's
+    // coordinate times a factor free of q: springs, say; constants left out) with one γ free
+    // of q and q̇ for all of them (uniform gravity: every point's weight is its mass times γ).
+    struct uniform_gravity {
+        std::array<GiNaC::ex, 3> g;
+        GiNaC::ex other;
+    };
+    std::optional<uniform_gravity> gravity() const;
     // (M q̈)_i's share of the covered rates, q̈ given as symbols: the same sums with each
     // point's force m J q̈ (Ω × p + U, summed from the root down, as the RNEA's
     // accelerations). Unchecked (zero when not usable): the caller checks the whole M q̈.
@@ -185,8 +193,12 @@ public:
     // a node has more than one joint.
     struct share_derivatives {
         GiNaC::exvector dtau_dq, coriolis; // n × n, row-major: ∂τ_i/∂q_k, C_ik
+        bool bodies = false, gravity = false; // what they hold (set by the caller once checked)
     };
-    share_derivatives derivatives(GiNaC::exvector const& qdd, std::vector<composite_inertia::body> const& bodies) const;
+    // With `gravity` (γ of gravity()), the shares are those of h + ∂V/∂q: the base accelerates
+    // by γ (the RNEA's a₀ = −g), which turns every point's weight into inertia.
+    share_derivatives derivatives(GiNaC::exvector const& qdd, std::vector<composite_inertia::body> const& bodies,
+                                  std::array<GiNaC::ex, 3> const* gravity = nullptr) const;
 
 private:
     struct point {
@@ -224,6 +236,10 @@ private:
     void composite();
     std::vector<std::size_t> children_first() const;
     GiNaC::exvector mass_matrix() const;
+    // The points' weights w with V = Σ w·p (plus terms free of q), each term of V one point's
+    // coordinate times a factor free of q; nothing where a term is not, unless `other` is
+    // given: such terms are added to it.
+    std::optional<std::vector<std::array<GiNaC::ex, 3>>> weights(GiNaC::ex* other = nullptr) const;
     GiNaC::exvector generalized(std::vector<std::array<GiNaC::ex, 3>> const& f) const;
     std::array<std::vector<std::array<GiNaC::ex, 3>>, 2> sums_down(GiNaC::exvector const& w) const;
     std::vector<std::array<GiNaC::ex, 3>> recursive_forces() const;

@@ -293,7 +293,7 @@ TEST(RateForm, RecursiveAccelerationsMakeACompactBias) {
 // Christoffel C, at random states on the code generator's DAG. Fails when a term of the
 // formulas is dropped (derive's own check then rejects them and this finds them missing)
 // or when the rest is not what is left once the shares are taken out.
-void expect_composite_derivatives(std::string const& text, bool bodies = false) {
+void expect_composite_derivatives(std::string const& text, bool bodies = false, bool gravity = true) {
     auto c = check_text(text);
     ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
     lagc::model const& m = *c.m;
@@ -305,6 +305,7 @@ void expect_composite_derivatives(std::string const& text, bool bodies = false) 
     auto const& pd = *r->point_derivatives;
     std::size_t const n = m.q.size();
     EXPECT_EQ(pd.bodies, bodies);
+    EXPECT_EQ(pd.gravity, gravity);
     std::vector<std::string> order;
     auto symbols = lagc::graph_spellings(m, order);
     for (std::size_t i = 0; i < n; ++i) {
@@ -344,6 +345,14 @@ void expect_composite_derivatives(std::string const& text, bool bodies = false) 
 }
 
 TEST(RateForm, CompositeDerivativesOfThePoints) { expect_composite_derivatives(arm_text(10)); }
+
+// Gravity is uniform on the arm's points (each weight m γ, γ = [0, 0, g]): ∂V/∂q is in the
+// shares, its derivatives from the base's acceleration γ. Other terms of V (springs) stay in
+// the rest. A weight that is not m γ (one link counted twice) leaves ∂V/∂q in the rest.
+TEST(RateForm, CompositeDerivativesOfGravity) {
+    expect_composite_derivatives(arm_text(6) + "potential 0.5*3*q2^2 + 2*cos(q4)\n");
+    expect_composite_derivatives(arm_text(6) + "potential m3*g*p3[2]\n", false, false);
+}
 
 // The bundled Panda-like arm: its bodies' rotational inertia (½ ωᵀ J ω, composites in body
 // axes) is in the analytic shares too, as R J Rᵀ in world axes (R: the frame with
