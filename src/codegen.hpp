@@ -63,6 +63,31 @@ public:
     std::vector<emitted_body> emit_parts(std::vector<std::pair<std::string, int>> const& outputs,
                                          std::string const& indent, std::size_t budget, std::size_t& scratch) const;
 
+    // Several functions' statements at once (outputs[f]: function f's), every value that
+    // two of them need computed once (shared_schedule.cpp). Each statement belongs to the set
+    // of functions that need it; the sets run largest first (a value needs only values of
+    // larger sets: every function that needs it needs them), each cut into parts of at most
+    // `budget` operations, so that function f runs, in order, the parts whose set holds f.
+    // A value read by another part goes through the scratch array w; a slot is used again
+    // once the value in it has been read for the last time by any part.
+    struct function_part {
+        emitted_body body;
+        std::uint64_t functions = 0; // bit f: function f runs this part
+        std::size_t scratch = 0;     // the size of w it reads and writes
+    };
+    struct shared_emission {
+        std::vector<function_part> parts;
+        std::vector<std::size_t> scratch; // per function: the size of w it needs (0: none)
+        std::size_t operations = 0;       // of all parts, each value once
+    };
+    shared_emission emit_shared(std::vector<std::vector<std::pair<std::string, int>>> const& outputs,
+                             std::string const& indent, std::size_t budget) const;
+
+    // The node of another graph (built over the same symbols) in this one, interned, so that
+    // equal expressions of several functions become one node. memo: `from`'s nodes → this
+    // graph's, -1 where not imported yet (sized to from's nodes by the first call).
+    int import(expression_graph const& from, int id, std::vector<int>& memo);
+
     // Rewrites sums by pulling common factors out (greedy multivariate Horner: the factor
     // in most terms first), so that m1*l*c + m2*l*c becomes (m1 + m2)*l*c. Returns the new
     // roots; decisions follow the canonical order, so the result is deterministic.
@@ -229,6 +254,10 @@ private:
     // right after the last temporary it reads.
     std::vector<statement> schedule(std::vector<std::pair<std::string, int>> const& outputs) const;
     void describe(statement& st, reach_result const& reached, int root, bool defines) const;
+    // emit_shared's text: the statements in `order` (indices into sequence), each in its part.
+    void write_shared(std::vector<statement> const& sequence, std::vector<std::size_t> const& order,
+                      std::vector<std::size_t> const& part_of, std::vector<std::pair<std::string, int>> const& outputs,
+                      std::string const& indent, shared_emission& out) const;
     // For share_subsets: which earlier sums (products) each sum (product) contains.
     struct shared_part {
         int id;

@@ -25,20 +25,33 @@ void cxx_printer::declare(std::string const& result, std::string const& name, st
                             {{"comment", comment}, {"result", result}, {"name", name}, {"parameters", parameter_list(args, nullptr)}});
 }
 
-void cxx_printer::define(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
-                         std::vector<std::string> const& used, std::string const& body, std::string const& comment,
-                         place where) {
+std::string cxx_printer::definition(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
+                                    std::vector<std::string> const& used, std::string const& body, std::string const& comment,
+                                    place where) {
     // Helpers of a .cpp file have internal linkage: no declaration elsewhere is missing
     // (-Wmissing-declarations, -Wmissing-prototypes) and no symbol leaves the file.
     std::string linkage = where != place::api && linkage_.empty() ? "static " : linkage_;
     if (where == place::part) linkage += "LAGC_PART_NOINLINE ", parts_ = true;
-    (where == place::api ? definitions_ : helpers_) +=
-        render("function.tpl", {{"comment", comment},
-                                {"linkage", linkage},
-                                {"result", result},
-                                {"name", name},
-                                {"parameters", parameter_list(args, &used)},
-                                {"body", body}});
+    return render("function.tpl", {{"comment", comment},
+                                   {"linkage", linkage},
+                                   {"result", result},
+                                   {"name", name},
+                                   {"parameters", parameter_list(args, &used)},
+                                   {"body", body}});
+}
+
+void cxx_printer::define(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
+                         std::vector<std::string> const& used, std::string const& body, std::string const& comment,
+                         place where) {
+    (where == place::api ? definitions_ : helpers_) += definition(result, name, args, used, body, comment, where);
+}
+
+void cxx_printer::fill(std::string const& marker, std::string const& text) {
+    for (std::string* s : {&helpers_, &definitions_})
+        if (std::size_t const at = s->find(marker); at != std::string::npos) {
+            s->replace(at, marker.size(), text);
+            return;
+        }
 }
 
 std::string cxx_printer::detail_block() const {

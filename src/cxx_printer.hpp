@@ -30,8 +30,17 @@ public:
     // `used` names the arguments the body reads; the others are commented out (no warning).
     void define(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
                 std::vector<std::string> const& used, std::string const& body, std::string const& comment, place where);
+    // define's text without adding it (for fill).
+    std::string definition(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
+                           std::vector<std::string> const& used, std::string const& body, std::string const& comment,
+                           place where);
     // Helper text that is not one function (a set of helpers from one template).
     void add_helpers(std::string const& text) { helpers_ += text; }
+    // A place for text known later: `marker` where a definition at `where` would go, then
+    // replaced by `text` (fill), so that functions written last keep the order they were
+    // asked for in.
+    void mark(place where, std::string const& marker) { (where == place::api ? definitions_ : helpers_) += marker; }
+    void fill(std::string const& marker, std::string const& text);
 
     // Every declared API function, in order (for the C interface).
     struct declared {

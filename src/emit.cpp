@@ -169,24 +169,10 @@ void emitter::write_function(built_function f, std::vector<cxx_argument> const& 
         stats_.push_back(st);
         return;
     }
-    // Parts share one scratch array for the values they pass on: nothing is computed twice.
-    std::size_t scratch = 0;
-    std::vector<emitted_body> parts = f.graph->emit_parts(f.roots, "    ", o_.split_operations, scratch);
-    st.parts = parts.size();
-    std::vector<cxx_argument> part_args = args;
-    part_args.push_back({"w", scalar() + "*", true});
-    std::string body = text("split_function.tpl#scratch",
-                            {{"scalar", scalar()}, {"size", std::to_string(std::max<std::size_t>(scratch, 1))}});
-    for (std::size_t k = 0; k < parts.size(); ++k) {
-        st.temporaries += parts[k].temporaries;
-        std::string part = name + "_part" + std::to_string(k);
-        out_.define("void", part, part_args, parts[k].used_arguments, parts[k].text,
-                    k == 0 ? text("comments.tpl#parts", {{"name", name}}) : "", cxx_printer::place::part);
-        body += text("split_function.tpl#call", {{"part", part}, {"arguments", cxx_printer::all_arguments(part_args)}});
-    }
-    std::vector<std::string> forwarded;
-    for (auto const& a : args) forwarded.push_back(a.name);
-    out_.define("void", name, args, forwarded, body, definition_comment, where);
+    // Cut into parts: written with the others at the end (write_deferred).
+    out_.add_helpers(parts_marker(deferred_.size()));
+    out_.mark(where, definition_marker(deferred_.size()));
+    deferred_.push_back({std::move(f), args, definition_comment, where, stats_.size()});
     stats_.push_back(st);
 }
 
@@ -363,6 +349,7 @@ emitted_files emitter::run() {
     integrators();
     constraint_state_functions();
     outputs();
+    write_deferred();
     std::vector<std::pair<std::string, std::string>> common = {
         {"source", o_.source_name},
         {"ns", m_.name},
@@ -380,6 +367,10 @@ emitted_files emitter::run() {
     emitted_files files;
     files.stats = stats_;
     files.cse_seconds = cse_seconds_;
+    for (auto const& st : stats_) files.operations += st.operations_after_cse;
+    for (auto const& d : deferred_) files.operations -= stats_[d.stats_index].operations_after_cse;
+    files.operations += shared_operations_;
+    files.shared_operations = shared_operations_;
     if (o_.header_only || o_.templated) {
         files.header = text("header_only.hpp.tpl", common);
     } else {

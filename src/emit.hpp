@@ -43,6 +43,9 @@ struct emitted_files {
     std::string source; // empty when header_only
     std::string c_header; // with c_api: the C interface
     std::vector<function_stats> stats;
+    // Operations in the file: each function's once, except that the functions cut into parts
+    // hold the values several of them need once, in parts they share (shared_operations).
+    std::size_t operations = 0, shared_operations = 0;
     double cse_seconds = 0; // building the shared expression graphs (conversion and CSE)
 };
 

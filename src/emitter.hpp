@@ -173,6 +173,23 @@ private:
     // A function writing its outputs' arrays; cut into parts (detail helpers) when large.
     void write_function(built_function f, std::vector<cxx_argument> const& args, std::string const& comment,
                         cxx_printer::place where);
+    // Functions cut into parts wait until every function is built (their places marked in
+    // the printer): then their parts are emitted together (expression_graph::emit_shared,
+    // emit_shared.cpp), a value that several of them need computed once, in a part each of
+    // them calls.
+    struct deferred_function {
+        built_function f;
+        std::vector<cxx_argument> args;
+        std::string comment;
+        cxx_printer::place where;
+        std::size_t stats_index;
+    };
+    std::vector<deferred_function> deferred_;
+    static std::string definition_marker(std::size_t k);
+    static std::string parts_marker(std::size_t k);
+    void write_deferred();
+    // The deferred functions' operations, each value once (emitted_files::operations).
+    std::size_t shared_operations_ = 0;
     void array_function(std::string const& name, std::vector<cxx_argument> const& args,
                         std::vector<std::pair<std::string, ex>> const& outputs);
     std::string parameter_fields() const;

@@ -243,6 +243,11 @@ void print_stats(lagc::compile_result const& r) {
         std::fprintf(stderr, "lagc: %-24s operations %.0f before CSE, %zu after, %zu temporaries, %zu part%s, %.3f s\n",
                      s.name.c_str(), s.operations_before_cse, s.operations_after_cse, s.temporaries, s.parts,
                      s.parts == 1 ? "" : "s", s.seconds);
+    if (r.files->shared_operations > 0)
+        std::fprintf(stderr, "lagc: the file: %zu operations (the functions in parts: %zu, each value once)\n",
+                     r.files->operations, r.files->shared_operations);
+    else
+        std::fprintf(stderr, "lagc: the file: %zu operations\n", r.files->operations);
 }
 
 int io_error(std::string const& message) {

@@ -32,6 +32,9 @@
 // Output '{name}': {shape}.
 @@ parts
 // {name} in parts (short compile times); w carries values between them.
+@@ shared_parts
+// Parts that several functions call: the values each of those functions needs, computed
+// by one piece of code (the file holds each value once); w carries them on.
 @@ runtime_parameters
 // Runtime parameters, in declaration order.
 @@ folded_parameters

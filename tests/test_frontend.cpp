@@ -636,6 +636,42 @@ TEST(Codegen, SumsOfScaledSumsKeepTheirNaturalScale) {
     EXPECT_NEAR(g.evaluate(root, values), 0.5 * 1.5 * (x * x + y * y), 1e-15);
 }
 
+// Two functions' outputs scheduled together (emit_shared): what both need (k and sin a) is
+// computed once, in a part both run first; each function runs its own part after it and
+// nothing of the other's; the parts hold the union's operations, each once, and the values
+// the later parts read pass through w.
+TEST(Codegen, SharedPartsComputeEachValueOnce) {
+    GiNaC::symbol a("a"), b("b"), c("c");
+    std::map<std::string, lagc::symbol_spelling> symbols = {
+        {"a", {"q[0]", "q"}}, {"b", {"q[1]", "q"}}, {"c", {"qd[0]", "qd"}}};
+    ex const k = sin(a) * cos(b) + a * b;
+    lagc::expression_graph g(symbols, {});
+    int const m0 = g.add(k * k + 1), m1 = g.add(k * a + cos(a)), h0 = g.add(k * c + sin(a) * c);
+    auto const e = g.emit_shared({{{"M[0]", m0}, {"M[1]", m1}}, {{"h[0]", h0}}}, "", 0);
+    ASSERT_EQ(e.parts.size(), 3u);
+    EXPECT_EQ(e.parts[0].functions, 3u);
+    EXPECT_EQ(e.parts[1].functions, 1u);
+    EXPECT_EQ(e.parts[2].functions, 2u);
+    std::string const& both = e.parts[0].body.text;
+    EXPECT_NE(both.find("std::sin(q[0])"), std::string::npos) << both;
+    EXPECT_NE(both.find("std::cos(q[1])"), std::string::npos) << both;
+    EXPECT_EQ(both.find("M["), std::string::npos) << both;
+    EXPECT_EQ(both.find("qd["), std::string::npos) << both;
+    for (std::size_t p = 1; p < 3; ++p) {
+        std::string const& own = e.parts[p].body.text;
+        EXPECT_EQ(own.find("std::sin(q[0])"), std::string::npos) << own;
+        EXPECT_NE(own.find("w["), std::string::npos) << own;
+    }
+    EXPECT_NE(e.parts[1].body.text.find("M[0] = "), std::string::npos);
+    EXPECT_NE(e.parts[1].body.text.find("std::cos(q[0])"), std::string::npos); // f's alone
+    EXPECT_NE(e.parts[2].body.text.find("h[0] = "), std::string::npos);
+    EXPECT_EQ(e.operations, g.operation_count({m0, m1, h0}));
+    EXPECT_LT(e.operations, g.operation_count({m0, m1}) + g.operation_count({h0}));
+    ASSERT_EQ(e.scratch.size(), 2u);
+    EXPECT_GE(e.scratch[0], 2u); // k and sin(q[0]) at least
+    EXPECT_GE(e.scratch[1], 2u);
+}
+
 // The size of forward-mode derivatives along some variables: each operation's cost times
 // how many of them it depends on. a·b·c (2 operations) depends on a and b: 4; sin(a): 1;
 // the sum: 1 · 2. c is not one of the variables.

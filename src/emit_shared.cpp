@@ -1,0 +1,87 @@
+// Stage 4: the functions cut into parts, written last and together. Each was built and
+// rewritten on its own graph (its choices of form kept); their outputs are taken into one
+// graph, where equal expressions of several functions are one node, and scheduled at once
+// (expression_graph::emit_shared): a value that several functions need is computed in a
+// part all of them call (detail::shared_partK), the rest in each function's own parts. A
+// call computes what it did before and nothing else; the file holds each value once (the
+// 10-joint 3-D arm: M, C, h, forward dynamics, linearization and inverse dynamics share
+// their kinematics and composites).
+#include "emitter.hpp"
+
+#include <bit>
+
+namespace lagc::emitting {
+
+std::string emitter::definition_marker(std::size_t k) { return "\x02lagc deferred function " + std::to_string(k) + "\x02"; }
+
+std::string emitter::parts_marker(std::size_t k) { return "\x02lagc deferred parts " + std::to_string(k) + "\x02"; }
+
+namespace {
+
+// A part's parameters: those of `args` (a function's) it uses, in their order, then w.
+std::vector<cxx_argument> part_parameters(std::vector<cxx_argument> const& args, emitted_body const& b,
+                                          std::string const& scalar) {
+    std::vector<cxx_argument> out;
+    auto used = [&](std::string const& name) {
+        return std::find(b.used_arguments.begin(), b.used_arguments.end(), name) != b.used_arguments.end();
+    };
+    for (auto const& a : args)
+        if (used(a.name)) out.push_back(a);
+    if (used("w")) out.push_back({"w", scalar + "*", true});
+    return out;
+}
+
+} // namespace
+
+void emitter::write_deferred() {
+    if (deferred_.empty()) return;
+    expression_graph g(symbols_, codegen());
+    std::vector<std::vector<std::pair<std::string, int>>> outputs;
+    for (auto const& d : deferred_) {
+        std::vector<int> memo;
+        outputs.emplace_back();
+        for (auto const& [target, root] : d.f.roots) outputs.back().push_back({target, g.import(*d.f.graph, root, memo)});
+    }
+    auto e = timed([&] { return g.emit_shared(outputs, "    ", o_.split_operations); });
+    shared_operations_ = e.operations;
+    std::vector<std::string> bodies(deferred_.size()), helpers(deferred_.size());
+    std::vector<std::vector<std::string>> used(deferred_.size());
+    std::vector<std::size_t> own(deferred_.size(), 0), runs(deferred_.size(), 0), temporaries(deferred_.size(), 0);
+    std::size_t shared = 0;
+    for (auto& p : e.parts) {
+        auto const first = static_cast<std::size_t>(std::countr_zero(p.functions));
+        bool const alone = std::popcount(p.functions) == 1;
+        std::string const name = alone ? deferred_[first].f.stats.name + "_part" + std::to_string(own[first]++)
+                                       : "shared_part" + std::to_string(shared++);
+        std::vector<cxx_argument> const params = part_parameters(deferred_[first].args, p.body, scalar());
+        std::vector<std::string> names;
+        for (auto const& a : params) names.push_back(a.name);
+        std::string comment;
+        if (!alone && shared == 1) comment = text("comments.tpl#shared_parts");
+        if (alone && own[first] == 1) comment = text("comments.tpl#parts", {{"name", deferred_[first].f.stats.name}});
+        // Shared parts go where the first function's parts would: before every caller.
+        helpers[alone ? first : 0] +=
+            out_.definition("void", name, params, names, p.body.text, comment, cxx_printer::place::part);
+        for (std::size_t f = 0; f < deferred_.size(); ++f) {
+            if (!(p.functions >> f & 1)) continue;
+            bodies[f] += text("split_function.tpl#call", {{"part", name}, {"arguments", cxx_printer::all_arguments(params)}});
+            for (auto const& n : names)
+                if (n != "w" && std::find(used[f].begin(), used[f].end(), n) == used[f].end()) used[f].push_back(n);
+            ++runs[f];
+            temporaries[f] += p.body.temporaries;
+        }
+    }
+    for (std::size_t f = 0; f < deferred_.size(); ++f) {
+        deferred_function const& d = deferred_[f];
+        stats_[d.stats_index].parts = runs[f];
+        stats_[d.stats_index].temporaries = temporaries[f];
+        std::string body;
+        if (e.scratch[f] > 0)
+            body = text("split_function.tpl#scratch", {{"scalar", scalar()}, {"size", std::to_string(e.scratch[f])}});
+        out_.fill(parts_marker(f), helpers[f]);
+        out_.fill(definition_marker(f),
+                  out_.definition("void", d.f.stats.name, d.args, used[f], body + bodies[f], d.comment, d.where));
+    }
+}
+
+} // namespace lagc::emitting
