@@ -17,8 +17,8 @@
 include_guard(GLOBAL)
 
 # The options lagc takes, and whether each takes a value (checked at configure time).
-set(_lagc_flag_options --template --fold-parameters --stats --c-api)
-set(_lagc_value_options --scalar --namespace --split --max-terms --max-coordinates --max-operations)
+set(_lagc_flag_options --template --fold-parameters --stats --c-api --no-shared-parts)
+set(_lagc_value_options --scalar --namespace --split --reuse-above --max-terms --max-coordinates --max-operations)
 
 function(_lagc_check_options header_only options)
   set(expect_value "")

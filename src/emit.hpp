@@ -21,6 +21,10 @@ struct emit_options {
     // --reuse-above: linearization calls coriolis_matrix for its q̇ columns where C has more
     // operations than this, instead of repeating them (smaller file, a little more work).
     std::size_t reuse_operations = 8000;
+    // --no-shared-parts: the functions cut into parts keep each its own, instead of calling
+    // parts that compute the values several of them need once (a smaller file, a few per cent
+    // more instructions per call).
+    bool shared_parts = true;
     bool fold_parameters = false;        // --fold-parameters: parameters replaced by their defaults
     std::size_t max_operations = 1000000; // --max-operations: the largest generated function, before CSE rewrites
     bool c_api = false;                  // --c-api: a C header and extern "C" wrappers in the .cpp

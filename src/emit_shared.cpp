@@ -33,53 +33,65 @@ std::vector<cxx_argument> part_parameters(std::vector<cxx_argument> const& args,
 
 } // namespace
 
+// Groups of functions that share parts: all of them (up to 64, a part's set is a 64-bit
+// mask), or each alone with --no-shared-parts.
 void emitter::write_deferred() {
-    if (deferred_.empty()) return;
+    std::size_t const group = o_.shared_parts ? 64 : 1;
+    for (std::size_t first = 0; first < deferred_.size(); first += group) {
+        std::vector<std::size_t> members;
+        for (std::size_t f = first; f < std::min(deferred_.size(), first + group); ++f) members.push_back(f);
+        write_group(members);
+    }
+}
+
+void emitter::write_group(std::vector<std::size_t> const& members) {
     expression_graph g(symbols_, codegen());
     std::vector<std::vector<std::pair<std::string, int>>> outputs;
-    for (auto const& d : deferred_) {
+    for (std::size_t f : members) {
         std::vector<int> memo;
         outputs.emplace_back();
-        for (auto const& [target, root] : d.f.roots) outputs.back().push_back({target, g.import(*d.f.graph, root, memo)});
+        for (auto const& [target, root] : deferred_[f].f.roots)
+            outputs.back().push_back({target, g.import(*deferred_[f].f.graph, root, memo)});
     }
     auto e = timed([&] { return g.emit_shared(outputs, "    ", o_.split_operations); });
-    shared_operations_ = e.operations;
-    std::vector<std::string> bodies(deferred_.size()), helpers(deferred_.size());
-    std::vector<std::vector<std::string>> used(deferred_.size());
-    std::vector<std::size_t> own(deferred_.size(), 0), runs(deferred_.size(), 0), temporaries(deferred_.size(), 0);
-    std::size_t shared = 0;
+    shared_operations_ += e.operations;
+    std::size_t const n = members.size();
+    std::vector<std::string> bodies(n), helpers(n);
+    std::vector<std::vector<std::string>> used(n);
+    std::vector<std::size_t> own(n, 0), runs(n, 0), temporaries(n, 0);
     for (auto& p : e.parts) {
         auto const first = static_cast<std::size_t>(std::countr_zero(p.functions));
         bool const alone = std::popcount(p.functions) == 1;
-        std::string const name = alone ? deferred_[first].f.stats.name + "_part" + std::to_string(own[first]++)
-                                       : "shared_part" + std::to_string(shared++);
-        std::vector<cxx_argument> const params = part_parameters(deferred_[first].args, p.body, scalar());
+        deferred_function const& d = deferred_[members[first]];
+        std::string const name = alone ? d.f.stats.name + "_part" + std::to_string(own[first]++)
+                                       : "shared_part" + std::to_string(shared_parts_++);
+        std::vector<cxx_argument> const params = part_parameters(d.args, p.body, scalar());
         std::vector<std::string> names;
         for (auto const& a : params) names.push_back(a.name);
         std::string comment;
-        if (!alone && shared == 1) comment = text("comments.tpl#shared_parts");
-        if (alone && own[first] == 1) comment = text("comments.tpl#parts", {{"name", deferred_[first].f.stats.name}});
-        // Shared parts go where the first function's parts would: before every caller.
+        if (!alone && shared_parts_ == 1) comment = text("comments.tpl#shared_parts");
+        if (alone && own[first] == 1) comment = text("comments.tpl#parts", {{"name", d.f.stats.name}});
+        // Shared parts go where the group's first function's parts would: before every caller.
         helpers[alone ? first : 0] +=
             out_.definition("void", name, params, names, p.body.text, comment, cxx_printer::place::part);
-        for (std::size_t f = 0; f < deferred_.size(); ++f) {
+        for (std::size_t f = 0; f < n; ++f) {
             if (!(p.functions >> f & 1)) continue;
             bodies[f] += text("split_function.tpl#call", {{"part", name}, {"arguments", cxx_printer::all_arguments(params)}});
-            for (auto const& n : names)
-                if (n != "w" && std::find(used[f].begin(), used[f].end(), n) == used[f].end()) used[f].push_back(n);
+            for (auto const& a : names)
+                if (a != "w" && std::find(used[f].begin(), used[f].end(), a) == used[f].end()) used[f].push_back(a);
             ++runs[f];
             temporaries[f] += p.body.temporaries;
         }
     }
-    for (std::size_t f = 0; f < deferred_.size(); ++f) {
-        deferred_function const& d = deferred_[f];
+    for (std::size_t f = 0; f < n; ++f) {
+        deferred_function const& d = deferred_[members[f]];
         stats_[d.stats_index].parts = runs[f];
         stats_[d.stats_index].temporaries = temporaries[f];
         std::string body;
         if (e.scratch[f] > 0)
             body = text("split_function.tpl#scratch", {{"scalar", scalar()}, {"size", std::to_string(e.scratch[f])}});
-        out_.fill(parts_marker(f), helpers[f]);
-        out_.fill(definition_marker(f),
+        out_.fill(parts_marker(members[f]), helpers[f]);
+        out_.fill(definition_marker(members[f]),
                   out_.definition("void", d.f.stats.name, d.args, used[f], body + bodies[f], d.comment, d.where));
     }
 }

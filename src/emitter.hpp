@@ -188,6 +188,8 @@ private:
     static std::string definition_marker(std::size_t k);
     static std::string parts_marker(std::size_t k);
     void write_deferred();
+    void write_group(std::vector<std::size_t> const& members); // indices into deferred_
+    std::size_t shared_parts_ = 0; // shared_partK written so far
     // The deferred functions' operations, each value once (emitted_files::operations).
     std::size_t shared_operations_ = 0;
     void array_function(std::string const& name, std::vector<cxx_argument> const& args,

@@ -46,6 +46,9 @@ char const* const usage_text =
     "                    values on (compile time linear in model size); default 500\n"
     "  --reuse-above N   linearization calls coriolis_matrix when C has more than N\n"
     "                    operations, instead of repeating it (0: always); default 8000\n"
+    "  --no-shared-parts  functions cut into parts keep each its own parts, instead of\n"
+    "                    sharing those that compute values several of them need (a larger\n"
+    "                    file, a few per cent fewer instructions per call)\n"
     "  --max-terms N     the largest expression (in nodes, names substituted) a model may\n"
     "                    build; default 400000\n"
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
@@ -131,6 +134,8 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         o.emit.c_api = true;
     } else if (a == "--fold-parameters") {
         o.emit.fold_parameters = true;
+    } else if (a == "--no-shared-parts") {
+        o.emit.shared_parts = false;
     } else if (a == "--namespace") {
         if (!value()) return usage_error("--namespace needs a name");
         o.namespace_name = v;
@@ -244,7 +249,7 @@ void print_stats(lagc::compile_result const& r) {
                      s.name.c_str(), s.operations_before_cse, s.operations_after_cse, s.temporaries, s.parts,
                      s.parts == 1 ? "" : "s", s.seconds);
     if (r.files->shared_operations > 0)
-        std::fprintf(stderr, "lagc: the file: %zu operations (the functions in parts: %zu, each value once)\n",
+        std::fprintf(stderr, "lagc: the file: %zu operations (%zu in the functions cut into parts)\n",
                      r.files->operations, r.files->shared_operations);
     else
         std::fprintf(stderr, "lagc: the file: %zu operations\n", r.files->operations);

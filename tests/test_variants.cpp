@@ -1,13 +1,16 @@
 // Variants of the generated code against the default code (the *_double references):
-// --split (every function cut into parts that pass values on through a scratch array)
+// --split (every function cut into parts that pass values on through a scratch array, the
+// values several functions need in parts they share), the same with --no-shared-parts,
 // --fold-parameters (the parameters' defaults baked in as constants) and --reuse-above 0
 // (linearization's q̇ columns from coriolis_matrix).
 #include "chain10_rel_double.hpp"
 #include "chain10_rel_folded.hpp"
+#include "chain10_rel_own.hpp"
 #include "chain10_rel_reused.hpp"
 #include "chain10_rel_split.hpp"
 #include "four_bar_double.hpp"
 #include "four_bar_folded.hpp"
+#include "four_bar_own.hpp"
 #include "four_bar_reused.hpp"
 #include "four_bar_split.hpp"
 
@@ -173,6 +176,16 @@ TEST(Variants, SplitChainReportsANonFiniteState) {
 
 TEST(Variants, SplitChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_split); }
 TEST(Variants, SplitConstrainedFourBarAgrees) { FOUR_BAR_AGREES(four_bar_double, four_bar_split); }
+TEST(Variants, OwnPartsChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_own); }
+TEST(Variants, OwnPartsConstrainedFourBarAgrees) { FOUR_BAR_AGREES(four_bar_double, four_bar_own); }
+
+// --no-shared-parts: no part is shared, each function calls its own.
+TEST(Variants, OwnPartsAreEachFunctions) {
+    std::string const chain = read("chain10_rel_own.hpp");
+    EXPECT_EQ(chain.find("shared_part"), std::string::npos);
+    for (char const* f : {"dynamics_terms", "mass_matrix", "coriolis_matrix", "linearization_terms"})
+        for (auto const& p : parts_called(chain, f)) EXPECT_EQ(p.rfind(std::string(f) + "_part", 0), 0u) << f << ": " << p;
+}
 TEST(Variants, FoldedChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_folded); }
 TEST(Variants, FoldedConstrainedFourBarAgrees) { FOUR_BAR_AGREES(four_bar_double, four_bar_folded); }
 TEST(Variants, ReusedChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_reused); }
