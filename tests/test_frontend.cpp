@@ -686,6 +686,36 @@ TEST(Codegen, DerivativeWorkCountsOperationsTimesDependencies) {
     EXPECT_EQ(g.derivative_work({r}, {}), 0.0);
 }
 
+// More functions in parts than a part's set can name (64 bits): they share in groups of
+// 64, each group's parts before its functions, and every function is defined once.
+TEST(Codegen, MoreThanSixtyFourFunctionsInPartsShareInGroups) {
+    std::string text = "model many\nparameter m = 1, l = 0.5\ncoordinate a, b\n"
+                       "kinetic 0.5*m*l^2*(der(a)^2 + der(b)^2 + 2*cos(a - b)*der(a)*der(b))\n";
+    for (int k = 0; k < 70; ++k)
+        text += "output y" + std::to_string(k) + " = sin(" + std::to_string(k + 1) + "*a)*cos(b) + " + std::to_string(k) + "*a*b\n";
+    lagc::compile_options o{{"many.lag", "many.hpp"}, {}, {}};
+    o.emit.split_operations = 10;
+    auto r = lagc::compile(text, o);
+    ASSERT_TRUE(r.files.has_value()) << r.diags.format(lagc::source_file("many.lag", text));
+    std::string const& src = r.files->source;
+    std::size_t in_parts = 0;
+    for (auto const& st : r.files->stats) in_parts += st.parts > 1 ? 1 : 0;
+    EXPECT_GT(in_parts, 64u);
+    for (int k : {0, 69}) {
+        std::string const f = "void output_y" + std::to_string(k) + "(";
+        std::size_t const at = src.find(f);
+        ASSERT_NE(at, std::string::npos) << f;
+        EXPECT_EQ(src.find(f, at + 1), std::string::npos) << f;
+    }
+    EXPECT_EQ(src.find('\x02'), std::string::npos); // every place marked was filled
+    EXPECT_NE(src.find("shared_part0("), std::string::npos);
+    EXPECT_LT(r.files->operations, [&] {
+        std::size_t sum = 0;
+        for (auto const& st : r.files->stats) sum += st.operations_after_cse;
+        return sum;
+    }());
+}
+
 TEST(Names, GeneratedArgumentNamesAreLegalModelNames) {
     lagc::compile_options o{{"t.lag", "t.hpp"}, {}, {}};
     auto r = lagc::compile("model clash\nparameter q = 1, qd = 2, h = 3, M = 4, A = 5, u = 6, p = 7\n"
