@@ -162,14 +162,7 @@ void emitter::write_function(built_function f, std::vector<cxx_argument> const& 
     function_stats st = f.stats;
     if (api) out_.declare("void", name, args, comment);
     std::string const definition_comment = api ? "" : comment;
-    if (st.operations_after_cse <= o_.split_operations) {
-        emitted_body b = f.graph->emit(f.roots, "    ");
-        st.temporaries = b.temporaries;
-        out_.define("void", name, args, b.used_arguments, b.text, definition_comment, where);
-        stats_.push_back(st);
-        return;
-    }
-    // Cut into parts: written with the others at the end (write_deferred).
+    // Written with the others at the end (write_deferred): whole, or in parts.
     out_.add_helpers(parts_marker(deferred_.size()));
     out_.mark(where, definition_marker(deferred_.size()));
     deferred_.push_back({std::move(f), args, definition_comment, where, stats_.size()});
@@ -368,7 +361,7 @@ emitted_files emitter::run() {
     files.stats = stats_;
     files.cse_seconds = cse_seconds_;
     for (auto const& st : stats_) files.operations += st.operations_after_cse;
-    for (auto const& d : deferred_) files.operations -= stats_[d.stats_index].operations_after_cse;
+    for (std::size_t f : grouped_) files.operations -= stats_[deferred_[f].stats_index].operations_after_cse;
     files.operations += shared_operations_;
     files.shared_operations = shared_operations_;
     if (o_.header_only || o_.templated) {

@@ -33,13 +33,32 @@ std::vector<cxx_argument> part_parameters(std::vector<cxx_argument> const& args,
 
 } // namespace
 
-// Groups of functions that share parts: all of them (up to 64, a part's set is a 64-bit
-// mask), or each alone with --no-shared-parts.
+// Each function whole where it is within --split's limit and no function is larger (small
+// models: every function its own statements); else the functions share parts in groups:
+// all of them (up to 64, a part's set is a 64-bit mask), the small ones too, since they
+// read the same sines and frames; with --no-shared-parts each large one alone.
 void emitter::write_deferred() {
-    std::size_t const group = o_.shared_parts ? 64 : 1;
-    for (std::size_t first = 0; first < deferred_.size(); first += group) {
+    std::size_t const split = o_.split_operations;
+    bool const large = std::any_of(deferred_.begin(), deferred_.end(),
+                                   [&](deferred_function const& d) { return d.f.stats.operations_after_cse > split; });
+    if (!large || !o_.shared_parts) {
+        for (std::size_t f = 0; f < deferred_.size(); ++f) {
+            if (deferred_[f].f.stats.operations_after_cse > split) {
+                write_group({f});
+                continue;
+            }
+            deferred_function const& d = deferred_[f];
+            emitted_body b = d.f.graph->emit(d.f.roots, "    ");
+            stats_[d.stats_index].temporaries = b.temporaries;
+            out_.fill(parts_marker(f), "");
+            out_.fill(definition_marker(f), out_.definition("void", d.f.stats.name, d.args, b.used_arguments, b.text,
+                                                            d.comment, d.where));
+        }
+        return;
+    }
+    for (std::size_t first = 0; first < deferred_.size(); first += 64) {
         std::vector<std::size_t> members;
-        for (std::size_t f = first; f < std::min(deferred_.size(), first + group); ++f) members.push_back(f);
+        for (std::size_t f = first; f < std::min(deferred_.size(), first + 64); ++f) members.push_back(f);
         write_group(members);
     }
 }
@@ -55,6 +74,7 @@ void emitter::write_group(std::vector<std::size_t> const& members) {
     }
     auto e = timed([&] { return g.emit_shared(outputs, "    ", o_.split_operations); });
     shared_operations_ += e.operations;
+    for (std::size_t f : members) grouped_.push_back(f);
     std::size_t const n = members.size();
     std::vector<std::string> bodies(n), helpers(n);
     std::vector<std::vector<std::string>> used(n);

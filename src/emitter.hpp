@@ -190,8 +190,10 @@ private:
     void write_deferred();
     void write_group(std::vector<std::size_t> const& members); // indices into deferred_
     std::size_t shared_parts_ = 0; // shared_partK written so far
-    // The deferred functions' operations, each value once (emitted_files::operations).
+    // The operations of the functions written in parts (write_group), each value once, and
+    // which those functions are (emitted_files::operations).
     std::size_t shared_operations_ = 0;
+    std::vector<std::size_t> grouped_;
     void array_function(std::string const& name, std::vector<cxx_argument> const& args,
                         std::vector<std::pair<std::string, ex>> const& outputs);
     std::string parameter_fields() const;
