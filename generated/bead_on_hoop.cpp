@@ -152,8 +152,7 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     const double s0 = std::sin(q[0]);
-    const double s1 = p.r*p.r;
-    const double result = 0.5*p.m*qd[0]*qd[0]*s1 + 0.5*p.m*s0*s0*qd[1]*qd[1]*s1;
+    const double result = 0.5*p.m*p.r*p.r*(qd[0]*qd[0] + s0*s0*qd[1]*qd[1]);
     return result;
 }
 

@@ -146,7 +146,7 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     const double s0 = std::cos(q[1]);
     const double s1 = qd[0]*qd[0];
-    const double result = p.l*p.m2*qd[0]*qd[1]*s0 + 0.5*p.m2*qd[1]*qd[1]*p.l*p.l + 0.5*p.m1*s1 + 0.5*p.m2*s1;
+    const double result = 0.5*(p.m2*(s1 + qd[1]*qd[1]*p.l*p.l) + p.m1*s1) + p.l*p.m2*qd[0]*qd[1]*s0;
     return result;
 }
 

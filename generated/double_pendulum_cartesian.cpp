@@ -294,12 +294,12 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p) {
-    const double result = 0.5*p.m1*(qd[1]*qd[1] + qd[0]*qd[0]) + 0.5*p.m2*(qd[2]*qd[2] + qd[3]*qd[3]);
+    const double result = 0.5*(p.m1*(qd[1]*qd[1] + qd[0]*qd[0]) + p.m2*(qd[2]*qd[2] + qd[3]*qd[3]));
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double result = p.g*p.m1*q[1] + p.g*p.m2*q[3];
+    const double result = p.g*(p.m1*q[1] + p.m2*q[3]);
     return result;
 }
 

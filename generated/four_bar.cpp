@@ -307,7 +307,7 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     const double s3 = std::sin(q[1]);
     const double s4 = p.l2*qd[1]*s0 + 2.0*p.l1*qd[0]*s1;
     const double s5 = 2.0*p.l1*qd[0]*s2 + p.l2*qd[1]*s3;
-    const double result = 0.041666666666666664*p.m2*qd[1]*qd[1]*p.l2*p.l2 + 0.16666666666666666*p.m3*p.l3*p.l3*qd[2]*qd[2] + 0.16666666666666666*p.m1*qd[0]*qd[0]*p.l1*p.l1 + 0.125*p.m2*(s4*s4 + s5*s5);
+    const double result = p.m2*(0.125*(s4*s4 + s5*s5) + 0.041666666666666664*qd[1]*qd[1]*p.l2*p.l2) + 0.16666666666666666*(p.m3*p.l3*p.l3*qd[2]*qd[2] + p.m1*qd[0]*qd[0]*p.l1*p.l1);
     return result;
 }
 

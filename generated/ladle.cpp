@@ -143,8 +143,7 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     const double s0 = std::cos(q[1]);
-    const double s1 = qd[0]*qd[0];
-    const double result = 0.16666666666666666*p.m2*p.L*p.L*qd[1]*qd[1] + 0.5*p.L*p.m2*qd[0]*qd[1]*s0 + 0.5*p.m1*s1 + 0.5*p.m2*s1;
+    const double result = 0.16666666666666666*p.m2*p.L*p.L*qd[1]*qd[1] + 0.5*qd[0]*(p.m1*qd[0] + p.m2*(qd[0] + p.L*qd[1]*s0));
     return result;
 }
 

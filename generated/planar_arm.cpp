@@ -215,14 +215,15 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     const double s5 = qd[0] + qd[1];
     const double s6 = p.l2*s1*s5 + p.l1*qd[0]*s2;
     const double s7 = p.l2*s3*s5 + p.l1*qd[0]*s4;
-    const double result = 0.5*p.m2*(s6*s6 + s7*s7) + 0.5*p.m1*qd[0]*qd[0]*p.l1*p.l1;
+    const double result = 0.5*(p.m1*qd[0]*qd[0]*p.l1*p.l1 + p.m2*(s6*s6 + s7*s7));
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::cos(q[0] + q[1]);
-    const double result = -(p.g*p.l1*p.m1*s0 + p.g*p.m2*(p.l2*s1 + p.l1*s0));
+    const double s0 = std::cos(q[0] + q[1]);
+    const double s1 = std::cos(q[0]);
+    const double s2 = p.l1*s1;
+    const double result = -p.g*(p.m2*(p.l2*s0 + s2) + p.m1*s2);
     return result;
 }
 

@@ -481,7 +481,7 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     const double s4 = qd[5] - qd[3]*s0;
     const double s5 = qd[3]*s1*s2 + qd[4]*s3;
     const double s6 = qd[3]*s1*s3 - qd[4]*s2;
-    const double result = 0.5*p.m*(qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2]) + 0.5*s4*(p.Jx*s4 + p.Jxy*s5) + 0.5*(p.Jxy*s4 + p.Jy*s5)*s5 + 0.5*p.Jz*s6*s6;
+    const double result = 0.5*((p.Jxy*s4 + p.Jy*s5)*s5 + p.m*(qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2]) + s4*(p.Jx*s4 + p.Jxy*s5) + p.Jz*s6*s6);
     return result;
 }
 

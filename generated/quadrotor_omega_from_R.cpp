@@ -475,15 +475,22 @@ void generalized_forces(const double* q, const double* /*qd*/, const double* u, 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     const double s0 = std::cos(q[5]);
     const double s1 = std::cos(q[4]);
-    const double s2 = std::cos(q[3]);
-    const double s3 = std::sin(q[5]);
+    const double s2 = std::sin(q[5]);
+    const double s3 = std::cos(q[3]);
     const double s4 = std::sin(q[4]);
     const double s5 = std::sin(q[3]);
-    const double s6 = s0*s0;
-    const double s7 = qd[4]*qd[4];
-    const double s8 = (qd[4]*s1*s2*s3 + qd[5]*s2*s0*s4 + qd[5]*s5*s3 - qd[3]*s2*s0 - qd[3]*s5*s3*s4)*(s5*s3 + s2*s0*s4) + (s0*s5*s4 - s2*s3)*(qd[4]*s1*s5*s3 + qd[5]*s0*s5*s4 + qd[3]*s2*s3*s4 - qd[5]*s2*s3 - qd[3]*s0*s5) - s1*s0*(qd[4]*s3*s4 - qd[5]*s1*s0);
-    const double s9 = s1*s5*(qd[3]*s2*s0*s4 + qd[3]*s5*s3 + qd[4]*s1*s0*s5 - qd[5]*s2*s0 - qd[5]*s5*s3*s4) + s4*(qd[4]*s0*s4 + qd[5]*s1*s3) - s1*s2*(qd[5]*s2*s3*s4 + qd[3]*s0*s5*s4 - qd[5]*s0*s5 - qd[3]*s2*s3 - qd[4]*s1*s2*s0);
-    const double result = 0.5*p.Jz*s6*qd[3]*qd[3]*s1*s1 + 0.5*p.Jz*s7 + 0.5*(p.Jx*s8 + p.Jxy*s9)*s8 + 0.5*p.m*(qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2]) + 0.5*(p.Jxy*s8 + p.Jy*s9)*s9 - 0.5*p.Jz*s6*s7 - p.Jz*qd[3]*qd[4]*s1*s0*s3;
+    const double s6 = qd[4]*qd[4];
+    const double s7 = s3*s2;
+    const double s8 = qd[5]*s7;
+    const double s9 = s0*s5*s4 - s7;
+    const double s10 = qd[5]*s5;
+    const double s11 = s5*s2;
+    const double s12 = qd[3]*s11;
+    const double s13 = qd[5]*s3;
+    const double s14 = qd[5]*s11 - qd[3]*s3*s0;
+    const double s15 = s1*(s3*(s4*s8 + qd[3]*s9 - s0*(qd[4]*s1*s3 + s10)) - s5*(s12 - s0*(s13 - qd[4]*s1*s5) - s4*s14)) - s4*(qd[4]*s0*s4 + qd[5]*s1*s2);
+    const double s16 = (s11 + s3*s0*s4)*(s4*(s12 - s0*s13) - qd[4]*s1*s7 - s14) + s1*s0*(qd[4]*s2*s4 - qd[5]*s1*s0) - s9*(qd[4]*s1*s11 + s4*(qd[3]*s7 + s0*s10) - s8 - qd[3]*s0*s5);
+    const double result = -(s0*(p.Jz*qd[3]*qd[4]*s1*s2 + s0*0.5*p.Jz*s6) - 0.5*(p.Jz*(s6 + s0*s0*qd[3]*qd[3]*s1*s1) + p.m*(qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2]) + s15*(p.Jxy*s16 + p.Jy*s15) + (p.Jxy*s15 + p.Jx*s16)*s16));
     return result;
 }
 

@@ -2191,30 +2191,37 @@ void generalized_forces(const double* q, const double* /*qd*/, const double* u, 
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::sin(q[3]);
-    const double s1 = std::cos(q[4]);
-    const double s2 = std::cos(q[5]);
-    const double s3 = std::sin(q[4]);
-    const double s4 = std::cos(q[3]);
-    const double s5 = std::sin(q[5]);
-    const double s6 = s1*s1;
-    const double s7 = s2*s0*s3 - s4*s5;
-    const double s8 = s4*s2 + s0*s5*s3;
-    const double s9 = qd[4]*s0*s6 + s7*(qd[4]*s2*s3 + qd[5]*s1*s5) + s8*(qd[4]*s5*s3 - qd[5]*s1*s2);
-    const double s10 = s0*s5 + s4*s2*s3;
-    const double s11 = s2*s0 - s4*s5*s3;
-    const double s12 = s1*s4*(qd[4]*s0*s3 - qd[3]*s1*s4) + (qd[4]*s1*s0*s5 + qd[5]*s2*s0*s3 + qd[3]*s4*s5*s3 - qd[5]*s4*s5 - qd[3]*s2*s0)*s11 - s10*(qd[3]*s4*s2*s3 + qd[3]*s0*s5 + qd[4]*s1*s2*s0 - qd[5]*s4*s2 - qd[5]*s0*s5*s3);
-    const double s13 = p.Jxy*s11 - p.Jx*s1*s4;
-    const double s14 = p.Jxy*s1*s4 - p.Jy*s11;
-    const double s15 = p.Jz*s1*s2*s10;
-    const double s16 = p.Jz*s7*s10;
-    const double s17 = s1*s5*(qd[4]*s1*s4*s5 + qd[5]*s4*s2*s3 + qd[5]*s0*s5 - qd[3]*s4*s2 - qd[3]*s0*s5*s3) + s3*(qd[3]*s1*s0 + qd[4]*s4*s3) - s1*s2*(qd[5]*s4*s5*s3 + qd[3]*s2*s0*s3 - qd[5]*s2*s0 - qd[3]*s4*s5 - qd[4]*s1*s4*s2);
-    const double s18 = p.Jz*s1*s2*s7;
-    const double s19 = p.Jx*s1*s0 + p.Jxy*s8;
-    const double s20 = p.Jxy*s1*s0 + p.Jy*s8;
-    const double s21 = p.Jxy*s1*s5 - p.Jx*s3;
-    const double s22 = p.Jy*s1*s5 - p.Jxy*s3;
-    const double result = 0.5*s9*(s12*(s3*s13 + s1*s5*s14 + s15) + (s1*s0*s13 - s16 - s14*s8)*s17 - s9*(s1*s4*s13 + s14*s11 - p.Jz*s10*s10)) + 0.5*p.m*(qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2]) - 0.5*((s18 + s1*s5*s20 - s3*s19)*s12 + (s16 + s1*s4*s19 - s20*s11)*s9 - (p.Jz*s7*s7 + s1*s0*s19 + s8*s20)*s17)*s17 - 0.5*((s3*s21 - p.Jz*s2*s2*s6 - s1*s5*s22)*s12 + (s18 + s1*s0*s21 + s8*s22)*s17 + s9*(s22*s11 - s15 - s1*s4*s21))*s12;
+    const double s0 = std::cos(q[4]);
+    const double s1 = std::sin(q[5]);
+    const double s2 = std::sin(q[4]);
+    const double s3 = std::cos(q[5]);
+    const double s4 = std::sin(q[3]);
+    const double s5 = std::cos(q[3]);
+    const double s6 = p.Jy*s0*s1 - p.Jxy*s2;
+    const double s7 = s3*s4;
+    const double s8 = s5*s1;
+    const double s9 = s7 - s2*s8;
+    const double s10 = p.Jxy*s0*s1 - p.Jx*s2;
+    const double s11 = s5*s3;
+    const double s12 = s4*s1;
+    const double s13 = s2*s11 + s12;
+    const double s14 = p.Jz*s3*s13;
+    const double s15 = s2*s7 - s8;
+    const double s16 = s11 + s2*s12;
+    const double s17 = qd[4]*s4*s0*s0 + (qd[4]*s3*s2 + qd[5]*s0*s1)*s15 + s16*(qd[4]*s1*s2 - qd[5]*s0*s3);
+    const double s18 = p.Jz*s3*s15;
+    const double s19 = qd[5]*s12;
+    const double s20 = qd[5]*s11;
+    const double s21 = qd[5]*s8;
+    const double s22 = qd[5]*s7;
+    const double s23 = s2*(qd[3]*s0*s4 + qd[4]*s5*s2) + s0*(s1*(s19 + s2*s20 + qd[4]*s0*s8 - qd[3]*s16) - s3*(qd[3]*s15 + s2*s21 - qd[4]*s0*s11 - s22));
+    const double s24 = s0*s5*(qd[4]*s4*s2 - qd[3]*s0*s5) + (s2*(qd[3]*s8 + s22) + qd[4]*s0*s12 - qd[3]*s7 - s21)*s9 - s13*(qd[4]*s0*s7 + qd[3]*s12 - s20 - s2*(s19 - qd[3]*s11));
+    const double s25 = p.Jxy*s0*s5 - p.Jy*s9;
+    const double s26 = p.Jxy*s9 - p.Jx*s0*s5;
+    const double s27 = p.Jz*s13*s15;
+    const double s28 = p.Jxy*s0*s4 + p.Jy*s16;
+    const double s29 = p.Jx*s0*s4 + p.Jxy*s16;
+    const double result = -0.5*(((s6*s9 - s0*(s5*s10 + s14))*s17 + (s0*(s18 + s4*s10) + s16*s6)*s23 + (s2*s10 - s0*(s1*s6 + p.Jz*s0*s3*s3))*s24)*s24 - ((p.Jz*s13*s13 - s25*s9 - s0*s5*s26)*s17 + (s0*(s1*s25 + s14) + s2*s26)*s24 + s23*(s0*s4*s26 - s27 - s16*s25))*s17 - p.m*(qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2]) - s23*((s16*s28 + s0*s4*s29 + p.Jz*s15*s15)*s23 + (s28*s9 - s0*s5*s29 - s27)*s17 + s24*(s2*s29 - s0*(s1*s28 + s18))));
     return result;
 }
 

@@ -363,10 +363,10 @@ void generalized_forces(const double* q, const double* /*qd*/, const double* u, 
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = q[0]*qd[1] + q[3]*qd[2] - q[2]*qd[3] - q[1]*qd[0];
-    const double s1 = q[1]*qd[3] + q[0]*qd[2] - q[3]*qd[1] - q[2]*qd[0];
-    const double s2 = q[1]*qd[2] + q[3]*qd[0] - q[2]*qd[1] - q[0]*qd[3];
-    const double result = 2.0*p.J1*s0*s0 + 2.0*p.J2*s1*s1 + 2.0*p.J3*s2*s2;
+    const double s0 = q[1]*qd[3] + q[0]*qd[2] - q[3]*qd[1] - q[2]*qd[0];
+    const double s1 = q[1]*qd[2] + q[3]*qd[0] - q[2]*qd[1] - q[0]*qd[3];
+    const double s2 = q[0]*qd[1] + q[3]*qd[2] - q[2]*qd[3] - q[1]*qd[0];
+    const double result = 2.0*(p.J2*s0*s0 + p.J3*s1*s1 + p.J1*s2*s2);
     return result;
 }
 

@@ -182,7 +182,7 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p) {
-    const double result = 0.5*p.m*qd[0]*qd[0] + 0.5*p.J*qd[1]*qd[1];
+    const double result = 0.5*(p.J*qd[1]*qd[1] + p.m*qd[0]*qd[0]);
     return result;
 }
 

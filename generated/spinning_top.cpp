@@ -254,7 +254,7 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     const double s0 = std::cos(q[1]);
     const double s1 = std::sin(q[1]);
     const double s2 = qd[0]*qd[0];
-    const double result = 0.5*p.I3*s2*s0*s0 + p.I3*qd[0]*qd[2]*s0 + 0.5*p.I1*s2*s1*s1 + 0.5*p.I1*qd[1]*qd[1] + 0.5*p.I3*qd[2]*qd[2];
+    const double result = 0.5*(p.I3*(qd[2]*qd[2] + s2*s0*s0) + p.I1*(qd[1]*qd[1] + s2*s1*s1)) + p.I3*qd[0]*qd[2]*s0;
     return result;
 }
 

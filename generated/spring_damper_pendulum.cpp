@@ -126,9 +126,9 @@ double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[0]);
-    const double result = p.g*p.l*p.m*(1.0 - s0) + 0.125*p.k*s1*s1*p.l*p.l;
+    const double s0 = std::sin(q[0]);
+    const double s1 = std::cos(q[0]);
+    const double result = p.l*(0.125*p.k*p.l*s0*s0 + p.g*p.m*(1.0 - s1));
     return result;
 }
 

@@ -182,13 +182,12 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::cos(q[1]);
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[1]);
     const double s2 = qd[1]*qd[1];
-    const double s3 = p.l*p.l;
-    const double s4 = qd[0]*qd[0];
-    const double s5 = s1*s1;
-    const double result = 0.125*p.m*s2*s3 + 0.5*p.Jxx*s4*s0*s0 + 0.5*p.Jyy*s2 + 0.5*p.Jzz*s4*s5 + 0.125*p.m*s4*s3*s5;
+    const double s3 = qd[0]*qd[0];
+    const double s4 = s0*s0;
+    const double result = 0.5*(p.Jyy*s2 + s3*(p.Jzz*s4 + p.Jxx*s1*s1)) + 0.125*p.m*p.l*p.l*(s2 + s3*s4);
     return result;
 }
 

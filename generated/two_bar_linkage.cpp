@@ -178,14 +178,15 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     const double s3 = std::sin(q[0]);
     const double s4 = p.l1*qd[0]*s0 - p.l2*qd[1]*s1;
     const double s5 = p.l2*qd[1]*s2 + p.l1*qd[0]*s3;
-    const double result = 0.5*p.m2*(s4*s4 + s5*s5) + 0.5*p.m1*qd[0]*qd[0]*p.l1*p.l1;
+    const double result = 0.5*(p.m2*(s4*s4 + s5*s5) + p.m1*qd[0]*qd[0]*p.l1*p.l1);
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
     const double s0 = std::sin(q[0]);
     const double s1 = std::sin(q[1]);
-    const double result = p.g*p.l1*p.m1*s0 - p.g*p.m2*(p.l2*s1 - p.l1*s0);
+    const double s2 = p.l1*s0;
+    const double result = p.g*(p.m1*s2 - p.m2*(p.l2*s1 - s2));
     return result;
 }
 

@@ -232,7 +232,7 @@ void generalized_forces(const double* q, const double* /*qd*/, const double* u, 
 }
 
 double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p) {
-    const double result = 0.5*p.I*qd[2]*qd[2] + 0.5*p.m*(qd[1]*qd[1] + qd[0]*qd[0]);
+    const double result = 0.5*(p.I*qd[2]*qd[2] + p.m*(qd[1]*qd[1] + qd[0]*qd[0]));
     return result;
 }
 

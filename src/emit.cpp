@@ -237,17 +237,15 @@ void emitter::generalized_forces() {
 
 // Energies return a value: one-output bodies.
 void emitter::energies() {
+    // Built as the array functions are (sharing and factoring, the operations' limit).
     auto scalar_function = [&](std::string const& name, std::vector<cxx_argument> const& args, ex const& e) {
-        if (o_.progress) o_.progress("generating " + name);
-        auto const start = std::chrono::steady_clock::now();
-        expression_graph g(symbols_, codegen());
-        int id = timed([&] { return g.add(e); });
-        emitted_body b = g.emit({{"const " + scalar() + " result", id}}, "    ");
+        built_function f = build(name, {{"const " + scalar() + " result", exvector{e}}});
+        emitted_body b = f.graph->emit(f.roots, "    ");
         b.text += text("scalar_function_return.tpl");
         out_.declare(scalar(), name, args, text("comments.tpl#" + name));
         out_.define(scalar(), name, args, b.used_arguments, b.text, "", cxx_printer::place::api);
-        double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        stats_.push_back({name, g.tree_operation_count({id}), g.operation_count({id}), b.temporaries, 1, seconds});
+        f.stats.temporaries = b.temporaries;
+        stats_.push_back(f.stats);
     };
     scalar_function("kinetic_energy", inputs({"q", "qd", "p"}), d_.kinetic_energy);
     scalar_function("potential_energy", inputs({"q", "p"}), d_.potential_energy);
