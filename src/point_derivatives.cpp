@@ -12,10 +12,7 @@
 // composite wrench below N, and τ_i = S_i·F_I (I: the node of joint i). Moving q_k (node K)
 // rotates everything below K about S_k and nothing else, which gives, with
 // c_k = S_k × v_K, e_k = S_k × a_K − c_k × v_K, Ṡ_k = v_K × S_k, and the composite of
-// B_N = ½ ((v_N ×*) Y_N + (m ↦ m ×* Y_N v_N) − Y_N (v_N ×)) = ½ (Ẏ_N + Ĥ_N), taken as
-// B^c = ½ (Ẏ^c + Ĥ^c): Ẏ_N = (v_N ×*) Y_N − Y_N (v_N ×) is symmetric with a zero block
-// (9 distinct entries for points, not 36), Ĥ^c x = x ×* H^c with H^c the composite
-// momentum (6 numbers), and Ĥᵀ x = −x ×* H^c:
+// B_N = ½ ((v_N ×*) Y_N + (m ↦ m ×* Y_N v_N) − Y_N (v_N ×)):
 //   ∂τ_i/∂q_k = −(Y^c_I S_i)·e_k − 2 (B^cᵀ_I S_i)·c_k     (I at or below K),
 //               S_i·(S_k ×* F_K − Y^c_K e_k − 2 B^c_K c_k)  (I above K),
 //   C_ik = ½ ∂τ_i/∂q̇_k = (B^cᵀ_I S_i)·S_k + (Y^c_I S_i)·Ṡ_k  (I at or below K),
@@ -110,18 +107,19 @@ mat6 point_inertia(std::vector<std::pair<ex, std::array<ex, 3>>> const& points) 
     return Y;
 }
 
-// Ẏ = (v ×*) Y − Y (v ×), the rate of Y in world axes, column by column: symmetric, and its
-// lower right block zero (a mass turns into itself), so its upper triangle is mirrored.
-mat6 inertia_rate(mat6 const& Y, vec6 const& v) {
-    mat6 D;
+// B = ½ ((v ×*) Y + (m ↦ m ×* Y v) − Y (v ×)), column by column.
+mat6 coriolis_operator(mat6 const& Y, vec6 const& v) {
+    vec6 const h = times(Y, v);
+    mat6 B;
     for (std::size_t col = 0; col < 6; ++col) {
         vec6 e;
         e.fill(0);
         e[col] = 1;
-        vec6 const x = combine({{1, force_cross(v, times(Y, e))}, {-1, times(Y, motion_cross(v, e))}});
-        for (std::size_t r = 0; r <= col; ++r) D[r * 6 + col] = D[col * 6 + r] = x[r];
+        vec6 const x = combine({{ex(1) / 2, force_cross(v, times(Y, e))}, {ex(1) / 2, force_cross(e, h)},
+                                {ex(-1) / 2, times(Y, motion_cross(v, e))}});
+        for (std::size_t r = 0; r < 6; ++r) B[r * 6 + col] = x[r];
     }
-    return D;
+    return B;
 }
 
 } // namespace
@@ -138,8 +136,8 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
     auto const [Omega, V] = sums_down(exvector(m_.qd.begin(), m_.qd.end()));
     auto const [Alpha, Beta] = sums_down(qdd);
     auto const [A, B] = velocity_accelerations(joint, Omega, V);
-    std::vector<vec6> v(nodes), a(nodes), F(nodes), H(nodes);
-    std::vector<mat6> Y(nodes), Yd(nodes);
+    std::vector<vec6> v(nodes), a(nodes), F(nodes);
+    std::vector<mat6> Y(nodes), Bc(nodes);
     for (std::size_t N = 0; N < nodes; ++N) {
         v[N] = joined(Omega[N], V[N]);
         for (std::size_t c = 0; c < 3; ++c) {
@@ -156,13 +154,13 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
             for (std::size_t c = 0; c < 3; ++c) y[r * 6 + c] += rotational[N][r * 3 + c];
         vec6 const h = times(y, v[N]);
         vec6 const w = combine({{1, times(y, a[N])}, {1, force_cross(v[N], h)}});
-        mat6 const yd = inertia_rate(y, v[N]);
-        for (std::size_t k = 0; k < 36; ++k) Y[N][k] += y[k], Yd[N][k] += yd[k];
-        for (std::size_t r = 0; r < 6; ++r) F[N][r] += w[r], H[N][r] += h[r];
+        mat6 const b = coriolis_operator(y, v[N]);
+        for (std::size_t k = 0; k < 36; ++k) Y[N][k] += y[k], Bc[N][k] += b[k];
+        for (std::size_t r = 0; r < 6; ++r) F[N][r] += w[r];
         if (nodes_[N].parent < 0) continue;
         auto const P = static_cast<std::size_t>(nodes_[N].parent);
-        for (std::size_t k = 0; k < 36; ++k) Y[P][k] += Y[N][k], Yd[P][k] += Yd[N][k];
-        for (std::size_t r = 0; r < 6; ++r) F[P][r] += F[N][r], H[P][r] += H[N][r];
+        for (std::size_t k = 0; k < 36; ++k) Y[P][k] += Y[N][k], Bc[P][k] += Bc[N][k];
+        for (std::size_t r = 0; r < 6; ++r) F[P][r] += F[N][r];
     }
     auto at_or_below = [&](std::size_t lower, std::size_t upper) { // lower is upper or below it
         for (int x = static_cast<int>(lower); x >= 0; x = nodes_[static_cast<std::size_t>(x)].parent)
@@ -175,15 +173,12 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
         auto const K = static_cast<std::size_t>(node_of_[k]);
         S[k] = joined(s_[k], u_[k]);
         YS[k] = times(Y[K], S[k]);
-        // B^c = ½ (Ẏ^c + Ĥ^c), Ĥ^c x = x ×* H^c (H^c: the composite momentum), Ĥᵀ x = −x ×* H^c.
-        vec6 const YdS = times(Yd[K], S[k]), SH = force_cross(S[k], H[K]);
-        BS[k] = combine({{ex(1) / 2, YdS}, {ex(-1) / 2, SH}});
+        BS[k] = times(Bc[K], S[k], true);
         c[k] = motion_cross(S[k], v[K]);
         e[k] = combine({{1, motion_cross(S[k], a[K])}, {-1, motion_cross(c[k], v[K])}});
         Sdot[k] = motion_cross(v[K], S[k]);
-        G[k] = combine({{1, force_cross(S[k], F[K])}, {-1, times(Y[K], e[k])}, {-1, times(Yd[K], c[k])},
-                        {-1, force_cross(c[k], H[K])}});
-        X[k] = combine({{ex(1) / 2, YdS}, {ex(1) / 2, SH}, {1, times(Y[K], Sdot[k])}});
+        G[k] = combine({{1, force_cross(S[k], F[K])}, {-1, times(Y[K], e[k])}, {-2, times(Bc[K], c[k])}});
+        X[k] = combine({{1, times(Bc[K], S[k])}, {1, times(Y[K], Sdot[k])}});
     }
     out.dtau_dq.assign(n_ * n_, 0);
     out.coriolis.assign(n_ * n_, 0);
