@@ -125,8 +125,9 @@ built_function emitter::build_jacobian(std::string const& name, std::vector<jaco
         }
         for (auto const& v : b.variables) variable_ids.push_back(g.variable_node(v));
         std::vector<int> block = timed([&] { return g.jacobian(row_ids, variable_ids); });
+        // added covers the first rows (the nq rows of R; a constraint's rows S have none).
         if (b.added)
-            for (std::size_t k = 0; k < block.size(); ++k)
+            for (std::size_t k = 0; k < block.size() && k < b.added->size(); ++k)
                 if (ex const& e = (*b.added)[k]; !e.is_zero())
                     block[k] = g.plus(block[k], timed([&] { return g.add(negated ? -e : e); }));
         for (std::size_t r = 0; r < n_rows; ++r)

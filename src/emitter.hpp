@@ -161,7 +161,9 @@ private:
     struct jacobian_columns {
         std::vector<exvector> const& rows;
         std::vector<std::string> variables;
-        exvector const* added = nullptr; // rows × variables, row-major: added to the derivatives
+        // Added to the derivatives, row-major (variables per row): the first added->size() /
+        // variables rows (R's nq rows where the rows go on with the constraints' S).
+        exvector const* added = nullptr;
     };
     built_function build_jacobian(std::string const& name, std::vector<jacobian_columns> const& blocks,
                                   std::string const& array, bool negated, std::string const& form = {});

@@ -8,6 +8,7 @@
 #include "cartesian_pendulum.hpp"
 #include "chain10_rel.hpp"
 #include "circle_three_coordinates.hpp"
+#include "arm_on_table.hpp"
 #include "constrained_pendulum.hpp"
 #include "crane_pendulum.hpp"
 #include "double_pendulum.hpp"
@@ -117,6 +118,8 @@ std::vector<plant> all_plants() {
     { plant d; LAGC_PLANT(friction_block, d); add(d); }
     { plant d; LAGC_PLANT(ur5_like, d); add(d); }
     { plant d; LAGC_PLANT(panda_like, d); add(d); }
+    // A 3-D arm's composites with a constraint row (the tool tip on a table).
+    { plant d; LAGC_PLANT(arm_on_table, d); LAGC_CONSTRAINTS(arm_on_table, d); d.q_scale = 0.6; add(d); }
     // M alone singular, the whole system regular (M + rho A^T A inside).
     { plant d; LAGC_PLANT(quaternion_body, d); LAGC_CONSTRAINTS(quaternion_body, d); d.q_offset = 0.5; add(d); }
     { plant d; LAGC_PLANT(circle_three_coordinates, d); LAGC_CONSTRAINTS(circle_three_coordinates, d); add(d); }
