@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -202,6 +203,16 @@ private:
     std::pair<GiNaC::numeric, int> convert_unit_scaled(GiNaC::ex const& sum);
     int convert_product(GiNaC::ex const& e, GiNaC::numeric const& scale = 1);
     void product_factor(GiNaC::ex const& f, GiNaC::numeric& coefficient, std::vector<std::pair<int, bool>>& factors);
+    // A factor that is a sum, or a small power of one whose scale fits a double: the scale it
+    // brings into its product (kⁿ), the node of the sum at its natural scale, and n (1 for a
+    // sum); nothing for another factor. What product_factor converts, and what a sum around
+    // such products counts (convert_unit_scaled).
+    struct scaled_sum {
+        GiNaC::numeric scale;
+        int node;
+        long exponent;
+    };
+    std::optional<scaled_sum> scaled_sum_factor(GiNaC::ex const& f);
     int product_with(std::vector<std::pair<int, bool>> factors, GiNaC::numeric coefficient);
     std::pair<int, bool> convert_scaled_term(GiNaC::ex const& t, GiNaC::numeric const& scale);
     std::pair<int, bool> convert_term(GiNaC::expair const& p, GiNaC::numeric const& scale);

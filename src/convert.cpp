@@ -73,17 +73,13 @@ std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex c
     // each square then carries 10³⁴, and the product outside 5·10⁻³⁵ (a multiplication more
     // per term, and ½ no longer exact: 5e-35 * 1e+34 is not 0.5 in doubles).
     auto const nested = [this](GiNaC::ex const& rest) {
-        using namespace GiNaC;
-        numeric k = 1;
-        auto factor = [&](ex const& f) {
-            if (is_exactly_a<GiNaC::add>(f)) k *= convert_unit_scaled(f).first;
-            else if (small_power_of_sum(f) && scale_fits(convert_unit_scaled(f.op(0)).first, f))
-                k *= pow(convert_unit_scaled(f.op(0)).first, ex_to<numeric>(f.op(1)));
-        };
-        if (is_exactly_a<GiNaC::mul>(rest))
-            for (std::size_t i = 0; i < rest.nops(); ++i) factor(rest.op(i));
-        else
-            factor(rest);
+        GiNaC::numeric k = 1;
+        if (GiNaC::is_exactly_a<GiNaC::mul>(rest)) {
+            for (std::size_t i = 0; i < rest.nops(); ++i)
+                if (auto const s = scaled_sum_factor(rest.op(i))) k *= s->scale;
+        } else if (auto const s = scaled_sum_factor(rest)) {
+            k = s->scale;
+        }
         return k;
     };
     GiNaC::numeric const k = unit_scale(sum, nested);
@@ -104,6 +100,18 @@ std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex c
     return out;
 }
 
+std::optional<expression_graph::scaled_sum> expression_graph::scaled_sum_factor(GiNaC::ex const& f) {
+    using namespace GiNaC;
+    if (is_exactly_a<GiNaC::add>(f)) {
+        auto const [k, id] = convert_unit_scaled(f);
+        return scaled_sum{k, id, 1};
+    }
+    if (!small_power_of_sum(f)) return std::nullopt;
+    auto const [k, id] = convert_unit_scaled(f.op(0));
+    if (!scale_fits(k, f)) return std::nullopt;
+    return scaled_sum{pow(k, ex_to<numeric>(f.op(1))), id, ex_to<numeric>(f.op(1)).to_long()};
+}
+
 // One factor f of a product: a number joins the coefficient, a sum (or a small power of
 // one) joins it with its scale (convert_unit_scaled), a negative power is a denominator.
 void expression_graph::product_factor(GiNaC::ex const& f, GiNaC::numeric& coefficient,
@@ -113,14 +121,9 @@ void expression_graph::product_factor(GiNaC::ex const& f, GiNaC::numeric& coeffi
         numeric v = ex_to<numeric>(f);
         if (!v.is_real()) throw std::runtime_error("a complex number appeared in an expression");
         coefficient *= v;
-    } else if (is_exactly_a<GiNaC::add>(f)) {
-        auto [k, id] = convert_unit_scaled(f);
-        coefficient *= k;
-        factors.push_back({id, false});
-    } else if (small_power_of_sum(f) && scale_fits(convert_unit_scaled(f.op(0)).first, f)) {
-        auto [k, id] = convert_unit_scaled(f.op(0));
-        coefficient *= pow(k, ex_to<numeric>(f.op(1)));
-        factors.push_back({make_pow(id, ex_to<numeric>(f.op(1)).to_long()), false});
+    } else if (auto const s = scaled_sum_factor(f)) {
+        coefficient *= s->scale;
+        factors.push_back({s->exponent == 1 ? s->node : make_pow(s->node, s->exponent), false});
     } else if (is_exactly_a<power>(f) && is_exactly_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_real() &&
                ex_to<numeric>(f.op(1)).is_negative()) {
         factors.push_back({convert(pow(f.op(0), -f.op(1))), true});

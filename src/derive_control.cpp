@@ -200,22 +200,21 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
     auto const gravity = rs.points.gravity();
     point_composite::share_derivatives sh;
     exvector hs, ps;
+    bool with_bodies = false, with_gravity = false;
     for (int attempt = 0; attempt < 4 && sh.dtau_dq.empty(); ++attempt) {
-        bool const with_bodies = attempt < 2, with_gravity = attempt % 2 == 0;
+        with_bodies = attempt < 2, with_gravity = attempt % 2 == 0;
         if ((with_bodies && bodies.empty()) || (with_gravity && !gravity)) continue;
-        hs = d.bias_point_share, ps = rs.points.momentum(qdd);
+        hs = d.bias_point_share, ps = with_bodies ? both : rs.points.momentum(qdd);
         for (std::size_t i = 0; i < n; ++i) {
             if (with_bodies) hs[i] += d.bias_body_share[i];
             if (with_gravity) hs[i] += d.potential_gradient[i] - gravity->other.diff(m.q[i]);
         }
-        if (with_bodies) ps = both;
         sh = rs.points.derivatives(qdd, with_bodies ? bodies : std::vector<composite_inertia::body>{},
                                    with_gravity ? &gravity->g : nullptr);
         if (!sh.dtau_dq.empty() && !agree(m, d, p, hs, ps, sh)) sh = {};
-        if (!sh.dtau_dq.empty()) sh.bodies = with_bodies, sh.gravity = with_gravity;
     }
     if (sh.dtau_dq.empty()) return;
-    derived::composite_derivatives out{d.residual_rows, {}, sh.dtau_dq, sh.coriolis, {}, sh.bodies, sh.gravity};
+    derived::composite_derivatives out{d.residual_rows, {}, sh.dtau_dq, sh.coriolis, {}, with_bodies, with_gravity};
     for (ex const& c : sh.coriolis) out.dtau_dqd.push_back(2 * c);
     for (std::size_t i = 0; i < n; ++i) {
         out.bias_rest.push_back(d.bias[i] - hs[i]);

@@ -8,6 +8,7 @@
 // their kinematics and composites).
 #include "emitter.hpp"
 
+#include <algorithm>
 #include <bit>
 
 namespace lagc::emitting {

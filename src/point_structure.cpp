@@ -562,10 +562,12 @@ std::optional<point_composite::uniform_gravity> point_composite::gravity() const
     auto const w = weights(&other);
     if (!w) return std::nullopt;
     std::optional<std::array<ex, 3>> g;
-    for (std::size_t b = 0; b < points_.size() && !g; ++b)
-        if (!points_[b].mass.is_zero() && (!(*w)[b][0].is_zero() || !(*w)[b][1].is_zero() || !(*w)[b][2].is_zero()))
-            g = std::array<ex, 3>{GiNaC::normal((*w)[b][0] / points_[b].mass), GiNaC::normal((*w)[b][1] / points_[b].mass),
-                                  GiNaC::normal((*w)[b][2] / points_[b].mass)};
+    for (std::size_t b = 0; b < points_.size() && !g; ++b) {
+        auto const& [wx, wy, wz] = (*w)[b];
+        ex const& m = points_[b].mass;
+        if (!m.is_zero() && (!wx.is_zero() || !wy.is_zero() || !wz.is_zero()))
+            g = std::array<ex, 3>{GiNaC::normal(wx / m), GiNaC::normal(wy / m), GiNaC::normal(wz / m)};
+    }
     if (!g) return std::nullopt;
     for (std::size_t b = 0; b < points_.size(); ++b)
         for (std::size_t c = 0; c < 3; ++c) {

@@ -193,7 +193,6 @@ public:
     // a node has more than one joint.
     struct share_derivatives {
         GiNaC::exvector dtau_dq, coriolis; // n × n, row-major: ∂τ_i/∂q_k, C_ik
-        bool bodies = false, gravity = false; // what they hold (set by the caller once checked)
     };
     // With `gravity` (γ of gravity()), the shares are those of h + ∂V/∂q: the base accelerates
     // by γ (the RNEA's a₀ = −g), which turns every point's weight into inertia.

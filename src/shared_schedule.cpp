@@ -83,26 +83,22 @@ expression_graph::shared_emission expression_graph::emit_shared(std::vector<std:
         return st.output >= 0 ? std::uint64_t{1} << owner[static_cast<std::size_t>(st.output)]
                               : need[static_cast<std::size_t>(st.id)];
     };
-    std::vector<std::uint64_t> sets;
-    for (auto const& st : sequence) sets.push_back(set_of(st));
-    std::sort(sets.begin(), sets.end(), runs_before);
-    sets.erase(std::unique(sets.begin(), sets.end()), sets.end());
-    // The statements in the order they run (each set's in the schedule's order), cut into parts.
-    std::vector<std::size_t> order, part_of(sequence.size());
+    // The statements in the order they run (each set's in the schedule's order), cut into
+    // parts: a new part where the set changes or the budget is spent.
+    std::vector<std::uint64_t> set(sequence.size());
+    std::vector<std::size_t> order(sequence.size()), part_of(sequence.size());
+    for (std::size_t k = 0; k < sequence.size(); ++k) set[k] = set_of(sequence[k]), order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return runs_before(set[a], set[b]); });
     shared_emission out;
-    for (std::uint64_t set : sets) {
-        std::size_t acc = 0;
-        bool first = true;
-        for (std::size_t k = 0; k < sequence.size(); ++k) {
-            if (set_of(sequence[k]) != set) continue;
-            if (first || (budget > 0 && acc > 0 && acc + sequence[k].ops > budget)) {
-                out.parts.push_back({{}, set});
-                acc = 0, first = false;
-            }
-            acc += sequence[k].ops;
-            part_of[k] = out.parts.size() - 1;
-            order.push_back(k);
+    std::size_t acc = 0;
+    for (std::size_t k : order) {
+        bool const same_set = !out.parts.empty() && out.parts.back().functions == set[k];
+        if (!same_set || (budget > 0 && acc > 0 && acc + sequence[k].ops > budget)) {
+            out.parts.push_back({{}, set[k]});
+            acc = 0;
         }
+        acc += sequence[k].ops;
+        part_of[k] = out.parts.size() - 1;
     }
     write_shared(sequence, order, part_of, all, indent, out);
     out.scratch.assign(outputs.size(), 0);
