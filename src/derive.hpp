@@ -29,6 +29,11 @@ struct derived {
     GiNaC::exvector potential_gradient;    // ∂V/∂q
     GiNaC::exvector generalized_forces;    // Q
     GiNaC::ex kinetic_energy, potential_energy;
+    // T as ½ q̇ᵀ M q̇ (Σ_i q̇_i (½ M_ii q̇_i + Σ_{j>i} M_ij q̇_j)), where T is that quadratic
+    // form (no 'lagrangian' terms, T homogeneous of degree two in q̇: coriolis_reason empty),
+    // checked at two random states; where functions share parts, M's values are there and
+    // kinetic_energy then costs ~n² operations (emitter::energies). Else empty.
+    std::optional<GiNaC::ex> kinetic_from_mass;
 
     // Constraint rows: holonomic first, then velocity rows, each in file order.
     GiNaC::exvector constraint_residuals;  // c (holonomic) and g (velocity)

@@ -83,8 +83,9 @@ built_function emitter::build(std::string const& name, std::vector<std::pair<std
 }
 
 // Conversion (hash-consing: the CSE), then sharing, factoring and sharing again.
-built_function emitter::build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs) {
-    if (o_.progress) o_.progress("generating " + name);
+built_function emitter::build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs,
+                              std::string const& form) {
+    if (o_.progress) o_.progress("generating " + name + (form.empty() ? "" : " " + form));
     auto const start = std::chrono::steady_clock::now();
     built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
     std::vector<int> ids;
@@ -157,16 +158,16 @@ void emitter::finish(built_function& f, std::string const& name, std::vector<int
 }
 
 void emitter::write_function(built_function f, std::vector<cxx_argument> const& args, std::string const& comment,
-                             cxx_printer::place where) {
+                             cxx_printer::place where, std::string const& result) {
     bool const api = where == cxx_printer::place::api;
     std::string const& name = f.stats.name;
     function_stats st = f.stats;
-    if (api) out_.declare("void", name, args, comment);
+    if (api) out_.declare(result, name, args, comment);
     std::string const definition_comment = api ? "" : comment;
     // Written with the others at the end (write_deferred): whole, or in parts.
     out_.add_helpers(parts_marker(deferred_.size()));
     out_.mark(where, definition_marker(deferred_.size()));
-    deferred_.push_back({std::move(f), args, definition_comment, where, stats_.size()});
+    deferred_.push_back({std::move(f), args, definition_comment, where, stats_.size(), result, {}, 0});
     stats_.push_back(st);
 }
 
@@ -236,19 +237,24 @@ void emitter::generalized_forces() {
                    entries("Q", d_.generalized_forces));
 }
 
-// Energies return a value: one-output bodies.
+// Energies return a value: one-output functions, built as the array functions are (sharing
+// and factoring, the operations' limit). Where the functions share parts, T as ½ q̇ᵀ M q̇
+// (derived::kinetic_from_mass) reads M's values from them and adds about n² operations: the
+// 10-joint arm's T as written has 1,124, and the file 995 fewer with the quadratic form.
 void emitter::energies() {
-    // Built as the array functions are (sharing and factoring, the operations' limit).
+    std::string const target = "const " + scalar() + " result";
     auto scalar_function = [&](std::string const& name, std::vector<cxx_argument> const& args, ex const& e) {
-        built_function f = build(name, {{"const " + scalar() + " result", exvector{e}}});
-        emitted_body b = f.graph->emit(f.roots, "    ");
-        b.text += text("scalar_function_return.tpl");
-        out_.declare(scalar(), name, args, text("comments.tpl#" + name));
-        out_.define(scalar(), name, args, b.used_arguments, b.text, "", cxx_printer::place::api);
-        f.stats.temporaries = b.temporaries;
-        stats_.push_back(f.stats);
+        write_function(build(name, {{target, exvector{e}}}), args, text("comments.tpl#" + name), cxx_printer::place::api,
+                       scalar());
     };
     scalar_function("kinetic_energy", inputs({"q", "qd", "p"}), d_.kinetic_energy);
+    if (d_.kinetic_from_mass) {
+        deferred_function& d = deferred_.back();
+        d.shared_form = [this, target] {
+            return build("kinetic_energy", {{target, exvector{*d_.kinetic_from_mass}}}, "from the mass matrix");
+        };
+        d.shared_form_operations = d_.nq * d_.nq + 3 * d_.nq;
+    }
     scalar_function("potential_energy", inputs({"q", "p"}), d_.potential_energy);
 }
 

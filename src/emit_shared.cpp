@@ -50,13 +50,19 @@ void emitter::write_deferred() {
             }
             deferred_function const& d = deferred_[f];
             emitted_body b = d.f.graph->emit(d.f.roots, "    ");
+            if (d.result != "void") b.text += text("scalar_function_return.tpl");
             stats_[d.stats_index].temporaries = b.temporaries;
             out_.fill(parts_marker(f), "");
-            out_.fill(definition_marker(f), out_.definition("void", d.f.stats.name, d.args, b.used_arguments, b.text,
+            out_.fill(definition_marker(f), out_.definition(d.result, d.f.stats.name, d.args, b.used_arguments, b.text,
                                                             d.comment, d.where));
         }
         return;
     }
+    for (deferred_function& d : deferred_)
+        if (d.shared_form && d.f.stats.operations_after_cse > d.shared_form_operations) {
+            d.f = d.shared_form();
+            stats_[d.stats_index] = d.f.stats;
+        }
     for (std::size_t first = 0; first < deferred_.size(); first += 64) {
         std::vector<std::size_t> members;
         for (std::size_t f = first; f < std::min(deferred_.size(), first + 64); ++f) members.push_back(f);
@@ -67,11 +73,16 @@ void emitter::write_deferred() {
 void emitter::write_group(std::vector<std::size_t> const& members) {
     expression_graph g(symbols_, codegen());
     std::vector<std::vector<std::pair<std::string, int>>> outputs;
+    // A function that returns its output writes it to result[0] (its definition's array).
+    auto arguments = [&](deferred_function const& d) {
+        return d.result == "void" ? d.args : with_output(d.args, "result");
+    };
     for (std::size_t f : members) {
         std::vector<int> memo;
         outputs.emplace_back();
         for (auto const& [target, root] : deferred_[f].f.roots)
-            outputs.back().push_back({target, g.import(*deferred_[f].f.graph, root, memo)});
+            outputs.back().push_back({deferred_[f].result == "void" ? target : "result[0]",
+                                      g.import(*deferred_[f].f.graph, root, memo)});
     }
     auto e = timed([&] { return g.emit_shared(outputs, "    ", o_.split_operations); });
     shared_operations_ += e.operations;
@@ -86,7 +97,7 @@ void emitter::write_group(std::vector<std::size_t> const& members) {
         deferred_function const& d = deferred_[members[first]];
         std::string const name = alone ? d.f.stats.name + "_part" + std::to_string(own[first]++)
                                        : "shared_part" + std::to_string(shared_parts_++);
-        std::vector<cxx_argument> const params = part_parameters(d.args, p.body, scalar());
+        std::vector<cxx_argument> const params = part_parameters(arguments(d), p.body, scalar());
         std::vector<std::string> names;
         for (auto const& a : params) names.push_back(a.name);
         std::string comment;
@@ -111,9 +122,12 @@ void emitter::write_group(std::vector<std::size_t> const& members) {
         std::string body;
         if (e.scratch[f] > 0)
             body = text("split_function.tpl#scratch", {{"scalar", scalar()}, {"size", std::to_string(e.scratch[f])}});
+        bool const returns = d.result != "void";
+        if (returns) body += text("split_function.tpl#result", {{"scalar", scalar()}});
         out_.fill(parts_marker(members[f]), helpers[f]);
         out_.fill(definition_marker(members[f]),
-                  out_.definition("void", d.f.stats.name, d.args, used[f], body + bodies[f], d.comment, d.where));
+                  out_.definition(d.result, d.f.stats.name, d.args, used[f],
+                                  body + bodies[f] + (returns ? text("split_function.tpl#return") : ""), d.comment, d.where));
     }
 }
 

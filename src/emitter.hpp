@@ -150,7 +150,8 @@ private:
     // are to be differentiated.
     std::vector<std::pair<std::string, exvector>> bias_parts(bool negated, bool differentiated = false) const;
 
-    built_function build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs);
+    built_function build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs,
+                         std::string const& form = {});
     built_function build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs);
     // `form`, when given, tells --progress which of two forms of one function this is.
     built_function build_jacobian(std::string const& name, std::vector<exvector> const& rows,
@@ -172,9 +173,10 @@ private:
                 std::chrono::steady_clock::time_point start);
     // The spellings of q, q̇ and u ("q[0]", …), in that order.
     std::vector<std::string> spellings(std::initializer_list<char const*> arrays) const;
-    // A function writing its outputs' arrays; cut into parts (detail helpers) when large.
+    // A function writing its outputs' arrays, or (result not "void") returning its one
+    // output; cut into parts (detail helpers) when large.
     void write_function(built_function f, std::vector<cxx_argument> const& args, std::string const& comment,
-                        cxx_printer::place where);
+                        cxx_printer::place where, std::string const& result = "void");
     // Functions cut into parts wait until every function is built (their places marked in
     // the printer): then their parts are emitted together (expression_graph::emit_shared,
     // emit_shared.cpp), a value that several of them need computed once, in a part each of
@@ -185,6 +187,11 @@ private:
         std::string comment;
         cxx_printer::place where;
         std::size_t stats_index;
+        std::string result = "void"; // else the type of the one output it returns
+        // Another form of the function for where it shares parts with the others, and the
+        // operations it then adds at most: taken when f alone is larger (energies()).
+        std::function<built_function()> shared_form;
+        std::size_t shared_form_operations = 0;
     };
     std::vector<deferred_function> deferred_;
     static std::string definition_marker(std::size_t k);

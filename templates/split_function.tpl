@@ -1,5 +1,9 @@
 @@ scratch
     {scalar} w[{size}];
+@@ result
+    {scalar} result[1];
+@@ return
+    return result[0];
 @@ call
     detail::{part}({arguments});
 @@ noinline_begin

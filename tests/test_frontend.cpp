@@ -164,6 +164,35 @@ TEST(Derivation, PendulumMassMatrixIsMlSquared) {
     EXPECT_TRUE(equal((*r->coriolis)[0], 0));
 }
 
+// T as ½ q̇ᵀ M q̇ (the kinetic energy where functions share parts): equal to T as written
+// where T is a quadratic form in q̇, absent where it is not (M alone does not give T).
+TEST(Derivation, KineticEnergyFromTheMassMatrix) {
+    auto c = check_text("model p\nparameter m1 = 1.2, m2 = 0.7, l = 0.9\ncoordinate x, th\n"
+                        "let pos = [x, 0] + l * [sin(th), -cos(th)]\n"
+                        "kinetic 0.5 * m1 * der(x)^2 + 0.5 * m2 * dot(der(pos), der(pos))\n");
+    ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
+    lagc::diagnostics d;
+    auto r = lagc::derive(*c.m, d);
+    ASSERT_TRUE(r.has_value());
+    ASSERT_TRUE(r->kinetic_from_mass.has_value());
+    auto const& q = c.m->q;
+    auto const& qd = c.m->qd;
+    auto const& p = c.m->p;
+    // Cart and pendulum: T = ½ (m1 + m2) ẋ² + m2 l cos θ ẋ θ̇ + ½ m2 l² θ̇².
+    ex const T = (p[0] + p[1]) * qd[0] * qd[0] / 2 + p[1] * p[2] * GiNaC::cos(q[1]) * qd[0] * qd[1] +
+                 p[1] * p[2] * p[2] * qd[1] * qd[1] / 2;
+    EXPECT_TRUE(equal(*r->kinetic_from_mass, T)) << *r->kinetic_from_mass;
+    for (char const* text : {"model p\nparameter m\ncoordinate x\nkinetic 0.5 * m * der(x)^2 * (1 + t)\n",
+                             "model p\nparameter m\ncoordinate x\nkinetic 0.5 * m * (der(x) + 1)^2\n",
+                             "model p\nparameter m\ncoordinate x\nkinetic 0.5 * m * der(x)^2\nlagrangian m * x * der(x)\n"}) {
+        auto other = check_text(text);
+        ASSERT_TRUE(other.m.has_value()) << other.diagnostics;
+        auto ro = lagc::derive(*other.m, d);
+        ASSERT_TRUE(ro.has_value()) << text;
+        EXPECT_FALSE(ro->kinetic_from_mass.has_value()) << text;
+    }
+}
+
 TEST(Derivation, CoriolisIsWithheldWithANote) {
     std::string notes = errors_of("model p\nparameter m\ncoordinate x\nkinetic 0.5 * m * der(x)^2 * (1 + t)\n");
     EXPECT_NE(notes.find("note: coriolis_matrix is not emitted: the mass matrix depends on t"), std::string::npos)
@@ -739,6 +768,8 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"parameter_field.tpl", {"type", "name", "value"}},
         {"detail_block.tpl", {"helpers"}},
         {"split_function.tpl#scratch", {"scalar", "size"}},
+        {"split_function.tpl#result", {"scalar"}},
+        {"split_function.tpl#return", {}},
         {"split_function.tpl#call", {"part", "arguments"}},
         {"split_function.tpl#noinline_begin", {}},
         {"split_function.tpl#noinline_end", {}},

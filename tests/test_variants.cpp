@@ -49,7 +49,7 @@ void expect_close(std::vector<double> const& a, std::vector<double> const& b, ch
 // other functions, shared_partK), in order.
 std::vector<std::string> parts_called(std::string const& text, std::string const& name) {
     std::smatch m;
-    EXPECT_TRUE(std::regex_search(text, m, std::regex("\\bvoid " + name + "\\([^)]*\\) \\{([^}]*)\\}"))) << name;
+    EXPECT_TRUE(std::regex_search(text, m, std::regex("\\b(?:void|double) " + name + "\\([^)]*\\) \\{([^}]*)\\}"))) << name;
     std::vector<std::string> parts;
     std::string const body = m.size() > 1 ? m[1].str() : "";
     std::regex const call("detail::(\\w+)\\(");
@@ -60,21 +60,28 @@ std::vector<std::string> parts_called(std::string const& text, std::string const
 
 // Every function cut, into parts of its own and parts shared with others: the chain's M and
 // forward dynamics' terms share their kinematics and most of M, which the file then holds
-// once, in parts both call.
+// once, in parts both call; kinetic_energy, ½ q̇ᵀ M q̇ there (derived::kinetic_from_mass),
+// calls M's parts too and returns its value from them.
 TEST(Variants, TheSplitCodeIsReallySplit) {
     std::string chain = read("chain10_rel_split.hpp"), four_bar = read("four_bar_split.hpp");
-    for (char const* f : {"dynamics_terms", "mass_matrix", "coriolis_matrix", "linearization_terms"})
+    for (char const* f : {"dynamics_terms", "mass_matrix", "coriolis_matrix", "linearization_terms", "kinetic_energy"})
         EXPECT_GE(parts_called(chain, f).size(), 2u) << f;
     for (char const* f : {"dynamics_terms", "constraint_terms", "semi_implicit_system"})
         EXPECT_GE(parts_called(four_bar, f).size(), 2u) << f;
-    std::vector<std::string> const M = parts_called(chain, "mass_matrix"), terms = parts_called(chain, "dynamics_terms");
-    std::size_t both = 0;
-    for (auto const& p : M)
-        if (p.rfind("shared_part", 0) == 0) {
-            ++both;
-            EXPECT_NE(std::find(terms.begin(), terms.end(), p), terms.end()) << p;
-        }
-    EXPECT_GE(both, M.size() / 2);
+    std::vector<std::string> const M = parts_called(chain, "mass_matrix"), terms = parts_called(chain, "dynamics_terms"),
+                                   T = parts_called(chain, "kinetic_energy");
+    std::size_t with_terms = 0, with_energy = 0;
+    for (auto const& p : M) {
+        if (p.rfind("shared_part", 0) != 0) continue;
+        bool const in_terms = std::find(terms.begin(), terms.end(), p) != terms.end();
+        bool const in_energy = std::find(T.begin(), T.end(), p) != T.end();
+        with_terms += in_terms, with_energy += in_energy;
+        EXPECT_TRUE(in_terms || in_energy) << p;
+    }
+    EXPECT_GE(with_terms, M.size() / 2);
+    EXPECT_GE(with_energy, M.size() / 2);
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(chain, m, std::regex("double kinetic_energy\\([^)]*\\) \\{[^}]*return result\\[0\\];\\n\\}")));
 }
 
 // The default calls coriolis_matrix from linearization only where C is large (neither
@@ -95,7 +102,9 @@ TEST(Variants, FoldedCodeReadsNoParameter) {
     }
 }
 
-// The chain's M, C, h and forward dynamics, variant S against default W.
+// The chain's M, C, h, energies and forward dynamics, variant S against default W (the
+// default's and --split's kinetic energy is ½ q̇ᵀ M q̇ from M's parts, --no-shared-parts' T
+// as the model writes it).
 #define CHAIN_AGREES(W, S)                                                                  \
     do {                                                                                    \
         constexpr int n = W::nq;                                                            \
@@ -117,6 +126,9 @@ TEST(Variants, FoldedCodeReadsNoParameter) {
             W::bias_forces(q.data(), qd.data(), pw, x.data());                              \
             S::bias_forces(q.data(), qd.data(), ps, y.data());                              \
             expect_close(y, x, "h");                                                        \
+            expect_close({S::kinetic_energy(q.data(), qd.data(), ps), S::potential_energy(q.data(), ps)}, \
+                         {W::kinetic_energy(q.data(), qd.data(), pw), W::potential_energy(q.data(), pw)}, \
+                         "T, V");                                                           \
             ASSERT_EQ(W::forward_dynamics(q.data(), qd.data(), u.data(), pw, x.data(), nullptr), 0); \
             ASSERT_EQ(S::forward_dynamics(q.data(), qd.data(), u.data(), ps, y.data(), nullptr), 0); \
             expect_close(y, x, "qdd", 1e-9);                                                      \
