@@ -84,6 +84,18 @@ void emitter::write_group(std::vector<std::size_t> const& members) {
             outputs.back().push_back({deferred_[f].result == "void" ? target : "result[0]",
                                       g.import(*deferred_[f].f.graph, root, memo)});
     }
+    // Each function's sums were shared and factored on its own graph; on the group's, the
+    // same rewrites find the sub-sums several functions hold (the 10-joint arm: 15,814
+    // operations → 14,255), as a function's own did within it.
+    if (members.size() > 1) {
+        std::vector<int> roots;
+        for (auto const& o : outputs)
+            for (auto const& [target, id] : o) roots.push_back(id);
+        roots = timed([&] { return g.share_subsets(g.factor_sums(g.share_subsets(roots))); });
+        std::size_t k = 0;
+        for (auto& o : outputs)
+            for (auto& [target, id] : o) id = roots[k++];
+    }
     auto e = timed([&] { return g.emit_shared(outputs, "    ", o_.split_operations); });
     shared_operations_ += e.operations;
     for (std::size_t f : members) grouped_.push_back(f);
