@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using GiNaC::ex;
@@ -713,6 +714,24 @@ TEST(Codegen, DerivativeWorkCountsOperationsTimesDependencies) {
     EXPECT_EQ(g.derivative_work({r}, {"q[0]", "q[1]"}), 7.0);
     EXPECT_EQ(g.derivative_work({r}, {"q[2]"}), 3.0); // a·b·c and the sum
     EXPECT_EQ(g.derivative_work({r}, {}), 0.0);
+}
+
+// Functions in parts share what their sums hold in common, found on the group's graph:
+// y1 = (k1 + k2 + k3) b, built alone, holds one sum of three terms; with y0 = (k1 + k2) a
+// in the file, it reads k1 + k2 from y0's sum and adds k3.
+TEST(Codegen, FunctionsInPartsShareTheirSubSums) {
+    std::string const text = "model two\nparameter m = 1, l = 0.5, k1 = 1.1, k2 = 1.2, k3 = 1.3\ncoordinate a, b\n"
+                             "kinetic 0.5*m*l^2*(der(a)^2 + der(b)^2 + 2*cos(a - b)*der(a)*der(b))\n"
+                             "output y0 = (k1 + k2)*a\noutput y1 = (k1 + k2 + k3)*b\n";
+    lagc::compile_options o{{"two.lag", "two.hpp"}, {}, {}};
+    o.emit.split_operations = 10;
+    auto r = lagc::compile(text, o);
+    ASSERT_TRUE(r.files.has_value()) << r.diags.format(lagc::source_file("two.lag", text));
+    std::string const& src = r.files->source;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(src, m, std::regex("(w\\[\\d+\\]) = p\\.k1 \\+ p\\.k2;"))) << src;
+    EXPECT_EQ(src.find("p.k1 + p.k2", static_cast<std::size_t>(m.position(0) + m.length(0))), std::string::npos) << src;
+    EXPECT_NE(src.find("p.k3 + " + m[1].str() + ";"), std::string::npos) << src;
 }
 
 // More functions in parts than a part's set can name (64 bits): they share in groups of
