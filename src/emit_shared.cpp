@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <exception>
 
 namespace lagc::emitting {
 
@@ -58,11 +59,17 @@ void emitter::write_deferred() {
         }
         return;
     }
-    for (deferred_function& d : deferred_)
-        if (d.shared_form && d.f.stats.operations_after_cse > d.shared_form_operations) {
+    // A function with a form for shared parts (kinetic_energy as ½ q̇ᵀ M q̇) takes it where it
+    // is larger alone than what that form adds; the form is only an alternative, so past
+    // --max-operations (it holds all of M) the function keeps its own.
+    for (deferred_function& d : deferred_) {
+        if (!d.shared_form || d.f.stats.operations_after_cse <= d.shared_form_operations) continue;
+        try {
             d.f = d.shared_form();
             stats_[d.stats_index] = d.f.stats;
+        } catch (std::exception const&) {
         }
+    }
     for (std::size_t first = 0; first < deferred_.size(); first += 64) {
         std::vector<std::size_t> members;
         for (std::size_t f = first; f < std::min(deferred_.size(), first + 64); ++f) members.push_back(f);
