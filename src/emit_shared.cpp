@@ -60,10 +60,10 @@ void emitter::write_deferred() {
         return;
     }
     // A function with a form for shared parts (kinetic_energy as ½ q̇ᵀ M q̇) takes it where it
-    // is larger alone than what that form adds; the form is only an alternative, so past
+    // is large enough alone (energies()); the form is only an alternative, so past
     // --max-operations (it holds all of M) the function keeps its own.
     for (deferred_function& d : deferred_) {
-        if (!d.shared_form || d.f.stats.operations_after_cse <= d.shared_form_operations) continue;
+        if (!d.shared_form || d.f.stats.operations_after_cse <= d.shared_form_above) continue;
         try {
             d.f = d.shared_form();
             stats_[d.stats_index] = d.f.stats;

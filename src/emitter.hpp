@@ -188,10 +188,10 @@ private:
         cxx_printer::place where;
         std::size_t stats_index;
         std::string result = "void"; // else the type of the one output it returns
-        // Another form of the function for where it shares parts with the others, and the
-        // operations it then adds at most: taken when f alone is larger (energies()).
+        // Another form of the function for where it shares parts with the others, taken when
+        // f alone has more operations than shared_form_above (energies()).
         std::function<built_function()> shared_form;
-        std::size_t shared_form_operations = 0;
+        std::size_t shared_form_above = 0;
     };
     std::vector<deferred_function> deferred_;
     static std::string definition_marker(std::size_t k);
