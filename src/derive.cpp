@@ -15,7 +15,6 @@
 #include "well_posed.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <memory>
 
 namespace lagc {
@@ -213,8 +212,8 @@ void constraint_rows(model const& m, derived& d, diagnostics& diags) {
                       warning_kind::over_determined);
 }
 
-// ½ q̇ᵀ M q̇ as derived::kinetic_from_mass describes it, where it equals T to 1e-10 relative
-// at two random states (parameters random too).
+// ½ q̇ᵀ M q̇ as derived::kinetic_from_mass describes it, where it equals T (to 1e-10 of their
+// size at two random states, agree_at_random_states).
 void kinetic_from_mass(model const& m, derived& d) {
     std::size_t const n = d.nq;
     if (!d.coriolis_reason.empty() || n == 0) return;
@@ -224,17 +223,7 @@ void kinetic_from_mass(model const& m, derived& d) {
         for (std::size_t j = i + 1; j < n; ++j) row += d.mass_matrix[i * n + j] * m.qd[j];
         T += m.qd[i] * row;
     }
-    std::vector<std::string> order;
-    auto const symbols = graph_spellings(m, order); // the graph keeps a reference
-    expression_graph g(symbols, {});
-    std::vector<int> const roots = {g.add(T), g.add(d.kinetic_energy)};
-    std::uint64_t state = 0x6b696e65ull;
-    for (int k = 0; k < 2; ++k) {
-        std::vector<double> const v = g.evaluate_all(roots, order, random_point(m, state, parameter_values::random));
-        if (!std::isfinite(v[0]) || !std::isfinite(v[1]) || std::abs(v[0] - v[1]) > 1e-10 * std::max(std::abs(v[0]), std::abs(v[1])))
-            return;
-    }
-    d.kinetic_from_mass = T;
+    if (agree_at_random_states(m, {T}, {d.kinetic_energy}, 0x6b696e65ull)) d.kinetic_from_mass = T;
 }
 
 } // namespace

@@ -51,7 +51,7 @@ void emitter::write_deferred() {
             }
             deferred_function const& d = deferred_[f];
             emitted_body b = d.f.graph->emit(d.f.roots, "    ");
-            if (d.result != "void") b.text += text("scalar_function_return.tpl");
+            if (d.returns()) b.text += text("scalar_function_return.tpl");
             stats_[d.stats_index].temporaries = b.temporaries;
             out_.fill(parts_marker(f), "");
             out_.fill(definition_marker(f), out_.definition(d.result, d.f.stats.name, d.args, b.used_arguments, b.text,
@@ -82,13 +82,13 @@ void emitter::write_group(std::vector<std::size_t> const& members) {
     std::vector<std::vector<std::pair<std::string, int>>> outputs;
     // A function that returns its output writes it to result[0] (its definition's array).
     auto arguments = [&](deferred_function const& d) {
-        return d.result == "void" ? d.args : with_output(d.args, "result");
+        return d.returns() ? with_output(d.args, "result") : d.args;
     };
     for (std::size_t f : members) {
         std::vector<int> memo;
         outputs.emplace_back();
         for (auto const& [target, root] : deferred_[f].f.roots)
-            outputs.back().push_back({deferred_[f].result == "void" ? target : "result[0]",
+            outputs.back().push_back({deferred_[f].returns() ? "result[0]" : target,
                                       g.import(*deferred_[f].f.graph, root, memo)});
     }
     // Each function's sums were shared and factored on its own graph; on the group's, the
@@ -141,12 +141,11 @@ void emitter::write_group(std::vector<std::size_t> const& members) {
         std::string body;
         if (e.scratch[f] > 0)
             body = text("split_function.tpl#scratch", {{"scalar", scalar()}, {"size", std::to_string(e.scratch[f])}});
-        bool const returns = d.result != "void";
-        if (returns) body += text("split_function.tpl#result", {{"scalar", scalar()}});
+        if (d.returns()) body += text("split_function.tpl#result", {{"scalar", scalar()}});
         out_.fill(parts_marker(members[f]), helpers[f]);
         out_.fill(definition_marker(members[f]),
                   out_.definition(d.result, d.f.stats.name, d.args, used[f],
-                                  body + bodies[f] + (returns ? text("split_function.tpl#return") : ""), d.comment, d.where));
+                                  body + bodies[f] + (d.returns() ? text("split_function.tpl#return") : ""), d.comment, d.where));
     }
 }
 

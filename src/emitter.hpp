@@ -188,6 +188,7 @@ private:
         cxx_printer::place where;
         std::size_t stats_index;
         std::string result = "void"; // else the type of the one output it returns
+        bool returns() const { return result != "void"; }
         // Another form of the function for where it shares parts with the others, taken when
         // f alone has more operations than shared_form_above (energies()).
         std::function<built_function()> shared_form;

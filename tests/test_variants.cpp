@@ -153,8 +153,8 @@ TEST(Variants, FoldedCodeReadsNoParameter) {
 }
 
 // The chain's M, C, h, energies and forward dynamics, variant S against default W (the
-// default's and --split's kinetic energy is ½ q̇ᵀ M q̇ from M's parts, --no-shared-parts' T
-// as the model writes it).
+// energies in parts or whole; the chain's T stays as written in every variant, a 3-D arm's
+// ½ q̇ᵀ M q̇ is checked in ArmKineticEnergyFromTheMassMatrix).
 #define CHAIN_AGREES(W, S)                                                                  \
     do {                                                                                    \
         constexpr int n = W::nq;                                                            \
