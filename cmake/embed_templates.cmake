@@ -1,7 +1,7 @@
 # Writes a C++ source holding every template file as a raw string literal, so the
 # installed lagc is one self-contained executable. Run as: cmake -DOUTPUT=... -DINPUTS=a;b -P
 set(content "// Generated from templates/ by cmake/embed_templates.cmake. DO NOT EDIT.\n")
-string(APPEND content "#include \"templates.hpp\"\n\nnamespace lagc {\n\n")
+string(APPEND content "#include \"emit/templates.hpp\"\n\nnamespace lagc {\n\n")
 string(APPEND content "std::vector<template_file> const& template_files() {\n")
 string(APPEND content "    static std::vector<template_file> const files = {\n")
 foreach(input IN LISTS INPUTS)

@@ -1,16 +1,16 @@
 // Parser and checker: known answers for expressions, and errors at the right place.
-#include "chain_rule.hpp"
-#include "check.hpp"
-#include "codegen.hpp"
-#include "compiler.hpp"
-#include "derive.hpp"
-#include "derive_support.hpp"
-#include "emit.hpp"
-#include "simplify.hpp"
-#include "templates.hpp"
-#include "well_posed.hpp"
-#include "parse.hpp"
-#include "rate_structure.hpp"
+#include "symbolic/chain_rule.hpp"
+#include "frontend/check.hpp"
+#include "graph/expression_graph.hpp"
+#include "driver/compiler.hpp"
+#include "derive/derive.hpp"
+#include "derive/derive_support.hpp"
+#include "emit/emit.hpp"
+#include "symbolic/simplify.hpp"
+#include "emit/templates.hpp"
+#include "derive/well_posed.hpp"
+#include "frontend/parse.hpp"
+#include "derive/rate_structure.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Regression test over the fuzzing corpus (tests/fuzz/corpus): every input the fuzzer
 // kept, including the ones that once crashed lagc, still compiles or fails cleanly.
-#include "compiler.hpp"
+#include "driver/compiler.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Every model in models/ regenerated in-process must equal generated/ byte for byte.
-#include "compiler.hpp"
+#include "driver/compiler.hpp"
 
 #include <gtest/gtest.h>
 

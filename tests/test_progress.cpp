@@ -1,6 +1,6 @@
 // What lagc shows while it works (src/progress.hpp) and the steps the compiler reports.
-#include "compiler.hpp"
-#include "progress.hpp"
+#include "driver/compiler.hpp"
+#include "driver/progress.hpp"
 
 #include <gtest/gtest.h>
 

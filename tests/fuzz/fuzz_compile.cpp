@@ -2,7 +2,7 @@
 // bytes must return a result or diagnostics, never crash or hang.
 // Build: cmake -S . -B build-fuzz -DCMAKE_CXX_COMPILER=clang++ -DLAGC_FUZZ=ON -DBUILD_TESTING=OFF
 // Run:   build-fuzz/fuzz_compile tests/fuzz/corpus -max_len=4096 -timeout=10
-#include "compiler.hpp"
+#include "driver/compiler.hpp"
 
 #include <cstddef>
 #include <cstdint>

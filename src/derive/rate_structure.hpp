@@ -1,0 +1,265 @@
+// Stage 3, structure the rate form can use (bilinear_form.cpp): which rates are angular
+// velocities, and composite inertias along the velocity transports the model wrote.
+#pragma once
+
+#include "graph/expression_graph.hpp"
+#include "derive/derive_support.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace lagc {
+
+// Values of expressions at pseudo-random states (q, q̇ and the parameters all at random),
+// on the code generator's DAG (shared parts evaluated once): identities of the
+// expressions are tested there.
+class samples {
+public:
+    explicit samples(model const& m);
+    std::size_t add(GiNaC::ex const& e); // its index among the values
+    // `count` states from `seed`; false when a value is not finite (a model this test
+    // cannot judge).
+    bool evaluate(model const& m, std::uint64_t seed, int count);
+    std::size_t count() const { return values_.size(); }
+    double operator()(std::size_t sample, std::size_t k) const { return values_[sample][k]; }
+
+private:
+    std::vector<std::string> order_;
+    std::map<std::string, symbol_spelling> symbols_;
+    expression_graph g_;
+    std::vector<int> roots_;
+    std::vector<std::vector<double>> values_;
+};
+
+// The model's frames R with their Ṙ, and angular velocities ω, at two random states: which
+// frame each ω turns, Ṙ = R [ω]× (ω in body axes) or Ṙ = [ω]× R (world axes). ω may be
+// taken as a signed permutation of the triple given (ω_c = sign_c · omega[pi[c]]).
+class frame_turns {
+public:
+    frame_turns(model const& m, std::vector<std::array<GiNaC::ex, 3>> const& omegas, std::uint64_t seed);
+    bool evaluated() const { return evaluated_; }
+    bool operator()(std::size_t frame, std::size_t omega, bool body, std::array<int, 3> const& pi = {0, 1, 2},
+                    std::array<int, 3> const& sign = {1, 1, 1}) const;
+
+private:
+    samples s_;
+    std::vector<std::size_t> frame_at_, rate_at_, omega_at_;
+    bool evaluated_ = false;
+};
+
+// C and G equal at two pseudo-random states, to 1e-10 of the largest value: how a
+// structure read from the model is checked before it is used (a misread falls back to the
+// term-by-term sums, it is not trusted).
+bool agree_at_random_states(model const& m, GiNaC::exvector const& C, GiNaC::exvector const& G, std::uint64_t seed);
+
+// Operations of the expressions as the code generator would share them.
+std::size_t operations_of(model const& m, GiNaC::exvector const& e);
+
+// The angular velocities among the rates (bilinear_form::angular_velocity).
+std::vector<bilinear_form::angular_velocity> angular_velocities(model const& m, bilinear_form const& f);
+
+// The CRBA's composite inertias, for angular velocities the model transports
+// (model::transport: w_k = X_k w_p + s_k, X_k free of q̇). When every term with w's rates
+// is ½ wᵀ J w with a constant J, and each coordinate first enters one w (its s), then
+// with Φ the products of the X along the tree:
+//   Σ_W α(W)_iᵀ J_W α(W)_j = α(B)_iᵀ J^c_B α(B)_j,  J^c_B = J_B + Σ_children X_Cᵀ J^c_C X_C,
+// for i entering at an ancestor of B (or at B) and j at B: O(n²) products instead of a sum
+// over every body beyond both joints. The result is compared with the term-by-term sum at
+// two random states before it is used (a structure misread falls back, it is not trusted).
+class composite_inertia {
+public:
+    composite_inertia(model const& m, bilinear_form const& f);
+
+    bool covers(std::size_t rate) const { return usable_ && rate_node_.count(rate) && eligible_[rate_node_.at(rate)]; }
+    bool usable() const { return usable_; }
+
+    // M's lower triangle from the covered rates, if it agrees with `term_by_term` (the same
+    // rates' part of M as the gathered sums build it); false (nothing added) otherwise.
+    bool add_to(GiNaC::exvector& M, GiNaC::exvector const& term_by_term) const;
+
+    // h_i += α(B)_i·F^c_B (B: where i enters), F^c_B = F_B + Σ_children X_Cᵀ F^c_C, with F each
+    // rate's force (indexed by rate), if it agrees with `term_by_term` (Σ α_ai F_a over the
+    // covered rates); false (nothing added) otherwise.
+    bool add_force(GiNaC::exvector& h, GiNaC::exvector const& F, GiNaC::exvector const& term_by_term,
+                   GiNaC::exvector& added) const;
+    // The covered triples as bodies: their rates (components of ω, as the model wrote them)
+    // and J with ½ rᵀ J r their kinetic energy.
+    struct body {
+        std::array<GiNaC::ex, 3> rate;
+        GiNaC::exvector J; // 3 × 3
+    };
+    std::vector<body> bodies() const;
+    // The same sums unchecked (zero when not usable), for a caller that checks the whole
+    // they are part of (M q̈, whose q̈ the random states lack).
+    GiNaC::exvector forces(GiNaC::exvector const& F) const;
+
+private:
+    model const& m_;
+    bilinear_form const& f_;
+    std::size_t n_;
+    bool usable_ = false;
+    std::map<std::size_t, std::size_t> rate_node_;     // rate → its angular triple
+    // A triple's rate without its numeric factor → (triple, component).
+    std::map<GiNaC::ex, std::pair<std::size_t, std::size_t>, GiNaC::ex_is_less> by_key_;
+    std::vector<char> eligible_;
+    std::vector<int> parent_;
+    std::vector<GiNaC::exvector> X_, J_, Jc_;                  // 3×3, in the triples' own order
+    std::vector<int> intro_;                            // coordinate → the node it enters at
+
+    GiNaC::ex const& alpha(std::size_t node, std::size_t c, std::size_t i) const;
+
+    // Which node and component an expression is, and the number κ with rate = κ expression.
+    std::optional<std::tuple<std::size_t, std::size_t, GiNaC::ex>> find(GiNaC::ex const& e) const;
+
+    void nodes();
+
+    // J_W of ½ wᵀ J w: only constant terms within one triple.
+    void inertias();
+
+    bool ancestor(int a, int b) const { // a is b or above it
+        for (std::size_t steps = 0; b >= 0 && steps <= parent_.size(); ++steps, b = parent_[b])
+            if (a == b) return true;
+        return false;
+    }
+
+    bool tree() { // no cycles; parents of eligible nodes are eligible or absent
+        for (std::size_t w = 0; w < parent_.size(); ++w) {
+            int b = static_cast<int>(w);
+            std::size_t steps = 0;
+            while (b >= 0 && steps++ <= parent_.size()) b = parent_[b];
+            if (b >= 0) return false;
+            if (eligible_[w] && parent_[w] >= 0 && !eligible_[parent_[w]]) parent_[w] = -1;
+        }
+        return true;
+    }
+
+    // Each coordinate enters one eligible node, and every eligible node it moves is below it.
+    bool coordinates();
+
+    void composite();
+
+    std::vector<std::size_t> children_first() const;
+};
+
+// The translational inertia of points of rotating frames (model::points: the model wrote
+// der(p) of a 3-vector p and ½ m |der(p)|²), as composites, where every coordinate moves the
+// points as a joint does: ∂p/∂q_i = s_i × p + u_i for every point p it moves (s_i its axis in
+// world axes from a rotation matrix R with Ṙ = R [ω]×, zero for a sliding coordinate; u_i
+// from one of its points), and the sets of points the coordinates move form a tree. Then,
+// for i moving every point j moves, with m^c, c^c = Σ m p and K^c = Σ m (|p|² I − p pᵀ)
+// summed over those points once for every j (children into parents, as the CRBA sums),
+//   M_ij = s_i·(K^c s_j + c^c × u_j) + u_i·(s_j × c^c + m^c u_j),   h_i = s_i·N^c + u_i·F^c
+// (F^c = Σ f, N^c = Σ p × f of the points' forces): O(n²) small products instead of a sum
+// over every point beyond both joints, and no Jacobian of any point but one per joint.
+// Checked against the term-by-term sums at two random states before use, like the above.
+class point_composite {
+public:
+    point_composite(model const& m, bilinear_form const& f, composite_inertia const& rotational);
+
+    bool covers(std::size_t rate) const;
+    bool usable() const { return usable_; }
+    // M's and h's shares of the covered rates, if they agree with the term-by-term ones and
+    // make M and h smaller; false (nothing added) otherwise. `compact_delta` (n entries)
+    // receives what turns h into another h to evaluate, with the points' accelerations
+    // taken recursively (recursive_forces), where that agrees (the caller keeps it where it
+    // is smaller); h itself keeps the form whose derivatives are smaller. `share` receives
+    // what was added to h.
+    bool add(GiNaC::exvector& M, GiNaC::exvector& h, GiNaC::exvector const& M_term_by_term,
+             GiNaC::exvector const& h_term_by_term, GiNaC::exvector& compact_delta, GiNaC::exvector& share) const;
+    // ∂V/∂q as Σ over the points of their weights' generalized forces, where V is Σ w·p
+    // (plus terms free of q), it agrees with `gradient` and is smaller: then replaces it.
+    bool potential_gradient(GiNaC::exvector& gradient) const;
+    // γ where V is Σ m γ·p over the points + `other` (V's terms that are not one point's
+    // coordinate times a factor free of q: springs, say; constants left out) with one γ free
+    // of q and q̇ for all of them (uniform gravity: every point's weight is its mass times γ).
+    struct uniform_gravity {
+        std::array<GiNaC::ex, 3> g;
+        GiNaC::ex other;
+    };
+    std::optional<uniform_gravity> gravity() const;
+    // (M q̈)_i's share of the covered rates, q̈ given as symbols: the same sums with each
+    // point's force m J q̈ (Ω × p + U, summed from the root down, as the RNEA's
+    // accelerations). Unchecked (zero when not usable): the caller checks the whole M q̈.
+    GiNaC::exvector momentum(GiNaC::exvector const& qdd) const;
+
+    // The points' shares of ∂τ/∂q and of C = ½ ∂h/∂q̇ (the Christoffel C's share) from the
+    // composites, as the analytic RNEA derivatives form them (point_derivatives.cpp): a few
+    // products of 6-vectors per pair of joints; with `bodies` (composite_inertia's), their
+    // rotational inertia too, as R J Rᵀ in world axes at the node whose frame turns them
+    // (empty result where one has no frame R with Ṙ = R [ω]× or no such node). Unchecked
+    // (the caller compares them with the shares' derivatives at random states); empty where
+    // a node has more than one joint.
+    struct share_derivatives {
+        GiNaC::exvector dtau_dq, coriolis; // n × n, row-major: ∂τ_i/∂q_k, C_ik
+    };
+    // With `gravity` (γ of gravity()), the shares are those of h + ∂V/∂q: the base accelerates
+    // by γ (the RNEA's a₀ = −g), which turns every point's weight into inertia.
+    share_derivatives derivatives(GiNaC::exvector const& qdd, std::vector<composite_inertia::body> const& bodies,
+                                  std::array<GiNaC::ex, 3> const* gravity = nullptr) const;
+
+private:
+    struct point {
+        std::array<GiNaC::ex, 3> position, kappa; // rate = κ der(p)[c]
+        std::array<GiNaC::ex, 3> acceleration;    // d/dt der(p) at q̈ = 0
+        std::size_t source;                       // in model::points
+        std::array<int, 3> rate;                  // −1: that element of der(p) is zero
+        GiNaC::ex mass;
+    };
+    struct node {
+        std::vector<char> members; // the points its coordinates move
+        int parent;
+        std::vector<std::size_t> own; // members not in a child
+        std::size_t size;
+    };
+    model const& m_;
+    bilinear_form const& f_;
+    std::size_t n_;
+    bool usable_ = false;
+    std::vector<point> points_;
+    std::map<std::size_t, std::size_t> rate_point_;
+    std::vector<std::array<GiNaC::ex, 3>> s_, u_;
+    std::vector<std::vector<char>> moves_;
+    std::vector<node> nodes_;
+    std::vector<int> node_of_; // coordinate → node (−1: moves no point)
+    GiNaC::exvector mass_;
+    std::vector<std::array<GiNaC::ex, 3>> moment_;
+    std::vector<GiNaC::exvector> K_;
+
+    bool points(composite_inertia const& rotational);
+    bool axes();
+    bool twists();
+    void on_axes();
+    bool tree();
+    void composite();
+    std::vector<std::size_t> children_first() const;
+    GiNaC::exvector mass_matrix() const;
+    // The points' weights w with V = Σ w·p (plus terms free of q), each term of V one point's
+    // coordinate times a factor free of q; nothing where a term is not, unless `other` is
+    // given: such terms are added to it.
+    std::optional<std::vector<std::array<GiNaC::ex, 3>>> weights(GiNaC::ex* other = nullptr) const;
+    GiNaC::exvector generalized(std::vector<std::array<GiNaC::ex, 3>> const& f) const;
+    std::array<std::vector<std::array<GiNaC::ex, 3>>, 2> sums_down(GiNaC::exvector const& w) const;
+    std::vector<std::array<GiNaC::ex, 3>> recursive_forces() const;
+    std::vector<int> joints() const;
+    // The world-axes inertia of each body and the node it belongs to (false: one has none).
+    bool place(std::vector<composite_inertia::body> const& bodies, std::vector<GiNaC::exvector>& K) const;
+    std::array<std::vector<std::array<GiNaC::ex, 3>>, 2> velocity_accelerations(
+        std::vector<int> const& joint, std::vector<std::array<GiNaC::ex, 3>> const& Omega,
+        std::vector<std::array<GiNaC::ex, 3>> const& V) const;
+};
+
+// The rate form and the composites found in it, once per model (each search samples the
+// model's expressions): M, h and C use them, and so does M q̈ for the control API. Not
+// copyable: the composites refer to the form and to each other.
+struct rate_structures {
+    rate_structures(model const& m, bilinear_form const& f) : form(f), rotational(m, f), points(m, f, rotational) {}
+    rate_structures(rate_structures const&) = delete;
+    rate_structures& operator=(rate_structures const&) = delete;
+    bilinear_form const& form;
+    composite_inertia rotational;
+    point_composite points;
+};
+
+} // namespace lagc

@@ -1,0 +1,105 @@
+// The pipeline, with per-phase timing.
+#include "driver/compiler.hpp"
+
+#include "frontend/check.hpp"
+#include "derive/derive.hpp"
+#include "frontend/parse.hpp"
+
+#include <chrono>
+#include <cmath>
+
+namespace lagc {
+
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+// --fold-parameters: every parameter replaced by its default, exactly, everywhere, one
+// parameter at a time so that a default that makes the model undefined (k = 0 under
+// 1/k) is reported at its declaration. False (with that error) then.
+bool fold_parameters(model& m, diagnostics& diags) {
+    for (std::size_t i = 0; i < m.p.size(); ++i) {
+        GiNaC::exmap value{{m.p[i], m.parameters[i].exact_value}};
+        try {
+            auto fold = [&](GiNaC::ex& e) { e = e.subs(value, GiNaC::subs_options::no_pattern); };
+            for (GiNaC::ex* e : {&m.kinetic, &m.potential, &m.lagrangian, &m.dissipation, &m.alpha, &m.beta}) fold(*e);
+            for (auto& f : m.forces) {
+                for (auto& e : f.vec.elems) fold(e);
+                for (auto& e : f.target.elems) fold(e);
+            }
+            for (auto& c : m.constraints) fold(c.residual);
+            for (auto& o : m.outputs)
+                for (auto& e : o.val.elems) fold(e);
+        } catch (std::exception const& e) {
+            diags.error(m.parameters[i].where, "--fold-parameters: with its default value, parameter '" +
+                                                   m.parameters[i].name + "' makes the model undefined (" + e.what() +
+                                                   "); give it a usable default");
+            return false;
+        }
+    }
+    return true;
+}
+// The path as the banner comment shows it: a control character (a newline would end the
+// comment and let the rest of the path be compiled as C++) becomes '?'.
+std::string printable(std::string text) {
+    for (char& c : text)
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+    return text;
+}
+} // namespace
+
+compile_result compile(std::string const& text, compile_options const& options) {
+    compile_result r;
+    source_file file(options.emit.source_name, text);
+    r.diags.set_controls(options.warnings);
+    if (text.size() > max_source_bytes) {
+        r.diags.error({0, 0}, "the model is larger than " + std::to_string(max_source_bytes >> 20) + " MiB");
+        return r;
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<failed_statement> failed;
+    auto statements = parse(file, r.diags, &failed);
+    r.times.parse = seconds_since(t0);
+    auto step = [&](char const* what) {
+        if (options.progress) options.progress(what);
+    };
+    step("checking");
+    t0 = std::chrono::steady_clock::now();
+    auto m = check(statements, file, r.diags, options.limits, failed);
+    r.times.check = seconds_since(t0);
+    if (!m || r.diags.has_errors()) return r;
+    if (!options.namespace_name.empty()) m->name = options.namespace_name;
+    if (options.emit.scalar == "float" && !options.emit.templated)
+        for (auto const& p : m->parameters)
+            if (!std::isfinite(static_cast<float>(p.default_value)))
+                r.diags.error(p.where, "the default value of '" + p.name + "' does not fit in a float (--scalar float)");
+    if (r.diags.has_errors()) return r;
+    if (options.emit.fold_parameters && !fold_parameters(*m, r.diags)) return r;
+    step("deriving the equations of motion");
+    t0 = std::chrono::steady_clock::now();
+    auto d = derive(*m, r.diags);
+    r.times.derive = seconds_since(t0);
+    if (!d) return r;
+    if (!d->coriolis)
+        r.diags.note(m->model_span, "coriolis_matrix is not emitted: " + d->coriolis_reason +
+                                        " (bias_forces gives h directly)",
+                     warning_kind::coriolis);
+    t0 = std::chrono::steady_clock::now();
+    try {
+        emit_options eo = options.emit;
+        eo.source_name = printable(eo.source_name);
+        eo.header_only = eo.header_only || eo.templated;
+        eo.progress = options.progress;
+        r.files = emit(*m, *d, eo);
+    } catch (std::exception const& e) {
+        r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());
+    }
+    r.times.emit = seconds_since(t0);
+    if (r.files) {
+        r.times.cse = r.files->cse_seconds;
+        r.times.emit -= r.times.cse;
+    }
+    return r;
+}
+
+} // namespace lagc

@@ -1,0 +1,41 @@
+// The whole pipeline as one call: read → parse → check → derive → emit. No I/O here,
+// so tests regenerate goldens in-process and the command line only adds files.
+#pragma once
+
+#include "frontend/check.hpp"
+#include "driver/diagnostics.hpp"
+#include "emit/emit.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace lagc {
+
+// Every option, once, with its default: what the generated files look like (emit_options,
+// which derivation and checking do not need), and what the front end takes.
+struct compile_options {
+    emit_options emit;          // --scalar, --template, --split, --fold-parameters, file names
+    std::string namespace_name; // --namespace (default: the model's name)
+    check_limits limits;        // --max-terms, --max-coordinates
+    warning_controls warnings;  // -w, -Wno-NAME, -Werror
+    // Called as each step begins: "checking", "deriving the equations of motion", then
+    // "generating NAME" for each generated function (may be empty).
+    std::function<void(std::string const&)> progress;
+};
+
+struct phase_times {
+    double parse = 0, check = 0, derive = 0, cse = 0, emit = 0; // seconds
+};
+
+struct compile_result {
+    std::optional<emitted_files> files; // set when there were no errors
+    diagnostics diags;
+    phase_times times;
+};
+
+inline constexpr std::size_t max_source_bytes = std::size_t(16) << 20;
+
+compile_result compile(std::string const& text, compile_options const& options);
+
+} // namespace lagc

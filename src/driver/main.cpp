@@ -1,0 +1,290 @@
+// The lagc command line: lagc MODEL.lag -o OUT.cpp|OUT.hpp
+#include "frontend/check.hpp"
+#include "driver/compiler.hpp"
+#include "emit/cxx_names.hpp"
+#include "driver/output_files.hpp"
+#include "driver/progress.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <fcntl.h>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <unistd.h>
+#include <vector>
+
+#ifndef LAGC_VERSION
+#define LAGC_VERSION "0.0.0"
+#endif
+
+namespace fs = std::filesystem;
+
+namespace {
+
+char const* const usage_text =
+    "usage: lagc MODEL.lag -o OUT.cpp|OUT.hpp|- [options]\n"
+    "\n"
+    "Compiles a Lagrangian model into standalone C++ (equations of motion, forward dynamics).\n"
+    "\n"
+    "  MODEL.lag         the model; '-' reads it from standard input\n"
+    "  -o OUT.cpp        writes OUT.cpp and OUT.hpp\n"
+    "  -o OUT.hpp        writes one header-only file\n"
+    "  -o -              writes the header-only form to standard output\n"
+    "  --scalar float    single-precision code (float arrays, float literals); default double\n"
+    "  --template        header-only functions templated on the scalar type T (e.g. for\n"
+    "                    automatic differentiation); needs -o NAME.hpp or -o -\n"
+    "  --namespace NAME  the C++ namespace of the generated code (default: the model's name)\n"
+    "  --c-api           also writes OUT.h, a C99 interface (NAME_function, a C parameters\n"
+    "                    struct), and extern \"C\" wrappers in OUT.cpp; needs -o OUT.cpp\n"
+    "  --fold-parameters bakes the parameters' default values into the code as constants\n"
+    "                    (for parameters that never change; Parameters is kept, unused)\n"
+    "  --split N         cuts functions of more than N operations into parts that pass shared\n"
+    "                    values on (compile time linear in model size); default 500\n"
+    "  --reuse-above N   linearization calls coriolis_matrix when C has more than N\n"
+    "                    operations, instead of repeating it (0: always); default 8000\n"
+    "  --no-shared-parts  functions cut into parts keep each its own parts, instead of\n"
+    "                    sharing those that compute values several of them need (a larger\n"
+    "                    file, a few per cent fewer instructions per call)\n"
+    "  --max-terms N     the largest expression (in nodes, names substituted) a model may\n"
+    "                    build; default 400000\n"
+    "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
+    "  --max-operations N   the largest generated function, in operations once shared\n"
+    "                    values are counted once; default 1000000\n"
+    "  -w                shows no warnings and notes (errors always show)\n"
+    "  -Wno-NAME         hides one kind of warning or note (NAME as printed after it, e.g.\n"
+    "                    -Wno-coriolis); -WNAME shows it again\n"
+    "  -Werror           treats warnings as errors (notes stay notes)\n"
+    "  --stats           prints per-phase times and operation counts to standard error\n"
+    "  --progress        prints each step as it begins to standard error, a line each (on a\n"
+    "                    terminal lagc shows one status line anyway once a run takes 1 s)\n"
+    "  --help            prints this text\n"
+    "  --version         prints the version\n"
+    "  --                ends the options (for a model whose path starts with '-')\n"
+    "\n"
+    "Exit status: 0 on success, 1 when the model has errors, 2 for usage and I/O errors.\n";
+
+int usage_error(std::string const& message) {
+    std::cerr << "lagc: error: " << message << "\n" << "Try 'lagc --help'.\n";
+    return 2;
+}
+
+// A number argument of an option, from `low` to `high`; false if it is not one.
+bool number_argument(std::string const& v, unsigned long long low, unsigned long long high, std::size_t& out) {
+    unsigned long long n = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || end != v.data() + v.size() || n < low || n > high) return false;
+    out = static_cast<std::size_t>(n);
+    return true;
+}
+
+// A file name the generated source can #include "NAME": no quote, backslash or control
+// character (the #include syntax has no escapes).
+bool includable(std::string const& name) {
+    for (unsigned char c : name)
+        if (c < 0x20 || c == 0x7F || c == '"' || c == '\\') return false;
+    return true;
+}
+
+// Standard streams that are closed at start would be reused by the next open(), and
+// output meant for them would land in a file: point them at /dev/null, read-only, so a
+// write to a closed standard output still fails (and is reported).
+void keep_standard_streams_apart() {
+    for (int fd = 0; fd <= 2; ++fd)
+        if (::fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int n = ::open("/dev/null", O_RDONLY);
+            if (n >= 0 && n != fd) ::close(n);
+        }
+}
+
+// What the command line asks for.
+struct command_line {
+    std::string input, output;
+    bool stats = false, progress = false;
+    lagc::compile_options options;
+    fs::path header_path;
+    std::vector<std::string> targets; // the files to write (none for -o -)
+};
+
+// One option at argv[i] (i moves past its value). An exit status when lagc is done
+// (--help, --version, a usage error), else nullopt.
+std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) {
+    std::string const a = argv[i];
+    char const* v = nullptr;
+    auto value = [&]() { return v = i + 1 < argc ? argv[++i] : nullptr; };
+    lagc::compile_options& o = cl.options;
+    if (a == "--help" || a == "-h") {
+        std::cout << usage_text;
+        return 0;
+    }
+    if (a == "--version") {
+        std::cout << "lagc " << LAGC_VERSION << "\n";
+        return 0;
+    }
+    if (a == "--stats") {
+        cl.stats = true;
+    } else if (a == "--progress") {
+        cl.progress = true;
+    } else if (a == "--template") {
+        o.emit.templated = true;
+    } else if (a == "--c-api") {
+        o.emit.c_api = true;
+    } else if (a == "--fold-parameters") {
+        o.emit.fold_parameters = true;
+    } else if (a == "--no-shared-parts") {
+        o.emit.shared_parts = false;
+    } else if (a == "--namespace") {
+        if (!value()) return usage_error("--namespace needs a name");
+        o.namespace_name = v;
+        if (!lagc::is_usable_cxx_name(o.namespace_name, lagc::cxx_name_use::namespace_) || lagc::is_reserved_word(o.namespace_name))
+            return usage_error("--namespace needs a plain C++ name that is not reserved, not '" + o.namespace_name + "'");
+    } else if (a == "--split") {
+        if (!value()) return usage_error("--split needs a number of operations");
+        if (!number_argument(v, 10, 100000000, o.emit.split_operations))
+            return usage_error("--split takes a number of operations from 10 to 100000000, not '" + std::string(v) + "'");
+    } else if (a == "--reuse-above") {
+        if (!value() || !number_argument(v, 0, 100000000, o.emit.reuse_operations))
+            return usage_error("--reuse-above takes a number of operations from 0 to 100000000");
+    } else if (a == "--max-terms") {
+        if (!value() || !number_argument(v, 1000, 1000000000, o.limits.max_terms))
+            return usage_error("--max-terms takes a number from 1000 to 1000000000");
+    } else if (a == "--max-operations") {
+        if (!value() || !number_argument(v, 1000, 1000000000, o.emit.max_operations))
+            return usage_error("--max-operations takes a number from 1000 to 1000000000");
+    } else if (a == "--max-coordinates") {
+        if (!value() || !number_argument(v, 1, 100000, o.limits.max_coordinates))
+            return usage_error("--max-coordinates takes a number from 1 to 100000");
+    } else if (a == "--scalar") {
+        if (!value()) return usage_error("--scalar needs a type: float or double");
+        o.emit.scalar = v;
+        if (o.emit.scalar != "float" && o.emit.scalar != "double")
+            return usage_error("--scalar takes float or double, not '" + o.emit.scalar + "'");
+    } else if (a == "-w") {
+        o.warnings.none = true;
+    } else if (a == "-Werror") {
+        o.warnings.as_errors = true;
+    } else if (a.rfind("-Wno-", 0) == 0 || a.rfind("-W", 0) == 0) {
+        bool const off = a.rfind("-Wno-", 0) == 0;
+        std::string const name = a.substr(off ? 5 : 2);
+        auto const& flags = lagc::warning_flags();
+        if (std::find(flags.begin(), flags.end(), name) == flags.end()) {
+            std::string known;
+            for (auto f : flags) known += (known.empty() ? "" : ", ") + std::string(f);
+            return usage_error("unknown warning '" + name + "' in '" + a + "' (known: " + known + ")");
+        }
+        auto& d = o.warnings.disabled;
+        d.erase(std::remove(d.begin(), d.end(), name), d.end());
+        if (off) d.push_back(name);
+    } else if (a == "-o") {
+        if (!value() || !*v) return usage_error("-o needs a file name");
+        if (!cl.output.empty()) return usage_error("-o given twice");
+        cl.output = v;
+    } else {
+        return usage_error("unknown option '" + a + "' (a model whose name starts with '-' goes after '--')");
+    }
+    return std::nullopt;
+}
+
+std::optional<int> parse_arguments(int argc, char** argv, command_line& cl) {
+    bool options_done = false;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (options_done || a == "-" || a.empty() || a[0] != '-') {
+            if (!cl.input.empty()) return usage_error("more than one model given ('" + cl.input + "' and '" + a + "')");
+            cl.input = a;
+        } else if (a == "--") {
+            options_done = true;
+        } else if (auto done = take_option(argc, argv, i, cl)) {
+            return done;
+        }
+    }
+    if (cl.input.empty()) return usage_error("no model given");
+    if (cl.output.empty()) return usage_error("no output given (-o OUT.cpp, -o OUT.hpp or -o -)");
+    return std::nullopt;
+}
+
+// The form (.cpp + .hpp, one .hpp, standard output) and the files to write, checked.
+std::optional<int> plan_outputs(command_line& cl) {
+    lagc::emit_options& e = cl.options.emit;
+    fs::path out_path(cl.output);
+    e.header_only = cl.output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
+    if (!e.header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" && out_path.extension() != ".cxx")
+        return usage_error("the output must end in .cpp or .hpp (or be '-'), not '" + cl.output + "'");
+    if (e.templated && !e.header_only) return usage_error("--template writes one header: use -o NAME.hpp or -o -");
+    if (e.templated && e.scalar != "double") return usage_error("--template and --scalar exclude each other");
+    if (e.c_api && (e.header_only || e.templated))
+        return usage_error("--c-api adds C wrappers to a .cpp: use -o NAME.cpp (it also writes NAME.h), without --template");
+    cl.header_path = out_path;
+    if (!e.header_only) cl.header_path.replace_extension(".hpp");
+    e.header_name = cl.header_path.filename().string();
+    if (!includable(e.header_name))
+        return usage_error("the header's name '" + e.header_name +
+                           "' cannot be #included (it has a quote, a backslash or a control character)");
+    if (cl.output != "-") {
+        cl.targets.push_back(cl.header_path.string());
+        if (!e.header_only) cl.targets.push_back(out_path.string());
+    }
+    if (e.c_api) {
+        fs::path c_header = out_path;
+        c_header.replace_extension(".h");
+        e.c_header_name = c_header.filename().string();
+        if (!includable(e.c_header_name)) return usage_error("the C header's name '" + e.c_header_name + "' cannot be #included");
+        cl.targets.push_back(c_header.string());
+    }
+    for (auto const& t : cl.targets)
+        if (cl.input != "-" && lagc::same_file(cl.input, t))
+            return usage_error("the output '" + t + "' is the model itself; choose another output name");
+    return std::nullopt;
+}
+
+void print_stats(lagc::compile_result const& r) {
+    std::fprintf(stderr, "lagc: parse %.3f s, check %.3f s, derive %.3f s, cse %.3f s, emit %.3f s\n", r.times.parse,
+                 r.times.check, r.times.derive, r.times.cse, r.times.emit);
+    if (!r.files) return;
+    for (auto const& s : r.files->stats)
+        std::fprintf(stderr, "lagc: %-24s operations %.0f before CSE, %zu after, %zu temporaries, %zu part%s, %.3f s\n",
+                     s.name.c_str(), s.operations_before_cse, s.operations_after_cse, s.temporaries, s.parts,
+                     s.parts == 1 ? "" : "s", s.seconds);
+    if (r.files->shared_operations > 0)
+        std::fprintf(stderr, "lagc: the file: %zu operations (%zu in the functions cut into parts)\n",
+                     r.files->operations, r.files->shared_operations);
+    else
+        std::fprintf(stderr, "lagc: the file: %zu operations\n", r.files->operations);
+}
+
+int io_error(std::string const& message) {
+    std::cerr << "lagc: error: " << message << "\n";
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    keep_standard_streams_apart();
+    lagc::report_write_errors_as_errors();
+    command_line cl;
+    if (auto done = parse_arguments(argc, argv, cl)) return *done;
+    if (auto done = plan_outputs(cl)) return *done;
+    std::string text, error;
+    if (!lagc::read_source(cl.input, lagc::max_source_bytes, text, error)) return io_error(error);
+    cl.options.emit.source_name = cl.input == "-" ? "<stdin>" : cl.input;
+
+    // No status line under make (MAKELEVEL): parallel jobs share the terminal, and their
+    // lines would be drawn over.
+    bool const terminal = ::isatty(STDERR_FILENO) == 1 && !std::getenv("MAKELEVEL");
+    lagc::progress_line progress(stderr, cl.options.emit.source_name, cl.progress, terminal);
+    if (progress.wanted()) cl.options.progress = [&progress](std::string const& step) { progress.step(step); };
+    lagc::compile_result r = lagc::compile(text, cl.options);
+    progress.finish();
+    std::cerr << r.diags.format(lagc::source_file(cl.options.emit.source_name, text));
+    if (cl.stats) print_stats(r);
+    if (!r.files) return 1;
+    if (cl.output == "-") return lagc::write_stdout(r.files->header, error) ? 0 : io_error(error);
+    std::vector<std::pair<std::string, std::string>> files = {{cl.targets[0], r.files->header}};
+    if (!cl.options.emit.header_only) files.push_back({cl.targets[1], r.files->source});
+    if (cl.options.emit.c_api) files.push_back({cl.targets[2], r.files->c_header});
+    return lagc::write_files(files, error) ? 0 : io_error(error);
+}

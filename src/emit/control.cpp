@@ -1,0 +1,137 @@
+// Stage 4: the control API — state_derivative, linearization (exact A and B through the
+// residual Jacobians of derive_control.cpp and forward_dynamics' factorisations),
+// inverse_dynamics, input_matrix — and fixed-step integrators on x = [q; qd].
+#include "emit/emitter.hpp"
+
+#include <algorithm>
+
+namespace lagc::emitting {
+
+namespace {
+// "t, " when the model uses t (and the same with an offset), else "".
+std::string time_argument(bool uses_time, std::string const& offset = "") {
+    return uses_time ? "t" + offset + ", " : "";
+}
+} // namespace
+
+std::vector<cxx_argument> emitter::state_arguments(bool in_place) const {
+    std::vector<cxx_argument> a;
+    if (m_.uses_time) a.push_back({"t", scalar()});
+    a.push_back({"x", in_place ? scalar() + "*" : "const " + scalar() + "*"});
+    a.push_back({"u", "const " + scalar() + "*"});
+    a.push_back({"p", "const Parameters&"});
+    return a;
+}
+
+std::vector<std::string> emitter::spellings(std::initializer_list<char const*> arrays) const {
+    std::vector<std::string> out;
+    for (std::string a : arrays) {
+        std::size_t const size = a == "u" ? d_.nu : d_.nq;
+        for (std::size_t i = 0; i < size; ++i) out.push_back(a + "[" + std::to_string(i) + "]");
+    }
+    return out;
+}
+
+void emitter::state_derivative() {
+    auto args = with_output(state_arguments(false), "xdot");
+    std::string body = text("control.tpl#state_derivative", {{"scalar", scalar()}, {"t", time_argument(m_.uses_time)}});
+    out_.declare("int", "state_derivative", args, text("comments.tpl#state_derivative"));
+    out_.define("int", "state_derivative", args, {"t", "x", "u", "p", "xdot"}, body, "", cxx_printer::place::api);
+}
+
+void emitter::linearization() {
+    std::size_t const nc = d_.nc;
+    auto terms_args = inputs({"q", "qd", "u", "p", "qdd"});
+    if (nc > 0) terms_args.push_back({"lambda", "const " + scalar() + "*"});
+    // Where C applies, ∂R_i/∂q̇ = ∂h_i/∂q̇ − ∂Q_i/∂q̇ = 2 C_i − ∂Q_i/∂q̇ (h_i = q̇ᵀ Γ_i q̇ + ∂V/∂q_i,
+    // Γ_i symmetric). Where C has more than --reuse-above operations (default 8000), those
+    // columns call coriolis_matrix instead of repeating it: the 10-joint 3-D arm's file
+    // 62,120 -> 52,244 operations (g++ -O2 about 12% faster), its linearization 4.7% more
+    // instructions per call (the q and q̇ columns shared some parts).
+    auto const coriolis_stats = std::find_if(stats_.begin(), stats_.end(),
+                                             [](function_stats const& s) { return s.name == "coriolis_matrix"; });
+    bool const with_coriolis = coriolis_stats != stats_.end() && coriolis_stats->operations_after_cse > o_.reuse_operations;
+    std::vector<exvector> forces_only;
+    if (with_coriolis) {
+        forces_only = d_.residual_rows; // the constraint rows S keep their q̇ columns
+        for (std::size_t i = 0; i < d_.nq; ++i) forces_only[i] = {-d_.generalized_forces[i]};
+    }
+    // With the composites' derivatives (derived::composite_derivatives): along q the rest's
+    // and ∂τ/∂q's share; along q̇ (where C is not called) the rest's and 2 C's share.
+    auto terms = [&](derived::composite_derivatives const* pd) {
+        bool const shared_qd = pd && !with_coriolis;
+        return build_jacobian("linearization_terms",
+                              {{pd ? pd->residual_rest : d_.residual_rows, spellings({"q"}), pd ? &pd->dtau_dq : nullptr},
+                               {with_coriolis ? forces_only : shared_qd ? pd->residual_rest : d_.residual_rows,
+                                spellings({"qd"}), shared_qd ? &pd->dtau_dqd : nullptr},
+                               {d_.residual_rows, spellings({"u"})}},
+                              "J", true, pd ? "with the composites' derivatives" : "");
+    };
+    // The form without the composites' derivatives is built too while they are small
+    // (composite_alone).
+    std::optional<built_function> composite;
+    if (d_.point_derivatives) composite = terms(&*d_.point_derivatives);
+    bool const alone = composite && composite->stats.operations_after_cse >= composite_alone;
+    built_function kept = alone ? std::move(*composite) : terms(nullptr);
+    if (!alone && composite && composite->stats.operations_after_cse < kept.stats.operations_after_cse)
+        kept = std::move(*composite);
+    write_function(std::move(kept), with_output(terms_args, "J"), text("comments.tpl#linearization_terms"),
+                   cxx_printer::place::helper);
+    out_.add_helpers(text("control.tpl#store_column", {{"linkage", helper_linkage()},
+                                                        {"scalar", scalar()},
+                                                        {"one", single() ? "1.0f" : "1.0"},
+                                                        {"zero", single() ? "0.0f" : "0.0"}}));
+    auto args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "A"), "B");
+    char const* const section = nc > 0                       ? "control.tpl#linearization_constrained"
+                                : forward_dynamics_factored_ ? "control.tpl#linearization_factored"
+                                                             : "control.tpl#linearization";
+    factorisation const mf = mass_factorisation();
+    std::string const coriolis =
+        with_coriolis ? text("control.tpl#linearization_coriolis",
+                             {{"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))}, {"scalar", scalar()}})
+                      : "";
+    std::string body = text(section,
+                            {{"scalar", scalar()},
+                             {"factor", mf.factor},
+                             {"solve", mf.solve},
+                             {"args", cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}))},
+                             {"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))},
+                             {"coriolis", coriolis},
+                             {"augment", nc > 0 ? augmented("linearization") : ""},
+                             {"augment_column", nc > 0 ? augmented("linearization_column") : ""}});
+    if (nc == 0) body += text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}, {"coriolis", coriolis}});
+    out_.declare("int", "linearization", args, text("comments.tpl#linearization"));
+    out_.define("int", "linearization", args, {"t", "q", "qd", "u", "p", "A", "B"}, body, "", cxx_printer::place::api);
+}
+
+void emitter::inverse_dynamics() {
+    auto args = with_output(inputs({"q", "qd", "qdd", "u", "p"}), "tau");
+    std::vector<std::pair<std::string, exvector>> tau;
+    for (std::size_t i = 0; i < d_.nq; ++i) tau.push_back({"tau[" + std::to_string(i) + "]", d_.inverse_dynamics[i]});
+    write_function(build("inverse_dynamics", tau), args,
+                   text("comments.tpl#inverse_dynamics"), cxx_printer::place::api);
+}
+
+void emitter::input_matrix() {
+    std::vector<exvector> Q;
+    for (auto const& e : d_.generalized_forces) Q.push_back({e});
+    write_function(build_jacobian("input_matrix", Q, spellings({"u"}), "B", false), with_output(inputs({"q", "qd", "u", "p"}), "B"),
+                   text("comments.tpl#input_matrix"), cxx_printer::place::api);
+}
+
+void emitter::integrators() {
+    auto args = state_arguments(true);
+    args.push_back({"dt", scalar()});
+    std::vector<std::string> const used = {"t", "x", "u", "p", "dt"};
+    std::vector<std::pair<std::string, std::string>> values = {{"scalar", scalar()},
+                                                               {"t", time_argument(m_.uses_time)},
+                                                               {"t_half", time_argument(m_.uses_time, " + dt / 2")},
+                                                               {"t_full", time_argument(m_.uses_time, " + dt")}};
+    for (char const* name : {"rk4_step", "symplectic_euler_step"}) {
+        out_.declare("int", name, args, text(std::string("comments.tpl#") + name));
+        out_.define("int", name, args, used, text(std::string("control.tpl#") + name, values), "",
+                    cxx_printer::place::api);
+    }
+}
+
+} // namespace lagc::emitting

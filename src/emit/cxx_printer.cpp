@@ -1,0 +1,86 @@
+// The frame of a generated file (cxx_printer.hpp), and rendering templates with fmt.
+#include "emit/cxx_printer.hpp"
+
+#include "emit/emit.hpp"
+#include "emit/templates.hpp"
+
+#include <fmt/args.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace lagc {
+
+std::string render(std::string_view template_name, std::vector<std::pair<std::string, std::string>> const& values) {
+    fmt::dynamic_format_arg_store<fmt::format_context> store;
+    for (auto const& [k, v] : values) store.push_back(fmt::arg(k.c_str(), v));
+    std::string_view const text = template_text(template_name);
+    return fmt::vformat(fmt::string_view(text.data(), text.size()), store);
+}
+
+void cxx_printer::declare(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
+                          std::string const& comment) {
+    api_.push_back({result, name, args});
+    declarations_ += render("declaration.tpl",
+                            {{"comment", comment}, {"result", result}, {"name", name}, {"parameters", parameter_list(args, nullptr)}});
+}
+
+std::string cxx_printer::definition(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
+                                    std::vector<std::string> const& used, std::string const& body, std::string const& comment,
+                                    place where) {
+    // Helpers of a .cpp file have internal linkage: no declaration elsewhere is missing
+    // (-Wmissing-declarations, -Wmissing-prototypes) and no symbol leaves the file.
+    std::string linkage = where != place::api && linkage_.empty() ? "static " : linkage_;
+    if (where == place::part) linkage += "LAGC_PART_NOINLINE ", parts_ = true;
+    return render("function.tpl", {{"comment", comment},
+                                   {"linkage", linkage},
+                                   {"result", result},
+                                   {"name", name},
+                                   {"parameters", parameter_list(args, &used)},
+                                   {"body", body}});
+}
+
+void cxx_printer::define(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
+                         std::vector<std::string> const& used, std::string const& body, std::string const& comment,
+                         place where) {
+    (where == place::api ? definitions_ : helpers_) += definition(result, name, args, used, body, comment, where);
+}
+
+void cxx_printer::fill(std::string const& marker, std::string const& text) {
+    for (std::string* s : {&helpers_, &definitions_})
+        if (std::size_t const at = s->find(marker); at != std::string::npos) {
+            s->replace(at, marker.size(), text);
+            return;
+        }
+}
+
+std::string cxx_printer::detail_block() const {
+    if (helpers_.empty()) return "";
+    if (!parts_) return render("detail_block.tpl", {{"helpers", helpers_}});
+    return render("detail_block.tpl", {{"helpers", render("split_function.tpl#noinline_begin", {}) + helpers_ +
+                                                       render("split_function.tpl#noinline_end", {})}});
+}
+
+std::string cxx_printer::parameter_list(std::vector<cxx_argument> const& args, std::vector<std::string> const* used) {
+    std::string s;
+    for (auto const& a : args) {
+        bool named = !used || std::find(used->begin(), used->end(), a.name) != used->end();
+        s += (s.empty() ? "" : ", ") + a.type + " " + (named ? a.name : "/*" + a.name + "*/");
+    }
+    return s;
+}
+
+std::string cxx_printer::input_arguments(std::vector<cxx_argument> const& args) {
+    std::string s;
+    for (auto const& a : args)
+        if (!a.output) s += a.name + ", ";
+    return s;
+}
+
+std::string cxx_printer::all_arguments(std::vector<cxx_argument> const& args) {
+    std::string s;
+    for (auto const& a : args) s += (s.empty() ? "" : ", ") + a.name;
+    return s;
+}
+
+} // namespace lagc

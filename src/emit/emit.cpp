@@ -1,0 +1,391 @@
+// Stage 4: derived equations → C++ text, one generated API function at a time (forward
+// dynamics: dynamics.cpp), framed by a cxx_printer. A pure function of its inputs,
+// which is what makes golden files work.
+#include "emit/emitter.hpp"
+
+#include "builtins.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <optional>
+#include <stdexcept>
+
+namespace lagc {
+
+namespace emitting {
+
+std::string text(std::string_view template_name, std::vector<std::pair<std::string, std::string>> const& values) {
+    return render(template_name, values);
+}
+
+std::vector<std::pair<std::string, ex>> entries(std::string const& array, exvector const& v) {
+    std::vector<std::pair<std::string, ex>> out;
+    for (std::size_t i = 0; i < v.size(); ++i) out.push_back({array + "[" + std::to_string(i) + "]", v[i]});
+    return out;
+}
+
+emitter::emitter(model const& m, derived const& d, emit_options const& o)
+    : m_(m), d_(d), o_(o),
+      out_(std::string(o.templated ? "template <class T>\n" : "") + (o.header_only || o.templated ? "inline " : "")) {
+    auto add = [&](GiNaC::symbol const& s, std::string spelled, std::string arg) {
+        symbols_[s.get_name()] = {std::move(spelled), std::move(arg)};
+    };
+    for (std::size_t i = 0; i < m.q.size(); ++i) {
+        add(m.q[i], "q[" + std::to_string(i) + "]", "q");
+        add(m.qd[i], "qd[" + std::to_string(i) + "]", "qd");
+    }
+    for (std::size_t i = 0; i < m.u.size(); ++i) add(m.u[i], "u[" + std::to_string(i) + "]", "u");
+    for (std::size_t i = 0; i < m.p.size(); ++i) add(m.p[i], "p." + m.parameters[i].name, "p");
+    add(m.t, "t", "t");
+    for (std::size_t i = 0; i < d.qdd.size(); ++i) add(d.qdd[i], "qdd[" + std::to_string(i) + "]", "qdd");
+    for (std::size_t k = 0; k < d.lambda.size(); ++k) add(d.lambda[k], "lambda[" + std::to_string(k) + "]", "lambda");
+}
+
+codegen_options emitter::codegen() const {
+    codegen_options c;
+    c.scalar = scalar();
+    c.literal_suffix = single() ? "f" : "";
+    c.math_prefix = math();
+    return c;
+}
+
+std::vector<cxx_argument> emitter::inputs(std::initializer_list<char const*> names) const {
+    std::vector<cxx_argument> a;
+    if (m_.uses_time) a.push_back({"t", scalar()});
+    for (char const* n : names) {
+        std::string s = n;
+        a.push_back({s, s == "p" ? "const Parameters&" : "const " + scalar() + "*"});
+    }
+    return a;
+}
+
+std::vector<cxx_argument> emitter::with_output(std::vector<cxx_argument> a, std::string const& out) const {
+    a.push_back({out, scalar() + "*", true});
+    return a;
+}
+
+std::vector<std::pair<std::string, exvector>> emitter::bias_parts(bool negated, bool differentiated) const {
+    std::vector<std::pair<std::string, exvector>> out;
+    for (std::size_t i = 0; i < d_.nq; ++i) {
+        exvector parts;
+        if (negated) parts.push_back(d_.generalized_forces[i]);
+        for (ex const& e : lagc::bias_parts(d_, i, !differentiated)) parts.push_back(negated ? -e : e);
+        out.push_back({(negated ? "b[" : "h[") + std::to_string(i) + "]", parts});
+    }
+    return out;
+}
+
+built_function emitter::build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs) {
+    std::vector<std::pair<std::string, exvector>> parts;
+    for (auto const& [target, e] : outputs) parts.push_back({target, {e}});
+    return build(name, parts);
+}
+
+// Conversion (hash-consing: the CSE), then sharing, factoring and sharing again.
+built_function emitter::build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs,
+                              std::string const& form) {
+    if (o_.progress) o_.progress("generating " + name + (form.empty() ? "" : " " + form));
+    auto const start = std::chrono::steady_clock::now();
+    built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
+    std::vector<int> ids;
+    std::vector<std::string> targets;
+    for (auto const& output : outputs) {
+        ids.push_back(timed([&] { return f.graph->add_parts(output.second); }));
+        targets.push_back(output.first);
+    }
+    finish(f, name, ids, targets, start);
+    return f;
+}
+
+// array[r * variables + c] = ∂row_r/∂variable_c (negated: −∂), the rows given as parts.
+built_function emitter::build_jacobian(std::string const& name, std::vector<exvector> const& rows,
+                                       std::vector<std::string> const& variables, std::string const& array, bool negated,
+                                       std::string const& form) {
+    return build_jacobian(name, {{rows, variables}}, array, negated, form);
+}
+
+built_function emitter::build_jacobian(std::string const& name, std::vector<jacobian_columns> const& blocks,
+                                       std::string const& array, bool negated, std::string const& form) {
+    if (o_.progress) o_.progress("generating " + name + (form.empty() ? "" : " " + form));
+    auto const start = std::chrono::steady_clock::now();
+    built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
+    expression_graph& g = *f.graph;
+    std::size_t const n_rows = blocks.empty() ? 0 : blocks.front().rows.size();
+    std::size_t columns = 0;
+    for (auto const& b : blocks) columns += b.variables.size();
+    std::vector<int> ids(n_rows * columns);
+    std::size_t first = 0;
+    for (auto const& b : blocks) {
+        std::vector<int> row_ids, variable_ids;
+        for (auto const& row : b.rows) {
+            exvector parts = row;
+            if (negated)
+                for (auto& e : parts) e = -e;
+            row_ids.push_back(timed([&] { return g.add_parts(parts); }));
+        }
+        for (auto const& v : b.variables) variable_ids.push_back(g.variable_node(v));
+        std::vector<int> block = timed([&] { return g.jacobian(row_ids, variable_ids); });
+        // added covers the first rows (the nq rows of R; a constraint's rows S have none).
+        if (b.added)
+            for (std::size_t k = 0; k < block.size() && k < b.added->size(); ++k)
+                if (ex const& e = (*b.added)[k]; !e.is_zero())
+                    block[k] = g.plus(block[k], timed([&] { return g.add(negated ? -e : e); }));
+        for (std::size_t r = 0; r < n_rows; ++r)
+            for (std::size_t c = 0; c < variable_ids.size(); ++c)
+                ids[r * columns + first + c] = block[r * variable_ids.size() + c];
+        first += variable_ids.size();
+    }
+    std::vector<std::string> targets;
+    for (std::size_t k = 0; k < ids.size(); ++k) targets.push_back(array + "[" + std::to_string(k) + "]");
+    finish(f, name, ids, targets, start);
+    return f;
+}
+
+void emitter::finish(built_function& f, std::string const& name, std::vector<int> ids,
+                     std::vector<std::string> const& targets, std::chrono::steady_clock::time_point start) {
+    expression_graph& g = *f.graph;
+    // Checked before the rewrites, whose work grows faster than the function's size.
+    if (std::size_t const operations = g.operation_count(ids); operations > o_.max_operations)
+        throw std::runtime_error("the generated function '" + name + "' would need " + std::to_string(operations) +
+                                 " operations, more than the " + std::to_string(o_.max_operations) +
+                                 " allowed; simplify the model (or raise the limit with --max-operations)");
+    double const tree_operations = g.tree_operation_count(ids);
+    ids = timed([&] { return g.share_subsets(g.factor_sums(g.share_subsets(ids))); });
+    for (std::size_t i = 0; i < ids.size(); ++i) f.roots.push_back({targets[i], ids[i]});
+    f.stats = {name, tree_operations, g.operation_count(ids), 0, 1,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+}
+
+void emitter::write_function(built_function f, std::vector<cxx_argument> const& args, std::string const& comment,
+                             cxx_printer::place where, std::string const& result) {
+    bool const api = where == cxx_printer::place::api;
+    std::string const& name = f.stats.name;
+    function_stats st = f.stats;
+    if (api) out_.declare(result, name, args, comment);
+    std::string const definition_comment = api ? "" : comment;
+    // Written with the others at the end (write_deferred): whole, or in parts.
+    out_.add_helpers(parts_marker(deferred_.size()));
+    out_.mark(where, definition_marker(deferred_.size()));
+    deferred_.push_back({std::move(f), args, definition_comment, where, stats_.size(), result, {}, 0});
+    stats_.push_back(st);
+}
+
+void emitter::array_function(std::string const& name, std::vector<cxx_argument> const& args,
+                             std::vector<std::pair<std::string, ex>> const& outputs) {
+    write_function(build(name, outputs), args, text("comments.tpl#" + name), cxx_printer::place::api);
+}
+
+// ---- the API ---------------------------------------------------------------------------
+
+void emitter::mass_matrix() {
+    array_function("mass_matrix", with_output(inputs({"q", "p"}), "M"), entries("M", d_.mass_matrix));
+}
+
+// C three ways, the one with fewer operations kept: from the Christoffel symbols (derive),
+// as ½ ∂h/∂q̇ on the code graph, or the same with the points' share from their composites
+// (derived::composite_derivatives). They are one matrix: h = C q̇ + ∂V/∂q with
+// h_k = q̇ᵀ Γ_k q̇, Γ_k symmetric, so ∂h_k/∂q̇_j = 2 (Γ_k q̇)_j = 2 C_kj. The derivative of h is
+// smaller where h is compact and M is not (a 20-link relative-angle chain: 4,186 operations
+// instead of 14,985); the Christoffel form where M is simple (absolute-angle chains, small
+// models); the composites on 3-D arms (the 10-joint arm: 8,770 instead of 11,277).
+void emitter::coriolis_matrix() {
+    if (!d_.coriolis) return;
+    std::optional<built_function> composite;
+    if (auto const& pd = d_.point_derivatives) {
+        std::vector<exvector> half_rest;
+        for (ex const& e : pd->bias_rest) half_rest.push_back({e / 2});
+        composite = build_jacobian("coriolis_matrix", {{half_rest, spellings({"qd"}), &pd->coriolis}}, "C", false,
+                                   "from the composites");
+        if (composite->stats.operations_after_cse >= composite_alone) {
+            write_function(std::move(*composite), with_output(inputs({"q", "qd", "p"}), "C"),
+                           text("comments.tpl#coriolis_matrix"), cxx_printer::place::api);
+            return;
+        }
+    }
+    built_function christoffel = build("coriolis_matrix", entries("C", *d_.coriolis));
+    std::vector<exvector> half_h;
+    for (auto const& [target, parts] : bias_parts(false, true)) {
+        exvector half;
+        for (auto const& e : parts) half.push_back(e / 2);
+        half_h.push_back(std::move(half));
+    }
+    std::optional<built_function> from_h;
+    try {
+        from_h = build_jacobian("coriolis_matrix", half_h, spellings({"qd"}), "C", false, "from dh/dqd");
+    } catch (std::exception const&) {
+        // Only an alternative (past --max-operations before its rewrites, say): keep the first.
+    }
+    built_function kept = std::move(christoffel);
+    if (from_h && from_h->stats.operations_after_cse < kept.stats.operations_after_cse) kept = std::move(*from_h);
+    if (composite && composite->stats.operations_after_cse < kept.stats.operations_after_cse) kept = std::move(*composite);
+    write_function(std::move(kept), with_output(inputs({"q", "qd", "p"}), "C"), text("comments.tpl#coriolis_matrix"),
+                   cxx_printer::place::api);
+}
+
+void emitter::potential_gradient() {
+    array_function("potential_gradient", with_output(inputs({"q", "p"}), "dVdq"), entries("dVdq", d_.potential_gradient));
+}
+
+void emitter::bias_forces() {
+    write_function(build("bias_forces", bias_parts(false)), with_output(inputs({"q", "qd", "p"}), "h"),
+                   text("comments.tpl#bias_forces"), cxx_printer::place::api);
+}
+
+void emitter::generalized_forces() {
+    array_function("generalized_forces", with_output(inputs({"q", "qd", "u", "p"}), "Q"),
+                   entries("Q", d_.generalized_forces));
+}
+
+// Energies return a value: one-output functions, built as the array functions are (sharing
+// and factoring, the operations' limit). Where the functions share parts, T as ½ q̇ᵀ M q̇
+// (derived::kinetic_from_mass) reads M's values from them and adds n² + 3n operations; it is
+// taken where T as written has more than four times that, so that the file loses most of T
+// (the 10-joint 3-D arm: 1,124 operations, the file 995 fewer), since a call then evaluates
+// M (1.8× the instructions on that arm). A planar chain's T (10 links: 146 operations
+// against 130) stays as written: half the instructions of M.
+void emitter::energies() {
+    std::string const target = "const " + scalar() + " result";
+    auto scalar_function = [&](std::string const& name, std::vector<cxx_argument> const& args, ex const& e) {
+        write_function(build(name, {{target, exvector{e}}}), args, text("comments.tpl#" + name), cxx_printer::place::api,
+                       scalar());
+    };
+    scalar_function("kinetic_energy", inputs({"q", "qd", "p"}), d_.kinetic_energy);
+    if (d_.kinetic_from_mass) {
+        deferred_function& d = deferred_.back();
+        d.shared_form = [this, target] {
+            return build("kinetic_energy", {{target, exvector{*d_.kinetic_from_mass}}}, "from the mass matrix");
+        };
+        d.shared_form_above = 4 * (d_.nq * d_.nq + 3 * d_.nq);
+    }
+    scalar_function("potential_energy", inputs({"q", "p"}), d_.potential_energy);
+}
+
+// Residuals, A, the index-1 system [[M, Aᵀ], [A, 0]] [q̈; λ] = [Q − h; r], and A with r
+// together for forward_dynamics.
+void emitter::constraint_functions() {
+    std::size_t const n = d_.nq, nc = d_.nc, N = n + nc;
+    if (nc == 0) return;
+    array_function("constraint_residuals", with_output(inputs({"q", "qd", "p"}), "c"), entries("c", d_.constraint_residuals));
+    array_function("constraint_jacobian", with_output(inputs({"q", "p"}), "A"), entries("A", d_.constraint_jacobian));
+    std::vector<std::pair<std::string, ex>> combined;
+    for (std::size_t i = 0; i < N; ++i)
+        for (std::size_t j = 0; j < N; ++j) {
+            ex e = 0;
+            if (i < n && j < n) e = d_.mass_matrix[i * n + j];
+            else if (i < n) e = d_.constraint_jacobian[(j - n) * n + i];
+            else if (j < n) e = d_.constraint_jacobian[(i - n) * n + j];
+            combined.push_back({"K[" + std::to_string(i * N + j) + "]", e});
+        }
+    for (std::size_t i = 0; i < n; ++i)
+        combined.push_back({"rhs[" + std::to_string(i) + "]", d_.generalized_forces[i] - d_.bias[i]});
+    for (std::size_t k = 0; k < nc; ++k) combined.push_back({"rhs[" + std::to_string(n + k) + "]", d_.constraint_rhs[k]});
+    array_function("semi_implicit_system", with_output(with_output(inputs({"q", "qd", "u", "p"}), "K"), "rhs"), combined);
+    std::vector<std::pair<std::string, ex>> ar = entries("A", d_.constraint_jacobian);
+    for (std::size_t k = 0; k < nc; ++k) ar.push_back({"r[" + std::to_string(k) + "]", d_.constraint_rhs[k]});
+    write_function(build("constraint_terms", ar), with_output(with_output(inputs({"q", "qd", "p"}), "A"), "r"),
+                   text("comments.tpl#constraint_terms"), cxx_printer::place::helper);
+}
+
+// ---- the files --------------------------------------------------------------------------
+
+std::string emitter::parameter_fields() const {
+    std::string fields;
+    bool const single_fields = parameter_scalar() == "float";
+    for (auto const& p : m_.parameters) {
+        char buf[64];
+        auto r = single_fields ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(p.default_value))
+                               : std::to_chars(buf, buf + sizeof buf, p.default_value);
+        std::string lit(buf, r.ptr);
+        if (lit.find_first_of(".e") == std::string::npos) lit += ".0";
+        if (single_fields) lit += "f";
+        fields += text("parameter_field.tpl", {{"type", parameter_scalar()}, {"name", p.name}, {"value", lit}});
+    }
+    return fields;
+}
+
+// Templated code calls sin, cos, ... unqualified so that argument-dependent lookup finds
+// the overloads of the user's scalar type; these declarations supply the std ones.
+std::string emitter::using_math() const {
+    if (!o_.templated) return "";
+    std::string declarations;
+    std::vector<std::string_view> done;
+    for (auto const& b : builtins())
+        if (b.scalar() && b.how == builtin::code::cmath && std::find(done.begin(), done.end(), b.cxx) == done.end()) {
+            declarations += text("using_math.tpl#declaration", {{"function", std::string(b.cxx)}});
+            done.push_back(b.cxx);
+        }
+    declarations += text("using_math.tpl#declaration", {{"function", "isfinite"}});
+    declarations.pop_back(); // the block's template ends the last line
+    return text("using_math.tpl#block", {{"declarations", declarations}});
+}
+
+emitted_files emitter::run() {
+    if (m_.uses_sign) {
+        // Inline even in a .cpp (static inline): --fold-parameters may leave it unused.
+        std::string head = o_.templated ? "template <class T>\ninline " : o_.header_only ? "inline " : "static inline ";
+        out_.add_helpers(text("functions.tpl#sign", {{"head", head},
+                                                     {"scalar", scalar()},
+                                                     {"zero", single() ? "0.0f" : "0.0"},
+                                                     {"one", single() ? "1.0f" : "1.0"}}));
+    }
+    // The loop Cholesky serves A M^-1 A^T, and M where it is too large to unroll or
+    // singular alone (augmented).
+    out_.add_helpers(text("cholesky.tpl", {{"scalar", scalar()},
+                                               {"template_head", o_.templated ? "template <int n, class T>" : "template <int n>"},
+                                               {"math", math()},
+                                               {"tolerance", single() ? "1e-12f" : "1e-12"}}));
+    mass_matrix();
+    coriolis_matrix();
+    potential_gradient();
+    bias_forces();
+    generalized_forces();
+    energies();
+    constraint_functions();
+    forward_dynamics();
+    state_derivative();
+    linearization();
+    inverse_dynamics();
+    input_matrix();
+    integrators();
+    constraint_state_functions();
+    outputs();
+    write_deferred();
+    std::vector<std::pair<std::string, std::string>> common = {
+        {"source", o_.source_name},
+        {"ns", m_.name},
+        {"nq", std::to_string(d_.nq)},
+        {"nu", std::to_string(d_.nu)},
+        {"nc", std::to_string(d_.nc)},
+        {"names", index_names()},
+        {"parameter_fields", parameter_fields()},
+        {"declarations", out_.declarations()},
+        {"detail", out_.detail_block()},
+        {"definitions", out_.definitions()},
+        {"header", o_.header_name},
+        {"using_math", using_math()},
+        {"parameters_comment", text(o_.fold_parameters ? "comments.tpl#folded_parameters" : "comments.tpl#runtime_parameters")}};
+    emitted_files files;
+    files.stats = stats_;
+    files.cse_seconds = cse_seconds_;
+    for (auto const& st : stats_) files.operations += st.operations_after_cse;
+    for (std::size_t f : grouped_) files.operations -= stats_[deferred_[f].stats_index].operations_after_cse;
+    files.operations += shared_operations_;
+    files.shared_operations = shared_operations_;
+    if (o_.header_only || o_.templated) {
+        files.header = text("header_only.hpp.tpl", common);
+    } else {
+        files.header = text("header.hpp.tpl", common);
+        files.source = text("source.cpp.tpl", common);
+        if (o_.c_api) c_interface(files);
+    }
+    return files;
+}
+
+} // namespace emitting
+
+emitted_files emit(model const& m, derived const& d, emit_options const& options) {
+    return emitting::emitter(m, d, options).run();
+}
+
+} // namespace lagc

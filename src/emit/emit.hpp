@@ -1,0 +1,61 @@
+// Stage 4: derived equations → C++ text (a pure function, which is what makes goldens work).
+#pragma once
+
+#include "derive/derive.hpp"
+#include "model.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace lagc {
+
+// What the generated files look like; every default here (compile_options holds one).
+struct emit_options {
+    std::string source_name;             // the model's path as shown in the banner
+    std::string header_name;             // the header's file name, #included by the source
+    bool header_only = false;            // -o NAME.hpp
+    std::string scalar = "double";       // --scalar: "double" or "float"
+    bool templated = false;              // --template: functions templated on the scalar type T (header-only)
+    std::size_t split_operations = 500; // --split: larger functions are cut into parts that pass shared values on
+    // --reuse-above: linearization calls coriolis_matrix for its q̇ columns where C has more
+    // operations than this, instead of repeating them (smaller file, a little more work).
+    std::size_t reuse_operations = 8000;
+    // --no-shared-parts: the functions cut into parts keep each its own, instead of calling
+    // parts that compute the values several of them need once (a smaller file, a few per cent
+    // more instructions per call).
+    bool shared_parts = true;
+    bool fold_parameters = false;        // --fold-parameters: parameters replaced by their defaults
+    std::size_t max_operations = 1000000; // --max-operations: the largest generated function, before CSE rewrites
+    bool c_api = false;                  // --c-api: a C header and extern "C" wrappers in the .cpp
+    std::string c_header_name;           // the C header's file name (NAME.h), with c_api
+    // Called with each generated function's name as its building begins (may be empty).
+    std::function<void(std::string const&)> progress;
+};
+
+struct function_stats {
+    std::string name;
+    double operations_before_cse = 0;
+    std::size_t operations_after_cse = 0;
+    std::size_t temporaries = 0;
+    std::size_t parts = 1;
+    double seconds = 0; // building it: conversion, differentiation, sharing and factoring
+};
+
+struct emitted_files {
+    std::string header;
+    std::string source; // empty when header_only
+    std::string c_header; // with c_api: the C interface
+    std::vector<function_stats> stats;
+    // Operations in the file: each function's once, except that the functions cut into parts
+    // hold the values several of them need once, in parts they share (shared_operations).
+    std::size_t operations = 0, shared_operations = 0;
+    double cse_seconds = 0; // building the shared expression graphs (conversion and CSE)
+};
+
+emitted_files emit(model const& m, derived const& d, emit_options const& options);
+
+// Renders a template with named values; throws fmt::format_error on a missing name.
+std::string render(std::string_view template_name, std::vector<std::pair<std::string, std::string>> const& values);
+
+} // namespace lagc

@@ -1,0 +1,216 @@
+// Stage 4's working state: the emitter writes the generated API one function at a time
+// (emit.cpp: the array and scalar functions, dynamics.cpp: forward dynamics and its
+// factorisation) through a cxx_printer (the files' frame). Private to stage 4; the
+// stage's interface is emit.hpp.
+#pragma once
+
+#include "graph/expression_graph.hpp"
+#include "emit/cxx_printer.hpp"
+#include "emit/emit.hpp"
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+
+namespace lagc::emitting {
+
+using GiNaC::ex;
+using GiNaC::exvector;
+
+// A template's text with named values (emit.hpp's render, shorter).
+std::string text(std::string_view template_name, std::vector<std::pair<std::string, std::string>> const& values = {});
+
+// Names in the unrolled factorisation M = L L^T and the solve M x = b: `m`, `l` and `r`
+// spell M_ij, L_ij (i > j) and 1/L_jj; `set` goes before an assignment to L or r
+// ("const T " for new locals, "" for an array).
+struct factor_names {
+    std::function<std::string(std::size_t, std::size_t)> m, l;
+    std::function<std::string(std::size_t)> r;
+    std::string set;
+};
+
+// A function's expression graph, its outputs (target, root) after factoring and sharing,
+// and its statistics.
+struct built_function {
+    std::unique_ptr<expression_graph> graph;
+    std::vector<std::pair<std::string, int>> roots;
+    function_stats stats;
+};
+
+// The size from which a function with the composites' derivatives (derived::
+// composite_derivatives) is kept without building the forms without them to compare: their
+// analytic part costs O(n) 6×6 products, the forward-mode share they replace about 300
+// operations per pair of joints, so small functions can be the smaller without them (the
+// generic 3- and 4-joint arms' C), larger ones never were (C and the linearization of the
+// generic arms 3-12 and the UR5- and Panda-like arms, every bundled model), and building
+// every form cost lagc a tenth more time on the 10-joint arm.
+constexpr std::size_t composite_alone = 3000;
+
+// Largest nq for which the factorisation is unrolled (its statements grow as nq³/6).
+constexpr std::size_t unroll_limit = 32;
+
+class emitter {
+public:
+    emitter(model const& m, derived const& d, emit_options const& o);
+    emitted_files run();
+
+private:
+    model const& m_;
+    derived const& d_;
+    emit_options const& o_;
+    std::map<std::string, symbol_spelling> symbols_;
+    cxx_printer out_;
+    std::vector<function_stats> stats_;
+    double cse_seconds_ = 0;
+
+    // -- the API, one function each (emit.cpp) --------------------------------
+    void mass_matrix();
+    void coriolis_matrix();
+    void potential_gradient();
+    void bias_forces();
+    void generalized_forces();
+    void energies();
+    void constraint_functions();
+    void outputs();
+
+    // -- forward dynamics (dynamics.cpp) ---------------------------------
+    void forward_dynamics();
+    // Without constraints and small enough: one function on local values.
+    std::string inline_forward_dynamics(built_function& f, std::vector<std::string>& read);
+    // The lines that factor M + rho A^T A where M alone is singular (d_.mass_singular), for
+    // one place (an augment.tpl section; its helpers added once); "" otherwise.
+    std::string augmented(char const* section);
+    bool augment_helpers_added_ = false;
+    // forward_dynamics is a wrapper of detail::forward_dynamics_factored (large models
+    // without constraints), which linearization calls for q̈ and M's factor.
+    bool forward_dynamics_factored_ = false;
+    // How the generated code factors M and solves with it, wherever it does (forward
+    // dynamics, linearization, project_state): unrolled over M's structure up to nq = 32
+    // (detail::factor_mass_matrix and detail::solve_mass_matrix, added once, here, when
+    // first asked for); the loop forms beyond, and where M alone is singular (augmented,
+    // which fills it in).
+    struct factorisation {
+        bool unrolled;
+        std::string factor, solve;
+    };
+    bool unrolls_mass_matrix() const { return d_.nq <= unroll_limit && !d_.mass_singular; }
+    factorisation mass_factorisation();
+    bool unrolled_helpers_added_ = false;
+    std::vector<char> factor_structure() const; // L's non-zeros: M's plus fill-in, row-major
+    std::string factor_statements(factor_names const& names) const;
+    std::string solve_statements(factor_names const& names, std::function<std::string(std::size_t)> const& b,
+                                 std::function<std::string(std::size_t)> const& out) const;
+    std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
+    std::string unrolled_cholesky() const;
+    // "A[i * nq + j]" and "A[j * nq + j]": M or L in a row-major array; "b[i]": a vector.
+    std::function<std::string(std::size_t, std::size_t)> in_array(char const* array) const;
+    std::function<std::string(std::size_t)> diagonal_of(char const* array) const;
+    static std::function<std::string(std::size_t)> element_of(char const* array);
+
+    // -- the C interface (c_api.cpp) --------------------------------------
+    void c_interface(emitted_files& files) const;
+
+    // -- task space and state handling (task_space.cpp) -------------------------
+    std::string index_names() const;
+    void constraint_state_functions();
+
+    // -- the control API (control.cpp) ------------------------------------
+    void state_derivative();
+    void linearization();
+    void inverse_dynamics();
+    void input_matrix();
+    void integrators();
+    // [t,] x, u, p: the state as one array (in place for the integrators).
+    std::vector<cxx_argument> state_arguments(bool in_place) const;
+    // What goes before a helper function: "template <class T>\ninline ", "inline ", or
+    // "static " in a .cpp file (internal linkage, see cxx_printer::define).
+    std::string helper_linkage() const {
+        if (!o_.templated && !o_.header_only) return "static ";
+        return std::string(o_.templated ? "template <class T>\n" : "") + "inline ";
+    }
+
+    // -- building and writing functions (emit.cpp) ----------------------------
+    template <class F>
+    auto timed(F f) {
+        auto t0 = std::chrono::steady_clock::now();
+        auto r = f();
+        cse_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return r;
+    }
+    std::string scalar() const { return o_.templated ? "T" : o_.scalar; }
+    // Parameters stay concrete when templated (T mixes with double, as dual numbers do).
+    std::string parameter_scalar() const { return o_.templated ? "double" : o_.scalar; }
+    std::string math() const { return o_.templated ? "" : "std::"; }
+    bool single() const { return !o_.templated && o_.scalar == "float"; }
+    codegen_options codegen() const;
+    std::vector<cxx_argument> inputs(std::initializer_list<char const*> names) const;
+    std::vector<cxx_argument> with_output(std::vector<cxx_argument> a, std::string const& out) const;
+    // h_i, or Q_i - h_i, as parts: derived::bias_compact where there is one, unless the parts
+    // are to be differentiated.
+    std::vector<std::pair<std::string, exvector>> bias_parts(bool negated, bool differentiated = false) const;
+
+    built_function build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs,
+                         std::string const& form = {});
+    built_function build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs);
+    // `form`, when given, tells --progress which of two forms of one function this is.
+    built_function build_jacobian(std::string const& name, std::vector<exvector> const& rows,
+                                  std::vector<std::string> const& variables, std::string const& array, bool negated,
+                                  std::string const& form = {});
+    // Columns of one Jacobian from different rows: each block's rows along its variables;
+    // array[r * m + c], c counted across the blocks in order (m columns in all).
+    struct jacobian_columns {
+        std::vector<exvector> const& rows;
+        std::vector<std::string> variables;
+        // Added to the derivatives, row-major (variables per row): the first added->size() /
+        // variables rows (R's nq rows where the rows go on with the constraints' S).
+        exvector const* added = nullptr;
+    };
+    built_function build_jacobian(std::string const& name, std::vector<jacobian_columns> const& blocks,
+                                  std::string const& array, bool negated, std::string const& form = {});
+    // The rewrites and the statistics (seconds counted from `start`, when building began).
+    void finish(built_function& f, std::string const& name, std::vector<int> ids, std::vector<std::string> const& targets,
+                std::chrono::steady_clock::time_point start);
+    // The spellings of q, q̇ and u ("q[0]", …), in that order.
+    std::vector<std::string> spellings(std::initializer_list<char const*> arrays) const;
+    // A function writing its outputs' arrays, or (result not "void") returning its one
+    // output; cut into parts (detail helpers) when large.
+    void write_function(built_function f, std::vector<cxx_argument> const& args, std::string const& comment,
+                        cxx_printer::place where, std::string const& result = "void");
+    // Functions cut into parts wait until every function is built (their places marked in
+    // the printer): then their parts are emitted together (expression_graph::emit_shared,
+    // shared_parts.cpp), a value that several of them need computed once, in a part each of
+    // them calls.
+    struct deferred_function {
+        built_function f;
+        std::vector<cxx_argument> args;
+        std::string comment;
+        cxx_printer::place where;
+        std::size_t stats_index;
+        std::string result = "void"; // else the type of the one output it returns
+        bool returns() const { return result != "void"; }
+        // Another form of the function for where it shares parts with the others, taken when
+        // f alone has more operations than shared_form_above (energies()).
+        std::function<built_function()> shared_form;
+        std::size_t shared_form_above = 0;
+    };
+    std::vector<deferred_function> deferred_;
+    static std::string definition_marker(std::size_t k);
+    static std::string parts_marker(std::size_t k);
+    void write_deferred();
+    void write_group(std::vector<std::size_t> const& members); // indices into deferred_
+    std::size_t shared_parts_ = 0; // shared_partK written so far
+    // The operations of the functions written in parts (write_group), each value once, and
+    // which those functions are (emitted_files::operations).
+    std::size_t shared_operations_ = 0;
+    std::vector<std::size_t> grouped_;
+    void array_function(std::string const& name, std::vector<cxx_argument> const& args,
+                        std::vector<std::pair<std::string, ex>> const& outputs);
+    std::string parameter_fields() const;
+    std::string using_math() const;
+};
+
+// array[0] = v[0], ... as (target, expression) pairs.
+std::vector<std::pair<std::string, ex>> entries(std::string const& array, exvector const& v);
+
+} // namespace lagc::emitting
