@@ -88,6 +88,39 @@ static void solve_mass_matrix(const double* L, double* b) {
     b[0] = x0;
     b[1] = x1;
 }
+// M + rho A^T A in place (both triangles from M's lower one), rho = (largest diagonal
+// entry of M) / (largest diagonal entry of A^T A). Adding rho A^T times the second block row
+// of [[M, A^T], [A, 0]] [x; l] = [b; r] to the first gives [[M + rho A^T A, A^T], [A, 0]]
+// [x; l] = [b + rho A^T r; r]: the same solution, and M + rho A^T A is positive definite
+// wherever the whole system is regular, also where M alone is singular. Returns rho.
+static double augment_mass_matrix(double* M, const double* A) {
+    double largest_m = 0.0;
+    double largest_a = 0.0;
+    for (int i = 0; i < nq; ++i) {
+        if (M[i * nq + i] > largest_m) largest_m = M[i * nq + i];
+        double s = 0.0;
+        for (int k = 0; k < nc; ++k) s += A[k * nq + i] * A[k * nq + i];
+        if (s > largest_a) largest_a = s;
+    }
+    const double rho = largest_a > 0.0 ? (largest_m > 0.0 ? largest_m : 1.0) / largest_a : 0.0;
+    for (int i = 0; i < nq; ++i)
+        for (int j = 0; j <= i; ++j) {
+            double s = 0.0;
+            for (int k = 0; k < nc; ++k) s += A[k * nq + i] * A[k * nq + j];
+            M[i * nq + j] += rho * s;
+            M[j * nq + i] = M[i * nq + j];
+        }
+    return rho;
+}
+
+// b += rho A^T r, r read with a stride: the right-hand side that goes with augment_mass_matrix.
+static void augment_right_hand_side(double rho, const double* A, const double* r, int stride, double* b) {
+    for (int i = 0; i < nq; ++i) {
+        double s = 0.0;
+        for (int k = 0; k < nc; ++k) s += A[k * nq + i] * r[k * stride];
+        b[i] += rho * s;
+    }
+}
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
@@ -137,6 +170,30 @@ int project_onto_rows(const double* M, const double* A, const double* r, double*
                       double* x) {
     for (int k = 0; k < rows * nq; ++k) Y[k] = A[k];
     for (int k = 0; k < rows; ++k) detail::solve_mass_matrix(M, Y + k * nq);
+    for (int k = 0; k < rows; ++k) {
+        l[k] = r[k];
+        for (int j = 0; j < rows; ++j) {
+            double s = 0;
+            for (int i = 0; i < nq; ++i) s += A[k * nq + i] * Y[j * nq + i];
+            S[k * rows + j] = s;
+        }
+    }
+    if (cholesky_factor<rows>(S) != 0) return 1;
+    cholesky_solve<rows>(S, l);
+    for (int i = 0; i < nq; ++i)
+        for (int k = 0; k < rows; ++k) x[i] -= Y[k * nq + i] * l[k];
+    return 0;
+}
+
+// x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
+// with M already factorised (M + rho A^T A by the loop Cholesky); the scratch arrays come
+// from the caller.
+// Non-zero when A_r M^-1 A_r^T is singular.
+template <int rows>
+int project_onto_rows_augmented(const double* M, const double* A, const double* r, double* Y, double* S, double* l,
+                      double* x) {
+    for (int k = 0; k < rows * nq; ++k) Y[k] = A[k];
+    for (int k = 0; k < rows; ++k) cholesky_solve<nq>(M, Y + k * nq);
     for (int k = 0; k < rows; ++k) {
         l[k] = r[k];
         for (int j = 0; j < rows; ++j) {
@@ -217,6 +274,58 @@ void semi_implicit_system(const double* q, const double* qd, const double* /*u*/
     rhs[2] = -(qd[1]*qd[1] + qd[0]*qd[0] + 0.5*p.beta_c*p.beta_c*(q[1]*q[1] + q[0]*q[0] - p.l*p.l) + 2.0*p.alpha_c*(q[1]*qd[1] + q[0]*qd[0]));
 }
 
+namespace detail {
+// forward_dynamics where M alone is not positive definite at this state (a mass or an
+// inertia that is 0 at run time) while [[M, A^T], [A, 0]] may still be regular: the
+// same work with M + rho A^T A, factorised by the loop Cholesky.
+static int forward_dynamics_augmented(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
+    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T and Y = M^-1 A^T,
+    // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
+    double M[nq * nq];
+    double b[nq];
+    double A[nc * nq];
+    double r[nc];
+    detail::dynamics_terms(q, qd, u, p, M, b);
+    detail::constraint_terms(q, qd, p, A, r);
+    // M alone is singular here (it is not positive definite at this state): M + rho A^T A.
+    const double rho = detail::augment_mass_matrix(M, A);
+    detail::augment_right_hand_side(rho, A, r, 1, b);
+    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    detail::cholesky_solve<nq>(M, b);
+    double Y[nc * nq];
+    for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
+    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    double S[nc * nc];
+    double l[nc];
+    for (int k = 0; k < nc; ++k) {
+        double s = -r[k];
+        for (int i = 0; i < nq; ++i) s += A[k * nq + i] * b[i];
+        l[k] = s;
+        for (int j = 0; j < nc; ++j) {
+            double a = 0;
+            for (int i = 0; i < nq; ++i) a += A[k * nq + i] * Y[j * nq + i];
+            S[k * nc + j] = a;
+        }
+    }
+    if (detail::cholesky_factor<nc>(S) != 0) return 2;
+    detail::cholesky_solve<nc>(S, l);
+    for (int i = 0; i < nq; ++i) {
+        double s = b[i];
+        for (int k = 0; k < nc; ++k) s -= Y[k * nq + i] * l[k];
+        qdd[i] = s;
+    }
+    // lambda may be null when the multipliers are not wanted.
+    if (lambda)
+        for (int k = 0; k < nc; ++k) lambda[k] = l[k];
+    // NaN or Inf in the state, inputs or parameters: not a solution.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(qdd[i])) return 3;
+    for (int k = 0; k < nc; ++k)
+        if (!std::isfinite(l[k])) return 3;
+    return 0;
+}
+}  // namespace detail
+
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
     // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T and Y = M^-1 A^T,
     // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
@@ -226,7 +335,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     double r[nc];
     detail::dynamics_terms(q, qd, u, p, M, b);
     detail::constraint_terms(q, qd, p, A, r);
-    if (detail::factor_mass_matrix(M) != 0) return 1;
+    if (detail::factor_mass_matrix(M) != 0) return detail::forward_dynamics_augmented(q, qd, u, p, qdd, lambda);
     detail::solve_mass_matrix(M, b);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
@@ -262,11 +371,72 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
 }
 
 int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
-    // x = [q; qd]: xdot = [qd; qdd].
-    for (int i = 0; i < nq; ++i) xdot[i] = x[nq + i];
+    // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
+    // x is read, so xdot may be x).
     double lambda[nc > 0 ? nc : 1];
-    return forward_dynamics(x, x + nq, u, p, xdot + nq, lambda);
+    double qdd[nq];
+    const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
+    if (status != 0) return status;
+    for (int i = 0; i < nq; ++i) {
+        xdot[i] = x[nq + i];
+        xdot[nq + i] = qdd[i];
+    }
+    return 0;
 }
+
+namespace detail {
+// linearization where M alone is not positive definite at this state (a mass or an
+// inertia that is 0 at run time) while [[M, A^T], [A, 0]] may still be regular: the
+// same work with M + rho A^T A, factorised by the loop Cholesky.
+static int linearization_augmented(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
+    // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
+    // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
+    // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
+    // (M = L L^T, the Schur complement Ac M^-1 Ac^T), column by column.
+    constexpr int m = 2 * nq + nu;
+    double qdd[nq];
+    double lambda[nc];
+    const int status = forward_dynamics(q, qd, u, p, qdd, lambda);
+    if (status != 0) return status;
+    double J[(nq + nc) * m];
+    detail::linearization_terms(q, qd, u, p, qdd, lambda, J);
+    double M[nq * nq];
+    double Ac[nc * nq];
+    mass_matrix(q, p, M);
+    constraint_jacobian(q, p, Ac);
+    // M alone is singular here (it is not positive definite at this state): M + rho A^T A.
+    const double rho = detail::augment_mass_matrix(M, Ac);
+    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    double Y[nc * nq];
+    for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
+    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    double S[nc * nc];
+    for (int k = 0; k < nc; ++k)
+        for (int j = 0; j < nc; ++j) {
+            double s = 0;
+            for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * Y[j * nq + i];
+            S[k * nc + j] = s;
+        }
+    if (detail::cholesky_factor<nc>(S) != 0) return 2;
+    double z[nq];
+    double l[nc];
+    for (int c = 0; c < m; ++c) {
+        for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
+        detail::augment_right_hand_side(rho, Ac, J + nq * m + c, m, z);
+        detail::cholesky_solve<nq>(M, z);
+        for (int k = 0; k < nc; ++k) {
+            double s = -J[(nq + k) * m + c];
+            for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * z[i];
+            l[k] = s;
+        }
+        detail::cholesky_solve<nc>(S, l);
+        for (int i = 0; i < nq; ++i)
+            for (int k = 0; k < nc; ++k) z[i] -= Y[k * nq + i] * l[k];
+        detail::store_linearization_column(c, z, A, B);
+    }
+    return 0;
+}
+}  // namespace detail
 
 int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
@@ -284,7 +454,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     double Ac[nc * nq];
     mass_matrix(q, p, M);
     constraint_jacobian(q, p, Ac);
-    if (detail::factor_mass_matrix(M) != 0) return 1;
+    if (detail::factor_mass_matrix(M) != 0) return detail::linearization_augmented(q, qd, u, p, A, B);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
     for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
@@ -355,6 +525,44 @@ void constraint_velocity(const double* q, const double* qd, const Parameters& /*
     v[0] = q[1]*qd[1] + q[0]*qd[0];
 }
 
+namespace detail {
+// project_state where M alone is not positive definite at this state (a mass or an
+// inertia that is 0 at run time) while [[M, A^T], [A, 0]] may still be regular: the
+// same work with M + rho A^T A, factorised by the loop Cholesky.
+static double project_state_augmented(double* q, double* qd, const Parameters& p) {
+    // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
+    // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
+    // dc/dt, or g) removed the same way in one step (it is linear in qd).
+    constexpr int nh = 1;
+    double M[nq * nq], A[nc * nq], c[nc], Y[nc * nq], S[nc * nc], l[nc];
+    for (int iteration = 0; iteration < 30 && nh > 0; ++iteration) {
+        constraint_residuals(q, qd, p, c);
+        double size = 0;
+        for (int k = 0; k < nh; ++k) size += c[k] * c[k];
+        if (!(size > 0)) break;
+        mass_matrix(q, p, M);
+        constraint_jacobian(q, p, A);
+        detail::augment_mass_matrix(M, A);
+        if (detail::cholesky_factor<nq>(M) != 0) return -1;
+        if (detail::project_onto_rows_augmented<nh>(M, A, c, Y, S, l, q) != 0) return -1;
+    }
+    constraint_velocity(q, qd, p, c);
+    mass_matrix(q, p, M);
+    constraint_jacobian(q, p, A);
+    detail::augment_mass_matrix(M, A);
+    if (detail::cholesky_factor<nq>(M) != 0) return -1;
+    if (detail::project_onto_rows_augmented<nc>(M, A, c, Y, S, l, qd) != 0) return -1;
+    // What is left: |[c; cdot, g]|.
+    double v[nc];
+    constraint_residuals(q, qd, p, c);
+    constraint_velocity(q, qd, p, v);
+    double left = 0;
+    for (int k = 0; k < nh; ++k) left += c[k] * c[k];
+    for (int k = 0; k < nc; ++k) left += v[k] * v[k];
+    return std::sqrt(left);
+}
+}  // namespace detail
+
 double project_state(double* q, double* qd, const Parameters& p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
@@ -368,13 +576,13 @@ double project_state(double* q, double* qd, const Parameters& p) {
         if (!(size > 0)) break;
         mass_matrix(q, p, M);
         constraint_jacobian(q, p, A);
-        if (detail::factor_mass_matrix(M) != 0) return -1;
+        if (detail::factor_mass_matrix(M) != 0) return detail::project_state_augmented(q, qd, p);
         if (detail::project_onto_rows<nh>(M, A, c, Y, S, l, q) != 0) return -1;
     }
     constraint_velocity(q, qd, p, c);
     mass_matrix(q, p, M);
     constraint_jacobian(q, p, A);
-    if (detail::factor_mass_matrix(M) != 0) return -1;
+    if (detail::factor_mass_matrix(M) != 0) return detail::project_state_augmented(q, qd, p);
     if (detail::project_onto_rows<nc>(M, A, c, Y, S, l, qd) != 0) return -1;
     // What is left: |[c; cdot, g]|.
     double v[nc];

@@ -592,10 +592,17 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
 }
 
 int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
-    // x = [q; qd]: xdot = [qd; qdd].
-    for (int i = 0; i < nq; ++i) xdot[i] = x[nq + i];
+    // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
+    // x is read, so xdot may be x).
     double lambda[nc > 0 ? nc : 1];
-    return forward_dynamics(x, x + nq, u, p, xdot + nq, lambda);
+    double qdd[nq];
+    const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
+    if (status != 0) return status;
+    for (int i = 0; i < nq; ++i) {
+        xdot[i] = x[nq + i];
+        xdot[nq + i] = qdd[i];
+    }
+    return 0;
 }
 
 int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {

@@ -33,11 +33,11 @@
     }}
 }}
 @@ forward_dynamics
-    // M alone is singular here (lagc found it so at every state it tried): M + rho A^T A.
+    // M alone is singular here ({why}): M + rho A^T A.
     const {scalar} rho = detail::augment_mass_matrix(M, A);
     detail::augment_right_hand_side(rho, A, r, 1, b);
 @@ linearization
-    // M alone is singular here (lagc found it so at every state it tried): M + rho A^T A.
+    // M alone is singular here ({why}): M + rho A^T A.
     const {scalar} rho = detail::augment_mass_matrix(M, Ac);
 @@ linearization_column
         detail::augment_right_hand_side(rho, Ac, J + nq * m + c, m, z);
@@ -45,3 +45,19 @@
         detail::augment_mass_matrix(M, A);
 @@ project_state_velocity
     detail::augment_mass_matrix(M, A);
+@@ fail
+return {status};
+@@ twin_call
+return detail::{name}_augmented({call});
+@@ twin_comment
+// {name} where M alone is not positive definite at this state (a mass or an
+// inertia that is 0 at run time) while [[M, A^T], [A, 0]] may still be regular: the
+// same work with M + rho A^T A, factorised by the loop Cholesky.
+@@ factorised
+as forward_dynamics factorises it
+@@ factorised_augmented
+M + rho A^T A by the loop Cholesky
+@@ why_everywhere
+lagc found it so at every state it tried
+@@ why_here
+it is not positive definite at this state

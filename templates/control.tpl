@@ -1,8 +1,15 @@
 @@ state_derivative
-    // x = [q; qd]: xdot = [qd; qdd].
-    for (int i = 0; i < nq; ++i) xdot[i] = x[nq + i];
+    // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
+    // x is read, so xdot may be x).
     {scalar} lambda[nc > 0 ? nc : 1];
-    return forward_dynamics({t}x, x + nq, u, p, xdot + nq, lambda);
+    {scalar} qdd[nq];
+    const int status = forward_dynamics({t}x, x + nq, u, p, qdd, lambda);
+    if (status != 0) return status;
+    for (int i = 0; i < nq; ++i) {{
+        xdot[i] = x[nq + i];
+        xdot[nq + i] = qdd[i];
+    }}
+    return 0;
 @@ linearization
     // qdd from forward_dynamics, then M dqdd/dx = J with J = -dR/dx, R = M qdd + h - Q
     // (qdd held fixed), for x = [q; qd; u]: M formed and factored again, 2 nq + nu solves.
@@ -51,7 +58,7 @@
     {scalar} Ac[nc * nq];
     mass_matrix({args_q_p}M);
     constraint_jacobian({args_q_p}Ac);
-{augment}    if ({factor}(M) != 0) return 1;
+{augment}    if ({factor}(M) != 0) {singular}
     {scalar} Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
     for (int k = 0; k < nc; ++k) {solve}(M, Y + k * nq);

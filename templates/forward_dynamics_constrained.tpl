@@ -6,7 +6,7 @@
     {scalar} r[nc];
     detail::dynamics_terms({args_q_qd_u_p}M, b);
     detail::constraint_terms({args_q_qd_p}A, r);
-{augment}    if ({factor}(M) != 0) return 1;
+{augment}    if ({factor}(M) != 0) {singular}
     {solve}(M, b);
     {scalar} Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];

@@ -35,14 +35,14 @@ inline constexpr const char* output_names[{count}] = {{{output_names}}};
         if (!(size > 0)) break;
         mass_matrix({t}q, p, M);
         constraint_jacobian({t}q, p, A);
-{augment}        if ({factor}(M) != 0) return -1;
-        if (detail::project_onto_rows<nh>(M, A, c, Y, S, l, q) != 0) return -1;
+{augment}        if ({factor}(M) != 0) {singular}
+        if (detail::{project}<nh>(M, A, c, Y, S, l, q) != 0) return -1;
     }}
     constraint_velocity({t}q, qd, p, c);
     mass_matrix({t}q, p, M);
     constraint_jacobian({t}q, p, A);
-{augment_velocity}    if ({factor}(M) != 0) return -1;
-    if (detail::project_onto_rows<nc>(M, A, c, Y, S, l, qd) != 0) return -1;
+{augment_velocity}    if ({factor}(M) != 0) {singular}
+    if (detail::{project}<nc>(M, A, c, Y, S, l, qd) != 0) return -1;
     // What is left: |[c; cdot, g]|.
     {scalar} v[nc];
     constraint_residuals({t}q, qd, p, c);
@@ -54,11 +54,11 @@ inline constexpr const char* output_names[{count}] = {{{output_names}}};
 @@ project_onto_rows
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
-// with M already factorised (as forward_dynamics factorises it); the scratch arrays come
+// with M already factorised ({factorised}); the scratch arrays come
 // from the caller.
 // Non-zero when A_r M^-1 A_r^T is singular.
 {template_head}
-int project_onto_rows(const {scalar}* M, const {scalar}* A, const {scalar}* r, {scalar}* Y, {scalar}* S, {scalar}* l,
+int {project}(const {scalar}* M, const {scalar}* A, const {scalar}* r, {scalar}* Y, {scalar}* S, {scalar}* l,
                       {scalar}* x) {{
     for (int k = 0; k < rows * nq; ++k) Y[k] = A[k];
     for (int k = 0; k < rows; ++k) {solve}(M, Y + k * nq);

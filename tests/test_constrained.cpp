@@ -7,10 +7,12 @@
 #include "crane_pendulum.hpp"
 #include "double_pendulum.hpp"
 #include "double_pendulum_cartesian.hpp"
+#include "chaplygin_sled.hpp"
 #include "four_bar.hpp"
 #include "quaternion_body.hpp"
 #include "rolling_wheel.hpp"
 #include "simple_pendulum.hpp"
+#include "slider_crank.hpp"
 #include "wheeled_robot.hpp"
 
 #include <gtest/gtest.h>
@@ -178,6 +180,25 @@ std::vector<constrained> all_constrained() {
     { constrained d; four_bar::Parameters p; LAGC_BIND_CONSTRAINED(four_bar, d, p); v.push_back(d); }
     { constrained d; quaternion_body::Parameters p; LAGC_BIND_CONSTRAINED(quaternion_body, d, p); v.push_back(d); }
     { constrained d; circle_three_coordinates::Parameters p; LAGC_BIND_CONSTRAINED(circle_three_coordinates, d, p); v.push_back(d); }
+    { constrained d; slider_crank::Parameters p; LAGC_BIND_CONSTRAINED(slider_crank, d, p); v.push_back(d); }
+    { constrained d; chaplygin_sled::Parameters p; LAGC_BIND_CONSTRAINED(chaplygin_sled, d, p); v.push_back(d); }
+    // A massless slider and a sled without inertia, set at run time: M alone is singular.
+    {
+        constrained d;
+        slider_crank::Parameters p;
+        p.m3 = 0;
+        LAGC_BIND_CONSTRAINED(slider_crank, d, p);
+        d.name = "slider_crank_massless_slider";
+        v.push_back(d);
+    }
+    {
+        constrained d;
+        chaplygin_sled::Parameters p;
+        p.J = 0;
+        LAGC_BIND_CONSTRAINED(chaplygin_sled, d, p);
+        d.name = "chaplygin_sled_without_inertia";
+        v.push_back(d);
+    }
     {
         constrained d;
         crane_pendulum::Parameters p;

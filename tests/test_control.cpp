@@ -33,6 +33,9 @@
 #include "two_bar_linkage.hpp"
 #include "ur5_like.hpp"
 #include "wheeled_robot.hpp"
+#include "slider_crank.hpp"
+#include "slider_crank_reduced.hpp"
+#include "chaplygin_sled.hpp"
 
 #include <gtest/gtest.h>
 
@@ -113,6 +116,9 @@ std::vector<plant> all_plants() {
     { plant d; LAGC_PLANT(rolling_wheel, d); LAGC_CONSTRAINTS(rolling_wheel, d); add(d); }
     { plant d; LAGC_PLANT(double_pendulum_cartesian, d); LAGC_CONSTRAINTS(double_pendulum_cartesian, d); d.q_offset = 0.5; add(d); }
     { plant d; LAGC_PLANT(four_bar, d); LAGC_CONSTRAINTS(four_bar, d); add(d); }
+    { plant d; LAGC_PLANT(slider_crank, d); LAGC_CONSTRAINTS(slider_crank, d); add(d); }
+    { plant d; LAGC_PLANT(slider_crank_reduced, d); d.q_scale = 0.5; add(d); }
+    { plant d; LAGC_PLANT(chaplygin_sled, d); LAGC_CONSTRAINTS(chaplygin_sled, d); add(d); }
     { plant d; LAGC_PLANT(crane_pendulum, d, 1.3,); LAGC_CONSTRAINTS(crane_pendulum, d, 1.3,); add(d); }
     // abs, sign, min, max: away from the kinks the derivatives are the ordinary ones.
     { plant d; LAGC_PLANT(friction_block, d); add(d); }

@@ -18,6 +18,8 @@
 #include "rolling_wheel.hpp"
 #include "spinning_top.hpp"
 #include "wheeled_robot.hpp"
+#include "slider_crank.hpp"
+#include "chaplygin_sled.hpp"
 
 #include <gtest/gtest.h>
 
@@ -180,6 +182,8 @@ TEST(ProjectState, EveryConstrainedModelReachesTheManifold) {
     LAGC_PROJECTION(crane_pendulum, 0.7,);
     LAGC_PROJECTION(quaternion_body);
     LAGC_PROJECTION(circle_three_coordinates);
+    LAGC_PROJECTION(slider_crank);
+    LAGC_PROJECTION(chaplygin_sled);
 }
 
 TEST(ProjectState, HolonomicRowsAreSatisfiedAndOnlyMovedWhereNeeded) {

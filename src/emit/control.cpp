@@ -90,18 +90,25 @@ void emitter::linearization() {
         with_coriolis ? text("control.tpl#linearization_coriolis",
                              {{"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))}, {"scalar", scalar()}})
                       : "";
-    std::string body = text(section,
-                            {{"scalar", scalar()},
-                             {"factor", mf.factor},
-                             {"solve", mf.solve},
-                             {"args", cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}))},
-                             {"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))},
-                             {"coriolis", coriolis},
-                             {"augment", nc > 0 ? augmented("linearization") : ""},
-                             {"augment_column", nc > 0 ? augmented("linearization_column") : ""}});
+    std::string const call_args = cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}));
+    std::vector<std::pair<std::string, std::string>> const values = {
+        {"scalar", scalar()},
+        {"factor", mf.factor},
+        {"solve", mf.solve},
+        {"args", call_args},
+        {"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))},
+        {"coriolis", coriolis},
+        {"augment", nc > 0 ? augmented("linearization") : ""},
+        {"augment_column", nc > 0 ? augmented("linearization_column") : ""},
+        {"singular", on_singular_mass("linearization", call_args + "A, B", "1")}};
+    std::vector<std::string> const used = {"t", "q", "qd", "u", "p", "A", "B"};
+    if (nc > 0)
+        define_augmented_twin("linearization", "int", args, used, section, values,
+                              {{"augment", "linearization"}, {"augment_column", "linearization_column"}}, "1");
+    std::string body = text(section, values);
     if (nc == 0) body += text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}, {"coriolis", coriolis}});
     out_.declare("int", "linearization", args, text("comments.tpl#linearization"));
-    out_.define("int", "linearization", args, {"t", "q", "qd", "u", "p", "A", "B"}, body, "", cxx_printer::place::api);
+    out_.define("int", "linearization", args, used, body, "", cxx_printer::place::api);
 }
 
 void emitter::inverse_dynamics() {

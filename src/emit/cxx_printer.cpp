@@ -43,6 +43,10 @@ std::string cxx_printer::definition(std::string const& result, std::string const
 void cxx_printer::define(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
                          std::vector<std::string> const& used, std::string const& body, std::string const& comment,
                          place where) {
+    if (where == place::late_helper) {
+        definitions_ += render("detail_block.tpl", {{"helpers", definition(result, name, args, used, body, comment, where)}});
+        return;
+    }
     (where == place::api ? definitions_ : helpers_) += definition(result, name, args, used, body, comment, where);
 }
 

@@ -1,6 +1,7 @@
 // The frame of a generated file: declarations, definitions and the `detail` helpers,
 // collected in order, every line from templates/ (declaration.tpl, function.tpl,
-// detail_block.tpl). One `namespace detail` block per file.
+// detail_block.tpl). One `namespace detail` block of helpers at the top of the definitions, and one
+// around each late helper among them (place::late_helper).
 #pragma once
 
 #include <string>
@@ -19,7 +20,10 @@ public:
     enum class place {
         api,   // part of the generated API: definitions (and the caller declares it)
         helper, // in namespace detail, for the API functions only
-        part    // a helper that is one part of a split function, never inlined
+        part,   // a helper that is one part of a split function, never inlined
+        // in a namespace detail of its own among the API definitions, after those defined so
+        // far: a helper that calls API functions (header-only files declare nothing before)
+        late_helper
     };
 
     // `linkage` goes before every function: "inline ", "template <class T>\ninline ", "".

@@ -130,6 +130,10 @@ std::string emitter::unrolled_cholesky() const {
 
 std::string emitter::augmented(char const* section) {
     if (!d_.mass_singular) return "";
+    return augmentation(section, "augment.tpl#why_everywhere");
+}
+
+std::string emitter::augmentation(char const* section, char const* why) {
     if (!augment_helpers_added_) {
         out_.add_helpers(text("augment.tpl#helpers", {{"linkage", helper_linkage()},
                                               {"scalar", scalar()},
@@ -137,7 +141,31 @@ std::string emitter::augmented(char const* section) {
                                               {"zero", single() ? "0.0f" : "0.0"}}));
         augment_helpers_added_ = true;
     }
-    return text(std::string("augment.tpl#") + section, {{"scalar", scalar()}});
+    return text(std::string("augment.tpl#") + section, {{"scalar", scalar()}, {"why", one_line(text(why))}});
+}
+
+std::string emitter::on_singular_mass(std::string const& name, std::string const& call, char const* fail) const {
+    if (!regularizes_at_run_time()) return one_line(text("augment.tpl#fail", {{"status", fail}}));
+    return one_line(text("augment.tpl#twin_call", {{"name", name}, {"call", call}}));
+}
+
+void emitter::define_augmented_twin(std::string const& name, std::string const& result,
+                                    std::vector<cxx_argument> const& args, std::vector<std::string> const& used,
+                                    std::string const& section, std::vector<std::pair<std::string, std::string>> values,
+                                    std::vector<std::pair<std::string, std::string>> const& augment_sections,
+                                    char const* fail) {
+    if (!regularizes_at_run_time()) return;
+    auto set = [&](std::string const& key, std::string const& value) {
+        for (auto& v : values)
+            if (v.first == key) v.second = value;
+    };
+    set("factor", "detail::cholesky_factor<nq>");
+    set("solve", "detail::cholesky_solve<nq>");
+    set("singular", one_line(text("augment.tpl#fail", {{"status", fail}})));
+    for (auto const& [key, augment_section] : augment_sections)
+        set(key, augmentation(augment_section.c_str(), "augment.tpl#why_here"));
+    out_.define(result, name + "_augmented", args, used, text(section, values),
+                text("augment.tpl#twin_comment", {{"name", name}}), cxx_printer::place::late_helper);
 }
 
 std::string emitter::inline_forward_dynamics(built_function& f, std::vector<std::string>& read) {
@@ -198,8 +226,13 @@ void emitter::forward_dynamics() {
         values.push_back({"solve", mf.solve});
         values.push_back({"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))});
         values.push_back({"augment", augmented("forward_dynamics")});
-        out_.define("int", "forward_dynamics", args, {"t", "q", "qd", "u", "p", "qdd", "lambda"},
-                    text("forward_dynamics_constrained.tpl", values), "", cxx_printer::place::api);
+        std::string const call = cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"})) + "qdd, lambda";
+        values.push_back({"singular", on_singular_mass("forward_dynamics", call, "1")});
+        std::vector<std::string> const used = {"t", "q", "qd", "u", "p", "qdd", "lambda"};
+        define_augmented_twin("forward_dynamics", "int", args, used, "forward_dynamics_constrained.tpl", values,
+                              {{"augment", "forward_dynamics"}}, "1");
+        out_.define("int", "forward_dynamics", args, used, text("forward_dynamics_constrained.tpl", values), "",
+                    cxx_printer::place::api);
         return;
     }
     // The work in a helper that leaves M's factor to its caller: linearization takes q̈ from

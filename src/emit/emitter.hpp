@@ -81,7 +81,28 @@ private:
     // The lines that factor M + rho A^T A where M alone is singular (d_.mass_singular), for
     // one place (an augment.tpl section; its helpers added once); "" otherwise.
     std::string augmented(char const* section);
+    // The same section whether or not M is singular (for the run-time twins).
+    std::string augmentation(char const* section, char const* why);
     bool augment_helpers_added_ = false;
+    // With constraints and M regular where lagc tried it, a function that factorises M has a
+    // twin in detail, `name`_augmented, written from the same template with M + rho A^T A
+    // and the loop Cholesky: where M alone is not positive definite at run time (a mass or an
+    // inertia set to 0) but [[M, A^T], [A, 0]] is regular, the function returns what its twin
+    // returns. `fail` is what it returns otherwise; `call` the twin's arguments.
+    // A one-line section without its line end, for a place inside a line.
+    static std::string one_line(std::string s) {
+        while (!s.empty() && s.back() == '\n') s.pop_back();
+        return s;
+    }
+    bool regularizes_at_run_time() const { return d_.nc > 0 && !d_.mass_singular; }
+    std::string on_singular_mass(std::string const& name, std::string const& call, char const* fail) const;
+    // Defines the twin: `values` as for the function itself, with the loop Cholesky and the
+    // augmentation's sections put in their places.
+    void define_augmented_twin(std::string const& name, std::string const& result, std::vector<cxx_argument> const& args,
+                               std::vector<std::string> const& used, std::string const& section,
+                               std::vector<std::pair<std::string, std::string>> values,
+                               std::vector<std::pair<std::string, std::string>> const& augment_sections,
+                               char const* fail);
     // forward_dynamics is a wrapper of detail::forward_dynamics_factored (large models
     // without constraints), which linearization calls for q̈ and M's factor.
     bool forward_dynamics_factored_ = false;

@@ -80,26 +80,45 @@ void emitter::constraint_state_functions() {
     if (d_.nc == 0) return;
     array_function("constraint_velocity", with_output(inputs({"q", "qd", "p"}), "v"), entries("v", d_.constraint_velocity));
     factorisation const mf = mass_factorisation();
-    out_.add_helpers(text("task.tpl#project_onto_rows",
-                          {{"template_head", o_.templated ? "template <int rows, class T>" : "template <int rows>"},
-                           {"scalar", scalar()},
-                           {"solve", mf.solve}}));
+    std::string const head = o_.templated ? "template <int rows, class T>" : "template <int rows>";
+    out_.add_helpers(text("task.tpl#project_onto_rows", {{"template_head", head},
+                                                         {"scalar", scalar()},
+                                                         {"solve", mf.solve},
+                                                         {"project", "project_onto_rows"},
+                                                         {"factorised", one_line(text("augment.tpl#factorised"))}}));
+    if (regularizes_at_run_time())
+        out_.add_helpers(text("task.tpl#project_onto_rows", {{"template_head", head},
+                                                             {"scalar", scalar()},
+                                                             {"solve", "cholesky_solve<nq>"},
+                                                             {"project", "project_onto_rows_augmented"},
+                                                             {"factorised", one_line(text("augment.tpl#factorised_augmented"))}}));
     std::vector<cxx_argument> args;
     if (m_.uses_time) args.push_back({"t", scalar()});
     args.push_back({"q", scalar() + "*"});
     args.push_back({"qd", scalar() + "*"});
     args.push_back({"p", "const Parameters&"});
     std::string const iterations = std::to_string(projection_iterations);
-    std::string body = text("task.tpl#project_state", {{"scalar", scalar()},
-                                                       {"holonomic", std::to_string(d_.holonomic_rows)},
-                                                       {"iterations", iterations},
-                                                       {"t", m_.uses_time ? "t, " : ""},
-                                                       {"math", math()},
-                                                       {"factor", mf.factor},
-                                                       {"augment", augmented("project_state")},
-                                                       {"augment_velocity", augmented("project_state_velocity")}});
+    std::string const t = m_.uses_time ? "t, " : "";
+    std::vector<std::pair<std::string, std::string>> values = {
+        {"scalar", scalar()},
+        {"holonomic", std::to_string(d_.holonomic_rows)},
+        {"iterations", iterations},
+        {"t", t},
+        {"math", math()},
+        {"factor", mf.factor},
+        {"augment", augmented("project_state")},
+        {"augment_velocity", augmented("project_state_velocity")},
+        {"project", "project_onto_rows"},
+        {"singular", on_singular_mass("project_state", t + "q, qd, p", "-1")}};
+    std::vector<std::string> const used = {"t", "q", "qd", "p"};
+    auto twin = values;
+    for (auto& v : twin)
+        if (v.first == "project") v.second = "project_onto_rows_augmented";
+    define_augmented_twin("project_state", scalar(), args, used, "task.tpl#project_state", twin,
+                          {{"augment", "project_state"}, {"augment_velocity", "project_state_velocity"}}, "-1");
+    std::string body = text("task.tpl#project_state", values);
     out_.declare(scalar(), "project_state", args, text("comments.tpl#project_state", {{"iterations", iterations}}));
-    out_.define(scalar(), "project_state", args, {"t", "q", "qd", "p"}, body, "", cxx_printer::place::api);
+    out_.define(scalar(), "project_state", args, used, body, "", cxx_printer::place::api);
 }
 
 } // namespace lagc::emitting
