@@ -32,6 +32,7 @@ struct parameter_def {
     double default_value = 0.0;
     GiNaC::ex exact_value = 0; // the default as written, an exact rational
     span where;
+    bool written = false; // a default was written (0 included); else 0, as the language says
 };
 
 // One `force` or `torque` statement, kept unevaluated until derivation.

@@ -194,6 +194,44 @@ TEST(Derivation, KineticEnergyFromTheMassMatrix) {
     }
 }
 
+// The well-posedness pass takes every default as written, 0 included (issue 31): an
+// inertia tensor with a zero product of inertia is positive definite, not refused.
+TEST(WellPosed, ZeroDefaultsAreTakenAsWritten) {
+    std::string const model = "model zero_param\n"
+                              "parameter Jxx = 0.001, Jyy = 0.001, Jzz = 0.001, Jxy = 0.0\n"
+                              "coordinate a, b\n"
+                              "let w = [der(a), der(b), 0]\n"
+                              "let J = [[Jxx, Jxy, 0], [Jxy, Jyy, 0], [0, 0, Jzz]]\n"
+                              "kinetic 0.5*dot(w, J*w)\n";
+    EXPECT_EQ(errors_of(model), "");
+    // The same tensor with a written product that makes it indefinite is an error.
+    std::string indefinite = model;
+    indefinite.replace(indefinite.find("Jxy = 0.0"), 9, "Jxy = 0.5");
+    EXPECT_NE(errors_of(indefinite).find("error: the kinetic energy is negative"), std::string::npos)
+        << errors_of(indefinite);
+}
+
+// Where no default is written, the pass invents values; a defect found with them is a
+// warning that names those parameters, never an error (the model may be right with the
+// values it will be given).
+TEST(WellPosed, DefectsWithInventedValuesAreWarningsNamingThem) {
+    std::string const model = "model invented\n"
+                              "parameter Jxx = 0.001, Jyy = 0.001, Jzz = 0.001, Jxy\n"
+                              "coordinate a, b\n"
+                              "let w = [der(a), der(b), 0]\n"
+                              "let J = [[Jxx, Jxy, 0], [Jxy, Jyy, 0], [0, 0, Jzz]]\n"
+                              "kinetic 0.5*dot(w, J*w)\n";
+    std::string const out = errors_of(model);
+    EXPECT_EQ(out.find("error:"), std::string::npos) << out;
+    EXPECT_NE(out.find("warning: the kinetic energy is negative"), std::string::npos) << out;
+    EXPECT_NE(out.find("values lagc chose for Jxy, which have no default"), std::string::npos) << out;
+    EXPECT_NE(out.find("[-Winvented-values]"), std::string::npos) << out;
+    // A parameter without a default that M does not read changes nothing: still an error.
+    std::string written = model;
+    written.replace(written.find("Jxy\n"), 4, "Jxy = 0.5, k\n");
+    EXPECT_NE(errors_of(written).find("error: the kinetic energy is negative"), std::string::npos) << errors_of(written);
+}
+
 TEST(Derivation, CoriolisIsWithheldWithANote) {
     std::string notes = errors_of("model p\nparameter m\ncoordinate x\nkinetic 0.5 * m * der(x)^2 * (1 + t)\n");
     EXPECT_NE(notes.find("note: coriolis_matrix is not emitted: the mass matrix depends on t"), std::string::npos)

@@ -10,6 +10,7 @@
 #include "friction_block.hpp"
 #include "inclined_plane.hpp"
 #include "ladle.hpp"
+#include "iiwa_like.hpp"
 #include "panda_like.hpp"
 #include "pendulum_horizontal_force.hpp"
 #include "quadrotor.hpp"
@@ -762,6 +763,20 @@ TEST(MuJoCo, PandaLikeAgreesToRoundOff) {
     };
     agrees_with_mujoco<panda_like::nq, panda_like::Parameters>("panda_like", states, panda_like::mass_matrix,
                                                                panda_like::bias_forces, panda_like::forward_dynamics);
+}
+
+// Seven links whose products of inertia (and nothing else) are parameters with the default
+// 0.0, as a URDF with ixy="0" gives them: lagc takes the zeros as written (it invented
+// values for them once and refused the arm: issue 31), and agrees with MuJoCo.
+TEST(MuJoCo, IiwaLikeWithZeroProductsOfInertiaAgreesToRoundOff) {
+    std::vector<mujoco_reference> const states = {
+#include "data/iiwa_like_mujoco.inc"
+    };
+    iiwa_like::Parameters const p;
+    EXPECT_EQ(p.Jxy7, 0.0);
+    EXPECT_EQ(p.Jyz1, 0.0);
+    agrees_with_mujoco<iiwa_like::nq, iiwa_like::Parameters>("iiwa_like", states, iiwa_like::mass_matrix,
+                                                             iiwa_like::bias_forces, iiwa_like::forward_dynamics);
 }
 
 // docs/rigid-bodies.md's rod: omega = (-sin(phi) theta', phi', cos(phi) theta') in body axes

@@ -43,8 +43,7 @@ std::vector<double> random_point(model const& m, std::uint64_t& state, parameter
     for (std::size_t i = 0; i < m.qd.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
     for (std::size_t i = 0; i < m.u.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
     for (auto const& p : m.parameters)
-        point.push_back(parameters == parameter_values::defaults && p.default_value != 0 ? p.default_value
-                                                                                          : uniform(state, 0.6, 1.4));
+        point.push_back(parameters == parameter_values::defaults && p.written ? p.default_value : uniform(state, 0.6, 1.4));
     point.push_back(uniform(state, 0.2, 1.2));
     return point;
 }
@@ -183,6 +182,7 @@ public:
             for (std::size_t j = 0; j <= i; ++j) roots_.push_back(graph_.add(d_.mass_matrix[i * n + j]));
         for (auto const& a : d_.constraint_jacobian) roots_.push_back(graph_.add(a));
         for (auto const& term : m_.energy_terms) roots_.push_back(graph_.add(term.value));
+        invented_ = invented_parameters();
         std::vector<sample> samples;
         std::uint64_t state = 0x9E3779B97F4A7C15ull;
         for (int s = 0; s < sample_count; ++s) {
@@ -205,13 +205,47 @@ private:
     model const& m_;
     derived& d_;
     diagnostics& diags_;
+    std::string invented_; // the parameters M, A or T read that have no default, or ""
     std::vector<std::string> variables_; // the spellings, in the order of a sample's point
     std::map<std::string, symbol_spelling> symbols_;
     expression_graph graph_;
     std::vector<int> roots_;
 
-    // Coordinates, velocities and time at random; a parameter at its default, or (default
-    // 0: a value the user did not give) at a random positive value.
+    // "a, b": the parameters without a written default that M, A or the kinetic terms read
+    // (the samples give them invented values).
+    std::string invented_parameters() const {
+        std::vector<std::string> names;
+        for (std::size_t i = 0; i < m_.parameters.size(); ++i) {
+            if (m_.parameters[i].written) continue;
+            bool read = false;
+            for (auto const& e : d_.mass_matrix) read = read || e.has(m_.p[i]);
+            for (auto const& e : d_.constraint_jacobian) read = read || e.has(m_.p[i]);
+            for (auto const& term : m_.energy_terms) read = read || term.value.has(m_.p[i]);
+            if (read) names.push_back(m_.parameters[i].name);
+        }
+        std::string s;
+        for (std::size_t i = 0; i < names.size(); ++i)
+            s += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+        return s;
+    }
+
+    // A defect of M or of the constraints: an error, or, where it was found with invented
+    // values (invented_), a warning that names them, since the values the model will be given
+    // may have none. Returns whether the run goes on.
+    bool defect(span at, std::string const& message) {
+        if (invented_.empty()) {
+            diags_.error(at, message);
+            return false;
+        }
+        diags_.warning(at,
+                       message + " (found with values lagc chose for " + invented_ +
+                           ", which have no default: write their defaults to check the model as it will run)",
+                       warning_kind::invented_values);
+        return true;
+    }
+
+    // Coordinates, velocities and time at random; a parameter at its written default, or
+    // (none written) at an invented positive value.
     sample evaluate(std::uint64_t& state) {
         std::size_t const n = d_.nq, nc = d_.nc;
         sample x;
@@ -277,10 +311,9 @@ private:
                            warning_kind::indefinite_mass_matrix);
             return true;
         }
-        diags_.error(at, "the kinetic energy is negative for the velocity " + along +
-                             " (the mass matrix has a negative eigenvalue at every configuration tried): a kinetic "
-                             "energy is positive for every motion; check this term's sign");
-        return false;
+        return defect(at, "the kinetic energy is negative for the velocity " + along +
+                              " (the mass matrix has a negative eigenvalue at every configuration tried): a kinetic "
+                              "energy is positive for every motion; check this term's sign");
     }
 
     // For each row of A at sample x, its coefficients as a combination of the rows before it
@@ -348,13 +381,12 @@ private:
                     factor = 0;
             }
             if (!everywhere) continue;
-            ok = false;
-            report_dependent(k, uses, factor);
+            ok = report_dependent(k, uses, factor) && ok;
         }
         return ok;
     }
 
-    void report_dependent(std::size_t k, std::vector<std::size_t> const& uses, double factor) {
+    bool report_dependent(std::size_t k, std::vector<std::size_t> const& uses, double factor) {
         std::string lines;
         for (std::size_t i = 0; i < uses.size(); ++i)
             lines += (i == 0 ? "" : i + 1 == uses.size() ? " and " : ", ") + std::to_string(d_.constraint_lines[uses[i]]);
@@ -366,10 +398,10 @@ private:
                                     : "its row of the Jacobian A is a combination of those of the constraint" +
                                           std::string(uses.size() == 1 ? "" : "s") + " on line" +
                                           (uses.size() == 1 ? " " : "s ") + lines;
-        diags_.error(d_.constraint_spans[k],
-                     "this constraint depends on the others: " + how +
-                         " at every configuration tried, so [[M, A^T], [A, 0]] is singular and forward_dynamics "
-                         "fails everywhere; remove it (or the one it repeats)");
+        return defect(d_.constraint_spans[k],
+                      "this constraint depends on the others: " + how +
+                          " at every configuration tried, so [[M, A^T], [A, 0]] is singular and forward_dynamics "
+                          "fails everywhere; remove it (or the one it repeats)");
     }
 
     // a_k·a_l / a_l·a_l at sample x: the factor between two proportional rows.
@@ -433,14 +465,9 @@ private:
         std::vector<double> const v = nc > 0 ? undetermined : null_vector;
         std::string const tail = nc > 0 ? ", and no constraint determines it" : "";
         std::size_t const i = single_coordinate(v);
-        if (i < n) {
-            diags_.error(m_.coordinate_spans[i], no_inertia_message(m_, i) + tail);
-        } else {
-            diags_.error(statement_with(v), "the mass matrix is singular: the velocity combination " +
-                                                combination(m_, v) +
-                                                " has no inertia (the kinetic energy does not change along it)" + tail);
-        }
-        return false;
+        if (i < n) return defect(m_.coordinate_spans[i], no_inertia_message(m_, i) + tail);
+        return defect(statement_with(v), "the mass matrix is singular: the velocity combination " + combination(m_, v) +
+                                             " has no inertia (the kinetic energy does not change along it)" + tail);
     }
 };
 

@@ -23,9 +23,10 @@ bool check_well_posed(model const& m, derived& d, diagnostics& diags);
 std::map<std::string, symbol_spelling> graph_spellings(model const& m, std::vector<std::string>& order);
 
 // A pseudo-random state in the order graph_spellings gives: q in [-1.4, 1.4], q̇ and u in
-// [-1, 1], t in [0.2, 1.2], and each parameter at its default (0 taken as not given: then at
-// random in [0.6, 1.4]) or, to test an identity of the expressions rather than of the
-// defaults, at random. From a fixed generator: the same on every machine.
+// [-1, 1], t in [0.2, 1.2], and each parameter at the default written for it, 0 included
+// (where none is written, at a value invented in [0.6, 1.4]) or, to test an identity of the
+// expressions rather than of the defaults, at random. From a fixed generator: the same on
+// every machine.
 enum class parameter_values { defaults, random };
 std::vector<double> random_point(model const& m, std::uint64_t& state, parameter_values parameters);
 

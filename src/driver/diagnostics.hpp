@@ -40,6 +40,7 @@ enum class warning_kind {
     over_determined,
     singular_mass_matrix,
     coriolis,
+    invented_values,
 };
 // The kind's name after -W ("kinetic-without-velocity").
 std::string_view flag_name(warning_kind kind);

@@ -74,7 +74,7 @@ void checker::statement(ast::parameter_stmt const& s, span) {
         if (!declare(d.name, name_kind::parameter, m_.parameters.size())) continue;
         // Registered whatever its default: the name is declared, so uses of it must find a
         // symbol (an error below already stops the compilation).
-        parameter_def p{d.name.name, 0.0, 0, span_of(d.name)};
+        parameter_def p{d.name.name, 0.0, 0, span_of(d.name), d.value.has_value()};
         m_.p.emplace_back("p_" + d.name.name);
         if (exact) {
             p.exact_value = *exact;
