@@ -2331,6 +2331,16 @@ static void linearization_terms(const double* q, const double* qd, const double*
     detail::linearization_terms_part11(p, J, w);
 }
 
+// 0 when every entry of A and B is finite, else 3: a derivative that is 0/0 here (as that of
+// |x|^1.5 or of r^3 at the origin) or that overflows, even where forward_dynamics is finite.
+static int linearization_status(const double* A, const double* B) {
+    for (int k = 0; k < 4 * nq * nq; ++k)
+        if (!std::isfinite(A[k])) return 3;
+    for (int k = 0; k < 2 * nq * nu; ++k)
+        if (!std::isfinite(B[k])) return 3;
+    return 0;
+}
+
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
 // and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
 static void store_linearization_column(int c, const double* column, double* A, double* B) {
@@ -2532,7 +2542,7 @@ static LAGC_PART_NOINLINE void output_tip_drift_part0(double* a, double* w) {
 }  // namespace detail
 
 
-void mass_matrix(const double* q, const Parameters& p, double* M) {
+void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     double w[259];
     detail::shared_part0(q, w);
     detail::shared_part1(q, p, w);
@@ -2555,7 +2565,7 @@ void mass_matrix(const double* q, const Parameters& p, double* M) {
     detail::mass_matrix_part0(M, w);
 }
 
-void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
+void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     double w[368];
     detail::shared_part0(q, w);
     detail::shared_part1(q, p, w);
@@ -2566,7 +2576,7 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     detail::coriolis_matrix_part1(p, C, w);
 }
 
-void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
+void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     double w[147];
     detail::shared_part0(q, w);
     detail::shared_part1(q, p, w);
@@ -2579,7 +2589,7 @@ void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
     detail::potential_gradient_part0(p, dVdq, w);
 }
 
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
+void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
     double w[260];
     detail::shared_part0(q, w);
     detail::shared_part1(q, p, w);
@@ -2600,7 +2610,7 @@ void bias_forces(const double* q, const double* qd, const Parameters& p, double*
     detail::bias_forces_part0(h, w);
 }
 
-void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* Q) {
+void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
     detail::generalized_forces_part0(u, Q);
 }
 
@@ -2630,7 +2640,7 @@ double potential_energy(const double* q, const Parameters& p) {
     return result[0];
 }
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
+int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     double M[nq * nq];
     return detail::forward_dynamics_factored(q, qd, u, p, qdd, M);
 }
@@ -2649,7 +2659,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     return 0;
 }
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
+int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
     // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
     // factorisation, 2 nq + nu solves.
@@ -2666,10 +2676,10 @@ int linearization(const double* q, const double* qd, const double* u, const Para
         detail::solve_mass_matrix(M, z);
         detail::store_linearization_column(c, z, A, B);
     }
-    return 0;
+    return detail::linearization_status(A, B);
 }
 
-void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* tau) {
+void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     double w[406];
     detail::shared_part0(q, w);
     detail::shared_part1(q, p, w);
@@ -2698,12 +2708,14 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     detail::inverse_dynamics_part0(u, p, tau, w);
 }
 
-void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* B) {
+void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
     detail::input_matrix_part0(B);
 }
 
 int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
-    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. x is written only
+    // when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
     int status = state_derivative(x, u, p, k1);
     if (status != 0) return status;
@@ -2716,22 +2728,33 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
     status = state_derivative(y, u, p, k4);
     if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    for (int i = 0; i < 2 * nq; ++i) {
+        y[i] = x[i] + dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        if (!std::isfinite(y[i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
-    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
+    // only when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double qdd[nq];
     double lambda[nc > 0 ? nc : 1];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
     if (status != 0) return status;
-    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
-    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
+    double y[2 * nq];
+    for (int i = 0; i < nq; ++i) {
+        y[nq + i] = x[nq + i] + dt * qdd[i];
+        y[i] = x[i] + dt * y[nq + i];
+        if (!std::isfinite(y[i]) || !std::isfinite(y[nq + i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
-void output_tip(const double* q, const double* /*qd*/, const Parameters& p, double* out) {
+void output_tip(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT out) {
     double w[113];
     detail::shared_part0(q, w);
     detail::shared_part1(q, p, w);
@@ -2744,7 +2767,7 @@ void output_tip(const double* q, const double* /*qd*/, const Parameters& p, doub
     detail::output_tip_part0(out, w);
 }
 
-void output_tip_jacobian(const double* q, const Parameters& p, double* J) {
+void output_tip_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT J) {
     double w[114];
     detail::shared_part0(q, w);
     detail::shared_part1(q, p, w);
@@ -2756,7 +2779,7 @@ void output_tip_jacobian(const double* q, const Parameters& p, double* J) {
     detail::output_tip_jacobian_part0(J, w);
 }
 
-void output_tip_drift(const double* q, const double* qd, const Parameters& p, double* a) {
+void output_tip_drift(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT a) {
     double w[412];
     detail::shared_part0(q, w);
     detail::shared_part1(q, p, w);

@@ -150,6 +150,16 @@ static void linearization_terms(double /*t*/, const double* q, const double* qd,
     J[11] = -(p.alpha_c*s4 + s5);
 }
 
+// 0 when every entry of A and B is finite, else 3: a derivative that is 0/0 here (as that of
+// |x|^1.5 or of r^3 at the origin) or that overflows, even where forward_dynamics is finite.
+static int linearization_status(const double* A, const double* B) {
+    for (int k = 0; k < 4 * nq * nq; ++k)
+        if (!std::isfinite(A[k])) return 3;
+    for (int k = 0; k < 2 * nq * nu; ++k)
+        if (!std::isfinite(B[k])) return 3;
+    return 0;
+}
+
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
 // and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
 static void store_linearization_column(int c, const double* column, double* A, double* B) {
@@ -216,31 +226,31 @@ int project_onto_rows_augmented(const double* M, const double* A, const double* 
 }  // namespace detail
 
 
-void mass_matrix(double /*t*/, const double* /*q*/, const Parameters& p, double* M) {
+void mass_matrix(double /*t*/, const double* /*q*/, const Parameters& p, double* LAGC_RESTRICT M) {
     M[0] = p.m;
     M[1] = 0.0;
     M[2] = 0.0;
     M[3] = p.m;
 }
 
-void coriolis_matrix(double /*t*/, const double* /*q*/, const double* /*qd*/, const Parameters& /*p*/, double* C) {
+void coriolis_matrix(double /*t*/, const double* /*q*/, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT C) {
     C[0] = 0.0;
     C[1] = 0.0;
     C[2] = 0.0;
     C[3] = 0.0;
 }
 
-void potential_gradient(double /*t*/, const double* /*q*/, const Parameters& p, double* dVdq) {
+void potential_gradient(double /*t*/, const double* /*q*/, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     dVdq[0] = 0.0;
     dVdq[1] = p.g*p.m;
 }
 
-void bias_forces(double /*t*/, const double* /*q*/, const double* /*qd*/, const Parameters& p, double* h) {
+void bias_forces(double /*t*/, const double* /*q*/, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT h) {
     h[0] = 0.0;
     h[1] = p.g*p.m;
 }
 
-void generalized_forces(double /*t*/, const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* Q) {
+void generalized_forces(double /*t*/, const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
     Q[0] = 0.0;
     Q[1] = 0.0;
 }
@@ -255,18 +265,18 @@ double potential_energy(double /*t*/, const double* q, const Parameters& p) {
     return result;
 }
 
-void constraint_residuals(double t, const double* q, const double* /*qd*/, const Parameters& p, double* c) {
+void constraint_residuals(double t, const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
     const double s0 = std::sin(p.w*t);
     const double s1 = p.L0 + p.dL*s0;
     c[0] = 0.5*(q[1]*q[1] + q[0]*q[0] - s1*s1);
 }
 
-void constraint_jacobian(double /*t*/, const double* q, const Parameters& /*p*/, double* A) {
+void constraint_jacobian(double /*t*/, const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
     A[0] = q[0];
     A[1] = q[1];
 }
 
-void semi_implicit_system(double t, const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* K, double* rhs) {
+void semi_implicit_system(double t, const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
     K[0] = p.m;
     K[1] = 0.0;
     K[2] = q[0];
@@ -338,7 +348,7 @@ static int forward_dynamics_augmented(double t, const double* q, const double* q
 }
 }  // namespace detail
 
-int forward_dynamics(double t, const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
+int forward_dynamics(double t, const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T and Y = M^-1 A^T,
     // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
     double M[nq * nq];
@@ -446,11 +456,11 @@ static int linearization_augmented(double t, const double* q, const double* qd, 
             for (int k = 0; k < nc; ++k) z[i] -= Y[k * nq + i] * l[k];
         detail::store_linearization_column(c, z, A, B);
     }
-    return 0;
+    return detail::linearization_status(A, B);
 }
 }  // namespace detail
 
-int linearization(double t, const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
+int linearization(double t, const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -493,19 +503,21 @@ int linearization(double t, const double* q, const double* qd, const double* u, 
             for (int k = 0; k < nc; ++k) z[i] -= Y[k * nq + i] * l[k];
         detail::store_linearization_column(c, z, A, B);
     }
-    return 0;
+    return detail::linearization_status(A, B);
 }
 
-void inverse_dynamics(double /*t*/, const double* /*q*/, const double* /*qd*/, const double* qdd, const double* /*u*/, const Parameters& p, double* tau) {
+void inverse_dynamics(double /*t*/, const double* /*q*/, const double* /*qd*/, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
     tau[0] = p.m*qdd[0];
     tau[1] = p.m*(p.g + qdd[1]);
 }
 
-void input_matrix(double /*t*/, const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* /*B*/) {
+void input_matrix(double /*t*/, const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {
 }
 
 int rk4_step(double t, double* x, const double* u, const Parameters& p, double dt) {
-    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. x is written only
+    // when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
     int status = state_derivative(t, x, u, p, k1);
     if (status != 0) return status;
@@ -518,22 +530,33 @@ int rk4_step(double t, double* x, const double* u, const Parameters& p, double d
     for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
     status = state_derivative(t + dt, y, u, p, k4);
     if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    for (int i = 0; i < 2 * nq; ++i) {
+        y[i] = x[i] + dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        if (!std::isfinite(y[i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
 int symplectic_euler_step(double t, double* x, const double* u, const Parameters& p, double dt) {
-    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
+    // only when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double qdd[nq];
     double lambda[nc > 0 ? nc : 1];
     const int status = forward_dynamics(t, x, x + nq, u, p, qdd, lambda);
     if (status != 0) return status;
-    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
-    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
+    double y[2 * nq];
+    for (int i = 0; i < nq; ++i) {
+        y[nq + i] = x[nq + i] + dt * qdd[i];
+        y[i] = x[i] + dt * y[nq + i];
+        if (!std::isfinite(y[i]) || !std::isfinite(y[nq + i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
-void constraint_velocity(double t, const double* q, const double* qd, const Parameters& p, double* v) {
+void constraint_velocity(double t, const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT v) {
     const double s0 = p.w*t;
     const double s1 = std::cos(s0);
     const double s2 = std::sin(s0);
@@ -541,10 +564,10 @@ void constraint_velocity(double t, const double* q, const double* qd, const Para
 }
 
 namespace detail {
-// project_state where M alone is not positive definite at this state (a mass or an
+// project_state_in_place where M alone is not positive definite at this state (a mass or an
 // inertia that is 0 at run time) while [[M, A^T], [A, 0]] may still be regular: the
 // same work with M + rho A^T A, factorised by the loop Cholesky.
-static double project_state_augmented(double t, double* q, double* qd, const Parameters& p) {
+static double project_state_in_place_augmented(double t, double* q, double* qd, const Parameters& p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -578,7 +601,9 @@ static double project_state_augmented(double t, double* q, double* qd, const Par
 }
 }  // namespace detail
 
-double project_state(double t, double* q, double* qd, const Parameters& p) {
+namespace detail {
+// project_state's work, in place (q, qd partly moved when it fails).
+static double project_state_in_place(double t, double* q, double* qd, const Parameters& p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -591,13 +616,13 @@ double project_state(double t, double* q, double* qd, const Parameters& p) {
         if (!(size > 0)) break;
         mass_matrix(t, q, p, M);
         constraint_jacobian(t, q, p, A);
-        if (detail::factor_mass_matrix(M) != 0) return detail::project_state_augmented(t, q, qd, p);
+        if (detail::factor_mass_matrix(M) != 0) return detail::project_state_in_place_augmented(t, q, qd, p);
         if (detail::project_onto_rows<nh>(M, A, c, Y, S, l, q) != 0) return -1;
     }
     constraint_velocity(t, q, qd, p, c);
     mass_matrix(t, q, p, M);
     constraint_jacobian(t, q, p, A);
-    if (detail::factor_mass_matrix(M) != 0) return detail::project_state_augmented(t, q, qd, p);
+    if (detail::factor_mass_matrix(M) != 0) return detail::project_state_in_place_augmented(t, q, qd, p);
     if (detail::project_onto_rows<nc>(M, A, c, Y, S, l, qd) != 0) return -1;
     // What is left: |[c; cdot, g]|.
     double v[nc];
@@ -608,30 +633,49 @@ double project_state(double t, double* q, double* qd, const Parameters& p) {
     for (int k = 0; k < nc; ++k) left += v[k] * v[k];
     return std::sqrt(left);
 }
+}  // namespace detail
 
-void output_rope_length(double t, const double* /*q*/, const double* /*qd*/, const Parameters& p, double* out) {
+double project_state(double t, double* q, double* qd, const Parameters& p) {
+    // The work on copies: q and qd are written only when it succeeds with finite values.
+    double q1[nq], qd1[nq];
+    for (int i = 0; i < nq; ++i) {
+        q1[i] = q[i];
+        qd1[i] = qd[i];
+    }
+    const double left = detail::project_state_in_place(t, q1, qd1, p);
+    if (!(left >= 0) || !std::isfinite(left)) return -1;
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(q1[i]) || !std::isfinite(qd1[i])) return -1;
+    for (int i = 0; i < nq; ++i) {
+        q[i] = q1[i];
+        qd[i] = qd1[i];
+    }
+    return left;
+}
+
+void output_rope_length(double t, const double* /*q*/, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT out) {
     const double s0 = std::sin(p.w*t);
     out[0] = p.L0 + p.dL*s0;
 }
 
-void output_rope_length_jacobian(double /*t*/, const double* /*q*/, const Parameters& /*p*/, double* J) {
+void output_rope_length_jacobian(double /*t*/, const double* /*q*/, const Parameters& /*p*/, double* LAGC_RESTRICT J) {
     J[0] = 0.0;
     J[1] = 0.0;
 }
 
-void output_rope_length_drift(double t, const double* /*q*/, const double* /*qd*/, const Parameters& p, double* a) {
+void output_rope_length_drift(double t, const double* /*q*/, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT a) {
     const double s0 = std::sin(p.w*t);
     a[0] = -p.dL*s0*p.w*p.w;
 }
 
-void output_bob_over_rope(double t, const double* q, const double* /*qd*/, const Parameters& p, double* out) {
+void output_bob_over_rope(double t, const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT out) {
     const double s0 = std::sin(p.w*t);
     const double s1 = p.L0 + p.dL*s0;
     out[0] = q[0]/s1;
     out[1] = q[1]/s1;
 }
 
-void output_bob_over_rope_jacobian(double t, const double* /*q*/, const Parameters& p, double* J) {
+void output_bob_over_rope_jacobian(double t, const double* /*q*/, const Parameters& p, double* LAGC_RESTRICT J) {
     J[1] = 0.0;
     J[2] = 0.0;
     const double s0 = std::sin(p.w*t);
@@ -640,7 +684,7 @@ void output_bob_over_rope_jacobian(double t, const double* /*q*/, const Paramete
     J[3] = s1;
 }
 
-void output_bob_over_rope_drift(double t, const double* q, const double* qd, const Parameters& p, double* a) {
+void output_bob_over_rope_drift(double t, const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT a) {
     const double s0 = p.w*t;
     const double s1 = std::sin(s0);
     const double s2 = std::cos(s0);

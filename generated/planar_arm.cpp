@@ -95,6 +95,16 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[3] = -p.m2*(p.l1*s3*s30 - s31*s5);
 }
 
+// 0 when every entry of A and B is finite, else 3: a derivative that is 0/0 here (as that of
+// |x|^1.5 or of r^3 at the origin) or that overflows, even where forward_dynamics is finite.
+static int linearization_status(const double* A, const double* B) {
+    for (int k = 0; k < 4 * nq * nq; ++k)
+        if (!std::isfinite(A[k])) return 3;
+    for (int k = 0; k < 2 * nq * nu; ++k)
+        if (!std::isfinite(B[k])) return 3;
+    return 0;
+}
+
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
 // and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
 static void store_linearization_column(int c, const double* column, double* A, double* B) {
@@ -141,7 +151,7 @@ static void solve_mass_matrix(const double* L, double* b) {
 }  // namespace detail
 
 
-void mass_matrix(const double* q, const Parameters& p, double* M) {
+void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     const double s0 = q[0] + q[1];
     const double s1 = std::sin(s0);
     const double s2 = std::sin(q[0]);
@@ -157,7 +167,7 @@ void mass_matrix(const double* q, const Parameters& p, double* M) {
     M[2] = s8;
 }
 
-void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
+void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[3] = 0.0;
     const double s0 = std::cos(q[0]);
     const double s1 = q[0] + q[1];
@@ -174,7 +184,7 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     C[2] = p.m2*qd[0]*s9;
 }
 
-void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
+void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     const double s0 = std::sin(q[0]);
     const double s1 = std::sin(q[0] + q[1]);
     const double s2 = p.l1*s0;
@@ -183,7 +193,7 @@ void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
     dVdq[1] = p.g*p.m2*s3;
 }
 
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
+void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
     const double s0 = std::sin(q[0]);
     const double s1 = q[0] + q[1];
     const double s2 = std::sin(s1);
@@ -201,7 +211,7 @@ void bias_forces(const double* q, const double* qd, const Parameters& p, double*
     h[1] = p.m2*(p.g*s6 + s12);
 }
 
-void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* Q) {
+void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
     Q[0] = u[0];
     Q[1] = u[1];
 }
@@ -227,7 +237,7 @@ double potential_energy(const double* q, const Parameters& p) {
     return result;
 }
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
+int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     // M's lower triangle and b = Q - h.
     const double s0 = q[0] + q[1];
     const double s1 = std::cos(s0);
@@ -288,7 +298,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     return 0;
 }
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
+int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd from forward_dynamics, then M dqdd/dx = J with J = -dR/dx, R = M qdd + h - Q
     // (qdd held fixed), for x = [q; qd; u]: M formed and factored again, 2 nq + nu solves.
     constexpr int m = 2 * nq + nu;
@@ -307,10 +317,10 @@ int linearization(const double* q, const double* qd, const double* u, const Para
         detail::solve_mass_matrix(M, z);
         detail::store_linearization_column(c, z, A, B);
     }
-    return 0;
+    return detail::linearization_status(A, B);
 }
 
-void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* tau) {
+void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     const double s0 = std::sin(q[0]);
     const double s1 = q[0] + q[1];
     const double s2 = std::sin(s1);
@@ -332,7 +342,7 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     tau[1] = -(u[1] - qdd[1]*s15 - qdd[0]*s16 - p.m2*(p.g*s6 + s12));
 }
 
-void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* B) {
+void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
     B[0] = 1.0;
     B[1] = 0.0;
     B[2] = 0.0;
@@ -340,7 +350,9 @@ void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/
 }
 
 int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
-    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. x is written only
+    // when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
     int status = state_derivative(x, u, p, k1);
     if (status != 0) return status;
@@ -353,22 +365,33 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
     status = state_derivative(y, u, p, k4);
     if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    for (int i = 0; i < 2 * nq; ++i) {
+        y[i] = x[i] + dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        if (!std::isfinite(y[i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
-    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
+    // only when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double qdd[nq];
     double lambda[nc > 0 ? nc : 1];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
     if (status != 0) return status;
-    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
-    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
+    double y[2 * nq];
+    for (int i = 0; i < nq; ++i) {
+        y[nq + i] = x[nq + i] + dt * qdd[i];
+        y[i] = x[i] + dt * y[nq + i];
+        if (!std::isfinite(y[i]) || !std::isfinite(y[nq + i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
-void output_tip(const double* q, const double* /*qd*/, const Parameters& p, double* out) {
+void output_tip(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT out) {
     const double s0 = q[0] + q[1];
     const double s1 = std::sin(s0);
     const double s2 = std::sin(q[0]);
@@ -378,7 +401,7 @@ void output_tip(const double* q, const double* /*qd*/, const Parameters& p, doub
     out[1] = -(p.l2*s3 + p.l1*s4);
 }
 
-void output_tip_jacobian(const double* q, const Parameters& p, double* J) {
+void output_tip_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT J) {
     const double s0 = q[0] + q[1];
     const double s1 = std::cos(s0);
     const double s2 = std::cos(q[0]);
@@ -392,7 +415,7 @@ void output_tip_jacobian(const double* q, const Parameters& p, double* J) {
     J[3] = s6;
 }
 
-void output_tip_drift(const double* q, const double* qd, const Parameters& p, double* a) {
+void output_tip_drift(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT a) {
     const double s0 = q[0] + q[1];
     const double s1 = std::sin(s0);
     const double s2 = std::sin(q[0]);

@@ -2,6 +2,17 @@
 // Equations of motion M(q) qdd + h(q, qd) + A^T lambda = Q; see the lagc language reference.
 #pragma once
 
+// Output arrays overlap no input and no other output, but where a function's comment says
+// otherwise (docs/generated-api.md, "Aliasing"); define LAGC_RESTRICT empty to take the
+// qualifier away.
+#ifndef LAGC_RESTRICT
+#if defined(__GNUC__) || defined(_MSC_VER)
+#define LAGC_RESTRICT __restrict
+#else
+#define LAGC_RESTRICT
+#endif
+#endif
+
 namespace planar_arm {
 
 inline constexpr int nq = 2, nu = 2, nc = 0;
@@ -35,46 +46,50 @@ struct Parameters {
 };
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
-void mass_matrix(const double* q, const Parameters& p, double* M);
+void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);
 // Coriolis matrix from Christoffel symbols: h = C qd + dV/dq, Mdot - 2C skew-symmetric.
-void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C);
+void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C);
 // Gradient of the potential, dV/dq.
-void potential_gradient(const double* q, const Parameters& p, double* dVdq);
+void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq);
 // Bias forces h(q, qd): M qdd + h + A^T lambda = Q.
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* h);
+void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h);
 // Generalized forces Q(q, qd, u).
-void generalized_forces(const double* q, const double* qd, const double* u, const Parameters& p, double* Q);
+void generalized_forces(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT Q);
 // Kinetic energy (the kinetic terms).
 double kinetic_energy(const double* q, const double* qd, const Parameters& p);
 // Potential energy (the potential terms).
 double potential_energy(const double* q, const Parameters& p);
 // Forward dynamics: qdd (and lambda when nc > 0). Returns 0 on success, 1 when M (2 when
 // A M^-1 A^T) is singular at this state, 3 when qdd or lambda is not finite.
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda);
+int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda);
 // State derivative for x = [q; qd] (2 nq): xdot = [qd; qdd] with qdd from forward_dynamics
-// (whose status it returns). xdot must not alias x.
+// (whose status it returns); xdot is written only on success, and may be x itself.
 int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot);
 // Exact linearization of xdot = f(x, u) at this state: A = df/dx (2nq x 2nq), B = df/du
 // (2nq x nu; not written when nu = 0), row-major; derivatives of forward_dynamics' qdd (with
-// constraints, of the Baumgarte-stabilised solution). Returns forward_dynamics' status.
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B);
+// constraints, of the Baumgarte-stabilised solution). Returns forward_dynamics' status, or 3
+// when an entry of A or B is not finite (a derivative that is 0/0 at this state); A and B
+// hold no meaningful values whenever it returns non-zero.
+int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B);
 // Inverse dynamics: tau = M qdd + h - Q(q, qd, u) (no constraint term: at forward_dynamics'
 // solution it equals -A^T lambda).
-void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* tau);
+void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau);
 // Input matrix dQ/du, nq x nu, row-major (not written when nu = 0).
-void input_matrix(const double* q, const double* qd, const double* u, const Parameters& p, double* B);
+void input_matrix(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT B);
 // One classic Runge-Kutta step of length dt on x = [q; qd] in place, inputs u held over the
-// step. Returns the first non-zero forward_dynamics status (x unchanged then).
+// step. Returns the first non-zero forward_dynamics status, or 3 when dt or an entry of the
+// new state is not finite; x is unchanged whenever it returns non-zero.
 int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
-// qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
+// qd += dt qdd, then q += dt qd. Returns forward_dynamics' status, or 3 when dt or an entry
+// of the new state is not finite; x is unchanged whenever it returns non-zero.
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
 // Output 'tip': a 2-vector.
-void output_tip(const double* q, const double* qd, const Parameters& p, double* out);
+void output_tip(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT out);
 // Jacobian of output 'tip': d(out)/dq, 2 x nq, row-major.
-void output_tip_jacobian(const double* q, const Parameters& p, double* J);
+void output_tip_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT J);
 // Drift of output 'tip': its second time derivative with qdd = 0, so that
 // d2(out)/dt2 = J qdd + drift (2 values; time-dependent terms included).
-void output_tip_drift(const double* q, const double* qd, const Parameters& p, double* a);
+void output_tip_drift(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT a);
 
 }  // namespace planar_arm

@@ -230,6 +230,16 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[35] = -(4.0*(p.J1*(s10 - s11) + p.J3*s9 - p.J2*s7) + s53 + s6);
 }
 
+// 0 when every entry of A and B is finite, else 3: a derivative that is 0/0 here (as that of
+// |x|^1.5 or of r^3 at the origin) or that overflows, even where forward_dynamics is finite.
+static int linearization_status(const double* A, const double* B) {
+    for (int k = 0; k < 4 * nq * nq; ++k)
+        if (!std::isfinite(A[k])) return 3;
+    for (int k = 0; k < 2 * nq * nu; ++k)
+        if (!std::isfinite(B[k])) return 3;
+    return 0;
+}
+
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
 // and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
 static void store_linearization_column(int c, const double* column, double* A, double* B) {
@@ -272,7 +282,7 @@ int project_onto_rows(const double* M, const double* A, const double* r, double*
 }  // namespace detail
 
 
-void mass_matrix(const double* q, const Parameters& p, double* M) {
+void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     const double s0 = q[1]*q[1];
     const double s1 = q[2]*q[2];
     const double s2 = q[3]*q[3];
@@ -304,7 +314,7 @@ void mass_matrix(const double* q, const Parameters& p, double* M) {
     M[14] = s12;
 }
 
-void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
+void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[0] = 4.0*(p.J1*q[1]*qd[1] + p.J3*q[3]*qd[3] + p.J2*q[2]*qd[2]);
     C[5] = 4.0*(p.J2*q[3]*qd[3] + p.J1*q[0]*qd[0] + p.J3*q[2]*qd[2]);
     C[10] = 4.0*(p.J2*q[0]*qd[0] + p.J3*q[1]*qd[1] + p.J1*q[3]*qd[3]);
@@ -338,14 +348,14 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     C[12] = 4.0*(p.J1*s11 - p.J3*(s12 + s14) - p.J2*s13);
 }
 
-void potential_gradient(const double* /*q*/, const Parameters& /*p*/, double* dVdq) {
+void potential_gradient(const double* /*q*/, const Parameters& /*p*/, double* LAGC_RESTRICT dVdq) {
     dVdq[0] = 0.0;
     dVdq[1] = 0.0;
     dVdq[2] = 0.0;
     dVdq[3] = 0.0;
 }
 
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
+void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
     const double s0 = q[1]*qd[2] + q[3]*qd[0] - q[2]*qd[1] - q[0]*qd[3];
     const double s1 = q[1]*qd[3] + q[0]*qd[2] - q[3]*qd[1] - q[2]*qd[0];
     const double s2 = q[0]*qd[1] + q[3]*qd[2] - q[2]*qd[3] - q[1]*qd[0];
@@ -355,7 +365,7 @@ void bias_forces(const double* q, const double* qd, const Parameters& p, double*
     h[3] = -8.0*(p.J1*qd[2]*s2 + p.J3*qd[0]*s0 - p.J2*qd[1]*s1);
 }
 
-void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* Q) {
+void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
     Q[0] = -2.0*(q[2]*u[1] + q[3]*u[2] + q[1]*u[0]);
     Q[1] = -2.0*(q[3]*u[1] - q[0]*u[0] - q[2]*u[2]);
     Q[2] = 2.0*(q[0]*u[1] + q[3]*u[0] - q[1]*u[2]);
@@ -375,18 +385,18 @@ double potential_energy(const double* /*q*/, const Parameters& /*p*/) {
     return result;
 }
 
-void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* c) {
+void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT c) {
     c[0] = -(1.0 - q[3]*q[3] - q[2]*q[2] - q[1]*q[1] - q[0]*q[0]);
 }
 
-void constraint_jacobian(const double* q, const Parameters& /*p*/, double* A) {
+void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
     A[0] = 2.0*q[0];
     A[1] = 2.0*q[1];
     A[2] = 2.0*q[2];
     A[3] = 2.0*q[3];
 }
 
-void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* K, double* rhs) {
+void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
     K[24] = 0.0;
     const double s0 = q[1]*q[1];
     const double s1 = q[2]*q[2];
@@ -439,7 +449,7 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     rhs[3] = 8.0*(p.J1*qd[2]*s19 + p.J3*qd[0]*s17 - p.J2*qd[1]*s18) + u[1]*s13 + u[2]*s9 - u[0]*s15;
 }
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
+int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T and Y = M^-1 A^T,
     // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
     double M[nq * nq];
@@ -500,7 +510,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     return 0;
 }
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
+int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -546,10 +556,10 @@ int linearization(const double* q, const double* qd, const double* u, const Para
             for (int k = 0; k < nc; ++k) z[i] -= Y[k * nq + i] * l[k];
         detail::store_linearization_column(c, z, A, B);
     }
-    return 0;
+    return detail::linearization_status(A, B);
 }
 
-void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* tau) {
+void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     const double s0 = q[1]*qdd[2] + q[3]*qdd[0] - q[0]*qdd[3] - q[2]*qdd[1];
     const double s1 = q[1]*qdd[3] + q[0]*qdd[2] - q[2]*qdd[0] - q[3]*qdd[1];
     const double s2 = q[3]*qdd[2] + q[0]*qdd[1] - q[2]*qdd[3] - q[1]*qdd[0];
@@ -562,7 +572,7 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     tau[3] = -(8.0*(p.J1*qd[2]*s5 + p.J3*qd[0]*s3 - p.J2*qd[1]*s4) + 4.0*(p.J3*q[0]*s0 + p.J1*q[2]*s2 - p.J2*q[1]*s1) + 2.0*(q[1]*u[1] + q[0]*u[2] - q[2]*u[0]));
 }
 
-void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* B) {
+void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
     const double s0 = 2.0*q[1];
     B[10] = s0;
     const double s1 = -s0;
@@ -585,7 +595,9 @@ void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, co
 }
 
 int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
-    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. x is written only
+    // when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
     int status = state_derivative(x, u, p, k1);
     if (status != 0) return status;
@@ -598,26 +610,39 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
     status = state_derivative(y, u, p, k4);
     if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    for (int i = 0; i < 2 * nq; ++i) {
+        y[i] = x[i] + dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        if (!std::isfinite(y[i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
-    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
+    // only when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double qdd[nq];
     double lambda[nc > 0 ? nc : 1];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
     if (status != 0) return status;
-    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
-    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
+    double y[2 * nq];
+    for (int i = 0; i < nq; ++i) {
+        y[nq + i] = x[nq + i] + dt * qdd[i];
+        y[i] = x[i] + dt * y[nq + i];
+        if (!std::isfinite(y[i]) || !std::isfinite(y[nq + i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
-void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* v) {
+void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
     v[0] = 2.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2] + q[3]*qd[3]);
 }
 
-double project_state(double* q, double* qd, const Parameters& p) {
+namespace detail {
+// project_state's work, in place (q, qd partly moved when it fails).
+static double project_state_in_place(double* q, double* qd, const Parameters& p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -649,8 +674,27 @@ double project_state(double* q, double* qd, const Parameters& p) {
     for (int k = 0; k < nc; ++k) left += v[k] * v[k];
     return std::sqrt(left);
 }
+}  // namespace detail
 
-void output_angular_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* out) {
+double project_state(double* q, double* qd, const Parameters& p) {
+    // The work on copies: q and qd are written only when it succeeds with finite values.
+    double q1[nq], qd1[nq];
+    for (int i = 0; i < nq; ++i) {
+        q1[i] = q[i];
+        qd1[i] = qd[i];
+    }
+    const double left = detail::project_state_in_place(q1, qd1, p);
+    if (!(left >= 0) || !std::isfinite(left)) return -1;
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(q1[i]) || !std::isfinite(qd1[i])) return -1;
+    for (int i = 0; i < nq; ++i) {
+        q[i] = q1[i];
+        qd[i] = qd1[i];
+    }
+    return left;
+}
+
+void output_angular_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
     out[0] = 2.0*(q[0]*qd[1] + q[3]*qd[2] - q[2]*qd[3] - q[1]*qd[0]);
     out[1] = 2.0*(q[1]*qd[3] + q[0]*qd[2] - q[3]*qd[1] - q[2]*qd[0]);
     out[2] = -2.0*(q[1]*qd[2] + q[3]*qd[0] - q[2]*qd[1] - q[0]*qd[3]);

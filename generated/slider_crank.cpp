@@ -219,6 +219,16 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[29] = -(qdd[1]*s5 + (s7*s23 + s20*qd[1]*s5));
 }
 
+// 0 when every entry of A and B is finite, else 3: a derivative that is 0/0 here (as that of
+// |x|^1.5 or of r^3 at the origin) or that overflows, even where forward_dynamics is finite.
+static int linearization_status(const double* A, const double* B) {
+    for (int k = 0; k < 4 * nq * nq; ++k)
+        if (!std::isfinite(A[k])) return 3;
+    for (int k = 0; k < 2 * nq * nu; ++k)
+        if (!std::isfinite(B[k])) return 3;
+    return 0;
+}
+
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
 // and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
 static void store_linearization_column(int c, const double* column, double* A, double* B) {
@@ -285,7 +295,7 @@ int project_onto_rows_augmented(const double* M, const double* A, const double* 
 }  // namespace detail
 
 
-void mass_matrix(const double* q, const Parameters& p, double* M) {
+void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     M[0] = p.Jc + p.m2*p.r*p.r;
     M[2] = 0.0;
     M[4] = 0.3333333333333333*p.m2*p.L*p.L;
@@ -302,7 +312,7 @@ void mass_matrix(const double* q, const Parameters& p, double* M) {
     M[3] = s4;
 }
 
-void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
+void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[0] = 0.0;
     C[2] = 0.0;
     C[4] = 0.0;
@@ -319,7 +329,7 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     C[3] = 0.5*p.L*p.m2*p.r*qd[0]*s4;
 }
 
-void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
+void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     dVdq[2] = 0.0;
     const double s0 = std::cos(q[0]);
     dVdq[0] = p.g*p.m2*p.r*s0;
@@ -327,7 +337,7 @@ void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
     dVdq[1] = -0.5*p.L*p.g*p.m2*s1;
 }
 
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
+void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
     h[2] = 0.0;
     const double s0 = std::cos(q[0]);
     const double s1 = std::sin(q[1]);
@@ -338,7 +348,7 @@ void bias_forces(const double* q, const double* qd, const Parameters& p, double*
     h[1] = 0.5*p.L*p.m2*(p.r*qd[0]*qd[0]*s4 - p.g*s2);
 }
 
-void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* Q) {
+void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
     Q[0] = u[0];
     Q[1] = 0.0;
     Q[2] = 0.0;
@@ -362,7 +372,7 @@ double potential_energy(const double* q, const Parameters& p) {
     return result;
 }
 
-void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* c) {
+void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
     const double s0 = std::cos(q[1]);
     const double s1 = std::cos(q[0]);
     c[0] = -(q[2] - p.L*s0 - p.r*s1);
@@ -371,7 +381,7 @@ void constraint_residuals(const double* q, const double* /*qd*/, const Parameter
     c[1] = -(p.L*s2 - p.r*s3);
 }
 
-void constraint_jacobian(const double* q, const Parameters& p, double* A) {
+void constraint_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT A) {
     A[2] = -1.0;
     A[5] = 0.0;
     const double s0 = std::sin(q[0]);
@@ -384,7 +394,7 @@ void constraint_jacobian(const double* q, const Parameters& p, double* A) {
     A[4] = -p.L*s3;
 }
 
-void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* K, double* rhs) {
+void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
     K[0] = p.Jc + p.m2*p.r*p.r;
     K[2] = 0.0;
     K[6] = 0.3333333333333333*p.m2*p.L*p.L;
@@ -489,7 +499,7 @@ static int forward_dynamics_augmented(const double* q, const double* qd, const d
 }
 }  // namespace detail
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
+int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T and Y = M^-1 A^T,
     // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
     double M[nq * nq];
@@ -597,11 +607,11 @@ static int linearization_augmented(const double* q, const double* qd, const doub
             for (int k = 0; k < nc; ++k) z[i] -= Y[k * nq + i] * l[k];
         detail::store_linearization_column(c, z, A, B);
     }
-    return 0;
+    return detail::linearization_status(A, B);
 }
 }  // namespace detail
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
+int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -644,10 +654,10 @@ int linearization(const double* q, const double* qd, const double* u, const Para
             for (int k = 0; k < nc; ++k) z[i] -= Y[k * nq + i] * l[k];
         detail::store_linearization_column(c, z, A, B);
     }
-    return 0;
+    return detail::linearization_status(A, B);
 }
 
-void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* tau) {
+void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     tau[2] = p.m3*qdd[2];
     const double s0 = std::cos(q[0]);
     const double s1 = std::sin(q[1]);
@@ -659,14 +669,16 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     tau[1] = 0.5*(p.L*p.m2*(p.r*qd[0]*qd[0]*s4 - p.g*s2) + qdd[0]*s5) + 0.3333333333333333*p.m2*qdd[1]*p.L*p.L;
 }
 
-void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* B) {
+void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
     B[0] = 1.0;
     B[1] = 0.0;
     B[2] = 0.0;
 }
 
 int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
-    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. x is written only
+    // when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
     int status = state_derivative(x, u, p, k1);
     if (status != 0) return status;
@@ -679,22 +691,33 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
     status = state_derivative(y, u, p, k4);
     if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    for (int i = 0; i < 2 * nq; ++i) {
+        y[i] = x[i] + dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        if (!std::isfinite(y[i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
-    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
+    // only when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double qdd[nq];
     double lambda[nc > 0 ? nc : 1];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
     if (status != 0) return status;
-    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
-    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
+    double y[2 * nq];
+    for (int i = 0; i < nq; ++i) {
+        y[nq + i] = x[nq + i] + dt * qdd[i];
+        y[i] = x[i] + dt * y[nq + i];
+        if (!std::isfinite(y[i]) || !std::isfinite(y[nq + i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
-void constraint_velocity(const double* q, const double* qd, const Parameters& p, double* v) {
+void constraint_velocity(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT v) {
     const double s0 = std::sin(q[1]);
     const double s1 = std::sin(q[0]);
     v[0] = -(qd[2] + p.L*qd[1]*s0 + p.r*qd[0]*s1);
@@ -704,10 +727,10 @@ void constraint_velocity(const double* q, const double* qd, const Parameters& p,
 }
 
 namespace detail {
-// project_state where M alone is not positive definite at this state (a mass or an
+// project_state_in_place where M alone is not positive definite at this state (a mass or an
 // inertia that is 0 at run time) while [[M, A^T], [A, 0]] may still be regular: the
 // same work with M + rho A^T A, factorised by the loop Cholesky.
-static double project_state_augmented(double* q, double* qd, const Parameters& p) {
+static double project_state_in_place_augmented(double* q, double* qd, const Parameters& p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -741,7 +764,9 @@ static double project_state_augmented(double* q, double* qd, const Parameters& p
 }
 }  // namespace detail
 
-double project_state(double* q, double* qd, const Parameters& p) {
+namespace detail {
+// project_state's work, in place (q, qd partly moved when it fails).
+static double project_state_in_place(double* q, double* qd, const Parameters& p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -754,13 +779,13 @@ double project_state(double* q, double* qd, const Parameters& p) {
         if (!(size > 0)) break;
         mass_matrix(q, p, M);
         constraint_jacobian(q, p, A);
-        if (detail::factor_mass_matrix(M) != 0) return detail::project_state_augmented(q, qd, p);
+        if (detail::factor_mass_matrix(M) != 0) return detail::project_state_in_place_augmented(q, qd, p);
         if (detail::project_onto_rows<nh>(M, A, c, Y, S, l, q) != 0) return -1;
     }
     constraint_velocity(q, qd, p, c);
     mass_matrix(q, p, M);
     constraint_jacobian(q, p, A);
-    if (detail::factor_mass_matrix(M) != 0) return detail::project_state_augmented(q, qd, p);
+    if (detail::factor_mass_matrix(M) != 0) return detail::project_state_in_place_augmented(q, qd, p);
     if (detail::project_onto_rows<nc>(M, A, c, Y, S, l, qd) != 0) return -1;
     // What is left: |[c; cdot, g]|.
     double v[nc];
@@ -771,13 +796,32 @@ double project_state(double* q, double* qd, const Parameters& p) {
     for (int k = 0; k < nc; ++k) left += v[k] * v[k];
     return std::sqrt(left);
 }
+}  // namespace detail
 
-void output_slider(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* out) {
+double project_state(double* q, double* qd, const Parameters& p) {
+    // The work on copies: q and qd are written only when it succeeds with finite values.
+    double q1[nq], qd1[nq];
+    for (int i = 0; i < nq; ++i) {
+        q1[i] = q[i];
+        qd1[i] = qd[i];
+    }
+    const double left = detail::project_state_in_place(q1, qd1, p);
+    if (!(left >= 0) || !std::isfinite(left)) return -1;
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(q1[i]) || !std::isfinite(qd1[i])) return -1;
+    for (int i = 0; i < nq; ++i) {
+        q[i] = q1[i];
+        qd[i] = qd1[i];
+    }
+    return left;
+}
+
+void output_slider(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
     out[0] = q[2];
     out[1] = 0.0;
 }
 
-void output_slider_jacobian(const double* /*q*/, const Parameters& /*p*/, double* J) {
+void output_slider_jacobian(const double* /*q*/, const Parameters& /*p*/, double* LAGC_RESTRICT J) {
     J[0] = 0.0;
     J[1] = 0.0;
     J[2] = 1.0;
@@ -786,7 +830,7 @@ void output_slider_jacobian(const double* /*q*/, const Parameters& /*p*/, double
     J[5] = 0.0;
 }
 
-void output_slider_drift(const double* /*q*/, const double* /*qd*/, const Parameters& /*p*/, double* a) {
+void output_slider_drift(const double* /*q*/, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT a) {
     a[0] = 0.0;
     a[1] = 0.0;
 }

@@ -116,6 +116,16 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[12] = s3*s42 - s2*s43;
 }
 
+// 0 when every entry of A and B is finite, else 3: a derivative that is 0/0 here (as that of
+// |x|^1.5 or of r^3 at the origin) or that overflows, even where forward_dynamics is finite.
+static int linearization_status(const double* A, const double* B) {
+    for (int k = 0; k < 4 * nq * nq; ++k)
+        if (!std::isfinite(A[k])) return 3;
+    for (int k = 0; k < 2 * nq * nu; ++k)
+        if (!std::isfinite(B[k])) return 3;
+    return 0;
+}
+
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
 // and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
 static void store_linearization_column(int c, const double* column, double* A, double* B) {
@@ -169,7 +179,7 @@ static void solve_mass_matrix(const double* L, double* b) {
 }  // namespace detail
 
 
-void mass_matrix(const double* q, const Parameters& p, double* M) {
+void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     M[1] = 0.0;
     M[3] = 0.0;
     M[4] = p.I1;
@@ -186,7 +196,7 @@ void mass_matrix(const double* q, const Parameters& p, double* M) {
     M[6] = s4;
 }
 
-void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
+void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[4] = 0.0;
     C[8] = 0.0;
     const double s0 = std::sin(q[1]);
@@ -215,14 +225,14 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     C[6] = s16;
 }
 
-void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
+void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     dVdq[0] = 0.0;
     dVdq[2] = 0.0;
     const double s0 = std::sin(q[1]);
     dVdq[1] = -p.g*p.h*p.m*s0;
 }
 
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
+void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
     const double s0 = std::cos(q[1]);
     const double s1 = std::sin(q[1]);
     const double s2 = std::sin(q[2]);
@@ -243,7 +253,7 @@ void bias_forces(const double* q, const double* qd, const Parameters& p, double*
     h[1] = -(p.g*p.h*p.m*s1 + s2*s14 - s3*s10);
 }
 
-void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* Q) {
+void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
     Q[1] = 0.0;
     Q[2] = u[0];
     const double s0 = std::cos(q[1]);
@@ -264,7 +274,7 @@ double potential_energy(const double* q, const Parameters& p) {
     return result;
 }
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* /*lambda*/) {
+int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     // M's lower triangle and b = Q - h.
     const double M1_1 = p.I1;
     const double M2_2 = p.I3;
@@ -333,7 +343,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     return 0;
 }
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
+int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd from forward_dynamics, then M dqdd/dx = J with J = -dR/dx, R = M qdd + h - Q
     // (qdd held fixed), for x = [q; qd; u]: M formed and factored again, 2 nq + nu solves.
     constexpr int m = 2 * nq + nu;
@@ -352,10 +362,10 @@ int linearization(const double* q, const double* qd, const double* u, const Para
         detail::solve_mass_matrix(M, z);
         detail::store_linearization_column(c, z, A, B);
     }
-    return 0;
+    return detail::linearization_status(A, B);
 }
 
-void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* tau) {
+void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     const double s0 = std::cos(q[1]);
     const double s1 = std::sin(q[1]);
     const double s2 = std::sin(q[2]);
@@ -377,7 +387,7 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     tau[0] = -(u[0]*s0 + (s0*p.I3*s4 - s1*(s2*s10 + s3*s14)) - (s0*(p.I3*qdd[2] + s0*(p.I3*qdd[0] - s15)) + s15));
 }
 
-void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* B) {
+void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
     B[1] = 0.0;
     B[2] = 1.0;
     const double s0 = std::cos(q[1]);
@@ -385,7 +395,9 @@ void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, co
 }
 
 int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
-    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. x is written only
+    // when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
     int status = state_derivative(x, u, p, k1);
     if (status != 0) return status;
@@ -398,22 +410,33 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
     status = state_derivative(y, u, p, k4);
     if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    for (int i = 0; i < 2 * nq; ++i) {
+        y[i] = x[i] + dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        if (!std::isfinite(y[i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
-    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
+    // only when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double qdd[nq];
     double lambda[nc > 0 ? nc : 1];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
     if (status != 0) return status;
-    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
-    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
+    double y[2 * nq];
+    for (int i = 0; i < nq; ++i) {
+        y[nq + i] = x[nq + i] + dt * qdd[i];
+        y[i] = x[i] + dt * y[nq + i];
+        if (!std::isfinite(y[i]) || !std::isfinite(y[nq + i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
-void output_axis(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* out) {
+void output_axis(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
     const double s0 = std::cos(q[0]);
     const double s1 = std::sin(q[1]);
     out[0] = s0*s1;
@@ -423,7 +446,7 @@ void output_axis(const double* q, const double* /*qd*/, const Parameters& /*p*/,
     out[2] = s3;
 }
 
-void output_axis_jacobian(const double* q, const Parameters& /*p*/, double* J) {
+void output_axis_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT J) {
     J[2] = 0.0;
     J[5] = 0.0;
     J[6] = 0.0;
@@ -439,7 +462,7 @@ void output_axis_jacobian(const double* q, const Parameters& /*p*/, double* J) {
     J[3] = s3*s0;
 }
 
-void output_axis_drift(const double* q, const double* qd, const Parameters& /*p*/, double* a) {
+void output_axis_drift(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT a) {
     const double s0 = std::cos(q[1]);
     const double s1 = std::sin(q[0]);
     const double s2 = std::cos(q[0]);

@@ -84,6 +84,16 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[7] = 0.25*p.l*p.m*s2*(p.l*s0*s7 + s1*s24 - s3*s23);
 }
 
+// 0 when every entry of A and B is finite, else 3: a derivative that is 0/0 here (as that of
+// |x|^1.5 or of r^3 at the origin) or that overflows, even where forward_dynamics is finite.
+static int linearization_status(const double* A, const double* B) {
+    for (int k = 0; k < 4 * nq * nq; ++k)
+        if (!std::isfinite(A[k])) return 3;
+    for (int k = 0; k < 2 * nq * nu; ++k)
+        if (!std::isfinite(B[k])) return 3;
+    return 0;
+}
+
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
 // and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
 static void store_linearization_column(int c, const double* column, double* A, double* B) {
@@ -129,7 +139,7 @@ static void solve_mass_matrix(const double* L, double* b) {
 }  // namespace detail
 
 
-void mass_matrix(const double* q, const Parameters& p, double* M) {
+void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     M[1] = 0.0;
     M[2] = 0.0;
     const double s0 = std::cos(q[1]);
@@ -141,7 +151,7 @@ void mass_matrix(const double* q, const Parameters& p, double* M) {
     M[3] = p.Jyy + 0.25*p.m*s3*(s4 + s2);
 }
 
-void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* C) {
+void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     const double s0 = std::cos(q[1]);
     const double s1 = std::sin(q[0]);
     const double s2 = std::cos(q[0]);
@@ -157,13 +167,13 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     C[3] = 0.25*p.l*p.m*s3*(s1*s7 - p.l*qd[1]*s0 - s2*s8);
 }
 
-void potential_gradient(const double* q, const Parameters& p, double* dVdq) {
+void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     dVdq[0] = 0.0;
     const double s0 = std::cos(q[1]);
     dVdq[1] = -0.5*p.g*p.l*p.m*s0;
 }
 
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* h) {
+void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
     const double s0 = std::cos(q[1]);
     const double s1 = std::sin(q[1]);
     const double s2 = std::cos(q[0]);
@@ -176,7 +186,7 @@ void bias_forces(const double* q, const double* qd, const Parameters& p, double*
     h[1] = -(s1*(s0*qd[0]*qd[0]*s4 - 0.25*p.l*p.m*(s2*s7 + s3*s6 - p.l*s0*s5)) + 0.5*p.g*p.l*p.m*s0);
 }
 
-void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* Q) {
+void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
     Q[0] = 0.0;
     Q[1] = 0.0;
 }
@@ -197,7 +207,7 @@ double potential_energy(const double* q, const Parameters& p) {
     return result;
 }
 
-int forward_dynamics(const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* qdd, double* /*lambda*/) {
+int forward_dynamics(const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     // M's lower triangle and b = Q - h.
     const double s0 = std::cos(q[1]);
     const double s1 = std::sin(q[1]);
@@ -251,7 +261,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     return 0;
 }
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
+int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd from forward_dynamics, then M dqdd/dx = J with J = -dR/dx, R = M qdd + h - Q
     // (qdd held fixed), for x = [q; qd; u]: M formed and factored again, 2 nq + nu solves.
     constexpr int m = 2 * nq + nu;
@@ -270,10 +280,10 @@ int linearization(const double* q, const double* qd, const double* u, const Para
         detail::solve_mass_matrix(M, z);
         detail::store_linearization_column(c, z, A, B);
     }
-    return 0;
+    return detail::linearization_status(A, B);
 }
 
-void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* /*u*/, const Parameters& p, double* tau) {
+void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
     const double s0 = std::cos(q[1]);
     const double s1 = std::sin(q[1]);
     const double s2 = std::cos(q[0]);
@@ -288,11 +298,13 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     tau[1] = qdd[1]*(p.Jyy + s9) - (s1*(s0*qd[0]*qd[0]*s4 - 0.25*p.l*p.m*(s2*s7 + s3*s6 - p.l*s0*s5)) + 0.5*p.g*p.l*p.m*s0);
 }
 
-void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* /*B*/) {
+void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {
 }
 
 int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
-    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. x is written only
+    // when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
     int status = state_derivative(x, u, p, k1);
     if (status != 0) return status;
@@ -305,18 +317,29 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
     status = state_derivative(y, u, p, k4);
     if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    for (int i = 0; i < 2 * nq; ++i) {
+        y[i] = x[i] + dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        if (!std::isfinite(y[i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
-    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
+    // only when every entry of the new state is finite.
+    if (!std::isfinite(dt)) return 3;
     double qdd[nq];
     double lambda[nc > 0 ? nc : 1];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
     if (status != 0) return status;
-    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
-    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
+    double y[2 * nq];
+    for (int i = 0; i < nq; ++i) {
+        y[nq + i] = x[nq + i] + dt * qdd[i];
+        y[i] = x[i] + dt * y[nq + i];
+        if (!std::isfinite(y[i]) || !std::isfinite(y[nq + i])) return 3;
+    }
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 }
 

@@ -42,11 +42,13 @@
 // the functions do not read them, and changing them has no effect.
 @@ state_derivative
 // State derivative for x = [q; qd] (2 nq): xdot = [qd; qdd] with qdd from forward_dynamics
-// (whose status it returns). xdot must not alias x.
+// (whose status it returns); xdot is written only on success, and may be x itself.
 @@ linearization
 // Exact linearization of xdot = f(x, u) at this state: A = df/dx (2nq x 2nq), B = df/du
 // (2nq x nu; not written when nu = 0), row-major; derivatives of forward_dynamics' qdd (with
-// constraints, of the Baumgarte-stabilised solution). Returns forward_dynamics' status.
+// constraints, of the Baumgarte-stabilised solution). Returns forward_dynamics' status, or 3
+// when an entry of A or B is not finite (a derivative that is 0/0 at this state); A and B
+// hold no meaningful values whenever it returns non-zero.
 @@ inverse_dynamics
 // Inverse dynamics: tau = M qdd + h - Q(q, qd, u) (no constraint term: at forward_dynamics'
 // solution it equals -A^T lambda).
@@ -57,10 +59,12 @@
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 @@ rk4_step
 // One classic Runge-Kutta step of length dt on x = [q; qd] in place, inputs u held over the
-// step. Returns the first non-zero forward_dynamics status (x unchanged then).
+// step. Returns the first non-zero forward_dynamics status, or 3 when dt or an entry of the
+// new state is not finite; x is unchanged whenever it returns non-zero.
 @@ symplectic_euler_step
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
-// qd += dt qdd, then q += dt qd. Returns forward_dynamics' status (x unchanged if non-zero).
+// qd += dt qdd, then q += dt qd. Returns forward_dynamics' status, or 3 when dt or an entry
+// of the new state is not finite; x is unchanged whenever it returns non-zero.
 @@ output_jacobian
 // Jacobian of output '{name}': d(out)/dq, {size} x nq, row-major.
 @@ output_drift
@@ -72,4 +76,5 @@
 @@ project_state
 // Projects q and qd in place onto the constraints: Gauss-Newton steps on the holonomic rows
 // in the metric of M (at most {iterations}), then qd onto cdot = 0, g = 0 (one step). Returns
-// |[c; cdot, g]| after it, or -1 when a factorisation fails (q, qd partly moved then).
+// |[c; cdot, g]| after it, or -1 when a factorisation fails or a value is not finite (NaN or
+// Inf in q, qd, p or in what they give); q and qd are written only when it returns >= 0.

@@ -41,7 +41,7 @@
         {solve}(M, z);
         detail::store_linearization_column(c, z, A, B);
     }}
-    return 0;
+    return detail::linearization_status(A, B);
 @@ linearization_constrained
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
@@ -85,7 +85,7 @@
             for (int k = 0; k < nc; ++k) z[i] -= Y[k * nq + i] * l[k];
         detail::store_linearization_column(c, z, A, B);
     }}
-    return 0;
+    return detail::linearization_status(A, B);
 @@ linearization_coriolis
     // The qd columns of rows 0..nq-1: -dR/dqd = dQ/dqd - 2 C (C: coriolis_matrix).
     {{
@@ -111,8 +111,21 @@
         B[(nq + i) * nu + (c - 2 * nq)] = column[i];
     }}
 }}
+@@ linearization_status
+
+// 0 when every entry of A and B is finite, else 3: a derivative that is 0/0 here (as that of
+// |x|^1.5 or of r^3 at the origin) or that overflows, even where forward_dynamics is finite.
+{linkage}int linearization_status(const {scalar}* A, const {scalar}* B) {{
+    for (int k = 0; k < 4 * nq * nq; ++k)
+        if (!{math}isfinite(A[k])) return 3;
+    for (int k = 0; k < 2 * nq * nu; ++k)
+        if (!{math}isfinite(B[k])) return 3;
+    return 0;
+}}
 @@ rk4_step
-    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step.
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. x is written only
+    // when every entry of the new state is finite.
+    if (!{math}isfinite(dt)) return 3;
     {scalar} k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
     int status = state_derivative({t}x, u, p, k1);
     if (status != 0) return status;
@@ -125,16 +138,27 @@
     for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
     status = state_derivative({t_full}y, u, p, k4);
     if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    for (int i = 0; i < 2 * nq; ++i) {{
+        y[i] = x[i] + dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+        if (!{math}isfinite(y[i])) return 3;
+    }}
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 @@ symplectic_euler_step
-    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step.
+    // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
+    // only when every entry of the new state is finite.
+    if (!{math}isfinite(dt)) return 3;
     {scalar} qdd[nq];
     {scalar} lambda[nc > 0 ? nc : 1];
     const int status = forward_dynamics({t}x, x + nq, u, p, qdd, lambda);
     if (status != 0) return status;
-    for (int i = 0; i < nq; ++i) x[nq + i] += dt * qdd[i];
-    for (int i = 0; i < nq; ++i) x[i] += dt * x[nq + i];
+    {scalar} y[2 * nq];
+    for (int i = 0; i < nq; ++i) {{
+        y[nq + i] = x[nq + i] + dt * qdd[i];
+        y[i] = x[i] + dt * y[nq + i];
+        if (!{math}isfinite(y[i]) || !{math}isfinite(y[nq + i])) return 3;
+    }}
+    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
 @@ non_deduced
 

@@ -2,6 +2,17 @@
 // Equations of motion M(q) qdd + h(q, qd) + A^T lambda = Q; see the lagc language reference.
 #pragma once
 
+// Output arrays overlap no input and no other output, but where a function's comment says
+// otherwise (docs/generated-api.md, "Aliasing"); define LAGC_RESTRICT empty to take the
+// qualifier away.
+#ifndef LAGC_RESTRICT
+#if defined(__GNUC__) || defined(_MSC_VER)
+#define LAGC_RESTRICT __restrict
+#else
+#define LAGC_RESTRICT
+#endif
+#endif
+
 #include <cmath>
 
 namespace {ns} {{

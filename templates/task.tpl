@@ -51,6 +51,24 @@ inline constexpr const char* output_names[{count}] = {{{output_names}}};
     for (int k = 0; k < nh; ++k) left += c[k] * c[k];
     for (int k = 0; k < nc; ++k) left += v[k] * v[k];
     return {math}sqrt(left);
+@@ project_state_copy
+    // The work on copies: q and qd are written only when it succeeds with finite values.
+    {scalar} q1[nq], qd1[nq];
+    for (int i = 0; i < nq; ++i) {{
+        q1[i] = q[i];
+        qd1[i] = qd[i];
+    }}
+    const {scalar} left = detail::project_state_in_place({t}q1, qd1, p);
+    if (!(left >= 0) || !{math}isfinite(left)) return -1;
+    for (int i = 0; i < nq; ++i)
+        if (!{math}isfinite(q1[i]) || !{math}isfinite(qd1[i])) return -1;
+    for (int i = 0; i < nq; ++i) {{
+        q[i] = q1[i];
+        qd[i] = qd1[i];
+    }}
+    return left;
+@@ project_state_in_place_comment
+// project_state's work, in place (q, qd partly moved when it fails).
 @@ project_onto_rows
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,

@@ -871,8 +871,9 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
          {"scalar", "args", "args_q_p", "coriolis", "augment", "augment_column", "factor", "solve", "singular"}},
         {"control.tpl#linearization_coriolis", {"scalar", "args_q_qd_p"}},
         {"control.tpl#store_column", {"linkage", "scalar", "one", "zero"}},
-        {"control.tpl#rk4_step", {"scalar", "t", "t_half", "t_full"}},
-        {"control.tpl#symplectic_euler_step", {"scalar", "t"}},
+        {"control.tpl#rk4_step", {"scalar", "t", "t_half", "t_full", "math"}},
+        {"control.tpl#symplectic_euler_step", {"scalar", "t", "math"}},
+        {"control.tpl#linearization_status", {"linkage", "scalar", "math"}},
         {"control.tpl#non_deduced", {}},
         {"comments.tpl#output", {"name", "shape"}},
         {"c_api.tpl#header", {"source", "ns", "cxx_header", "guard", "nq", "nu", "nc", "fields", "declarations"}},
@@ -891,6 +892,8 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"task.tpl#output_names", {"outputs", "output_names", "count"}},
         {"task.tpl#project_state",
          {"scalar", "holonomic", "iterations", "t", "math", "augment", "augment_velocity", "factor", "project", "singular"}},
+        {"task.tpl#project_state_copy", {"scalar", "t", "math"}},
+        {"task.tpl#project_state_in_place_comment", {}},
         {"task.tpl#project_onto_rows", {"template_head", "scalar", "solve", "project", "factorised"}},
         {"comments.tpl#parts", {"name"}}};
     // Every other section of comments.tpl is plain text.

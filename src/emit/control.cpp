@@ -34,6 +34,7 @@ std::vector<std::string> emitter::spellings(std::initializer_list<char const*> a
 
 void emitter::state_derivative() {
     auto args = with_output(state_arguments(false), "xdot");
+    args.back().may_alias = true; // xdot = x works: x is read before xdot is written
     std::string body = text("control.tpl#state_derivative", {{"scalar", scalar()}, {"t", time_argument(m_.uses_time)}});
     out_.declare("int", "state_derivative", args, text("comments.tpl#state_derivative"));
     out_.define("int", "state_derivative", args, {"t", "x", "u", "p", "xdot"}, body, "", cxx_printer::place::api);
@@ -77,6 +78,8 @@ void emitter::linearization() {
         kept = std::move(*composite);
     write_function(std::move(kept), with_output(terms_args, "J"), text("comments.tpl#linearization_terms"),
                    cxx_printer::place::helper);
+    out_.add_helpers(text("control.tpl#linearization_status",
+                          {{"linkage", helper_linkage()}, {"scalar", scalar()}, {"math", math()}}));
     out_.add_helpers(text("control.tpl#store_column", {{"linkage", helper_linkage()},
                                                         {"scalar", scalar()},
                                                         {"one", single() ? "1.0f" : "1.0"},
@@ -131,6 +134,7 @@ void emitter::integrators() {
     args.push_back({"dt", scalar()});
     std::vector<std::string> const used = {"t", "x", "u", "p", "dt"};
     std::vector<std::pair<std::string, std::string>> values = {{"scalar", scalar()},
+                                                               {"math", math()},
                                                                {"t", time_argument(m_.uses_time)},
                                                                {"t_half", time_argument(m_.uses_time, " + dt / 2")},
                                                                {"t_full", time_argument(m_.uses_time, " + dt")}};

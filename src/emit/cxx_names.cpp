@@ -43,6 +43,7 @@ std::string cxx_name_problem(std::string const& name, cxx_name_use use) {
         (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1]))))
         return "reserved in C++ (a double underscore, or an underscore and a capital)";
     if (listed(cmath_macros, name)) return "a macro that <cmath> defines";
+    if (name.rfind("LAGC_", 0) == 0) return "reserved for the macros of lagc's generated code (LAGC_RESTRICT, LAGC_PART_NOINLINE)";
     if (use == cxx_name_use::namespace_) {
         if (name[0] == '_') return "reserved in C++ as a global name (it starts with an underscore)";
         if (listed(cmath_globals, name)) return "a global name that <cmath> declares (or reserved in C++)";

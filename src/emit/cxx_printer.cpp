@@ -22,7 +22,7 @@ void cxx_printer::declare(std::string const& result, std::string const& name, st
                           std::string const& comment) {
     api_.push_back({result, name, args});
     declarations_ += render("declaration.tpl",
-                            {{"comment", comment}, {"result", result}, {"name", name}, {"parameters", parameter_list(args, nullptr)}});
+                            {{"comment", comment}, {"result", result}, {"name", name}, {"parameters", parameter_list(args, nullptr, true)}});
 }
 
 std::string cxx_printer::definition(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
@@ -36,7 +36,7 @@ std::string cxx_printer::definition(std::string const& result, std::string const
                                    {"linkage", linkage},
                                    {"result", result},
                                    {"name", name},
-                                   {"parameters", parameter_list(args, &used)},
+                                   {"parameters", parameter_list(args, &used, where == place::api)},
                                    {"body", body}});
 }
 
@@ -65,11 +65,13 @@ std::string cxx_printer::detail_block() const {
                                                        render("split_function.tpl#noinline_end", {})}});
 }
 
-std::string cxx_printer::parameter_list(std::vector<cxx_argument> const& args, std::vector<std::string> const* used) {
+std::string cxx_printer::parameter_list(std::vector<cxx_argument> const& args, std::vector<std::string> const* used,
+                                        bool restrict_outputs) {
     std::string s;
     for (auto const& a : args) {
         bool named = !used || std::find(used->begin(), used->end(), a.name) != used->end();
-        s += (s.empty() ? "" : ", ") + a.type + " " + (named ? a.name : "/*" + a.name + "*/");
+        std::string const type = restrict_outputs && a.output && !a.may_alias ? a.type + " LAGC_RESTRICT" : a.type;
+        s += (s.empty() ? "" : ", ") + type + " " + (named ? a.name : "/*" + a.name + "*/");
     }
     return s;
 }

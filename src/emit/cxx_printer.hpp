@@ -13,6 +13,9 @@ struct cxx_argument {
     std::string name; // "t", "q", "qd", "u", "p" or an output array
     std::string type;
     bool output = false;
+    // An output the function may be given one of its inputs for (it reads them first);
+    // every other output of an API function is LAGC_RESTRICT: it overlaps no other array.
+    bool may_alias = false;
 };
 
 class cxx_printer {
@@ -58,7 +61,9 @@ public:
     std::string detail_block() const; // "" when there are no helpers
 
     // "const double* q, const Parameters& p, double* M"; unused arguments as /*name*/.
-    static std::string parameter_list(std::vector<cxx_argument> const& args, std::vector<std::string> const* used);
+    // `restrict_outputs`: outputs (but those that may alias) marked LAGC_RESTRICT (API functions).
+    static std::string parameter_list(std::vector<cxx_argument> const& args, std::vector<std::string> const* used,
+                                      bool restrict_outputs);
     // "t, q, qd, u, p, " (the inputs, each followed by ", "), for a call that adds outputs.
     static std::string input_arguments(std::vector<cxx_argument> const& args);
     // "q, qd, p, C, w" (every argument).

@@ -109,14 +109,16 @@ void emitter::constraint_state_functions() {
         {"augment", augmented("project_state")},
         {"augment_velocity", augmented("project_state_velocity")},
         {"project", "project_onto_rows"},
-        {"singular", on_singular_mass("project_state", t + "q, qd, p", "-1")}};
+        {"singular", on_singular_mass("project_state_in_place", t + "q, qd, p", "-1")}};
     std::vector<std::string> const used = {"t", "q", "qd", "p"};
     auto twin = values;
     for (auto& v : twin)
         if (v.first == "project") v.second = "project_onto_rows_augmented";
-    define_augmented_twin("project_state", scalar(), args, used, "task.tpl#project_state", twin,
+    define_augmented_twin("project_state_in_place", scalar(), args, used, "task.tpl#project_state", twin,
                           {{"augment", "project_state"}, {"augment_velocity", "project_state_velocity"}}, "-1");
-    std::string body = text("task.tpl#project_state", values);
+    out_.define(scalar(), "project_state_in_place", args, used, text("task.tpl#project_state", values),
+                text("task.tpl#project_state_in_place_comment"), cxx_printer::place::late_helper);
+    std::string body = text("task.tpl#project_state_copy", {{"scalar", scalar()}, {"t", t}, {"math", math()}});
     out_.declare(scalar(), "project_state", args, text("comments.tpl#project_state", {{"iterations", iterations}}));
     out_.define(scalar(), "project_state", args, used, body, "", cxx_printer::place::api);
 }
