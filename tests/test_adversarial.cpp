@@ -189,7 +189,7 @@ TEST(Adversarial, HugeParameterDefaultIsAnErrorNotACrash) {
         SCOPED_TRACE(v);
         auto r = compile_text("model m\nparameter a = " + v + ", b = 2\ncoordinate x\nkinetic 0.5*der(x)^2\n"
                               "potential a*x^2 + b*x\n");
-        expect_clean(r, 1, "2:15: error: (default value|number)");
+        expect_clean(r, 1, "2:15: error: (default value|number|this number)");
         EXPECT_EQ(r.err.find("unknown name"), std::string::npos) << "no cascade: " << r.err;
     }
 }
@@ -425,7 +425,7 @@ TEST(Adversarial, ReadErrorIsAnIoError) {
 TEST(Adversarial, FloatOutOfRangeIsAnError) {
     expect_clean(compile_text("model m\nparameter a = 1e39\ncoordinate x\nkinetic 0.5*der(x)^2\npotential a*x^2\n",
                               {"--scalar", "float"}),
-                 1, "2:11: error: .*does not fit in a float");
+                 1, "2:15: error: .*does not fit in a float");
     expect_clean(compile_text(model_with("potential 1e39*x^2"), {"--scalar", "float"}), 1, "does not fit in a float");
 }
 
@@ -469,6 +469,32 @@ TEST(Adversarial, ConstantsOutsideAFunctionsDomainAreErrors) {
     expect_clean(compile_text("model m\nparameter a = 2\ncoordinate x\nkinetic 0.5*der(x)^2\npotential asin(a)*x\n",
                               {"--fold-parameters"}),
                  1, "is not a finite number");
+}
+
+// Constants the chosen scalar cannot hold, at their token with their value (issue 31):
+// factors that fit but whose product does not, divisors that are 0 exactly or in the
+// scalar type, numbers that underflow to 0 (a warning: the code runs with 0 there).
+TEST(Adversarial, ConstantsThatDoNotFitTheScalarAreReportedAtTheirToken) {
+    expect_clean(compile_text(model_with("potential x*exp(700)*exp(10)")), 1,
+                 "4:21: error: the constant exp\\(10\\)\\*exp\\(700\\) = 2.233e308 in this product does not fit in a double");
+    expect_clean(compile_text(model_with("potential x*1e200*1e200")), 1, "4:18: error: the constant 1.0e400 in this product");
+    expect_clean(compile_text(model_with("potential x/(log(2) + log(3) - log(6))")), 1,
+                 "4:12: error: division by a constant that is 0: .*exactly 0");
+    expect_clean(compile_text(model_with("potential x/(exp(1e-17) - 1)")), 1,
+                 "4:12: error: division by a constant that is 0: .*cancel to 0 in a double");
+    auto tiny = compile_text(model_with("potential x^2 + 1e-400*x"));
+    EXPECT_EQ(tiny.status, 0) << tiny.err;
+    EXPECT_TRUE(std::regex_search(tiny.err, std::regex("4:17: warning: this number is 0 in a double.*\\[-Wunderflow\\]")))
+        << tiny.err;
+    auto single = compile_text(model_with("potential x^2 + 1e-46*x"), {"--scalar", "float"});
+    EXPECT_EQ(single.status, 0) << single.err;
+    EXPECT_TRUE(std::regex_search(single.err, std::regex("4:17: warning: this number is 0 in a float"))) << single.err;
+    auto same_in_double = compile_text(model_with("potential x^2 + 1e-46*x"));
+    EXPECT_EQ(same_in_double.err, "") << "1e-46 fits a double";
+    // A product of two tiny numbers, each of which fits.
+    auto product = compile_text(model_with("potential x^2 + 1e-200*1e-200*x"));
+    EXPECT_TRUE(std::regex_search(product.err, std::regex("warning: the constant 1.0e-400 in this product is 0 in a double")))
+        << product.err;
 }
 
 // ---- 9. smaller ones --------------------------------------------------------------------------

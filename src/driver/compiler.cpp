@@ -65,7 +65,9 @@ compile_result compile(std::string const& text, compile_options const& options) 
     };
     step("checking");
     t0 = std::chrono::steady_clock::now();
-    auto m = check(statements, file, r.diags, options.limits, failed);
+    check_limits limits = options.limits;
+    limits.single_precision = options.emit.scalar == "float" && !options.emit.templated;
+    auto m = check(statements, file, r.diags, limits, failed);
     r.times.check = seconds_since(t0);
     if (!m || r.diags.has_errors()) return r;
     if (!options.namespace_name.empty()) m->name = options.namespace_name;

@@ -43,6 +43,7 @@ std::string_view flag_name(warning_kind kind) {
     case warning_kind::singular_mass_matrix: return "singular-mass-matrix";
     case warning_kind::coriolis: return "coriolis";
     case warning_kind::invented_values: return "invented-values";
+    case warning_kind::underflow: return "underflow";
     }
     return "";
 }
@@ -50,7 +51,7 @@ std::string_view flag_name(warning_kind kind) {
 std::vector<std::string_view> const& warning_flags() {
     static std::vector<std::string_view> const names = [] {
         std::vector<std::string_view> v;
-        for (int k = 0; k <= static_cast<int>(warning_kind::invented_values); ++k) v.push_back(flag_name(static_cast<warning_kind>(k)));
+        for (int k = 0; k <= static_cast<int>(warning_kind::underflow); ++k) v.push_back(flag_name(static_cast<warning_kind>(k)));
         return v;
     }();
     return names;

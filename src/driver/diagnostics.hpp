@@ -41,6 +41,7 @@ enum class warning_kind {
     singular_mass_matrix,
     coriolis,
     invented_values,
+    underflow,
 };
 // The kind's name after -W ("kinetic-without-velocity").
 std::string_view flag_name(warning_kind kind);

@@ -12,6 +12,7 @@ namespace lagc {
 struct check_limits {
     std::size_t max_terms = 400000;     // nodes of one expression with its names substituted (--max-terms)
     std::size_t max_coordinates = 200; // derivation is O(n³) in them (--max-coordinates)
+    bool single_precision = false;     // --scalar float: constants must fit a float, not a double
 };
 
 // Returns the model when there were no errors; reports every error it can find.

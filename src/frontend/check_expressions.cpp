@@ -79,6 +79,7 @@ ast::identifier const* bare_operand(ast::operand const& o) {
 } // namespace
 
 opt_value checker::eval(ast::expression const& e) {
+    if (nesting_ == 0) underflow_reported_ = false;
     ++nesting_;
     opt_value r = eval_levels(e);
     --nesting_;
@@ -154,7 +155,7 @@ opt_value checker::eval(ast::operand const& o) {
         opt_value operator()(ast::nil const&) const { return std::nullopt; }
         opt_value operator()(ast::number const& n) const {
             auto v = c.exact_number(n);
-            if (!v) return std::nullopt;
+            if (!v || !c.literal_fits(*v, span_of(n))) return std::nullopt;
             return value::scalar(*v);
         }
         opt_value operator()(ast::identifier const& id) const { return c.eval_identifier(id); }
@@ -317,9 +318,13 @@ opt_value checker::binary(char op, value const& a, value const& b, span where) {
     switch (op) {
     case '+':
     case '-': return add(op, a, b, where);
-    case '*': return multiply(a, b, where);
-    case '/': return divide(a, b, where);
-    case '^': return power(a, b, where);
+    case '*':
+    case '/':
+    case '^': {
+        opt_value r = op == '*' ? multiply(a, b, where) : op == '/' ? divide(a, b, where) : power(a, b, where);
+        if (r && !constant_factors_fit(*r, where)) return std::nullopt;
+        return r;
+    }
     }
     return std::nullopt;
 }
@@ -408,6 +413,7 @@ opt_value checker::divide(value const& a, value const& b, span where) {
         diags_.error(where, "division by zero");
         return std::nullopt;
     }
+    if (!divisor_is_not_zero(b.elems[0], where)) return std::nullopt;
     value r = a;
     for (auto& e : r.elems) e = e / b.elems[0];
     return r;

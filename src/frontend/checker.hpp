@@ -88,6 +88,17 @@ private:
     // and exp(1000) are not); reports at `where` and returns false otherwise.
     bool real_constant(ex const& e, span where, std::string const& what);
 
+    // -- constants in the chosen scalar type (check_constants.cpp) ------------
+    // A number as written: an error if it overflows the scalar type, a warning if it is 0 there.
+    bool literal_fits(GiNaC::numeric const& v, span where);
+    // The constant factors of a product's elements (exp(700) exp(10) in x exp(700) exp(10)):
+    // an error where one overflows, a warning (once per expression) where one underflows to 0.
+    bool constant_factors_fit(value const& v, span where);
+    // A divisor free of symbols that is 0 in the scalar type (log(2) + log(3) - log(6),
+    // exp(1e-17) - 1 in double): an error with its value.
+    bool divisor_is_not_zero(ex const& divisor, span where);
+    bool underflow_reported_ = false; // in the current top-level expression
+
     // Operators: + - * / ^ on scalars, vectors and matrices.
     opt_value binary(char op, value const& a, value const& b, span where);
     opt_value add(char op, value const& a, value const& b, span where);
