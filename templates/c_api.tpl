@@ -11,6 +11,15 @@ extern "C" {{
 
 enum {{ {ns}_nq = {nq}, {ns}_nu = {nu}, {ns}_nc = {nc} }};
 
+/* What the functions that return an int return (docs/generated-api.md, "Status codes");
+   {ns}_null_parameters where the parameters pointer is NULL (a function that returns a
+   double returns -1 from project_state and NaN otherwise then, a void one writes nothing). */
+enum {{ {ns}_ok = 0, {ns}_singular_mass_matrix = 1, {ns}_singular_constraints = 2, {ns}_not_finite = 3,
+       {ns}_null_parameters = 4 }};
+
+/* Indices into q, qd and qdd ({ns}_coordinate_NAME) and into u ({ns}_input_NAME); the
+   number of values output_NAME writes ({ns}_output_NAME_size); the names in index order. */
+{indices}
 /* The parameters, in declaration order; {ns}_default_parameters sets the model's defaults. */
 typedef struct {ns}_parameters {{
 {fields}}} {ns}_parameters;
@@ -22,6 +31,12 @@ void {ns}_default_parameters({ns}_parameters* p);
 #endif
 
 #endif /* {guard} */
+@@ index_enum
+enum {{ {entries} }};
+@@ names_declaration
+extern const char* const {ns}_{what}_names[{count}];
+@@ names_definition
+const char* const {ns}_{what}_names[{count}] = {{{names}}};
 @@ field
     {scalar} {name};
 @@ declaration
@@ -41,15 +56,19 @@ namespace {{
 extern "C" {{
 
 void {ns}_default_parameters({ns}_parameters* c) {{
+    if (!c) return;
     const {ns}::Parameters p;
 {to_c}}}
+{names}
 {wrappers}
 }}  // extern "C"
 @@ wrapper
 
 {result} {ns}_{name}({parameters}) {{
-    return {ns}::{name}({arguments});
+{null_check}    return {ns}::{name}({arguments});
 }}
+@@ null_check
+    if (!p) return{value};
 @@ copy_to_cpp
     p.{name} = c->{name};
 @@ copy_to_c

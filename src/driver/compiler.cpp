@@ -39,17 +39,32 @@ bool fold_parameters(model& m, diagnostics& diags) {
     }
     return true;
 }
-// The path as the banner comment shows it: a control character (a newline would end the
-// comment and let the rest of the path be compiled as C++) becomes '?'.
+// The path as the banner comments show it, inert in every comment form: a control
+// character (a newline would end a // comment and let the rest of the path be compiled)
+// becomes '?', and so do the '/' of every "*/" (which would close the C header's /* */) and
+// the '*' of every "/*" (a comment inside a comment, which -Wcomment reports).
 std::string printable(std::string text) {
     for (char& c : text)
         if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) c = '?';
+    for (std::size_t at = text.find("*/"); at != std::string::npos; at = text.find("*/", at)) text[at + 1] = '?';
+    for (std::size_t at = text.find("/*"); at != std::string::npos; at = text.find("/*", at)) text[at + 1] = '?';
     return text;
 }
 } // namespace
 
-compile_result compile(std::string const& text, compile_options const& options) {
+// The text as the language reads it: without a UTF-8 byte-order mark (editors on Windows
+// write one), and with each lone CR (classic Mac OS line ends) an LF, byte for byte, so a
+// CR-only file has its lines and columns.
+std::string normalized_source(std::string text) {
+    if (text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
+    for (std::size_t i = 0; i < text.size(); ++i)
+        if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
+    return text;
+}
+
+compile_result compile(std::string const& raw_text, compile_options const& options) {
     compile_result r;
+    std::string const text = normalized_source(raw_text);
     source_file file(options.emit.source_name, text);
     r.diags.set_controls(options.warnings);
     if (text.size() > max_source_bytes) {

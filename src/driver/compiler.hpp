@@ -36,6 +36,11 @@ struct compile_result {
 
 inline constexpr std::size_t max_source_bytes = std::size_t(16) << 20;
 
+// `text` is a model's file as read; compile() reads it as normalized_source() gives it,
+// and its diagnostics are positions in that.
 compile_result compile(std::string const& text, compile_options const& options);
+
+// Without a UTF-8 byte-order mark, each lone CR an LF (the same length otherwise).
+std::string normalized_source(std::string text);
 
 } // namespace lagc

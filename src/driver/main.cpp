@@ -279,7 +279,7 @@ int main(int argc, char** argv) {
     if (progress.wanted()) cl.options.progress = [&progress](std::string const& step) { progress.step(step); };
     lagc::compile_result r = lagc::compile(text, cl.options);
     progress.finish();
-    std::cerr << r.diags.format(lagc::source_file(cl.options.emit.source_name, text));
+    std::cerr << r.diags.format(lagc::source_file(cl.options.emit.source_name, lagc::normalized_source(text)));
     if (cl.stats) print_stats(r);
     if (!r.files) return 1;
     if (cl.output == "-") return lagc::write_stdout(r.files->header, error) ? 0 : io_error(error);

@@ -15,7 +15,49 @@ std::string c_type(cxx_argument const& a, std::string const& ns) {
     return a.type == "const Parameters&" ? "const " + ns + "_parameters*" : a.type;
 }
 
+// What a wrapper returns for a NULL parameters pointer: the status for an int, -1 from
+// project_state (its failure), NaN for another scalar, nothing for void.
+std::string null_result(std::string const& result, std::string const& name, std::string const& ns) {
+    if (result == "void") return "";
+    if (result == "int") return " " + ns + "_null_parameters";
+    if (name == "project_state") return " -1";
+    return result == "float" ? " std::nanf(\"\")" : " std::nan(\"\")";
+}
+
+std::string quoted_list(std::vector<std::string> const& names) {
+    std::string s;
+    for (auto const& n : names) s += (s.empty() ? "\"" : ", \"") + n + "\"";
+    return s;
+}
+
 } // namespace
+
+// The C header's indices, output sizes and name arrays (declared there, defined with the
+// wrappers): what the C++ header's coordinate::, input::, output:: and *_names give.
+void emitter::c_names(std::string& indices, std::string& definitions) const {
+    std::string const& ns = m_.name;
+    auto enumeration = [&](std::string const& prefix, std::vector<std::string> const& names, auto value) {
+        std::string entries;
+        for (std::size_t i = 0; i < names.size(); ++i)
+            entries += (i ? ", " : "") + ns + "_" + prefix + names[i] + (prefix == "output_" ? "_size" : "") + " = " +
+                       std::to_string(value(i));
+        if (!entries.empty()) indices += text("c_api.tpl#index_enum", {{"entries", entries}});
+    };
+    std::vector<std::string> outputs, parameters;
+    for (auto const& o : m_.outputs) outputs.push_back(o.name);
+    for (auto const& p : m_.parameters) parameters.push_back(p.name);
+    enumeration("coordinate_", m_.coordinates, [](std::size_t i) { return i; });
+    enumeration("input_", m_.inputs, [](std::size_t i) { return i; });
+    enumeration("output_", outputs, [&](std::size_t i) { return m_.outputs[i].val.size(); });
+    for (auto const& [what, names] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+             {"coordinate", m_.coordinates}, {"input", m_.inputs}, {"parameter", parameters}, {"output", outputs}}) {
+        if (names.empty()) continue; // C has no arrays of size 0
+        std::vector<std::pair<std::string, std::string>> const values = {
+            {"ns", ns}, {"what", what}, {"count", std::to_string(names.size())}, {"names", quoted_list(names)}};
+        indices += text("c_api.tpl#names_declaration", values);
+        definitions += text("c_api.tpl#names_definition", values);
+    }
+}
 
 void emitter::c_interface(emitted_files& files) const {
     std::string const& ns = m_.name;
@@ -37,9 +79,18 @@ void emitter::c_interface(emitted_files& files) const {
             arguments += (arguments.empty() ? "" : ", ") + (a.type == "const Parameters&" ? "from_c(" + a.name + ")" : a.name);
         }
         declarations += text("c_api.tpl#declaration", {{"result", f.result}, {"ns", ns}, {"name", f.name}, {"parameters", parameters}});
-        wrappers += text("c_api.tpl#wrapper",
-                         {{"result", f.result}, {"ns", ns}, {"name", f.name}, {"parameters", parameters}, {"arguments", arguments}});
+        bool const reads_parameters = arguments.find("from_c(p)") != std::string::npos;
+        std::string const null_check =
+            reads_parameters ? text("c_api.tpl#null_check", {{"value", null_result(f.result, f.name, ns)}}) : "";
+        wrappers += text("c_api.tpl#wrapper", {{"result", f.result},
+                                                {"ns", ns},
+                                                {"name", f.name},
+                                                {"parameters", parameters},
+                                                {"arguments", arguments},
+                                                {"null_check", null_check}});
     }
+    std::string indices, name_definitions;
+    c_names(indices, name_definitions);
     std::string guard = "LAGC_" + ns + "_H";
     for (char& c : guard) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     files.c_header = text("c_api.tpl#header", {{"source", o_.source_name},
@@ -50,11 +101,13 @@ void emitter::c_interface(emitted_files& files) const {
                                                 {"nu", std::to_string(d_.nu)},
                                                 {"nc", std::to_string(d_.nc)},
                                                 {"fields", fields},
+                                                {"indices", indices},
                                                 {"declarations", declarations}});
     files.source += text("c_api.tpl#wrappers", {{"c_header", o_.c_header_name},
                                                  {"ns", ns},
                                                  {"to_cpp", to_cpp},
                                                  {"to_c", to_c},
+                                                 {"names", name_definitions},
                                                  {"wrappers", wrappers}});
 }
 
