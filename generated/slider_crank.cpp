@@ -219,14 +219,15 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[29] = -(qdd[1]*s5 + (s7*s23 + s20*qd[1]*s5));
 }
 
-// 0 when every entry of A and B is finite, else 3: a derivative that is 0/0 here (as that of
-// |x|^1.5 or of r^3 at the origin) or that overflows, even where forward_dynamics is finite.
+// 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
+// finite, else 3: a derivative that is 0/0 here (as that of |x|^1.5 or of r^3 at the
+// origin) or that overflows, even where forward_dynamics is finite. x * 0 is 0 for a finite
+// x and NaN otherwise, so one sum tells (no branch per entry).
 static int linearization_status(const double* A, const double* B) {
-    for (int k = 0; k < 4 * nq * nq; ++k)
-        if (!std::isfinite(A[k])) return 3;
-    for (int k = 0; k < 2 * nq * nu; ++k)
-        if (!std::isfinite(B[k])) return 3;
-    return 0;
+    double s = 0.0;
+    for (int k = 2 * nq * nq; k < 4 * nq * nq; ++k) s += A[k] * 0.0;
+    for (int k = nq * nu; k < 2 * nq * nu; ++k) s += B[k] * 0.0;
+    return std::isfinite(s) ? 0 : 3;
 }
 
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)

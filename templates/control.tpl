@@ -113,14 +113,15 @@
 }}
 @@ linearization_status
 
-// 0 when every entry of A and B is finite, else 3: a derivative that is 0/0 here (as that of
-// |x|^1.5 or of r^3 at the origin) or that overflows, even where forward_dynamics is finite.
+// 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
+// finite, else 3: a derivative that is 0/0 here (as that of |x|^1.5 or of r^3 at the
+// origin) or that overflows, even where forward_dynamics is finite. x * 0 is 0 for a finite
+// x and NaN otherwise, so one sum tells (no branch per entry).
 {linkage}int linearization_status(const {scalar}* A, const {scalar}* B) {{
-    for (int k = 0; k < 4 * nq * nq; ++k)
-        if (!{math}isfinite(A[k])) return 3;
-    for (int k = 0; k < 2 * nq * nu; ++k)
-        if (!{math}isfinite(B[k])) return 3;
-    return 0;
+    {scalar} s = {zero};
+    for (int k = 2 * nq * nq; k < 4 * nq * nq; ++k) s += A[k] * {zero};
+    for (int k = nq * nu; k < 2 * nq * nu; ++k) s += B[k] * {zero};
+    return {math}isfinite(s) ? 0 : 3;
 }}
 @@ rk4_step
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. x is written only

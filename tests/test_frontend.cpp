@@ -873,7 +873,7 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"control.tpl#store_column", {"linkage", "scalar", "one", "zero"}},
         {"control.tpl#rk4_step", {"scalar", "t", "t_half", "t_full", "math"}},
         {"control.tpl#symplectic_euler_step", {"scalar", "t", "math"}},
-        {"control.tpl#linearization_status", {"linkage", "scalar", "math"}},
+        {"control.tpl#linearization_status", {"linkage", "scalar", "zero", "math"}},
         {"control.tpl#non_deduced", {}},
         {"comments.tpl#output", {"name", "shape"}},
         {"c_api.tpl#header", {"source", "ns", "cxx_header", "guard", "nq", "nu", "nc", "fields", "indices", "declarations"}},

@@ -79,7 +79,7 @@ void emitter::linearization() {
     write_function(std::move(kept), with_output(terms_args, "J"), text("comments.tpl#linearization_terms"),
                    cxx_printer::place::helper);
     out_.add_helpers(text("control.tpl#linearization_status",
-                          {{"linkage", helper_linkage()}, {"scalar", scalar()}, {"math", math()}}));
+                          {{"linkage", helper_linkage()}, {"scalar", scalar()}, {"zero", single() ? "0.0f" : "0.0"}, {"math", math()}}));
     out_.add_helpers(text("control.tpl#store_column", {{"linkage", helper_linkage()},
                                                         {"scalar", scalar()},
                                                         {"one", single() ? "1.0f" : "1.0"},
