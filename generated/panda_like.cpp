@@ -9,7 +9,7 @@ namespace detail {
 // A long function's parts stay functions of their own: GCC would inline a static
 // function called once, and compile one function as long as the whole again.
 #if defined(__GNUC__)
-#define LAGC_PART_NOINLINE __attribute__((noinline))
+#define LAGC_PART_NOINLINE __attribute__((__noinline__))
 #elif defined(_MSC_VER)
 #define LAGC_PART_NOINLINE __declspec(noinline)
 #else

@@ -46,12 +46,17 @@ const char* const {ns}_{what}_names[{count}] = {{{names}}};
 // The C interface ({c_header}): each function converts the parameters and calls the C++ one.
 #include "{c_header}"
 
+namespace {ns} {{
+namespace detail {{
 namespace {{
-{ns}::Parameters from_c(const {ns}_parameters* c) {{
-    {ns}::Parameters p;
+// In the model's own namespace: no model, namespace or output name can clash with it.
+Parameters from_c(const {ns}_parameters* c) {{
+    Parameters p;
 {to_cpp}    return p;
 }}
 }}  // namespace
+}}  // namespace detail
+}}  // namespace {ns}
 
 extern "C" {{
 

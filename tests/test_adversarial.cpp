@@ -414,6 +414,43 @@ TEST(Adversarial, ByteOrderMarkAndCarriageReturnLineEnds) {
     expect_clean(compile_text("model m\r\ncoordinate x\r\nkinetic 0.5*der(y)^2\r\n"), 1, "<stdin>:3:17: error");
 }
 
+// Names lagc accepted whose generated code did not compile (issue 32): outputs whose
+// functions share a name, an output named as the header's name array, C's restrict, the
+// macros' prefix: each an error at the declaration, naming what it clashes with.
+TEST(Adversarial, NamesWhoseGeneratedFunctionsWouldClashAreRefused) {
+    expect_clean(compile_text(model_with("output tip = [x, 0]\noutput tip_drift = x")), 1,
+                 "5:8: error: output 'tip_drift' would give output_tip_drift .*output 'tip' on line 4");
+    expect_clean(compile_text(model_with("output tip_jacobian = x\noutput tip = [x, 1]")), 1,
+                 "5:8: error: output 'tip' would give output_tip_jacobian .*output 'tip_jacobian' on line 4");
+    expect_clean(compile_text(model_with("output names = x")), 1, "4:8: error: output 'names' would be written as output_names");
+    // A velocity output has no Jacobian: v and v_jacobian do not clash.
+    expect_clean(compile_text(model_with("output v = der(x)\noutput v_jacobian = x")), 0, "");
+    expect_clean(compile_text("model m\nparameter restrict = 1\ncoordinate x\nkinetic 0.5*restrict*der(x)^2\n"), 1,
+                 "2:11: error: 'restrict' is a C99 keyword");
+    expect_clean(compile_text("model m\nparameter LAGC_PART_NOINLINE = 1\ncoordinate x\nkinetic 0.5*der(x)^2\n"), 1,
+                 "2:11: error: 'LAGC_PART_NOINLINE' is reserved for the macros of lagc's generated code");
+}
+
+// Names that clashed with the C interface's own: a model named from_c (its helper), two
+// models arm and Arm in one C program (one header guard); and split parts under a
+// Linux-style `#define noinline` (issue 32). Each compiles now.
+TEST(Adversarial, CInterfaceNamesAndNoinlineMacroCompile) {
+    fs::path const d = scratch("c_names");
+    std::string const body = "coordinate x, y\nkinetic 0.5*(der(x)^2 + der(y)^2) + 0.1*der(x)*der(y)*cos(x - y)\n"
+                             "potential 9.81*(cos(x) + cos(y))\n";
+    for (std::string model : {"from_c", "arm", "Arm"}) {
+        write_file(d / (model + ".lag"), "model " + model + "\n" + body);
+        auto r = run_lagc({(d / (model + ".lag")).string(), "-o", (d / (model + ".cpp")).string(), "--c-api", "--split", "10"});
+        ASSERT_EQ(r.status, 0) << r.err;
+    }
+    write_file(d / "use.c", "#include \"arm.h\"\n#include \"Arm.h\"\n#include \"from_c.h\"\n"
+                            "int main(void) { return arm_nq + Arm_nq + from_c_nq - 6; }\n");
+    std::string const cxx = "c++ -std=c++17 -Wall -Wextra -Wpedantic -Werror '-Dnoinline=__attribute__((noinline))' -c ";
+    std::string const cmd = "cd '" + d.string() + "' && cc -std=c99 -Wall -Wextra -Wpedantic -Werror -c use.c && " + cxx +
+                            "from_c.cpp && " + cxx + "arm.cpp && " + cxx + "Arm.cpp";
+    EXPECT_EQ(std::system(cmd.c_str()), 0);
+}
+
 TEST(Adversarial, OutputNamesThatCannotBeIncludedAreRefused) {
     fs::path d = scratch("include_name");
     write_file(d / "a.lag", pendulum);

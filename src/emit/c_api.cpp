@@ -4,7 +4,6 @@
 // Python's ctypes.
 #include "emit/emitter.hpp"
 
-#include <cctype>
 
 namespace lagc::emitting {
 
@@ -76,10 +75,10 @@ void emitter::c_interface(emitted_files& files) const {
         std::string parameters, arguments;
         for (auto const& a : f.args) {
             parameters += (parameters.empty() ? "" : ", ") + c_type(a, ns) + " " + a.name;
-            arguments += (arguments.empty() ? "" : ", ") + (a.type == "const Parameters&" ? "from_c(" + a.name + ")" : a.name);
+            arguments += (arguments.empty() ? "" : ", ") + (a.type == "const Parameters&" ? ns + "::detail::from_c(" + a.name + ")" : a.name);
         }
         declarations += text("c_api.tpl#declaration", {{"result", f.result}, {"ns", ns}, {"name", f.name}, {"parameters", parameters}});
-        bool const reads_parameters = arguments.find("from_c(p)") != std::string::npos;
+        bool const reads_parameters = arguments.find("::detail::from_c(p)") != std::string::npos;
         std::string const null_check =
             reads_parameters ? text("c_api.tpl#null_check", {{"value", null_result(f.result, f.name, ns)}}) : "";
         wrappers += text("c_api.tpl#wrapper", {{"result", f.result},
@@ -91,8 +90,8 @@ void emitter::c_interface(emitted_files& files) const {
     }
     std::string indices, name_definitions;
     c_names(indices, name_definitions);
-    std::string guard = "LAGC_" + ns + "_H";
-    for (char& c : guard) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    // The name as it is, not in capitals: models arm and Arm have two guards.
+    std::string const guard = "LAGC_" + ns + "_H";
     files.c_header = text("c_api.tpl#header", {{"source", o_.source_name},
                                                 {"ns", ns},
                                                 {"cxx_header", o_.header_name},

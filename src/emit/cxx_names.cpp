@@ -39,6 +39,7 @@ bool is_cxx_keyword(std::string const& name) { return listed(cxx_keywords, name)
 
 std::string cxx_name_problem(std::string const& name, cxx_name_use use) {
     if (is_cxx_keyword(name)) return "a C++ keyword";
+    if (name == "restrict") return "a C99 keyword (the C interface, --c-api, would not compile)";
     if (name.find("__") != std::string::npos ||
         (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1]))))
         return "reserved in C++ (a double underscore, or an underscore and a capital)";

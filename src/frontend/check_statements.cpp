@@ -129,7 +129,45 @@ void checker::statement(ast::definition_stmt const& s, span where) {
     if (!declare(s.name, name_kind::output, m_.outputs.size())) return;
     if (!v) return;
     // An output may read anything: its function takes u only when it uses an input.
-    m_.outputs.push_back({s.name.name, *v, where, depends_on(*v, m_.u), depends_on(*v, m_.qd)});
+    output_def o{s.name.name, *v, where, depends_on(*v, m_.u), depends_on(*v, m_.qd)};
+    if (!output_names_are_free(o, span_of(s.name))) return;
+    m_.outputs.push_back(std::move(o));
+}
+
+namespace {
+// The C++ names an output's functions take: output_NAME, and for an output of q (and t)
+// alone its Jacobian's and drift's, with what each is.
+std::vector<std::pair<std::string, std::string>> generated_names(output_def const& o) {
+    std::vector<std::pair<std::string, std::string>> names = {{"output_" + o.name, "its value"}};
+    if (!o.reads_inputs && !o.reads_velocities) {
+        names.push_back({"output_" + o.name + "_jacobian", "its Jacobian"});
+        names.push_back({"output_" + o.name + "_drift", "its drift"});
+    }
+    return names;
+}
+} // namespace
+
+// Two outputs whose functions would have one name (tip and tip_drift: output_tip_drift),
+// or an output whose function is the header's array of output names (names): an error at
+// the later declaration, naming the other.
+bool checker::output_names_are_free(output_def const& o, span where) {
+    for (auto const& [name, what] : generated_names(o)) {
+        if (name == "output_names") {
+            diags_.error(where, "output '" + o.name + "' would be written as output_names, the generated header's "
+                                "array of the outputs' names; rename it");
+            return false;
+        }
+        for (auto const& earlier : m_.outputs)
+            for (auto const& [other, other_what] : generated_names(earlier))
+                if (other == name) {
+                    auto const at = file_.locate(earlier.where.begin);
+                    diags_.error(where, "output '" + o.name + "' would give " + name + " (" + what +
+                                            "), which output '" + earlier.name + "' on line " + std::to_string(at.line) +
+                                            " already gives (" + other_what + "); rename one of them");
+                    return false;
+                }
+    }
+    return true;
 }
 
 void checker::statement(ast::energy_stmt const& s, span) {

@@ -122,6 +122,7 @@ private:
 
     // -- statements (check_statements.cpp) -----------------------------------
     std::optional<ex> parameter_default(ast::expression const& e, std::string const& name);
+    bool output_names_are_free(output_def const& o, span where);
     void statement(ast::model_stmt const& s, span where);
     void statement(ast::declaration_stmt const& s, span where);
     void statement(ast::parameter_stmt const& s, span where);
