@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(arm_on_table::detail::pair_stamp == 0x2f68e18ba83ef481ull,
+              "arm_on_table.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace arm_on_table {
 
 namespace detail {

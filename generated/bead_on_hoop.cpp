@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(bead_on_hoop::detail::pair_stamp == 0x2e88e2818d758945ull,
+              "bead_on_hoop.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace bead_on_hoop {
 
 namespace detail {

@@ -16,6 +16,10 @@
 namespace bead_on_hoop {
 
 inline constexpr int nq = 2, nu = 1, nc = 0;
+namespace detail {
+// This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
+inline constexpr unsigned long long pair_stamp = 0x2e88e2818d758945ull;
+}  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
 // declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(cart_pendulum::detail::pair_stamp == 0x8d98acaff2a6927cull,
+              "cart_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace cart_pendulum {
 
 namespace detail {

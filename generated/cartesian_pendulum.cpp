@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(cartesian_pendulum::detail::pair_stamp == 0x304759ac2af19778ull,
+              "cartesian_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace cartesian_pendulum {
 
 namespace detail {

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(chain10_rel::detail::pair_stamp == 0x517c1d1d39a56d1aull,
+              "chain10_rel.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace chain10_rel {
 
 namespace detail {

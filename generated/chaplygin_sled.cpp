@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(chaplygin_sled::detail::pair_stamp == 0xae9aca6527c03853ull,
+              "chaplygin_sled.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace chaplygin_sled {
 
 namespace detail {

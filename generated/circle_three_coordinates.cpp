@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(circle_three_coordinates::detail::pair_stamp == 0x9a44a49d865284efull,
+              "circle_three_coordinates.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace circle_three_coordinates {
 
 namespace detail {

@@ -16,6 +16,10 @@
 namespace circle_three_coordinates {
 
 inline constexpr int nq = 3, nu = 0, nc = 2;
+namespace detail {
+// This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
+inline constexpr unsigned long long pair_stamp = 0x9a44a49d865284efull;
+}  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
 // declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(constrained_pendulum::detail::pair_stamp == 0xb43f741ac422f0a7ull,
+              "constrained_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace constrained_pendulum {
 
 namespace detail {

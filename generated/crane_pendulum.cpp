@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(crane_pendulum::detail::pair_stamp == 0xe19a139610cd197bull,
+              "crane_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace crane_pendulum {
 
 namespace detail {

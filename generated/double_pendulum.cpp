@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(double_pendulum::detail::pair_stamp == 0xd1d928689da05893ull,
+              "double_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace double_pendulum {
 
 namespace detail {

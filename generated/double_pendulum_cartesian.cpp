@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(double_pendulum_cartesian::detail::pair_stamp == 0x945de42dcde7920aull,
+              "double_pendulum_cartesian.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace double_pendulum_cartesian {
 
 namespace detail {

@@ -16,6 +16,10 @@
 namespace double_pendulum_cartesian {
 
 inline constexpr int nq = 4, nu = 0, nc = 2;
+namespace detail {
+// This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
+inline constexpr unsigned long long pair_stamp = 0x945de42dcde7920aull;
+}  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
 // declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.

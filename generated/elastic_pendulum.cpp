@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(elastic_pendulum::detail::pair_stamp == 0xa23eeb3cacbaba72ull,
+              "elastic_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace elastic_pendulum {
 
 namespace detail {

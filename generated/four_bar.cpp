@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(four_bar::detail::pair_stamp == 0xbc65816f4effd729ull,
+              "four_bar.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace four_bar {
 
 namespace detail {

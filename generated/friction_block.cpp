@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(friction_block::detail::pair_stamp == 0x18497fc03c1a44b1ull,
+              "friction_block.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace friction_block {
 
 namespace detail {

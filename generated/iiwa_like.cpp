@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(iiwa_like::detail::pair_stamp == 0x37206fa0a7dc71e6ull,
+              "iiwa_like.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace iiwa_like {
 
 namespace detail {

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(inclined_plane::detail::pair_stamp == 0x4094cea90f5979f5ull,
+              "inclined_plane.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace inclined_plane {
 
 namespace detail {

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(ladle::detail::pair_stamp == 0x19e07fbf9f3102c9ull,
+              "ladle.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace ladle {
 
 namespace detail {

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(panda_like::detail::pair_stamp == 0x24efd0ef8e491056ull,
+              "panda_like.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace panda_like {
 
 namespace detail {

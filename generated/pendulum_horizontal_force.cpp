@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(pendulum_horizontal_force::detail::pair_stamp == 0x6267549d00b4179eull,
+              "pendulum_horizontal_force.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace pendulum_horizontal_force {
 
 namespace detail {

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(planar_arm::detail::pair_stamp == 0x2e8c7534aca0bedbull,
+              "planar_arm.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace planar_arm {
 
 namespace detail {

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(quadrotor::detail::pair_stamp == 0x6a281784ebe04e9cull,
+              "quadrotor.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace quadrotor {
 
 namespace detail {

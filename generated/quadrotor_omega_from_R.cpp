@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(quadrotor_omega_from_R::detail::pair_stamp == 0x9fae07bc31c984acull,
+              "quadrotor_omega_from_R.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace quadrotor_omega_from_R {
 
 namespace detail {

@@ -16,6 +16,10 @@
 namespace quadrotor_omega_from_R {
 
 inline constexpr int nq = 6, nu = 4, nc = 0;
+namespace detail {
+// This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
+inline constexpr unsigned long long pair_stamp = 0x9fae07bc31c984acull;
+}  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
 // declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.

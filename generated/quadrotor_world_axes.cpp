@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(quadrotor_world_axes::detail::pair_stamp == 0xeb1a4141107965b9ull,
+              "quadrotor_world_axes.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace quadrotor_world_axes {
 
 namespace detail {

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(quaternion_body::detail::pair_stamp == 0x0bbb9514ef403033ull,
+              "quaternion_body.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace quaternion_body {
 
 namespace detail {

@@ -16,6 +16,10 @@
 namespace quaternion_body {
 
 inline constexpr int nq = 4, nu = 3, nc = 1;
+namespace detail {
+// This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
+inline constexpr unsigned long long pair_stamp = 0x0bbb9514ef403033ull;
+}  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
 // declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.

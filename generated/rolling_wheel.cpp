@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(rolling_wheel::detail::pair_stamp == 0xce864007d1837011ull,
+              "rolling_wheel.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace rolling_wheel {
 
 namespace detail {

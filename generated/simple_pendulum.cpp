@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(simple_pendulum::detail::pair_stamp == 0x97533e66e643fd59ull,
+              "simple_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace simple_pendulum {
 
 namespace detail {

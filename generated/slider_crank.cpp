@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(slider_crank::detail::pair_stamp == 0xaa3cc919afdeb556ull,
+              "slider_crank.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace slider_crank {
 
 namespace detail {

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(slider_crank_reduced::detail::pair_stamp == 0xe7522590ac55ef74ull,
+              "slider_crank_reduced.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace slider_crank_reduced {
 
 namespace detail {

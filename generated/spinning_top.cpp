@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(spinning_top::detail::pair_stamp == 0xbe335e950f862620ull,
+              "spinning_top.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace spinning_top {
 
 namespace detail {

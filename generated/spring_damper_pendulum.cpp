@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(spring_damper_pendulum::detail::pair_stamp == 0x48e5fe21d43ef28eull,
+              "spring_damper_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace spring_damper_pendulum {
 
 namespace detail {

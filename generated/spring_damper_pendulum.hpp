@@ -16,6 +16,10 @@
 namespace spring_damper_pendulum {
 
 inline constexpr int nq = 1, nu = 1, nc = 0;
+namespace detail {
+// This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
+inline constexpr unsigned long long pair_stamp = 0x48e5fe21d43ef28eull;
+}  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
 // declaration order (parameter::NAME); output::NAME is the size of output_NAME's out.

@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(tilted_rod::detail::pair_stamp == 0x8480a5e132201fc5ull,
+              "tilted_rod.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace tilted_rod {
 
 namespace detail {

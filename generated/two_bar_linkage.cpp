@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(two_bar_linkage::detail::pair_stamp == 0xd4eca2073246f5baull,
+              "two_bar_linkage.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace two_bar_linkage {
 
 namespace detail {

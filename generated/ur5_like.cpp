@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(ur5_like::detail::pair_stamp == 0xd452c71a1764a6c2ull,
+              "ur5_like.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace ur5_like {
 
 namespace detail {

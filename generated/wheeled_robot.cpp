@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert(wheeled_robot::detail::pair_stamp == 0x28c85c11daf24144ull,
+              "wheeled_robot.hpp and this file come from different runs of lagc: run lagc on the model again");
+
 namespace wheeled_robot {
 
 namespace detail {

@@ -16,6 +16,10 @@
 namespace {ns} {{
 
 inline constexpr int nq = {nq}, nu = {nu}, nc = {nc};
+namespace detail {{
+// This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
+inline constexpr unsigned long long pair_stamp = {stamp};
+}}  // namespace detail
 {names}
 {parameters_comment}struct Parameters {{
 {parameter_fields}}};

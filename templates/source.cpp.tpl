@@ -3,6 +3,9 @@
 
 #include <cmath>
 
+static_assert({ns}::detail::pair_stamp == {stamp},
+              "{header} and this file come from different runs of lagc: run lagc on the model again");
+
 namespace {ns} {{
 {detail}
 {definitions}

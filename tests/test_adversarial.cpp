@@ -451,6 +451,44 @@ TEST(Adversarial, CInterfaceNamesAndNoinlineMacroCompile) {
     EXPECT_EQ(std::system(cmd.c_str()), 0);
 }
 
+// A .hpp from one run beside a .cpp from another (a run killed between its renames, or a
+// file copied by hand) does not compile, and says why (issue 32).
+TEST(Adversarial, PairFromTwoRunsDoesNotCompile) {
+    fs::path const d = scratch("pair_stamp");
+    write_file(d / "a.lag", pendulum);
+    ASSERT_EQ(run_lagc({(d / "a.lag").string(), "-o", (d / "p.cpp").string()}).status, 0);
+    std::string const compile = "cd '" + d.string() + "' && c++ -std=c++17 -Wall -Wextra -Werror -c p.cpp -o p.o 2> err.txt";
+    EXPECT_EQ(std::system(compile.c_str()), 0) << "the pair of one run compiles";
+    std::string const old_header = read_file(d / "p.hpp");
+    write_file(d / "a.lag", std::string(pendulum) + "output angle = th\n");
+    ASSERT_EQ(run_lagc({(d / "a.lag").string(), "-o", (d / "p.cpp").string()}).status, 0);
+    write_file(d / "p.hpp", old_header); // the new .cpp beside the old .hpp
+    EXPECT_NE(std::system(compile.c_str()), 0);
+    EXPECT_NE(read_file(d / "err.txt").find("come from different runs of lagc: run lagc on the model again"), std::string::npos)
+        << read_file(d / "err.txt");
+    // Identical runs give identical files, stamp included.
+    std::string const source = read_file(d / "p.cpp");
+    ASSERT_EQ(run_lagc({(d / "a.lag").string(), "-o", (d / "p.cpp").string()}).status, 0);
+    EXPECT_EQ(read_file(d / "p.cpp"), source);
+    EXPECT_EQ(std::system(compile.c_str()), 0) << "the pair of one run compiles again";
+}
+
+// What a run killed between writing and renaming leaves (temporaries, backups, named with
+// its process id) is removed by the next run; a live process's are left alone.
+TEST(Adversarial, LeftoversOfKilledRunsAreRemoved) {
+    fs::path const d = scratch("leftovers");
+    write_file(d / "a.lag", pendulum);
+    std::string const live = std::to_string(::getpid());
+    for (std::string name : {std::string(".p.cpp.999999999.AbCdEf.lagc-tmp"), std::string(".p.hpp.lagc-bak-999999999-0"),
+                             ".p.cpp." + live + ".XyZxYz.lagc-tmp", std::string(".other.cpp.999999999.AbCdEf.lagc-tmp")})
+        write_file(d / name, "old");
+    ASSERT_EQ(run_lagc({(d / "a.lag").string(), "-o", (d / "p.cpp").string()}).status, 0);
+    EXPECT_FALSE(fs::exists(d / ".p.cpp.999999999.AbCdEf.lagc-tmp"));
+    EXPECT_FALSE(fs::exists(d / ".p.hpp.lagc-bak-999999999-0"));
+    EXPECT_TRUE(fs::exists(d / (".p.cpp." + live + ".XyZxYz.lagc-tmp"))) << "a live run's temporary";
+    EXPECT_TRUE(fs::exists(d / ".other.cpp.999999999.AbCdEf.lagc-tmp")) << "another file's";
+}
+
 TEST(Adversarial, OutputNamesThatCannotBeIncludedAreRefused) {
     fs::path d = scratch("include_name");
     write_file(d / "a.lag", pendulum);

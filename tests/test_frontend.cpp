@@ -817,8 +817,9 @@ TEST(Names, GeneratedArgumentNamesAreLegalModelNames) {
 // of them (fmt throws "argument not found" without naming it, so this is checked here).
 TEST(Templates, EveryTemplateRendersWithItsNames) {
     std::map<std::string, std::vector<std::string>> const names = {
-        {"header.hpp.tpl", {"source", "ns", "nq", "nu", "nc", "names", "parameters_comment", "parameter_fields", "declarations"}},
-        {"source.cpp.tpl", {"source", "header", "ns", "detail", "definitions"}},
+        {"header.hpp.tpl",
+         {"source", "ns", "nq", "nu", "nc", "stamp", "names", "parameters_comment", "parameter_fields", "declarations"}},
+        {"source.cpp.tpl", {"source", "header", "ns", "stamp", "detail", "definitions"}},
         {"header_only.hpp.tpl", {"source", "ns", "using_math", "nq", "nu", "nc", "names", "parameters_comment", "parameter_fields", "detail", "definitions"}},
         {"function.tpl", {"comment", "linkage", "result", "name", "parameters", "body"}},
         {"declaration.tpl", {"comment", "result", "name", "parameters"}},

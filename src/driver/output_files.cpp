@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -100,9 +101,11 @@ void remove_all(std::vector<pending>& files) {
     }
 }
 
-// A new, empty, exclusively created file beside `path`; its name in `name`.
+// A new, empty, exclusively created file beside `path`; its name in `name`. The name holds
+// lagc's process id, so that a later run can tell a killed run's leftovers from a live one's.
 int create_temporary(std::string const& path, std::string& name) {
-    std::string pattern = directory_of(path) + "/." + file_name_of(path) + ".XXXXXX.lagc-tmp";
+    std::string pattern =
+        directory_of(path) + "/." + file_name_of(path) + "." + std::to_string(::getpid()) + ".XXXXXX.lagc-tmp";
     int fd = ::mkostemps(pattern.data(), 9, O_CLOEXEC);
     if (fd >= 0) name = pattern;
     return fd;
@@ -114,7 +117,8 @@ bool write_temporary(pending& f, std::string const& content, mode_t mode, std::s
         error = "cannot write '" + f.path + "': " + reason();
         return false;
     }
-    bool ok = write_whole(fd, content) && ::fchmod(fd, mode) == 0;
+    // On disk before the rename: a crash after it finds the new content, never an empty file.
+    bool ok = write_whole(fd, content) && ::fchmod(fd, mode) == 0 && ::fsync(fd) == 0;
     if (!ok) error = "cannot write '" + f.path + "': " + reason();
     if (::close(fd) != 0 && ok) {
         ok = false;
@@ -135,6 +139,44 @@ bool make_backup(pending& f) {
         if (errno != EEXIST) return false;
     }
     return false;
+}
+
+// The process id in a leftover's name ".NAME.PID.XXXXXX.lagc-tmp" or ".NAME.lagc-bak-PID-N"
+// of the file NAME, or 0 when the entry is not one.
+pid_t leftover_owner(std::string const& entry, std::string const& name) {
+    std::string const head = "." + name + ".";
+    if (entry.rfind(head, 0) != 0) return 0;
+    std::string rest = entry.substr(head.size());
+    bool const backup = rest.rfind("lagc-bak-", 0) == 0;
+    if (backup) rest = rest.substr(9);
+    else if (rest.size() < 9 || rest.compare(rest.size() - 9, 9, ".lagc-tmp") != 0) return 0;
+    std::size_t digits = 0;
+    while (digits < rest.size() && digits < 9 && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
+    if (digits == 0 || digits == rest.size() || rest[digits] != (backup ? '-' : '.')) return 0;
+    return static_cast<pid_t>(std::stol(rest.substr(0, digits)));
+}
+
+// Removes what runs killed between writing and renaming left beside `path`: temporaries
+// and backups whose process is gone (a live run's stay).
+void remove_leftovers(std::string const& path) {
+    std::string const dir = directory_of(path), name = file_name_of(path);
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) return;
+    std::vector<std::string> stale;
+    while (dirent* e = ::readdir(d)) {
+        pid_t const owner = leftover_owner(e->d_name, name);
+        if (owner > 0 && owner != ::getpid() && ::kill(owner, 0) != 0 && errno == ESRCH) stale.push_back(e->d_name);
+    }
+    ::closedir(d);
+    for (auto const& s : stale) ::unlink((dir + "/" + s).c_str());
+}
+
+// The directory's entries on disk (the renames), where the file system allows it.
+void sync_directory(std::string const& dir) {
+    int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return;
+    ::fsync(fd);
+    ::close(fd);
 }
 
 void roll_back(std::vector<pending>& files) {
@@ -190,6 +232,7 @@ bool write_files(std::vector<std::pair<std::string, std::string>> const& targets
     mode_t const mask = ::umask(0);
     ::umask(mask);
     held_signals hold; // from the first temporary file to the last rename
+    for (auto const& target : targets) remove_leftovers(target.first);
     for (auto const& [path, content] : targets) {
         pending f;
         f.path = path;
@@ -234,6 +277,7 @@ bool write_files(std::vector<std::pair<std::string, std::string>> const& targets
         f.replaced = true;
     }
     remove_all(files); // the backups
+    sync_directory(targets.empty() ? "." : directory_of(targets.front().first));
     return true;
 }
 

@@ -5,6 +5,8 @@
 
 #include "builtins.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -375,14 +377,28 @@ emitted_files emitter::run() {
     if (o_.header_only || o_.templated) {
         files.header = text("header_only.hpp.tpl", common);
     } else {
+        // The pair's stamp: a hash of both files as written with a placeholder in its place,
+        // so that identical runs give identical files.
+        std::string const placeholder = "0x0000000000000000ull";
+        common.push_back({"stamp", placeholder});
         files.header = text("header.hpp.tpl", common);
         files.source = text("source.cpp.tpl", common);
         if (o_.c_api) c_interface(files);
+        std::string const stamp = fmt::format("0x{:016x}ull", stable_hash(files.header + '\0' + files.source));
+        for (std::string* f : {&files.header, &files.source})
+            for (std::size_t at = f->find(placeholder); at != std::string::npos; at = f->find(placeholder, at))
+                f->replace(at, placeholder.size(), stamp);
     }
     return files;
 }
 
 } // namespace emitting
+
+std::uint64_t stable_hash(std::string const& text) {
+    std::uint64_t h = 14695981039346656037ull; // FNV-1a, 64 bits: the same on every machine
+    for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+    return h;
+}
 
 emitted_files emit(model const& m, derived const& d, emit_options const& options) {
     return emitting::emitter(m, d, options).run();

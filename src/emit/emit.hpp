@@ -5,6 +5,7 @@
 #include "model.hpp"
 
 #include <functional>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,10 @@ struct emitted_files {
 };
 
 emitted_files emit(model const& m, derived const& d, emit_options const& options);
+
+// A 64-bit hash of the text that is the same on every machine and in every run (the
+// header's pair_stamp).
+std::uint64_t stable_hash(std::string const& text);
 
 // Renders a template with named values; throws fmt::format_error on a missing name.
 std::string render(std::string_view template_name, std::vector<std::pair<std::string, std::string>> const& values);
