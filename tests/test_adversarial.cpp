@@ -489,6 +489,43 @@ TEST(Adversarial, LeftoversOfKilledRunsAreRemoved) {
     EXPECT_TRUE(fs::exists(d / ".other.cpp.999999999.AbCdEf.lagc-tmp")) << "another file's";
 }
 
+// Running out of memory is an error that says so, at the model (issue 32: it was
+// "std::bad_alloc" at 1:1): a 20-link relative-angle chain in 40 MB of address space
+// (a one-coordinate model runs in 20 MB).
+TEST(Adversarial, OutOfMemoryIsReportedAsSuch) {
+    std::string text = "model chain\ncoordinate q1";
+    for (int i = 2; i <= 20; ++i) text += ", q" + std::to_string(i);
+    text += "\nlet a1 = q1\nlet p1 = [sin(a1), -cos(a1)]\n";
+    for (int i = 2; i <= 20; ++i) {
+        std::string const k = std::to_string(i), j = std::to_string(i - 1);
+        text += "let a" + k + " = a" + j + " + q" + k + "\nlet p" + k + " = p" + j + " + [sin(a" + k + "), -cos(a" + k + ")]\n";
+    }
+    for (int i = 1; i <= 20; ++i) text += "kinetic 0.5*dot(der(p" + std::to_string(i) + "), der(p" + std::to_string(i) + "))\n";
+    run_setup small;
+    small.input = text;
+    small.address_space = rlim_t(40) << 20;
+    auto r = run_lagc({"-", "-o", "-"}, small);
+    expect_clean(r, 1, "<stdin>:1:1: error: out of memory while (checking|deriving|generating)");
+    EXPECT_EQ(r.err.find("bad_alloc"), std::string::npos) << r.err;
+}
+
+// Diagnostics are capped: a file of thousands of errors prints a hundred and counts the
+// rest (issue 32: a 16 MB file of one repeated error printed 94 MB).
+TEST(Adversarial, DiagnosticsAreCappedWithTheirCount) {
+    std::string text = "model m\ncoordinate x\nkinetic der(x)^2\n";
+    for (int i = 0; i < 5000; ++i) text += "potential unknown" + std::to_string(i) + "\n";
+    auto r = compile_text(text);
+    EXPECT_EQ(r.status, 1);
+    std::size_t errors = 0;
+    for (std::size_t at = r.err.find(": error: "); at != std::string::npos; at = r.err.find(": error: ", at + 1)) ++errors;
+    EXPECT_EQ(errors, 100u);
+    EXPECT_NE(r.err.find("lagc: 4900 more errors and 0 more warnings or notes not shown"), std::string::npos)
+        << r.err.substr(r.err.size() - 300);
+    EXPECT_LT(r.err.size(), 30000u);
+    auto all = compile_text(text, {"--max-diagnostics", "0"});
+    EXPECT_NE(all.err.find("unknown4999"), std::string::npos);
+}
+
 TEST(Adversarial, OutputNamesThatCannotBeIncludedAreRefused) {
     fs::path d = scratch("include_name");
     write_file(d / "a.lag", pendulum);

@@ -14,6 +14,7 @@
 #include "symbolic/simplify.hpp"
 #include "derive/well_posed.hpp"
 
+#include <new>
 #include <algorithm>
 #include <memory>
 
@@ -262,6 +263,10 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
         derive_control(m, d, rs.get());
     } catch (GiNaC::pole_error const& e) {
         diags.error(m.model_span, std::string("a division by zero or log(0) was met while deriving: ") + e.what());
+        return std::nullopt;
+    } catch (std::bad_alloc const&) {
+        diags.error(m.model_span, "out of memory while deriving the equations of motion (the model is too large for "
+                                  "this machine's memory; fewer coordinates, or a simpler kinetic energy)");
         return std::nullopt;
     } catch (std::exception const& e) {
         diags.error(m.model_span, std::string("the derivation failed: ") + e.what());

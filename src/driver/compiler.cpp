@@ -5,6 +5,7 @@
 #include "derive/derive.hpp"
 #include "frontend/parse.hpp"
 
+#include <new>
 #include <chrono>
 #include <cmath>
 
@@ -108,6 +109,9 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
         eo.header_only = eo.header_only || eo.templated;
         eo.progress = options.progress;
         r.files = emit(*m, *d, eo);
+    } catch (std::bad_alloc const&) {
+        r.diags.error(m->model_span, "out of memory while generating C++ (the functions are too large for this "
+                                     "machine's memory; --split and --max-operations bound them)");
     } catch (std::exception const& e) {
         r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());
     }

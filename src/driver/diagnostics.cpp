@@ -70,6 +70,10 @@ void diagnostics::add(severity level, span where, std::string message, std::stri
         }
     }
     if (level == severity::error) ++errors_;
+    if (controls_.max_shown != 0 && items_.size() >= controls_.max_shown) {
+        ++(level == severity::error ? dropped_errors_ : dropped_others_);
+        return;
+    }
     items_.push_back({level, where, std::move(message), std::move(flag)});
 }
 
@@ -142,6 +146,11 @@ std::string format_diagnostic(source_file const& file, diagnostic const& d) {
 std::string diagnostics::format(source_file const& file) const {
     std::string out;
     for (auto const& d : items_) out += format_diagnostic(file, d);
+    if (dropped_errors_ + dropped_others_ > 0)
+        out += "lagc: " + std::to_string(dropped_errors_) + " more error" + (dropped_errors_ == 1 ? "" : "s") + " and " +
+               std::to_string(dropped_others_) + " more warning" + (dropped_others_ == 1 ? "" : "s") +
+               " or notes not shown (the first " + std::to_string(controls_.max_shown) +
+               " are; --max-diagnostics N shows more, 0 all)\n";
     return out;
 }
 

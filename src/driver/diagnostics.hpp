@@ -29,6 +29,7 @@ struct warning_controls {
     bool none = false;
     bool as_errors = false;
     std::vector<std::string> disabled;
+    std::size_t max_shown = 100; // --max-diagnostics: the most kept and printed (0: all)
 };
 
 // Every kind of warning and note lagc gives. A warning or note is reported with its kind,
@@ -92,6 +93,7 @@ public:
 private:
     std::vector<diagnostic> items_;
     std::size_t errors_ = 0;
+    std::size_t dropped_errors_ = 0, dropped_others_ = 0; // past max_shown: counted, not kept
     warning_controls controls_;
 };
 

@@ -52,6 +52,7 @@ char const* const usage_text =
     "  --max-terms N     the largest expression (in nodes, names substituted) a model may\n"
     "                    build; default 400000\n"
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
+    "  --max-diagnostics N  the most errors, warnings and notes printed; default 100, 0 for all\n"
     "  --max-operations N   the largest generated function, in operations once shared\n"
     "                    values are counted once; default 1000000\n"
     "  -w                shows no warnings and notes (errors always show)\n"
@@ -154,6 +155,9 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
     } else if (a == "--max-operations") {
         if (!value() || !number_argument(v, 1000, 1000000000, o.emit.max_operations))
             return usage_error("--max-operations takes a number from 1000 to 1000000000");
+    } else if (a == "--max-diagnostics") {
+        if (!value() || !number_argument(v, 0, 1000000000, o.warnings.max_shown))
+            return usage_error("--max-diagnostics takes a number from 0 (all) to 1000000000");
     } else if (a == "--max-coordinates") {
         if (!value() || !number_argument(v, 1, 100000, o.limits.max_coordinates))
             return usage_error("--max-coordinates takes a number from 1 to 100000");

@@ -6,6 +6,7 @@
 #include "emit/cxx_names.hpp"
 #include "symbolic/simplify.hpp"
 
+#include <new>
 #include <algorithm>
 
 namespace lagc {
@@ -97,6 +98,10 @@ std::optional<model> checker::run(std::vector<parsed_statement> const& statement
             boost::apply_visitor([&](auto const& s) { statement(s, st.where); }, st.node);
         } catch (GiNaC::pole_error const&) {
             diags_.error(st.where, "division by zero or log(0) in this statement");
+        } catch (std::bad_alloc const&) {
+            diags_.error(st.where, "out of memory while checking this statement (its expressions grow too large; "
+                                   "simplify it, or lower --max-terms to stop such a model sooner)");
+            return std::nullopt;
         } catch (std::exception const& e) {
             diags_.error(st.where, std::string("this statement cannot be evaluated: ") + e.what());
         }
