@@ -11,9 +11,30 @@
 #   but recompiles nothing;
 # - the options are checked when CMake configures, not when the build fails.
 #
+# - outputs are keyed by model and options: without OUTPUT_DIR, a model generated with
+#   OPTIONS (or HEADER_ONLY) goes to a directory of its own under lagc_generated/, and two
+#   models or option sets that would write the same file are a configure error naming both;
+# - a generated file deleted after a build is made again, with every generator (a check
+#   before each build removes the stamp when an output is missing).
+# Any file name lagc takes works (spaces, '$', quotes, a leading '-', non-ASCII): the model's
+# path comes after `--`, and the generating target's name is made a C identifier; a name
+# with '#' (which CMake cannot generate) is a configure error naming the file.
+#
 # The lagc executable, first found: the variable LAGC_EXECUTABLE (a path, e.g. given with
 # -DLAGC_EXECUTABLE=...), the imported target lagc::lagc (find_package(lagc)), the target
 # lagc (lagc built in the same tree: add_subdirectory or FetchContent), a lagc on the PATH.
+
+# Run as a script (cmake -DLAGC_CHECK_STAMP=... -DLAGC_CHECK_OUTPUTS=... -P lagcGenerate.cmake):
+# removes the stamp when one of the outputs is missing, so that the build makes them again.
+if(CMAKE_SCRIPT_MODE_FILE AND DEFINED LAGC_CHECK_STAMP)
+  foreach(output IN LISTS LAGC_CHECK_OUTPUTS)
+    if(NOT EXISTS "${output}")
+      file(REMOVE "${LAGC_CHECK_STAMP}")
+      break()
+    endif()
+  endforeach()
+  return()
+endif()
 include_guard(GLOBAL)
 
 # The options lagc takes, and whether each takes a value (checked at configure time).
@@ -79,8 +100,14 @@ function(lagc_generate)
   endif()
   _lagc_check_options("${arg_HEADER_ONLY}" "${arg_OPTIONS}")
   _lagc_executable(lagc_exe)
+  # The option set's key: outputs of one model under two option sets never share a file.
+  string(SHA1 options_key "${arg_HEADER_ONLY}|${arg_OPTIONS}")
+  string(SUBSTRING ${options_key} 0 10 options_key)
   if(NOT arg_OUTPUT_DIR)
     set(arg_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/lagc_generated)
+    if(arg_HEADER_ONLY OR arg_OPTIONS)
+      set(arg_OUTPUT_DIR ${arg_OUTPUT_DIR}/${options_key})
+    endif()
   endif()
   get_filename_component(arg_OUTPUT_DIR ${arg_OUTPUT_DIR} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_BINARY_DIR})
   file(MAKE_DIRECTORY ${arg_OUTPUT_DIR})
@@ -90,7 +117,12 @@ function(lagc_generate)
     if(NOT EXISTS ${abs})
       message(FATAL_ERROR "lagc_generate: no model '${abs}'")
     endif()
-    get_filename_component(name ${model} NAME_WE)
+    # Up to the last dot: arm.v1.lag and arm.v2.lag are two models.
+    get_filename_component(name ${model} NAME_WLE)
+    if(name MATCHES "#")
+      message(FATAL_ERROR "lagc_generate: CMake cannot generate files whose names hold '#' (${abs}): rename the "
+                          "model, or run lagc on it outside lagc_generate")
+    endif()
     file(RELATIVE_PATH rel ${CMAKE_CURRENT_SOURCE_DIR} ${abs})
     if(arg_HEADER_ONLY)
       set(outputs ${arg_OUTPUT_DIR}/${name}.hpp)
@@ -105,19 +137,39 @@ function(lagc_generate)
     # One generating target per model, output directory and option set.
     string(SHA1 key "${abs}|${arg_OUTPUT_DIR}|${arg_HEADER_ONLY}|${arg_OPTIONS}")
     string(SUBSTRING ${key} 0 10 key)
-    set(generator lagc_${name}_${key})
+    foreach(output IN LISTS outputs)
+      string(SHA1 slot "${output}")
+      get_property(owner GLOBAL PROPERTY _lagc_output_${slot})
+      if(owner AND NOT owner STREQUAL key)
+        get_property(owner_text GLOBAL PROPERTY _lagc_output_${slot}_text)
+        message(FATAL_ERROR "lagc_generate: ${output} would be written from ${abs} (target ${arg_TARGET}, "
+                            "options '${arg_OPTIONS}') and from ${owner_text}: give one of them another OUTPUT_DIR "
+                            "(or rename one model)")
+      endif()
+      set_property(GLOBAL PROPERTY _lagc_output_${slot} ${key})
+      set_property(GLOBAL PROPERTY _lagc_output_${slot}_text "${abs} (target ${arg_TARGET}, options '${arg_OPTIONS}')")
+    endforeach()
+    string(MAKE_C_IDENTIFIER "${name}" identifier)
+    set(generator lagc_${identifier}_${key})
     if(NOT TARGET ${generator})
-      set(stamp ${arg_OUTPUT_DIR}/.${name}.${key}.stamp)
+      set(stamp ${arg_OUTPUT_DIR}/.${identifier}.${key}.stamp)
       add_custom_command(
         OUTPUT ${stamp}
         BYPRODUCTS ${outputs}
-        COMMAND ${lagc_exe} ${rel} -o ${primary} ${arg_OPTIONS}
+        COMMAND ${lagc_exe} -o ${primary} ${arg_OPTIONS} -- ${rel}
         COMMAND ${CMAKE_COMMAND} -E touch ${stamp}
         DEPENDS ${abs} ${lagc_exe}
         WORKING_DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
         COMMENT "lagc ${rel}"
         VERBATIM)
       add_custom_target(${generator} DEPENDS ${stamp})
+      # Before each build: an output deleted since the last one removes the stamp (Unix
+      # Makefiles do not look at byproducts; Ninja does, and this costs it nothing more).
+      add_custom_target(${generator}_outputs
+        COMMAND ${CMAKE_COMMAND} -DLAGC_CHECK_STAMP=${stamp} "-DLAGC_CHECK_OUTPUTS=${outputs}"
+                -P ${CMAKE_CURRENT_FUNCTION_LIST_FILE}
+        VERBATIM)
+      add_dependencies(${generator} ${generator}_outputs)
     endif()
     set_source_files_properties(${outputs} TARGET_DIRECTORY ${arg_TARGET} PROPERTIES GENERATED TRUE)
     target_sources(${arg_TARGET} PRIVATE ${outputs})
