@@ -40,6 +40,7 @@ const char* const {ns}_{what}_names[{count}] = {{{names}}};
 @@ field
     {scalar} {name};
 @@ declaration
+/* {sizes} */
 {result} {ns}_{name}({parameters});
 @@ wrappers
 

@@ -194,6 +194,32 @@ TEST(Derivation, KineticEnergyFromTheMassMatrix) {
     }
 }
 
+// The C header says what the C++ header says (issue 32): indices, output sizes, names,
+// status codes, and each function's array sizes beside its declaration.
+TEST(CInterface, HeaderHasIndicesSizesNamesAndStatusCodes) {
+    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/four_bar.lag");
+    std::stringstream text;
+    text << in.rdbuf();
+    lagc::compile_options o;
+    o.emit.source_name = "four_bar.lag";
+    o.emit.header_name = "four_bar.hpp";
+    o.emit.c_api = true;
+    o.emit.c_header_name = "four_bar.h";
+    auto r = lagc::compile(text.str(), o);
+    ASSERT_TRUE(r.files.has_value()) << r.diags.format(lagc::source_file("four_bar.lag", text.str()));
+    std::string const& h = r.files->c_header;
+    for (char const* want :
+         {"enum { four_bar_coordinate_theta1 = 0, four_bar_coordinate_theta2 = 1, four_bar_coordinate_theta3 = 2 };",
+          "enum { four_bar_input_tau = 0 };", "enum { four_bar_output_coupler_joint_size = 2 };",
+          "extern const char* const four_bar_coordinate_names[3];", "four_bar_null_parameters = 4",
+          "/* q[3], qd[3], u[1], qdd[3], lambda[2] */\nint four_bar_forward_dynamics(",
+          "/* q[3], J[6] */\nvoid four_bar_output_coupler_joint_jacobian(",
+          "/* q[3], qd[3], u[1], A[36], B[6] */\nint four_bar_linearization("})
+        EXPECT_NE(h.find(want), std::string::npos) << want << "\n" << h;
+    EXPECT_NE(r.files->source.find("const char* const four_bar_coordinate_names[3] = {\"theta1\", \"theta2\", \"theta3\"};"),
+              std::string::npos);
+}
+
 // The well-posedness pass takes every default as written, 0 included (issue 31): an
 // inertia tensor with a zero product of inertia is positive definite, not refused.
 TEST(WellPosed, ZeroDefaultsAreTakenAsWritten) {
@@ -879,7 +905,7 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"comments.tpl#output", {"name", "shape"}},
         {"c_api.tpl#header", {"source", "ns", "cxx_header", "guard", "nq", "nu", "nc", "fields", "indices", "declarations"}},
         {"c_api.tpl#field", {"scalar", "name"}},
-        {"c_api.tpl#declaration", {"result", "ns", "name", "parameters"}},
+        {"c_api.tpl#declaration", {"result", "ns", "name", "parameters", "sizes"}},
         {"c_api.tpl#wrappers", {"c_header", "ns", "to_cpp", "to_c", "names", "wrappers"}},
         {"c_api.tpl#wrapper", {"result", "ns", "name", "parameters", "arguments", "null_check"}},
         {"c_api.tpl#null_check", {"value"}},

@@ -31,6 +31,37 @@ std::string quoted_list(std::vector<std::string> const& names) {
 
 } // namespace
 
+// "q[2], qd[2], M[4]": how many values each array argument of a function holds.
+std::string emitter::c_array_sizes(std::string const& function, std::vector<cxx_argument> const& args) const {
+    std::size_t const nq = d_.nq, nu = d_.nu, nc = d_.nc;
+    std::size_t output_size = 0;
+    for (auto const& o : m_.outputs)
+        if (function.rfind("output_" + o.name, 0) == 0 &&
+            (function == "output_" + o.name || function == "output_" + o.name + "_jacobian" ||
+             function == "output_" + o.name + "_drift"))
+            output_size = o.val.size();
+    auto size_of = [&](std::string const& a) -> std::size_t {
+        if (a == "q" || a == "qd" || a == "qdd" || a == "dVdq" || a == "h" || a == "Q" || a == "tau") return nq;
+        if (a == "u") return nu;
+        if (a == "lambda" || a == "c" || a == "v") return nc;
+        if (a == "x" || a == "xdot") return 2 * nq;
+        if (a == "M" || a == "C") return nq * nq;
+        if (a == "K") return (nq + nc) * (nq + nc);
+        if (a == "rhs") return nq + nc;
+        if (a == "A") return function == "linearization" ? 4 * nq * nq : nc * nq;
+        if (a == "B") return function == "linearization" ? 2 * nq * nu : nq * nu;
+        if (a == "out" || a == "a") return output_size;
+        if (a == "J") return output_size * nq;
+        return 0;
+    };
+    std::string s;
+    for (auto const& a : args) {
+        if (a.type.find('*') == std::string::npos || a.type.find("Parameters") != std::string::npos) continue;
+        s += (s.empty() ? "" : ", ") + a.name + "[" + std::to_string(size_of(a.name)) + "]";
+    }
+    return s.empty() ? "no arrays" : s;
+}
+
 // The C header's indices, output sizes and name arrays (declared there, defined with the
 // wrappers): what the C++ header's coordinate::, input::, output:: and *_names give.
 void emitter::c_names(std::string& indices, std::string& definitions) const {
@@ -77,7 +108,11 @@ void emitter::c_interface(emitted_files& files) const {
             parameters += (parameters.empty() ? "" : ", ") + c_type(a, ns) + " " + a.name;
             arguments += (arguments.empty() ? "" : ", ") + (a.type == "const Parameters&" ? ns + "::detail::from_c(" + a.name + ")" : a.name);
         }
-        declarations += text("c_api.tpl#declaration", {{"result", f.result}, {"ns", ns}, {"name", f.name}, {"parameters", parameters}});
+        declarations += text("c_api.tpl#declaration", {{"result", f.result},
+                                                        {"ns", ns},
+                                                        {"name", f.name},
+                                                        {"parameters", parameters},
+                                                        {"sizes", c_array_sizes(f.name, f.args)}});
         bool const reads_parameters = arguments.find("::detail::from_c(p)") != std::string::npos;
         std::string const null_check =
             reads_parameters ? text("c_api.tpl#null_check", {{"value", null_result(f.result, f.name, ns)}}) : "";

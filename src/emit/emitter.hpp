@@ -132,6 +132,7 @@ private:
     // -- the C interface (c_api.cpp) --------------------------------------
     void c_interface(emitted_files& files) const;
     void c_names(std::string& indices, std::string& definitions) const;
+    std::string c_array_sizes(std::string const& function, std::vector<cxx_argument> const& args) const;
 
     // -- task space and state handling (task_space.cpp) -------------------------
     std::string index_names() const;
