@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(slider_crank::detail::pair_stamp == 0xaa3cc919afdeb556ull,
+static_assert(slider_crank::detail::pair_stamp == 0x67105a7cc9427002ull,
               "slider_crank.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace slider_crank {
@@ -455,15 +455,17 @@ namespace detail {
 // forward_dynamics where M alone is not positive definite at this state (a mass or an
 // inertia that is 0 at run time) while [[M, A^T], [A, 0]] may still be regular: the
 // same work with M + rho A^T A, factorised by the loop Cholesky.
-static int forward_dynamics_augmented(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* lambda) {
-    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T and Y = M^-1 A^T,
-    // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
+[[gnu::noinline, gnu::cold]] static int forward_dynamics_augmented(const double* q, const double* qd, const double* u, const Parameters& p, const double* A, const double* r, double* qdd, double* lambda) {
+    // forward_dynamics' A and r (its own code computed them, and its factorisation changed
+    // only M); M and b = Q - h again, from the API functions, so that forward_dynamics'
+    // helpers stay called once (and inlined) there.
     double M[nq * nq];
     double b[nq];
-    double A[nc * nq];
-    double r[nc];
-    detail::dynamics_terms(q, qd, u, p, M, b);
-    detail::constraint_terms(q, qd, p, A, r);
+    double h[nq];
+    mass_matrix(q, p, M);
+    generalized_forces(q, qd, u, p, b);
+    bias_forces(q, qd, p, h);
+    for (int i = 0; i < nq; ++i) b[i] -= h[i];
     // M alone is singular here (it is not positive definite at this state): M + rho A^T A.
     const double rho = detail::augment_mass_matrix(M, A);
     detail::augment_right_hand_side(rho, A, r, 1, b);
@@ -512,7 +514,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     double r[nc];
     detail::dynamics_terms(q, qd, u, p, M, b);
     detail::constraint_terms(q, qd, p, A, r);
-    if (detail::factor_mass_matrix(M) != 0) return detail::forward_dynamics_augmented(q, qd, u, p, qdd, lambda);
+    if (detail::factor_mass_matrix(M) != 0) return detail::forward_dynamics_augmented(q, qd, u, p, A, r, qdd, lambda);
     detail::solve_mass_matrix(M, b);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
@@ -565,22 +567,12 @@ namespace detail {
 // linearization where M alone is not positive definite at this state (a mass or an
 // inertia that is 0 at run time) while [[M, A^T], [A, 0]] may still be regular: the
 // same work with M + rho A^T A, factorised by the loop Cholesky.
-static int linearization_augmented(const double* q, const double* qd, const double* u, const Parameters& p, double* A, double* B) {
-    // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
-    // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
-    // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
-    // (M = L L^T, the Schur complement Ac M^-1 Ac^T), column by column.
+[[gnu::noinline, gnu::cold]] static int linearization_augmented(const double* q, const Parameters& p, const double* J, const double* Ac, double* A, double* B) {
+    // linearization's J and Ac (its own code computed them, and its factorisation changed
+    // only M); M again, from mass_matrix.
     constexpr int m = 2 * nq + nu;
-    double qdd[nq];
-    double lambda[nc];
-    const int status = forward_dynamics(q, qd, u, p, qdd, lambda);
-    if (status != 0) return status;
-    double J[(nq + nc) * m];
-    detail::linearization_terms(q, qd, u, p, qdd, lambda, J);
     double M[nq * nq];
-    double Ac[nc * nq];
     mass_matrix(q, p, M);
-    constraint_jacobian(q, p, Ac);
     // M alone is singular here (it is not positive definite at this state): M + rho A^T A.
     const double rho = detail::augment_mass_matrix(M, Ac);
     if (detail::cholesky_factor<nq>(M) != 0) return 1;
@@ -631,7 +623,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     double Ac[nc * nq];
     mass_matrix(q, p, M);
     constraint_jacobian(q, p, Ac);
-    if (detail::factor_mass_matrix(M) != 0) return detail::linearization_augmented(q, qd, u, p, A, B);
+    if (detail::factor_mass_matrix(M) != 0) return detail::linearization_augmented(q, p, J, Ac, A, B);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
     for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
@@ -734,7 +726,7 @@ namespace detail {
 // project_state_in_place where M alone is not positive definite at this state (a mass or an
 // inertia that is 0 at run time) while [[M, A^T], [A, 0]] may still be regular: the
 // same work with M + rho A^T A, factorised by the loop Cholesky.
-static double project_state_in_place_augmented(double* q, double* qd, const Parameters& p) {
+[[gnu::noinline, gnu::cold]] static double project_state_in_place_augmented(double* q, double* qd, const Parameters& p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).

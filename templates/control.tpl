@@ -58,7 +58,9 @@
     {scalar} Ac[nc * nq];
     mass_matrix({args_q_p}M);
     constraint_jacobian({args_q_p}Ac);
+@@ linearization_constrained_factor
 {augment}    if ({factor}(M) != 0) {singular}
+@@ linearization_constrained_tail
     {scalar} Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
     for (int k = 0; k < nc; ++k) {solve}(M, Y + k * nq);
@@ -86,6 +88,12 @@
         detail::store_linearization_column(c, z, A, B);
     }}
     return detail::linearization_status(A, B);
+@@ linearization_constrained_twin_head
+    // linearization's J and Ac (its own code computed them, and its factorisation changed
+    // only M); M again, from mass_matrix.
+    constexpr int m = 2 * nq + nu;
+    {scalar} M[nq * nq];
+    mass_matrix({args_q_p}M);
 @@ linearization_coriolis
     // The qd columns of rows 0..nq-1: -dR/dqd = dQ/dqd - 2 C (C: coriolis_matrix).
     {{

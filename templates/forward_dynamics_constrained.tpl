@@ -1,3 +1,4 @@
+@@ head
     // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T and Y = M^-1 A^T,
     // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
     {scalar} M[nq * nq];
@@ -6,7 +7,9 @@
     {scalar} r[nc];
     detail::dynamics_terms({args_q_qd_u_p}M, b);
     detail::constraint_terms({args_q_qd_p}A, r);
+@@ factor
 {augment}    if ({factor}(M) != 0) {singular}
+@@ tail
     {solve}(M, b);
     {scalar} Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
@@ -39,3 +42,14 @@
     for (int k = 0; k < nc; ++k)
         if (!{math}isfinite(l[k])) return 3;
     return 0;
+@@ twin_head
+    // forward_dynamics' A and r (its own code computed them, and its factorisation changed
+    // only M); M and b = Q - h again, from the API functions, so that forward_dynamics'
+    // helpers stay called once (and inlined) there.
+    {scalar} M[nq * nq];
+    {scalar} b[nq];
+    {scalar} h[nq];
+    mass_matrix({args_q_p}M);
+    generalized_forces({args_q_qd_u_p}b);
+    bias_forces({args_q_qd_p}h);
+    for (int i = 0; i < nq; ++i) b[i] -= h[i];

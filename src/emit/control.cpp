@@ -103,15 +103,35 @@ void emitter::linearization() {
         {"coriolis", coriolis},
         {"augment", nc > 0 ? augmented("linearization") : ""},
         {"augment_column", nc > 0 ? augmented("linearization_column") : ""},
-        {"singular", on_singular_mass("linearization", call_args + "A, B", "1")}};
+        // The twin takes J and Ac as linearization computed them (its factorisation changes
+        // only M): linearization_terms stays called once, and inlined.
+        {"singular", on_singular_mass("linearization", cxx_printer::input_arguments(inputs({"q", "p"})) + "J, Ac, A, B",
+                                      "1")}};
     std::vector<std::string> const used = {"t", "q", "qd", "u", "p", "A", "B"};
-    if (nc > 0)
-        define_augmented_twin("linearization", "int", args, used, section, values,
-                              {{"augment", "linearization"}, {"augment_column", "linearization_column"}}, "1");
     std::string body = text(section, values);
+    if (nc > 0) body += constrained_linearization_tail(values, args);
     if (nc == 0) body += text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}, {"coriolis", coriolis}});
     out_.declare("int", "linearization", args, text("comments.tpl#linearization"));
     out_.define("int", "linearization", args, used, body, "", cxx_printer::place::api);
+}
+
+// With constraints, the rest of linearization after M and Ac: the factorisation, and the
+// Schur complement's solves column by column; where M may be singular at run time, its twin.
+std::string emitter::constrained_linearization_tail(std::vector<std::pair<std::string, std::string>> const& values,
+                                                    std::vector<cxx_argument> const& args) {
+    std::string const s = "control.tpl#linearization_constrained_";
+    if (regularizes_at_run_time()) {
+        auto twin_args = inputs({"q", "p"});
+        twin_args.push_back({"J", "const " + scalar() + "*"});
+        twin_args.push_back({"Ac", "const " + scalar() + "*"});
+        twin_args.push_back(args[args.size() - 2]); // A
+        twin_args.push_back(args.back());           // B
+        auto const twin =
+            twin_values(values, {{"augment", "linearization"}, {"augment_column", "linearization_column"}}, "1");
+        define_augmented_twin("linearization", "int", twin_args, {"t", "q", "p", "J", "Ac", "A", "B"},
+                              text(s + "twin_head", twin) + text(s + "factor", twin) + text(s + "tail", twin));
+    }
+    return text(s + "factor", values) + text(s + "tail", values);
 }
 
 void emitter::inverse_dynamics() {

@@ -32,6 +32,10 @@ std::string cxx_printer::definition(std::string const& result, std::string const
     // (-Wmissing-declarations, -Wmissing-prototypes) and no symbol leaves the file.
     std::string linkage = where != place::api && linkage_.empty() ? "static " : linkage_;
     if (where == place::part) linkage += "LAGC_PART_NOINLINE ", parts_ = true;
+    if (where == place::cold_helper) { // after "template <class T>\n", where there is one
+        std::size_t const line = linkage.rfind('\n');
+        linkage.insert(line == std::string::npos ? 0 : line + 1, "[[gnu::noinline, gnu::cold]] ");
+    }
     return render("function.tpl", {{"comment", comment},
                                    {"linkage", linkage},
                                    {"result", result},
@@ -43,7 +47,7 @@ std::string cxx_printer::definition(std::string const& result, std::string const
 void cxx_printer::define(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
                          std::vector<std::string> const& used, std::string const& body, std::string const& comment,
                          place where) {
-    if (where == place::late_helper) {
+    if (where == place::late_helper || where == place::cold_helper) {
         definitions_ += render("detail_block.tpl", {{"helpers", definition(result, name, args, used, body, comment, where)}});
         return;
     }

@@ -26,7 +26,10 @@ public:
         part,   // a helper that is one part of a split function, never inlined
         // in a namespace detail of its own among the API definitions, after those defined so
         // far: a helper that calls API functions (header-only files declare nothing before)
-        late_helper
+        late_helper,
+        // a late helper only a failure calls (the run-time twins): never inlined, and laid
+        // out cold, so that the function that calls it compiles as it would without it
+        cold_helper
     };
 
     // `linkage` goes before every function: "inline ", "template <class T>\ninline ", "".

@@ -149,12 +149,9 @@ std::string emitter::on_singular_mass(std::string const& name, std::string const
     return one_line(text("augment.tpl#twin_call", {{"name", name}, {"call", call}}));
 }
 
-void emitter::define_augmented_twin(std::string const& name, std::string const& result,
-                                    std::vector<cxx_argument> const& args, std::vector<std::string> const& used,
-                                    std::string const& section, std::vector<std::pair<std::string, std::string>> values,
-                                    std::vector<std::pair<std::string, std::string>> const& augment_sections,
-                                    char const* fail) {
-    if (!regularizes_at_run_time()) return;
+std::vector<std::pair<std::string, std::string>>
+emitter::twin_values(std::vector<std::pair<std::string, std::string>> values,
+                     std::vector<std::pair<std::string, std::string>> const& augment_sections, char const* fail) {
     auto set = [&](std::string const& key, std::string const& value) {
         for (auto& v : values)
             if (v.first == key) v.second = value;
@@ -164,8 +161,14 @@ void emitter::define_augmented_twin(std::string const& name, std::string const& 
     set("singular", one_line(text("augment.tpl#fail", {{"status", fail}})));
     for (auto const& [key, augment_section] : augment_sections)
         set(key, augmentation(augment_section.c_str(), "augment.tpl#why_here"));
-    out_.define(result, name + "_augmented", args, used, text(section, values),
-                text("augment.tpl#twin_comment", {{"name", name}}), cxx_printer::place::late_helper);
+    return values;
+}
+
+void emitter::define_augmented_twin(std::string const& name, std::string const& result,
+                                    std::vector<cxx_argument> const& args, std::vector<std::string> const& used,
+                                    std::string const& body) {
+    out_.define(result, name + "_augmented", args, used, body, text("augment.tpl#twin_comment", {{"name", name}}),
+                cxx_printer::place::cold_helper);
 }
 
 std::string emitter::inline_forward_dynamics(built_function& f, std::vector<std::string>& read) {
@@ -226,12 +229,27 @@ void emitter::forward_dynamics() {
         values.push_back({"solve", mf.solve});
         values.push_back({"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))});
         values.push_back({"augment", augmented("forward_dynamics")});
-        std::string const call = cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"})) + "qdd, lambda";
+        values.push_back({"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))});
+        // The twin takes A and r as forward_dynamics computed them (its factorisation changes
+        // only M), and forms M and b again from the API functions: the helpers that compute
+        // them stay called once, so the compiler still inlines them into forward_dynamics.
+        std::string const call = cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"})) + "A, r, qdd, lambda";
         values.push_back({"singular", on_singular_mass("forward_dynamics", call, "1")});
         std::vector<std::string> const used = {"t", "q", "qd", "u", "p", "qdd", "lambda"};
-        define_augmented_twin("forward_dynamics", "int", args, used, "forward_dynamics_constrained.tpl", values,
-                              {{"augment", "forward_dynamics"}}, "1");
-        out_.define("int", "forward_dynamics", args, used, text("forward_dynamics_constrained.tpl", values), "",
+        std::string const section = "forward_dynamics_constrained.tpl#";
+        if (regularizes_at_run_time()) {
+            auto twin_args = inputs({"q", "qd", "u", "p"});
+            twin_args.push_back({"A", "const " + scalar() + "*"});
+            twin_args.push_back({"r", "const " + scalar() + "*"});
+            twin_args.push_back(args[args.size() - 2]); // qdd
+            twin_args.push_back(args.back());           // lambda
+            auto const twin = twin_values(values, {{"augment", "forward_dynamics"}}, "1");
+            define_augmented_twin("forward_dynamics", "int", twin_args, {"t", "q", "qd", "u", "p", "A", "r", "qdd", "lambda"},
+                                  text(section + "twin_head", twin) + text(section + "factor", twin) +
+                                      text(section + "tail", twin));
+        }
+        out_.define("int", "forward_dynamics", args, used,
+                    text(section + "head", values) + text(section + "factor", values) + text(section + "tail", values), "",
                     cxx_printer::place::api);
         return;
     }

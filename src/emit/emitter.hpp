@@ -96,13 +96,14 @@ private:
     }
     bool regularizes_at_run_time() const { return d_.nc > 0 && !d_.mass_singular; }
     std::string on_singular_mass(std::string const& name, std::string const& call, char const* fail) const;
-    // Defines the twin: `values` as for the function itself, with the loop Cholesky and the
-    // augmentation's sections put in their places.
+    // The values of a function's template for its twin: the loop Cholesky, the augmentation's
+    // sections put in their places, and `fail` where the factorisation fails.
+    std::vector<std::pair<std::string, std::string>>
+    twin_values(std::vector<std::pair<std::string, std::string>> values,
+                std::vector<std::pair<std::string, std::string>> const& augment_sections, char const* fail);
+    // Defines the twin NAME_augmented (cold, never inlined) with this body.
     void define_augmented_twin(std::string const& name, std::string const& result, std::vector<cxx_argument> const& args,
-                               std::vector<std::string> const& used, std::string const& section,
-                               std::vector<std::pair<std::string, std::string>> values,
-                               std::vector<std::pair<std::string, std::string>> const& augment_sections,
-                               char const* fail);
+                               std::vector<std::string> const& used, std::string const& body);
     // forward_dynamics is a wrapper of detail::forward_dynamics_factored (large models
     // without constraints), which linearization calls for q̈ and M's factor.
     bool forward_dynamics_factored_ = false;
@@ -132,6 +133,8 @@ private:
     // -- the C interface (c_api.cpp) --------------------------------------
     void c_interface(emitted_files& files) const;
     void c_names(std::string& indices, std::string& definitions) const;
+    std::string constrained_linearization_tail(std::vector<std::pair<std::string, std::string>> const& values,
+                                               std::vector<cxx_argument> const& args);
     std::string c_array_sizes(std::string const& function, std::vector<cxx_argument> const& args) const;
 
     // -- task space and state handling (task_space.cpp) -------------------------

@@ -114,8 +114,11 @@ void emitter::constraint_state_functions() {
     auto twin = values;
     for (auto& v : twin)
         if (v.first == "project") v.second = "project_onto_rows_augmented";
-    define_augmented_twin("project_state_in_place", scalar(), args, used, "task.tpl#project_state", twin,
-                          {{"augment", "project_state"}, {"augment_velocity", "project_state_velocity"}}, "-1");
+    if (regularizes_at_run_time())
+        define_augmented_twin("project_state_in_place", scalar(), args, used,
+                              text("task.tpl#project_state",
+                                   twin_values(twin, {{"augment", "project_state"}, {"augment_velocity", "project_state_velocity"}},
+                                               "-1")));
     out_.define(scalar(), "project_state_in_place", args, used, text("task.tpl#project_state", values),
                 text("task.tpl#project_state_in_place_comment"), cxx_printer::place::late_helper);
     std::string body = text("task.tpl#project_state_copy", {{"scalar", scalar()}, {"t", t}, {"math", math()}});
