@@ -220,6 +220,33 @@ TEST(CInterface, HeaderHasIndicesSizesNamesAndStatusCodes) {
               std::string::npos);
 }
 
+// --stats' stack bound: the arrays of a function and of the deepest chain of calls below
+// it, counted from the template (issue 32). The four-bar (nq = 3, nu = 1, nc = 2):
+// forward_dynamics holds M[9] b[3] A[6] r[2] Y[6] S[4] l[2] and may call its twin, which
+// holds M[9] b[3] h[3] Y[6] S[4] l[2]; linearization holds J[35] M[9] Ac[6] Y[6] S[4]
+// z[3] l[2] qdd[3] lambda[2] and calls forward_dynamics.
+TEST(StackBound, ArraysOfTheFunctionAndWhatItCalls) {
+    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/four_bar.lag");
+    std::stringstream text;
+    text << in.rdbuf();
+    lagc::compile_options o;
+    o.emit.source_name = "four_bar.lag";
+    o.emit.header_name = "four_bar.hpp";
+    auto r = lagc::compile(text.str(), o);
+    ASSERT_TRUE(r.files.has_value());
+    std::map<std::string, std::size_t> bounds(r.files->stack_bounds.begin(), r.files->stack_bounds.end());
+    std::size_t const fd = (9 + 3 + 6 + 2 + 6 + 4 + 2) * 8, twin = (9 + 3 + 3 + 6 + 4 + 2) * 8;
+    EXPECT_EQ(bounds["forward_dynamics"], fd + twin);
+    EXPECT_EQ(bounds["linearization"], (35 + 9 + 6 + 6 + 4 + 3 + 2 + 3 + 2) * 8 + fd + twin);
+    EXPECT_EQ(bounds["mass_matrix"], 0u);
+    // In float, half.
+    o.emit.scalar = "float";
+    auto f = lagc::compile(text.str(), o);
+    ASSERT_TRUE(f.files.has_value());
+    std::map<std::string, std::size_t> fb(f.files->stack_bounds.begin(), f.files->stack_bounds.end());
+    EXPECT_EQ(fb["forward_dynamics"], (fd + twin) / 2);
+}
+
 // The well-posedness pass takes every default as written, 0 included (issue 31): an
 // inertia tensor with a zero product of inertia is positive definite, not refused.
 TEST(WellPosed, ZeroDefaultsAreTakenAsWritten) {

@@ -252,6 +252,8 @@ void print_stats(lagc::compile_result const& r) {
         std::fprintf(stderr, "lagc: %-24s operations %.0f before CSE, %zu after, %zu temporaries, %zu part%s, %.3f s\n",
                      s.name.c_str(), s.operations_before_cse, s.operations_after_cse, s.temporaries, s.parts,
                      s.parts == 1 ? "" : "s", s.seconds);
+    for (auto const& [name, bytes] : r.files->stack_bounds)
+        if (bytes > 0) std::fprintf(stderr, "lagc: %-24s stack: %zu bytes of arrays, with the functions it calls\n", name.c_str(), bytes);
     if (r.files->shared_operations > 0)
         std::fprintf(stderr, "lagc: the file: %zu operations (%zu in the functions cut into parts)\n",
                      r.files->operations, r.files->shared_operations);

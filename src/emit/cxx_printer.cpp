@@ -30,6 +30,7 @@ std::string cxx_printer::definition(std::string const& result, std::string const
                                     place where) {
     // Helpers of a .cpp file have internal linkage: no declaration elsewhere is missing
     // (-Wmissing-declarations, -Wmissing-prototypes) and no symbol leaves the file.
+    if (bounds_) bounds_->add(name, body);
     std::string linkage = where != place::api && linkage_.empty() ? "static " : linkage_;
     if (where == place::part) linkage += "LAGC_PART_NOINLINE ", parts_ = true;
     if (where == place::cold_helper) { // after "template <class T>\n", where there is one

@@ -4,6 +4,8 @@
 // around each late helper among them (place::late_helper).
 #pragma once
 
+#include "emit/stack_bound.hpp"
+
 #include <string>
 #include <vector>
 
@@ -33,7 +35,9 @@ public:
     };
 
     // `linkage` goes before every function: "inline ", "template <class T>\ninline ", "".
-    explicit cxx_printer(std::string linkage) : linkage_(std::move(linkage)) {}
+    // `bounds` (if any) hears every definition's body (--stats' stack bounds).
+    explicit cxx_printer(std::string linkage, stack_bounds* bounds = nullptr)
+        : linkage_(std::move(linkage)), bounds_(bounds) {}
 
     void declare(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
                  std::string const& comment);
@@ -74,6 +78,7 @@ public:
 
 private:
     std::string linkage_;
+    stack_bounds* bounds_ = nullptr;
     std::string declarations_, definitions_, helpers_;
     bool parts_ = false;
     std::vector<declared> api_;

@@ -28,8 +28,9 @@ std::vector<std::pair<std::string, ex>> entries(std::string const& array, exvect
 }
 
 emitter::emitter(model const& m, derived const& d, emit_options const& o)
-    : m_(m), d_(d), o_(o),
-      out_(std::string(o.templated ? "template <class T>\n" : "") + (o.header_only || o.templated ? "inline " : "")) {
+    : m_(m), d_(d), o_(o), stack_(d.nq, d.nu, d.nc, d.holonomic_rows, o.scalar == "float" ? 4 : 8),
+      out_(std::string(o.templated ? "template <class T>\n" : "") + (o.header_only || o.templated ? "inline " : ""),
+           &stack_) {
     auto add = [&](GiNaC::symbol const& s, std::string spelled, std::string arg) {
         symbols_[s.get_name()] = {std::move(spelled), std::move(arg)};
     };
@@ -369,6 +370,7 @@ emitted_files emitter::run() {
         {"parameters_comment", text(o_.fold_parameters ? "comments.tpl#folded_parameters" : "comments.tpl#runtime_parameters")}};
     emitted_files files;
     files.stats = stats_;
+    for (auto const& f : out_.api()) files.stack_bounds.push_back({f.name, stack_.bound(f.name)});
     files.cse_seconds = cse_seconds_;
     for (auto const& st : stats_) files.operations += st.operations_after_cse;
     for (std::size_t f : grouped_) files.operations -= stats_[deferred_[f].stats_index].operations_after_cse;

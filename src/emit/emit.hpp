@@ -48,6 +48,8 @@ struct emitted_files {
     std::string source; // empty when header_only
     std::string c_header; // with c_api: the C interface
     std::vector<function_stats> stats;
+    // Each API function's arrays on the stack, with those of the functions it calls (bytes).
+    std::vector<std::pair<std::string, std::size_t>> stack_bounds;
     // Operations in the file: each function's once, except that the functions cut into parts
     // hold the values several of them need once, in parts they share (shared_operations).
     std::size_t operations = 0, shared_operations = 0;

@@ -6,6 +6,7 @@
 
 #include "graph/expression_graph.hpp"
 #include "emit/cxx_printer.hpp"
+#include "emit/stack_bound.hpp"
 #include "emit/emit.hpp"
 
 #include <chrono>
@@ -60,6 +61,7 @@ private:
     derived const& d_;
     emit_options const& o_;
     std::map<std::string, symbol_spelling> symbols_;
+    stack_bounds stack_; // every definition's arrays and calls, for --stats
     cxx_printer out_;
     std::vector<function_stats> stats_;
     double cse_seconds_ = 0;
