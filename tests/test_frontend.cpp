@@ -196,17 +196,24 @@ TEST(Derivation, KineticEnergyFromTheMassMatrix) {
 
 // The C header says what the C++ header says (issue 32): indices, output sizes, names,
 // status codes, and each function's array sizes beside its declaration.
-TEST(CInterface, HeaderHasIndicesSizesNamesAndStatusCodes) {
-    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/four_bar.lag");
+// A bundled model compiled in-process with these options (file names set as lagc sets them).
+lagc::compile_result compile_bundled(std::string const& name, lagc::compile_options o) {
+    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/" + name + ".lag");
     std::stringstream text;
     text << in.rdbuf();
-    lagc::compile_options o;
-    o.emit.source_name = "four_bar.lag";
-    o.emit.header_name = "four_bar.hpp";
-    o.emit.c_api = true;
-    o.emit.c_header_name = "four_bar.h";
+    o.emit.source_name = name + ".lag";
+    o.emit.header_name = name + ".hpp";
+    if (o.emit.c_api) o.emit.c_header_name = name + ".h";
     auto r = lagc::compile(text.str(), o);
-    ASSERT_TRUE(r.files.has_value()) << r.diags.format(lagc::source_file("four_bar.lag", text.str()));
+    EXPECT_TRUE(r.files.has_value()) << r.diags.format(lagc::source_file(name + ".lag", text.str()));
+    return r;
+}
+
+TEST(CInterface, HeaderHasIndicesSizesNamesAndStatusCodes) {
+    lagc::compile_options o;
+    o.emit.c_api = true;
+    auto r = compile_bundled("four_bar", o);
+    ASSERT_TRUE(r.files.has_value());
     std::string const& h = r.files->c_header;
     for (char const* want :
          {"enum { four_bar_coordinate_theta1 = 0, four_bar_coordinate_theta2 = 1, four_bar_coordinate_theta3 = 2 };",
@@ -226,13 +233,8 @@ TEST(CInterface, HeaderHasIndicesSizesNamesAndStatusCodes) {
 // holds M[9] b[3] h[3] Y[6] S[4] l[2]; linearization holds J[35] M[9] Ac[6] Y[6] S[4]
 // z[3] l[2] qdd[3] lambda[2] and calls forward_dynamics.
 TEST(StackBound, ArraysOfTheFunctionAndWhatItCalls) {
-    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/four_bar.lag");
-    std::stringstream text;
-    text << in.rdbuf();
     lagc::compile_options o;
-    o.emit.source_name = "four_bar.lag";
-    o.emit.header_name = "four_bar.hpp";
-    auto r = lagc::compile(text.str(), o);
+    auto r = compile_bundled("four_bar", o);
     ASSERT_TRUE(r.files.has_value());
     std::map<std::string, std::size_t> bounds(r.files->stack_bounds.begin(), r.files->stack_bounds.end());
     std::size_t const fd = (9 + 3 + 6 + 2 + 6 + 4 + 2) * 8, twin = (9 + 3 + 3 + 6 + 4 + 2) * 8;
@@ -241,7 +243,7 @@ TEST(StackBound, ArraysOfTheFunctionAndWhatItCalls) {
     EXPECT_EQ(bounds["mass_matrix"], 0u);
     // In float, half.
     o.emit.scalar = "float";
-    auto f = lagc::compile(text.str(), o);
+    auto f = compile_bundled("four_bar", o);
     ASSERT_TRUE(f.files.has_value());
     std::map<std::string, std::size_t> fb(f.files->stack_bounds.begin(), f.files->stack_bounds.end());
     EXPECT_EQ(fb["forward_dynamics"], (fd + twin) / 2);
