@@ -4,6 +4,8 @@
 // Python's ctypes.
 #include "emit/emitter.hpp"
 
+#include <algorithm>
+
 
 namespace lagc::emitting {
 
@@ -23,12 +25,6 @@ std::string null_result(std::string const& result, std::string const& name, std:
     return result == "float" ? " std::nanf(\"\")" : " std::nan(\"\")";
 }
 
-std::string quoted_list(std::vector<std::string> const& names) {
-    std::string s;
-    for (auto const& n : names) s += (s.empty() ? "\"" : ", \"") + n + "\"";
-    return s;
-}
-
 } // namespace
 
 // "q[2], qd[2], M[4]": how many values each array argument of a function holds.
@@ -36,9 +32,8 @@ std::string emitter::c_array_sizes(std::string const& function, std::vector<cxx_
     std::size_t const nq = d_.nq, nu = d_.nu, nc = d_.nc;
     std::size_t output_size = 0;
     for (auto const& o : m_.outputs)
-        if (function.rfind("output_" + o.name, 0) == 0 &&
-            (function == "output_" + o.name || function == "output_" + o.name + "_jacobian" ||
-             function == "output_" + o.name + "_drift"))
+        if (function == "output_" + o.name || function == "output_" + o.name + "_jacobian" ||
+            function == "output_" + o.name + "_drift")
             output_size = o.val.size();
     auto size_of = [&](std::string const& a) -> std::size_t {
         if (a == "q" || a == "qd" || a == "qdd" || a == "dVdq" || a == "h" || a == "Q" || a == "tau") return nq;
@@ -66,24 +61,25 @@ std::string emitter::c_array_sizes(std::string const& function, std::vector<cxx_
 // wrappers): what the C++ header's coordinate::, input::, output:: and *_names give.
 void emitter::c_names(std::string& indices, std::string& definitions) const {
     std::string const& ns = m_.name;
-    auto enumeration = [&](std::string const& prefix, std::vector<std::string> const& names, auto value) {
-        std::string entries;
-        for (std::size_t i = 0; i < names.size(); ++i)
-            entries += (i ? ", " : "") + ns + "_" + prefix + names[i] + (prefix == "output_" ? "_size" : "") + " = " +
-                       std::to_string(value(i));
-        if (!entries.empty()) indices += text("c_api.tpl#index_enum", {{"entries", entries}});
-    };
     std::vector<std::string> outputs, parameters;
-    for (auto const& o : m_.outputs) outputs.push_back(o.name);
+    std::vector<std::size_t> output_sizes;
+    for (auto const& o : m_.outputs) outputs.push_back(o.name), output_sizes.push_back(o.val.size());
     for (auto const& p : m_.parameters) parameters.push_back(p.name);
-    enumeration("coordinate_", m_.coordinates, [](std::size_t i) { return i; });
-    enumeration("input_", m_.inputs, [](std::size_t i) { return i; });
-    enumeration("output_", outputs, [&](std::size_t i) { return m_.outputs[i].val.size(); });
+    // NAME_prefixNAME[suffix] = value: C has no scopes, so every enumerator carries the model's name.
+    auto enumeration = [&](std::string const& prefix, std::vector<std::string> names, std::vector<std::size_t> const& values,
+                           std::string const& suffix) {
+        for (auto& n : names) n = ns + "_" + prefix + n + suffix;
+        if (!names.empty()) indices += text("c_api.tpl#index_enum", {{"entries", enumerators(names, values).first}});
+    };
+    enumeration("coordinate_", m_.coordinates, emitting::indices(m_.coordinates.size()), "");
+    enumeration("input_", m_.inputs, emitting::indices(m_.inputs.size()), "");
+    enumeration("output_", outputs, output_sizes, "_size");
     for (auto const& [what, names] : std::vector<std::pair<std::string, std::vector<std::string>>>{
              {"coordinate", m_.coordinates}, {"input", m_.inputs}, {"parameter", parameters}, {"output", outputs}}) {
         if (names.empty()) continue; // C has no arrays of size 0
         std::vector<std::pair<std::string, std::string>> const values = {
-            {"ns", ns}, {"what", what}, {"count", std::to_string(names.size())}, {"names", quoted_list(names)}};
+            {"ns", ns}, {"what", what}, {"count", std::to_string(names.size())},
+            {"names", enumerators(names, emitting::indices(names.size())).second}};
         indices += text("c_api.tpl#names_declaration", values);
         definitions += text("c_api.tpl#names_definition", values);
     }
@@ -113,7 +109,8 @@ void emitter::c_interface(emitted_files& files) const {
                                                         {"name", f.name},
                                                         {"parameters", parameters},
                                                         {"sizes", c_array_sizes(f.name, f.args)}});
-        bool const reads_parameters = arguments.find("::detail::from_c(p)") != std::string::npos;
+        bool const reads_parameters = std::any_of(f.args.begin(), f.args.end(),
+                                                  [](cxx_argument const& a) { return a.type == "const Parameters&"; });
         std::string const null_check =
             reads_parameters ? text("c_api.tpl#null_check", {{"value", null_result(f.result, f.name, ns)}}) : "";
         wrappers += text("c_api.tpl#wrapper", {{"result", f.result},

@@ -16,6 +16,13 @@
 
 namespace lagc::emitting {
 
+// "a = 0, b = 1" and "\"a\", \"b\"" for names and their values (task_space.cpp): the
+// C++ header's index structs and name arrays, and the C header's.
+std::pair<std::string, std::string> enumerators(std::vector<std::string> const& names,
+                                                std::vector<std::size_t> const& values);
+// 0, 1, …, n − 1.
+std::vector<std::size_t> indices(std::size_t n);
+
 using GiNaC::ex;
 using GiNaC::exvector;
 

@@ -5,8 +5,6 @@
 
 namespace lagc::emitting {
 
-namespace {
-
 // "a = 0, b = 1" and "\"a\", \"b\"" for a list of names.
 std::pair<std::string, std::string> enumerators(std::vector<std::string> const& names,
                                                 std::vector<std::size_t> const& values) {
@@ -23,8 +21,6 @@ std::vector<std::size_t> indices(std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) v[i] = i;
     return v;
 }
-
-} // namespace
 
 constexpr int projection_iterations = 30;
 
@@ -80,18 +76,18 @@ void emitter::constraint_state_functions() {
     if (d_.nc == 0) return;
     array_function("constraint_velocity", with_output(inputs({"q", "qd", "p"}), "v"), entries("v", d_.constraint_velocity));
     factorisation const mf = mass_factorisation();
-    std::string const head = o_.templated ? "template <int rows, class T>" : "template <int rows>";
-    out_.add_helpers(text("task.tpl#project_onto_rows", {{"template_head", head},
-                                                         {"scalar", scalar()},
-                                                         {"solve", mf.solve},
-                                                         {"project", "project_onto_rows"},
-                                                         {"factorised", one_line(text("augment.tpl#factorised"))}}));
+    // project_onto_rows with forward_dynamics' solve, and its twin with the loop one.
+    auto project_onto_rows = [&](std::string const& name, std::string const& solve, char const* factorised) {
+        out_.add_helpers(text("task.tpl#project_onto_rows",
+                              {{"template_head", o_.templated ? "template <int rows, class T>" : "template <int rows>"},
+                               {"scalar", scalar()},
+                               {"solve", solve},
+                               {"project", name},
+                               {"factorised", one_line(text(factorised))}}));
+    };
+    project_onto_rows("project_onto_rows", mf.solve, "augment.tpl#factorised");
     if (regularizes_at_run_time())
-        out_.add_helpers(text("task.tpl#project_onto_rows", {{"template_head", head},
-                                                             {"scalar", scalar()},
-                                                             {"solve", "cholesky_solve<nq>"},
-                                                             {"project", "project_onto_rows_augmented"},
-                                                             {"factorised", one_line(text("augment.tpl#factorised_augmented"))}}));
+        project_onto_rows("project_onto_rows_augmented", "cholesky_solve<nq>", "augment.tpl#factorised_augmented");
     std::vector<cxx_argument> args;
     if (m_.uses_time) args.push_back({"t", scalar()});
     args.push_back({"q", scalar() + "*"});

@@ -4,15 +4,23 @@
 #include "frontend/checker.hpp"
 #include "frontend/spelling.hpp"
 
+#include <map>
+
 namespace lagc::checking {
 
 namespace {
 // Whether the function's expression holds |x| or sign(x), whose derivatives need the
 // generated code's detail::sign (abs, sign, and min and max, which are written with abs).
+// Worked out once per row: the checker meets the same few functions thousands of times.
 bool brings_sign(builtin const& b) {
-    GiNaC::symbol x("x"), y("y");
-    GiNaC::ex const e = b.make(x, y);
-    return e.has(lagc_abs(GiNaC::wild())) || e.has(lagc_sign(GiNaC::wild()));
+    static std::map<builtin const*, bool> known;
+    auto [it, inserted] = known.try_emplace(&b, false);
+    if (inserted) {
+        GiNaC::symbol x("x"), y("y");
+        GiNaC::ex const e = b.make(x, y);
+        it->second = e.has(lagc_abs(GiNaC::wild())) || e.has(lagc_sign(GiNaC::wild()));
+    }
+    return it->second;
 }
 } // namespace
 

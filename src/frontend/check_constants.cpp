@@ -31,13 +31,6 @@ scalar_range range_of(bool single) {
             4.9406564584124654e-324, "double"};
 }
 
-bool holds_symbol(ex const& e) {
-    if (GiNaC::is_exactly_a<GiNaC::symbol>(e)) return true;
-    for (std::size_t i = 0; i < e.nops(); ++i)
-        if (holds_symbol(e.op(i))) return true;
-    return false;
-}
-
 // |e| to 40 digits, or nullopt where e is not a real number (reported elsewhere).
 std::optional<GiNaC::numeric> magnitude(ex const& e) {
     struct digits_40 {
@@ -98,11 +91,11 @@ std::string described(ex const& c, GiNaC::numeric const& magnitude) {
 
 // The product of a term's factors that hold no symbol (the whole term when it holds none).
 ex constant_factor(ex const& term) {
-    if (!holds_symbol(term)) return term;
+    if (!has_symbol(term)) return term;
     if (!GiNaC::is_exactly_a<GiNaC::mul>(term)) return 1;
     ex c = 1;
     for (std::size_t i = 0; i < term.nops(); ++i)
-        if (!holds_symbol(term.op(i))) c *= term.op(i);
+        if (!has_symbol(term.op(i))) c *= term.op(i);
     return c;
 }
 
@@ -152,7 +145,7 @@ bool checker::constant_factors_fit(value const& v, span where) {
 }
 
 bool checker::divisor_is_not_zero(ex const& divisor, span where) {
-    if (holds_symbol(divisor)) return true;
+    if (has_symbol(divisor)) return true;
     scalar_range const r = range_of(limits_.single_precision);
     std::optional<GiNaC::numeric> const a = magnitude(divisor);
     if (!a) return true;

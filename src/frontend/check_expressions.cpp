@@ -34,13 +34,14 @@ std::string clipped_text(GiNaC::numeric const& n) {
     return t;
 }
 
-namespace {
 bool has_symbol(ex const& e) {
     if (GiNaC::is_exactly_a<GiNaC::symbol>(e)) return true;
     for (std::size_t i = 0; i < e.nops(); ++i)
         if (has_symbol(e.op(i))) return true;
     return false;
 }
+
+namespace {
 std::size_t const max_number_bits = 4096;
 std::size_t numeric_bits(GiNaC::numeric const& n) {
     if (!n.is_rational()) return 0;

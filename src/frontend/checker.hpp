@@ -30,6 +30,9 @@ ast::identifier const* bare_identifier(ast::expression const& e);
 // The decimal text of a number, shortened in the middle when long (messages stay short).
 std::string clipped_text(GiNaC::numeric const& n);
 
+// Whether e holds a symbol (a coordinate, velocity, input, parameter or t): a constant if not.
+bool has_symbol(ex const& e);
+
 class checker {
 public:
     checker(source_file const& file, diagnostics& diags, check_limits const& limits,
