@@ -18,7 +18,8 @@
 #   before each build removes the stamp when an output is missing).
 # Any file name lagc takes works (spaces, '$', quotes, a leading '-', non-ASCII): the model's
 # path comes after `--`, and the generating target's name is made a C identifier; a name
-# with '#' (which CMake cannot generate) is a configure error naming the file.
+# with '#' (which CMake cannot generate) or ';' (which a CMake list splits) is a configure
+# error naming the file.
 #
 # The lagc executable, first found: the variable LAGC_EXECUTABLE (a path, e.g. given with
 # -DLAGC_EXECUTABLE=...), the imported target lagc::lagc (find_package(lagc)), the target
@@ -85,7 +86,8 @@ function(_lagc_executable out)
 endfunction()
 
 function(lagc_generate)
-  cmake_parse_arguments(arg "HEADER_ONLY" "TARGET;OUTPUT_DIR" "MODELS;OPTIONS" ${ARGN})
+  # PARSE_ARGV keeps an escaped ';' in a model's path (a\;b.lag) inside its element.
+  cmake_parse_arguments(PARSE_ARGV 0 arg "HEADER_ONLY" "TARGET;OUTPUT_DIR" "MODELS;OPTIONS")
   if(NOT arg_TARGET)
     message(FATAL_ERROR "lagc_generate: TARGET is required")
   endif()
@@ -113,6 +115,10 @@ function(lagc_generate)
   file(MAKE_DIRECTORY ${arg_OUTPUT_DIR})
 
   foreach(model IN LISTS arg_MODELS)
+    if(model MATCHES ";")
+      message(FATAL_ERROR "lagc_generate: CMake lists cannot hold a file name with ';' (${model}): rename the model, "
+                          "or run lagc on it outside lagc_generate")
+    endif()
     get_filename_component(abs ${model} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
     if(NOT EXISTS ${abs})
       message(FATAL_ERROR "lagc_generate: no model '${abs}'")

@@ -1,7 +1,8 @@
 # lagc_generate on what users' trees hold (issue 32), with Unix Makefiles and, where it is
 # installed, Ninja:
 #  - file names lagc takes: spaces, '$', a quote, non-ASCII, a leading '-', two dots
-#    (arm.v1.lag and arm.v2.lag are two models); '#' is a configure error naming the file;
+#    (arm.v1.lag and arm.v2.lag are two models); '#' and ';' (a\;b.lag) are configure
+#    errors naming the file;
 #  - one model under two option sets without OUTPUT_DIR: two directories, two codes;
 #  - two models that would write one file (left/arm.lag and right/arm.lag in one target;
 #    one model, two option sets, one OUTPUT_DIR): a configure error naming both;
@@ -40,6 +41,9 @@ if(CASE STREQUAL "names")
 elseif(CASE STREQUAL "hash")
   add_library(hash STATIC)
   lagc_generate(TARGET hash MODELS "a#b.lag")
+elseif(CASE STREQUAL "semicolon")
+  add_library(semicolon STATIC)
+  lagc_generate(TARGET semicolon MODELS a\;b.lag)
 elseif(CASE STREQUAL "same_name")
   add_library(both STATIC)
   lagc_generate(TARGET both MODELS left/arm.lag right/arm.lag)
@@ -104,11 +108,13 @@ foreach(generator IN LISTS generators)
   message(STATUS "${generator}: file names, two option sets and a deleted output work")
 endforeach()
 
-foreach(case hash same_name same_dir)
+foreach(case hash semicolon same_name same_dir)
   configure("Unix Makefiles" ${case} ${WORK_DIR}/${case} rc text)
   string(REGEX REPLACE "[ \n]+" " " text "${text}")
   if(case STREQUAL "hash")
     set(want "lagc_generate: CMake cannot generate files whose names hold '#' \\(.*a#b.lag\\)")
+  elseif(case STREQUAL "semicolon")
+    set(want "lagc_generate: CMake lists cannot hold a file name with ';' \\(a;b.lag\\)")
   elseif(case STREQUAL "same_name")
     set(want "lagc_generate: .*arm.cpp would be written from .*right/arm.lag .*and from .*left/arm.lag")
   else()
