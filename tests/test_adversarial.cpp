@@ -231,6 +231,38 @@ TEST(Adversarial, ProductOfAThousandSinesFinishesInBoundedTime) {
     EXPECT_NE(r.out.find("linearization"), std::string::npos);
 }
 
+// 200 coordinates, T = (2 + sin(Σq)) (Σq̇)² + Σq̇²: a dense M whose every entry and every
+// Christoffel term carries the 200-term sum. Built in full it takes half an hour (it took
+// 60 s and 3.8 GB before emit refused it, before the estimate); the derivation's estimate
+// refuses it before building anything. The same model with 30 coordinates is fine.
+std::string dense_kinetic_energy(int n) {
+    std::string names, s, v, squares;
+    for (int i = 0; i < n; ++i) {
+        std::string const q = "q" + std::to_string(i);
+        names += (i ? "," : "") + q;
+        s += (i ? "+" : "") + q;
+        v += (i ? "+" : "") + ("der(" + q + ")");
+        squares += (i ? "+" : "") + ("der(" + q + ")^2");
+    }
+    return "model d\ncoordinate " + names + "\nlet s = " + s + "\nlet v = " + v + "\nkinetic (2+sin(s))*v^2 + " +
+           squares + "\n";
+}
+
+TEST(Adversarial, WorkPastTheDerivationBudgetIsRefusedBeforeItIsDone) {
+    expect_clean(compile_text(dense_kinetic_energy(200)), 1,
+                 "5:9: error: deriving the equations of motion would build about 6.6e\\+09 terms \\(the limit is "
+                 "100000000, --max-derivation");
+    expect_clean(compile_text(dense_kinetic_energy(30)), 0, "");
+    expect_clean(compile_text(dense_kinetic_energy(30), {"--max-derivation", "1000000"}), 1,
+                 "would build about 3.9e\\+06 terms \\(the limit is 1000000");
+    // The general path (lagrangian terms) estimates its own steps.
+    std::string text = dense_kinetic_energy(30);
+    text.replace(text.find("kinetic"), 7, "lagrangian");
+    expect_clean(compile_text(text, {"--max-derivation", "1000"}), 1, "would build about .* terms \\(the limit is 1000,");
+    expect_clean(compile_text("model m\ncoordinate x\nkinetic der(x)^2\n", {"--max-derivation", "999"}), 2,
+                 "--max-derivation takes a number from 1000");
+}
+
 TEST(Adversarial, LargeMatrixProductIsRefusedBeforeItIsComputed) {
     std::string row = "[";
     for (int i = 0; i < 500; ++i) row += (i ? ",x" : "x");

@@ -228,8 +228,18 @@ std::optional<bilinear_form> bilinear_form_of(model const& m) {
         }
         r.rho = total_time_derivative(r.r, m);
     }
-    for (auto& t : f.terms) {
+    // Terms often share a coefficient (a mass times the rates' products, expanded): its
+    // derivatives are taken once.
+    std::map<ex, std::size_t, GiNaC::ex_is_less> first_with;
+    for (std::size_t k = 0; k < f.terms.size(); ++k) {
+        auto& t = f.terms[k];
         if (free_of(t.c, m.q)) continue;
+        auto [it, added] = first_with.try_emplace(t.c, k);
+        if (!added) {
+            t.cdot = f.terms[it->second].cdot;
+            t.dc = f.terms[it->second].dc;
+            continue;
+        }
         t.cdot = total_time_derivative(t.c, m);
         t.dc.resize(n);
         for (std::size_t i = 0; i < n; ++i) t.dc[i] = partial(t.c, m, i);
@@ -501,6 +511,30 @@ GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures cons
     if (shares)
         for (std::size_t i = 0; i < n; ++i) shares->push_back(rotational[i] + translational[i]);
     return p;
+}
+
+} // namespace lagc
+
+namespace lagc {
+
+double bilinear_form_work(bilinear_form const& f, std::size_t n) {
+    auto support = [](bilinear_form::rate const& r) {
+        return static_cast<double>(std::count_if(r.a.begin(), r.a.end(), [](ex const& e) { return !e.is_zero(); }));
+    };
+    std::vector<double> s(f.rates.size());
+    for (std::size_t k = 0; k < f.rates.size(); ++k) s[k] = support(f.rates[k]);
+    double work = 0;
+    for (auto const& t : f.terms) {
+        double const c = static_cast<double>(tree_size(t.c) + 1), sa = s[t.a], sb = s[t.b];
+        if (t.dc.empty()) {
+            work += 2 * sa * sb;
+            continue;
+        }
+        // M's and Ṁ's pairs carry c and ċ; P − Pᵀ's rows and columns carry c and ∂c/∂q.
+        double const cdot = static_cast<double>(tree_size(t.cdot) + 1);
+        work += 2 * sa * sb * (c + cdot) + static_cast<double>(n) * (sa + sb) * 2 * c;
+    }
+    return work;
 }
 
 } // namespace lagc

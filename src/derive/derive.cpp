@@ -14,6 +14,7 @@
 #include "symbolic/simplify.hpp"
 #include "derive/well_posed.hpp"
 
+#include <cstdio>
 #include <new>
 #include <algorithm>
 #include <memory>
@@ -75,6 +76,18 @@ exvector christoffel_coriolis(model const& m, exvector const& M) {
     return C;
 }
 
+// False, with an error at the kinetic energy, where a step's estimated terms pass the budget.
+bool within_budget(model const& m, double work, double max_work, diagnostics& diags) {
+    if (work <= max_work) return true;
+    span const where = m.energy_terms.empty() ? m.model_span : m.energy_terms.front().where;
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.2g", work);
+    diags.error(where, std::string("deriving the equations of motion would build about ") + buffer +
+                           " terms (the limit is " + std::to_string(static_cast<long long>(max_work)) +
+                           ", --max-derivation; about 5 million take a second)");
+    return false;
+}
+
 // L term by term: everything below is derived from it.
 ex simplified_sum(ex const& e) {
     if (!is_exactly_a<GiNaC::add>(e)) return simplify(e);
@@ -101,8 +114,11 @@ span more_than_quadratic(model const& m) {
 
 // M = ∂²L/∂q̇² (each symmetric entry once), h = ∂²L/∂q̇∂q · q̇ + ∂²L/∂q̇∂t − ∂L/∂q, and C
 // from M's Christoffel symbols where it applies. False (with an error) when M depends on q̇.
-bool mass_and_bias_from_lagrangian(model const& m, ex const& L, derived& d, diagnostics& diags) {
+bool mass_and_bias_from_lagrangian(model const& m, ex const& L, derived& d, diagnostics& diags, double max_work) {
     std::size_t const n = m.q.size();
+    // M's n(n+1)/2 second derivatives and h's n² mixed ones, each about as large as L.
+    double const size = static_cast<double>(tree_size(L) + 1), nn = static_cast<double>(n) * n;
+    if (!within_budget(m, 2 * nn * size, max_work, diags)) return false;
     exvector dL_dqd(n);
     for (std::size_t i = 0; i < n; ++i) dL_dqd[i] = L.diff(m.qd[i]);
     for (std::size_t i = 0; i < n; ++i)
@@ -123,7 +139,14 @@ bool mass_and_bias_from_lagrangian(model const& m, ex const& L, derived& d, diag
         for (std::size_t j = 0; j < n; ++j) h += dL_dqd[i].diff(m.q[j]) * m.qd[j];
         d.bias[i] = simplify(h);
     }
-    if (d.coriolis_reason.empty()) d.coriolis = christoffel_coriolis(m, d.mass_matrix);
+    if (d.coriolis_reason.empty()) {
+        // n derivatives of each of M's entries.
+        double work = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = i; j < n; ++j) work += static_cast<double>(n * (tree_size(d.mass_matrix[i * n + j]) + 1));
+        if (!within_budget(m, 3 * work, max_work, diags)) return false;
+        d.coriolis = christoffel_coriolis(m, d.mass_matrix);
+    }
     return true;
 }
 
@@ -229,7 +252,7 @@ void kinetic_from_mass(model const& m, derived& d) {
 
 } // namespace
 
-std::optional<derived> derive(model const& m, diagnostics& diags) {
+std::optional<derived> derive(model const& m, diagnostics& diags, double max_work) {
     derived d;
     std::size_t const n = m.q.size();
     d.nq = n;
@@ -242,6 +265,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
         if (d.coriolis_reason.empty()) jf = jacobian_form_of(m);
         if (d.coriolis_reason.empty() && !jf) bf = bilinear_form_of(m);
         std::unique_ptr<rate_structures> rs;
+        if (bf && !within_budget(m, bilinear_form_work(*bf, n), max_work, diags)) return std::nullopt;
         if (bf) rs = std::make_unique<rate_structures>(m, *bf);
         ex const T = simplified_sum(m.kinetic);
         ex const V = simplified_sum(m.potential);
@@ -252,7 +276,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags) {
         d.bias.assign(n, 0);
         if (jf) mass_and_bias_from_jacobian_form(m, *jf, d);
         else if (bf) mass_and_bias_from_bilinear_form(m, *rs, d);
-        else if (!mass_and_bias_from_lagrangian(m, L, d, diags)) return std::nullopt;
+        else if (!mass_and_bias_from_lagrangian(m, L, d, diags, max_work)) return std::nullopt;
         if (!every_coordinate_has_inertia(m, d, diags)) return std::nullopt;
         d.generalized_forces = generalized_forces(m);
         d.kinetic_energy = T;

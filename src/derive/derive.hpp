@@ -91,7 +91,10 @@ struct rate_structures;
 void derive_control(model const& m, derived& d, rate_structures const* s = nullptr);
 
 // Derivation errors a user can cause (a coordinate without inertia, a pole met while
-// differentiating) are reported at the offending statement; returns nullopt then.
-std::optional<derived> derive(model const& m, diagnostics& diags);
+// differentiating) are reported at the offending statement; returns nullopt then. Before
+// each costly step the terms it would build are estimated from its inputs; past
+// `max_work` (--max-derivation) the derivation stops with an error instead of running
+// for minutes.
+std::optional<derived> derive(model const& m, diagnostics& diags, double max_work = 1e8);
 
 } // namespace lagc

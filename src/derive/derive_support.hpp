@@ -73,6 +73,9 @@ struct bilinear_form {
     std::vector<angular_velocity> angular;
 };
 std::optional<bilinear_form> bilinear_form_of(model const& m);
+// About how many terms M, Ṁ and P − Pᵀ would hold, built from f (an estimate, checked
+// before building them).
+double bilinear_form_work(bilinear_form const& f, std::size_t n);
 
 // The rate form with the structures found in it (rate_structure.hpp), found once per model.
 struct rate_structures;

@@ -18,6 +18,7 @@ struct compile_options {
     emit_options emit;          // --scalar, --template, --split, --fold-parameters, file names
     std::string namespace_name; // --namespace (default: the model's name)
     check_limits limits;        // --max-terms, --max-coordinates
+    std::size_t max_derivation = 100000000; // --max-derivation: terms the derivation may build (estimated first)
     warning_controls warnings;  // -w, -Wno-NAME, -Werror
     // Called as each step begins: "checking", "deriving the equations of motion", then
     // "generating NAME" for each generated function (may be empty).

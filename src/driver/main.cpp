@@ -52,6 +52,8 @@ char const* const usage_text =
     "  --max-terms N     the largest expression (in nodes, names substituted) a model may\n"
     "                    build; default 400000\n"
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
+    "  --max-derivation N  the terms deriving the equations of motion may build, estimated\n"
+    "                    before each step begins (about 5 million a second); default 100000000\n"
     "  --max-diagnostics N  the most errors, warnings and notes printed; default 100, 0 for all\n"
     "  --max-operations N   the largest generated function, in operations once shared\n"
     "                    values are counted once; default 1000000\n"
@@ -110,6 +112,27 @@ struct command_line {
     std::vector<std::string> targets; // the files to write (none for -o -)
 };
 
+// The options that take a number, with its bounds.
+struct numeric_limit {
+    unsigned long long low, high;
+    std::size_t* out;
+    char const* what; // " of operations", or ""
+};
+
+std::optional<numeric_limit> numeric_option(std::string const& a, lagc::compile_options& o) {
+    auto is = [](unsigned long long low, unsigned long long high, std::size_t& out, char const* what) {
+        return std::optional<numeric_limit>(numeric_limit{low, high, &out, what});
+    };
+    if (a == "--split") return is(10, 100000000, o.emit.split_operations, " of operations");
+    if (a == "--reuse-above") return is(0, 100000000, o.emit.reuse_operations, " of operations");
+    if (a == "--max-terms") return is(1000, 1000000000, o.limits.max_terms, "");
+    if (a == "--max-derivation") return is(1000, 1000000000000, o.max_derivation, "");
+    if (a == "--max-operations") return is(1000, 1000000000, o.emit.max_operations, "");
+    if (a == "--max-diagnostics") return is(0, 1000000000, o.warnings.max_shown, "");
+    if (a == "--max-coordinates") return is(1, 100000, o.limits.max_coordinates, "");
+    return std::nullopt;
+}
+
 // One option at argv[i] (i moves past its value). An exit status when lagc is done
 // (--help, --version, a usage error), else nullopt.
 std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) {
@@ -142,25 +165,12 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         o.namespace_name = v;
         if (!lagc::is_usable_cxx_name(o.namespace_name, lagc::cxx_name_use::namespace_) || lagc::is_reserved_word(o.namespace_name))
             return usage_error("--namespace needs a plain C++ name that is not reserved, not '" + o.namespace_name + "'");
-    } else if (a == "--split") {
-        if (!value()) return usage_error("--split needs a number of operations");
-        if (!number_argument(v, 10, 100000000, o.emit.split_operations))
-            return usage_error("--split takes a number of operations from 10 to 100000000, not '" + std::string(v) + "'");
-    } else if (a == "--reuse-above") {
-        if (!value() || !number_argument(v, 0, 100000000, o.emit.reuse_operations))
-            return usage_error("--reuse-above takes a number of operations from 0 to 100000000");
-    } else if (a == "--max-terms") {
-        if (!value() || !number_argument(v, 1000, 1000000000, o.limits.max_terms))
-            return usage_error("--max-terms takes a number from 1000 to 1000000000");
-    } else if (a == "--max-operations") {
-        if (!value() || !number_argument(v, 1000, 1000000000, o.emit.max_operations))
-            return usage_error("--max-operations takes a number from 1000 to 1000000000");
-    } else if (a == "--max-diagnostics") {
-        if (!value() || !number_argument(v, 0, 1000000000, o.warnings.max_shown))
-            return usage_error("--max-diagnostics takes a number from 0 (all) to 1000000000");
-    } else if (a == "--max-coordinates") {
-        if (!value() || !number_argument(v, 1, 100000, o.limits.max_coordinates))
-            return usage_error("--max-coordinates takes a number from 1 to 100000");
+    } else if (auto const limit = numeric_option(a, o)) {
+        if (!value()) return usage_error(a + " needs a number" + limit->what);
+        if (!number_argument(v, limit->low, limit->high, *limit->out))
+            return usage_error(a + " takes a number" + limit->what + " from " + std::to_string(limit->low) +
+                               (a == "--max-diagnostics" ? " (all)" : "") + " to " + std::to_string(limit->high) +
+                               ", not '" + v + "'");
     } else if (a == "--scalar") {
         if (!value()) return usage_error("--scalar needs a type: float or double");
         o.emit.scalar = v;
