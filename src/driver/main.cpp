@@ -1,6 +1,7 @@
 // The lagc command line: lagc MODEL.lag -o OUT.cpp|OUT.hpp
 #include "frontend/check.hpp"
 #include "driver/compiler.hpp"
+#include "import/robot.hpp"
 #include "emit/cxx_names.hpp"
 #include "driver/output_files.hpp"
 #include "driver/progress.hpp"
@@ -110,6 +111,7 @@ struct command_line {
     lagc::compile_options options;
     fs::path header_path;
     std::vector<std::string> targets; // the files to write (none for -o -)
+    bool lag_output = false;          // -o NAME.lag: a robot file written as a model
 };
 
 // The options that take a number, with its bounds.
@@ -224,6 +226,13 @@ std::optional<int> parse_arguments(int argc, char** argv, command_line& cl) {
 std::optional<int> plan_outputs(command_line& cl) {
     lagc::emit_options& e = cl.options.emit;
     fs::path out_path(cl.output);
+    if (out_path.extension() == ".lag") {
+        cl.lag_output = true;
+        cl.targets.push_back(out_path.string());
+        if (cl.input != "-" && lagc::same_file(cl.input, out_path.string()))
+            return usage_error("the output '" + cl.output + "' is the input itself; choose another output name");
+        return std::nullopt;
+    }
     e.header_only = cl.output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
     if (!e.header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" && out_path.extension() != ".cxx")
         return usage_error("the output must end in .cpp or .hpp (or be '-'), not '" + cl.output + "'");
@@ -287,6 +296,22 @@ int main(int argc, char** argv) {
     std::string text, error;
     if (!lagc::read_source(cl.input, lagc::max_source_bytes, text, error)) return io_error(error);
     cl.options.emit.source_name = cl.input == "-" ? "<stdin>" : cl.input;
+    std::string shown_as = cl.options.emit.source_name; // the name diagnostics give the text
+    if (lagc::import::is_robot_file(text)) {
+        auto robot = lagc::import::read_robot(text);
+        std::stable_sort(robot.messages.begin(), robot.messages.end(),
+                         [](auto const& a, auto const& b) { return a.line < b.line; });
+        for (auto const& m : robot.messages)
+            if (m.error || !cl.options.warnings.none)
+                std::cerr << cl.options.emit.source_name << ":" << m.line << ":1: " << (m.error ? "error" : "note") << ": "
+                          << m.text << "\n";
+        if (robot.has_errors()) return 1;
+        text = lagc::import::write_lag(robot, cl.options.emit.source_name);
+        shown_as += " (as .lag)";
+        if (cl.lag_output) return lagc::write_files({{cl.targets[0], text}}, error) ? 0 : io_error(error);
+    } else if (cl.lag_output) {
+        return usage_error("-o NAME.lag writes a robot file (URDF or MJCF) as a model; '" + cl.input + "' is a model already");
+    }
 
     // No status line under make (MAKELEVEL): parallel jobs share the terminal, and their
     // lines would be drawn over.
@@ -295,7 +320,7 @@ int main(int argc, char** argv) {
     if (progress.wanted()) cl.options.progress = [&progress](std::string const& step) { progress.step(step); };
     lagc::compile_result r = lagc::compile(text, cl.options);
     progress.finish();
-    std::cerr << r.diags.format(lagc::source_file(cl.options.emit.source_name, lagc::normalized_source(text)));
+    std::cerr << r.diags.format(lagc::source_file(shown_as, lagc::normalized_source(text)));
     if (cl.stats) print_stats(r);
     if (!r.files) return 1;
     if (cl.output == "-") return lagc::write_stdout(r.files->header, error) ? 0 : io_error(error);

@@ -1,0 +1,298 @@
+// MJCF (MuJoCo's XML) into a robot description, as MuJoCo's compiler reads it: angles in
+// the <compiler>'s unit (degrees unless angle="radian"), euler angles in its eulerseq,
+// frames from pos with one of quat, axisangle, euler, xyaxes, zaxis; attributes from the
+// element, then its class (or the nearest childclass above it), then that class's parents
+// up to the top <default>; bodies depth first, joints in order (MuJoCo's order of degrees
+// of freedom).
+#include "import/robot.hpp"
+#include "import/xml_values.hpp"
+
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace lagc::import {
+
+namespace {
+
+using tinyxml2::XMLElement;
+
+double const pi = 3.14159265358979323846;
+
+std::array<double, 4> quaternion_product(std::array<double, 4> const& a, std::array<double, 4> const& b) {
+    return {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3], a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+            a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1], a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]};
+}
+
+class mjcf_reader {
+public:
+    mjcf_reader(robot_def& r) : v_(r), r_(r) {}
+
+    void read(XMLElement const* root) {
+        r_.format = "MJCF";
+        r_.name = root->Attribute("model") ? root->Attribute("model") : "robot";
+        for (auto const* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+            std::string const tag = e->Name();
+            if (tag == "compiler") compiler(e);
+            else if (tag == "option") r_.gravity = v_.vector(e, "gravity", r_.gravity);
+            else if (tag == "default") defaults(e, "main", "");
+            else if (tag == "include") v_.error(e, "<include> is not read by lagc: paste the included file's elements in");
+        }
+        for (auto const* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+            std::string const tag = e->Name();
+            if (tag == "worldbody") {
+                for (auto const* b = e->FirstChildElement(); b; b = b->NextSiblingElement()) {
+                    std::string const t = b->Name();
+                    if (t == "body") body(b, -1, "main");
+                    else if (t == "frame") v_.error(b, "<frame> is not read by lagc: write its pos and quat into the bodies inside it");
+                    else if (t == "site") v_.note(b, "a site of the world does not move: no output is made for it");
+                }
+            } else if (tag == "actuator" || tag == "tendon" || tag == "equality" || tag == "contact" || tag == "sensor") {
+                v_.note(e, "<" + tag + "> is ignored: lagc models the joints' generalized forces as inputs (" +
+                               (tag == "equality" ? "write couplings as constraints in the .lag" : "add what you need to the .lag") + ")");
+            }
+        }
+        if (limits_line_) r_.messages.push_back({limits_line_, "joint limits (range) are ignored: lagc models no contacts or limits", false});
+    }
+
+private:
+    xml_values v_;
+    robot_def& r_;
+    bool degrees_ = true;
+    std::string eulerseq_ = "xyz";
+    std::map<std::string, XMLElement const*> classes_; // class → its <default>
+    std::map<std::string, std::string> parent_class_;
+    int limits_line_ = 0;
+
+    void compiler(XMLElement const* e) {
+        if (char const* a = e->Attribute("angle")) {
+            std::string const s = a;
+            if (s != "degree" && s != "radian") v_.error(e, "<compiler> angle is \"degree\" or \"radian\", not \"" + s + "\"");
+            degrees_ = s != "radian";
+        }
+        if (char const* s = e->Attribute("eulerseq")) {
+            eulerseq_ = s;
+            bool ok = eulerseq_.size() == 3;
+            for (char c : eulerseq_) ok = ok && std::string("xyzXYZ").find(c) != std::string::npos;
+            if (!ok) v_.error(e, "<compiler> eulerseq takes three of x, y, z, X, Y, Z, not \"" + eulerseq_ + "\"");
+        }
+        if (char const* s = e->Attribute("inertiafromgeom"); s && std::string(s) == "true")
+            v_.error(e, "inertiafromgeom=\"true\": lagc does not compute inertia from geometry; give each body an <inertial>");
+    }
+
+    void defaults(XMLElement const* e, std::string const& name, std::string const& parent) {
+        if (classes_.count(name) && name != "main") v_.error(e, "the default class '" + name + "' is defined twice");
+        classes_[name] = e;
+        parent_class_[name] = parent;
+        for (auto const* d = e->FirstChildElement("default"); d; d = d->NextSiblingElement("default")) {
+            char const* c = d->Attribute("class");
+            if (!c) {
+                v_.error(d, "a nested <default> needs a class name");
+                continue;
+            }
+            defaults(d, c, name);
+        }
+    }
+
+    double angle(double a) const { return degrees_ ? a * pi / 180 : a; }
+
+    // The attribute from the element, else from its class chain (tag: the element's kind).
+    char const* attribute(XMLElement const* e, char const* name, std::string const& cls) const {
+        if (char const* a = e->Attribute(name)) return a;
+        std::string c = e->Attribute("class") ? e->Attribute("class") : cls;
+        for (int guard = 0; !c.empty() && guard < 1000; ++guard) {
+            auto it = classes_.find(c);
+            if (it == classes_.end()) break;
+            if (auto const* d = it->second->FirstChildElement(e->Name()))
+                if (char const* a = d->Attribute(name)) return a;
+            c = parent_class_.at(c);
+        }
+        return nullptr;
+    }
+
+    vec3 vector(XMLElement const* e, char const* name, std::string const& cls, vec3 fallback) {
+        char const* a = attribute(e, name, cls);
+        auto v = a ? v_.numbers(e, name, 3, a) : std::vector<double>{};
+        return v.empty() ? fallback : vec3{v[0], v[1], v[2]};
+    }
+
+    double number(XMLElement const* e, char const* name, std::string const& cls, double fallback) {
+        char const* a = attribute(e, name, cls);
+        auto v = a ? v_.numbers(e, name, 1, a) : std::vector<double>{};
+        return v.empty() ? fallback : v[0];
+    }
+
+    void check_class(XMLElement const* e) {
+        if (char const* c = e->Attribute("class"); c && !classes_.count(c)) v_.error(e, std::string("no default class '") + c + "'");
+    }
+
+    // The orientation an element gives with one of quat, axisangle, euler, xyaxes, zaxis.
+    mat3 orientation(XMLElement const* e) {
+        int given = 0;
+        mat3 R = identity3;
+        if (auto q = v_.numbers(e, "quat", 4); !q.empty()) {
+            ++given;
+            if (std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) < 1e-14) v_.error(e, "quat is zero");
+            else R = quaternion_matrix({q[0], q[1], q[2], q[3]});
+        }
+        if (auto a = v_.numbers(e, "axisangle", 4); !a.empty()) {
+            ++given;
+            if (std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) < 1e-14) v_.error(e, "axisangle's axis is zero");
+            else R = axis_angle_matrix({a[0], a[1], a[2]}, angle(a[3]));
+        }
+        if (auto a = v_.numbers(e, "euler", 3); !a.empty()) {
+            ++given;
+            std::array<double, 4> q{1, 0, 0, 0};
+            for (int i = 0; i < 3; ++i) {
+                char const c = eulerseq_[i];
+                double const h = angle(a[i]) / 2;
+                std::array<double, 4> t{std::cos(h), 0, 0, 0};
+                t[1 + (std::tolower(c) - 'x')] = std::sin(h);
+                q = std::islower(c) ? quaternion_product(q, t) : quaternion_product(t, q);
+            }
+            R = quaternion_matrix(q);
+        }
+        if (auto a = v_.numbers(e, "xyaxes", 6); !a.empty()) {
+            ++given;
+            vec3 x{a[0], a[1], a[2]}, y{a[3], a[4], a[5]};
+            auto normalise = [](vec3& u) {
+                double const n = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+                for (auto& c : u) c /= n;
+                return n;
+            };
+            if (normalise(x) < 1e-14) v_.error(e, "xyaxes' x axis is zero");
+            double const d = x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+            for (int i = 0; i < 3; ++i) y[i] -= x[i] * d;
+            if (normalise(y) < 1e-14) v_.error(e, "xyaxes' y axis is parallel to its x axis");
+            vec3 const z{x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]};
+            R = {x[0], y[0], z[0], x[1], y[1], z[1], x[2], y[2], z[2]};
+        }
+        if (auto a = v_.numbers(e, "zaxis", 3); !a.empty()) {
+            ++given;
+            double const n = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+            if (n < 1e-14) {
+                v_.error(e, "zaxis is zero");
+            } else {
+                vec3 const z{a[0] / n, a[1] / n, a[2] / n};
+                vec3 const axis{-z[1], z[0], 0}; // (0, 0, 1) × z
+                double const s = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1]);
+                if (s < 1e-14) R = z[2] < 0 ? mat3{1, 0, 0, 0, -1, 0, 0, 0, -1} : identity3;
+                else R = axis_angle_matrix(axis, std::atan2(s, z[2]));
+            }
+        }
+        if (given > 1) v_.error(e, std::string("<") + e->Name() + "> gives its orientation more than once (quat, axisangle, euler, xyaxes, zaxis: one of them)");
+        return R;
+    }
+
+    std::string name_of(XMLElement const* e, char const* prefix, std::size_t count) {
+        if (char const* n = e->Attribute("name")) return n;
+        return prefix + std::to_string(count);
+    }
+
+    void body(XMLElement const* e, int parent, std::string cls) {
+        check_class(e);
+        if (char const* c = e->Attribute("childclass")) {
+            if (!classes_.count(c)) v_.error(e, std::string("no default class '") + c + "'");
+            cls = c;
+        }
+        body_def b;
+        b.element = "<body>";
+        b.line = e->GetLineNum();
+        b.parent = parent;
+        b.name = name_of(e, "body", r_.bodies.size() + 1);
+        b.pos = v_.vector(e, "pos", {0, 0, 0});
+        b.rot = orientation(e);
+        bool geometry = false;
+        std::size_t const index = r_.bodies.size();
+        r_.bodies.push_back(b);
+        for (auto const* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+            std::string const tag = c->Name();
+            if (tag == "joint" || tag == "freejoint") joint(c, index, cls);
+            else if (tag == "inertial") inertial(c, index);
+            else if (tag == "geom") geometry = true;
+            else if (tag == "site") {
+                check_class(c);
+                r_.bodies[index].sites.push_back({name_of(c, "site", index + 1), vector(c, "pos", cls, {0, 0, 0}), c->GetLineNum()});
+            } else if (tag == "frame") v_.error(c, "<frame> is not read by lagc: write its pos and quat into the bodies inside it");
+        }
+        if (!r_.bodies[index].has_inertia && geometry)
+            v_.error(e, "the body '" + r_.bodies[index].name + "' has geoms but no <inertial>: lagc does not compute inertia "
+                        "from geometry; add <inertial pos=\"...\" mass=\"...\" diaginertia=\"...\"/>");
+        for (auto const* c = e->FirstChildElement("body"); c; c = c->NextSiblingElement("body")) body(c, static_cast<int>(index), cls);
+    }
+
+    void joint(XMLElement const* e, std::size_t body, std::string const& cls) {
+        check_class(e);
+        joint_def j;
+        j.line = e->GetLineNum();
+        j.name = name_of(e, "joint", r_.joint_order.size() + 1);
+        std::string type = std::string(e->Name()) == "freejoint" ? "free" : "hinge";
+        if (char const* t = attribute(e, "type", cls)) type = t;
+        if (type == "hinge") j.type = joint_def::kind::hinge;
+        else if (type == "slide") j.type = joint_def::kind::slide;
+        else if (type == "ball") j.type = joint_def::kind::ball;
+        else if (type == "free") j.type = joint_def::kind::free;
+        else v_.error(e, "a joint's type is hinge, slide, ball or free, not \"" + type + "\"");
+        j.pos = vector(e, "pos", cls, {0, 0, 0});
+        vec3 const a = vector(e, "axis", cls, {0, 0, 1});
+        double const n = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        if (n < 1e-14) v_.error(e, "the joint's axis is zero");
+        else j.axis = {a[0] / n, a[1] / n, a[2] / n};
+        bool const hinge = j.type == joint_def::kind::hinge;
+        j.ref = number(e, "ref", cls, 0);
+        j.springref = number(e, "springref", cls, 0);
+        if (hinge) j.ref = angle(j.ref), j.springref = angle(j.springref);
+        j.armature = number(e, "armature", cls, 0);
+        j.damping = number(e, "damping", cls, 0);
+        j.stiffness = number(e, "stiffness", cls, 0);
+        if (attribute(e, "range", cls) && !limits_line_) limits_line_ = j.line;
+        if (j.armature < 0 || j.damping < 0 || j.stiffness < 0) v_.error(e, "armature, damping and stiffness cannot be negative");
+        if (attribute(e, "frictionloss", cls) && number(e, "frictionloss", cls, 0) != 0)
+            v_.note(e, "frictionloss (dry friction) is ignored: write it as a force in the .lag");
+        if ((j.type == joint_def::kind::free || j.type == joint_def::kind::ball) &&
+            (j.armature != 0 || j.damping != 0 || j.stiffness != 0))
+            v_.note(e, "armature, damping and stiffness of ball and free joints are ignored");
+        if (j.type == joint_def::kind::free && r_.bodies[body].parent != -1)
+            v_.error(e, "a free joint belongs to a body of the world (a floating base), not to a body inside another");
+        r_.joint_order.push_back(j.name);
+        r_.bodies[body].joints.push_back(j);
+    }
+
+    void inertial(XMLElement const* e, std::size_t index) {
+        body_def& b = r_.bodies[index];
+        if (b.has_inertia) v_.error(e, "a body has one <inertial>");
+        b.has_inertia = true;
+        b.mass = v_.number(e, "mass", -1);
+        if (!e->Attribute("mass")) v_.error(e, "<inertial> needs mass");
+        else if (b.mass < 0) v_.error(e, "a mass cannot be negative");
+        if (!e->Attribute("pos")) v_.error(e, "<inertial> needs pos (the centre of mass)");
+        b.com = v_.vector(e, "pos", {0, 0, 0});
+        mat3 const R = orientation(e);
+        mat3 J{};
+        if (auto d = v_.numbers(e, "diaginertia", 3); !d.empty()) {
+            J = {d[0], 0, 0, 0, d[1], 0, 0, 0, d[2]};
+        } else if (auto f = v_.numbers(e, "fullinertia", 6); !f.empty()) {
+            J = {f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2]};
+        } else if (!e->Attribute("diaginertia") && !e->Attribute("fullinertia")) {
+            v_.error(e, "<inertial> needs diaginertia or fullinertia");
+        }
+        if (e->Attribute("diaginertia") && e->Attribute("fullinertia")) v_.error(e, "<inertial> takes diaginertia or fullinertia, not both");
+        b.inertia = multiply(multiply(R, J), import::transpose(R));
+    }
+};
+
+} // namespace
+
+robot_def read_mjcf(std::string const& text) {
+    robot_def r;
+    tinyxml2::XMLDocument doc;
+    if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) {
+        r.messages.push_back({doc.ErrorLineNum(), std::string("this XML file cannot be read: ") + doc.ErrorStr(), true});
+        return r;
+    }
+    mjcf_reader(r).read(doc.RootElement());
+    return r;
+}
+
+} // namespace lagc::import

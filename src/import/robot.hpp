@@ -1,0 +1,94 @@
+// Stage 0, robot files: a URDF or MJCF file read into one description of bodies and joints
+// (mjcf.cpp, urdf.cpp), written out as a .lag text (write_lag.cpp) that the rest of the
+// pipeline reads like any model. The description holds numbers only, in SI units and
+// radians, each body's frame relative to its parent's, as MuJoCo composes them.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lagc::import {
+
+using vec3 = std::array<double, 3>;
+using mat3 = std::array<double, 9>; // row-major
+mat3 const identity3 = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+
+struct joint_def {
+    enum class kind { hinge, slide, ball, free };
+    std::string name;
+    kind type = kind::hinge;
+    vec3 pos{};             // the hinge's anchor, in the body's frame
+    vec3 axis{0, 0, 1};     // unit, in the body's frame
+    double ref = 0;         // the coordinate's value at the pose the file draws
+    double armature = 0;    // added to M's diagonal
+    double damping = 0;     // a viscous force −damping · q̇
+    double stiffness = 0;   // a spring −stiffness · (q − springref)
+    double springref = 0;
+    int line = 0;
+};
+
+struct site_def {
+    std::string name;
+    vec3 pos{};
+    int line = 0;
+};
+
+struct body_def {
+    std::string name;
+    std::string element; // "<body>", "<link>"
+    int line = 0;
+    int parent = -1;     // an index into robot_def::bodies, -1 for the world
+    vec3 pos{};          // the frame's origin in the parent's frame
+    mat3 rot = identity3; // the frame's axes in the parent's frame (columns)
+    std::vector<joint_def> joints; // applied in order, each in the frame the previous left
+    bool has_inertia = false;
+    double mass = 0;
+    vec3 com{};          // centre of mass, in the body's frame
+    mat3 inertia{};      // about the centre of mass, in the body's frame
+    std::vector<site_def> sites; // points of the body that become position outputs
+};
+
+struct mimic_def {
+    std::string joint, leader; // joint = multiplier · leader + offset
+    double multiplier = 1, offset = 0;
+    int line = 0;
+};
+
+struct message {
+    int line = 0;
+    std::string text;
+    bool error = true; // else a note
+};
+
+struct robot_def {
+    std::string name, format; // format: "MJCF" or "URDF"
+    vec3 gravity{0, 0, -9.81};
+    std::vector<body_def> bodies; // parents before children
+    std::vector<std::string> joint_order; // the coordinates' order (joint names)
+    std::vector<mimic_def> mimics;
+    std::vector<message> messages;
+    bool has_errors() const;
+};
+
+// Whether `text` is an XML file whose root element is <mujoco> or <robot>.
+bool is_robot_file(std::string const& text);
+
+// The file as a robot; messages (errors, notes) carry the XML line.
+robot_def read_mjcf(std::string const& text);
+robot_def read_urdf(std::string const& text);
+robot_def read_robot(std::string const& text); // by the root element
+
+// The robot as a .lag model text (write_lag.cpp), `source` named in its comments.
+std::string write_lag(robot_def const& robot, std::string const& source);
+
+// The rotation of a unit quaternion (w, x, y, z); of rpy (URDF: Rz(y) Ry(p) Rx(r)); of an
+// axis and angle; products.
+mat3 quaternion_matrix(std::array<double, 4> q);
+mat3 axis_angle_matrix(vec3 axis, double angle);
+mat3 multiply(mat3 const& a, mat3 const& b);
+mat3 transpose(mat3 const& a);
+vec3 rotate(mat3 const& a, vec3 const& v);
+
+} // namespace lagc::import

@@ -1,0 +1,185 @@
+// URDF into a robot description: links and the joints between them as a tree from the one
+// link that is no joint's child (fixed to the world); each joint's origin (xyz, and rpy as
+// three fixed-axis angles: R = Rz(yaw) Ry(pitch) Rx(roll)) places the child's frame in the
+// parent's, its axis (default 1 0 0) is in the child's frame; an inertial's origin places
+// the centre of mass and turns the inertia tensor. Coordinates in the joints' file order.
+#include "import/robot.hpp"
+#include "import/xml_values.hpp"
+
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace lagc::import {
+
+namespace {
+
+using tinyxml2::XMLElement;
+
+mat3 rpy_matrix(vec3 const& rpy) {
+    mat3 const x = axis_angle_matrix({1, 0, 0}, rpy[0]), y = axis_angle_matrix({0, 1, 0}, rpy[1]),
+               z = axis_angle_matrix({0, 0, 1}, rpy[2]);
+    return multiply(z, multiply(y, x));
+}
+
+struct urdf_joint {
+    XMLElement const* e;
+    std::string name, type, parent, child;
+};
+
+class urdf_reader {
+public:
+    explicit urdf_reader(robot_def& r) : v_(r), r_(r) {}
+
+    void read(XMLElement const* root) {
+        r_.format = "URDF";
+        r_.name = root->Attribute("name") ? root->Attribute("name") : "robot";
+        for (auto const* e = root->FirstChildElement("link"); e; e = e->NextSiblingElement("link")) {
+            char const* n = e->Attribute("name");
+            if (!n) v_.error(e, "a <link> needs a name");
+            else if (!links_.emplace(n, e).second) v_.error(e, std::string("a second link named '") + n + "'");
+        }
+        std::map<std::string, std::size_t> child_of;
+        for (auto const* e = root->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
+            urdf_joint j{e, e->Attribute("name") ? e->Attribute("name") : "", e->Attribute("type") ? e->Attribute("type") : "", "", ""};
+            if (auto const* p = e->FirstChildElement("parent"); p && p->Attribute("link")) j.parent = p->Attribute("link");
+            if (auto const* c = e->FirstChildElement("child"); c && c->Attribute("link")) j.child = c->Attribute("link");
+            if (j.name.empty() || j.type.empty() || j.parent.empty() || j.child.empty()) {
+                v_.error(e, "a <joint> needs a name, a type, <parent link=...> and <child link=...>");
+                continue;
+            }
+            for (auto const& l : {j.parent, j.child})
+                if (!links_.count(l)) v_.error(e, "the joint '" + j.name + "' names the link '" + l + "', which the file does not have");
+            if (!child_of.emplace(j.child, joints_.size()).second)
+                v_.error(e, "the link '" + j.child + "' is the child of two joints (a URDF is a tree)");
+            joints_.push_back(j);
+        }
+        if (r_.has_errors()) return;
+        std::vector<std::string> roots;
+        for (auto const* e = root->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
+            if (!child_of.count(e->Attribute("name"))) roots.push_back(e->Attribute("name"));
+        if (roots.size() != 1) {
+            v_.error(root, roots.empty() ? "every link is some joint's child: a URDF is a tree with one root link"
+                                         : "the links '" + roots[0] + "' and '" + roots[1] + "' are both roots (no joint's child): a URDF is one tree");
+            return;
+        }
+        // The root is fixed to the world.
+        body_def base;
+        base.element = "<link>";
+        base.name = roots[0];
+        base.line = links_.at(roots[0])->GetLineNum();
+        inertial(links_.at(roots[0]), base);
+        r_.bodies.push_back(base);
+        std::function<void(std::string const&, int, int)> children = [&](std::string const& link, int index, int depth) {
+            if (depth > 10000) return;
+            for (auto const& j : joints_)
+                if (j.parent == link) children(j.child, add(j, index), depth + 1);
+        };
+        children(roots[0], 0, 0);
+        for (auto const& j : joints_)
+            if (j.type != "fixed") r_.joint_order.push_back(j.name);
+        for (auto const* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
+            std::string const tag = e->Name();
+            if (tag == "transmission") {
+                v_.note(e, "<transmission> is ignored: each joint's generalized force is an input");
+                break;
+            }
+        }
+        if (limits_line_) r_.messages.push_back({limits_line_, "joint limits are ignored: lagc models no contacts or limits", false});
+    }
+
+private:
+    xml_values v_;
+    robot_def& r_;
+    std::map<std::string, XMLElement const*> links_;
+    std::vector<urdf_joint> joints_;
+    int limits_line_ = 0;
+
+    void origin(XMLElement const* e, vec3& pos, mat3& rot) {
+        if (auto const* o = e->FirstChildElement("origin")) {
+            pos = v_.vector(o, "xyz", {0, 0, 0});
+            rot = rpy_matrix(v_.vector(o, "rpy", {0, 0, 0}));
+        }
+    }
+
+    void inertial(XMLElement const* link, body_def& b) {
+        auto const* e = link->FirstChildElement("inertial");
+        if (!e) return;
+        b.has_inertia = true;
+        mat3 R = identity3;
+        origin(e, b.com, R);
+        if (auto const* m = e->FirstChildElement("mass")) {
+            b.mass = v_.number(m, "value", 0);
+            if (b.mass < 0) v_.error(m, "a mass cannot be negative");
+        } else {
+            v_.error(e, "<inertial> needs <mass value=...>");
+        }
+        mat3 J{};
+        if (auto const* i = e->FirstChildElement("inertia")) {
+            double const xx = v_.number(i, "ixx", 0), yy = v_.number(i, "iyy", 0), zz = v_.number(i, "izz", 0),
+                         xy = v_.number(i, "ixy", 0), xz = v_.number(i, "ixz", 0), yz = v_.number(i, "iyz", 0);
+            J = {xx, xy, xz, xy, yy, yz, xz, yz, zz};
+        } else {
+            v_.error(e, "<inertial> needs <inertia ixx=... iyy=... izz=.../>");
+        }
+        b.inertia = multiply(multiply(R, J), transpose(R));
+    }
+
+    int add(urdf_joint const& j, int parent) {
+        body_def b;
+        b.element = "<link>";
+        auto const* link = links_.at(j.child);
+        b.name = j.child;
+        b.line = link->GetLineNum();
+        b.parent = parent;
+        origin(j.e, b.pos, b.rot);
+        inertial(link, b);
+        b.sites.push_back({j.child, {0, 0, 0}, b.line});
+        joint_def d;
+        d.name = j.name;
+        d.line = j.e->GetLineNum();
+        if (auto const* a = j.e->FirstChildElement("axis")) d.axis = v_.unit(a, "xyz", {1, 0, 0});
+        else d.axis = {1, 0, 0};
+        if (auto const* dyn = j.e->FirstChildElement("dynamics")) {
+            d.damping = v_.number(dyn, "damping", 0);
+            if (d.damping < 0) v_.error(dyn, "damping cannot be negative");
+            if (v_.number(dyn, "friction", 0) != 0) v_.note(dyn, "friction (dry friction) is ignored: write it as a force in the .lag");
+        }
+        if (j.e->FirstChildElement("limit") && j.type != "continuous" && !limits_line_) limits_line_ = d.line;
+        if (auto const* m = j.e->FirstChildElement("mimic")) {
+            mimic_def mm;
+            mm.joint = j.name;
+            mm.line = m->GetLineNum();
+            mm.leader = m->Attribute("joint") ? m->Attribute("joint") : "";
+            mm.multiplier = v_.number(m, "multiplier", 1);
+            mm.offset = v_.number(m, "offset", 0);
+            if (mm.leader.empty()) v_.error(m, "<mimic> needs joint=\"...\"");
+            r_.mimics.push_back(mm);
+        }
+        if (j.type == "revolute" || j.type == "continuous") d.type = joint_def::kind::hinge;
+        else if (j.type == "prismatic") d.type = joint_def::kind::slide;
+        else if (j.type == "floating") d.type = joint_def::kind::free;
+        else if (j.type == "planar") v_.error(j.e, "planar joints are not read by lagc: write two prismatic joints and a revolute one");
+        else if (j.type != "fixed") v_.error(j.e, "a joint's type is revolute, continuous, prismatic, fixed or floating, not \"" + j.type + "\"");
+        if (d.type == joint_def::kind::free && parent != 0)
+            v_.error(j.e, "a floating joint's parent is the root link (a floating base)");
+        if (j.type != "fixed" && j.type != "planar") b.joints.push_back(d);
+        r_.bodies.push_back(b);
+        return static_cast<int>(r_.bodies.size() - 1);
+    }
+};
+
+} // namespace
+
+robot_def read_urdf(std::string const& text) {
+    robot_def r;
+    tinyxml2::XMLDocument doc;
+    if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) {
+        r.messages.push_back({doc.ErrorLineNum(), std::string("this XML file cannot be read: ") + doc.ErrorStr(), true});
+        return r;
+    }
+    urdf_reader(r).read(doc.RootElement());
+    return r;
+}
+
+} // namespace lagc::import

@@ -1,0 +1,451 @@
+// A robot description as a .lag model, in the form lagc derives fastest (the form of
+// bench/arms3d.py): per body its turn relative to its parent (T), its frame (R, o), its
+// angular velocity in its own axes (w, through transpose(T) from the parent's), its centre
+// of mass p, its inertia tensor J, then ½ m |ṗ|² + ½ wᵀ J w and m g height. Fixed turns
+// that are quarter turns about an axis are written exactly (rotx(pi/2)), so that their
+// zeros fold. A body that no joint moves (the world's, a URDF's root) has no energy terms.
+#include "import/robot.hpp"
+
+#include "emit/cxx_names.hpp"
+#include "frontend/check.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+namespace lagc::import {
+
+namespace {
+
+double const pi = 3.14159265358979323846;
+
+std::string num(double x) {
+    if (x == 0) return "0.0";
+    char buffer[64];
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, x);
+    std::string s(buffer, end);
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s;
+}
+
+std::string vec(vec3 const& v) { return "[" + num(v[0]) + ", " + num(v[1]) + ", " + num(v[2]) + "]"; }
+
+bool is_zero(vec3 const& v) { return v[0] == 0 && v[1] == 0 && v[2] == 0; }
+
+// An angle as a .lag author writes it: a multiple of pi/4 as such, else the number.
+std::string angle_text(double a) {
+    double const k = a / (pi / 4);
+    double const r = std::round(k);
+    if (std::abs(k - r) < 1e-14 && r != 0) {
+        static char const* const names[] = {"pi/4", "pi/2", "3*pi/4", "pi", "5*pi/4", "3*pi/2", "7*pi/4", "2*pi"};
+        int const i = static_cast<int>(std::abs(r));
+        if (i >= 1 && i <= 8) return (r < 0 ? "-" : "") + std::string(names[i - 1]);
+    }
+    return num(a);
+}
+
+// The index of a coordinate axis v is (with its sign), or -1.
+int unit_axis(vec3 const& v, double& sign) {
+    for (int i = 0; i < 3; ++i)
+        if (std::abs(v[i]) == 1 && v[(i + 1) % 3] == 0 && v[(i + 2) % 3] == 0) {
+            sign = v[i];
+            return i;
+        }
+    return -1;
+}
+
+// A turn by `angle` (a .lag expression) about a unit axis.
+std::string turn(vec3 const& axis, std::string const& angle) {
+    double sign = 1;
+    int const i = unit_axis(axis, sign);
+    if (i >= 0) return std::string("rot") + "xyz"[i] + "(" + (sign < 0 ? "-(" + angle + ")" : angle) + ")";
+    return "rot(" + vec(axis) + ", " + angle + ")";
+}
+
+// A constant rotation matrix as a turn about one axis ("" for the identity).
+std::string fixed_turn(mat3 const& R) {
+    if (R == identity3) return "";
+    // A turn between the frame's axes (quarter and half turns about any of them, their
+    // products): its entries 0 and ±1 exactly, so that they fold.
+    bool axes = true;
+    for (double x : R) axes = axes && (std::abs(x) < 1e-14 || std::abs(std::abs(x) - 1) < 1e-14);
+    if (axes) {
+        mat3 S{};
+        for (int i = 0; i < 9; ++i) S[i] = std::abs(R[i]) < 0.5 ? 0.0 : (R[i] < 0 ? -1.0 : 1.0);
+        if (S == identity3) return "";
+        // One quarter or half turn about one axis reads better as rotx(pi/2) and the like.
+        for (int a = 0; a < 3; ++a)
+            for (double angle : {pi / 2, pi, -pi / 2}) {
+                vec3 axis{};
+                axis[a] = 1;
+                mat3 const T = axis_angle_matrix(axis, angle);
+                bool same = true;
+                for (int i = 0; i < 9; ++i) same = same && std::abs(T[i] - S[i]) < 1e-12;
+                if (same) return turn(axis, angle_text(angle));
+            }
+        auto entry = [](double x) { return x == 0 ? std::string("0") : x > 0 ? std::string("1") : std::string("-1"); };
+        std::string m = "[";
+        for (int i = 0; i < 3; ++i) {
+            m += i ? ", [" : "[";
+            for (int j = 0; j < 3; ++j) m += (j ? ", " : "") + entry(S[i * 3 + j]);
+            m += "]";
+        }
+        return m + "]";
+    }
+    // The quaternion (Shepperd), then its axis and angle.
+    double const tr = R[0] + R[4] + R[8];
+    std::array<double, 4> q;
+    if (tr > 0) {
+        double const s = std::sqrt(tr + 1) * 2;
+        q = {s / 4, (R[7] - R[5]) / s, (R[2] - R[6]) / s, (R[3] - R[1]) / s};
+    } else if (R[0] > R[4] && R[0] > R[8]) {
+        double const s = std::sqrt(1 + R[0] - R[4] - R[8]) * 2;
+        q = {(R[7] - R[5]) / s, s / 4, (R[1] + R[3]) / s, (R[2] + R[6]) / s};
+    } else if (R[4] > R[8]) {
+        double const s = std::sqrt(1 + R[4] - R[0] - R[8]) * 2;
+        q = {(R[2] - R[6]) / s, (R[1] + R[3]) / s, s / 4, (R[5] + R[7]) / s};
+    } else {
+        double const s = std::sqrt(1 + R[8] - R[0] - R[4]) * 2;
+        q = {(R[3] - R[1]) / s, (R[2] + R[6]) / s, (R[5] + R[7]) / s, s / 4};
+    }
+    double const n = std::sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    if (n == 0) return "";
+    vec3 axis{q[1] / n, q[2] / n, q[3] / n};
+    // Round-off off an axis of the frame (a quaternion's 1e-17) is dropped.
+    for (auto& c : axis)
+        if (std::abs(c) < 1e-15) c = 0;
+    for (auto& c : axis)
+        if (std::abs(std::abs(c) - 1) < 1e-15) c = c < 0 ? -1 : 1;
+    return turn(axis, angle_text(2 * std::atan2(n, q[0])));
+}
+
+class lag_writer {
+public:
+    lag_writer(robot_def const& r, std::string const& source) : r_(r), source_(source) {}
+
+    std::string write() {
+        plan();
+        out_ << "# " << r_.name << ": written by lagc from " << source_ << " (" << r_.format << ").\n"
+             << "# One block per body: its turn T relative to its parent, its frame R, o, its angular\n"
+             << "# velocity w in its own axes, its centre of mass p and inertia J. Extend it with\n"
+             << "# constraints, loads and outputs, and compile it with lagc like any model.\n";
+        out_ << "model " << model_name_ << "\n";
+        double const g = std::sqrt(r_.gravity[0] * r_.gravity[0] + r_.gravity[1] * r_.gravity[1] + r_.gravity[2] * r_.gravity[2]);
+        if (g > 0) out_ << "parameter " << g_ << " = " << num(g) << "\n";
+        if (!quaternions_.empty() || !r_.mimics.empty()) out_ << "parameter " << gain_ << " = 10.0\n";
+        parameters();
+        out_ << "coordinate " << join(coordinates_) << "\n";
+        if (!inputs_.empty()) out_ << "input " << join(inputs_) << "\n";
+        for (std::size_t i = 0; i < r_.bodies.size(); ++i)
+            if (moving_[i]) body(i, g);
+        for (auto const& m : r_.mimics) {
+            out_ << "# the mimic joint '" << m.joint << "' (line " << m.line << ")\n";
+            auto it = joint_coordinate_.find(m.leader);
+            std::string const leader = it == joint_coordinate_.end() ? m.leader : it->second;
+            out_ << "constraint " << joint_coordinate_.at(m.joint) << " = " << num(m.multiplier) << "*" << leader
+                 << (m.offset != 0 ? " + " + num(m.offset) : std::string()) << "\n";
+        }
+        if (!quaternions_.empty() || !r_.mimics.empty()) out_ << "baumgarte alpha = " << gain_ << ", beta = " << gain_ << "\n";
+        return out_.str();
+    }
+
+private:
+    robot_def const& r_;
+    std::string source_;
+    std::ostringstream out_;
+    std::set<std::string> used_;
+    std::string model_name_, g_, gain_;
+    std::vector<std::string> suffix_;
+    std::vector<bool> moving_;
+    std::vector<std::string> coordinates_, inputs_;
+    std::map<std::string, std::string> joint_coordinate_; // joint name → its coordinate (hinges, slides)
+    std::map<std::string, std::vector<std::string>> joint_coordinates_; // all of a joint's coordinates
+    std::vector<std::string> quaternions_;
+
+    static std::string join(std::vector<std::string> const& v) {
+        std::string s;
+        for (auto const& x : v) s += (s.empty() ? "" : ", ") + x;
+        return s;
+    }
+
+    // A name of the language made from `raw`, not yet used.
+    std::string fresh(std::string const& raw) {
+        // Letters, digits and single underscores; a leading letter ("n" when there is none).
+        std::string s;
+        for (char c : raw) {
+            char const k = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+            if (k != '_' || (!s.empty() && s.back() != '_')) s.push_back(k);
+        }
+        if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s.insert(s.begin(), 'n');
+        std::string name = s;
+        for (int k = 2; used_.count(name) || is_reserved_word(name) || !is_usable_cxx_name(name, cxx_name_use::field); ++k)
+            name = s + "_" + std::to_string(k);
+        used_.insert(name);
+        return name;
+    }
+
+    // A body's suffix, with every name made from it free.
+    std::string body_suffix(std::string const& raw) {
+        static char const* const prefixes[] = {"m_", "cx_", "cy_", "cz_", "Jxx_", "Jyy_", "Jzz_", "Jxy_", "Jxz_",
+                                               "Jyz_", "T_", "R_", "o_", "w_", "p_", "J_"};
+        std::string base = fresh(raw);
+        used_.erase(base);
+        for (int k = 1;; ++k) {
+            std::string const s = k == 1 ? base : base + "_" + std::to_string(k);
+            bool free = true;
+            for (auto p : prefixes) free = free && !used_.count(p + s);
+            if (!free) continue;
+            for (auto p : prefixes) used_.insert(p + s);
+            return s;
+        }
+    }
+
+    void plan() {
+        model_name_ = fresh(r_.name);
+        moving_.assign(r_.bodies.size(), false);
+        for (std::size_t i = 0; i < r_.bodies.size(); ++i) {
+            auto const& b = r_.bodies[i];
+            moving_[i] = !b.joints.empty() || (b.parent >= 0 && moving_[b.parent]);
+        }
+        // Coordinates in the file's order of joints.
+        std::map<std::string, joint_def const*> by_name;
+        for (auto const& b : r_.bodies)
+            for (auto const& j : b.joints) by_name[j.name] = &j;
+        for (auto const& name : r_.joint_order) {
+            joint_def const& j = *by_name.at(name);
+            std::vector<std::string> names;
+            if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) {
+                names = {fresh(name)};
+                joint_coordinate_[name] = names[0];
+            } else {
+                if (j.type == joint_def::kind::free)
+                    for (auto x : {"_x", "_y", "_z"}) names.push_back(fresh(name + x));
+                for (auto x : {"_qw", "_qx", "_qy", "_qz"}) names.push_back(fresh(name + x));
+                quaternions_.push_back(name);
+            }
+            joint_coordinates_[name] = names;
+            coordinates_.insert(coordinates_.end(), names.begin(), names.end());
+        }
+        for (auto const& name : r_.joint_order) {
+            joint_def const& j = *by_name.at(name);
+            if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) inputs_.push_back(fresh("tau_" + name));
+            else {
+                if (j.type == joint_def::kind::free)
+                    for (auto x : {"_fx", "_fy", "_fz"}) inputs_.push_back(fresh(name + x));
+                for (auto x : {"_tx", "_ty", "_tz"}) inputs_.push_back(fresh(name + x));
+            }
+        }
+        g_ = fresh("g");
+        gain_ = fresh("stabilization");
+        for (auto const& b : r_.bodies) suffix_.push_back(body_suffix(b.name));
+    }
+
+    bool has_mass(body_def const& b) const {
+        return b.has_inertia && (b.mass != 0 || std::any_of(b.inertia.begin(), b.inertia.end(), [](double x) { return x != 0; }));
+    }
+
+    void parameters() {
+        for (std::size_t i = 0; i < r_.bodies.size(); ++i) {
+            auto const& b = r_.bodies[i];
+            if (!moving_[i] || !has_mass(b)) continue;
+            std::string const& s = suffix_[i];
+            out_ << "parameter m_" << s << " = " << num(b.mass) << ", cx_" << s << " = " << num(b.com[0]) << ", cy_" << s
+                 << " = " << num(b.com[1]) << ", cz_" << s << " = " << num(b.com[2]) << "\n";
+            auto const& J = b.inertia;
+            out_ << "parameter Jxx_" << s << " = " << num(J[0]) << ", Jyy_" << s << " = " << num(J[4]) << ", Jzz_" << s
+                 << " = " << num(J[8]) << ", Jxy_" << s << " = " << num(J[1]) << ", Jxz_" << s << " = " << num(J[2])
+                 << ", Jyz_" << s << " = " << num(J[5]) << "\n";
+        }
+        for (auto const& b : r_.bodies)
+            for (auto const& j : b.joints) {
+                if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
+                std::string const& c = joint_coordinate_.at(j.name);
+                std::vector<std::string> p;
+                if (j.armature != 0) p.push_back("armature_" + c + " = " + num(j.armature));
+                if (j.damping != 0) p.push_back("damping_" + c + " = " + num(j.damping));
+                if (j.stiffness != 0) p.push_back("stiffness_" + c + " = " + num(j.stiffness));
+                for (auto& x : p) used_.insert(x.substr(0, x.find(' ')));
+                if (!p.empty()) out_ << "parameter " << join(p) << "\n";
+            }
+    }
+
+    // The coordinate's displacement from the pose the file draws.
+    static std::string displacement(std::string const& c, double ref) {
+        return ref == 0 ? c : c + " - " + num(ref);
+    }
+
+    void body(std::size_t i, double g) {
+        auto const& b = r_.bodies[i];
+        std::string const& s = suffix_[i];
+        bool const root = b.parent < 0 || !moving_[b.parent];
+        out_ << "# body '" << b.name << "' (" << b.element << ", line " << b.line << ")\n";
+        // The parent's frame: the world's, or a body no joint moves (constant, w = 0).
+        std::string Rp, op;
+        bool const free_joint = !b.joints.empty() && b.joints[0].type == joint_def::kind::free;
+        if (root) {
+            mat3 R = identity3;
+            vec3 o{};
+            for (int k = b.parent; k >= 0; k = r_.bodies[k].parent) {
+                o = rotate(r_.bodies[k].rot, o);
+                for (int c = 0; c < 3; ++c) o[c] += r_.bodies[k].pos[c];
+                R = multiply(r_.bodies[k].rot, R);
+            }
+            Rp = fixed_turn(R);
+            op = is_zero(o) ? "" : vec(o);
+            if (free_joint) Rp.clear(), op.clear(); // a free joint's coordinates are the world pose
+        } else {
+            Rp = "R_" + suffix_[b.parent];
+            op = "o_" + suffix_[b.parent];
+        }
+        std::string const wp = root ? "" : "w_" + suffix_[b.parent];
+        std::vector<std::string> parts; // the turn's factors
+        std::string offset;             // the origin's offset in the parent's frame, beyond b.pos
+        std::string w = wp.empty() ? "" : wp;
+        std::string local_turn = free_joint ? "" : fixed_turn(b.rot);
+        if (!local_turn.empty()) {
+            parts.push_back(local_turn);
+            if (!w.empty()) w = "transpose(" + local_turn + ")*" + w;
+        }
+        std::string origin = free_joint ? "" : (is_zero(b.pos) ? "" : vec(b.pos));
+        auto prefix = [&]() { return parts.empty() ? std::string() : join_product(parts) + "*"; };
+        for (auto const& j : b.joints) {
+            auto const& cs = joint_coordinates_.at(j.name);
+            if (j.type == joint_def::kind::hinge) {
+                std::string const t = turn(j.axis, displacement(cs[0], j.ref));
+                if (!is_zero(j.pos)) offset += " + " + prefix() + "(" + vec(j.pos) + " - " + t + "*" + vec(j.pos) + ")";
+                parts.push_back(t);
+                std::string rate = axis_rate(j.axis, cs[0]);
+                w = w.empty() ? rate : "transpose(" + t + ")*" + w + " + " + rate;
+            } else if (j.type == joint_def::kind::slide) {
+                offset += " + " + prefix() + vec(j.axis) + "*(" + displacement(cs[0], j.ref) + ")";
+            } else {
+                std::size_t const k = j.type == joint_def::kind::free ? 3 : 0;
+                std::string const qw = cs[k], qx = cs[k + 1], qy = cs[k + 2], qz = cs[k + 3];
+                std::string const Q = "Q_" + s;
+                used_.insert(Q);
+                out_ << "let " << Q << " = [[1 - 2*(" << qy << "^2 + " << qz << "^2), 2*(" << qx << "*" << qy << " - " << qw
+                     << "*" << qz << "), 2*(" << qx << "*" << qz << " + " << qw << "*" << qy << ")],\n"
+                     << "        [2*(" << qx << "*" << qy << " + " << qw << "*" << qz << "), 1 - 2*(" << qx << "^2 + " << qz
+                     << "^2), 2*(" << qy << "*" << qz << " - " << qw << "*" << qx << ")],\n"
+                     << "        [2*(" << qx << "*" << qz << " - " << qw << "*" << qy << "), 2*(" << qy << "*" << qz << " + "
+                     << qw << "*" << qx << "), 1 - 2*(" << qx << "^2 + " << qy << "^2)]]\n";
+                std::string const G = "2*[[-" + qx + ", " + qw + ", " + qz + ", -" + qy + "], [-" + qy + ", -" + qz + ", " +
+                                       qw + ", " + qx + "], [-" + qz + ", " + qy + ", -" + qx + ", " + qw + "]]*[der(" + qw +
+                                       "), der(" + qx + "), der(" + qy + "), der(" + qz + ")]";
+                if (j.type == joint_def::kind::free) {
+                    origin = "[" + cs[0] + ", " + cs[1] + ", " + cs[2] + "]";
+                    w = G;
+                } else {
+                    if (!is_zero(j.pos)) offset += " + " + prefix() + "(" + vec(j.pos) + " - " + Q + "*" + vec(j.pos) + ")";
+                    w = w.empty() ? G : "transpose(" + Q + ")*" + w + " + " + G;
+                }
+                parts.push_back(Q);
+                out_ << "constraint " << qw << "^2 + " << qx << "^2 + " << qy << "^2 + " << qz << "^2 = 1\n";
+            }
+        }
+        std::string const T = parts.empty() ? "" : join_product(parts);
+        if (!T.empty()) out_ << "let T_" << s << " = " << T << "\n";
+        std::string const Tn = T.empty() ? "" : "T_" + s;
+        // One hinge (after a fixed turn or none): w = Tᵀ w_parent + a q̇, through T's name.
+        if (b.joints.size() == 1 && b.joints[0].type == joint_def::kind::hinge && !wp.empty())
+            w = "transpose(" + Tn + ")*" + wp + " + " + axis_rate(b.joints[0].axis, joint_coordinates_.at(b.joints[0].name)[0]);
+        else if (b.joints.empty() && !wp.empty())
+            w = Tn.empty() ? wp : "transpose(" + Tn + ")*" + wp;
+        // R = Rp*T, o = op + Rp*(origin + offset).
+        std::string R = Rp.empty() ? (Tn.empty() ? "" : Tn) : (Tn.empty() ? Rp : Rp + "*" + Tn);
+        if (R.empty()) R = "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]";
+        out_ << "let R_" << s << " = " << R << "\n";
+        std::string local = origin;
+        if (!offset.empty()) local = (local.empty() ? offset.substr(3) : local + offset);
+        std::string o;
+        if (local.empty()) o = op.empty() ? "[0, 0, 0]" : op;
+        else {
+            bool const sum = !offset.empty() && !origin.empty();
+            std::string const moved = Rp.empty() ? local : Rp + "*" + (sum || !offset.empty() ? "(" + local + ")" : local);
+            o = op.empty() ? moved : op + " + " + moved;
+        }
+        out_ << "let o_" << s << " = " << o << "\n";
+        out_ << "let w_" << s << " = " << (w.empty() ? "[0, 0, 0]" : w) << "\n";
+        for (auto const& j : b.joints) {
+            if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
+            std::string const& c = joint_coordinate_.at(j.name);
+            if (j.armature != 0) out_ << "kinetic 0.5*armature_" << c << "*der(" << c << ")^2\n";
+            if (j.damping != 0) out_ << "dissipation 0.5*damping_" << c << "*der(" << c << ")^2\n";
+            if (j.stiffness != 0)
+                out_ << "potential 0.5*stiffness_" << c << "*(" << displacement(c, j.springref) << ")^2\n";
+        }
+        if (has_mass(b)) {
+            out_ << "let p_" << s << " = o_" << s << " + R_" << s << "*[cx_" << s << ", cy_" << s << ", cz_" << s << "]\n";
+            out_ << "let J_" << s << " = [[Jxx_" << s << ", Jxy_" << s << ", Jxz_" << s << "], [Jxy_" << s << ", Jyy_" << s
+                 << ", Jyz_" << s << "], [Jxz_" << s << ", Jyz_" << s << ", Jzz_" << s << "]]\n";
+            out_ << "kinetic 0.5*m_" << s << "*dot(der(p_" << s << "), der(p_" << s << ")) + 0.5*dot(w_" << s << ", J_" << s
+                 << "*w_" << s << ")\n";
+            if (g > 0) {
+                vec3 const d{r_.gravity[0] / g, r_.gravity[1] / g, r_.gravity[2] / g};
+                if (d[0] == 0 && d[1] == 0 && d[2] == -1) out_ << "potential m_" << s << "*" << g_ << "*p_" << s << "[2]\n";
+                else out_ << "potential -m_" << s << "*" << g_ << "*dot(" << vec(d) << ", p_" << s << ")\n";
+            }
+        }
+        inputs(b, s);
+        for (auto const& site : b.sites) {
+            std::string const name = fresh(site.name);
+            out_ << "output " << name << " = o_" << s << (is_zero(site.pos) ? "" : " + R_" + s + "*" + vec(site.pos)) << "\n";
+        }
+    }
+
+    void inputs(body_def const& b, std::string const& s) {
+        for (auto const& j : b.joints) {
+            auto const& cs = joint_coordinates_.at(j.name);
+            if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) {
+                out_ << "force " << input_of(j.name, 0) << " on " << cs[0] << "\n";
+                continue;
+            }
+            std::size_t k = 0;
+            if (j.type == joint_def::kind::free) {
+                out_ << "force [" << input_of(j.name, 0) << ", " << input_of(j.name, 1) << ", " << input_of(j.name, 2)
+                     << "] at o_" << s << "\n";
+                k = 3;
+            }
+            out_ << "torque [" << input_of(j.name, k) << ", " << input_of(j.name, k + 1) << ", " << input_of(j.name, k + 2)
+                 << "] at w_" << s << "\n";
+        }
+    }
+
+    // The k-th input of a joint (inputs_ follows joint_order).
+    std::string input_of(std::string const& joint, std::size_t k) const {
+        std::size_t at = 0;
+        for (auto const& name : r_.joint_order) {
+            if (name == joint) return inputs_[at + k];
+            at += joint_coordinates_.at(name).size() == 1 ? 1 : joint_coordinates_.at(name).size() - 1;
+        }
+        return "";
+    }
+
+    static std::string axis_rate(vec3 const& a, std::string const& c) {
+        std::string out = "[";
+        for (int i = 0; i < 3; ++i) {
+            if (i) out += ", ";
+            if (a[i] == 0) out += "0";
+            else if (a[i] == 1) out += "der(" + c + ")";
+            else if (a[i] == -1) out += "-der(" + c + ")";
+            else out += num(a[i]) + "*der(" + c + ")";
+        }
+        return out + "]";
+    }
+
+    static std::string join_product(std::vector<std::string> const& parts) {
+        std::string s;
+        for (auto const& p : parts) s += (s.empty() ? "" : "*") + p;
+        return s;
+    }
+};
+
+} // namespace
+
+std::string write_lag(robot_def const& robot, std::string const& source) { return lag_writer(robot, source).write(); }
+
+} // namespace lagc::import

@@ -1,0 +1,36 @@
+// Reading numbers from XML attributes (mjcf.cpp, urdf.cpp): every value is checked, and a
+// bad one is an error at its element's line, never a silent 0.
+#pragma once
+
+#include "import/robot.hpp"
+
+#include <tinyxml2.h>
+
+#include <string>
+#include <vector>
+
+namespace lagc::import {
+
+class xml_values {
+public:
+    explicit xml_values(robot_def& r) : r_(r) {}
+    void error(tinyxml2::XMLElement const* e, std::string const& text) { r_.messages.push_back({e ? e->GetLineNum() : 0, text, true}); }
+    void note(tinyxml2::XMLElement const* e, std::string const& text) { r_.messages.push_back({e ? e->GetLineNum() : 0, text, false}); }
+    // The attribute's numbers (empty when absent); exactly `count` of them, or an error.
+    std::vector<double> numbers(tinyxml2::XMLElement const* e, char const* attribute, std::size_t count,
+                                char const* text = nullptr);
+    // One number, or `fallback` when absent.
+    double number(tinyxml2::XMLElement const* e, char const* attribute, double fallback);
+    vec3 vector(tinyxml2::XMLElement const* e, char const* attribute, vec3 fallback);
+    // A unit vector (normalised; a zero vector is an error).
+    vec3 unit(tinyxml2::XMLElement const* e, char const* attribute, vec3 fallback);
+    robot_def& robot() { return r_; }
+
+private:
+    robot_def& r_;
+};
+
+// Numbers separated by blanks; false if something else is there.
+bool parse_numbers(std::string const& text, std::vector<double>& out);
+
+} // namespace lagc::import

@@ -1,0 +1,256 @@
+// lagc's code for an imported robot file against MuJoCo loading the same file: the mass
+// matrix, the bias forces h − Q(u = 0) (Coriolis, gravity, springs and dampers: MuJoCo's
+// qfrc_bias − qfrc_passive) and the accelerations for random inputs, at random states.
+// Joints are matched by name; a free joint's seven coordinates (x, y, z, qw, qx, qy, qz)
+// are MuJoCo's qpos, its velocities map to MuJoCo's (linear in the world, angular in the
+// body) through q̇ = E v. Built once per robot with LAGC_MODEL (its namespace) and
+// LAGC_HEADER; usage: mujoco_check FILE [TOLERANCE]. Exit 1 when a relative error is above
+// the tolerance (default 1e-12).
+#include LAGC_HEADER
+
+#include <mujoco/mujoco.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace model = LAGC_MODEL;
+
+namespace {
+
+struct joint_map {
+    int type;           // mjJNT_*
+    int lagc_q;         // the first lagc coordinate
+    int qpos, dof;      // MuJoCo's addresses
+};
+
+double relative(std::vector<double> const& a, std::vector<double> const& b) {
+    double diff = 0, scale = 1e-300;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        diff = std::max(diff, std::abs(a[i] - b[i]));
+        scale = std::max(scale, std::max(std::abs(a[i]), std::abs(b[i])));
+    }
+    return diff / scale;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: mujoco_check FILE [TOLERANCE]\n");
+        return 2;
+    }
+    double const tolerance = argc > 2 ? std::atof(argv[2]) : 1e-12;
+    char error[1000] = "";
+    mjModel* m = mj_loadXML(argv[1], nullptr, error, sizeof error);
+    if (!m) {
+        std::fprintf(stderr, "MuJoCo cannot load %s: %s\n", argv[1], error);
+        return 2;
+    }
+    m->opt.disableflags |= mjDSBL_CONSTRAINT; // no contacts, no limits: the equations of motion alone
+    mjData* d = mj_makeData(m);
+    int const nv = m->nv;
+    // lagc's velocity count: one per hinge or slide, three (x, y, z) plus three (body rates, as
+    // MuJoCo's) per free joint, three per ball joint.
+    std::vector<joint_map> joints;
+    for (int j = 0; j < m->njnt; ++j) {
+        std::string name = mj_id2name(m, mjOBJ_JOINT, j);
+        int const type = m->jnt_type[j];
+        std::string const first = type == mjJNT_FREE ? name + "_x" : type == mjJNT_BALL ? name + "_qw" : name;
+        int found = -1;
+        for (int i = 0; i < model::nq; ++i)
+            if (first == model::coordinate_names[i]) found = i;
+        if (found < 0) {
+            std::fprintf(stderr, "lagc's model has no coordinate '%s'\n", first.c_str());
+            return 1;
+        }
+        joints.push_back({type, found, m->jnt_qposadr[j], m->jnt_dofadr[j]});
+    }
+    if (m->nq != model::nq) {
+        std::fprintf(stderr, "MuJoCo has %d coordinates, lagc %d\n", m->nq, model::nq);
+        return 1;
+    }
+    // E: lagc's q̇ = E v (v MuJoCo's qvel), nq × nv.
+    auto velocity_map = [&](std::vector<double> const& q) {
+        std::vector<double> E(model::nq * nv, 0.0);
+        for (auto const& j : joints) {
+            if (j.type == mjJNT_HINGE || j.type == mjJNT_SLIDE) {
+                E[j.lagc_q * nv + j.dof] = 1;
+                continue;
+            }
+            int k = j.lagc_q, dof = j.dof;
+            if (j.type == mjJNT_FREE) {
+                for (int c = 0; c < 3; ++c) E[(k + c) * nv + dof + c] = 1;
+                k += 3;
+                dof += 3;
+            }
+            // q̇ = ½ q ⊗ (0, ω) with ω in the body's axes.
+            double const w = q[k], x = q[k + 1], y = q[k + 2], z = q[k + 3];
+            double const Q[4][3] = {{-x, -y, -z}, {w, -z, y}, {z, w, -x}, {-y, x, w}};
+            for (int r = 0; r < 4; ++r)
+                for (int c = 0; c < 3; ++c) E[(k + r) * nv + dof + c] = 0.5 * Q[r][c];
+        }
+        return E;
+    };
+    // MuJoCo keeps each body's inertia as principal moments and axes, found by an iterative
+    // eigensolver (5e-7 of the largest moment on arm7's one full tensor, link3); lagc keeps the
+    // tensor as the file gives it. The comparison of the equations is made with MuJoCo's
+    // stored values as lagc's parameters (read back into tensors), and how far lagc's
+    // imported defaults are from them is reported and checked separately (1e-6).
+    model::Parameters p;
+    static_assert(sizeof(model::Parameters) % sizeof(double) == 0);
+    double* values = reinterpret_cast<double*>(&p);
+    int const np = static_cast<int>(sizeof(model::Parameters) / sizeof(double));
+    auto parameter = [&](std::string const& name) -> double* {
+        for (int i = 0; i < np; ++i)
+            if (name == model::parameter_names[i]) return &values[i];
+        return nullptr;
+    };
+    double worst_default = 0;
+    std::string worst_name;
+    int bodies_read = 0;
+    for (int b = 1; b < m->nbody; ++b) {
+        char const* n = mj_id2name(m, mjOBJ_BODY, b);
+        if (!n || !parameter(std::string("m_") + n)) continue;
+        std::string const s = n;
+        double R[9];
+        mju_quat2Mat(R, m->body_iquat + 4 * b);
+        double const* I = m->body_inertia + 3 * b;
+        double J[9];
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) J[i * 3 + j] = R[i * 3] * I[0] * R[j * 3] + R[i * 3 + 1] * I[1] * R[j * 3 + 1] + R[i * 3 + 2] * I[2] * R[j * 3 + 2];
+        std::pair<char const*, double> const stored[] = {
+            {"m_", m->body_mass[b]},       {"cx_", m->body_ipos[3 * b]}, {"cy_", m->body_ipos[3 * b + 1]},
+            {"cz_", m->body_ipos[3 * b + 2]}, {"Jxx_", J[0]}, {"Jyy_", J[4]}, {"Jzz_", J[8]},
+            {"Jxy_", J[1]}, {"Jxz_", J[2]}, {"Jyz_", J[5]}};
+        double scale = 0;
+        for (auto const& [prefix, v] : stored)
+            if (prefix[0] == 'J') scale = std::max(scale, std::abs(v));
+        for (auto const& [prefix, v] : stored) {
+            double* x = parameter(prefix + s);
+            if (!x) {
+                std::fprintf(stderr, "lagc's model has no parameter %s%s\n", prefix, s.c_str());
+                return 1;
+            }
+            double const unit = prefix[0] == 'J' ? scale : prefix[0] == 'm' ? std::abs(v) : 1.0;
+            double const e = std::abs(*x - v) / std::max(unit, 1e-300);
+            if (e > worst_default) worst_default = e, worst_name = prefix + s;
+            *x = v;
+        }
+        ++bodies_read;
+    }
+    std::mt19937_64 rng(20261125);
+    std::uniform_real_distribution<double> U(-1, 1);
+    double worst_M = 0, worst_h = 0, worst_a = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+        std::vector<double> qpos(m->nq), v(nv), u(model::nu);
+        for (auto& x : qpos) x = U(rng);
+        for (auto const& j : joints)
+            if (j.type == mjJNT_FREE || j.type == mjJNT_BALL) {
+                int const k = j.qpos + (j.type == mjJNT_FREE ? 3 : 0);
+                double n = 0;
+                for (int c = 0; c < 4; ++c) n += qpos[k + c] * qpos[k + c];
+                for (int c = 0; c < 4; ++c) qpos[k + c] /= std::sqrt(n);
+            }
+        for (auto& x : v) x = 2 * U(rng);
+        // lagc's q from MuJoCo's qpos: the same numbers, joint by joint.
+        std::vector<double> q(model::nq);
+        for (auto const& j : joints) {
+            int const n = j.type == mjJNT_FREE ? 7 : j.type == mjJNT_BALL ? 4 : 1;
+            for (int c = 0; c < n; ++c) q[j.lagc_q + c] = qpos[j.qpos + c];
+        }
+        auto const E = velocity_map(q);
+        std::vector<double> qd(model::nq, 0.0);
+        for (int i = 0; i < model::nq; ++i)
+            for (int c = 0; c < nv; ++c) qd[i] += E[i * nv + c] * v[c];
+        for (auto& x : u) x = 5 * U(rng);
+        // MuJoCo's generalized forces from lagc's inputs: one per degree of freedom, in the
+        // same order within each joint.
+        std::vector<double> applied(nv, 0.0);
+        {
+            int at = 0;
+            // lagc's inputs follow its coordinates' joints in order; map by joint.
+            std::vector<std::pair<int, int>> order; // (lagc_q, joint index)
+            for (std::size_t j = 0; j < joints.size(); ++j) order.push_back({joints[j].lagc_q, static_cast<int>(j)});
+            std::sort(order.begin(), order.end());
+            for (auto const& [first, j] : order) {
+                int const n = joints[j].type == mjJNT_FREE ? 6 : joints[j].type == mjJNT_BALL ? 3 : 1;
+                for (int c = 0; c < n; ++c) applied[joints[j].dof + c] = u[at + c];
+                at += n;
+            }
+        }
+        mju_copy(d->qpos, qpos.data(), m->nq);
+        mju_copy(d->qvel, v.data(), nv);
+        mju_copy(d->qfrc_applied, applied.data(), nv);
+        mj_forward(m, d);
+        std::vector<double> Mmj(nv * nv);
+        mj_fullM(m, Mmj.data(), d->qM);
+        // lagc in MuJoCo's velocities: Eᵀ M E, Eᵀ (h − Q(0) + M Ė v), and v̇ from q̈ = E v̇ + Ė v.
+        std::vector<double> M(model::nq * model::nq), h(model::nq), Q0(model::nq), zero(model::nu, 0.0);
+        model::mass_matrix(q.data(), p, M.data());
+        model::bias_forces(q.data(), qd.data(), p, h.data());
+        model::generalized_forces(q.data(), qd.data(), zero.data(), p, Q0.data());
+        // Ė v: the derivative of E along q̇ (only the quaternions' rows depend on q).
+        std::vector<double> Edot_v(model::nq, 0.0);
+        {
+            auto const E1 = velocity_map(qd); // E is linear in q: Ė = E(q̇) on the quaternion rows
+            for (auto const& j : joints) {
+                if (j.type != mjJNT_FREE && j.type != mjJNT_BALL) continue;
+                int const k = j.lagc_q + (j.type == mjJNT_FREE ? 3 : 0), dof = j.dof + (j.type == mjJNT_FREE ? 3 : 0);
+                for (int r = 0; r < 4; ++r)
+                    for (int c = 0; c < 3; ++c) Edot_v[k + r] += E1[(k + r) * nv + dof + c] * v[dof + c];
+            }
+        }
+        std::vector<double> Mv(nv * nv, 0.0), hv(nv, 0.0);
+        for (int a = 0; a < nv; ++a)
+            for (int b = 0; b < nv; ++b)
+                for (int i = 0; i < model::nq; ++i)
+                    for (int k = 0; k < model::nq; ++k) Mv[a * nv + b] += E[i * nv + a] * M[i * model::nq + k] * E[k * nv + b];
+        for (int a = 0; a < nv; ++a)
+            for (int i = 0; i < model::nq; ++i) {
+                double r = h[i] - Q0[i];
+                for (int k = 0; k < model::nq; ++k) r += M[i * model::nq + k] * Edot_v[k];
+                hv[a] += E[i * nv + a] * r;
+            }
+        std::vector<double> hmj(nv);
+        for (int a = 0; a < nv; ++a) hmj[a] = d->qfrc_bias[a] - d->qfrc_passive[a];
+        std::vector<double> qdd(model::nq), lambda(model::nc > 0 ? model::nc : 1);
+        int const status = model::forward_dynamics(q.data(), qd.data(), u.data(), p, qdd.data(), lambda.data());
+        if (status != 0) {
+            std::fprintf(stderr, "lagc's forward_dynamics returned %d\n", status);
+            return 1;
+        }
+        // v̇ from q̈ = E v̇ + Ė v: the same for hinges and slides; on a unit quaternion's rows
+        // Eᵀ E = ¼ I, so v̇ = 4 Eᵀ (q̈ − Ė v) there.
+        std::vector<double> a(nv, 0.0);
+        for (auto const& j : joints) {
+            if (j.type == mjJNT_HINGE || j.type == mjJNT_SLIDE) {
+                a[j.dof] = qdd[j.lagc_q];
+                continue;
+            }
+            int k = j.lagc_q, dof = j.dof;
+            if (j.type == mjJNT_FREE) {
+                for (int c = 0; c < 3; ++c) a[dof + c] = qdd[k + c];
+                k += 3;
+                dof += 3;
+            }
+            for (int c = 0; c < 3; ++c)
+                for (int r = 0; r < 4; ++r) a[dof + c] += 4 * E[(k + r) * nv + dof + c] * (qdd[k + r] - Edot_v[k + r]);
+        }
+        std::vector<double> amj(d->qacc, d->qacc + nv);
+        worst_M = std::max(worst_M, relative(Mv, Mmj));
+        worst_h = std::max(worst_h, relative(hv, hmj));
+        worst_a = std::max(worst_a, relative(a, amj));
+    }
+    std::printf("%s: %d degrees of freedom, %d bodies; largest relative differences over 20 states: M %.2e, "
+                "h %.2e, accelerations %.2e (tolerance %.0e); lagc's inertial defaults against MuJoCo's stored "
+                "values: %.2e (%s; tolerance 1e-6)\n",
+                argv[1], nv, bodies_read, worst_M, worst_h, worst_a, tolerance, worst_default, worst_name.c_str());
+    mj_deleteData(d);
+    mj_deleteModel(m);
+    return worst_M <= tolerance && worst_h <= tolerance && worst_a <= tolerance && worst_default <= 1e-6 ? 0 : 1;
+}
