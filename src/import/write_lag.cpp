@@ -172,15 +172,20 @@ private:
         return s;
     }
 
-    // A name of the language made from `raw`, not yet used.
-    std::string fresh(std::string const& raw) {
-        // Letters, digits and single underscores; a leading letter ("n" when there is none).
+    // Letters, digits and single underscores; a leading letter ("n" when there is none).
+    static std::string sanitized(std::string const& raw) {
         std::string s;
         for (char c : raw) {
             char const k = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
             if (k != '_' || (!s.empty() && s.back() != '_')) s.push_back(k);
         }
         if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s.insert(s.begin(), 'n');
+        return s;
+    }
+
+    // A name of the language made from `raw`, not yet used.
+    std::string fresh(std::string const& raw) {
+        std::string const s = sanitized(raw);
         std::string name = s;
         for (int k = 2; used_.count(name) || is_reserved_word(name) || !is_usable_cxx_name(name, cxx_name_use::field); ++k)
             name = s + "_" + std::to_string(k);
@@ -192,8 +197,7 @@ private:
     std::string body_suffix(std::string const& raw) {
         static char const* const prefixes[] = {"m_", "cx_", "cy_", "cz_", "Jxx_", "Jyy_", "Jzz_", "Jxy_", "Jxz_",
                                                "Jyz_", "T_", "R_", "o_", "w_", "p_", "J_"};
-        std::string base = fresh(raw);
-        used_.erase(base);
+        std::string const base = sanitized(raw);
         for (int k = 1;; ++k) {
             std::string const s = k == 1 ? base : base + "_" + std::to_string(k);
             bool free = true;
@@ -319,7 +323,7 @@ private:
                 if (!is_zero(j.pos)) offset += " + " + prefix() + "(" + vec(j.pos) + " - " + t + "*" + vec(j.pos) + ")";
                 parts.push_back(t);
                 std::string rate = axis_rate(j.axis, cs[0]);
-                w = w.empty() ? rate : "transpose(" + t + ")*" + w + " + " + rate;
+                w = w.empty() ? rate : "transpose(" + t + ")*" + parenthesized(w) + " + " + rate;
             } else if (j.type == joint_def::kind::slide) {
                 offset += " + " + prefix() + vec(j.axis) + "*(" + displacement(cs[0], j.ref) + ")";
             } else {
@@ -341,7 +345,7 @@ private:
                     w = G;
                 } else {
                     if (!is_zero(j.pos)) offset += " + " + prefix() + "(" + vec(j.pos) + " - " + Q + "*" + vec(j.pos) + ")";
-                    w = w.empty() ? G : "transpose(" + Q + ")*" + w + " + " + G;
+                    w = w.empty() ? G : "transpose(" + Q + ")*" + parenthesized(w) + " + " + G;
                 }
                 parts.push_back(Q);
                 out_ << "constraint " << qw << "^2 + " << qx << "^2 + " << qy << "^2 + " << qz << "^2 = 1\n";
@@ -435,6 +439,11 @@ private:
             else out += num(a[i]) + "*der(" + c + ")";
         }
         return out + "]";
+    }
+
+    // A sum as one factor of a product.
+    static std::string parenthesized(std::string const& e) {
+        return e.find(" + ") == std::string::npos && e.find(" - ") == std::string::npos ? e : "(" + e + ")";
     }
 
     static std::string join_product(std::vector<std::string> const& parts) {

@@ -113,8 +113,10 @@ int main(int argc, char** argv) {
     double worst_default = 0;
     std::string worst_name;
     int bodies_read = 0;
+    int bodies_with_mass = 0;
     for (int b = 1; b < m->nbody; ++b) {
         char const* n = mj_id2name(m, mjOBJ_BODY, b);
+        if (m->body_mass[b] > 0) ++bodies_with_mass;
         if (!n || !parameter(std::string("m_") + n)) continue;
         std::string const s = n;
         double R[9];
@@ -142,6 +144,10 @@ int main(int argc, char** argv) {
             *x = v;
         }
         ++bodies_read;
+    }
+    if (bodies_read != bodies_with_mass) {
+        std::fprintf(stderr, "lagc's parameters name %d bodies, MuJoCo has %d with mass\n", bodies_read, bodies_with_mass);
+        return 1;
     }
     std::mt19937_64 rng(20261125);
     std::uniform_real_distribution<double> U(-1, 1);
