@@ -37,6 +37,17 @@ double relative(std::vector<double> const& a, std::vector<double> const& b) {
     return diff / scale;
 }
 
+// project_state and constraint_jacobian exist where the model has constraints: called
+// through argument-dependent lookup in a template, so that a model without them compiles.
+template <class P>
+void project(double* q, double* qd, P const& p) {
+    if constexpr (model::nc > 0) project_state(q, qd, p);
+}
+template <class P>
+void jacobian(double const* q, P const& p, double* A) {
+    if constexpr (model::nc > 0) constraint_jacobian(q, p, A);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -149,6 +160,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "lagc's parameters name %d bodies, MuJoCo has %d with mass\n", bodies_read, bodies_with_mass);
         return 1;
     }
+    int quaternion_joints = 0;
+    for (auto const& j : joints) quaternion_joints += j.type == mjJNT_FREE || j.type == mjJNT_BALL;
+    bool const coupled = model::nc > quaternion_joints;
     std::mt19937_64 rng(20261125);
     std::uniform_real_distribution<double> U(-1, 1);
     double worst_M = 0, worst_h = 0, worst_a = 0;
@@ -169,10 +183,33 @@ int main(int argc, char** argv) {
             int const n = j.type == mjJNT_FREE ? 7 : j.type == mjJNT_BALL ? 4 : 1;
             for (int c = 0; c < n; ++c) q[j.lagc_q + c] = qpos[j.qpos + c];
         }
-        auto const E = velocity_map(q);
         std::vector<double> qd(model::nq, 0.0);
-        for (int i = 0; i < model::nq; ++i)
-            for (int c = 0; c < nv; ++c) qd[i] += E[i * nv + c] * v[c];
+        {
+            auto const E0 = velocity_map(q);
+            for (int i = 0; i < model::nq; ++i)
+                for (int c = 0; c < nv; ++c) qd[i] += E0[i * nv + c] * v[c];
+        }
+        // On the constraints (mimic joints; the quaternions' norms): projected, then MuJoCo's
+        // state read back from lagc's.
+        project(q.data(), qd.data(), p);
+        auto const E = velocity_map(q);
+        for (auto const& j : joints) {
+            int const n = j.type == mjJNT_FREE ? 7 : j.type == mjJNT_BALL ? 4 : 1;
+            for (int c = 0; c < n; ++c) qpos[j.qpos + c] = q[j.lagc_q + c];
+            if (j.type == mjJNT_HINGE || j.type == mjJNT_SLIDE) {
+                v[j.dof] = qd[j.lagc_q];
+                continue;
+            }
+            int k = j.lagc_q, dof = j.dof;
+            if (j.type == mjJNT_FREE) {
+                for (int c = 0; c < 3; ++c) v[dof + c] = qd[k + c];
+                k += 3, dof += 3;
+            }
+            for (int c = 0; c < 3; ++c) {
+                v[dof + c] = 0;
+                for (int r = 0; r < 4; ++r) v[dof + c] += 4 * E[(k + r) * nv + dof + c] * qd[k + r];
+            }
+        }
         for (auto& x : u) x = 5 * U(rng);
         // MuJoCo's generalized forces from lagc's inputs: one per degree of freedom, in the
         // same order within each joint.
@@ -247,15 +284,40 @@ int main(int argc, char** argv) {
             for (int c = 0; c < 3; ++c)
                 for (int r = 0; r < 4; ++r) a[dof + c] += 4 * E[(k + r) * nv + dof + c] * (qdd[k + r] - Edot_v[k + r]);
         }
-        std::vector<double> amj(d->qacc, d->qacc + nv);
         worst_M = std::max(worst_M, relative(Mv, Mmj));
         worst_h = std::max(worst_h, relative(hv, hmj));
-        worst_a = std::max(worst_a, relative(a, amj));
+        if (!coupled) {
+            std::vector<double> amj(d->qacc, d->qacc + nv);
+            worst_a = std::max(worst_a, relative(a, amj));
+            continue;
+        }
+        // Constraints between joints (mimic), which MuJoCo's URDF reader ignores: lagc's
+        // accelerations and multipliers in MuJoCo's equations, Mmj a + hmj + Eᵀ Aᵀ λ = τ,
+        // and on the constraints, A q̈ = 0 (the state is on them: Baumgarte adds nothing).
+        std::vector<double> A(model::nc * model::nq, 0.0);
+        jacobian(q.data(), p, A.data());
+        std::vector<double> lhs(nv, 0.0);
+        for (int r = 0; r < nv; ++r) {
+            lhs[r] = hmj[r];
+            for (int c = 0; c < nv; ++c) lhs[r] += Mmj[r * nv + c] * a[c];
+            for (int i = 0; i < model::nq; ++i)
+                for (int k = 0; k < model::nc; ++k) lhs[r] += E[i * nv + r] * A[k * model::nq + i] * lambda[k];
+        }
+        worst_a = std::max(worst_a, relative(lhs, applied));
+        std::vector<double> Aqdd(model::nc, 0.0), zero_c(model::nc, 0.0);
+        double scale = 0;
+        for (int k = 0; k < model::nc; ++k)
+            for (int i = 0; i < model::nq; ++i) {
+                Aqdd[k] += A[k * model::nq + i] * qdd[i];
+                scale = std::max(scale, std::abs(A[k * model::nq + i] * qdd[i]));
+            }
+        for (int k = 0; k < model::nc; ++k) worst_a = std::max(worst_a, std::abs(Aqdd[k]) / std::max(scale, 1e-300));
     }
     std::printf("%s: %d degrees of freedom, %d bodies; largest relative differences over 20 states: M %.2e, "
-                "h %.2e, accelerations %.2e (tolerance %.0e); lagc's inertial defaults against MuJoCo's stored "
+                "h %.2e, %s %.2e (tolerance %.0e); lagc's inertial defaults against MuJoCo's stored "
                 "values: %.2e (%s; tolerance 1e-6)\n",
-                argv[1], nv, bodies_read, worst_M, worst_h, worst_a, tolerance, worst_default, worst_name.c_str());
+                argv[1], nv, bodies_read, worst_M, worst_h,
+                coupled ? "lagc's constrained accelerations in MuJoCo's equations" : "accelerations", worst_a, tolerance, worst_default, worst_name.c_str());
     mj_deleteData(d);
     mj_deleteModel(m);
     return worst_M <= tolerance && worst_h <= tolerance && worst_a <= tolerance && worst_default <= 1e-6 ? 0 : 1;
