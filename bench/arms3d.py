@@ -243,7 +243,30 @@ def one_arm(lagc, work, name, bodies, timeout):
         res["ns_" + side] = float(subprocess.run([exe, "time", side, xml], capture_output=True, text=True,
                                                  check=True).stdout)
         res["ir_" + side] = instructions(exe, side, xml, d)
+    res["imported"] = imported_arm(lagc, d, name, xml)
     return res
+
+
+def imported_arm(lagc, d, name, xml):
+    """The same MJCF file read by lagc itself (issue 33): the file's own inertial values as
+    the parameters' defaults (not MuJoCo's diagonalised ones, so M agrees to MuJoCo's
+    eigensolver's rounding where a tensor is full)."""
+    sub = os.path.join(d, "imported")
+    os.makedirs(sub, exist_ok=True)
+    out = os.path.join(sub, name + ".cpp")
+    r, wall = timed([lagc, xml, "-o", out, "--stats", "-w", "--namespace", name])
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr[-3000:])
+    ops = int(re.search(r"dynamics_terms +operations \d+ before CSE, (\d+) after", r.stderr).group(1))
+    r2, compile_s = timed(CXX + ["-c", out, "-o", out + ".o"])
+    if r2.returncode != 0:
+        raise RuntimeError(r2.stderr[-3000:])
+    exe = os.path.join(sub, "harness")
+    build(os.path.join(HERE, "mujoco_harness.cpp"), exe,
+          [f'-DLAGC_HEADER="{os.path.join(sub, name + ".hpp")}"', f"-DLAGC_NS={name}"], [out + ".o"])
+    agree = subprocess.run([exe, "check", xml], capture_output=True, text=True, check=True).stdout.split()
+    return {"time": wall, "ops": ops, "compile": compile_s, "qdd": float(agree[2]),
+            "ir_lagc": instructions(exe, "lagc", xml, sub)}
 
 
 def main():
@@ -262,15 +285,28 @@ def main():
     print("| arm | lagc s | FD ops | g++ -O2 s | lagc ns | MuJoCo ns | lagc instr | MuJoCo instr | lagc/MuJoCo | "
           "M rel. diff | h rel. diff | qdd rel. diff |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    imported = []
     for name, label, bodies in cases:
         print(f"[arms3d] {label}", file=sys.stderr, flush=True)
         r = one_arm(args.lagc, args.work, name, bodies, args.timeout)
         if r["timeout"]:
             print(f"| {label} | > {args.timeout:.0f} | | | | | | | | | | |", flush=True)
             continue
+        imported.append((label, r))
         print(f"| {label} | {r['time']:.2f} | {r['ops']} | {r['compile']:.1f} | {r['ns_lagc']:.0f} | {r['ns_mujoco']:.0f} | "
               f"{r['ir_lagc']:.0f} | {r['ir_mujoco']:.0f} | {r['ir_lagc'] / r['ir_mujoco']:.2f} | {r['M']:.1e} | "
               f"{r['h']:.1e} | {r['qdd']:.1e} |", flush=True)
+    print()
+    print("The same MJCF read by lagc (`lagc ARM.xml -o ARM.cpp`) against the hand-written .lag above:")
+    print()
+    print("| arm | lagc s hand / imported | FD ops hand / imported | g++ -O2 s hand / imported | FD instr hand / "
+          "imported | imported / hand | imported / MuJoCo | imported qdd rel. diff |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for label, r in imported:
+        i = r["imported"]
+        print(f"| {label} | {r['time']:.2f} / {i['time']:.2f} | {r['ops']} / {i['ops']} | {r['compile']:.1f} / "
+              f"{i['compile']:.1f} | {r['ir_lagc']:.0f} / {i['ir_lagc']:.0f} | {i['ir_lagc'] / r['ir_lagc']:.2f} | "
+              f"{i['ir_lagc'] / r['ir_mujoco']:.2f} | {i['qdd']:.1e} |", flush=True)
 
 
 if __name__ == "__main__":

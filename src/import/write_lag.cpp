@@ -32,7 +32,12 @@ std::string num(double x) {
     return s;
 }
 
-std::string vec(vec3 const& v) { return "[" + num(v[0]) + ", " + num(v[1]) + ", " + num(v[2]) + "]"; }
+// Appended piece by piece: "[" + std::string draws a false -Wrestrict from GCC 12 (its bug 105329).
+std::string vec(vec3 const& v) {
+    std::string s(1, '[');
+    for (int i = 0; i < 3; ++i) s.append(i ? ", " : "").append(num(v[i]));
+    return s.append("]");
+}
 
 bool is_zero(vec3 const& v) { return v[0] == 0 && v[1] == 0 && v[2] == 0; }
 
@@ -43,7 +48,7 @@ std::string angle_text(double a) {
     if (std::abs(k - r) < 1e-14 && r != 0) {
         static char const* const names[] = {"pi/4", "pi/2", "3*pi/4", "pi", "5*pi/4", "3*pi/2", "7*pi/4", "2*pi"};
         int const i = static_cast<int>(std::abs(r));
-        if (i >= 1 && i <= 8) return (r < 0 ? "-" : "") + std::string(names[i - 1]);
+        if (i >= 1 && i <= 8) return std::string(r < 0 ? "-" : "").append(names[i - 1]);
     }
     return num(a);
 }
@@ -282,123 +287,145 @@ private:
         return ref == 0 ? c : c + " - " + num(ref);
     }
 
-    void body(std::size_t i, double g) {
-        auto const& b = r_.bodies[i];
-        std::string const& s = suffix_[i];
-        bool const root = b.parent < 0 || !moving_[b.parent];
-        out_ << "# body '" << b.name << "' (" << b.element << ", line " << b.line << ")\n";
-        // The parent's frame: the world's, or a body no joint moves (constant, w = 0).
-        std::string Rp, op;
-        bool const free_joint = !b.joints.empty() && b.joints[0].type == joint_def::kind::free;
-        if (root) {
-            mat3 R = identity3;
-            vec3 o{};
-            for (int k = b.parent; k >= 0; k = r_.bodies[k].parent) {
-                o = rotate(r_.bodies[k].rot, o);
-                for (int c = 0; c < 3; ++c) o[c] += r_.bodies[k].pos[c];
-                R = multiply(r_.bodies[k].rot, R);
-            }
-            Rp = fixed_turn(R);
-            op = is_zero(o) ? "" : vec(o);
-            if (free_joint) Rp.clear(), op.clear(); // a free joint's coordinates are the world pose
+    // The parent's frame as .lag text: its rotation and origin ("" for the world's) and its
+    // angular velocity ("" where it does not turn: the world, a body no joint moves).
+    struct parent_frame {
+        std::string R, o, w;
+    };
+
+    parent_frame parent_of(body_def const& b, bool free_joint) const {
+        if (b.parent >= 0 && moving_[b.parent]) {
+            std::string const& p = suffix_[b.parent];
+            return {"R_" + p, "o_" + p, "w_" + p};
+        }
+        if (free_joint) return {}; // a free joint's coordinates are the world pose
+        mat3 R = identity3;
+        vec3 o{};
+        for (int k = b.parent; k >= 0; k = r_.bodies[k].parent) {
+            o = rotate(r_.bodies[k].rot, o);
+            for (int c = 0; c < 3; ++c) o[c] += r_.bodies[k].pos[c];
+            R = multiply(r_.bodies[k].rot, R);
+        }
+        return {fixed_turn(R), is_zero(o) ? "" : vec(o), ""};
+    }
+
+    // What a body's joints do, joint after joint: the turn's factors, the origin's offset in
+    // the parent's frame beyond the body's pos, the angular velocity in the body's axes.
+    struct motion {
+        std::vector<std::string> parts;
+        std::string offset, w, origin;
+        std::string prefix() const { return parts.empty() ? std::string() : join_product(parts) + "*"; }
+    };
+
+    // A ball or free joint: its rotation Q_s from the unit quaternion, w = 2 G(q) q̇ in the
+    // body's axes, the norm a constraint.
+    void quaternion_joint(joint_def const& j, std::string const& s, motion& m) {
+        auto const& cs = joint_coordinates_.at(j.name);
+        std::size_t const k = j.type == joint_def::kind::free ? 3 : 0;
+        std::string const qw = cs[k], qx = cs[k + 1], qy = cs[k + 2], qz = cs[k + 3];
+        std::string const Q = "Q_" + s;
+        used_.insert(Q);
+        out_ << "let " << Q << " = [[1 - 2*(" << qy << "^2 + " << qz << "^2), 2*(" << qx << "*" << qy << " - " << qw << "*"
+             << qz << "), 2*(" << qx << "*" << qz << " + " << qw << "*" << qy << ")],\n"
+             << "        [2*(" << qx << "*" << qy << " + " << qw << "*" << qz << "), 1 - 2*(" << qx << "^2 + " << qz
+             << "^2), 2*(" << qy << "*" << qz << " - " << qw << "*" << qx << ")],\n"
+             << "        [2*(" << qx << "*" << qz << " - " << qw << "*" << qy << "), 2*(" << qy << "*" << qz << " + " << qw
+             << "*" << qx << "), 1 - 2*(" << qx << "^2 + " << qy << "^2)]]\n";
+        std::string const G = "2*[[-" + qx + ", " + qw + ", " + qz + ", -" + qy + "], [-" + qy + ", -" + qz + ", " + qw +
+                              ", " + qx + "], [-" + qz + ", " + qy + ", -" + qx + ", " + qw + "]]*[der(" + qw + "), der(" +
+                              qx + "), der(" + qy + "), der(" + qz + ")]";
+        if (j.type == joint_def::kind::free) {
+            m.origin = "[" + cs[0] + ", " + cs[1] + ", " + cs[2] + "]";
+            m.w = G;
         } else {
-            Rp = "R_" + suffix_[b.parent];
-            op = "o_" + suffix_[b.parent];
+            if (!is_zero(j.pos)) m.offset += " + " + m.prefix() + "(" + vec(j.pos) + " - " + Q + "*" + vec(j.pos) + ")";
+            m.w = m.w.empty() ? G : "transpose(" + Q + ")*" + parenthesized(m.w) + " + " + G;
         }
-        std::string const wp = root ? "" : "w_" + suffix_[b.parent];
-        std::vector<std::string> parts; // the turn's factors
-        std::string offset;             // the origin's offset in the parent's frame, beyond b.pos
-        std::string w = wp.empty() ? "" : wp;
-        std::string local_turn = free_joint ? "" : fixed_turn(b.rot);
+        m.parts.push_back(Q);
+        out_ << "constraint " << qw << "^2 + " << qx << "^2 + " << qy << "^2 + " << qz << "^2 = 1\n";
+    }
+
+    motion joints_motion(body_def const& b, std::string const& s, std::string const& wp, bool free_joint) {
+        motion m;
+        m.w = wp;
+        std::string const local_turn = free_joint ? "" : fixed_turn(b.rot);
         if (!local_turn.empty()) {
-            parts.push_back(local_turn);
-            if (!w.empty()) w = "transpose(" + local_turn + ")*" + w;
+            m.parts.push_back(local_turn);
+            if (!m.w.empty()) m.w = "transpose(" + local_turn + ")*" + m.w;
         }
-        std::string origin = free_joint ? "" : (is_zero(b.pos) ? "" : vec(b.pos));
-        auto prefix = [&]() { return parts.empty() ? std::string() : join_product(parts) + "*"; };
+        m.origin = free_joint || is_zero(b.pos) ? "" : vec(b.pos);
         for (auto const& j : b.joints) {
             auto const& cs = joint_coordinates_.at(j.name);
             if (j.type == joint_def::kind::hinge) {
                 std::string const t = turn(j.axis, displacement(cs[0], j.ref));
-                if (!is_zero(j.pos)) offset += " + " + prefix() + "(" + vec(j.pos) + " - " + t + "*" + vec(j.pos) + ")";
-                parts.push_back(t);
-                std::string rate = axis_rate(j.axis, cs[0]);
-                w = w.empty() ? rate : "transpose(" + t + ")*" + parenthesized(w) + " + " + rate;
+                if (!is_zero(j.pos)) m.offset += " + " + m.prefix() + "(" + vec(j.pos) + " - " + t + "*" + vec(j.pos) + ")";
+                m.parts.push_back(t);
+                std::string const rate = axis_rate(j.axis, cs[0]);
+                m.w = m.w.empty() ? rate : "transpose(" + t + ")*" + parenthesized(m.w) + " + " + rate;
             } else if (j.type == joint_def::kind::slide) {
-                offset += " + " + prefix() + vec(j.axis) + "*(" + displacement(cs[0], j.ref) + ")";
+                m.offset += " + " + m.prefix() + vec(j.axis) + "*(" + displacement(cs[0], j.ref) + ")";
             } else {
-                std::size_t const k = j.type == joint_def::kind::free ? 3 : 0;
-                std::string const qw = cs[k], qx = cs[k + 1], qy = cs[k + 2], qz = cs[k + 3];
-                std::string const Q = "Q_" + s;
-                used_.insert(Q);
-                out_ << "let " << Q << " = [[1 - 2*(" << qy << "^2 + " << qz << "^2), 2*(" << qx << "*" << qy << " - " << qw
-                     << "*" << qz << "), 2*(" << qx << "*" << qz << " + " << qw << "*" << qy << ")],\n"
-                     << "        [2*(" << qx << "*" << qy << " + " << qw << "*" << qz << "), 1 - 2*(" << qx << "^2 + " << qz
-                     << "^2), 2*(" << qy << "*" << qz << " - " << qw << "*" << qx << ")],\n"
-                     << "        [2*(" << qx << "*" << qz << " - " << qw << "*" << qy << "), 2*(" << qy << "*" << qz << " + "
-                     << qw << "*" << qx << "), 1 - 2*(" << qx << "^2 + " << qy << "^2)]]\n";
-                std::string const G = "2*[[-" + qx + ", " + qw + ", " + qz + ", -" + qy + "], [-" + qy + ", -" + qz + ", " +
-                                       qw + ", " + qx + "], [-" + qz + ", " + qy + ", -" + qx + ", " + qw + "]]*[der(" + qw +
-                                       "), der(" + qx + "), der(" + qy + "), der(" + qz + ")]";
-                if (j.type == joint_def::kind::free) {
-                    origin = "[" + cs[0] + ", " + cs[1] + ", " + cs[2] + "]";
-                    w = G;
-                } else {
-                    if (!is_zero(j.pos)) offset += " + " + prefix() + "(" + vec(j.pos) + " - " + Q + "*" + vec(j.pos) + ")";
-                    w = w.empty() ? G : "transpose(" + Q + ")*" + parenthesized(w) + " + " + G;
-                }
-                parts.push_back(Q);
-                out_ << "constraint " << qw << "^2 + " << qx << "^2 + " << qy << "^2 + " << qz << "^2 = 1\n";
+                quaternion_joint(j, s, m);
             }
         }
-        std::string const T = parts.empty() ? "" : join_product(parts);
+        return m;
+    }
+
+    void body(std::size_t i, double g) {
+        auto const& b = r_.bodies[i];
+        std::string const& s = suffix_[i];
+        out_ << "# body '" << b.name << "' (" << b.element << ", line " << b.line << ")\n";
+        bool const free_joint = !b.joints.empty() && b.joints[0].type == joint_def::kind::free;
+        parent_frame const parent = parent_of(b, free_joint);
+        motion m = joints_motion(b, s, parent.w, free_joint);
+        std::string const T = m.parts.empty() ? "" : join_product(m.parts);
         if (!T.empty()) out_ << "let T_" << s << " = " << T << "\n";
         std::string const Tn = T.empty() ? "" : "T_" + s;
         // One hinge (after a fixed turn or none): w = Tᵀ w_parent + a q̇, through T's name.
-        if (b.joints.size() == 1 && b.joints[0].type == joint_def::kind::hinge && !wp.empty())
-            w = "transpose(" + Tn + ")*" + wp + " + " + axis_rate(b.joints[0].axis, joint_coordinates_.at(b.joints[0].name)[0]);
-        else if (b.joints.empty() && !wp.empty())
-            w = Tn.empty() ? wp : "transpose(" + Tn + ")*" + wp;
-        // R = Rp*T, o = op + Rp*(origin + offset).
-        std::string R = Rp.empty() ? (Tn.empty() ? "" : Tn) : (Tn.empty() ? Rp : Rp + "*" + Tn);
-        if (R.empty()) R = "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]";
-        out_ << "let R_" << s << " = " << R << "\n";
-        std::string local = origin;
-        if (!offset.empty()) local = (local.empty() ? offset.substr(3) : local + offset);
-        std::string o;
-        if (local.empty()) o = op.empty() ? "[0, 0, 0]" : op;
-        else {
-            bool const sum = !offset.empty() && !origin.empty();
-            std::string const moved = Rp.empty() ? local : Rp + "*" + (sum || !offset.empty() ? "(" + local + ")" : local);
-            o = op.empty() ? moved : op + " + " + moved;
+        if (b.joints.size() == 1 && b.joints[0].type == joint_def::kind::hinge && !parent.w.empty())
+            m.w = "transpose(" + Tn + ")*" + parent.w + " + " +
+                  axis_rate(b.joints[0].axis, joint_coordinates_.at(b.joints[0].name)[0]);
+        else if (b.joints.empty() && !parent.w.empty())
+            m.w = Tn.empty() ? parent.w : "transpose(" + Tn + ")*" + parent.w;
+        // R = Rp T, o = op + Rp (origin + offset).
+        std::string R = parent.R.empty() ? Tn : (Tn.empty() ? parent.R : parent.R + "*" + Tn);
+        out_ << "let R_" << s << " = " << (R.empty() ? "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]" : R) << "\n";
+        std::string local = m.origin;
+        if (!m.offset.empty()) local = local.empty() ? m.offset.substr(3) : local + m.offset;
+        std::string o = parent.o.empty() ? "[0, 0, 0]" : parent.o;
+        if (!local.empty()) {
+            std::string const moved = parent.R.empty() ? local : parent.R + "*" + (m.offset.empty() ? local : "(" + local + ")");
+            o = parent.o.empty() ? moved : parent.o + " + " + moved;
         }
         out_ << "let o_" << s << " = " << o << "\n";
-        out_ << "let w_" << s << " = " << (w.empty() ? "[0, 0, 0]" : w) << "\n";
-        for (auto const& j : b.joints) {
-            if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
-            std::string const& c = joint_coordinate_.at(j.name);
-            if (j.armature != 0) out_ << "kinetic 0.5*armature_" << c << "*der(" << c << ")^2\n";
-            if (j.damping != 0) out_ << "dissipation 0.5*damping_" << c << "*der(" << c << ")^2\n";
-            if (j.stiffness != 0)
-                out_ << "potential 0.5*stiffness_" << c << "*(" << displacement(c, j.springref) << ")^2\n";
-        }
-        if (has_mass(b)) {
-            out_ << "let p_" << s << " = o_" << s << " + R_" << s << "*[cx_" << s << ", cy_" << s << ", cz_" << s << "]\n";
-            out_ << "let J_" << s << " = [[Jxx_" << s << ", Jxy_" << s << ", Jxz_" << s << "], [Jxy_" << s << ", Jyy_" << s
-                 << ", Jyz_" << s << "], [Jxz_" << s << ", Jyz_" << s << ", Jzz_" << s << "]]\n";
-            out_ << "kinetic 0.5*m_" << s << "*dot(der(p_" << s << "), der(p_" << s << ")) + 0.5*dot(w_" << s << ", J_" << s
-                 << "*w_" << s << ")\n";
-            if (g > 0) {
-                vec3 const d{r_.gravity[0] / g, r_.gravity[1] / g, r_.gravity[2] / g};
-                if (d[0] == 0 && d[1] == 0 && d[2] == -1) out_ << "potential m_" << s << "*" << g_ << "*p_" << s << "[2]\n";
-                else out_ << "potential -m_" << s << "*" << g_ << "*dot(" << vec(d) << ", p_" << s << ")\n";
-            }
-        }
+        out_ << "let w_" << s << " = " << (m.w.empty() ? "[0, 0, 0]" : m.w) << "\n";
+        energy(b, s, g);
         inputs(b, s);
         for (auto const& site : b.sites) {
             std::string const name = fresh(site.name);
             out_ << "output " << name << " = o_" << s << (is_zero(site.pos) ? "" : " + R_" + s + "*" + vec(site.pos)) << "\n";
         }
+    }
+
+    // The joints' armature, damping and springs; the body's kinetic and potential energy.
+    void energy(body_def const& b, std::string const& s, double g) {
+        for (auto const& j : b.joints) {
+            if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
+            std::string const& c = joint_coordinate_.at(j.name);
+            if (j.armature != 0) out_ << "kinetic 0.5*armature_" << c << "*der(" << c << ")^2\n";
+            if (j.damping != 0) out_ << "dissipation 0.5*damping_" << c << "*der(" << c << ")^2\n";
+            if (j.stiffness != 0) out_ << "potential 0.5*stiffness_" << c << "*(" << displacement(c, j.springref) << ")^2\n";
+        }
+        if (!has_mass(b)) return;
+        out_ << "let p_" << s << " = o_" << s << " + R_" << s << "*[cx_" << s << ", cy_" << s << ", cz_" << s << "]\n";
+        out_ << "let J_" << s << " = [[Jxx_" << s << ", Jxy_" << s << ", Jxz_" << s << "], [Jxy_" << s << ", Jyy_" << s
+             << ", Jyz_" << s << "], [Jxz_" << s << ", Jyz_" << s << ", Jzz_" << s << "]]\n";
+        out_ << "kinetic 0.5*m_" << s << "*dot(der(p_" << s << "), der(p_" << s << ")) + 0.5*dot(w_" << s << ", J_" << s
+             << "*w_" << s << ")\n";
+        if (g <= 0) return;
+        vec3 const d{r_.gravity[0] / g, r_.gravity[1] / g, r_.gravity[2] / g};
+        if (d[0] == 0 && d[1] == 0 && d[2] == -1) out_ << "potential m_" << s << "*" << g_ << "*p_" << s << "[2]\n";
+        else out_ << "potential -m_" << s << "*" << g_ << "*dot(" << vec(d) << ", p_" << s << ")\n";
     }
 
     void inputs(body_def const& b, std::string const& s) {
