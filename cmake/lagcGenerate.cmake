@@ -39,8 +39,9 @@ endif()
 include_guard(GLOBAL)
 
 # The options lagc takes, and whether each takes a value (checked at configure time).
-set(_lagc_flag_options --template --fold-parameters --stats --c-api --no-shared-parts)
-set(_lagc_value_options --scalar --namespace --split --reuse-above --max-terms --max-coordinates --max-operations)
+set(_lagc_flag_options --template --fold-parameters --stats --c-api --no-shared-parts --progress -w -Werror)
+set(_lagc_value_options --scalar --namespace --split --reuse-above --max-terms --max-coordinates --max-operations
+    --max-derivation --max-diagnostics)
 
 function(_lagc_check_options header_only options)
   set(expect_value "")
@@ -52,9 +53,9 @@ function(_lagc_check_options header_only options)
       set(expect_value "")
     elseif(option IN_LIST _lagc_value_options)
       set(expect_value ${option})
-    elseif(NOT option IN_LIST _lagc_flag_options)
+    elseif(NOT option IN_LIST _lagc_flag_options AND NOT option MATCHES "^-W[a-z-]+$")
       message(FATAL_ERROR "lagc_generate: unknown lagc option '${option}' in OPTIONS "
-                          "(lagc takes ${_lagc_flag_options} and ${_lagc_value_options} VALUE)")
+                          "(lagc takes ${_lagc_flag_options}, -WNAME, -Wno-NAME and ${_lagc_value_options} VALUE)")
     endif()
   endforeach()
   if(expect_value)

@@ -6,7 +6,8 @@
 #  - one model under two option sets without OUTPUT_DIR: two directories, two codes;
 #  - two models that would write one file (left/arm.lag and right/arm.lag in one target;
 #    one model, two option sets, one OUTPUT_DIR): a configure error naming both;
-#  - a generated file deleted after a build is made again by the next build.
+#  - a generated file deleted after a build is made again by the next build;
+#  - a robot file (MJCF) as a model, with -w, -Wno-NAME and --max-derivation as options.
 # Usage: cmake -DLAGC=... -DSOURCE_DIR=... -DWORK_DIR=... -P cmake_generate_cases.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
 set(src ${WORK_DIR}/src)
@@ -21,6 +22,7 @@ string(REPLACE "model simple_pendulum" "model arm2" v2 "${pendulum}")
 file(WRITE ${src}/arm.v1.lag "${v1}")
 file(WRITE ${src}/arm.v2.lag "${v2}")
 file(WRITE "${src}/a#b.lag" "${pendulum}")
+file(COPY ${SOURCE_DIR}/tests/robots/floating_body.xml DESTINATION ${src})
 file(WRITE ${src}/CMakeLists.txt [=[
 cmake_minimum_required(VERSION 3.20)
 project(cases CXX)
@@ -38,6 +40,8 @@ if(CASE STREQUAL "names")
   lagc_generate(TARGET fixed MODELS pend.lag)
   add_library(tuned STATIC)
   lagc_generate(TARGET tuned MODELS pend.lag OPTIONS --fold-parameters)
+  add_library(robot STATIC)
+  lagc_generate(TARGET robot MODELS floating_body.xml OPTIONS -w -Wno-coriolis --max-derivation 1000000)
 elseif(CASE STREQUAL "hash")
   add_library(hash STATIC)
   lagc_generate(TARGET hash MODELS "a#b.lag")
@@ -82,6 +86,16 @@ foreach(generator IN LISTS generators)
     message(FATAL_ERROR "${generator}: file names lagc takes were refused:\n${text}")
   endif()
   build_tree("${generator}" ${build})
+  foreach(name IN LISTS names ITEMS arm.v1 arm.v2 pend)
+    if(NOT EXISTS "${build}/lagc_generated/${name}.hpp")
+      message(FATAL_ERROR "${generator}: ${name}.lag gave no ${name}.hpp")
+    endif()
+  endforeach()
+  # A robot file (MJCF) is a model like any other, with the options lagc's warnings take.
+  file(GLOB robot "${build}/lagc_generated/*/floating_body.hpp")
+  if(NOT robot)
+    message(FATAL_ERROR "${generator}: floating_body.xml gave no floating_body.hpp")
+  endif()
   foreach(name IN LISTS names ITEMS arm.v1 arm.v2 pend)
     if(NOT EXISTS "${build}/lagc_generated/${name}.hpp")
       message(FATAL_ERROR "${generator}: ${name}.lag gave no ${name}.hpp")
