@@ -110,7 +110,7 @@ struct mujoco_side {
     // qdd = M^-1 (tau - bias), MuJoCo's own algorithms.
     void forward(const double* q, const double* qd, const double* tau, double* qdd) {
         int const n = m->nv;
-        std::memcpy(d->qpos, q, sizeof(double) * n);
+        std::memcpy(d->qpos, q, sizeof(double) * m->nq); // nq > nv with free or ball joints
         std::memcpy(d->qvel, qd, sizeof(double) * n);
         mj_kinematics(m, d);
         mj_comPos(m, d);
@@ -162,14 +162,18 @@ int check(mjModel* m) {
     return 0;
 }
 
+// `calls` forward-dynamics calls with nq positions, nv velocities (and accelerations) and nu
+// inputs (lagc: its nq, nq, nu; MuJoCo: its nq, nv, nv).
 template <class F>
-double run(F&& forward, int n, long calls) {
-    std::vector<double> q(n), qd(n), tau(n), qdd(n);
+double run(F&& forward, int nq, int nv, int nu, long calls) {
+    std::vector<double> q(nq), qd(nv), tau(nu), qdd(nv);
     double sum = 0;
     for (long c = 0; c < calls; ++c) {
-        for (int i = 0; i < n; ++i) q[i] = 0.1 * i + 1e-3 * c, qd[i] = 0.2, tau[i] = 0.5;
+        for (int i = 0; i < nq; ++i) q[i] = 0.1 * i + 1e-3 * c;
+        for (int i = 0; i < nv; ++i) qd[i] = 0.2;
+        for (int i = 0; i < nu; ++i) tau[i] = 0.5;
         forward(q.data(), qd.data(), tau.data(), qdd.data());
-        sum += qdd[c % n];
+        sum += qdd[c % nv];
     }
     return sum;
 }
@@ -191,9 +195,9 @@ int main(int argc, char** argv) {
         auto call = [&](long calls) {
             if (side == "lagc")
                 return run([](const double* q, const double* qd, const double* t, double* a) { lagc_forward(q, qd, t, a); },
-                           m->nv, calls);
+                           arm::nq, arm::nq, arm::nu, calls);
             return run([&](const double* q, const double* qd, const double* t, double* a) { mj.forward(q, qd, t, a); },
-                       m->nv, calls);
+                       m->nq, m->nv, m->nv, calls);
         };
         if (count) {
             std::printf("%.17g\n", call(std::atol(argv[2])));

@@ -40,6 +40,10 @@ echo "3-D arms with full inertia against MuJoCo (bench/arms3d.py):"
 echo
 if [ -f /usr/include/mujoco/mujoco.h ]; then
   "$PY" bench/arms3d.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/arms3d" --sizes "${ARMS_SIZES:-3,4,5,6,7,8,9,10,11,12}"
+  echo
+  echo "Robot files (tests/robots/) read by lagc, against MuJoCo loading the same files (bench/robots.py):"
+  echo
+  "$PY" bench/robots.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/robots"
 else
-  echo "bench: MuJoCo (libmujoco-dev) is not available; skipping the 3-D arms" >&2
+  echo "bench: MuJoCo (libmujoco-dev) is not available; skipping the 3-D arms and the robot files" >&2
 fi
