@@ -151,6 +151,9 @@ TEST(ImportErrors, MistakesAreReportedAtTheirLine) {
         {"<robot name=\"r\"><link name=\"a\"/>\n<joint name=\"j\" type=\"fixed\"><parent link=\"a\"/><child link=\"c\"/>"
          "</joint></robot>",
          "2: the joint 'j' names the link 'c', which the file does not have"},
+        {"<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/><joint name=\"j\" type=\"revolute\"><parent link=\"a\"/>"
+         "<child link=\"b\"/>\n<mimic joint=\"x&#10;potential 1\"/></joint></robot>",
+         "2: the <mimic> joint 'x\npotential 1' is not a revolute, continuous or prismatic joint of this file"},
         {"<sdf version=\"1.6\"/>", "1: lagc reads robot files whose root element is <mujoco> (MJCF) or <robot> (URDF), not <sdf>"},
     };
     for (auto const& c : cases) {
@@ -177,6 +180,19 @@ TEST(ImportWrite, NamesThatAreNotNamesOfTheLanguageAreMadeOnesAndTheModelCompile
     EXPECT_EQ(compile_errors(lag), "") << lag;
     EXPECT_NE(lag.find("model my_robot_2\n"), std::string::npos) << lag;
     EXPECT_NE(lag.find("coordinate der_2, class_2, t_2, sin_qw, sin_qx, sin_qy, sin_qz\n"), std::string::npos) << lag;
+}
+
+TEST(ImportWrite, NamesInCommentsCannotStartStatements) {
+    // A body named with a line end: the .lag's comment naming it stays one line.
+    auto r = imp::read_robot("<mujoco model=\"m&#10;coordinate evil\"><worldbody><body name=\"b&#10;potential 1e300\">"
+                             "<joint name=\"q\"/><inertial pos=\"0 0 0.1\" mass=\"1\" diaginertia=\"1 1 1\"/></body>"
+                             "</worldbody></mujoco>");
+    ASSERT_EQ(first_error(r), "");
+    std::string const lag = imp::write_lag(r, "a\nb.xml");
+    EXPECT_EQ(lag.find("\ncoordinate evil"), std::string::npos) << lag;
+    EXPECT_EQ(lag.find("\npotential 1e300"), std::string::npos) << lag;
+    EXPECT_EQ(lag.find("\nb.xml"), std::string::npos) << lag;
+    EXPECT_EQ(compile_errors(lag), "") << lag;
 }
 
 TEST(ImportWrite, QuarterTurnsAreWrittenExactly) {

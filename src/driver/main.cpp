@@ -285,6 +285,45 @@ int io_error(std::string const& message) {
     return 2;
 }
 
+// A robot file (URDF, MJCF) becomes its .lag text, which is written (-o NAME.lag) or compiled
+// as a model; its errors and notes are printed at its lines. An exit status when lagc is done.
+std::optional<int> robot_file(command_line& cl, std::string& text, std::string& shown_as) {
+    std::string error;
+    if (lagc::import::is_robot_file(text)) {
+        lagc::import::robot_def robot;
+        try {
+            robot = lagc::import::read_robot(text);
+            // Past the coordinates' limit, before a model of that size is written and checked.
+            std::size_t coordinates = 0;
+            for (auto const& b : robot.bodies)
+                for (auto const& j : b.joints)
+                    coordinates += j.type == lagc::import::joint_def::kind::free ? 7 : j.type == lagc::import::joint_def::kind::ball ? 4 : 1;
+            if (coordinates > cl.options.limits.max_coordinates)
+                robot.messages.push_back({1, "this robot has " + std::to_string(coordinates) + " coordinates, more than the " +
+                                                 std::to_string(cl.options.limits.max_coordinates) +
+                                                 " allowed (--max-coordinates)", true});
+            if (!robot.has_errors()) text = lagc::import::write_lag(robot, cl.options.emit.source_name);
+        } catch (std::bad_alloc const&) {
+            robot.messages.push_back({1, "out of memory while reading the robot file", true});
+        } catch (std::exception const& e) {
+            robot.messages.push_back({1, std::string("cannot read the robot file: ") + e.what(), true});
+        }
+        std::stable_sort(robot.messages.begin(), robot.messages.end(),
+                         [](auto const& a, auto const& b) { return a.line < b.line; });
+        for (auto const& m : robot.messages)
+            if (m.error || !cl.options.warnings.none)
+                std::cerr << cl.options.emit.source_name << ":" << m.line << ":1: " << (m.error ? "error" : "note") << ": "
+                          << m.text << "\n";
+        if (robot.has_errors()) return 1;
+        shown_as += " (as .lag)";
+        if (cl.lag_output) return lagc::write_files({{cl.targets[0], text}}, error) ? 0 : io_error(error);
+    } else if (cl.lag_output) {
+        return usage_error("-o NAME.lag writes a robot file (URDF or MJCF) as a model; '" + cl.input + "' is a model already");
+    }
+    return std::nullopt;
+}
+
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -297,21 +336,7 @@ int main(int argc, char** argv) {
     if (!lagc::read_source(cl.input, lagc::max_source_bytes, text, error)) return io_error(error);
     cl.options.emit.source_name = cl.input == "-" ? "<stdin>" : cl.input;
     std::string shown_as = cl.options.emit.source_name; // the name diagnostics give the text
-    if (lagc::import::is_robot_file(text)) {
-        auto robot = lagc::import::read_robot(text);
-        std::stable_sort(robot.messages.begin(), robot.messages.end(),
-                         [](auto const& a, auto const& b) { return a.line < b.line; });
-        for (auto const& m : robot.messages)
-            if (m.error || !cl.options.warnings.none)
-                std::cerr << cl.options.emit.source_name << ":" << m.line << ":1: " << (m.error ? "error" : "note") << ": "
-                          << m.text << "\n";
-        if (robot.has_errors()) return 1;
-        text = lagc::import::write_lag(robot, cl.options.emit.source_name);
-        shown_as += " (as .lag)";
-        if (cl.lag_output) return lagc::write_files({{cl.targets[0], text}}, error) ? 0 : io_error(error);
-    } else if (cl.lag_output) {
-        return usage_error("-o NAME.lag writes a robot file (URDF or MJCF) as a model; '" + cl.input + "' is a model already");
-    }
+    if (auto done = robot_file(cl, text, shown_as)) return *done;
 
     // No status line under make (MAKELEVEL): parallel jobs share the terminal, and their
     // lines would be drawn over.

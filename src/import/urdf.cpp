@@ -7,7 +7,6 @@
 #include "import/xml_values.hpp"
 
 #include <cmath>
-#include <functional>
 #include <map>
 
 namespace lagc::import {
@@ -70,14 +69,26 @@ public:
         base.line = links_.at(roots[0])->GetLineNum();
         inertial(links_.at(roots[0]), base);
         r_.bodies.push_back(base);
-        std::function<void(std::string const&, int, int)> children = [&](std::string const& link, int index, int depth) {
-            if (depth > 10000) return;
-            for (auto const& j : joints_)
-                if (j.parent == link) children(j.child, add(j, index), depth + 1);
+        // Each link's joints to its children, in file order; the tree depth first from the root
+        // (a stack, not recursion: a file may be a chain of any length), parents before children.
+        std::multimap<std::string, std::size_t> below;
+        for (std::size_t k = 0; k < joints_.size(); ++k) below.emplace(joints_[k].parent, k);
+        std::vector<std::pair<std::size_t, int>> pending; // (joint, parent body)
+        auto push_children = [&](std::string const& link, int body) {
+            auto const [first, last] = below.equal_range(link);
+            std::vector<std::size_t> children;
+            for (auto it = first; it != last; ++it) children.push_back(it->second);
+            for (auto it = children.rbegin(); it != children.rend(); ++it) pending.push_back({*it, body});
         };
-        children(roots[0], 0, 0);
+        push_children(roots[0], 0);
+        while (!pending.empty()) {
+            auto const [k, parent] = pending.back();
+            pending.pop_back();
+            push_children(joints_[k].child, add(joints_[k], parent));
+        }
         for (auto const& j : joints_)
             if (j.type != "fixed") r_.joint_order.push_back(j.name);
+        check_mimics();
         for (auto const* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
             std::string const tag = e->Name();
             if (tag == "transmission") {
@@ -94,6 +105,24 @@ private:
     std::map<std::string, XMLElement const*> links_;
     std::vector<urdf_joint> joints_;
     int limits_line_ = 0;
+
+    // A mimic couples two revolute, continuous or prismatic joints of the file.
+    void check_mimics() {
+        auto coordinate = [&](std::string const& name) {
+            for (auto const& j : joints_)
+                if (j.name == name) return j.type == "revolute" || j.type == "continuous" || j.type == "prismatic";
+            return false;
+        };
+        for (auto const& m : r_.mimics) {
+            if (!coordinate(m.joint))
+                r_.messages.push_back({m.line, "a <mimic> belongs to a revolute, continuous or prismatic joint", true});
+            else if (!coordinate(m.leader))
+                r_.messages.push_back({m.line, "the <mimic> joint '" + m.leader +
+                                                   "' is not a revolute, continuous or prismatic joint of this file", true});
+            else if (m.leader == m.joint)
+                r_.messages.push_back({m.line, "a joint cannot mimic itself", true});
+        }
+    }
 
     void origin(XMLElement const* e, vec3& pos, mat3& rot) {
         if (auto const* o = e->FirstChildElement("origin")) {

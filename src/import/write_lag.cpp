@@ -41,6 +41,14 @@ std::string vec(vec3 const& v) {
 
 bool is_zero(vec3 const& v) { return v[0] == 0 && v[1] == 0 && v[2] == 0; }
 
+// A name from the file inside a # comment: no line end (or other control character) may
+// end the comment and start a statement.
+std::string commented(std::string const& text) {
+    std::string out;
+    for (unsigned char c : text) out.push_back(c < 0x20 || c == 0x7F ? '?' : static_cast<char>(c));
+    return out;
+}
+
 // An angle as a .lag author writes it: a multiple of pi/4 as such, else the number.
 std::string angle_text(double a) {
     double const k = a / (pi / 4);
@@ -134,7 +142,7 @@ public:
 
     std::string write() {
         plan();
-        out_ << "# " << r_.name << ": written by lagc from " << source_ << " (" << r_.format << ").\n"
+        out_ << "# " << commented(r_.name) << ": written by lagc from " << commented(source_) << " (" << r_.format << ").\n"
              << "# One block per body: its turn T relative to its parent, its frame R, o, its angular\n"
              << "# velocity w in its own axes, its centre of mass p and inertia J. Extend it with\n"
              << "# constraints, loads and outputs, and compile it with lagc like any model.\n";
@@ -148,7 +156,7 @@ public:
         for (std::size_t i = 0; i < r_.bodies.size(); ++i)
             if (moving_[i]) body(i, g);
         for (auto const& m : r_.mimics) {
-            out_ << "# the mimic joint '" << m.joint << "' (line " << m.line << ")\n";
+            out_ << "# the mimic joint '" << commented(m.joint) << "' (line " << m.line << ")\n";
             auto it = joint_coordinate_.find(m.leader);
             std::string const leader = it == joint_coordinate_.end() ? m.leader : it->second;
             out_ << "constraint " << joint_coordinate_.at(m.joint) << " = " << num(m.multiplier) << "*" << leader
@@ -374,7 +382,7 @@ private:
     void body(std::size_t i, double g) {
         auto const& b = r_.bodies[i];
         std::string const& s = suffix_[i];
-        out_ << "# body '" << b.name << "' (" << b.element << ", line " << b.line << ")\n";
+        out_ << "# body '" << commented(b.name) << "' (" << b.element << ", line " << b.line << ")\n";
         bool const free_joint = !b.joints.empty() && b.joints[0].type == joint_def::kind::free;
         parent_frame const parent = parent_of(b, free_joint);
         motion m = joints_motion(b, s, parent.w, free_joint);
