@@ -18,7 +18,7 @@ namespace friction_block {
 inline constexpr int nq = 1, nu = 1, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x18497fc03c1a44b1ull;
+inline constexpr unsigned long long pair_stamp = 0x271d6ed2553b2bcfull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -88,6 +88,16 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status, or 3 when dt or an entry
 // of the new state is not finite; x is unchanged whenever it returns non-zero.
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
+// rk4_step with its exact Jacobians: x = [q; qd] becomes x+ in place, Ad = dx+/dx
+// (2nq x 2nq) and Bd = dx+/du (2nq x nu, not written when nu = 0), row-major, through the
+// four stages with linearization's A and B (no differences). For multiple shooting and
+// discrete-time LQR/MPC. Returns the first non-zero status of state_derivative or
+// linearization, or 3 when dt or an entry is not finite; nothing is written then.
+int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// symplectic_euler_step with its exact Jacobians: x+ in place, Ad = dx+/dx (2nq x 2nq),
+// Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
+// rk4_step_jacobian's; nothing is written when it returns non-zero.
+int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // Output 'speed': a scalar.
 void output_speed(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT out);
 

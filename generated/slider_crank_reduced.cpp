@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(slider_crank_reduced::detail::pair_stamp == 0xe7522590ac55ef74ull,
+static_assert(slider_crank_reduced::detail::pair_stamp == 0xc42e6af275e81976ull,
               "slider_crank_reduced.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace slider_crank_reduced {
@@ -351,6 +351,100 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
         if (!std::isfinite(y[i]) || !std::isfinite(y[nq + i])) return 3;
     }
     for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
+    return 0;
+}
+
+int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+    // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
+    // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
+    // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
+    // upper half is [0, I], so its product takes the lower rows of the factor as they are.
+    // x, Ad and Bd are written only when every entry is finite.
+    if (!std::isfinite(dt)) return 3;
+    constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
+    double k[4][n], y[n], xnext[n];
+    double A[n * n], B[n * m], Kx[n * n], Ku[n * m], Ax[n * n], Au[n * m];
+    for (int i = 0; i < n * n; ++i) Kx[i] = 0.0, Ax[i] = 0.0;
+    for (int i = 0; i < n * m; ++i) Ku[i] = 0.0, Au[i] = 0.0;
+
+    const double c[4] = {0.0, dt / 2, dt / 2, dt};
+    const double w[4] = {dt / 6, dt / 3, dt / 3, dt / 6};
+    for (int s = 0; s < 4; ++s) {
+        for (int i = 0; i < n; ++i) y[i] = s == 0 ? x[i] : x[i] + c[s] * k[s - 1][i];
+        int status = state_derivative(y, u, p, k[s]);
+        if (status == 0) status = linearization(y, y + nq, u, p, A, B);
+        if (status != 0) return status;
+        // D = I + c dt Kx (and c dt Ku), then Kx = A D, Ku = A (c dt Ku) + B.
+        for (int i = 0; i < n * n; ++i) Kx[i] *= c[s];
+        for (int i = 0; i < n; ++i) Kx[i * n + i] += 1.0;
+        for (int i = 0; i < n * m; ++i) Ku[i] *= c[s];
+        double Kx_next[n * n], Ku_next[n * m];
+        for (int i = 0; i < nq; ++i) {
+            for (int j = 0; j < n; ++j) Kx_next[i * n + j] = Kx[(nq + i) * n + j];
+            for (int j = 0; j < m; ++j) Ku_next[i * m + j] = Ku[(nq + i) * m + j];
+        }
+        for (int i = nq; i < n; ++i) {
+            for (int j = 0; j < n; ++j) {
+                double sum = 0.0;
+                for (int l = 0; l < n; ++l) sum += A[i * n + l] * Kx[l * n + j];
+                Kx_next[i * n + j] = sum;
+            }
+            for (int j = 0; j < nu; ++j) {
+                double sum = B[i * nu + j];
+                for (int l = 0; l < n; ++l) sum += A[i * n + l] * Ku[l * m + j];
+                Ku_next[i * m + j] = sum;
+            }
+        }
+        for (int i = 0; i < n * n; ++i) Kx[i] = Kx_next[i], Ax[i] += w[s] * Kx_next[i];
+        for (int i = 0; i < n * m; ++i) Ku[i] = Ku_next[i], Au[i] += w[s] * Ku_next[i];
+    }
+    // The new state exactly as rk4_step computes it.
+    for (int i = 0; i < n; ++i) xnext[i] = x[i] + dt / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
+    for (int i = 0; i < n; ++i) Ax[i * n + i] += 1.0;
+    double finite = 0.0;
+    for (int i = 0; i < n; ++i) finite += xnext[i] * 0.0;
+    for (int i = 0; i < n * n; ++i) finite += Ax[i] * 0.0;
+    for (int i = 0; i < n * nu; ++i) finite += Au[i] * 0.0;
+    if (!std::isfinite(finite)) return 3;
+    for (int i = 0; i < n; ++i) x[i] = xnext[i];
+    for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
+    for (int i = 0; i < n * nu; ++i) Bd[i] = Au[i];
+    return 0;
+}
+
+int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+    // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
+    // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
+    // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
+    if (!std::isfinite(dt)) return 3;
+    constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
+    double A[n * n], B[n * m], qdd[nq], lambda[nc > 0 ? nc : 1];
+    int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
+    if (status == 0) status = linearization(x, x + nq, u, p, A, B);
+    if (status != 0) return status;
+    double y[n], Ax[n * n], Au[n * m];
+    double finite = 0.0;
+    for (int i = 0; i < nq; ++i) {
+        y[nq + i] = x[nq + i] + dt * qdd[i];
+        y[i] = x[i] + dt * y[nq + i];
+        for (int j = 0; j < n; ++j) {
+            Ax[(nq + i) * n + j] = (j == nq + i ? 1.0 : 0.0) + dt * A[(nq + i) * n + j];
+            Ax[i * n + j] = (j == i ? 1.0 : 0.0) + dt * Ax[(nq + i) * n + j];
+        }
+        for (int j = 0; j < nu; ++j) {
+            Au[(nq + i) * m + j] = dt * B[(nq + i) * nu + j];
+            Au[i * m + j] = dt * Au[(nq + i) * m + j];
+        }
+    }
+    for (int i = 0; i < n; ++i) finite += y[i] * 0.0;
+    for (int i = 0; i < n * n; ++i) finite += Ax[i] * 0.0;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < nu; ++j) finite += Au[i * m + j] * 0.0;
+    if (!std::isfinite(finite)) return 3;
+    for (int i = 0; i < n; ++i) x[i] = y[i];
+    for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < nu; ++j) Bd[i * nu + j] = Au[i * m + j];
     return 0;
 }
 

@@ -61,6 +61,16 @@
 // One classic Runge-Kutta step of length dt on x = [q; qd] in place, inputs u held over the
 // step. Returns the first non-zero forward_dynamics status, or 3 when dt or an entry of the
 // new state is not finite; x is unchanged whenever it returns non-zero.
+@@ rk4_step_jacobian
+// rk4_step with its exact Jacobians: x = [q; qd] becomes x+ in place, Ad = dx+/dx
+// (2nq x 2nq) and Bd = dx+/du (2nq x nu, not written when nu = 0), row-major, through the
+// four stages with linearization's A and B (no differences). For multiple shooting and
+// discrete-time LQR/MPC. Returns the first non-zero status of state_derivative or
+// linearization, or 3 when dt or an entry is not finite; nothing is written then.
+@@ symplectic_euler_step_jacobian
+// symplectic_euler_step with its exact Jacobians: x+ in place, Ad = dx+/dx (2nq x 2nq),
+// Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
+// rk4_step_jacobian's; nothing is written when it returns non-zero.
 @@ symplectic_euler_step
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status, or 3 when dt or an entry

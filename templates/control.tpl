@@ -153,6 +153,96 @@
     }}
     for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
+@@ rk4_step_jacobian
+    // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
+    // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
+    // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
+    // upper half is [0, I], so its product takes the lower rows of the factor as they are.
+    // x, Ad and Bd are written only when every entry is finite.
+    if (!{math}isfinite(dt)) return 3;
+    constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
+    {scalar} k[4][n], y[n], xnext[n];
+    {scalar} A[n * n], B[n * m], Kx[n * n], Ku[n * m], Ax[n * n], Au[n * m];
+    for (int i = 0; i < n * n; ++i) Kx[i] = {zero}, Ax[i] = {zero};
+    for (int i = 0; i < n * m; ++i) Ku[i] = {zero}, Au[i] = {zero};
+
+    const {scalar} c[4] = {{{zero}, dt / 2, dt / 2, dt}};
+    const {scalar} w[4] = {{dt / 6, dt / 3, dt / 3, dt / 6}};
+    for (int s = 0; s < 4; ++s) {{
+        for (int i = 0; i < n; ++i) y[i] = s == 0 ? x[i] : x[i] + c[s] * k[s - 1][i];
+        int status = state_derivative({t_stage}y, u, p, k[s]);
+        if (status == 0) status = linearization({t_stage}y, y + nq, u, p, A, B);
+        if (status != 0) return status;
+        // D = I + c dt Kx (and c dt Ku), then Kx = A D, Ku = A (c dt Ku) + B.
+        for (int i = 0; i < n * n; ++i) Kx[i] *= c[s];
+        for (int i = 0; i < n; ++i) Kx[i * n + i] += {one};
+        for (int i = 0; i < n * m; ++i) Ku[i] *= c[s];
+        {scalar} Kx_next[n * n], Ku_next[n * m];
+        for (int i = 0; i < nq; ++i) {{
+            for (int j = 0; j < n; ++j) Kx_next[i * n + j] = Kx[(nq + i) * n + j];
+            for (int j = 0; j < m; ++j) Ku_next[i * m + j] = Ku[(nq + i) * m + j];
+        }}
+        for (int i = nq; i < n; ++i) {{
+            for (int j = 0; j < n; ++j) {{
+                {scalar} sum = {zero};
+                for (int l = 0; l < n; ++l) sum += A[i * n + l] * Kx[l * n + j];
+                Kx_next[i * n + j] = sum;
+            }}
+            for (int j = 0; j < nu; ++j) {{
+                {scalar} sum = B[i * nu + j];
+                for (int l = 0; l < n; ++l) sum += A[i * n + l] * Ku[l * m + j];
+                Ku_next[i * m + j] = sum;
+            }}
+        }}
+        for (int i = 0; i < n * n; ++i) Kx[i] = Kx_next[i], Ax[i] += w[s] * Kx_next[i];
+        for (int i = 0; i < n * m; ++i) Ku[i] = Ku_next[i], Au[i] += w[s] * Ku_next[i];
+    }}
+    // The new state exactly as rk4_step computes it.
+    for (int i = 0; i < n; ++i) xnext[i] = x[i] + dt / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
+    for (int i = 0; i < n; ++i) Ax[i * n + i] += {one};
+    {scalar} finite = {zero};
+    for (int i = 0; i < n; ++i) finite += xnext[i] * {zero};
+    for (int i = 0; i < n * n; ++i) finite += Ax[i] * {zero};
+    for (int i = 0; i < n * nu; ++i) finite += Au[i] * {zero};
+    if (!{math}isfinite(finite)) return 3;
+    for (int i = 0; i < n; ++i) x[i] = xnext[i];
+    for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
+    for (int i = 0; i < n * nu; ++i) Bd[i] = Au[i];
+    return 0;
+@@ symplectic_euler_step_jacobian
+    // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
+    // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
+    // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
+    if (!{math}isfinite(dt)) return 3;
+    constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
+    {scalar} A[n * n], B[n * m], qdd[nq], lambda[nc > 0 ? nc : 1];
+    int status = forward_dynamics({t}x, x + nq, u, p, qdd, lambda);
+    if (status == 0) status = linearization({t}x, x + nq, u, p, A, B);
+    if (status != 0) return status;
+    {scalar} y[n], Ax[n * n], Au[n * m];
+    {scalar} finite = {zero};
+    for (int i = 0; i < nq; ++i) {{
+        y[nq + i] = x[nq + i] + dt * qdd[i];
+        y[i] = x[i] + dt * y[nq + i];
+        for (int j = 0; j < n; ++j) {{
+            Ax[(nq + i) * n + j] = (j == nq + i ? {one} : {zero}) + dt * A[(nq + i) * n + j];
+            Ax[i * n + j] = (j == i ? {one} : {zero}) + dt * Ax[(nq + i) * n + j];
+        }}
+        for (int j = 0; j < nu; ++j) {{
+            Au[(nq + i) * m + j] = dt * B[(nq + i) * nu + j];
+            Au[i * m + j] = dt * Au[(nq + i) * m + j];
+        }}
+    }}
+    for (int i = 0; i < n; ++i) finite += y[i] * {zero};
+    for (int i = 0; i < n * n; ++i) finite += Ax[i] * {zero};
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < nu; ++j) finite += Au[i * m + j] * {zero};
+    if (!{math}isfinite(finite)) return 3;
+    for (int i = 0; i < n; ++i) x[i] = y[i];
+    for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < nu; ++j) Bd[i * nu + j] = Au[i * m + j];
+    return 0;
 @@ symplectic_euler_step
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.

@@ -163,6 +163,18 @@ void emitter::integrators() {
         out_.define("int", name, args, used, text(std::string("control.tpl#") + name, values), "",
                     cxx_printer::place::api);
     }
+    // The steps with their exact Jacobians (for multiple shooting and discrete-time LQR).
+    auto jacobian_args = with_output(with_output(args, "Ad"), "Bd");
+    std::vector<std::string> const jacobian_used = {"t", "x", "u", "p", "dt", "Ad", "Bd"};
+    values.push_back({"zero", single() ? "0.0f" : "0.0"});
+    values.push_back({"one", single() ? "1.0f" : "1.0"});
+    values.push_back({"t_stage", m_.uses_time ? "t + c[s], " : ""});
+    for (std::string const name : {"rk4_step", "symplectic_euler_step"}) {
+        std::string const full = name + "_jacobian";
+        out_.declare("int", full, jacobian_args, text("comments.tpl#" + full));
+        out_.define("int", full, jacobian_args, jacobian_used, text("control.tpl#" + full, values), "",
+                    cxx_printer::place::api);
+    }
 }
 
 } // namespace lagc::emitting
