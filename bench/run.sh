@@ -34,6 +34,10 @@ echo
 echo
 echo "project_state on the models with constraints (callgrind instructions per call):"
 echo
+echo "Exact Jacobians of the RK4 step against finite differences of it (bench/step_jacobian.py):"
+echo
+"$PY" bench/step_jacobian.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/step_jacobian"
+echo
 "$PY" bench/project_state.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/project_state"
 echo
 echo "3-D arms with full inertia against MuJoCo (bench/arms3d.py):"
