@@ -18,7 +18,7 @@ namespace panda_like {
 inline constexpr int nq = 7, nu = 7, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x48d1685fc789837cull;
+inline constexpr unsigned long long pair_stamp = 0x6f1d0db3bc42fe42ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -150,6 +150,14 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt);
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status, or 3 when dt or an entry
 // of the new state is not finite; x is unchanged whenever it returns non-zero.
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt);
+// One step of the 2-stage Radau IIA method (implicit, order 3, L-stable) of length dt on
+// x = [q; qd] in place, inputs u held over the step: for stiff models (strong damping,
+// stiff springs, large Baumgarte gains) at steps where rk4_step diverges. Newton's method
+// on the exact Jacobian (linearization), at most 12 iterations, heap-free. Returns 5 when
+// Newton does not converge (a smaller dt will), the first non-zero status of
+// state_derivative or linearization, or 3 when dt or an entry is not finite; x is unchanged
+// whenever it returns non-zero.
+int radau_step(double* x, const double* u, const Parameters& p, double dt);
 // rk4_step with its exact Jacobians: x = [q; qd] becomes x+ in place, Ad = dx+/dx
 // (2nq x 2nq) and Bd = dx+/du (2nq x nu, not written when nu = 0), row-major, through the
 // four stages with linearization's A and B (no differences). For multiple shooting and

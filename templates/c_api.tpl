@@ -15,7 +15,7 @@ enum {{ {ns}_nq = {nq}, {ns}_nu = {nu}, {ns}_nc = {nc} }};
    {ns}_null_parameters where the parameters pointer is NULL (a function that returns a
    double returns -1 from project_state and NaN otherwise then, a void one writes nothing). */
 enum {{ {ns}_ok = 0, {ns}_singular_mass_matrix = 1, {ns}_singular_constraints = 2, {ns}_not_finite = 3,
-       {ns}_null_parameters = 4 }};
+       {ns}_null_parameters = 4, {ns}_not_converged = 5 }};
 
 /* Indices into q, qd and qdd ({ns}_coordinate_NAME) and into u ({ns}_input_NAME); the
    number of values output_NAME writes ({ns}_output_NAME_size); the names in index order. */

@@ -71,6 +71,14 @@
 // symplectic_euler_step with its exact Jacobians: x+ in place, Ad = dx+/dx (2nq x 2nq),
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
+@@ radau_step
+// One step of the 2-stage Radau IIA method (implicit, order 3, L-stable) of length dt on
+// x = [q; qd] in place, inputs u held over the step: for stiff models (strong damping,
+// stiff springs, large Baumgarte gains) at steps where rk4_step diverges. Newton's method
+// on the exact Jacobian (linearization), at most 12 iterations, heap-free. Returns 5 when
+// Newton does not converge (a smaller dt will), the first non-zero status of
+// state_derivative or linearization, or 3 when dt or an entry is not finite; x is unchanged
+// whenever it returns non-zero.
 @@ symplectic_euler_step
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status, or 3 when dt or an entry

@@ -243,6 +243,84 @@
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < nu; ++j) Bd[i * nu + j] = Au[i * m + j];
     return 0;
+@@ radau_step
+    // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
+    // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
+    //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
+    // by Newton's method on the exact Jacobian dG/dZ = I - dt (a (x) I) diag(J1, J2), J_s
+    // linearization's A at x + Z_s, from the explicit Euler guess Z_s = c_s dt f(x); then
+    // x+ = x + Z2 (the method is stiffly accurate). Converged when a Newton correction is
+    // below 1e-10 (1 + |x| + |Z|) (max norms) within 12 iterations, else 5; x is written only
+    // when it converged and every entry is finite.
+    if (!{math}isfinite(dt)) return 3;
+    constexpr int n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1;
+    const {scalar} a[2][2] = {{{{{five_twelfths} * dt, {minus_one_twelfth} * dt}}, {{{three_quarters} * dt, {one_quarter} * dt}}}};
+    const {scalar} c[2] = {{dt / 3, dt}};
+    {scalar} Z[N], F[N], G[N], J[N * N], A[2][n * n], B[n * m], y[n];
+    int status = state_derivative({t}x, u, p, F);
+    if (status != 0) return status;
+    {scalar} size_x = {zero};
+    for (int i = 0; i < n; ++i) {{
+        Z[i] = c[0] * F[i], Z[n + i] = c[1] * F[i];
+        size_x = {math}fmax(size_x, {math}fabs(x[i]));
+    }}
+    for (int iteration = 0; iteration < 12; ++iteration) {{
+        for (int s = 0; s < 2; ++s) {{
+            for (int i = 0; i < n; ++i) y[i] = x[i] + Z[s * n + i];
+            status = state_derivative({t_stage}y, u, p, F + s * n);
+            if (status == 0) status = linearization({t_stage}y, y + nq, u, p, A[s], B);
+            if (status != 0) return status;
+        }}
+        for (int s = 0; s < 2; ++s)
+            for (int i = 0; i < n; ++i) {{
+                G[s * n + i] = -(Z[s * n + i] - a[s][0] * F[i] - a[s][1] * F[n + i]);
+                for (int r = 0; r < 2; ++r)
+                    for (int j = 0; j < n; ++j)
+                        J[(s * n + i) * N + r * n + j] = (s == r && i == j ? {one} : {zero}) - a[s][r] * A[r][i * n + j];
+            }}
+        // J dZ = G by Gaussian elimination with partial pivoting (J is overwritten).
+        for (int k = 0; k < N; ++k) {{
+            int pivot = k;
+            for (int i = k + 1; i < N; ++i)
+                if ({math}fabs(J[i * N + k]) > {math}fabs(J[pivot * N + k])) pivot = i;
+            if (!(J[pivot * N + k] != {zero})) return 5;
+            if (pivot != k) {{
+                for (int j = 0; j < N; ++j) {{
+                    const {scalar} swap = J[k * N + j];
+                    J[k * N + j] = J[pivot * N + j], J[pivot * N + j] = swap;
+                }}
+                const {scalar} swap = G[k];
+                G[k] = G[pivot], G[pivot] = swap;
+            }}
+            for (int i = k + 1; i < N; ++i) {{
+                const {scalar} f = J[i * N + k] / J[k * N + k];
+                if (f == {zero}) continue;
+                for (int j = k; j < N; ++j) J[i * N + j] -= f * J[k * N + j];
+                G[i] -= f * G[k];
+            }}
+        }}
+        {scalar} correction = {zero}, size_z = {zero};
+        for (int k = N - 1; k >= 0; --k) {{
+            {scalar} v = G[k];
+            for (int j = k + 1; j < N; ++j) v -= J[k * N + j] * G[j];
+            G[k] = v / J[k * N + k];
+        }}
+        for (int i = 0; i < N; ++i) {{
+            Z[i] += G[i];
+            correction = {math}fmax(correction, {math}fabs(G[i]));
+            size_z = {math}fmax(size_z, {math}fabs(Z[i]));
+        }}
+        if (!{math}isfinite(correction)) return 3;
+        if (correction <= {tolerance} * ({one} + size_x + size_z)) {{
+            for (int i = 0; i < n; ++i) {{
+                y[i] = x[i] + Z[n + i];
+                if (!{math}isfinite(y[i])) return 3;
+            }}
+            for (int i = 0; i < n; ++i) x[i] = y[i];
+            return 0;
+        }}
+    }}
+    return 5;
 @@ symplectic_euler_step
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.

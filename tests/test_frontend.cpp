@@ -933,6 +933,8 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"control.tpl#store_column", {"linkage", "scalar", "one", "zero"}},
         {"control.tpl#rk4_step", {"scalar", "t", "t_half", "t_full", "math"}},
         {"control.tpl#symplectic_euler_step", {"scalar", "t", "math"}},
+        {"control.tpl#radau_step", {"scalar", "math", "zero", "one", "t", "t_stage", "five_twelfths", "minus_one_twelfth",
+                                     "three_quarters", "one_quarter", "tolerance"}},
         {"control.tpl#rk4_step_jacobian", {"scalar", "math", "zero", "one", "t_stage"}},
         {"control.tpl#symplectic_euler_step_jacobian", {"scalar", "math", "zero", "one", "t"}},
         {"control.tpl#linearization_status", {"linkage", "scalar", "zero", "math"}},

@@ -163,6 +163,19 @@ void emitter::integrators() {
         out_.define("int", name, args, used, text(std::string("control.tpl#") + name, values), "",
                     cxx_printer::place::api);
     }
+    // The implicit step for stiff models.
+    std::vector<std::pair<std::string, std::string>> radau = values;
+    bool const f = single();
+    radau.push_back({"zero", f ? "0.0f" : "0.0"});
+    radau.push_back({"one", f ? "1.0f" : "1.0"});
+    radau.push_back({"t_stage", m_.uses_time ? "t + c[s], " : ""});
+    radau.push_back({"five_twelfths", f ? "(5.0f / 12.0f)" : "(5.0 / 12.0)"});
+    radau.push_back({"minus_one_twelfth", f ? "(-1.0f / 12.0f)" : "(-1.0 / 12.0)"});
+    radau.push_back({"three_quarters", f ? "0.75f" : "0.75"});
+    radau.push_back({"one_quarter", f ? "0.25f" : "0.25"});
+    radau.push_back({"tolerance", f ? "1e-5f" : "1e-10"});
+    out_.declare("int", "radau_step", args, text("comments.tpl#radau_step"));
+    out_.define("int", "radau_step", args, used, text("control.tpl#radau_step", radau), "", cxx_printer::place::api);
     // The steps with their exact Jacobians (for multiple shooting and discrete-time LQR).
     auto jacobian_args = with_output(with_output(args, "Ad"), "Bd");
     std::vector<std::string> const jacobian_used = {"t", "x", "u", "p", "dt", "Ad", "Bd"};
