@@ -1070,6 +1070,26 @@ TEST(Constraints, ClassificationAndRowOrder) {
     EXPECT_TRUE(equal(r->constraint_rhs[0], -2 * qd[0] * qd[0] - 2 * qd[1] * qd[1]));
 }
 
+TEST(Constraints, AMatrixConstraintsRowsAreItsUpperTriangleWhereItIsSymmetric) {
+    // transpose(R)*R = I for a 2x2 R: three rows (r11^2 + r21^2 - 1, r11 r12 + r21 r22,
+    // r12^2 + r22^2 - 1), not four of which two repeat.
+    auto c = check_text("model m\ncoordinate a, b, c, d\nkinetic der(a)^2 + der(b)^2 + der(c)^2 + der(d)^2\n"
+                        "let R = [[a, b], [c, d]]\nconstraint transpose(R)*R = [[1, 0], [0, 1]]\n");
+    ASSERT_TRUE(c.m.has_value()) << c.diagnostics;
+    auto const& q = c.m->q;
+    ASSERT_EQ(c.m->constraints.size(), 3u);
+    EXPECT_TRUE(equal(c.m->constraints[0].residual, q[0] * q[0] + q[2] * q[2] - 1));
+    EXPECT_TRUE(equal(c.m->constraints[1].residual, q[0] * q[1] + q[2] * q[3]));
+    EXPECT_TRUE(equal(c.m->constraints[2].residual, q[1] * q[1] + q[3] * q[3] - 1));
+    // A matrix that is not symmetric gives every entry, row by row.
+    auto n = check_text("model m\ncoordinate a, b, c, d\nkinetic der(a)^2 + der(b)^2 + der(c)^2 + der(d)^2\n"
+                        "constraint [[a, b], [c, d]] = [[1, 2], [3, 4]]\n");
+    ASSERT_TRUE(n.m.has_value()) << n.diagnostics;
+    ASSERT_EQ(n.m->constraints.size(), 4u);
+    EXPECT_TRUE(equal(n.m->constraints[1].residual, n.m->q[1] - 2));
+    EXPECT_TRUE(equal(n.m->constraints[2].residual, n.m->q[2] - 3));
+}
+
 TEST(Constraints, WarningsThatHelp) {
     std::string out = errors_of("model m\nparameter a\ncoordinate x\nkinetic der(x)^2\nconstraint a = 1\n");
     EXPECT_NE(out.find("test.lag:5:1: warning: this constraint's row of the Jacobian A is identically zero"),

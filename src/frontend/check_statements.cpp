@@ -259,6 +259,21 @@ void checker::statement(ast::force_stmt const& s, span where) {
     m_.forces.push_back(std::move(f));
 }
 
+// A matrix constraint's rows: its upper triangle (diagonal included) where it is symmetric —
+// transpose(R)*R = I for a 3x3 R gives six rows, not nine of which three repeat — else every
+// entry, row by row.
+value checker::constraint_rows_of_matrix(value const& r) const {
+    bool symmetric = r.rows == r.cols;
+    for (std::size_t i = 0; symmetric && i < r.rows; ++i)
+        for (std::size_t j = i + 1; symmetric && j < r.cols; ++j)
+            symmetric = (r.elems[i * r.cols + j] - r.elems[j * r.cols + i]).expand().is_zero();
+    std::vector<ex> rows;
+    for (std::size_t i = 0; i < r.rows; ++i)
+        for (std::size_t j = symmetric ? i : 0; j < r.cols; ++j) rows.push_back(r.elems[i * r.cols + j]);
+    std::size_t const n = rows.size();
+    return {value::kind::vector, n, 1, std::move(rows)};
+}
+
 void checker::statement(ast::constraint_stmt const& s, span where) {
     opt_value lhs = eval(s.lhs);
     opt_value rhs = s.rhs ? eval(*s.rhs) : opt_value(value::scalar(0));
@@ -272,10 +287,7 @@ void checker::statement(ast::constraint_stmt const& s, span where) {
         }
         for (std::size_t i = 0; i < r.size(); ++i) r.elems[i] = lhs->elems[i] - rhs->elems[i];
     }
-    if (r.shape == value::kind::matrix) {
-        diags_.error(where, "a constraint is a scalar or a vector of rows, not " + r.describe());
-        return;
-    }
+    if (r.shape == value::kind::matrix) r = constraint_rows_of_matrix(r);
     if (depends_on(r, m_.u)) {
         diags_.error(where, "a constraint may not depend on inputs");
         return;

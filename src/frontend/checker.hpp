@@ -133,6 +133,7 @@ private:
     void statement(ast::energy_stmt const& s, span where);
     void statement(ast::force_stmt const& s, span where);
     void statement(ast::constraint_stmt const& s, span where);
+    value constraint_rows_of_matrix(value const& r) const;
     void statement(ast::baumgarte_stmt const& s, span where);
 };
 
