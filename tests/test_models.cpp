@@ -10,6 +10,7 @@
 #include "friction_block.hpp"
 #include "inclined_plane.hpp"
 #include "ladle.hpp"
+#include "iiwa_ceiling.hpp"
 #include "iiwa_like.hpp"
 #include "panda_like.hpp"
 #include "pendulum_horizontal_force.hpp"
@@ -777,6 +778,27 @@ TEST(MuJoCo, IiwaLikeWithZeroProductsOfInertiaAgreesToRoundOff) {
     EXPECT_EQ(p.Jyz1, 0.0);
     agrees_with_mujoco<iiwa_like::nq, iiwa_like::Parameters>("iiwa_like", states, iiwa_like::mass_matrix,
                                                              iiwa_like::bias_forces, iiwa_like::forward_dynamics);
+}
+
+// The same arm on a ceiling (a fixed half turn about x before its first joint): upside down
+// is gravity turned over, so M is iiwa_like's and h is iiwa_like's with g = -9.81 — at
+// random states, to round-off.
+TEST(RigidBody, ArmOnACeilingIsTheArmWithGravityTurnedOver) {
+    iiwa_ceiling::Parameters const pc;
+    iiwa_like::Parameters pl;
+    pl.g = -pl.g;
+    std::mt19937_64 rng(31);
+    std::uniform_real_distribution<double> U(-2, 2);
+    for (int trial = 0; trial < 20; ++trial) {
+        double q[7], qd[7], Mc[49], Ml[49], hc[7], hl[7];
+        for (int i = 0; i < 7; ++i) q[i] = U(rng), qd[i] = U(rng);
+        iiwa_ceiling::mass_matrix(q, pc, Mc);
+        iiwa_like::mass_matrix(q, pl, Ml);
+        iiwa_ceiling::bias_forces(q, qd, pc, hc);
+        iiwa_like::bias_forces(q, qd, pl, hl);
+        for (int k = 0; k < 49; ++k) EXPECT_NEAR(Mc[k], Ml[k], 1e-13) << k;
+        for (int i = 0; i < 7; ++i) EXPECT_NEAR(hc[i], hl[i], 1e-12 * (1 + std::abs(hl[i]))) << i;
+    }
 }
 
 // docs/rigid-bodies.md's rod: omega = (-sin(phi) theta', phi', cos(phi) theta') in body axes

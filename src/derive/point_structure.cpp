@@ -2,6 +2,7 @@
 // inertia and forces as composites along the joints (rate_structure.hpp, point_composite).
 #include "symbolic/chain_rule.hpp"
 #include "graph/expression_graph.hpp"
+#include "derive/point_math.hpp"
 #include "derive/rate_structure.hpp"
 #include "derive/well_posed.hpp"
 
@@ -13,24 +14,9 @@ namespace lagc {
 using GiNaC::ex;
 using GiNaC::exvector;
 
-namespace {
-
-// a = b at every sample, to 1e-10 of `scale` (the size of the terms compared).
-bool same(samples const& s, std::size_t a, std::size_t b, double scale_a, double scale_b) {
-    for (std::size_t k = 0; k < s.count(); ++k) {
-        double const size = std::abs(s(k, a)) + std::abs(s(k, b)) + scale_a + scale_b;
-        if (std::abs(s(k, a) - s(k, b)) > 1e-10 * size) return false;
-    }
-    return true;
-}
-
-std::array<ex, 3> cross(std::array<ex, 3> const& a, std::array<ex, 3> const& b) {
-    return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-
-ex dot(std::array<ex, 3> const& a, std::array<ex, 3> const& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-} // namespace
+using point_math::cross;
+using point_math::dot;
+using point_math::same;
 
 point_composite::point_composite(model const& m, bilinear_form const& f, composite_inertia const& rotational)
     : m_(m), f_(f), n_(m.q.size()) {
@@ -137,55 +123,6 @@ bool frame_turns::operator()(std::size_t F, std::size_t omega, bool body, std::a
     return true;
 }
 
-// Each coordinate's axis s_i in world axes (zero where no angular velocity has it): from a
-// rotation matrix R and an angular velocity ω the model wrote (named, or transported) with
-// Ṙ = R [ω]× (ω in body axes: s_i = R ∂ω/∂q̇_i) or Ṙ = [ω]× R (world axes: s_i = ∂ω/∂q̇_i).
-bool point_composite::axes() {
-    std::vector<std::array<ex, 3>> omegas;
-    auto add_omega = [&](exvector const& w) {
-        std::array<ex, 3> const x = {w[0], w[1], w[2]};
-        for (auto const& y : omegas)
-            if (y[0].is_equal(x[0]) && y[1].is_equal(x[1]) && y[2].is_equal(x[2])) return;
-        if (omegas.size() < 1024) omegas.push_back(x);
-    };
-    for (auto const& t : m_.transports) add_omega(t.operand), add_omega(t.result);
-    for (auto const& w : m_.velocity_vectors) add_omega(w);
-    s_.assign(n_, {ex(0), ex(0), ex(0)});
-    if (omegas.empty() || m_.frames.empty() || m_.frames.size() * omegas.size() > 1'000'000) return true;
-    frame_turns const holds(m_, omegas, 0x706f696e74ull);
-    if (!holds.evaluated()) return true;
-    // The simplest axis for each coordinate: ∂ω/∂q̇_i free of q if there is one.
-    std::vector<int> quality(n_, 0);
-    for (std::size_t w = 0; w < omegas.size(); ++w) {
-        std::vector<int> frame_of = {-1, -1}; // body axes, world axes
-        for (std::size_t F = 0; F < m_.frames.size() && (frame_of[0] < 0 || frame_of[1] < 0); ++F) {
-            if (frame_of[0] < 0 && holds(F, w, true)) frame_of[0] = static_cast<int>(F);
-            if (frame_of[1] < 0 && holds(F, w, false)) frame_of[1] = static_cast<int>(F);
-        }
-        if (frame_of[0] < 0 && frame_of[1] < 0) continue;
-        for (std::size_t i = 0; i < n_; ++i) {
-            if (quality[i] == 2) continue; // a constant ∂ω/∂q̇_i found already
-            std::array<ex, 3> a;
-            bool moves = false;
-            for (std::size_t c = 0; c < 3; ++c) {
-                a[c] = omegas[w][c].has(m_.qd[i]) ? omegas[w][c].diff(m_.qd[i]) : ex(0);
-                moves = moves || !a[c].is_zero();
-            }
-            if (!moves) continue;
-            int const q = free_of(a[0] + a[1] + a[2], m_.q) ? 2 : 1;
-            if (q <= quality[i]) continue;
-            quality[i] = q;
-            if (frame_of[0] >= 0) {
-                exvector const& R = m_.frames[static_cast<std::size_t>(frame_of[0])];
-                for (std::size_t r = 0; r < 3; ++r) s_[i][r] = R[r * 3] * a[0] + R[r * 3 + 1] * a[1] + R[r * 3 + 2] * a[2];
-            } else {
-                s_[i] = a;
-            }
-        }
-    }
-    return true;
-}
-
 // J_i(p) = ∂p/∂q_i = s_i × p + u_i for every point p that q_i moves; which points each
 // coordinate moves. u_i is o × s_i for a point o on the axis where the model has one (a
 // frame's origin it added up, or the world's origin), else ∂p/∂q_i − s_i × p of the first
@@ -214,6 +151,7 @@ bool point_composite::twists() {
             for (std::size_t c = 0; c < 3; ++c) u_[i][c] = J[i][b][c] - sp[c];
         }
     }
+    choose_axes(J);
     on_axes();
     samples s(m_);
     std::vector<std::array<std::size_t, 4>> checks;
@@ -231,46 +169,6 @@ bool point_composite::twists() {
         if (!same(s, k[0], k[1], scale, 0)) return false;
     }
     return true;
-}
-
-// u_i = o × s_i with o the first candidate on the axis (u_i − o × s_i = 0 at random states).
-void point_composite::on_axes() {
-    std::vector<std::array<ex, 3>> candidates = {{ex(0), ex(0), ex(0)}};
-    for (auto const& o : m_.origins) candidates.push_back({o[0], o[1], o[2]});
-    for (auto const& p : points_) candidates.push_back(p.position);
-    if (candidates.size() * n_ > 1'000'000) return;
-    samples s(m_);
-    std::vector<std::array<std::size_t, 3>> u(n_), o(candidates.size());
-    std::vector<std::array<std::size_t, 3>> axis(n_);
-    for (std::size_t i = 0; i < n_; ++i)
-        for (std::size_t c = 0; c < 3; ++c) u[i][c] = s.add(u_[i][c]), axis[i][c] = s.add(s_[i][c]);
-    for (std::size_t k = 0; k < candidates.size(); ++k)
-        for (std::size_t c = 0; c < 3; ++c) o[k][c] = s.add(candidates[k][c]);
-    if (!s.evaluate(m_, 0x6f726967696eull, 2)) return;
-    for (std::size_t i = 0; i < n_; ++i) {
-        bool turns = false;
-        for (std::size_t x = 0; x < s.count(); ++x)
-            for (std::size_t c = 0; c < 3; ++c) turns = turns || s(x, axis[i][c]) != 0;
-        if (!turns) continue;
-        for (std::size_t k = 0; k < candidates.size(); ++k) {
-            bool on = true;
-            for (std::size_t x = 0; x < s.count() && on; ++x) {
-                std::array<double, 3> diff{};
-                double size = 0;
-                for (std::size_t c = 0; c < 3; ++c) {
-                    std::size_t const c1 = (c + 1) % 3, c2 = (c + 2) % 3;
-                    double const a = s(x, o[k][c1]) * s(x, axis[i][c2]), b = s(x, o[k][c2]) * s(x, axis[i][c1]);
-                    double const v = s(x, u[i][c]);
-                    diff[c] = v - (a - b);
-                    size += std::abs(v) + std::abs(a) + std::abs(b);
-                }
-                for (double d : diff) on = on && std::abs(d) <= 1e-10 * size;
-            }
-            if (!on) continue;
-            u_[i] = cross(candidates[k], s_[i]);
-            break;
-        }
-    }
 }
 
 // The sets of points the coordinates move, as a tree: any two nested or disjoint.

@@ -220,6 +220,7 @@ private:
     std::vector<point> points_;
     std::map<std::size_t, std::size_t> rate_point_;
     std::vector<std::array<GiNaC::ex, 3>> s_, u_;
+    std::vector<std::vector<std::array<GiNaC::ex, 3>>> axis_candidates_; // per coordinate (axes())
     std::vector<std::vector<char>> moves_;
     std::vector<node> nodes_;
     std::vector<int> node_of_; // coordinate → node (−1: moves no point)
@@ -231,6 +232,7 @@ private:
     bool axes();
     bool twists();
     void on_axes();
+    void choose_axes(std::vector<std::vector<std::array<GiNaC::ex, 3>>> const& J);
     bool tree();
     void composite();
     std::vector<std::size_t> children_first() const;
