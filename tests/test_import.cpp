@@ -123,6 +123,40 @@ TEST(ImportUrdf, RpyIsThreeFixedAxisAnglesAndTheInertialTurns) {
     expect_matrix(r.bodies[1].inertia, {2, 0, 0, 0, 1, 0, 0, 0, 3});
 }
 
+TEST(ImportUrdf, BodiesOnFixedJointsAreMergedIntoTheirParents) {
+    // link1 (1 kg at its origin, unit moments) carries a 1 kg point 1 m along x on a fixed
+    // joint, turned a quarter about z, and that point carries link3 on a revolute joint.
+    auto r = imp::read_robot(R"(<robot name="r">
+  <link name="base"/>
+  <link name="link1"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+  <link name="weight"><inertial><mass value="1"/><inertia ixx="0" iyy="0" izz="0"/></inertial></link>
+  <link name="link3"><inertial><mass value="2"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+  <joint name="j1" type="revolute"><parent link="base"/><child link="link1"/><axis xyz="0 0 1"/></joint>
+  <joint name="weld" type="fixed"><parent link="link1"/><child link="weight"/><origin xyz="1 0 0" rpy="0 0 1.5707963267948966"/></joint>
+  <joint name="j3" type="revolute"><parent link="weight"/><child link="link3"/><origin xyz="0 1 0"/></joint>
+</robot>)");
+    ASSERT_EQ(first_error(r), "");
+    ASSERT_EQ(r.bodies.size(), 3u); // base, link1 (with weight), link3
+    auto const& b = r.bodies[1];
+    EXPECT_EQ(b.name, "link1");
+    EXPECT_EQ(b.merged, std::vector<std::string>{"weight"});
+    EXPECT_EQ(b.mass, 2);
+    EXPECT_NEAR(b.com[0], 0.5, 1e-15);
+    // About the common centre: each 1 kg half a metre off it along x adds 0.25 to Jyy, Jzz.
+    expect_matrix(b.inertia, {1, 0, 0, 0, 1.5, 0, 0, 0, 1.5});
+    // link3 hangs from link1 now, at (1, 0, 0) + Rz(90°) (0, 1, 0) = (0, 0, 0), turned by 90°.
+    auto const& c = r.bodies[2];
+    EXPECT_EQ(c.parent, 1);
+    EXPECT_NEAR(c.pos[0], 0.0, 1e-15);
+    EXPECT_NEAR(c.pos[1], 0.0, 1e-15);
+    expect_matrix(c.rot, rz(pi / 2));
+    // The merged link's position output stays, at its own origin in link1's frame.
+    ASSERT_EQ(b.sites.size(), 2u);
+    EXPECT_EQ(b.sites[1].name, "weight");
+    EXPECT_NEAR(b.sites[1].pos[0], 1.0, 1e-15);
+    EXPECT_EQ(compile_errors(imp::write_lag(r, "r.urdf")), "");
+}
+
 TEST(ImportErrors, MistakesAreReportedAtTheirLine) {
     struct {
         std::string text, want;

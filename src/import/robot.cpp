@@ -102,6 +102,25 @@ vec3 xml_values::unit(tinyxml2::XMLElement const* e, char const* attribute, vec3
 
 namespace {
 
+// c = a + b and the inertia tensors about their centres of mass combined about c (all in one frame).
+void add_inertia(double& m, vec3& c, mat3& J, double m2, vec3 const& c2, mat3 const& J2) {
+    double const total = m + m2;
+    vec3 centre = c;
+    if (total > 0)
+        for (int k = 0; k < 3; ++k) centre[k] = (m * c[k] + m2 * c2[k]) / total;
+    auto shift = [&](double mass, vec3 const& at) { // m (|d|² I − d dᵀ), d = at − centre
+        vec3 const d{at[0] - centre[0], at[1] - centre[1], at[2] - centre[2]};
+        double const d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        mat3 S{};
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) S[i * 3 + j] = mass * ((i == j ? d2 : 0.0) - d[i] * d[j]);
+        return S;
+    };
+    mat3 const S1 = shift(m, c), S2 = shift(m2, c2);
+    for (int k = 0; k < 9; ++k) J[k] += S1[k] + J2[k] + S2[k];
+    m = total, c = centre;
+}
+
 std::string root_name(std::string const& text) {
     tinyxml2::XMLDocument doc;
     if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS || !doc.RootElement()) return "";
@@ -117,10 +136,65 @@ bool is_robot_file(std::string const& text) {
     return i < text.size() && text[i] == '<';
 }
 
+void fuse_fixed_bodies(robot_def& r) {
+    std::vector<bool> moving(r.bodies.size(), false);
+    for (std::size_t i = 0; i < r.bodies.size(); ++i)
+        moving[i] = !r.bodies[i].joints.empty() || (r.bodies[i].parent >= 0 && moving[static_cast<std::size_t>(r.bodies[i].parent)]);
+    std::vector<int> into(r.bodies.size(), -1); // the body each fused body went into
+    std::size_t fused = 0;
+    for (std::size_t i = 0; i < r.bodies.size(); ++i) {
+        body_def& b = r.bodies[i];
+        if (!b.joints.empty() || b.parent < 0 || !moving[static_cast<std::size_t>(b.parent)]) continue;
+        body_def& p = r.bodies[static_cast<std::size_t>(b.parent)];
+        // b's frame in p's: x_p = b.pos + b.rot x_b.
+        if (b.has_inertia) {
+            vec3 c2 = rotate(b.rot, b.com);
+            for (int k = 0; k < 3; ++k) c2[k] += b.pos[k];
+            mat3 const J2 = multiply(multiply(b.rot, b.inertia), transpose(b.rot));
+            if (!p.has_inertia) p.has_inertia = true, p.mass = 0, p.com = {}, p.inertia = {};
+            add_inertia(p.mass, p.com, p.inertia, b.mass, c2, J2);
+        }
+        for (auto site : b.sites) {
+            vec3 at = rotate(b.rot, site.pos);
+            for (int k = 0; k < 3; ++k) at[k] += b.pos[k];
+            site.pos = at;
+            p.sites.push_back(site);
+        }
+        p.merged.push_back(b.name);
+        for (auto const& m : b.merged) p.merged.push_back(m);
+        for (std::size_t k = i + 1; k < r.bodies.size(); ++k) {
+            body_def& child = r.bodies[k];
+            if (child.parent != static_cast<int>(i)) continue;
+            vec3 at = rotate(b.rot, child.pos);
+            for (int c = 0; c < 3; ++c) at[c] += b.pos[c];
+            child.pos = at;
+            child.rot = multiply(b.rot, child.rot);
+            child.parent = b.parent;
+        }
+        into[i] = b.parent;
+        ++fused;
+    }
+    if (fused == 0) return;
+    // Drop the fused bodies; renumber the parents.
+    std::vector<int> index(r.bodies.size(), -1);
+    std::vector<body_def> kept;
+    for (std::size_t i = 0; i < r.bodies.size(); ++i)
+        if (into[i] < 0) index[i] = static_cast<int>(kept.size()), kept.push_back(std::move(r.bodies[i]));
+    for (auto& b : kept)
+        if (b.parent >= 0) b.parent = index[static_cast<std::size_t>(b.parent)];
+    r.bodies = std::move(kept);
+    r.messages.push_back({1, std::to_string(fused) + (fused == 1 ? " body" : " bodies") +
+                                 " on fixed joints merged into the bodies they are fixed to (masses and inertias "
+                                 "added; as MuJoCo's fusestatic)", false});
+}
+
 robot_def read_robot(std::string const& text) {
     std::string const root = root_name(text);
-    if (root == "mujoco") return read_mjcf(text);
-    if (root == "robot") return read_urdf(text);
+    if (root == "mujoco" || root == "robot") {
+        robot_def r = root == "mujoco" ? read_mjcf(text) : read_urdf(text);
+        if (!r.has_errors()) fuse_fixed_bodies(r);
+        return r;
+    }
     robot_def r;
     tinyxml2::XMLDocument doc;
     if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS)

@@ -48,6 +48,7 @@ struct body_def {
     vec3 com{};          // centre of mass, in the body's frame
     mat3 inertia{};      // about the centre of mass, in the body's frame
     std::vector<site_def> sites; // points of the body that become position outputs
+    std::vector<std::string> merged; // bodies on fixed joints fused into this one
 };
 
 struct mimic_def {
@@ -78,7 +79,12 @@ bool is_robot_file(std::string const& text);
 // The file as a robot; messages (errors, notes) carry the XML line.
 robot_def read_mjcf(std::string const& text);
 robot_def read_urdf(std::string const& text);
-robot_def read_robot(std::string const& text); // by the root element
+robot_def read_robot(std::string const& text); // by the root element, fixed bodies fused
+
+// Bodies without joints fixed to a moving body are merged into it (mass, centre of mass and
+// inertia combined, sites and children carried over), as MuJoCo's fusestatic does: the
+// composite searches then see one body per joint, and the model is smaller.
+void fuse_fixed_bodies(robot_def& r);
 
 // The robot as a .lag model text (write_lag.cpp), `source` named in its comments.
 std::string write_lag(robot_def const& robot, std::string const& source);

@@ -382,7 +382,10 @@ private:
     void body(std::size_t i, double g) {
         auto const& b = r_.bodies[i];
         std::string const& s = suffix_[i];
-        out_ << "# body '" << commented(b.name) << "' (" << b.element << ", line " << b.line << ")\n";
+        out_ << "# body '" << commented(b.name) << "' (" << b.element << ", line " << b.line << ")";
+        for (std::size_t k = 0; k < b.merged.size(); ++k)
+            out_ << (k == 0 ? ", with '" : ", '") << commented(b.merged[k]) << "'" << (k + 1 == b.merged.size() ? " merged" : "");
+        out_ << "\n";
         bool const free_joint = !b.joints.empty() && b.joints[0].type == joint_def::kind::free;
         parent_frame const parent = parent_of(b, free_joint);
         motion m = joints_motion(b, s, parent.w, free_joint);
