@@ -208,6 +208,23 @@ def build(src, exe, defines=(), objs=()):
     return seconds
 
 
+def lagc_and_harness(lagc, model, d, name, timeout, extra=()):
+    """lagc on `model` (a .lag or the MJCF) into d/NAME.cpp, g++ -O2 on it and the MuJoCo
+    harness around it: (lagc's wall time, forward dynamics' operations, g++ time, harness)."""
+    out = os.path.join(d, name + ".cpp")
+    r, wall = timed([lagc, model, "-o", out, "--stats", "-w", *extra], timeout=timeout)
+    if r.returncode != 0:
+        raise RuntimeError(r.stderr[-3000:])
+    ops = int(re.search(r"dynamics_terms +operations \d+ before CSE, (\d+) after", r.stderr).group(1))
+    r2, compile_s = timed(CXX + ["-c", out, "-o", out + ".o"])
+    if r2.returncode != 0:
+        raise RuntimeError(r2.stderr[-3000:])
+    exe = os.path.join(d, "harness")
+    build(os.path.join(HERE, "mujoco_harness.cpp"), exe,
+          [f'-DLAGC_HEADER="{os.path.join(d, name + ".hpp")}"', f"-DLAGC_NS={name}"], [out + ".o"])
+    return wall, ops, compile_s, exe
+
+
 def one_arm(lagc, work, name, bodies, timeout):
     d = os.path.join(work, name)
     os.makedirs(d, exist_ok=True)
@@ -222,20 +239,10 @@ def one_arm(lagc, work, name, bodies, timeout):
     model = os.path.join(d, name + ".lag")
     with open(model, "w") as f:
         f.write(lag(name, bodies, stored))
-    out = os.path.join(d, name + ".cpp")
     try:
-        r, wall = timed([lagc, model, "-o", out, "--stats", "-w"], timeout=timeout)
+        wall, ops, compile_s, exe = lagc_and_harness(lagc, model, d, name, timeout)
     except subprocess.TimeoutExpired:
         return {"timeout": True}
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr[-3000:])
-    ops = int(re.search(r"dynamics_terms +operations \d+ before CSE, (\d+) after", r.stderr).group(1))
-    r2, compile_s = timed(CXX + ["-c", out, "-o", out + ".o"])
-    if r2.returncode != 0:
-        raise RuntimeError(r2.stderr[-3000:])
-    exe = os.path.join(d, "harness")
-    build(os.path.join(HERE, "mujoco_harness.cpp"), exe,
-          [f'-DLAGC_HEADER="{os.path.join(d, name + ".hpp")}"', f"-DLAGC_NS={name}"], [out + ".o"])
     agree = subprocess.run([exe, "check", xml], capture_output=True, text=True, check=True).stdout.split()
     res = {"timeout": False, "time": wall, "ops": ops, "compile": compile_s,
            "M": float(agree[0]), "h": float(agree[1]), "qdd": float(agree[2])}
@@ -253,17 +260,7 @@ def imported_arm(lagc, d, name, xml):
     eigensolver's rounding where a tensor is full)."""
     sub = os.path.join(d, "imported")
     os.makedirs(sub, exist_ok=True)
-    out = os.path.join(sub, name + ".cpp")
-    r, wall = timed([lagc, xml, "-o", out, "--stats", "-w", "--namespace", name])
-    if r.returncode != 0:
-        raise RuntimeError(r.stderr[-3000:])
-    ops = int(re.search(r"dynamics_terms +operations \d+ before CSE, (\d+) after", r.stderr).group(1))
-    r2, compile_s = timed(CXX + ["-c", out, "-o", out + ".o"])
-    if r2.returncode != 0:
-        raise RuntimeError(r2.stderr[-3000:])
-    exe = os.path.join(sub, "harness")
-    build(os.path.join(HERE, "mujoco_harness.cpp"), exe,
-          [f'-DLAGC_HEADER="{os.path.join(sub, name + ".hpp")}"', f"-DLAGC_NS={name}"], [out + ".o"])
+    wall, ops, compile_s, exe = lagc_and_harness(lagc, xml, sub, name, None, ["--namespace", name])
     agree = subprocess.run([exe, "check", xml], capture_output=True, text=True, check=True).stdout.split()
     return {"time": wall, "ops": ops, "compile": compile_s, "qdd": float(agree[2]),
             "ir_lagc": instructions(exe, "lagc", xml, sub)}

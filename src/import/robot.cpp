@@ -46,6 +46,12 @@ mat3 axis_angle_matrix(vec3 a, double angle) {
     return quaternion_matrix({std::cos(angle / 2), a[0] * s, a[1] * s, a[2] * s});
 }
 
+bool parse_xml(std::string const& text, tinyxml2::XMLDocument& doc, robot_def& r) {
+    if (doc.Parse(text.c_str(), text.size()) == tinyxml2::XML_SUCCESS && doc.RootElement()) return true;
+    r.messages.push_back({doc.ErrorLineNum(), std::string("this XML file cannot be read: ") + doc.ErrorStr(), true});
+    return false;
+}
+
 bool parse_numbers(std::string const& text, std::vector<double>& out) {
     char const* p = text.data();
     char const* const end = p + text.size();
@@ -197,10 +203,8 @@ robot_def read_robot(std::string const& text) {
     }
     robot_def r;
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS)
-        r.messages.push_back({doc.ErrorLineNum(), std::string("this XML file cannot be read: ") + doc.ErrorStr(), true});
-    else
-        r.messages.push_back({doc.RootElement() ? doc.RootElement()->GetLineNum() : 1,
+    if (parse_xml(text, doc, r))
+        r.messages.push_back({doc.RootElement()->GetLineNum(),
                               "lagc reads robot files whose root element is <mujoco> (MJCF) or <robot> (URDF), not <" +
                                   root + ">", true});
     return r;

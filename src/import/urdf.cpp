@@ -203,11 +203,7 @@ private:
 robot_def read_urdf(std::string const& text) {
     robot_def r;
     tinyxml2::XMLDocument doc;
-    if (doc.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) {
-        r.messages.push_back({doc.ErrorLineNum(), std::string("this XML file cannot be read: ") + doc.ErrorStr(), true});
-        return r;
-    }
-    urdf_reader(r).read(doc.RootElement());
+    if (parse_xml(text, doc, r)) urdf_reader(r).read(doc.RootElement());
     return r;
 }
 

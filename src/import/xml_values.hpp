@@ -30,6 +30,9 @@ private:
     robot_def& r_;
 };
 
+// The text as an XML document; false, with an error at the line tinyxml2 names, if it is not one.
+bool parse_xml(std::string const& text, tinyxml2::XMLDocument& doc, robot_def& r);
+
 // Numbers separated by blanks; false if something else is there.
 bool parse_numbers(std::string const& text, std::vector<double>& out);
 
