@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(bead_on_hoop::detail::pair_stamp == 0x3c691a9d0d7cd933ull,
+static_assert(bead_on_hoop::detail::pair_stamp == 0x91ff3e02db72b0a2ull,
               "bead_on_hoop.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace bead_on_hoop {
@@ -249,6 +249,13 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s1 = std::cos(q[0]);
     tau[0] = p.m*p.r*(s0*(p.g - p.r*s1*qd[1]*qd[1]) + p.r*qdd[0]);
     tau[1] = -(u[0] - p.m*s0*p.r*p.r*(2.0*qd[0]*qd[1]*s1 + qdd[1]*s0));
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    const double s0 = std::sin(q[0]);
+    const double s1 = std::cos(q[0]);
+    Y[0] = p.r*(s0*(p.g - p.r*s1*qd[1]*qd[1]) + p.r*qdd[0]);
+    Y[1] = s0*p.r*p.r*(2.0*qd[0]*qd[1]*s1 + qdd[1]*s0);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

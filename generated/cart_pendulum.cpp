@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(cart_pendulum::detail::pair_stamp == 0x88183b5fa89b5948ull,
+static_assert(cart_pendulum::detail::pair_stamp == 0xa0b8e22bf2b4b336ull,
               "cart_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace cart_pendulum {
@@ -244,6 +244,15 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s1 = std::cos(q[1]);
     tau[0] = -(u[0] + p.l*p.m2*(s0*qd[1]*qd[1] - qdd[1]*s1) - qdd[0]*(p.m1 + p.m2));
     tau[1] = p.l*p.m2*(p.g*s0 + qdd[0]*s1 + p.l*qdd[1]);
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[2] = 0.0;
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::cos(q[1]);
+    Y[1] = qdd[0] - p.l*(s0*qd[1]*qd[1] - qdd[1]*s1);
+    Y[3] = p.l*(p.g*s0 + qdd[0]*s1 + p.l*qdd[1]);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

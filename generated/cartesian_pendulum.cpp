@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(cartesian_pendulum::detail::pair_stamp == 0x6f3dd33a9e45377cull,
+static_assert(cartesian_pendulum::detail::pair_stamp == 0x8bbbdd9524ea47e2ull,
               "cartesian_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace cartesian_pendulum {
@@ -493,6 +493,11 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 void inverse_dynamics(const double* /*q*/, const double* /*qd*/, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
     tau[0] = p.m*qdd[0];
     tau[1] = p.m*(p.g + qdd[1]);
+}
+
+void inverse_dynamics_regressor(const double* /*q*/, const double* /*qd*/, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[1] = p.g + qdd[1];
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

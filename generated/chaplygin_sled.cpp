@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(chaplygin_sled::detail::pair_stamp == 0xbb9ee29391de7f51ull,
+static_assert(chaplygin_sled::detail::pair_stamp == 0x569c894de4347b8eull,
               "chaplygin_sled.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace chaplygin_sled {
@@ -559,6 +559,15 @@ void inverse_dynamics(const double* q, const double* /*qd*/, const double* qdd, 
     tau[0] = p.m*qdd[0] - u[0]*s0;
     const double s1 = std::sin(q[2]);
     tau[1] = -(u[0]*s1 - p.m*qdd[1]);
+}
+
+void inverse_dynamics_regressor(const double* /*q*/, const double* /*qd*/, const double* qdd, const Parameters& /*p*/, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[1] = 0.0;
+    Y[2] = qdd[1];
+    Y[3] = 0.0;
+    Y[4] = 0.0;
+    Y[5] = qdd[2];
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(circle_three_coordinates::detail::pair_stamp == 0xf3c3d90d0965d93dull,
+static_assert(circle_three_coordinates::detail::pair_stamp == 0x24bbfe9c6adaec92ull,
               "circle_three_coordinates.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace circle_three_coordinates {
@@ -434,6 +434,12 @@ void inverse_dynamics(const double* /*q*/, const double* /*qd*/, const double* q
     tau[0] = p.m*qdd[0];
     tau[1] = p.m*(p.g + qdd[1]);
     tau[2] = 0.0;
+}
+
+void inverse_dynamics_regressor(const double* /*q*/, const double* /*qd*/, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[1] = p.g + qdd[1];
+    Y[2] = 0.0;
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(crane_pendulum::detail::pair_stamp == 0xbe65da405b588915ull,
+static_assert(crane_pendulum::detail::pair_stamp == 0x367a697c03b17ef7ull,
               "crane_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace crane_pendulum {
@@ -505,6 +505,11 @@ int linearization(double t, const double* q, const double* qd, const double* u, 
 void inverse_dynamics(double /*t*/, const double* /*q*/, const double* /*qd*/, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
     tau[0] = p.m*qdd[0];
     tau[1] = p.m*(p.g + qdd[1]);
+}
+
+void inverse_dynamics_regressor(double /*t*/, const double* /*q*/, const double* /*qd*/, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[1] = p.g + qdd[1];
 }
 
 void input_matrix(double /*t*/, const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

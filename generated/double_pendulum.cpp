@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(double_pendulum::detail::pair_stamp == 0x4cfaacf442e6d4edull,
+static_assert(double_pendulum::detail::pair_stamp == 0xe09914f4b56d4601ull,
               "double_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace double_pendulum {
@@ -281,6 +281,21 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s6 = s3*s0 - s2*s1;
     tau[0] = qdd[1]*s4 + p.l1*(p.m1*s5 - p.m2*(p.l2*qd[1]*qd[1]*s6 - s5)) + qdd[0]*p.l1*p.l1*(p.m1 + p.m2);
     tau[1] = p.l2*p.m2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s6 + p.g*s0)) + qdd[0]*s4;
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[2] = 0.0;
+    const double s0 = std::sin(q[0]);
+    const double s1 = std::cos(q[0]);
+    const double s2 = std::sin(q[1]);
+    const double s3 = std::cos(q[1]);
+    const double s4 = p.g*s0;
+    const double s5 = p.l1*qdd[0];
+    Y[0] = p.l1*(s4 + s5);
+    const double s6 = s1*s2 - s3*s0;
+    const double s7 = p.l1*p.l2*(s2*s0 + s3*s1);
+    Y[1] = p.l1*(s5 - (p.l2*qd[1]*qd[1]*s6 - s4)) + qdd[1]*s7;
+    Y[3] = qdd[0]*s7 + p.l2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s6 + p.g*s2));
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

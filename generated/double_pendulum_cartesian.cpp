@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(double_pendulum_cartesian::detail::pair_stamp == 0xfb45e3a6bcbe5f68ull,
+static_assert(double_pendulum_cartesian::detail::pair_stamp == 0x305e85f505e01bb0ull,
               "double_pendulum_cartesian.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace double_pendulum_cartesian {
@@ -653,6 +653,17 @@ void inverse_dynamics(const double* /*q*/, const double* /*qd*/, const double* q
     tau[1] = p.m1*(p.g + qdd[1]);
     tau[2] = p.m2*qdd[2];
     tau[3] = p.m2*(p.g + qdd[3]);
+}
+
+void inverse_dynamics_regressor(const double* /*q*/, const double* /*qd*/, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[1] = 0.0;
+    Y[2] = p.g + qdd[1];
+    Y[3] = 0.0;
+    Y[4] = 0.0;
+    Y[5] = qdd[2];
+    Y[6] = 0.0;
+    Y[7] = p.g + qdd[3];
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(elastic_pendulum::detail::pair_stamp == 0x366f75d46039c5d4ull,
+static_assert(elastic_pendulum::detail::pair_stamp == 0xad2e245afb3355c4ull,
               "elastic_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace elastic_pendulum {
@@ -241,6 +241,15 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     tau[0] = p.m*qdd[0] - (p.k*(p.l0 - q[0]) + p.m*(q[0]*qd[1]*qd[1] + p.g*s0));
     const double s1 = std::sin(q[1]);
     tau[1] = p.m*q[0]*(q[0]*qdd[1] + (2.0*qd[0]*qd[1] + p.g*s1));
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[1] = -(p.l0 - q[0]);
+    Y[3] = 0.0;
+    const double s0 = std::cos(q[1]);
+    Y[0] = qdd[0] - (q[0]*qd[1]*qd[1] + p.g*s0);
+    const double s1 = std::sin(q[1]);
+    Y[2] = q[0]*(q[0]*qdd[1] + (2.0*qd[0]*qd[1] + p.g*s1));
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

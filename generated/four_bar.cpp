@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(four_bar::detail::pair_stamp == 0xc5f978740d1816c1ull,
+static_assert(four_bar::detail::pair_stamp == 0x567f7b0845d7e6dcull,
               "four_bar.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace four_bar {
@@ -686,6 +686,27 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s6 = s3*s0 - s2*s1;
     tau[0] = -(u[0] - 0.3333333333333333*qdd[0]*p.l1*p.l1*(p.m1 + 3.0*p.m2) - 0.5*qdd[1]*s5 - p.l1*(0.5*(p.g*p.m1*s3 - p.l2*p.m2*qd[1]*qd[1]*s6) + p.g*p.m2*s3));
     tau[1] = 0.3333333333333333*p.m2*qdd[1]*p.l2*p.l2 + 0.5*(p.l2*p.m2*(p.l1*qd[0]*qd[0]*s6 + p.g*s2) + qdd[0]*s5);
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[2] = 0.0;
+    Y[3] = 0.0;
+    Y[5] = 0.0;
+    Y[6] = 0.0;
+    Y[7] = 0.0;
+    const double s0 = std::cos(q[0]);
+    const double s1 = std::sin(q[1]);
+    const double s2 = std::sin(q[0]);
+    const double s3 = std::cos(q[1]);
+    const double s4 = std::cos(q[2]);
+    Y[8] = p.l3*(0.5*p.g*s4 + 0.3333333333333333*p.l3*qdd[2]);
+    const double s5 = p.g*s0;
+    const double s6 = p.l1*p.l1;
+    Y[0] = 0.5*p.l1*s5 + 0.3333333333333333*qdd[0]*s6;
+    const double s7 = p.l1*p.l2*(s1*s2 + s3*s0);
+    const double s8 = s0*s1 - s3*s2;
+    Y[1] = 0.5*qdd[1]*s7 + 0.3333333333333333*qdd[0]*3.0*s6 - p.l1*(0.5*p.l2*qd[1]*qd[1]*s8 - s5);
+    Y[4] = 0.3333333333333333*qdd[1]*p.l2*p.l2 + 0.5*(qdd[0]*s7 + p.l2*(p.l1*qd[0]*qd[0]*s8 + p.g*s3));
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

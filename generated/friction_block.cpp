@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(friction_block::detail::pair_stamp == 0xd151059957dc3d65ull,
+static_assert(friction_block::detail::pair_stamp == 0xc645801751d07d94ull,
               "friction_block.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace friction_block {
@@ -228,6 +228,14 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s4 = std::fabs(-(1.5*p.Fmax - 0.5*(u[0] + s3)));
     const double s5 = detail::sign(qd[0]);
     tau[0] = p.m*qdd[0] + 0.25*p.k*(1.0 + s0)*(q[0] + s1) + (0.5*s4 + p.g*p.m*p.mu*s5 - 0.25*(s3 + s2));
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    const double s0 = detail::sign(qd[0]);
+    Y[0] = qdd[0] + p.g*p.mu*s0;
+    const double s1 = detail::sign(q[0]);
+    const double s2 = std::fabs(q[0]);
+    Y[1] = 0.25*(1.0 + s1)*(q[0] + s2);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& p, double* LAGC_RESTRICT B) {

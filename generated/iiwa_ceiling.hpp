@@ -18,7 +18,7 @@ namespace iiwa_ceiling {
 inline constexpr int nq = 7, nu = 7, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x89a0b339626e0aeeull;
+inline constexpr unsigned long long pair_stamp = 0x46e5a441b15860e7ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -35,6 +35,11 @@ struct parameter {
     enum : int { g = 0, m1 = 1, cx1 = 2, cy1 = 3, cz1 = 4, Jxx1 = 5, Jyy1 = 6, Jzz1 = 7, Jxy1 = 8, Jxz1 = 9, Jyz1 = 10, m2 = 11, cx2 = 12, cy2 = 13, cz2 = 14, Jxx2 = 15, Jyy2 = 16, Jzz2 = 17, Jxy2 = 18, Jxz2 = 19, Jyz2 = 20, m3 = 21, cx3 = 22, cy3 = 23, cz3 = 24, Jxx3 = 25, Jyy3 = 26, Jzz3 = 27, Jxy3 = 28, Jxz3 = 29, Jyz3 = 30, m4 = 31, cx4 = 32, cy4 = 33, cz4 = 34, Jxx4 = 35, Jyy4 = 36, Jzz4 = 37, Jxy4 = 38, Jxz4 = 39, Jyz4 = 40, m5 = 41, cx5 = 42, cy5 = 43, cz5 = 44, Jxx5 = 45, Jyy5 = 46, Jzz5 = 47, Jxy5 = 48, Jxz5 = 49, Jyz5 = 50, m6 = 51, cx6 = 52, cy6 = 53, cz6 = 54, Jxx6 = 55, Jyy6 = 56, Jzz6 = 57, Jxy6 = 58, Jxz6 = 59, Jyz6 = 60, m7 = 61, cx7 = 62, cy7 = 63, cz7 = 64, Jxx7 = 65, Jyy7 = 66, Jzz7 = 67, Jxy7 = 68, Jxz7 = 69, Jyz7 = 70 };
 };
 inline constexpr const char* parameter_names[71] = {"g", "m1", "cx1", "cy1", "cz1", "Jxx1", "Jyy1", "Jzz1", "Jxy1", "Jxz1", "Jyz1", "m2", "cx2", "cy2", "cz2", "Jxx2", "Jyy2", "Jzz2", "Jxy2", "Jxz2", "Jyz2", "m3", "cx3", "cy3", "cz3", "Jxx3", "Jyy3", "Jzz3", "Jxy3", "Jxz3", "Jyz3", "m4", "cx4", "cy4", "cz4", "Jxx4", "Jyy4", "Jzz4", "Jxy4", "Jxz4", "Jyz4", "m5", "cx5", "cy5", "cz5", "Jxx5", "Jyy5", "Jzz5", "Jxy5", "Jxz5", "Jyz5", "m6", "cx6", "cy6", "cz6", "Jxx6", "Jyy6", "Jzz6", "Jxy6", "Jxz6", "Jyz6", "m7", "cx7", "cy7", "cz7", "Jxx7", "Jyy7", "Jzz7", "Jxy7", "Jxz7", "Jyz7"};
+// The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi): their indices
+// among the parameters (parameter::NAME) and their names.
+inline constexpr int nr = 44;
+inline constexpr int regressor_parameters[nr] = {1, 7, 11, 15, 16, 17, 18, 19, 20, 21, 25, 26, 27, 28, 29, 30, 31, 35, 36, 37, 38, 39, 40, 41, 45, 46, 47, 48, 49, 50, 51, 55, 56, 57, 58, 59, 60, 61, 65, 66, 67, 68, 69, 70};
+inline constexpr const char* regressor_parameter_names[nr] = {"m1", "Jzz1", "m2", "Jxx2", "Jyy2", "Jzz2", "Jxy2", "Jxz2", "Jyz2", "m3", "Jxx3", "Jyy3", "Jzz3", "Jxy3", "Jxz3", "Jyz3", "m4", "Jxx4", "Jyy4", "Jzz4", "Jxy4", "Jxz4", "Jyz4", "m5", "Jxx5", "Jyy5", "Jzz5", "Jxy5", "Jxz5", "Jyz5", "m6", "Jxx6", "Jyy6", "Jzz6", "Jxy6", "Jxz6", "Jyz6", "m7", "Jxx7", "Jyy7", "Jzz7", "Jxy7", "Jxz7", "Jyz7"};
 
 // Runtime parameters, in declaration order.
 struct Parameters {
@@ -140,6 +145,12 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 // Inverse dynamics: tau = M qdd + h - Q(q, qd, u) (no constraint term: at forward_dynamics'
 // solution it equals -A^T lambda).
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau);
+// Inverse dynamics' regressor: Y (nq x nr, row-major) with tau = Y pi, pi the parameters
+// tau is linear in (regressor_parameters[] below: indices into the parameters, names in
+// regressor_parameter_names); tau as inverse_dynamics gives it with the inputs at zero. Y
+// does not depend on pi's values; it reads the other parameters from p. For identifying
+// pi from measured torques by least squares.
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y);
 // Input matrix dQ/du, nq x nu, row-major (not written when nu = 0).
 void input_matrix(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT B);
 // One classic Runge-Kutta step of length dt on x = [q; qd] in place, inputs u held over the

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(inclined_plane::detail::pair_stamp == 0xbe7d045d76ba683dull,
+static_assert(inclined_plane::detail::pair_stamp == 0x38b2e8ab5bb35f5full,
               "inclined_plane.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace inclined_plane {
@@ -196,6 +196,11 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 void inverse_dynamics(const double* /*q*/, const double* /*qd*/, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
     const double s0 = std::sin(p.alpha);
     tau[0] = p.m*(qdd[0] - p.g*s0);
+}
+
+void inverse_dynamics_regressor(const double* /*q*/, const double* /*qd*/, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    const double s0 = std::sin(p.alpha);
+    Y[0] = qdd[0] - p.g*s0;
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

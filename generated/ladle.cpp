@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(ladle::detail::pair_stamp == 0x69c7f1ac68a98c33ull,
+static_assert(ladle::detail::pair_stamp == 0x43f0a596d980b8fdull,
               "ladle.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace ladle {
@@ -241,6 +241,17 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s1 = std::sin(q[1]);
     tau[0] = qdd[0]*(p.m1 + p.m2) + 0.5*p.L*p.m2*qdd[1]*s0 - (0.5*p.L*p.m2*s1*qd[1]*qd[1] - 2.0*p.k*q[0]);
     tau[1] = p.L*p.m2*(0.5*(p.g*s1 + qdd[0]*s0) + 0.3333333333333333*p.L*qdd[1]);
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[2] = 2.0*q[0];
+    Y[3] = 0.0;
+    Y[5] = 0.0;
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::cos(q[1]);
+    Y[1] = qdd[0] - 0.5*p.L*(s0*qd[1]*qd[1] - qdd[1]*s1);
+    Y[4] = p.L*(0.5*(p.g*s0 + qdd[0]*s1) + 0.3333333333333333*p.L*qdd[1]);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(pendulum_horizontal_force::detail::pair_stamp == 0xdb8f20779d81b684ull,
+static_assert(pendulum_horizontal_force::detail::pair_stamp == 0xa742c0593c94585cull,
               "pendulum_horizontal_force.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace pendulum_horizontal_force {
@@ -205,6 +205,11 @@ void inverse_dynamics(const double* q, const double* /*qd*/, const double* qdd, 
     const double s0 = std::sin(q[0]);
     const double s1 = std::cos(q[0]);
     tau[0] = p.l*(p.m*(p.g*s0 + p.l*qdd[0]) - u[0]*s1);
+}
+
+void inverse_dynamics_regressor(const double* q, const double* /*qd*/, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    const double s0 = std::sin(q[0]);
+    Y[0] = p.l*(p.g*s0 + p.l*qdd[0]);
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT B) {

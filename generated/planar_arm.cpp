@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(planar_arm::detail::pair_stamp == 0xf161ce846d85b4edull,
+static_assert(planar_arm::detail::pair_stamp == 0xb49a8d657530ba13ull,
               "planar_arm.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace planar_arm {
@@ -344,6 +344,31 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s16 = p.m2*(p.l2*(p.l2 + s13) + s14);
     tau[0] = -(u[0] + p.m2*(p.l1*s3*(s8*s6 + s10) - s5*(p.l2*s4*s8 + s11) - s12) - p.g*(p.m1*s5 + p.m2*(s6 + s5)) - qdd[0]*(2.0*(p.l2*p.m2*s13 + p.m2*s14) + s15 + p.l1*p.l1*(p.m1 + p.m2)) - qdd[1]*s16);
     tau[1] = -(u[1] - qdd[1]*s15 - qdd[0]*s16 - p.m2*(p.g*s6 + s12));
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[2] = 0.0;
+    const double s0 = std::sin(q[0]);
+    const double s1 = q[0] + q[1];
+    const double s2 = std::sin(s1);
+    const double s3 = std::cos(s1);
+    const double s4 = std::cos(q[0]);
+    const double s5 = p.l1*s0;
+    const double s6 = p.l1*p.l1;
+    Y[0] = p.g*s5 + qdd[0]*s6;
+    const double s7 = p.l2*p.l2;
+    const double s8 = p.l2*s2;
+    const double s9 = s8*s5;
+    const double s10 = p.l1*s3*s4;
+    const double s11 = p.l2*(p.l2 + s10) + s9;
+    const double s12 = qd[0] + qd[1];
+    const double s13 = s12*s12;
+    const double s14 = qd[0]*qd[0];
+    const double s15 = s14*s5;
+    const double s16 = p.l1*s4*s14;
+    const double s17 = s16*s8 - p.l2*s3*s15;
+    Y[1] = qdd[0]*(s6 + s7 + 2.0*(s9 + p.l2*s10)) + p.g*(s8 + s5) + qdd[1]*s11 - (p.l1*s4*(s13*s8 + s15) - s5*(p.l2*s3*s13 + s16) - s17);
+    Y[3] = qdd[0]*s11 + p.g*s8 + qdd[1]*s7 + s17;
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quadrotor::detail::pair_stamp == 0x98c91b1251e9ae26ull,
+static_assert(quadrotor::detail::pair_stamp == 0x99b4f998e3ca8e37ull,
               "quadrotor.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quadrotor {
@@ -662,6 +662,66 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s22 = qdd[4]*s1 - qdd[3]*s5*s3;
     tau[3] = (u[1]*s4 - s5*(u[2]*s1 + u[3]*s3)) - (s4*s14 - s5*(s3*s16 + s1*s17)) - (s4*s20 - s5*(s1*s21 - p.Jz*s3*s22));
     tau[4] = (s3*s17 - s1*s16) + (u[3]*s1 - u[2]*s3) + (s3*s21 + p.Jz*s1*s22);
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[1] = 0.0;
+    Y[2] = 0.0;
+    Y[3] = 0.0;
+    Y[4] = 0.0;
+    Y[5] = qdd[1];
+    Y[6] = 0.0;
+    Y[7] = 0.0;
+    Y[8] = 0.0;
+    Y[9] = 0.0;
+    Y[10] = p.g + qdd[2];
+    Y[11] = 0.0;
+    Y[12] = 0.0;
+    Y[13] = 0.0;
+    Y[14] = 0.0;
+    Y[15] = 0.0;
+    Y[20] = 0.0;
+    Y[25] = 0.0;
+    const double s0 = std::sin(q[4]);
+    const double s1 = std::cos(q[4]);
+    const double s2 = std::sin(q[5]);
+    const double s3 = std::cos(q[5]);
+    const double s4 = qdd[5] - qdd[3]*s0;
+    const double s5 = qd[3]*qd[4]*s1;
+    Y[26] = -(s5 - s4);
+    const double s6 = qd[3]*s0;
+    const double s7 = qd[5] - s6;
+    const double s8 = qd[4]*s2;
+    const double s9 = qd[3]*s1*s3 - s8;
+    const double s10 = s7*s9;
+    const double s11 = s2*s10;
+    const double s12 = qd[4]*s3;
+    const double s13 = qd[3]*s1*s2 + s12;
+    const double s14 = s7*s13;
+    const double s15 = s3*s14;
+    Y[16] = -(s0*s4 - (s0*s5 + s1*(s11 - s15)));
+    const double s16 = qdd[4]*s3 + qdd[3]*s1*s2;
+    const double s17 = qd[5]*s9 - s6*s8;
+    const double s18 = s9*s13;
+    Y[27] = -s18;
+    Y[28] = s18;
+    const double s19 = s0*s18;
+    Y[17] = s1*s2*s16 + (s1*(s2*s17 + s15) + s19);
+    const double s20 = qdd[4]*s2 - qdd[3]*s1*s3;
+    const double s21 = qd[5]*s13 + s6*s12;
+    Y[18] = -(s1*s3*s20 + (s19 + s1*(s3*s21 + s11)));
+    const double s22 = s10 - s17;
+    Y[29] = -(s22 - s16);
+    const double s23 = s7*s7 - s13*s13;
+    const double s24 = s5 - s18;
+    Y[19] = (s0*s22 + s1*(s3*s23 - s2*s24)) - (s0*s16 - s1*s2*s4);
+    Y[24] = s3*s4 - (s3*s24 + s2*s23);
+    const double s25 = s2*s14;
+    Y[22] = s3*s16 - (s25 - s3*s17);
+    const double s26 = s3*s10;
+    Y[21] = s25 + s26;
+    Y[23] = s2*s20 - (s26 - s2*s21);
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

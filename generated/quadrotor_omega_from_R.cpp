@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quadrotor_omega_from_R::detail::pair_stamp == 0xab45d2a42a5ea7f4ull,
+static_assert(quadrotor_omega_from_R::detail::pair_stamp == 0xa5954d13308ecc9eull,
               "quadrotor_omega_from_R.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quadrotor_omega_from_R {
@@ -670,6 +670,68 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s21 = p.Jy*s13 - p.Jxy*qd[3]*qd[4]*s5 - (p.Jz*s16 - s19)*s11;
     tau[3] = -(qdd[4]*s7 + qdd[3]*(s4*s8 - s5*(s1*s6 + p.Jz*s5*s9)) + (s4*s18 - s5*(s3*s20 + s1*s21)) - qdd[5]*s8 - (u[1]*s4 - s5*(u[2]*s1 + u[3]*s3)));
     tau[4] = -(qdd[3]*s7 - p.Jxy*qdd[5]*s3 - qdd[4]*(p.Jy*s9 + p.Jz*s1*s1) - (s3*s21 - s1*s20) - (u[3]*s1 - u[2]*s3));
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[1] = 0.0;
+    Y[2] = 0.0;
+    Y[3] = 0.0;
+    Y[4] = 0.0;
+    Y[5] = qdd[1];
+    Y[6] = 0.0;
+    Y[7] = 0.0;
+    Y[8] = 0.0;
+    Y[9] = 0.0;
+    Y[10] = p.g + qdd[2];
+    Y[11] = 0.0;
+    Y[12] = 0.0;
+    Y[13] = 0.0;
+    Y[14] = 0.0;
+    Y[15] = 0.0;
+    Y[20] = 0.0;
+    Y[25] = 0.0;
+    const double s0 = std::sin(q[4]);
+    const double s1 = std::cos(q[4]);
+    const double s2 = std::cos(q[5]);
+    const double s3 = std::sin(q[5]);
+    const double s4 = qd[3]*s0;
+    const double s5 = qd[5] - s4;
+    const double s6 = s1*s3;
+    const double s7 = qd[4]*s2 + qd[3]*s6;
+    const double s8 = s5*s7;
+    const double s9 = s1*s2*s8;
+    const double s10 = qd[4]*s3;
+    const double s11 = qd[3]*s1*s2 - s10;
+    const double s12 = s5*s11;
+    const double s13 = s12*s6;
+    const double s14 = qd[3]*qd[4]*s1;
+    Y[16] = qdd[3]*s0*s0 - qdd[5]*s0 - (s9 - s13 - s0*s14);
+    Y[26] = qdd[5] - qdd[3]*s0 - s14;
+    const double s15 = s2*s6;
+    const double s16 = qdd[4]*s15;
+    const double s17 = qd[5]*s11 - s4*s10;
+    const double s18 = s7*s11;
+    Y[27] = -s18;
+    Y[28] = s18;
+    const double s19 = s0*s18;
+    Y[17] = s16 + qdd[3]*s6*s6 + (s9 + s6*s17 + s19);
+    const double s20 = s2*s2;
+    const double s21 = s2*s0;
+    const double s22 = qd[5]*s7 + qd[3]*qd[4]*s21;
+    Y[18] = qdd[3]*s20*s1*s1 - s16 - (s13 + s19 + s1*s2*s22);
+    const double s23 = s14 - s18;
+    const double s24 = s12 - s17;
+    Y[29] = qdd[3]*s6 + qdd[4]*s2 - s24;
+    const double s25 = s5*s5 - s7*s7;
+    Y[19] = -(qdd[3]*s0*s6*(1.0 + 1.0) + qdd[4]*s21 + (s6*s23 - s0*s24 - s1*s2*s25) - qdd[5]*s6);
+    Y[24] = -(qdd[3]*s21 + (s2*s23 + s3*s25) - qdd[5]*s2);
+    const double s26 = s3*s8;
+    const double s27 = s2*s12;
+    Y[21] = s26 + s27;
+    const double s28 = qdd[3]*s15;
+    Y[22] = qdd[4]*s20 + s28 - (s26 - s2*s17);
+    Y[23] = -(s28 + (s27 - s3*s22) - qdd[4]*s3*s3);
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

@@ -18,7 +18,7 @@ namespace quadrotor_world_axes {
 inline constexpr int nq = 6, nu = 4, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xe225cb0390daef73ull;
+inline constexpr unsigned long long pair_stamp = 0x6ec030068b575692ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -35,6 +35,11 @@ struct parameter {
     enum : int { m = 0, g = 1, Jx = 2, Jy = 3, Jz = 4, Jxy = 5 };
 };
 inline constexpr const char* parameter_names[6] = {"m", "g", "Jx", "Jy", "Jz", "Jxy"};
+// The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi): their indices
+// among the parameters (parameter::NAME) and their names.
+inline constexpr int nr = 5;
+inline constexpr int regressor_parameters[nr] = {0, 2, 3, 4, 5};
+inline constexpr const char* regressor_parameter_names[nr] = {"m", "Jx", "Jy", "Jz", "Jxy"};
 
 // Runtime parameters, in declaration order.
 struct Parameters {
@@ -75,6 +80,12 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 // Inverse dynamics: tau = M qdd + h - Q(q, qd, u) (no constraint term: at forward_dynamics'
 // solution it equals -A^T lambda).
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau);
+// Inverse dynamics' regressor: Y (nq x nr, row-major) with tau = Y pi, pi the parameters
+// tau is linear in (regressor_parameters[] below: indices into the parameters, names in
+// regressor_parameter_names); tau as inverse_dynamics gives it with the inputs at zero. Y
+// does not depend on pi's values; it reads the other parameters from p. For identifying
+// pi from measured torques by least squares.
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y);
 // Input matrix dQ/du, nq x nu, row-major (not written when nu = 0).
 void input_matrix(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT B);
 // One classic Runge-Kutta step of length dt on x = [q; qd] in place, inputs u held over the

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quaternion_body::detail::pair_stamp == 0xcf73ec7bd58b361bull,
+static_assert(quaternion_body::detail::pair_stamp == 0xb0d4d0aeec52a2beull,
               "quaternion_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quaternion_body {
@@ -574,6 +574,27 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     tau[1] = 2.0*(q[3]*u[1] - q[0]*u[0] - q[2]*u[2]) - 4.0*(p.J3*q[2]*s0 + p.J2*q[3]*s1 - p.J1*q[0]*s2) - 8.0*(p.J2*qd[3]*s4 + p.J3*qd[2]*s3 - p.J1*qd[0]*s5);
     tau[2] = 4.0*(p.J1*q[3]*s2 + p.J3*q[1]*s0 + p.J2*q[0]*s1) + 8.0*(p.J3*qd[1]*s3 + p.J1*qd[3]*s5 + p.J2*qd[0]*s4) - 2.0*(q[0]*u[1] + q[3]*u[0] - q[1]*u[2]);
     tau[3] = -(8.0*(p.J1*qd[2]*s5 + p.J3*qd[0]*s3 - p.J2*qd[1]*s4) + 4.0*(p.J3*q[0]*s0 + p.J1*q[2]*s2 - p.J2*q[1]*s1) + 2.0*(q[1]*u[1] + q[0]*u[2] - q[2]*u[0]));
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& /*p*/, double* LAGC_RESTRICT Y) {
+    const double s0 = q[0]*qd[1] + q[3]*qd[2] - q[2]*qd[3] - q[1]*qd[0];
+    const double s1 = q[3]*qdd[2] + q[0]*qdd[1] - q[2]*qdd[3] - q[1]*qdd[0];
+    Y[0] = -(8.0*qd[1]*s0 + 4.0*q[1]*s1);
+    Y[3] = 4.0*q[0]*s1 + 8.0*qd[0]*s0;
+    Y[6] = 8.0*qd[3]*s0 + 4.0*q[3]*s1;
+    Y[9] = -(8.0*qd[2]*s0 + 4.0*q[2]*s1);
+    const double s2 = q[1]*qdd[3] + q[0]*qdd[2] - q[2]*qdd[0] - q[3]*qdd[1];
+    const double s3 = q[1]*qd[3] + q[0]*qd[2] - q[3]*qd[1] - q[2]*qd[0];
+    Y[1] = -(4.0*q[2]*s2 + 8.0*qd[2]*s3);
+    Y[4] = -(8.0*qd[3]*s3 + 4.0*q[3]*s2);
+    Y[7] = 4.0*q[0]*s2 + 8.0*qd[0]*s3;
+    Y[10] = 4.0*q[1]*s2 + 8.0*qd[1]*s3;
+    const double s4 = q[1]*qd[2] + q[3]*qd[0] - q[2]*qd[1] - q[0]*qd[3];
+    const double s5 = q[1]*qdd[2] + q[3]*qdd[0] - q[0]*qdd[3] - q[2]*qdd[1];
+    Y[2] = 8.0*qd[3]*s4 + 4.0*q[3]*s5;
+    Y[5] = -(4.0*q[2]*s5 + 8.0*qd[2]*s4);
+    Y[8] = 4.0*q[1]*s5 + 8.0*qd[1]*s4;
+    Y[11] = -(8.0*qd[0]*s4 + 4.0*q[0]*s5);
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

@@ -18,7 +18,7 @@ namespace quaternion_body {
 inline constexpr int nq = 4, nu = 3, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xcf73ec7bd58b361bull;
+inline constexpr unsigned long long pair_stamp = 0xb0d4d0aeec52a2beull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -39,6 +39,11 @@ struct output {
     enum : int { angular_velocity = 3 };
 };
 inline constexpr const char* output_names[1] = {"angular_velocity"};
+// The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi): their indices
+// among the parameters (parameter::NAME) and their names.
+inline constexpr int nr = 3;
+inline constexpr int regressor_parameters[nr] = {0, 1, 2};
+inline constexpr const char* regressor_parameter_names[nr] = {"J1", "J2", "J3"};
 
 // Runtime parameters, in declaration order.
 struct Parameters {
@@ -84,6 +89,12 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 // Inverse dynamics: tau = M qdd + h - Q(q, qd, u) (no constraint term: at forward_dynamics'
 // solution it equals -A^T lambda).
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau);
+// Inverse dynamics' regressor: Y (nq x nr, row-major) with tau = Y pi, pi the parameters
+// tau is linear in (regressor_parameters[] below: indices into the parameters, names in
+// regressor_parameter_names); tau as inverse_dynamics gives it with the inputs at zero. Y
+// does not depend on pi's values; it reads the other parameters from p. For identifying
+// pi from measured torques by least squares.
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y);
 // Input matrix dQ/du, nq x nu, row-major (not written when nu = 0).
 void input_matrix(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT B);
 // One classic Runge-Kutta step of length dt on x = [q; qd] in place, inputs u held over the

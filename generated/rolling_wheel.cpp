@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rolling_wheel::detail::pair_stamp == 0xb5db198b5fa8ed85ull,
+static_assert(rolling_wheel::detail::pair_stamp == 0x213e33d6379954b4ull,
               "rolling_wheel.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rolling_wheel {
@@ -492,6 +492,13 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 void inverse_dynamics(const double* /*q*/, const double* /*qd*/, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     tau[0] = p.m*qdd[0];
     tau[1] = -(u[0] - p.J*qdd[1]);
+}
+
+void inverse_dynamics_regressor(const double* /*q*/, const double* /*qd*/, const double* qdd, const Parameters& /*p*/, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[1] = 0.0;
+    Y[2] = 0.0;
+    Y[3] = qdd[1];
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rotation_matrix_body::detail::pair_stamp == 0x547e9ffca564d85cull,
+static_assert(rotation_matrix_body::detail::pair_stamp == 0x2b3bff606d48e97aull,
               "rotation_matrix_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rotation_matrix_body {
@@ -104,187 +104,208 @@ static LAGC_PART_NOINLINE void shared_part2(const double* q, double* w) {
 }
 
 static LAGC_PART_NOINLINE void shared_part3(const double* q, const double* qd, double* w) {
-    w[33] = q[1]*qd[1];
-    w[34] = q[2]*qd[2];
-    w[35] = q[0]*qd[0];
-    w[36] = q[4]*qd[4];
-    w[37] = q[5]*qd[5];
-    w[38] = q[3]*qd[3];
-    w[39] = q[7]*qd[7];
-    w[40] = q[8]*qd[8];
-    w[41] = q[6]*qd[6];
+    w[33] = qd[2]*w[7];
+    w[34] = q[1]*w[15] + qd[1]*w[3];
+    w[35] = q[2]*w[19] + qd[2]*w[11];
+    w[36] = qd[0]*w[3];
+    w[37] = qd[0]*w[7] + q[0]*w[23];
+    w[38] = qd[1]*w[11];
+    w[39] = qd[4]*w[3] + q[4]*w[15];
+    w[40] = qd[5]*w[7];
+    w[41] = qd[3]*w[3];
+    w[42] = qd[5]*w[11] + q[5]*w[19];
+    w[43] = qd[4]*w[11];
+    w[44] = q[3]*w[23] + qd[3]*w[7];
+    w[45] = qd[8]*w[7];
+    w[46] = q[7]*w[15] + qd[7]*w[3];
+    w[47] = qd[8]*w[11] + q[8]*w[19];
+    w[48] = qd[6]*w[3];
+    w[49] = qd[7]*w[11];
+    w[50] = qd[6]*w[7] + q[6]*w[23];
 }
 
-static LAGC_PART_NOINLINE void shared_part4(const double* q, double* w) {
-    w[42] = 2.0*q[0];
-    w[43] = 2.0*q[3];
-    w[44] = 2.0*q[6];
-    w[45] = 2.0*q[1];
-    w[46] = 2.0*q[4];
-    w[47] = 2.0*q[7];
-    w[48] = 2.0*q[2];
-    w[49] = 2.0*q[5];
-    w[50] = 2.0*q[8];
+static LAGC_PART_NOINLINE void shared_part4(const double* q, const double* qd, double* w) {
+    w[51] = q[1]*qd[1];
+    w[52] = q[2]*qd[2];
+    w[53] = q[0]*qd[0];
+    w[54] = q[4]*qd[4];
+    w[55] = q[5]*qd[5];
+    w[56] = q[3]*qd[3];
+    w[57] = q[7]*qd[7];
+    w[58] = q[8]*qd[8];
+    w[59] = q[6]*qd[6];
 }
 
-static LAGC_PART_NOINLINE void shared_part5(const double* q, const double* qd, const Parameters& p, double* w) {
-    w[51] = p.J2*qd[2]*w[7] - p.J3*(q[1]*w[15] + qd[1]*w[3]);
-    w[52] = p.J1*(q[2]*w[19] + qd[2]*w[11]) - p.J3*qd[0]*w[3];
-    w[53] = p.J1*qd[1]*w[11] - p.J2*(qd[0]*w[7] + q[0]*w[23]);
-    w[54] = p.J3*(qd[4]*w[3] + q[4]*w[15]) - p.J2*qd[5]*w[7];
-    w[55] = p.J1*(qd[5]*w[11] + q[5]*w[19]) - p.J3*qd[3]*w[3];
-    w[56] = p.J2*(q[3]*w[23] + qd[3]*w[7]) - p.J1*qd[4]*w[11];
-    w[57] = p.J2*qd[8]*w[7] - p.J3*(q[7]*w[15] + qd[7]*w[3]);
-    w[58] = p.J1*(qd[8]*w[11] + q[8]*w[19]) - p.J3*qd[6]*w[3];
-    w[59] = p.J2*(qd[6]*w[7] + q[6]*w[23]) - p.J1*qd[7]*w[11];
+static LAGC_PART_NOINLINE void shared_part5(const double* q, double* w) {
+    w[60] = 2.0*q[0];
+    w[61] = 2.0*q[3];
+    w[62] = 2.0*q[6];
+    w[63] = 2.0*q[1];
+    w[64] = 2.0*q[4];
+    w[65] = 2.0*q[7];
+    w[66] = 2.0*q[2];
+    w[67] = 2.0*q[5];
+    w[68] = 2.0*q[8];
 }
 
-static LAGC_PART_NOINLINE void shared_part6(const double* q, double* w) {
-    w[60] = 1.0 - w[32] - w[29] - w[26];
-    w[61] = q[0]*q[1] + q[6]*q[7] + q[3]*q[4];
-    w[62] = q[6]*q[8] + q[0]*q[2] + q[3]*q[5];
-    w[63] = 1.0 - w[30] - w[24] - w[27];
-    w[64] = q[7]*q[8] + q[4]*q[5] + q[1]*q[2];
-    w[65] = 1.0 - w[25] - w[31] - w[28];
+static LAGC_PART_NOINLINE void shared_part6(const Parameters& p, double* w) {
+    w[69] = p.J2*w[33] - p.J3*w[34];
+    w[70] = p.J1*w[35] - p.J3*w[36];
+    w[71] = p.J2*w[37] - p.J1*w[38];
+    w[72] = p.J3*w[39] - p.J2*w[40];
+    w[73] = p.J3*w[41] - p.J1*w[42];
+    w[74] = p.J1*w[43] - p.J2*w[44];
+    w[75] = p.J2*w[45] - p.J3*w[46];
+    w[76] = p.J1*w[47] - p.J3*w[48];
+    w[77] = p.J1*w[49] - p.J2*w[50];
 }
 
-static LAGC_PART_NOINLINE void shared_part7(const double* q, const Parameters& p, double* w) {
-    w[66] = p.J3*w[24];
+static LAGC_PART_NOINLINE void shared_part7(const double* q, double* w) {
+    w[78] = 1.0 - w[32] - w[29] - w[26];
+    w[79] = q[0]*q[1] + q[6]*q[7] + q[3]*q[4];
+    w[80] = q[6]*q[8] + q[0]*q[2] + q[3]*q[5];
+    w[81] = 1.0 - w[30] - w[24] - w[27];
+    w[82] = q[7]*q[8] + q[4]*q[5] + q[1]*q[2];
+    w[83] = 1.0 - w[25] - w[31] - w[28];
+}
+
+static LAGC_PART_NOINLINE void shared_part8(const double* q, const Parameters& p, double* w) {
+    w[84] = p.J3*w[24];
     w[24] = p.J3*q[1]*q[4];
-    w[67] = p.J3*q[1]*q[7];
-    w[68] = p.J1*w[25];
+    w[85] = p.J3*q[1]*q[7];
+    w[86] = p.J1*w[25];
     w[25] = p.J1*q[2]*q[5];
-    w[69] = p.J1*q[2]*q[8];
-    w[70] = p.J2*w[26];
+    w[87] = p.J1*q[2]*q[8];
+    w[88] = p.J2*w[26];
     w[26] = p.J2*q[0]*q[3];
-    w[71] = p.J2*q[0]*q[6];
-    w[72] = p.J3*w[27];
+    w[89] = p.J2*q[0]*q[6];
+    w[90] = p.J3*w[27];
     w[27] = p.J3*q[4]*q[7];
-    w[73] = p.J1*w[28];
+    w[91] = p.J1*w[28];
     w[28] = p.J1*q[5]*q[8];
-    w[74] = p.J2*w[29];
+    w[92] = p.J2*w[29];
     w[29] = p.J2*q[3]*q[6];
-    w[75] = p.J3*w[30];
+    w[93] = p.J3*w[30];
     w[30] = p.J1*w[31];
     w[31] = p.J2*w[32];
 }
 
-static LAGC_PART_NOINLINE void shared_part8(const double* q, const double* u, double* w) {
+static LAGC_PART_NOINLINE void shared_part9(const double* q, const double* u, double* w) {
     w[32] = q[1]*u[2];
-    w[76] = q[2]*u[0];
-    w[77] = q[0]*u[1];
-    w[78] = q[4]*u[2];
-    w[79] = q[5]*u[0];
-    w[80] = q[3]*u[1];
-    w[81] = q[7]*u[2];
-    w[82] = q[8]*u[0];
-    w[83] = q[6]*u[1];
+    w[94] = q[2]*u[0];
+    w[95] = q[0]*u[1];
+    w[96] = q[4]*u[2];
+    w[97] = q[5]*u[0];
+    w[98] = q[3]*u[1];
+    w[99] = q[7]*u[2];
+    w[100] = q[8]*u[0];
+    w[101] = q[6]*u[1];
 }
 
-static LAGC_PART_NOINLINE void shared_part9(const double* qd, double* w) {
-    w[84] = qd[6]*qd[6];
-    w[85] = qd[0]*qd[0];
-    w[86] = qd[3]*qd[3];
-    w[87] = qd[1]*qd[1];
-    w[88] = qd[7]*qd[7];
-    w[89] = qd[4]*qd[4];
-    w[90] = qd[8]*qd[8];
-    w[91] = qd[5]*qd[5];
-    w[92] = qd[2]*qd[2];
+static LAGC_PART_NOINLINE void shared_part10(const double* qd, double* w) {
+    w[102] = qd[6]*qd[6];
+    w[103] = qd[0]*qd[0];
+    w[104] = qd[3]*qd[3];
+    w[105] = qd[1]*qd[1];
+    w[106] = qd[7]*qd[7];
+    w[107] = qd[4]*qd[4];
+    w[108] = qd[8]*qd[8];
+    w[109] = qd[5]*qd[5];
+    w[110] = qd[2]*qd[2];
 }
 
-static LAGC_PART_NOINLINE void shared_part10(const double* q, const double* qd, double* w) {
-    w[93] = w[35] + w[41] + w[38];
-    w[94] = q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + w[3];
-    w[95] = q[8]*qd[6] + q[5]*qd[3] + q[2]*qd[0] + w[7];
-    w[96] = w[33] + w[36] + w[39];
-    w[97] = q[7]*qd[8] + q[4]*qd[5] + q[1]*qd[2] + w[11];
-    w[98] = w[34] + w[40] + w[37];
+static LAGC_PART_NOINLINE void shared_part11(const double* q, const double* qdd, double* w) {
+    w[111] = q[1]*qdd[0];
+    w[112] = q[4]*qdd[3];
+    w[113] = q[7]*qdd[6];
+    w[114] = w[112] + w[113] + w[111];
+    w[115] = q[2]*qdd[1];
+    w[116] = q[5]*qdd[4];
+    w[117] = q[8]*qdd[7];
+    w[118] = w[116] + w[117] + w[115];
+    w[119] = q[0]*qdd[2];
+    w[120] = q[3]*qdd[5];
+    w[121] = q[6]*qdd[8];
+    w[122] = w[119] + w[120] + w[121];
 }
 
-static LAGC_PART_NOINLINE void shared_part11(const Parameters& p, double* w) {
-    w[99] = -(p.k*(4.0*w[93] - p.k*w[60]) + 2.0*(w[84] + w[85] + w[86]));
+static LAGC_PART_NOINLINE void shared_part12(const double* q, const double* qd, double* w) {
+    w[123] = w[53] + w[59] + w[56];
+    w[124] = q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + w[3];
+    w[125] = q[8]*qd[6] + q[5]*qd[3] + q[2]*qd[0] + w[7];
+    w[126] = w[51] + w[54] + w[57];
+    w[127] = q[7]*qd[8] + q[4]*qd[5] + q[1]*qd[2] + w[11];
+    w[128] = w[52] + w[58] + w[55];
+}
+
+static LAGC_PART_NOINLINE void shared_part13(const Parameters& p, double* w) {
+    w[129] = -(p.k*(4.0*w[123] - p.k*w[78]) + 2.0*(w[102] + w[103] + w[104]));
     const double s0 = p.k*p.k;
-    w[100] = -(2.0*(p.k*w[94] + w[15]) + s0*w[61]);
-    w[101] = -(2.0*(p.k*w[95] + w[23]) + s0*w[62]);
-    w[102] = -(2.0*(w[87] + w[88] + w[89]) + p.k*(4.0*w[96] - p.k*w[63]));
-    w[103] = -(s0*w[64] + 2.0*(p.k*w[97] + w[19]));
-    w[104] = -(p.k*(4.0*w[98] - p.k*w[65]) + 2.0*(w[90] + w[91] + w[92]));
+    w[130] = -(2.0*(p.k*w[124] + w[15]) + s0*w[79]);
+    w[131] = -(2.0*(p.k*w[125] + w[23]) + s0*w[80]);
+    w[132] = -(2.0*(w[105] + w[106] + w[107]) + p.k*(4.0*w[126] - p.k*w[81]));
+    w[133] = -(s0*w[82] + 2.0*(p.k*w[127] + w[19]));
+    w[134] = -(p.k*(4.0*w[128] - p.k*w[83]) + 2.0*(w[108] + w[109] + w[110]));
 }
 
-static LAGC_PART_NOINLINE void shared_part12(double* w) {
-    w[105] = w[32] + w[51];
-    w[106] = w[76] - w[52];
-    w[107] = w[77] + w[53];
-    w[108] = w[78] - w[54];
-    w[109] = w[79] - w[55];
-    w[110] = w[80] - w[56];
-    w[111] = w[81] + w[57];
-    w[112] = w[82] - w[58];
-    w[113] = w[83] - w[59];
+static LAGC_PART_NOINLINE void shared_part14(double* w) {
+    w[135] = w[32] + w[69];
+    w[136] = w[94] - w[70];
+    w[137] = w[95] - w[71];
+    w[138] = w[96] - w[72];
+    w[139] = w[97] + w[73];
+    w[140] = w[98] + w[74];
+    w[141] = w[99] + w[75];
+    w[142] = w[100] - w[76];
+    w[143] = w[101] + w[77];
 }
 
-static LAGC_PART_NOINLINE void shared_part13(const double* q, const double* qd, const Parameters& p, double* w) {
-    w[114] = p.J3*w[33];
-    w[33] = p.J3*(w[0] + w[3]);
+static LAGC_PART_NOINLINE void shared_part15(const double* q, const double* qd, const Parameters& p, double* w) {
+    w[144] = p.J3*w[51];
+    w[51] = p.J3*(w[0] + w[3]);
     w[0] = p.J2*(w[4] + w[7]);
     w[4] = p.J3*(q[1]*qd[4] + q[4]*qd[1]);
-    w[115] = p.J3*q[1]*qd[3];
-    w[116] = p.J2*q[3]*qd[2];
-    w[117] = p.J3*(q[7]*qd[1] + q[1]*qd[7]);
-    w[118] = p.J3*q[1]*qd[6];
-    w[119] = p.J2*q[6]*qd[2];
-    w[120] = p.J1*w[34];
-    w[34] = p.J1*(w[8] + w[11]);
+    w[145] = p.J3*q[1]*qd[3];
+    w[146] = p.J2*q[3]*qd[2];
+    w[147] = p.J3*(q[7]*qd[1] + q[1]*qd[7]);
+    w[148] = p.J3*q[1]*qd[6];
+    w[149] = p.J2*q[6]*qd[2];
+    w[150] = p.J1*w[52];
+    w[52] = p.J1*(w[8] + w[11]);
     w[8] = p.J3*q[4]*qd[0];
-    w[121] = p.J1*(q[5]*qd[2] + q[2]*qd[5]);
-    w[122] = p.J1*q[2]*qd[4];
-    w[123] = p.J3*q[7]*qd[0];
-    w[124] = p.J1*(q[2]*qd[8] + q[8]*qd[2]);
-    w[125] = p.J1*q[2]*qd[7];
-    w[126] = p.J2*w[35];
-    w[35] = p.J2*q[0]*qd[5];
-    w[127] = p.J1*q[5]*qd[1];
-    w[128] = p.J2*(q[3]*qd[0] + q[0]*qd[3]);
-    w[129] = p.J2*q[0]*qd[8];
-    w[130] = p.J1*q[8]*qd[1];
-    w[131] = p.J2*(q[0]*qd[6] + q[6]*qd[0]);
-    w[132] = p.J3*w[36];
-    w[36] = p.J3*(w[1] + w[3]);
+    w[151] = p.J1*(q[5]*qd[2] + q[2]*qd[5]);
+    w[152] = p.J1*q[2]*qd[4];
+    w[153] = p.J3*q[7]*qd[0];
+    w[154] = p.J1*(q[2]*qd[8] + q[8]*qd[2]);
+    w[155] = p.J1*q[2]*qd[7];
+    w[156] = p.J2*w[53];
+    w[53] = p.J2*q[0]*qd[5];
+    w[157] = p.J1*q[5]*qd[1];
+    w[158] = p.J2*(q[3]*qd[0] + q[0]*qd[3]);
+    w[159] = p.J2*q[0]*qd[8];
+    w[160] = p.J1*q[8]*qd[1];
+    w[161] = p.J2*(q[0]*qd[6] + q[6]*qd[0]);
+    w[162] = p.J3*w[54];
+    w[54] = p.J3*(w[1] + w[3]);
     w[1] = p.J2*(w[5] + w[7]);
     w[5] = p.J3*(q[4]*qd[7] + q[7]*qd[4]);
-    w[133] = p.J3*q[4]*qd[6];
-    w[134] = p.J2*q[6]*qd[5];
-    w[135] = p.J1*w[37];
-    w[37] = p.J1*(w[9] + w[11]);
+    w[163] = p.J3*q[4]*qd[6];
+    w[164] = p.J2*q[6]*qd[5];
+    w[165] = p.J1*w[55];
+    w[55] = p.J1*(w[9] + w[11]);
     w[9] = p.J3*q[7]*qd[3];
-    w[136] = p.J1*(q[8]*qd[5] + q[5]*qd[8]);
-    w[137] = p.J1*q[5]*qd[7];
-    w[138] = p.J2*w[38];
-    w[38] = p.J2*q[3]*qd[8];
-    w[139] = p.J1*q[8]*qd[4];
-    w[140] = p.J2*(q[3]*qd[6] + q[6]*qd[3]);
-    w[141] = p.J3*w[39];
-    w[39] = p.J3*(w[2] + w[3]);
+    w[166] = p.J1*(q[8]*qd[5] + q[5]*qd[8]);
+    w[167] = p.J1*q[5]*qd[7];
+    w[168] = p.J2*w[56];
+    w[56] = p.J2*q[3]*qd[8];
+    w[169] = p.J1*q[8]*qd[4];
+    w[170] = p.J2*(q[3]*qd[6] + q[6]*qd[3]);
+    w[171] = p.J3*w[57];
+    w[57] = p.J3*(w[2] + w[3]);
     w[2] = p.J2*(w[6] + w[7]);
-    w[6] = p.J1*w[40];
-    w[40] = p.J1*(w[10] + w[11]);
-    w[10] = p.J2*w[41];
-}
-
-static LAGC_PART_NOINLINE void shared_part14(const double* q, const double* qdd, double* w) {
-    w[41] = q[1]*qdd[0];
-    w[142] = q[4]*qdd[3];
-    w[143] = q[7]*qdd[6];
-    w[144] = w[142] + w[143] + w[41];
-    w[145] = q[2]*qdd[1];
-    w[146] = q[5]*qdd[4];
-    w[147] = q[8]*qdd[7];
-    w[148] = w[146] + w[147] + w[145];
-    w[149] = q[0]*qdd[2];
-    w[150] = q[3]*qdd[5];
-    w[151] = q[6]*qdd[8];
-    w[152] = w[149] + w[150] + w[151];
+    w[6] = p.J1*w[58];
+    w[58] = p.J1*(w[10] + w[11]);
+    w[10] = p.J2*w[59];
 }
 
 // mass_matrix in parts (short compile times); w carries values between them.
@@ -343,39 +364,39 @@ static LAGC_PART_NOINLINE void mass_matrix_part0(double* M, double* w) {
     M[76] = 0.0;
     M[78] = 0.0;
     M[79] = 0.0;
-    M[0] = w[66];
+    M[0] = w[84];
     M[3] = w[24];
     M[27] = w[24];
-    M[6] = w[67];
-    M[54] = w[67];
-    M[10] = w[68];
+    M[6] = w[85];
+    M[54] = w[85];
+    M[10] = w[86];
     M[13] = w[25];
     M[37] = w[25];
-    M[16] = w[69];
-    M[64] = w[69];
-    M[20] = w[70];
+    M[16] = w[87];
+    M[64] = w[87];
+    M[20] = w[88];
     M[23] = w[26];
     M[47] = w[26];
-    M[26] = w[71];
-    M[74] = w[71];
-    M[30] = w[72];
+    M[26] = w[89];
+    M[74] = w[89];
+    M[30] = w[90];
     M[33] = w[27];
     M[57] = w[27];
-    M[40] = w[73];
+    M[40] = w[91];
     M[43] = w[28];
     M[67] = w[28];
-    M[50] = w[74];
+    M[50] = w[92];
     M[53] = w[29];
     M[77] = w[29];
-    M[60] = w[75];
+    M[60] = w[93];
     M[70] = w[30];
     M[80] = w[31];
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void coriolis_matrix_part0(double* C, double* w) {
-    C[0] = w[114];
-    const double s1 = 0.5*w[33];
+    C[0] = w[144];
+    const double s1 = 0.5*w[51];
     C[1] = s1;
     C[9] = -s1;
     const double s2 = 0.5*w[0];
@@ -384,64 +405,64 @@ static LAGC_PART_NOINLINE void coriolis_matrix_part0(double* C, double* w) {
     const double s3 = 0.5*w[4];
     C[3] = s3;
     C[27] = s3;
-    const double s4 = 0.5*w[115];
+    const double s4 = 0.5*w[145];
     C[4] = s4;
     C[36] = -s4;
-    const double s5 = 0.5*w[116];
+    const double s5 = 0.5*w[146];
     C[5] = -s5;
     C[45] = s5;
-    const double s6 = 0.5*w[117];
+    const double s6 = 0.5*w[147];
     C[6] = s6;
     C[54] = s6;
-    const double s7 = 0.5*w[118];
+    const double s7 = 0.5*w[148];
     C[7] = s7;
     C[63] = -s7;
-    const double s8 = 0.5*w[119];
+    const double s8 = 0.5*w[149];
     C[8] = -s8;
     C[72] = s8;
-    C[10] = w[120];
-    const double s9 = 0.5*w[34];
+    C[10] = w[150];
+    const double s9 = 0.5*w[52];
     C[11] = s9;
     C[19] = -s9;
     const double s10 = 0.5*w[8];
     C[12] = -s10;
     C[28] = s10;
-    const double s11 = 0.5*w[121];
+    const double s11 = 0.5*w[151];
     C[13] = s11;
     C[37] = s11;
-    const double s12 = 0.5*w[122];
+    const double s12 = 0.5*w[152];
     C[14] = s12;
     C[46] = -s12;
-    const double s13 = 0.5*w[123];
+    const double s13 = 0.5*w[153];
     C[15] = -s13;
     C[55] = s13;
-    const double s14 = 0.5*w[124];
+    const double s14 = 0.5*w[154];
     C[16] = s14;
     C[64] = s14;
-    const double s15 = 0.5*w[125];
+    const double s15 = 0.5*w[155];
     C[17] = s15;
     C[73] = -s15;
-    C[20] = w[126];
-    const double s16 = 0.5*w[35];
+    C[20] = w[156];
+    const double s16 = 0.5*w[53];
     C[21] = s16;
     C[29] = -s16;
-    const double s17 = 0.5*w[127];
+    const double s17 = 0.5*w[157];
     C[22] = -s17;
     C[38] = s17;
-    const double s18 = 0.5*w[128];
+    const double s18 = 0.5*w[158];
     C[23] = s18;
     C[47] = s18;
-    const double s19 = 0.5*w[129];
+    const double s19 = 0.5*w[159];
     C[24] = s19;
     C[56] = -s19;
-    const double s20 = 0.5*w[130];
+    const double s20 = 0.5*w[160];
     C[25] = -s20;
     C[65] = s20;
-    const double s21 = 0.5*w[131];
+    const double s21 = 0.5*w[161];
     C[26] = s21;
     C[74] = s21;
-    C[30] = w[132];
-    const double s22 = 0.5*w[36];
+    C[30] = w[162];
+    const double s22 = 0.5*w[54];
     C[31] = s22;
     C[39] = -s22;
     const double s23 = 0.5*w[1];
@@ -450,44 +471,44 @@ static LAGC_PART_NOINLINE void coriolis_matrix_part0(double* C, double* w) {
     const double s24 = 0.5*w[5];
     C[33] = s24;
     C[57] = s24;
-    const double s25 = 0.5*w[133];
+    const double s25 = 0.5*w[163];
     C[34] = s25;
     C[66] = -s25;
-    const double s26 = 0.5*w[134];
+    const double s26 = 0.5*w[164];
     C[35] = -s26;
     C[75] = s26;
-    C[40] = w[135];
-    const double s27 = 0.5*w[37];
+    C[40] = w[165];
+    const double s27 = 0.5*w[55];
     C[41] = s27;
     C[49] = -s27;
     const double s28 = 0.5*w[9];
     C[42] = -s28;
     C[58] = s28;
-    const double s29 = 0.5*w[136];
+    const double s29 = 0.5*w[166];
     C[43] = s29;
     C[67] = s29;
-    const double s30 = 0.5*w[137];
+    const double s30 = 0.5*w[167];
     C[44] = s30;
     C[76] = -s30;
-    C[50] = w[138];
-    const double s31 = 0.5*w[38];
+    C[50] = w[168];
+    const double s31 = 0.5*w[56];
     C[51] = s31;
     C[59] = -s31;
-    const double s32 = 0.5*w[139];
+    const double s32 = 0.5*w[169];
     C[52] = -s32;
     C[68] = s32;
-    const double s33 = 0.5*w[140];
+    const double s33 = 0.5*w[170];
     C[53] = s33;
     C[77] = s33;
-    C[60] = w[141];
-    const double s34 = 0.5*w[39];
+    C[60] = w[171];
+    const double s34 = 0.5*w[57];
     C[61] = s34;
     C[69] = -s34;
     const double s35 = 0.5*w[2];
     C[62] = -s35;
     C[78] = s35;
     C[70] = w[6];
-    const double s36 = 0.5*w[40];
+    const double s36 = 0.5*w[58];
     C[71] = s36;
     C[79] = -s36;
     C[80] = w[10];
@@ -508,28 +529,28 @@ static LAGC_PART_NOINLINE void potential_gradient_part0(double* dVdq) {
 
 // bias_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void bias_forces_part0(double* h, double* w) {
-    h[0] = -w[51];
-    h[1] = w[52];
-    h[2] = -w[53];
-    h[3] = w[54];
-    h[4] = w[55];
-    h[5] = w[56];
-    h[6] = -w[57];
-    h[7] = w[58];
-    h[8] = w[59];
+    h[0] = -w[69];
+    h[1] = w[70];
+    h[2] = w[71];
+    h[3] = w[72];
+    h[4] = -w[73];
+    h[5] = -w[74];
+    h[6] = -w[75];
+    h[7] = w[76];
+    h[8] = -w[77];
 }
 
 // generalized_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void generalized_forces_part0(double* Q, double* w) {
     Q[0] = w[32];
-    Q[1] = w[76];
-    Q[2] = w[77];
-    Q[3] = w[78];
-    Q[4] = w[79];
-    Q[5] = w[80];
-    Q[6] = w[81];
-    Q[7] = w[82];
-    Q[8] = w[83];
+    Q[1] = w[94];
+    Q[2] = w[95];
+    Q[3] = w[96];
+    Q[4] = w[97];
+    Q[5] = w[98];
+    Q[6] = w[99];
+    Q[7] = w[100];
+    Q[8] = w[101];
 }
 
 // kinetic_energy in parts (short compile times); w carries values between them.
@@ -544,12 +565,12 @@ static LAGC_PART_NOINLINE void potential_energy_part0(double* result) {
 
 // constraint_residuals in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_residuals_part0(double* c, double* w) {
-    c[0] = -w[60];
-    c[1] = w[61];
-    c[2] = w[62];
-    c[3] = -w[63];
-    c[4] = w[64];
-    c[5] = -w[65];
+    c[0] = -w[78];
+    c[1] = w[79];
+    c[2] = w[80];
+    c[3] = -w[81];
+    c[4] = w[82];
+    c[5] = -w[83];
 }
 
 // constraint_jacobian in parts (short compile times); w carries values between them.
@@ -599,15 +620,15 @@ static LAGC_PART_NOINLINE void constraint_jacobian_part0(const double* q, double
     A[49] = 0.0;
     A[51] = 0.0;
     A[52] = 0.0;
-    A[0] = w[42];
-    A[3] = w[43];
-    A[6] = w[44];
-    A[28] = w[45];
-    A[31] = w[46];
-    A[34] = w[47];
-    A[47] = w[48];
-    A[50] = w[49];
-    A[53] = w[50];
+    A[0] = w[60];
+    A[3] = w[61];
+    A[6] = w[62];
+    A[28] = w[63];
+    A[31] = w[64];
+    A[34] = w[65];
+    A[47] = w[66];
+    A[50] = w[67];
+    A[53] = w[68];
 }
 
 // semi_implicit_system in parts (short compile times); w carries values between them.
@@ -792,66 +813,66 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, doubl
     K[222] = 0.0;
     K[223] = 0.0;
     K[224] = 0.0;
-    K[0] = w[66];
+    K[0] = w[84];
     K[3] = w[24];
     K[45] = w[24];
-    K[6] = w[67];
-    K[90] = w[67];
-    K[16] = w[68];
+    K[6] = w[85];
+    K[90] = w[85];
+    K[16] = w[86];
     K[19] = w[25];
     K[61] = w[25];
-    K[22] = w[69];
-    K[106] = w[69];
-    K[32] = w[70];
+    K[22] = w[87];
+    K[106] = w[87];
+    K[32] = w[88];
     K[35] = w[26];
     K[77] = w[26];
-    K[38] = w[71];
-    K[122] = w[71];
-    K[48] = w[72];
+    K[38] = w[89];
+    K[122] = w[89];
+    K[48] = w[90];
     K[51] = w[27];
     K[93] = w[27];
-    K[64] = w[73];
+    K[64] = w[91];
     K[67] = w[28];
     K[109] = w[28];
-    K[80] = w[74];
+    K[80] = w[92];
     K[83] = w[29];
     K[125] = w[29];
-    K[96] = w[75];
+    K[96] = w[93];
     K[112] = w[30];
     K[128] = w[31];
-    K[9] = w[42];
-    K[135] = w[42];
-    K[54] = w[43];
-    K[138] = w[43];
-    K[99] = w[44];
-    K[141] = w[44];
-    K[27] = w[45];
-    K[181] = w[45];
-    K[72] = w[46];
-    K[184] = w[46];
-    K[117] = w[47];
-    K[187] = w[47];
-    K[44] = w[48];
-    K[212] = w[48];
-    K[89] = w[49];
-    K[215] = w[49];
-    K[134] = w[50];
-    K[218] = w[50];
-    rhs[0] = w[105];
-    rhs[1] = w[106];
-    rhs[2] = w[107];
-    rhs[3] = w[108];
-    rhs[4] = w[109];
-    rhs[5] = w[110];
-    rhs[6] = w[111];
-    rhs[7] = w[112];
-    rhs[8] = w[113];
-    rhs[9] = w[99];
-    rhs[10] = w[100];
-    rhs[11] = w[101];
-    rhs[12] = w[102];
-    rhs[13] = w[103];
-    rhs[14] = w[104];
+    K[9] = w[60];
+    K[135] = w[60];
+    K[54] = w[61];
+    K[138] = w[61];
+    K[99] = w[62];
+    K[141] = w[62];
+    K[27] = w[63];
+    K[181] = w[63];
+    K[72] = w[64];
+    K[184] = w[64];
+    K[117] = w[65];
+    K[187] = w[65];
+    K[44] = w[66];
+    K[212] = w[66];
+    K[89] = w[67];
+    K[215] = w[67];
+    K[134] = w[68];
+    K[218] = w[68];
+    rhs[0] = w[135];
+    rhs[1] = w[136];
+    rhs[2] = w[137];
+    rhs[3] = w[138];
+    rhs[4] = w[139];
+    rhs[5] = w[140];
+    rhs[6] = w[141];
+    rhs[7] = w[142];
+    rhs[8] = w[143];
+    rhs[9] = w[129];
+    rhs[10] = w[130];
+    rhs[11] = w[131];
+    rhs[12] = w[132];
+    rhs[13] = w[133];
+    rhs[14] = w[134];
 }
 
 // constraint_terms in parts (short compile times); w carries values between them.
@@ -901,35 +922,35 @@ static LAGC_PART_NOINLINE void constraint_terms_part0(const double* q, double* A
     A[49] = 0.0;
     A[51] = 0.0;
     A[52] = 0.0;
-    A[0] = w[42];
-    A[3] = w[43];
-    A[6] = w[44];
-    A[28] = w[45];
-    A[31] = w[46];
-    A[34] = w[47];
-    A[47] = w[48];
-    A[50] = w[49];
-    A[53] = w[50];
-    r[0] = w[99];
-    r[1] = w[100];
-    r[2] = w[101];
-    r[3] = w[102];
-    r[4] = w[103];
-    r[5] = w[104];
+    A[0] = w[60];
+    A[3] = w[61];
+    A[6] = w[62];
+    A[28] = w[63];
+    A[31] = w[64];
+    A[34] = w[65];
+    A[47] = w[66];
+    A[50] = w[67];
+    A[53] = w[68];
+    r[0] = w[129];
+    r[1] = w[130];
+    r[2] = w[131];
+    r[3] = w[132];
+    r[4] = w[133];
+    r[5] = w[134];
 }
 
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 static void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
-    double w[105];
+    double w[135];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(q, w);
-    detail::shared_part3(q, qd, w);
-    detail::shared_part4(q, w);
-    detail::shared_part6(q, w);
-    detail::shared_part9(qd, w);
-    detail::shared_part10(q, qd, w);
-    detail::shared_part11(p, w);
+    detail::shared_part4(q, qd, w);
+    detail::shared_part5(q, w);
+    detail::shared_part7(q, w);
+    detail::shared_part10(qd, w);
+    detail::shared_part12(q, qd, w);
+    detail::shared_part13(p, w);
     detail::constraint_terms_part0(q, A, r, w);
 }
 
@@ -962,45 +983,46 @@ static LAGC_PART_NOINLINE void dynamics_terms_part0(double* M, double* b, double
     M[76] = 0.0;
     M[78] = 0.0;
     M[79] = 0.0;
-    M[0] = w[66];
+    M[0] = w[84];
     M[27] = w[24];
-    M[54] = w[67];
-    M[10] = w[68];
+    M[54] = w[85];
+    M[10] = w[86];
     M[37] = w[25];
-    M[64] = w[69];
-    M[20] = w[70];
+    M[64] = w[87];
+    M[20] = w[88];
     M[47] = w[26];
-    M[74] = w[71];
-    M[30] = w[72];
+    M[74] = w[89];
+    M[30] = w[90];
     M[57] = w[27];
-    M[40] = w[73];
+    M[40] = w[91];
     M[67] = w[28];
-    M[50] = w[74];
+    M[50] = w[92];
     M[77] = w[29];
-    M[60] = w[75];
+    M[60] = w[93];
     M[70] = w[30];
     M[80] = w[31];
-    b[0] = w[105];
-    b[1] = w[106];
-    b[2] = w[107];
-    b[3] = w[108];
-    b[4] = w[109];
-    b[5] = w[110];
-    b[6] = w[111];
-    b[7] = w[112];
-    b[8] = w[113];
+    b[0] = w[135];
+    b[1] = w[136];
+    b[2] = w[137];
+    b[3] = w[138];
+    b[4] = w[139];
+    b[5] = w[140];
+    b[6] = w[141];
+    b[7] = w[142];
+    b[8] = w[143];
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
 static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
-    double w[114];
+    double w[144];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(q, w);
-    detail::shared_part5(q, qd, p, w);
-    detail::shared_part7(q, p, w);
-    detail::shared_part8(q, u, w);
-    detail::shared_part12(w);
+    detail::shared_part3(q, qd, w);
+    detail::shared_part6(p, w);
+    detail::shared_part8(q, p, w);
+    detail::shared_part9(q, u, w);
+    detail::shared_part14(w);
     detail::dynamics_terms_part0(M, b, w);
 }
 // M + rho A^T A in place (both triangles from M's lower one), rho = (largest diagonal
@@ -1174,67 +1196,67 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     J[312] = 0.0;
     J[313] = 0.0;
     J[314] = 0.0;
-    J[10] = -w[33];
-    J[30] = w[33];
+    J[10] = -w[51];
+    J[30] = w[51];
     J[11] = w[0];
     J[51] = -w[0];
-    J[13] = -w[115];
-    J[93] = w[115];
-    J[14] = w[116];
-    J[114] = -w[116];
-    J[16] = -w[118];
-    J[156] = w[118];
-    J[17] = w[119];
-    J[177] = -w[119];
-    J[32] = -w[34];
-    J[52] = w[34];
+    J[13] = -w[145];
+    J[93] = w[145];
+    J[14] = w[146];
+    J[114] = -w[146];
+    J[16] = -w[148];
+    J[156] = w[148];
+    J[17] = w[149];
+    J[177] = -w[149];
+    J[32] = -w[52];
+    J[52] = w[52];
     J[33] = w[8];
     J[73] = -w[8];
-    J[35] = -w[122];
-    J[115] = w[122];
-    J[36] = w[123];
-    J[136] = -w[123];
-    J[38] = -w[125];
-    J[178] = w[125];
-    J[54] = -w[35];
-    J[74] = w[35];
-    J[55] = w[127];
-    J[95] = -w[127];
-    J[57] = -w[129];
-    J[137] = w[129];
-    J[58] = w[130];
-    J[158] = -w[130];
-    J[76] = -w[36];
-    J[96] = w[36];
+    J[35] = -w[152];
+    J[115] = w[152];
+    J[36] = w[153];
+    J[136] = -w[153];
+    J[38] = -w[155];
+    J[178] = w[155];
+    J[54] = -w[53];
+    J[74] = w[53];
+    J[55] = w[157];
+    J[95] = -w[157];
+    J[57] = -w[159];
+    J[137] = w[159];
+    J[58] = w[160];
+    J[158] = -w[160];
+    J[76] = -w[54];
+    J[96] = w[54];
     J[77] = w[1];
     J[117] = -w[1];
-    J[79] = -w[133];
-    J[159] = w[133];
-    J[80] = w[134];
-    J[180] = -w[134];
-    J[98] = -w[37];
-    J[118] = w[37];
+    J[79] = -w[163];
+    J[159] = w[163];
+    J[80] = w[164];
+    J[180] = -w[164];
+    J[98] = -w[55];
+    J[118] = w[55];
     J[99] = w[9];
     J[139] = -w[9];
-    J[101] = -w[137];
-    J[181] = w[137];
-    J[120] = -w[38];
-    J[140] = w[38];
-    J[121] = w[139];
-    J[161] = -w[139];
-    J[142] = -w[39];
-    J[162] = w[39];
+    J[101] = -w[167];
+    J[181] = w[167];
+    J[120] = -w[56];
+    J[140] = w[56];
+    J[121] = w[169];
+    J[161] = -w[169];
+    J[142] = -w[57];
+    J[162] = w[57];
     J[143] = w[2];
     J[183] = -w[2];
-    J[164] = -w[40];
-    J[184] = w[40];
+    J[164] = -w[58];
+    J[184] = w[58];
     const double s37 = 2.0*lambda[0];
-    J[0] = p.J2*w[92] - s37;
-    J[66] = -(s37 - p.J2*w[91]);
-    J[132] = p.J2*w[90] - s37;
-    J[1] = -(lambda[1] + p.J3*((w[41] + w[144]) + (w[13] + w[15])) - u[2]);
-    J[67] = -(lambda[1] + p.J3*((w[142] + w[144]) + (w[12] + w[15])) - u[2]);
-    J[133] = -(lambda[1] + p.J3*((w[143] + w[144]) + (w[14] + w[15])) - u[2]);
+    J[0] = p.J2*w[110] - s37;
+    J[66] = -(s37 - p.J2*w[109]);
+    J[132] = p.J2*w[108] - s37;
+    J[1] = -(lambda[1] + p.J3*((w[111] + w[114]) + (w[13] + w[15])) - u[2]);
+    J[67] = -(lambda[1] + p.J3*((w[112] + w[114]) + (w[12] + w[15])) - u[2]);
+    J[133] = -(lambda[1] + p.J3*((w[113] + w[114]) + (w[14] + w[15])) - u[2]);
     const double s38 = -lambda[2];
     J[2] = s38;
     J[68] = s38;
@@ -1246,19 +1268,19 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     J[6] = s40;
     J[126] = s40;
     const double s41 = 1.0 + 1.0;
-    J[9] = -w[114]*s41;
-    J[31] = -w[120]*s41;
-    J[53] = -w[126]*s41;
-    J[75] = -w[132]*s41;
-    J[97] = -w[135]*s41;
-    J[119] = -w[138]*s41;
-    J[141] = -w[141]*s41;
+    J[9] = -w[144]*s41;
+    J[31] = -w[150]*s41;
+    J[53] = -w[156]*s41;
+    J[75] = -w[162]*s41;
+    J[97] = -w[165]*s41;
+    J[119] = -w[168]*s41;
+    J[141] = -w[171]*s41;
     J[163] = -w[6]*s41;
     J[185] = -w[10]*s41;
     const double s42 = -w[4];
     J[12] = s42;
     J[72] = s42;
-    const double s43 = -w[117];
+    const double s43 = -w[147];
     J[15] = s43;
     J[135] = s43;
     const double s44 = -lambda[1];
@@ -1266,45 +1288,45 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     J[87] = s44;
     J[153] = s44;
     const double s45 = 2.0*lambda[3];
-    J[22] = -(s45 - p.J3*w[85]);
-    J[88] = -(s45 - p.J3*w[86]);
-    J[154] = -(s45 - p.J3*w[84]);
-    J[23] = -(lambda[4] + p.J1*((w[16] + w[19]) + (w[145] + w[148])) - u[0]);
-    J[89] = -(lambda[4] + p.J1*((w[17] + w[19]) + (w[146] + w[148])) - u[0]);
-    J[155] = -(lambda[4] + p.J1*((w[147] + w[148]) + (w[18] + w[19])) - u[0]);
+    J[22] = -(s45 - p.J3*w[103]);
+    J[88] = -(s45 - p.J3*w[104]);
+    J[154] = -(s45 - p.J3*w[102]);
+    J[23] = -(lambda[4] + p.J1*((w[16] + w[19]) + (w[115] + w[118])) - u[0]);
+    J[89] = -(lambda[4] + p.J1*((w[17] + w[19]) + (w[116] + w[118])) - u[0]);
+    J[155] = -(lambda[4] + p.J1*((w[117] + w[118]) + (w[18] + w[19])) - u[0]);
     const double s46 = p.J3*qd[0]*qd[3];
     J[25] = s46;
     J[85] = s46;
     const double s47 = p.J3*qd[0]*qd[6];
     J[28] = s47;
     J[148] = s47;
-    const double s48 = -w[121];
+    const double s48 = -w[151];
     J[34] = s48;
     J[94] = s48;
-    const double s49 = -w[124];
+    const double s49 = -w[154];
     J[37] = s49;
     J[157] = s49;
-    J[42] = -(lambda[2] + p.J2*((w[149] + w[152]) + (w[22] + w[23])) - u[1]);
-    J[108] = -(lambda[2] + p.J2*((w[150] + w[152]) + (w[20] + w[23])) - u[1]);
-    J[174] = -(lambda[2] + p.J2*((w[151] + w[152]) + (w[21] + w[23])) - u[1]);
+    J[42] = -(lambda[2] + p.J2*((w[119] + w[122]) + (w[22] + w[23])) - u[1]);
+    J[108] = -(lambda[2] + p.J2*((w[120] + w[122]) + (w[20] + w[23])) - u[1]);
+    J[174] = -(lambda[2] + p.J2*((w[121] + w[122]) + (w[21] + w[23])) - u[1]);
     const double s50 = -lambda[4];
     J[43] = s50;
     J[109] = s50;
     J[175] = s50;
     const double s51 = 2.0*lambda[5];
-    J[44] = -(s51 - p.J1*w[87]);
-    J[110] = p.J1*w[89] - s51;
-    J[176] = -(s51 - p.J1*w[88]);
+    J[44] = -(s51 - p.J1*w[105]);
+    J[110] = p.J1*w[107] - s51;
+    J[176] = -(s51 - p.J1*w[106]);
     const double s52 = p.J1*qd[1]*qd[4];
     J[47] = s52;
     J[107] = s52;
     const double s53 = p.J1*qd[1]*qd[7];
     J[50] = s53;
     J[170] = s53;
-    const double s54 = -w[128];
+    const double s54 = -w[158];
     J[56] = s54;
     J[116] = s54;
-    const double s55 = -w[131];
+    const double s55 = -w[161];
     J[59] = s55;
     J[179] = s55;
     const double s56 = p.J2*qd[5]*qd[8];
@@ -1316,20 +1338,20 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     const double s58 = p.J3*qd[3]*qd[6];
     J[91] = s58;
     J[151] = s58;
-    const double s59 = -w[136];
+    const double s59 = -w[166];
     J[100] = s59;
     J[160] = s59;
     const double s60 = p.J1*qd[4]*qd[7];
     J[113] = s60;
     J[173] = s60;
-    const double s61 = -w[140];
+    const double s61 = -w[170];
     J[122] = s61;
     J[182] = s61;
-    const double s62 = p.k*w[42];
+    const double s62 = p.k*w[60];
     J[189] = -(p.k*(4.0*qd[0] + s62) + 2.0*qdd[0]);
-    const double s63 = p.k*w[43];
+    const double s63 = p.k*w[61];
     J[192] = -(p.k*(4.0*qd[3] + s63) + 2.0*qdd[3]);
-    const double s64 = p.k*w[44];
+    const double s64 = p.k*w[62];
     J[195] = -(p.k*(4.0*qd[6] + s64) + 2.0*qdd[6]);
     const double s65 = p.k*q[0];
     const double s66 = 2.0*qd[0];
@@ -1367,7 +1389,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     const double s82 = -(qdd[6] + p.k*(s70 + s69));
     J[217] = s82;
     J[239] = s82;
-    const double s83 = p.k*w[45];
+    const double s83 = p.k*w[63];
     J[253] = -(2.0*qdd[1] + p.k*(4.0*qd[1] + s83));
     const double s84 = -(s83 + s72);
     J[219] = s84;
@@ -1375,7 +1397,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     const double s85 = -(s66 + s62);
     J[220] = s85;
     J[242] = s85;
-    const double s86 = p.k*w[46];
+    const double s86 = p.k*w[64];
     J[256] = -(p.k*(4.0*qd[4] + s86) + 2.0*qdd[4]);
     const double s87 = -(s75 + s86);
     J[222] = s87;
@@ -1383,7 +1405,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     const double s88 = -(s68 + s63);
     J[223] = s88;
     J[245] = s88;
-    const double s89 = p.k*w[47];
+    const double s89 = p.k*w[65];
     J[259] = -(2.0*qdd[7] + p.k*(s89 + 4.0*qd[7]));
     const double s90 = -(s89 + s80);
     J[225] = s90;
@@ -1409,17 +1431,17 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     const double s100 = -(qdd[8] + p.k*(s98 + s99));
     J[237] = s100;
     J[280] = s100;
-    const double s101 = p.k*w[48];
+    const double s101 = p.k*w[66];
     J[296] = -(p.k*(4.0*qd[2] + s101) + 2.0*qdd[2]);
     const double s102 = -(s101 + s92);
     J[240] = s102;
     J[283] = s102;
-    const double s103 = p.k*w[49];
+    const double s103 = p.k*w[67];
     J[299] = -(2.0*qdd[5] + p.k*(s103 + 4.0*qd[5]));
     const double s104 = -(s103 + s96);
     J[243] = s104;
     J[286] = s104;
-    const double s105 = p.k*w[50];
+    const double s105 = p.k*w[68];
     J[302] = -(2.0*qdd[8] + p.k*(4.0*qd[8] + s105));
     const double s106 = -(s99 + s105);
     J[246] = s106;
@@ -1429,14 +1451,14 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J) {
-    double w[153];
+    double w[172];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
-    detail::shared_part3(q, qd, w);
-    detail::shared_part4(q, w);
-    detail::shared_part9(qd, w);
-    detail::shared_part13(q, qd, p, w);
-    detail::shared_part14(q, qdd, w);
+    detail::shared_part4(q, qd, w);
+    detail::shared_part5(q, w);
+    detail::shared_part10(qd, w);
+    detail::shared_part11(q, qdd, w);
+    detail::shared_part15(q, qd, p, w);
     detail::linearization_terms_part0(q, qd, u, p, qdd, lambda, J, w);
 }
 
@@ -1469,18 +1491,49 @@ static void store_linearization_column(int c, const double* column, double* A, d
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void inverse_dynamics_part0(const double* q, const double* u, const Parameters& p, double* tau, double* w) {
-    const double s107 = u[2] - p.J3*w[144];
-    tau[0] = -(q[1]*s107 + w[51]);
-    tau[3] = -(q[4]*s107 - w[54]);
-    tau[6] = -(q[7]*s107 + w[57]);
-    const double s108 = u[0] - p.J1*w[148];
-    tau[1] = -(q[2]*s108 - w[52]);
-    tau[4] = -(q[5]*s108 - w[55]);
-    tau[7] = -(q[8]*s108 - w[58]);
-    const double s109 = u[1] - p.J2*w[152];
-    tau[2] = -(q[0]*s109 + w[53]);
-    tau[5] = -(q[3]*s109 - w[56]);
-    tau[8] = -(q[6]*s109 - w[59]);
+    const double s107 = u[2] - p.J3*w[114];
+    tau[0] = -(q[1]*s107 + w[69]);
+    tau[3] = -(q[4]*s107 - w[72]);
+    tau[6] = -(q[7]*s107 + w[75]);
+    const double s108 = u[0] - p.J1*w[118];
+    tau[1] = -(q[2]*s108 - w[70]);
+    tau[4] = -(q[5]*s108 + w[73]);
+    tau[7] = -(q[8]*s108 - w[76]);
+    const double s109 = u[1] - p.J2*w[122];
+    tau[2] = -(q[0]*s109 - w[71]);
+    tau[5] = -(q[3]*s109 + w[74]);
+    tau[8] = -(q[6]*s109 + w[77]);
+}
+
+// inverse_dynamics_regressor in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void inverse_dynamics_regressor_part0(const double* q, double* Y, double* w) {
+    Y[0] = 0.0;
+    Y[4] = 0.0;
+    Y[8] = 0.0;
+    Y[9] = 0.0;
+    Y[13] = 0.0;
+    Y[17] = 0.0;
+    Y[18] = 0.0;
+    Y[22] = 0.0;
+    Y[26] = 0.0;
+    Y[1] = -w[33];
+    Y[5] = -w[36];
+    Y[6] = -w[38];
+    Y[10] = -w[40];
+    Y[14] = -w[41];
+    Y[15] = -w[43];
+    Y[19] = -w[45];
+    Y[23] = -w[48];
+    Y[24] = -w[49];
+    Y[2] = q[1]*w[114] + w[34];
+    Y[11] = q[4]*w[114] + w[39];
+    Y[20] = q[7]*w[114] + w[46];
+    Y[3] = q[2]*w[118] + w[35];
+    Y[12] = q[5]*w[118] + w[42];
+    Y[21] = q[8]*w[118] + w[47];
+    Y[7] = q[0]*w[122] + w[37];
+    Y[16] = q[3]*w[122] + w[44];
+    Y[25] = q[6]*w[122] + w[50];
 }
 
 // input_matrix in parts (short compile times); w carries values between them.
@@ -1516,12 +1569,12 @@ static LAGC_PART_NOINLINE void input_matrix_part0(const double* q, double* B) {
 
 // constraint_velocity in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_velocity_part0(double* v, double* w) {
-    v[0] = 2.0*w[93];
-    v[1] = w[94];
-    v[2] = w[95];
-    v[3] = 2.0*w[96];
-    v[4] = w[97];
-    v[5] = 2.0*w[98];
+    v[0] = 2.0*w[123];
+    v[1] = w[124];
+    v[2] = w[125];
+    v[3] = 2.0*w[126];
+    v[4] = w[127];
+    v[5] = 2.0*w[128];
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
@@ -1559,17 +1612,17 @@ static LAGC_PART_NOINLINE void output_angular_velocity_part0(double* out, double
 
 
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
-    double w[76];
+    double w[94];
     detail::shared_part2(q, w);
-    detail::shared_part7(q, p, w);
+    detail::shared_part8(q, p, w);
     detail::mass_matrix_part0(M, w);
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
-    double w[142];
+    double w[172];
     detail::shared_part0(q, qd, w);
-    detail::shared_part3(q, qd, w);
-    detail::shared_part13(q, qd, p, w);
+    detail::shared_part4(q, qd, w);
+    detail::shared_part15(q, qd, p, w);
     detail::coriolis_matrix_part0(C, w);
 }
 
@@ -1578,16 +1631,17 @@ void potential_gradient(const double* /*q*/, const Parameters& /*p*/, double* LA
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    double w[60];
+    double w[78];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
-    detail::shared_part5(q, qd, p, w);
+    detail::shared_part3(q, qd, w);
+    detail::shared_part6(p, w);
     detail::bias_forces_part0(h, w);
 }
 
 void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
-    double w[84];
-    detail::shared_part8(q, u, w);
+    double w[102];
+    detail::shared_part9(q, u, w);
     detail::generalized_forces_part0(Q, w);
 }
 
@@ -1606,33 +1660,34 @@ double potential_energy(const double* /*q*/, const Parameters& /*p*/) {
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT c) {
-    double w[66];
+    double w[84];
     detail::shared_part2(q, w);
-    detail::shared_part6(q, w);
+    detail::shared_part7(q, w);
     detail::constraint_residuals_part0(c, w);
 }
 
 void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
-    double w[51];
-    detail::shared_part4(q, w);
+    double w[69];
+    detail::shared_part5(q, w);
     detail::constraint_jacobian_part0(q, A, w);
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
-    double w[114];
+    double w[144];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(q, w);
     detail::shared_part3(q, qd, w);
-    detail::shared_part4(q, w);
-    detail::shared_part5(q, qd, p, w);
-    detail::shared_part6(q, w);
-    detail::shared_part7(q, p, w);
-    detail::shared_part8(q, u, w);
-    detail::shared_part9(qd, w);
-    detail::shared_part10(q, qd, w);
-    detail::shared_part11(p, w);
-    detail::shared_part12(w);
+    detail::shared_part4(q, qd, w);
+    detail::shared_part5(q, w);
+    detail::shared_part6(p, w);
+    detail::shared_part7(q, w);
+    detail::shared_part8(q, p, w);
+    detail::shared_part9(q, u, w);
+    detail::shared_part10(qd, w);
+    detail::shared_part12(q, qd, w);
+    detail::shared_part13(p, w);
+    detail::shared_part14(w);
     detail::semi_implicit_system_part0(q, K, rhs, w);
 }
 
@@ -1747,12 +1802,22 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    double w[153];
+    double w[123];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
-    detail::shared_part5(q, qd, p, w);
-    detail::shared_part14(q, qdd, w);
+    detail::shared_part3(q, qd, w);
+    detail::shared_part6(p, w);
+    detail::shared_part11(q, qdd, w);
     detail::inverse_dynamics_part0(q, u, p, tau, w);
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& /*p*/, double* LAGC_RESTRICT Y) {
+    double w[123];
+    detail::shared_part0(q, qd, w);
+    detail::shared_part1(qd, w);
+    detail::shared_part3(q, qd, w);
+    detail::shared_part11(q, qdd, w);
+    detail::inverse_dynamics_regressor_part0(q, Y, w);
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
@@ -1976,10 +2041,10 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
-    double w[99];
+    double w[129];
     detail::shared_part0(q, qd, w);
-    detail::shared_part3(q, qd, w);
-    detail::shared_part10(q, qd, w);
+    detail::shared_part4(q, qd, w);
+    detail::shared_part12(q, qd, w);
     detail::constraint_velocity_part0(v, w);
 }
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(simple_pendulum::detail::pair_stamp == 0x7ea0f045f6ebc4e7ull,
+static_assert(simple_pendulum::detail::pair_stamp == 0xec4b70ffde1367dbull,
               "simple_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace simple_pendulum {
@@ -199,6 +199,11 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 void inverse_dynamics(const double* q, const double* /*qd*/, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
     const double s0 = std::sin(q[0]);
     tau[0] = p.l*p.m*(p.g*s0 + p.l*qdd[0]);
+}
+
+void inverse_dynamics_regressor(const double* q, const double* /*qd*/, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    const double s0 = std::sin(q[0]);
+    Y[0] = p.l*(p.g*s0 + p.l*qdd[0]);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

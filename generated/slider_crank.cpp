@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(slider_crank::detail::pair_stamp == 0x1cd0719128c4e2b4ull,
+static_assert(slider_crank::detail::pair_stamp == 0x29fe2a3a31f0d1dbull,
               "slider_crank.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace slider_crank {
@@ -663,6 +663,24 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s5 = p.L*p.m2*p.r*(s1*s3 - s2*s0);
     tau[0] = -(u[0] - p.m2*p.r*(0.5*p.L*qd[1]*qd[1]*s4 + p.g*s0) - 0.5*qdd[1]*s5 - qdd[0]*(p.Jc + p.m2*p.r*p.r));
     tau[1] = 0.5*(p.L*p.m2*(p.r*qd[0]*qd[0]*s4 - p.g*s2) + qdd[0]*s5) + 0.3333333333333333*p.m2*qdd[1]*p.L*p.L;
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[2] = 0.0;
+    Y[3] = 0.0;
+    Y[5] = 0.0;
+    Y[6] = 0.0;
+    Y[7] = 0.0;
+    Y[8] = qdd[2];
+    const double s0 = std::sin(q[1]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = std::cos(q[1]);
+    const double s3 = std::cos(q[0]);
+    const double s4 = p.L*p.r*(s0*s1 - s2*s3);
+    const double s5 = s3*s0 + s2*s1;
+    Y[1] = 0.5*qdd[1]*s4 + p.r*(p.r*qdd[0] + (0.5*p.L*qd[1]*qd[1]*s5 + p.g*s3));
+    Y[4] = 0.5*(p.L*(p.r*qd[0]*qd[0]*s5 - p.g*s2) + qdd[0]*s4) + 0.3333333333333333*qdd[1]*p.L*p.L;
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

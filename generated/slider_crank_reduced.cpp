@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(slider_crank_reduced::detail::pair_stamp == 0x6df0e524cb11b9bcull,
+static_assert(slider_crank_reduced::detail::pair_stamp == 0xbd8b266eecef0535ull,
               "slider_crank_reduced.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace slider_crank_reduced {
@@ -306,6 +306,28 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s14 = s6*s5;
     const double s15 = s2 - s10;
     tau[0] = -(u[0] + (qd[0]*(0.16666666666666666*qd[0]*(p.m2*s1*s0*s3/s5 - p.m2*s0*s12*s1*s1*s1/(s4*s5*s5)) - 0.08333333333333333*qd[0]*p.m2*s1*s0*(s3 - s12*s10/(s4*s5))/s5) - p.m2*(0.5*p.g*p.r*s1 - 0.25*(s1*s0*s13*s3 - s9*(2.0*p.r*s1*s13 + s13*(s12*s2*s10/(s4*s14) - s3*s15/s6)/p.L))) - p.m3*s8*s13*(s12*s2*s10/(p.L*p.L*p.L*s14) + p.r*(s1 - p.r*s15/(p.L*s6)))) - qdd[0]*(p.Jc + p.m3*s8*s8 + p.m2*(0.25*(s9*s9 + s11) + 0.08333333333333333*s11/s5)));
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    const double s0 = std::cos(q[0]);
+    const double s1 = std::sin(q[0]);
+    const double s2 = p.r*p.r;
+    const double s3 = s1*s1;
+    const double s4 = p.L*p.L;
+    const double s5 = 1.0 - s3*s2/s4;
+    const double s6 = std::sqrt(s5);
+    const double s7 = p.r*s1;
+    const double s8 = s0*s1*s2/(p.L*s6) + 2.0*s7;
+    const double s9 = s0*s0;
+    const double s10 = s9*s2;
+    const double s11 = qd[0]*qd[0];
+    const double s12 = s2*s2;
+    const double s13 = s6*s5;
+    const double s14 = s3 - s9;
+    Y[1] = qdd[0]*(0.25*(s8*s8 + s10) + 0.08333333333333333*s10/s5) + (0.25*s8*(2.0*p.r*s0*s11 + s11*(s12*s3*s9/(s4*s13) - s2*s14/s6)/p.L) + qd[0]*(0.16666666666666666*qd[0]*(s1*s12*s0*s0*s0/(s4*s5*s5) - s0*s1*s2/s5) + qd[0]*(0.08333333333333333*s0*s1*(s2 - s12*s9/(s4*s5))/s5 - 0.25*s0*s1*s2)) + 0.5*p.g*p.r*s0);
+    const double s15 = s7*(1.0 + p.r*s0/(p.L*s6));
+    Y[2] = s15*(s11*(s12*s3*s9/(p.L*p.L*p.L*s13) + p.r*(s0 - p.r*s14/(p.L*s6))) + qdd[0]*s15);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(spinning_top::detail::pair_stamp == 0x73f7e000fdbcac28ull,
+static_assert(spinning_top::detail::pair_stamp == 0xb1a06688a18541d2ull,
               "spinning_top.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace spinning_top {
@@ -389,6 +389,34 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     tau[1] = p.I1*qdd[1] - (p.g*p.h*p.m*s1 + s2*s14 - s3*s10);
     const double s15 = p.I1*qdd[0];
     tau[0] = -(u[0]*s0 + (s0*p.I3*s4 - s1*(s2*s10 + s3*s14)) - (s0*(p.I3*qdd[2] + s0*(p.I3*qdd[0] - s15)) + s15));
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = 0.0;
+    Y[6] = 0.0;
+    Y[7] = 0.0;
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::sin(q[1]);
+    Y[3] = -p.g*p.h*s1;
+    const double s2 = std::sin(q[2]);
+    const double s3 = std::cos(q[2]);
+    const double s4 = qd[1]*s2;
+    const double s5 = qd[0]*s3*s1 - s4;
+    const double s6 = qd[0]*s0;
+    const double s7 = qd[2] + s6;
+    const double s8 = s5*s7;
+    const double s9 = s8 - (qd[2]*s5 + s4*s6);
+    const double s10 = qd[1]*s3;
+    const double s11 = s10 + qd[0]*s1*s2;
+    const double s12 = s7*s11;
+    Y[5] = s2*s12 + s3*s8;
+    const double s13 = s12 + (s10*s6 - qd[2]*s11);
+    Y[1] = qdd[0]*(1.0 - s0*s0) - s1*(s2*s9 - s3*s13);
+    Y[4] = qdd[1] - (s2*s13 + s3*s9);
+    const double s14 = qdd[2] + qdd[0]*s0;
+    const double s15 = qd[0]*qd[1]*s1;
+    Y[2] = s0*s14 + (s1*(s2*s8 - s3*s12) - s0*s15);
+    Y[8] = -(s15 - s14);
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

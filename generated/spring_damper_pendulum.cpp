@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(spring_damper_pendulum::detail::pair_stamp == 0xf6371ab8a2e99c0cull,
+static_assert(spring_damper_pendulum::detail::pair_stamp == 0x45a4195257c53693ull,
               "spring_damper_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace spring_damper_pendulum {
@@ -209,6 +209,15 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s0 = std::sin(q[0]);
     const double s1 = std::cos(q[0]);
     tau[0] = p.l*(s0*(p.g*p.m + 0.25*p.k*p.l*s1) + p.l*p.m*qdd[0]) - (u[0] - 0.25*p.c*qd[0]*s1*s1*p.l*p.l);
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    const double s0 = std::sin(q[0]);
+    Y[0] = p.l*(p.g*s0 + p.l*qdd[0]);
+    const double s1 = std::cos(q[0]);
+    const double s2 = p.l*p.l;
+    Y[1] = 0.25*s1*s0*s2;
+    Y[2] = 0.25*qd[0]*s1*s1*s2;
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(stiff_kite::detail::pair_stamp == 0x5f375c288fd3534dull,
+static_assert(stiff_kite::detail::pair_stamp == 0xefa3aa7db8b4160eull,
               "stiff_kite.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace stiff_kite {
@@ -495,6 +495,13 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 void inverse_dynamics(const double* /*q*/, const double* qd, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
     tau[0] = p.m*qdd[0] - p.c*(p.w - qd[0]);
     tau[1] = p.m*(p.g + qdd[1]) + (p.c*qd[1] - p.lift*p.g*p.m);
+}
+
+void inverse_dynamics_regressor(const double* /*q*/, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[1] = -(p.w - qd[0]);
+    Y[2] = qdd[1] + p.g*(1.0 - p.lift);
+    Y[3] = qd[1];
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(tilted_rod::detail::pair_stamp == 0x75605f357bdc74a7ull,
+static_assert(tilted_rod::detail::pair_stamp == 0x3cb7ef5ba94ee4f6ull,
               "tilted_rod.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace tilted_rod {
@@ -300,6 +300,27 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s9 = 0.25*p.m*p.l*p.l;
     tau[0] = s0*(2.0*qd[0]*qd[1]*s1*s4 - 0.25*p.l*p.m*(s2*s6 - s3*s7)) + (qdd[0]*(p.Jxx + s8*(p.Jzz + s9)) - s8*p.Jxx*qdd[0]);
     tau[1] = qdd[1]*(p.Jyy + s9) - (s1*(s0*qd[0]*qd[0]*s4 - 0.25*p.l*p.m*(s2*s7 + s3*s6 - p.l*s0*s5)) + 0.5*p.g*p.l*p.m*s0);
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[2] = 0.0;
+    Y[6] = qdd[1];
+    const double s0 = std::cos(q[1]);
+    const double s1 = std::cos(q[0]);
+    const double s2 = std::sin(q[0]);
+    const double s3 = std::sin(q[1]);
+    const double s4 = s0*s0;
+    const double s5 = qd[1]*qd[1];
+    const double s6 = p.l*(s0*s2*s5 + qd[0]*(2.0*qd[1]*s1*s3 + qd[0]*s0*s2));
+    const double s7 = p.l*(s0*s1*s5 + qd[0]*(qd[0]*s0*s1 - 2.0*qd[1]*s3*s2));
+    Y[0] = 0.25*p.l*(p.l*qdd[0]*s4 - s0*(s1*s6 - s2*s7));
+    Y[4] = p.l*(0.25*p.l*qdd[1] + (0.25*s3*(s1*s7 + s2*s6 - p.l*s0*s5) - 0.5*p.g*s0));
+    const double s8 = 2.0*qd[0]*qd[1]*s3;
+    Y[1] = qdd[0]*(1.0 - s4) + s0*s8;
+    Y[3] = s0*(qdd[0]*s0 - s8);
+    const double s9 = s0*s3*qd[0]*qd[0];
+    Y[5] = -s9;
+    Y[7] = s9;
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

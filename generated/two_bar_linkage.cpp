@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(two_bar_linkage::detail::pair_stamp == 0xdc6472f3ab620588ull,
+static_assert(two_bar_linkage::detail::pair_stamp == 0xb7ff9646d6f9f5efull,
               "two_bar_linkage.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace two_bar_linkage {
@@ -287,6 +287,21 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     const double s6 = p.l1*p.l2*p.m2*(s1*s3 - s2*s0);
     tau[0] = -(p.l1*(u[0]*s0 - (p.m1*s4 + p.m2*(p.l2*qd[1]*qd[1]*s5 + s4))) - qdd[1]*s6 - qdd[0]*p.l1*p.l1*(p.m1 + p.m2));
     tau[1] = p.l2*(u[0]*s2 + p.m2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s5 - p.g*s2))) + qdd[0]*s6;
+}
+
+void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+    Y[2] = 0.0;
+    const double s0 = std::cos(q[0]);
+    const double s1 = std::sin(q[1]);
+    const double s2 = std::sin(q[0]);
+    const double s3 = std::cos(q[1]);
+    const double s4 = p.g*s0;
+    const double s5 = p.l1*qdd[0];
+    Y[0] = p.l1*(s4 + s5);
+    const double s6 = p.l1*p.l2*(s1*s2 - s3*s0);
+    const double s7 = s0*s1 + s3*s2;
+    Y[1] = qdd[1]*s6 + p.l1*(s5 + (p.l2*qd[1]*qd[1]*s7 + s4));
+    Y[3] = p.l2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s7 - p.g*s3)) + qdd[0]*s6;
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT B) {

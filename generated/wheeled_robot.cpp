@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(wheeled_robot::detail::pair_stamp == 0xb6b8b83ef466ce30ull,
+static_assert(wheeled_robot::detail::pair_stamp == 0xf91344311bd03576ull,
               "wheeled_robot.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace wheeled_robot {
@@ -560,6 +560,15 @@ void inverse_dynamics(const double* q, const double* /*qd*/, const double* qdd, 
     tau[0] = p.m*qdd[0] - u[0]*s0;
     const double s1 = std::sin(q[2]);
     tau[1] = -(u[0]*s1 - p.m*qdd[1]);
+}
+
+void inverse_dynamics_regressor(const double* /*q*/, const double* /*qd*/, const double* qdd, const Parameters& /*p*/, double* LAGC_RESTRICT Y) {
+    Y[0] = qdd[0];
+    Y[1] = 0.0;
+    Y[2] = qdd[1];
+    Y[3] = 0.0;
+    Y[4] = 0.0;
+    Y[5] = qdd[2];
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

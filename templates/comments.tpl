@@ -52,6 +52,12 @@
 @@ inverse_dynamics
 // Inverse dynamics: tau = M qdd + h - Q(q, qd, u) (no constraint term: at forward_dynamics'
 // solution it equals -A^T lambda).
+@@ inverse_dynamics_regressor
+// Inverse dynamics' regressor: Y (nq x nr, row-major) with tau = Y pi, pi the parameters
+// tau is linear in (regressor_parameters[] below: indices into the parameters, names in
+// regressor_parameter_names); tau as inverse_dynamics gives it with the inputs at zero. Y
+// does not depend on pi's values; it reads the other parameters from p. For identifying
+// pi from measured torques by least squares.
 @@ input_matrix
 // Input matrix dQ/du, nq x nu, row-major (not written when nu = 0).
 @@ linearization_terms

@@ -6,7 +6,13 @@ struct coordinate {{
     enum : int {{ {coordinates} }};
 }};
 inline constexpr const char* coordinate_names[nq] = {{{coordinate_names}}};
-{inputs}{parameters}{outputs}
+{inputs}{parameters}{outputs}{regressor}
+@@ regressor_names
+// The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi): their indices
+// among the parameters (parameter::NAME) and their names.
+inline constexpr int nr = {count};
+inline constexpr int regressor_parameters[nr] = {{{indices}}};
+inline constexpr const char* regressor_parameter_names[nr] = {{{names}}};
 @@ input_names
 struct input {{
     enum : int {{ {inputs} }};

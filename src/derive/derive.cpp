@@ -285,6 +285,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags, double max_wor
         constraint_rows(m, d, diags);
         if (!check_well_posed(m, d, diags)) return std::nullopt;
         derive_control(m, d, rs.get());
+        d.regressor = regressor_parameters(m, d);
     } catch (GiNaC::pole_error const& e) {
         diags.error(m.model_span, std::string("a division by zero or log(0) was met while deriving: ") + e.what());
         return std::nullopt;

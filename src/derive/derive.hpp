@@ -50,6 +50,9 @@ struct derived {
     // lambda[k] in the generated code.
     std::vector<GiNaC::symbol> qdd, lambda;
     std::vector<GiNaC::exvector> inverse_dynamics; // τ = M q̈ + h − Q, nq rows, each as the parts of its sum
+    // The parameters τ (inputs at zero) is linear in, as indices into model::parameters:
+    // τ = Y π with Y = ∂τ/∂π (regressor.cpp); empty where there are none.
+    std::vector<std::size_t> regressor;
     // The residuals R = M q̈ + h − Q + Aᵀλ (nq rows) and S = A q̈ − r (nc rows), zero at a
     // solution. Solving the KKT system with −∂R/∂x and −∂S/∂x (x = [q; q̇; u], q̈ and λ held)
     // gives ∂q̈/∂x exactly (the implicit function theorem); the emitter differentiates them.
@@ -85,6 +88,9 @@ struct derived {
 GiNaC::exvector bias_parts(derived const& d, std::size_t i, bool evaluated);
 
 struct rate_structures;
+
+// The parameters inverse dynamics is linear in (regressor.cpp): derived::regressor.
+std::vector<std::size_t> regressor_parameters(model const& m, derived const& d);
 
 // Adds the control API's expressions to a derivation (derive_control.cpp); `s`, the rate
 // form M and h came from with its composites (or null), gives M q̈ its composite form.

@@ -45,6 +45,7 @@ std::string emitter::c_array_sizes(std::string const& function, std::vector<cxx_
         if (a == "rhs") return nq + nc;
         if (a == "A") return function == "linearization" ? 4 * nq * nq : nc * nq;
         if (a == "B") return function == "linearization" ? 2 * nq * nu : nq * nu;
+        if (a == "Y") return nq * d_.regressor.size();
         if (a == "Ad") return 4 * nq * nq;
         if (a == "Bd") return 2 * nq * nu;
         if (a == "out" || a == "a") return output_size;

@@ -142,6 +142,17 @@ void emitter::inverse_dynamics() {
                    text("comments.tpl#inverse_dynamics"), cxx_printer::place::api);
 }
 
+// Y = dtau/dpi (nq x nr) for the parameters tau is linear in (derived::regressor): with the
+// inputs at zero, tau = Y pi exactly, Y free of pi.
+void emitter::regressor() {
+    if (d_.regressor.empty()) return;
+    std::vector<std::string> variables;
+    for (std::size_t j : d_.regressor) variables.push_back("p." + m_.parameters[j].name);
+    write_function(build_jacobian("inverse_dynamics_regressor", d_.inverse_dynamics, variables, "Y", false),
+                   with_output(inputs({"q", "qd", "qdd", "p"}), "Y"), text("comments.tpl#inverse_dynamics_regressor"),
+                   cxx_printer::place::api);
+}
+
 void emitter::input_matrix() {
     std::vector<exvector> Q;
     for (auto const& e : d_.generalized_forces) Q.push_back({e});

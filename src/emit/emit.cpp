@@ -349,6 +349,7 @@ emitted_files emitter::run() {
     state_derivative();
     linearization();
     inverse_dynamics();
+    regressor();
     input_matrix();
     integrators();
     constraint_state_functions();

@@ -154,6 +154,7 @@ private:
     void state_derivative();
     void linearization();
     void inverse_dynamics();
+    void regressor();
     void input_matrix();
     void integrators();
     // [t,] x, u, p: the state as one array (in place for the integrators).

@@ -45,11 +45,23 @@ std::string emitter::index_names() const {
         auto [e, n] = enumerators(names, sizes);
         outputs_text = text("task.tpl#output_names", {{"outputs", e}, {"output_names", n}, {"count", std::to_string(names.size())}});
     }
+    std::string regressor_text;
+    if (!d_.regressor.empty()) {
+        std::string indices_list, names_list;
+        for (std::size_t j : d_.regressor) {
+            indices_list += (indices_list.empty() ? "" : ", ") + std::to_string(j);
+            names_list += (names_list.empty() ? "\"" : ", \"") + m_.parameters[j].name + "\"";
+        }
+        regressor_text = text("task.tpl#regressor_names", {{"count", std::to_string(d_.regressor.size())},
+                                                            {"indices", indices_list},
+                                                            {"names", names_list}});
+    }
     std::string names = text("task.tpl#names", {{"coordinates", coordinates},
                                                 {"coordinate_names", coordinate_names},
                                                 {"inputs", inputs_text},
                                                 {"parameters", parameters_text},
-                                                {"outputs", outputs_text}});
+                                                {"outputs", outputs_text},
+                                                {"regressor", regressor_text}});
     names.pop_back(); // the section's own line end; the header template has the next
     return names;
 }

@@ -1,0 +1,155 @@
+// Stage 3, the parameters inverse dynamics is linear in (issue 35): τ = Y(q, q̇, q̈) π for the
+// π this finds, so that inverse_dynamics_regressor can write Y = ∂τ/∂π (emit/control.cpp).
+// Found numerically on the expression graph, at random states and random parameter values
+// (τ's rows as the derivation left them, inputs at zero): a parameter is a candidate where τ
+// is affine in it alone; two candidates conflict where τ is not affine in the pair (m·g,
+// m·c); the candidates are taken fewest conflicts first (so g, which multiplies every mass,
+// gives way to the masses); and τ must vanish where π does (no remainder), and be affine in
+// all of π at once, or no π is found.
+#include "derive/derive.hpp"
+#include "derive/well_posed.hpp"
+#include "graph/expression_graph.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numeric>
+
+namespace lagc {
+
+namespace {
+
+class tau_sampler {
+public:
+    tau_sampler(model const& m, derived const& d) {
+        auto symbols = graph_spellings(m, order_);
+        for (std::size_t i = 0; i < d.nq; ++i) {
+            std::string const spelled = "qdd[" + std::to_string(i) + "]";
+            symbols[d.qdd[i].get_name()] = {spelled, "x"};
+            order_.push_back(spelled);
+        }
+        graph_ = std::make_unique<expression_graph>(symbols, codegen_options{});
+        for (auto const& row : d.inverse_dynamics) {
+            GiNaC::ex sum = 0;
+            for (auto const& part : row) sum += part;
+            rows_.push_back(graph_->add(sum));
+        }
+        first_parameter_ = m.q.size() + m.qd.size() + m.u.size();
+        std::uint64_t state = 0x7265677265737331ull;
+        for (int k = 0; k < 2; ++k) {
+            std::vector<double> x = random_point(m, state, parameter_values::random);
+            for (std::size_t i = 0; i < m.u.size(); ++i) x[m.q.size() + m.qd.size() + i] = 0;
+            for (std::size_t i = 0; i < d.nq; ++i) x.push_back(std::sin(1.7 * static_cast<double>(i) + k));
+            bases_.push_back(std::move(x));
+        }
+    }
+
+    // τ at base k with the parameters `which` set to `values`.
+    std::vector<double> at(std::size_t k, std::vector<std::size_t> const& which, std::vector<double> const& values) const {
+        std::vector<double> x = bases_[k];
+        for (std::size_t j = 0; j < which.size(); ++j) x[first_parameter_ + which[j]] = values[j];
+        return graph_->evaluate_all(rows_, order_, x);
+    }
+
+    // Whether τ is affine in the parameters `which` (jointly): f(a) + f(b) = f(c) + f(a + b − c)
+    // at random a, b, c, at each base.
+    bool affine(std::vector<std::size_t> const& which, std::uint64_t seed) const {
+        std::uint64_t state = seed;
+        auto next = [&] {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            return 0.5 + static_cast<double>(state >> 11) / 9007199254740992.0;
+        };
+        for (std::size_t k = 0; k < bases_.size(); ++k) {
+            std::vector<double> a(which.size()), b(which.size()), c(which.size()), e(which.size());
+            for (std::size_t j = 0; j < which.size(); ++j) a[j] = next(), b[j] = next(), c[j] = next(), e[j] = a[j] + b[j] - c[j];
+            auto const fa = at(k, which, a), fb = at(k, which, b), fc = at(k, which, c), fe = at(k, which, e);
+            for (std::size_t i = 0; i < fa.size(); ++i) {
+                double const scale = std::abs(fa[i]) + std::abs(fb[i]) + std::abs(fc[i]) + std::abs(fe[i]) + 1e-300;
+                double const gap = std::abs(fa[i] + fb[i] - fc[i] - fe[i]);
+                if (!std::isfinite(gap) || gap > 1e-9 * scale) return false;
+            }
+        }
+        return true;
+    }
+
+    // The graph's size: what one evaluation of τ costs, about.
+    double nodes() const {
+        int largest = 0;
+        for (int r : rows_) largest = std::max(largest, r);
+        return static_cast<double>(largest + 1);
+    }
+
+    // Whether τ changes with the parameter j at all (a parameter it does not read has a zero column).
+    bool reads(std::size_t j) const {
+        for (std::size_t k = 0; k < bases_.size(); ++k) {
+            auto const a = at(k, {j}, {0.7}), b = at(k, {j}, {1.3});
+            for (std::size_t i = 0; i < a.size(); ++i)
+                if (std::abs(a[i] - b[i]) > 1e-12 * (std::abs(a[i]) + std::abs(b[i]))) return true;
+        }
+        return false;
+    }
+
+    // Whether τ vanishes where the parameters `which` are all zero.
+    bool vanishes_without(std::vector<std::size_t> const& which) const {
+        for (std::size_t k = 0; k < bases_.size(); ++k) {
+            auto const zero = at(k, which, std::vector<double>(which.size(), 0.0));
+            auto const one = at(k, which, std::vector<double>(which.size(), 1.0));
+            double scale = 1e-300;
+            for (double v : one) scale = std::max(scale, std::abs(v));
+            for (double v : zero)
+                if (!(std::abs(v) <= 1e-12 * scale)) return false;
+        }
+        return true;
+    }
+
+private:
+    std::vector<std::string> order_;
+    std::unique_ptr<expression_graph> graph_;
+    std::vector<int> rows_;
+    std::size_t first_parameter_ = 0;
+    std::vector<std::vector<double>> bases_;
+};
+
+} // namespace
+
+std::vector<std::size_t> regressor_parameters(model const& m, derived const& d) {
+    std::size_t const np = m.parameters.size();
+    if (np == 0 || d.inverse_dynamics.size() != d.nq || np > 400) return {};
+    tau_sampler const tau(m, d);
+    // A fixed budget of node evaluations (about half a second): the single tests cost 12
+    // evaluations a parameter, the pairs 8 a pair. Past it — trees of many bodies — no
+    // regressor is made; the decision depends on sizes only, so runs stay alike.
+    double const budget = 3e8, per_evaluation = tau.nodes();
+    if (12.0 * static_cast<double>(np) * per_evaluation > budget) return {};
+    std::vector<std::size_t> candidates;
+    for (std::size_t j = 0; j < np; ++j)
+        if (tau.reads(j) && tau.affine({j}, 0x616666696e65ull + j)) candidates.push_back(j);
+    double const pairs = static_cast<double>(candidates.size()) * static_cast<double>(candidates.size()) / 2;
+    if ((12.0 * static_cast<double>(np) + 8.0 * pairs) * per_evaluation > budget) return {};
+    // Conflicts: pairs τ is not affine in together.
+    std::size_t const c = candidates.size();
+    std::vector<std::vector<bool>> conflict(c, std::vector<bool>(c, false));
+    std::vector<std::size_t> degree(c, 0);
+    for (std::size_t a = 0; a < c; ++a)
+        for (std::size_t b = a + 1; b < c; ++b)
+            if (!tau.affine({candidates[a], candidates[b]}, 0x70616972ull + a * c + b)) {
+                conflict[a][b] = conflict[b][a] = true;
+                ++degree[a], ++degree[b];
+            }
+    std::vector<std::size_t> by_degree(c);
+    std::iota(by_degree.begin(), by_degree.end(), 0);
+    std::stable_sort(by_degree.begin(), by_degree.end(), [&](std::size_t x, std::size_t y) { return degree[x] < degree[y]; });
+    std::vector<std::size_t> chosen;
+    std::vector<bool> taken(c, false);
+    for (std::size_t x : by_degree) {
+        bool free = true;
+        for (std::size_t y = 0; y < c && free; ++y) free = !(taken[y] && conflict[x][y]);
+        if (free) taken[x] = true;
+    }
+    for (std::size_t x = 0; x < c; ++x)
+        if (taken[x]) chosen.push_back(candidates[x]);
+    if (chosen.empty() || !tau.affine(chosen, 0x616c6cull) || !tau.vanishes_without(chosen)) return {};
+    return chosen;
+}
+
+} // namespace lagc

@@ -1,0 +1,161 @@
+// inverse_dynamics_regressor on every bundled model that has one (issue 35): Y pi equals
+// inverse_dynamics with the inputs at zero, to 1e-12 of its size, at random states; Y does
+// not depend on pi's values (pi scaled, the same Y, and Y pi' the new torques); and the
+// numbers of identifiable combinations (the base parameters: the rank of Y stacked over
+// random states) of the planar chains and arms.
+#include "all_models.inc"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using vec = std::vector<double>;
+
+struct regressor_case {
+    std::string name;
+    int nq = 0, nu = 0, nr = 0, np = 0;
+    std::vector<int> columns; // pi's indices among the parameters
+    std::function<void(const double*, const double*, const double*, const double*, double*)> Y;  // q, qd, qdd, p-array
+    std::function<void(const double*, const double*, const double*, const double*, double*)> tau; // u = 0
+};
+
+// The parameters as an array of doubles (Parameters holds doubles only, in declaration order).
+template <class P>
+P from_array(const double* a) {
+    static_assert(sizeof(P) % sizeof(double) == 0);
+    P p;
+    std::copy(a, a + sizeof(P) / sizeof(double), reinterpret_cast<double*>(&p));
+    return p;
+}
+
+template <class P, int NR, int NU>
+regressor_case make_case(char const* name, int nq, int const (&columns)[NR]) {
+    regressor_case c;
+    c.name = name;
+    c.nq = nq, c.nu = NU, c.nr = NR, c.np = static_cast<int>(sizeof(P) / sizeof(double));
+    c.columns.assign(columns, columns + NR);
+    c.Y = [](const double* q, const double* qd, const double* qdd, const double* a, double* Y) {
+        inverse_dynamics_regressor(q, qd, qdd, from_array<P>(a), Y);
+    };
+    c.tau = [](const double* q, const double* qd, const double* qdd, const double* a, double* tau) {
+        double u[NU > 0 ? NU : 1] = {};
+        inverse_dynamics(q, qd, qdd, u, from_array<P>(a), tau);
+    };
+    return c;
+}
+
+// The arms, chains and single bodies of models/ (every time-free model with a regressor
+// could be listed; these cover each kind of kinetic energy lagc derives).
+#define LAGC_REGRESSOR(NS) make_case<NS::Parameters, NS::nr, NS::nu>(#NS, NS::nq, NS::regressor_parameters),
+
+std::vector<regressor_case> const cases = {
+    LAGC_REGRESSOR(cart_pendulum) LAGC_REGRESSOR(double_pendulum) LAGC_REGRESSOR(chain10_rel)
+    LAGC_REGRESSOR(elastic_pendulum) LAGC_REGRESSOR(planar_arm) LAGC_REGRESSOR(two_bar_linkage)
+    LAGC_REGRESSOR(spring_damper_pendulum) LAGC_REGRESSOR(four_bar) LAGC_REGRESSOR(ladle)
+    LAGC_REGRESSOR(tilted_rod) LAGC_REGRESSOR(spinning_top) LAGC_REGRESSOR(quadrotor)
+    LAGC_REGRESSOR(ur5_like) LAGC_REGRESSOR(panda_like) LAGC_REGRESSOR(iiwa_like) LAGC_REGRESSOR(iiwa_ceiling)};
+
+} // namespace
+
+class Regressor : public ::testing::TestWithParam<regressor_case> {};
+
+TEST_P(Regressor, YPiIsInverseDynamicsAndYIsFreeOfPi) {
+    regressor_case const& c = GetParam();
+    int const n = c.nq;
+    std::mt19937_64 rng(97);
+    std::uniform_real_distribution<double> U(-1.2, 1.2), S(0.6, 1.6);
+    for (int trial = 0; trial < 5; ++trial) {
+        vec q(n), qd(n), qdd(n), p(c.np), tau(n), Y(n * c.nr), Y2(n * c.nr), tau2(n);
+        for (int i = 0; i < n; ++i) q[i] = U(rng), qd[i] = U(rng), qdd[i] = U(rng);
+        for (auto& x : p) x = S(rng); // every parameter random and non-zero
+        c.Y(q.data(), qd.data(), qdd.data(), p.data(), Y.data());
+        c.tau(q.data(), qd.data(), qdd.data(), p.data(), tau.data());
+        auto check = [&](vec const& Ym, vec const& pm, vec const& t) {
+            double scale = 1e-300;
+            for (double v : t) scale = std::max(scale, std::abs(v));
+            for (int i = 0; i < n; ++i) {
+                double s = 0;
+                for (int j = 0; j < c.nr; ++j) s += Ym[i * c.nr + j] * pm[c.columns[j]];
+                EXPECT_NEAR(s, t[i], 1e-12 * scale) << c.name << " row " << i;
+            }
+        };
+        check(Y, p, tau);
+        // pi scaled: the same Y, and Y pi' the torques at the new values.
+        vec p2 = p;
+        for (int j : c.columns) p2[j] *= 1.7;
+        c.Y(q.data(), qd.data(), qdd.data(), p2.data(), Y2.data());
+        c.tau(q.data(), qd.data(), qdd.data(), p2.data(), tau2.data());
+        for (int k = 0; k < n * c.nr; ++k) EXPECT_NEAR(Y2[k], Y[k], 1e-12 * (1 + std::abs(Y[k]))) << c.name;
+        check(Y2, p2, tau2);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Bundled, Regressor, ::testing::ValuesIn(cases), [](auto const& info) { return info.param.name; });
+
+namespace {
+
+// The rank of Y stacked over random states (relative tolerance 1e-9): how many combinations
+// of pi the torques determine — the base parameters' count.
+int base_parameter_count(regressor_case const& c) {
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> U(-1.5, 1.5), S(0.6, 1.6);
+    vec p(c.np);
+    for (auto& x : p) x = S(rng);
+    std::vector<vec> rows;
+    for (int s = 0; s < 8 * c.nr / c.nq + 20; ++s) {
+        vec q(c.nq), qd(c.nq), qdd(c.nq), Y(c.nq * c.nr);
+        for (int i = 0; i < c.nq; ++i) q[i] = U(rng), qd[i] = U(rng), qdd[i] = U(rng);
+        c.Y(q.data(), qd.data(), qdd.data(), p.data(), Y.data());
+        for (int i = 0; i < c.nq; ++i) rows.push_back(vec(Y.begin() + i * c.nr, Y.begin() + (i + 1) * c.nr));
+    }
+    // Gaussian elimination with full pivoting on the stacked rows.
+    double largest = 0;
+    for (auto const& r : rows)
+        for (double v : r) largest = std::max(largest, std::abs(v));
+    int rank = 0;
+    std::vector<bool> used(c.nr, false);
+    for (std::size_t k = 0; k < rows.size() && rank < c.nr; ++k) {
+        std::size_t br = k;
+        int bc = -1;
+        double best = 0;
+        for (std::size_t r = k; r < rows.size(); ++r)
+            for (int j = 0; j < c.nr; ++j)
+                if (!used[j] && std::abs(rows[r][j]) > best) best = std::abs(rows[r][j]), br = r, bc = j;
+        if (bc < 0 || best <= 1e-9 * largest) break;
+        std::swap(rows[k], rows[br]);
+        used[bc] = true;
+        ++rank;
+        for (std::size_t r = k + 1; r < rows.size(); ++r) {
+            double const f = rows[r][bc] / rows[k][bc];
+            for (int j = 0; j < c.nr; ++j) rows[r][j] -= f * rows[k][j];
+        }
+    }
+    return rank;
+}
+
+regressor_case const& find(std::string const& name) {
+    return *std::find_if(cases.begin(), cases.end(), [&](auto const& c) { return c.name == name; });
+}
+
+} // namespace
+
+TEST(Regressor, BaseParameterCounts) {
+    // Point masses on a chain: the gravity torque at joint i sums the masses beyond it, so
+    // every mass is determined (a triangular system): as many base parameters as masses.
+    EXPECT_EQ(base_parameter_count(find("double_pendulum")), 2);
+    EXPECT_EQ(base_parameter_count(find("chain10_rel")), 10);
+    for (char const* arm : {"ur5_like", "panda_like", "iiwa_like"}) {
+        regressor_case const& c = find(arm);
+        int const base = base_parameter_count(c);
+        std::printf("%s: %d regressor parameters, %d base parameters\n", arm, c.nr, base);
+        EXPECT_GT(base, 0);
+        EXPECT_LT(base, c.nr); // rigid-body parameters are never all identifiable
+    }
+}
