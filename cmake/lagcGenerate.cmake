@@ -41,7 +41,7 @@ include_guard(GLOBAL)
 # The options lagc takes, and whether each takes a value (checked at configure time).
 set(_lagc_flag_options --template --fold-parameters --stats --c-api --no-shared-parts --progress -w -Werror)
 set(_lagc_value_options --scalar --namespace --split --reuse-above --max-terms --max-coordinates --max-operations
-    --max-derivation --max-diagnostics)
+    --max-derivation --max-diagnostics --regressor-parameters)
 
 function(_lagc_check_options header_only options)
   set(expect_value "")

@@ -252,7 +252,8 @@ void kinetic_from_mass(model const& m, derived& d) {
 
 } // namespace
 
-std::optional<derived> derive(model const& m, diagnostics& diags, double max_work) {
+std::optional<derived> derive(model const& m, diagnostics& diags, double max_work,
+                              std::vector<std::string> const* regressor) {
     derived d;
     std::size_t const n = m.q.size();
     d.nq = n;
@@ -285,7 +286,16 @@ std::optional<derived> derive(model const& m, diagnostics& diags, double max_wor
         constraint_rows(m, d, diags);
         if (!check_well_posed(m, d, diags)) return std::nullopt;
         derive_control(m, d, rs.get());
-        d.regressor = regressor_parameters(m, d);
+        if (!regressor) {
+            d.regressor = regressor_parameters(m, d);
+        } else {
+            std::string error;
+            d.regressor = regressor_parameters(m, d, *regressor, error);
+            if (!error.empty()) {
+                diags.error(m.model_span, error);
+                return std::nullopt;
+            }
+        }
     } catch (GiNaC::pole_error const& e) {
         diags.error(m.model_span, std::string("a division by zero or log(0) was met while deriving: ") + e.what());
         return std::nullopt;

@@ -91,6 +91,10 @@ struct rate_structures;
 
 // The parameters inverse dynamics is linear in (regressor.cpp): derived::regressor.
 std::vector<std::size_t> regressor_parameters(model const& m, derived const& d);
+// The parameters `names` as π, checked: empty with `error` set where τ is not linear in them
+// jointly, or has terms free of them.
+std::vector<std::size_t> regressor_parameters(model const& m, derived const& d, std::vector<std::string> const& names,
+                                              std::string& error);
 
 // Adds the control API's expressions to a derivation (derive_control.cpp); `s`, the rate
 // form M and h came from with its composites (or null), gives M q̈ its composite form.
@@ -101,6 +105,8 @@ void derive_control(model const& m, derived& d, rate_structures const* s = nullp
 // each costly step the terms it would build are estimated from its inputs; past
 // `max_work` (--max-derivation) the derivation stops with an error instead of running
 // for minutes.
-std::optional<derived> derive(model const& m, diagnostics& diags, double max_work = 1e8);
+// `regressor`, when given, is π's names (--regressor-parameters; empty: no regressor).
+std::optional<derived> derive(model const& m, diagnostics& diags, double max_work = 1e8,
+                              std::vector<std::string> const* regressor = nullptr);
 
 } // namespace lagc

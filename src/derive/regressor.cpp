@@ -112,6 +112,39 @@ private:
 
 } // namespace
 
+std::vector<std::size_t> regressor_parameters(model const& m, derived const& d, std::vector<std::string> const& names,
+                                              std::string& error) {
+    std::vector<std::size_t> chosen;
+    for (auto const& name : names) {
+        auto it = std::find_if(m.parameters.begin(), m.parameters.end(), [&](auto const& p) { return p.name == name; });
+        if (it == m.parameters.end()) {
+            error = "--regressor-parameters names '" + name + "', which is not a parameter of the model";
+            return {};
+        }
+        chosen.push_back(static_cast<std::size_t>(it - m.parameters.begin()));
+    }
+    if (chosen.empty()) return {};
+    tau_sampler const tau(m, d);
+    for (std::size_t j : chosen)
+        if (!tau.affine({j}, 0x616666696e65ull + j)) {
+            error = "inverse dynamics is not linear in '" + m.parameters[j].name + "' (--regressor-parameters)";
+            return {};
+        }
+    for (std::size_t a = 0; a < chosen.size(); ++a)
+        for (std::size_t b = a + 1; b < chosen.size(); ++b)
+            if (!tau.affine({chosen[a], chosen[b]}, 0x70616972ull + a * 977 + b)) {
+                error = "inverse dynamics is not linear in '" + m.parameters[chosen[a]].name + "' and '" +
+                        m.parameters[chosen[b]].name + "' together: a term multiplies them (--regressor-parameters)";
+                return {};
+            }
+    if (!tau.vanishes_without(chosen)) {
+        error = "inverse dynamics has terms free of the parameters given to --regressor-parameters, so it is not Y pi "
+                "for them: add the parameters those terms hold";
+        return {};
+    }
+    return chosen;
+}
+
 std::vector<std::size_t> regressor_parameters(model const& m, derived const& d) {
     std::size_t const np = m.parameters.size();
     if (np == 0 || d.inverse_dynamics.size() != d.nq || np > 400) return {};

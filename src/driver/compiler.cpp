@@ -95,7 +95,8 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
     if (options.emit.fold_parameters && !fold_parameters(*m, r.diags)) return r;
     step("deriving the equations of motion");
     t0 = std::chrono::steady_clock::now();
-    auto d = derive(*m, r.diags, static_cast<double>(options.max_derivation));
+    auto d = derive(*m, r.diags, static_cast<double>(options.max_derivation),
+                    options.regressor ? &*options.regressor : nullptr);
     r.times.derive = seconds_since(t0);
     if (!d) return r;
     if (!d->coriolis)

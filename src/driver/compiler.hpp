@@ -19,6 +19,7 @@ struct compile_options {
     std::string namespace_name; // --namespace (default: the model's name)
     check_limits limits;        // --max-terms, --max-coordinates
     std::size_t max_derivation = 100000000; // --max-derivation: terms the derivation may build (estimated first)
+    std::optional<std::vector<std::string>> regressor; // --regressor-parameters: pi's names (none: no regressor)
     warning_controls warnings;  // -w, -Wno-NAME, -Werror
     // Called as each step begins: "checking", "deriving the equations of motion", then
     // "generating NAME" for each generated function (may be empty).

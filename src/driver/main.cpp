@@ -53,6 +53,9 @@ char const* const usage_text =
     "  --max-terms N     the largest expression (in nodes, names substituted) a model may\n"
     "                    build; default 400000\n"
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
+    "  --regressor-parameters a,b,c  the parameters inverse_dynamics_regressor's columns stand\n"
+    "                    for (checked: tau must be linear in them); none: no regressor;\n"
+    "                    default: the parameters tau is linear in, found by lagc\n"
     "  --max-derivation N  the terms deriving the equations of motion may build, estimated\n"
     "                    before each step begins (about 5 million a second); default 100000000\n"
     "  --max-diagnostics N  the most errors, warnings and notes printed; default 100, 0 for all\n"
@@ -173,6 +176,18 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
             return usage_error(a + " takes a number" + limit->what + " from " + std::to_string(limit->low) +
                                (a == "--max-diagnostics" ? " (all)" : "") + " to " + std::to_string(limit->high) +
                                ", not '" + v + "'");
+    } else if (a == "--regressor-parameters") {
+        if (!value() || !*v) return usage_error("--regressor-parameters needs parameter names, a,b,c (or none)");
+        std::vector<std::string> names;
+        std::string const list = v;
+        if (list != "none")
+            for (std::size_t at = 0; at <= list.size();) {
+                std::size_t const comma = std::min(list.find(',', at), list.size());
+                if (comma == at) return usage_error("--regressor-parameters has an empty name in '" + list + "'");
+                names.push_back(list.substr(at, comma - at));
+                at = comma + 1;
+            }
+        o.regressor = names;
     } else if (a == "--scalar") {
         if (!value()) return usage_error("--scalar needs a type: float or double");
         o.emit.scalar = v;
