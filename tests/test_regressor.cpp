@@ -60,7 +60,8 @@ std::vector<regressor_case> const cases = {
     LAGC_REGRESSOR(elastic_pendulum) LAGC_REGRESSOR(planar_arm) LAGC_REGRESSOR(two_bar_linkage)
     LAGC_REGRESSOR(spring_damper_pendulum) LAGC_REGRESSOR(four_bar) LAGC_REGRESSOR(ladle)
     LAGC_REGRESSOR(tilted_rod) LAGC_REGRESSOR(spinning_top) LAGC_REGRESSOR(quadrotor)
-    LAGC_REGRESSOR(ur5_like) LAGC_REGRESSOR(panda_like) LAGC_REGRESSOR(iiwa_like) LAGC_REGRESSOR(iiwa_ceiling)};
+    LAGC_REGRESSOR(ur5_like) LAGC_REGRESSOR(panda_like) LAGC_REGRESSOR(iiwa_like) LAGC_REGRESSOR(iiwa_ceiling)
+    LAGC_REGRESSOR(two_link_identification)};
 
 } // namespace
 
@@ -103,11 +104,12 @@ namespace {
 
 // The rank of Y stacked over random states (relative tolerance 1e-9): how many combinations
 // of pi the torques determine — the base parameters' count.
-int base_parameter_count(regressor_case const& c) {
+int base_parameter_count(regressor_case const& c, int fixed = -1, double value = 0) {
     std::mt19937_64 rng(5);
     std::uniform_real_distribution<double> U(-1.5, 1.5), S(0.6, 1.6);
     vec p(c.np);
     for (auto& x : p) x = S(rng);
+    if (fixed >= 0) p[fixed] = value;
     std::vector<vec> rows;
     for (int s = 0; s < 8 * c.nr / c.nq + 20; ++s) {
         vec q(c.nq), qd(c.nq), qdd(c.nq), Y(c.nq * c.nr);
@@ -151,6 +153,14 @@ TEST(Regressor, BaseParameterCounts) {
     // every mass is determined (a triangular system): as many base parameters as masses.
     EXPECT_EQ(base_parameter_count(find("double_pendulum")), 2);
     EXPECT_EQ(base_parameter_count(find("chain10_rel")), 10);
+    // A planar 2R arm in barycentric parameters (models/two_link_identification.lag): pi is
+    // mx1, my1, zz1, m2, mx2, my2, zz2. By the grouping rules (Khalil and Gautier) m2 joins
+    // zz1 (as m2 l1^2) and mx1 (as m2 l1), leaving zz1R, mx1R, my1, zz2, mx2, my2: 6 base
+    // parameters in a vertical plane; without gravity mx1R and my1 no longer act: 4.
+    regressor_case const& planar = find("two_link_identification");
+    EXPECT_EQ(planar.nr, 7);
+    EXPECT_EQ(base_parameter_count(planar), 6);
+    EXPECT_EQ(base_parameter_count(planar, two_link_identification::parameter::g, 0.0), 4);
     for (char const* arm : {"ur5_like", "panda_like", "iiwa_like"}) {
         regressor_case const& c = find(arm);
         int const base = base_parameter_count(c);
