@@ -287,7 +287,12 @@ std::optional<derived> derive(model const& m, diagnostics& diags, double max_wor
         if (!check_well_posed(m, d, diags)) return std::nullopt;
         derive_control(m, d, rs.get());
         if (!regressor) {
-            d.regressor = regressor_parameters(m, d);
+            // An extra the model did not ask for: where finding it fails, there is none.
+            try {
+                d.regressor = regressor_parameters(m, d);
+            } catch (std::exception const&) {
+                d.regressor.clear();
+            }
         } else {
             std::string error;
             d.regressor = regressor_parameters(m, d, *regressor, error);
