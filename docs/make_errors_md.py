@@ -28,6 +28,8 @@ TITLES = {
     'velocity_constraint_not_affine': 'A velocity constraint not affine in the velocities',
     'baumgarte_gain_state': 'Baumgarte gains',
     'singular_mass_matrix': 'A coordinate with no inertia (singular mass matrix)',
+    'robot_mjcf': 'Robot files: mistakes in an MJCF file (at their lines), and what is left out',
+    'robot_urdf': 'Robot files: mistakes in a URDF file',
     'log_of_zero': 'log(0) and other poles',
     'division_by_zero': 'Division by zero',
     'missing_model': 'A missing model statement',
@@ -77,10 +79,13 @@ def main() -> None:
            'and its standard error compared byte for byte with what is shown here.', '',
            'Errors on the command line (unknown options, unreadable input, unwritable output) are',
            'printed as `lagc: error: ...` and exit with status 2; see [cli.md](cli.md).', '']
-    for case in sorted(glob.glob(os.path.join(root, 'tests', 'diagnostics', '*.lag'))):
-        name = os.path.basename(case)[:-4]
+    cases = sorted(glob.glob(os.path.join(root, 'tests', 'diagnostics', '*.lag')))
+    cases += sorted(glob.glob(os.path.join(root, 'tests', 'diagnostics', '*.xml')))
+    cases += sorted(glob.glob(os.path.join(root, 'tests', 'diagnostics', '*.urdf')))
+    for case in cases:
+        name, _ = os.path.splitext(os.path.basename(case))
         source = open(case, encoding='utf-8', errors='surrogateescape').read()
-        stderr = open(case[:-4] + '.stderr', encoding='utf-8', errors='surrogateescape').read()
+        stderr = open(os.path.splitext(case)[0] + '.stderr', encoding='utf-8', errors='surrogateescape').read()
         out += ['## ' + TITLES.get(name, name.replace('_', ' ')), '']
         if name in DESCRIBED:
             out += [DESCRIBED[name], '']

@@ -1,8 +1,9 @@
-# Golden tests for messages: every tests/diagnostics/NAME.lag is compiled and lagc's
+# Golden tests for messages: every tests/diagnostics/NAME.lag (and robot file NAME.xml,
+# NAME.urdf) is compiled and lagc's
 # stderr must equal NAME.stderr byte for byte; the exit status must be 1 when the file
 # reports an error and 0 otherwise (warnings and notes only).
 # Usage: cmake -DLAGC=... -DDIR=tests/diagnostics -DWORK_DIR=... [-DUPDATE=ON] -P diagnostics.cmake
-file(GLOB cases RELATIVE ${DIR} ${DIR}/*.lag)
+file(GLOB cases RELATIVE ${DIR} ${DIR}/*.lag ${DIR}/*.xml ${DIR}/*.urdf)
 file(MAKE_DIRECTORY ${WORK_DIR})
 set(failures 0)
 foreach(case IN LISTS cases)
@@ -20,7 +21,7 @@ foreach(case IN LISTS cases)
   endif()
   file(READ ${DIR}/${name}.stderr expected)
   if(NOT err STREQUAL expected)
-    message(SEND_ERROR "${name}.lag: stderr differs from ${name}.stderr\n--- expected\n${expected}--- got\n${err}")
+    message(SEND_ERROR "${case}: stderr differs from ${name}.stderr\n--- expected\n${expected}--- got\n${err}")
     math(EXPR failures "${failures} + 1")
   endif()
   string(FIND "${err}" ": error: " has_error)
@@ -30,11 +31,11 @@ foreach(case IN LISTS cases)
     set(expected_rc 0)
   endif()
   if(NOT rc EQUAL expected_rc)
-    message(SEND_ERROR "${name}.lag: exit status ${rc}, expected ${expected_rc}")
+    message(SEND_ERROR "${case}: exit status ${rc}, expected ${expected_rc}")
     math(EXPR failures "${failures} + 1")
   endif()
   if(expected_rc EQUAL 1 AND EXISTS ${WORK_DIR}/${name}.cpp)
-    message(SEND_ERROR "${name}.lag: lagc wrote output despite errors")
+    message(SEND_ERROR "${case}: lagc wrote output despite errors")
     math(EXPR failures "${failures} + 1")
   endif()
 endforeach()
