@@ -1,4 +1,4 @@
-// inverse_dynamics_regressor on every bundled model that has one (issue 35): Y pi equals
+// inverse_dynamics_regressor on 17 bundled models (issue 35): Y pi equals
 // inverse_dynamics with the inputs at zero, to 1e-12 of its size, at random states; Y does
 // not depend on pi's values (pi scaled, the same Y, and Y pi' the new torques); and the
 // numbers of identifiable combinations (the base parameters: the rank of Y stacked over

@@ -27,7 +27,7 @@ struct stepper {
 
 // Models whose functions take t get t = 0.3 (the steps are then steps from t = 0.3).
 template <class P>
-concept timed = requires(P const& p, double* x, double const* u, double* A) { rk4_step(0.0, x, u, p, 0.1); };
+concept timed = requires(P const& p, double* x, double const* u) { rk4_step(0.0, x, u, p, 0.1); };
 
 // The model's functions, found by argument-dependent lookup on its Parameters (so that a
 // time-free model's branch for t is never instantiated, and the other way round).

@@ -309,10 +309,7 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
         try {
             robot = lagc::import::read_robot(text);
             // Past the coordinates' limit, before a model of that size is written and checked.
-            std::size_t coordinates = 0;
-            for (auto const& b : robot.bodies)
-                for (auto const& j : b.joints)
-                    coordinates += j.type == lagc::import::joint_def::kind::free ? 7 : j.type == lagc::import::joint_def::kind::ball ? 4 : 1;
+            std::size_t const coordinates = lagc::import::coordinate_count(robot);
             if (coordinates > cl.options.limits.max_coordinates)
                 robot.messages.push_back({1, "this robot has " + std::to_string(coordinates) + " coordinates, more than the " +
                                                  std::to_string(cl.options.limits.max_coordinates) +

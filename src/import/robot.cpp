@@ -14,6 +14,13 @@ bool robot_def::has_errors() const {
     return false;
 }
 
+std::size_t coordinate_count(robot_def const& r) {
+    std::size_t n = 0;
+    for (auto const& b : r.bodies)
+        for (auto const& j : b.joints) n += j.type == joint_def::kind::free ? 7 : j.type == joint_def::kind::ball ? 4 : 1;
+    return n;
+}
+
 mat3 multiply(mat3 const& a, mat3 const& b) {
     mat3 c{};
     for (int i = 0; i < 3; ++i)
@@ -146,7 +153,7 @@ void fuse_fixed_bodies(robot_def& r) {
     std::vector<bool> moving(r.bodies.size(), false);
     for (std::size_t i = 0; i < r.bodies.size(); ++i)
         moving[i] = !r.bodies[i].joints.empty() || (r.bodies[i].parent >= 0 && moving[static_cast<std::size_t>(r.bodies[i].parent)]);
-    std::vector<int> into(r.bodies.size(), -1); // the body each fused body went into
+    std::vector<bool> gone(r.bodies.size(), false); // fused into its parent
     std::size_t fused = 0;
     for (std::size_t i = 0; i < r.bodies.size(); ++i) {
         body_def& b = r.bodies[i];
@@ -177,7 +184,7 @@ void fuse_fixed_bodies(robot_def& r) {
             child.rot = multiply(b.rot, child.rot);
             child.parent = b.parent;
         }
-        into[i] = b.parent;
+        gone[i] = true;
         ++fused;
     }
     if (fused == 0) return;
@@ -185,7 +192,7 @@ void fuse_fixed_bodies(robot_def& r) {
     std::vector<int> index(r.bodies.size(), -1);
     std::vector<body_def> kept;
     for (std::size_t i = 0; i < r.bodies.size(); ++i)
-        if (into[i] < 0) index[i] = static_cast<int>(kept.size()), kept.push_back(std::move(r.bodies[i]));
+        if (!gone[i]) index[i] = static_cast<int>(kept.size()), kept.push_back(std::move(r.bodies[i]));
     for (auto& b : kept)
         if (b.parent >= 0) b.parent = index[static_cast<std::size_t>(b.parent)];
     r.bodies = std::move(kept);

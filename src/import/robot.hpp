@@ -73,6 +73,10 @@ struct robot_def {
     bool has_errors() const;
 };
 
+// How many coordinates the robot's model has: one per hinge or slide, four per ball joint
+// (a unit quaternion), seven per free joint (position and quaternion).
+std::size_t coordinate_count(robot_def const& r);
+
 // Whether `text` is an XML file whose root element is <mujoco> or <robot>.
 bool is_robot_file(std::string const& text);
 

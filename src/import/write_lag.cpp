@@ -157,9 +157,8 @@ public:
             if (moving_[i]) body(i, g);
         for (auto const& m : r_.mimics) {
             out_ << "# the mimic joint '" << commented(m.joint) << "' (line " << m.line << ")\n";
-            auto it = joint_coordinate_.find(m.leader);
-            std::string const leader = it == joint_coordinate_.end() ? m.leader : it->second;
-            out_ << "constraint " << joint_coordinate_.at(m.joint) << " = " << num(m.multiplier) << "*" << leader
+            // Both are hinges or slides of the file (urdf.cpp checks it).
+            out_ << "constraint " << coordinate_of(m.joint) << " = " << num(m.multiplier) << "*" << coordinate_of(m.leader)
                  << (m.offset != 0 ? " + " + num(m.offset) : std::string()) << "\n";
         }
         if (!quaternions_.empty() || !r_.mimics.empty()) out_ << "baumgarte alpha = " << gain_ << ", beta = " << gain_ << "\n";
@@ -175,8 +174,12 @@ private:
     std::vector<std::string> suffix_;
     std::vector<bool> moving_;
     std::vector<std::string> coordinates_, inputs_;
-    std::map<std::string, std::string> joint_coordinate_; // joint name → its coordinate (hinges, slides)
-    std::map<std::string, std::vector<std::string>> joint_coordinates_; // all of a joint's coordinates
+    // Each joint's names in the model: its coordinates (one for a hinge or slide, 4 or 7 for
+    // a ball or free joint) and its inputs (1, 3 or 6).
+    struct joint_names {
+        std::vector<std::string> coordinates, inputs;
+    };
+    std::map<std::string, joint_names> names_;
     std::vector<std::string> quaternions_;
 
     static std::string join(std::vector<std::string> const& v) {
@@ -234,27 +237,27 @@ private:
             for (auto const& j : b.joints) by_name[j.name] = &j;
         for (auto const& name : r_.joint_order) {
             joint_def const& j = *by_name.at(name);
-            std::vector<std::string> names;
+            std::vector<std::string>& names = names_[name].coordinates;
             if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) {
                 names = {fresh(name)};
-                joint_coordinate_[name] = names[0];
             } else {
                 if (j.type == joint_def::kind::free)
                     for (auto x : {"_x", "_y", "_z"}) names.push_back(fresh(name + x));
                 for (auto x : {"_qw", "_qx", "_qy", "_qz"}) names.push_back(fresh(name + x));
                 quaternions_.push_back(name);
             }
-            joint_coordinates_[name] = names;
             coordinates_.insert(coordinates_.end(), names.begin(), names.end());
         }
         for (auto const& name : r_.joint_order) {
             joint_def const& j = *by_name.at(name);
-            if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) inputs_.push_back(fresh("tau_" + name));
+            std::vector<std::string>& inputs = names_[name].inputs;
+            if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) inputs.push_back(fresh("tau_" + name));
             else {
                 if (j.type == joint_def::kind::free)
-                    for (auto x : {"_fx", "_fy", "_fz"}) inputs_.push_back(fresh(name + x));
-                for (auto x : {"_tx", "_ty", "_tz"}) inputs_.push_back(fresh(name + x));
+                    for (auto x : {"_fx", "_fy", "_fz"}) inputs.push_back(fresh(name + x));
+                for (auto x : {"_tx", "_ty", "_tz"}) inputs.push_back(fresh(name + x));
             }
+            inputs_.insert(inputs_.end(), inputs.begin(), inputs.end());
         }
         g_ = fresh("g");
         gain_ = fresh("stabilization");
@@ -280,7 +283,7 @@ private:
         for (auto const& b : r_.bodies)
             for (auto const& j : b.joints) {
                 if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
-                std::string const& c = joint_coordinate_.at(j.name);
+                std::string const& c = coordinate_of(j.name);
                 std::vector<std::string> p;
                 if (j.armature != 0) p.push_back("armature_" + c + " = " + num(j.armature));
                 if (j.damping != 0) p.push_back("damping_" + c + " = " + num(j.damping));
@@ -328,7 +331,7 @@ private:
     // A ball or free joint: its rotation Q_s from the unit quaternion, w = 2 G(q) q̇ in the
     // body's axes, the norm a constraint.
     void quaternion_joint(joint_def const& j, std::string const& s, motion& m) {
-        auto const& cs = joint_coordinates_.at(j.name);
+        auto const& cs = names_.at(j.name).coordinates;
         std::size_t const k = j.type == joint_def::kind::free ? 3 : 0;
         std::string const qw = cs[k], qx = cs[k + 1], qy = cs[k + 2], qz = cs[k + 3];
         std::string const Q = "Q_" + s;
@@ -363,7 +366,7 @@ private:
         }
         m.origin = free_joint || is_zero(b.pos) ? "" : vec(b.pos);
         for (auto const& j : b.joints) {
-            auto const& cs = joint_coordinates_.at(j.name);
+            auto const& cs = names_.at(j.name).coordinates;
             if (j.type == joint_def::kind::hinge) {
                 std::string const t = turn(j.axis, displacement(cs[0], j.ref));
                 if (!is_zero(j.pos)) m.offset += " + " + m.prefix() + "(" + vec(j.pos) + " - " + t + "*" + vec(j.pos) + ")";
@@ -395,7 +398,7 @@ private:
         // One hinge (after a fixed turn or none): w = Tᵀ w_parent + a q̇, through T's name.
         if (b.joints.size() == 1 && b.joints[0].type == joint_def::kind::hinge && !parent.w.empty())
             m.w = "transpose(" + Tn + ")*" + parent.w + " + " +
-                  axis_rate(b.joints[0].axis, joint_coordinates_.at(b.joints[0].name)[0]);
+                  axis_rate(b.joints[0].axis, coordinate_of(b.joints[0].name));
         else if (b.joints.empty() && !parent.w.empty())
             m.w = Tn.empty() ? parent.w : "transpose(" + Tn + ")*" + parent.w;
         // R = Rp T, o = op + Rp (origin + offset).
@@ -422,7 +425,7 @@ private:
     void energy(body_def const& b, std::string const& s, double g) {
         for (auto const& j : b.joints) {
             if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
-            std::string const& c = joint_coordinate_.at(j.name);
+            std::string const& c = coordinate_of(j.name);
             if (j.armature != 0) out_ << "kinetic 0.5*armature_" << c << "*der(" << c << ")^2\n";
             if (j.damping != 0) out_ << "dissipation 0.5*damping_" << c << "*der(" << c << ")^2\n";
             if (j.stiffness != 0) out_ << "potential 0.5*stiffness_" << c << "*(" << displacement(c, j.springref) << ")^2\n";
@@ -441,7 +444,7 @@ private:
 
     void inputs(body_def const& b, std::string const& s) {
         for (auto const& j : b.joints) {
-            auto const& cs = joint_coordinates_.at(j.name);
+            auto const& cs = names_.at(j.name).coordinates;
             if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) {
                 out_ << "force " << input_of(j.name, 0) << " on " << cs[0] << "\n";
                 continue;
@@ -457,15 +460,10 @@ private:
         }
     }
 
-    // The k-th input of a joint (inputs_ follows joint_order).
-    std::string input_of(std::string const& joint, std::size_t k) const {
-        std::size_t at = 0;
-        for (auto const& name : r_.joint_order) {
-            if (name == joint) return inputs_[at + k];
-            at += joint_coordinates_.at(name).size() == 1 ? 1 : joint_coordinates_.at(name).size() - 1;
-        }
-        return "";
-    }
+    std::string const& input_of(std::string const& joint, std::size_t k) const { return names_.at(joint).inputs[k]; }
+
+    // A hinge's or slide's one coordinate.
+    std::string const& coordinate_of(std::string const& joint) const { return names_.at(joint).coordinates[0]; }
 
     static std::string axis_rate(vec3 const& a, std::string const& c) {
         std::string out = "[";

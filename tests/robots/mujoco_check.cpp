@@ -304,7 +304,7 @@ int main(int argc, char** argv) {
                 for (int k = 0; k < model::nc; ++k) lhs[r] += E[i * nv + r] * A[k * model::nq + i] * lambda[k];
         }
         worst_a = std::max(worst_a, relative(lhs, applied));
-        std::vector<double> Aqdd(model::nc, 0.0), zero_c(model::nc, 0.0);
+        std::vector<double> Aqdd(model::nc, 0.0);
         double scale = 0;
         for (int k = 0; k < model::nc; ++k)
             for (int i = 0; i < model::nq; ++i) {
