@@ -41,7 +41,7 @@ include_guard(GLOBAL)
 # The options lagc takes, and whether each takes a value (checked at configure time).
 set(_lagc_flag_options --template --fold-parameters --stats --c-api --no-shared-parts --progress -w -Werror)
 set(_lagc_value_options --scalar --namespace --split --reuse-above --max-terms --max-coordinates --max-operations
-    --max-derivation --max-diagnostics --regressor-parameters)
+    --max-derivation --max-diagnostics --regressor-parameters --inertial-parameters)
 
 function(_lagc_check_options header_only options)
   set(expect_value "")
@@ -49,6 +49,9 @@ function(_lagc_check_options header_only options)
     if(expect_value)
       if(expect_value STREQUAL "--scalar" AND NOT option MATCHES "^(float|double)$")
         message(FATAL_ERROR "lagc_generate: --scalar takes float or double, not '${option}'")
+      endif()
+      if(expect_value STREQUAL "--inertial-parameters" AND NOT option MATCHES "^(com|linear)$")
+        message(FATAL_ERROR "lagc_generate: --inertial-parameters takes com or linear, not '${option}'")
       endif()
       set(expect_value "")
     elseif(option IN_LIST _lagc_value_options)

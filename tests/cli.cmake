@@ -265,6 +265,24 @@ foreach(case "m1,g;not linear in 'm1' and 'g' together" "m2;terms free of the pa
   endif()
 endforeach()
 
+# --inertial-parameters: linear writes a robot file's bodies by m, m*c and the inertia about
+# their frames (checked for its dynamics in test_regressor); a wrong form, or the option on a
+# .lag model, is a usage error.
+run(rc out err tests/robots/ur5.urdf -o - -w --inertial-parameters linear --regressor-parameters none)
+if(NOT (rc EQUAL 0 AND out MATCHES "mx_link2" AND out MATCHES "Kyz_link6"))
+  fail("--inertial-parameters linear writes first moments and inertias about the frames (${rc}): ${err}")
+endif()
+foreach(case "tests/robots/ur5.urdf;barycentric;takes com or linear, not 'barycentric'"
+             "models/double_pendulum.lag;linear;chooses how a robot file")
+  list(GET case 0 given)
+  list(GET case 1 form)
+  list(GET case 2 want)
+  run(rc out err ${given} -o - --inertial-parameters ${form})
+  if(NOT (rc EQUAL 2 AND err MATCHES "${want}"))
+    fail("--inertial-parameters ${form} on ${given}: a usage error saying '${want}' (${rc}): ${err}")
+  endif()
+endforeach()
+
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} command-line check(s) failed")
 endif()

@@ -2,8 +2,16 @@
 // inverse_dynamics with the inputs at zero, to 1e-12 of its size, at random states; Y does
 // not depend on pi's values (pi scaled, the same Y, and Y pi' the new torques); and the
 // numbers of identifiable combinations (the base parameters: the rank of Y stacked over
-// random states) of the planar chains and arms.
+// random states) of the planar chains and arms; robot files written in the parameters the
+// torques are linear in (lagc --inertial-parameters linear: the UR5, the Panda, arm7) have the
+// dynamics of the files as written, and as many base parameters as the literature gives.
 #include "all_models.inc"
+
+#include "arm7_com.hpp"
+#include "arm7_linear.hpp"
+#include "panda_linear.hpp"
+#include "ur5_com.hpp"
+#include "ur5_linear.hpp"
 
 #include <gtest/gtest.h>
 
@@ -61,7 +69,8 @@ std::vector<regressor_case> const cases = {
     LAGC_REGRESSOR(spring_damper_pendulum) LAGC_REGRESSOR(four_bar) LAGC_REGRESSOR(ladle)
     LAGC_REGRESSOR(tilted_rod) LAGC_REGRESSOR(spinning_top) LAGC_REGRESSOR(quadrotor)
     LAGC_REGRESSOR(ur5_like) LAGC_REGRESSOR(panda_like) LAGC_REGRESSOR(iiwa_like) LAGC_REGRESSOR(iiwa_ceiling)
-    LAGC_REGRESSOR(two_link_identification)};
+    LAGC_REGRESSOR(two_link_identification) LAGC_REGRESSOR(ur5_linear) LAGC_REGRESSOR(panda_linear)
+    LAGC_REGRESSOR(arm7_linear)};
 
 } // namespace
 
@@ -168,4 +177,68 @@ TEST(Regressor, BaseParameterCounts) {
         EXPECT_GT(base, 0);
         EXPECT_LT(base, c.nr); // rigid-body parameters are never all identifiable
     }
+}
+
+// The same robot file written both ways: by centre of mass and inertia about it, and by
+// mass, first moments and inertia about the body's frame. M and tau (inputs at zero) agree
+// at random states, with the parameters' defaults (the file's numbers, converted).
+template <class Com, class Linear>
+void same_dynamics(char const* name) {
+    int constexpr n = Com::nq;
+    static_assert(Linear::nq == n);
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> U(-2.0, 2.0);
+    for (int trial = 0; trial < 20; ++trial) {
+        double q[n], qd[n], qdd[n], u[Com::nu > 0 ? Com::nu : 1] = {}, t1[n], t2[n], M1[n * n], M2[n * n];
+        for (int i = 0; i < n; ++i) q[i] = U(rng), qd[i] = U(rng), qdd[i] = U(rng);
+        Com::inverse_dynamics(q, qd, qdd, u, {}, t1);
+        Linear::inverse_dynamics(q, qd, qdd, u, {}, t2);
+        Com::mass_matrix(q, {}, M1);
+        Linear::mass_matrix(q, {}, M2);
+        double ts = 0, ms = 0;
+        for (int i = 0; i < n; ++i) ts = std::max(ts, std::abs(t1[i]));
+        for (int k = 0; k < n * n; ++k) ms = std::max(ms, std::abs(M1[k]));
+        for (int i = 0; i < n; ++i) EXPECT_NEAR(t2[i], t1[i], 1e-12 * ts) << name << " tau " << i;
+        for (int k = 0; k < n * n; ++k) EXPECT_NEAR(M2[k], M1[k], 1e-12 * ms) << name << " M " << k;
+    }
+}
+
+// The generated namespaces as types, for same_dynamics.
+#define LAGC_AS_TYPE(NS)                                                                           \
+    struct NS##_t {                                                                                \
+        static constexpr int nq = NS::nq, nu = NS::nu;                                             \
+        static void inverse_dynamics(const double* q, const double* qd, const double* qdd,         \
+                                     const double* u, NS::Parameters const& p, double* tau) {      \
+            NS::inverse_dynamics(q, qd, qdd, u, p, tau);                                           \
+        }                                                                                          \
+        static void mass_matrix(const double* q, NS::Parameters const& p, double* M) { NS::mass_matrix(q, p, M); } \
+    };
+LAGC_AS_TYPE(ur5_com)
+LAGC_AS_TYPE(ur5_linear)
+LAGC_AS_TYPE(arm7_com)
+LAGC_AS_TYPE(arm7_linear)
+
+TEST(Regressor, RobotFilesInLinearParametersKeepTheirDynamics) {
+    same_dynamics<ur5_com_t, ur5_linear_t>("ur5.urdf");
+    same_dynamics<arm7_com_t, arm7_linear_t>("arm7.xml");
+}
+
+TEST(Regressor, BaseParametersOfPublishedArms) {
+    // The UR5 (tests/robots/ur5.urdf, Universal Robots' DH parameters): pi is every link's
+    // m, mx, my, mz and six inertias that act (49). By Gautier and Khalil's grouping rules
+    // each link of a revolute chain keeps 7 of its 10 (YY, MZ and M group into the link
+    // before), and link 1, turning about the vertical, keeps only ZZ1R: 7 n - 6 = 36 for
+    // n = 6. The joints 2, 3, 4 being parallel groups nothing more.
+    regressor_case const& ur5 = find("ur5_linear");
+    EXPECT_EQ(ur5.nr, 49);
+    EXPECT_EQ(base_parameter_count(ur5), 36);
+    // The Panda (tests/robots/panda.urdf, Franka's DH parameters): 43, the number of base
+    // dynamic parameters Gaz et al. (IEEE RA-L 4(4), 2019) identify for its rigid bodies; 7 n - 6
+    // for n = 7 too.
+    EXPECT_EQ(base_parameter_count(find("panda_linear")), 43);
+    // arm7.xml (iiwa layout) with its joints' armature, damping and spring: the 43 of a
+    // 7-joint arm, 7 damping and 1 stiffness coefficients, and the armatures of joints 3-7;
+    // joint 1's and joint 2's group with ZZ1R and ZZ2 (their rates are the whole of their
+    // links' spin about the joint, axis 2 being perpendicular to axis 1): 56.
+    EXPECT_EQ(base_parameter_count(find("arm7_linear")), 56);
 }

@@ -56,6 +56,10 @@ char const* const usage_text =
     "  --regressor-parameters a,b,c  the parameters inverse_dynamics_regressor's columns stand\n"
     "                    for (checked: tau must be linear in them); none: no regressor;\n"
     "                    default: the parameters tau is linear in, found by lagc\n"
+    "  --inertial-parameters com|linear  how a robot file's bodies are written: com (default)\n"
+    "                    by centre of mass and inertia about it, as in the file; linear by\n"
+    "                    mass, first moments m*c and inertia about the body's frame, the\n"
+    "                    parameters the torques are linear in (for identification)\n"
     "  --max-derivation N  the terms deriving the equations of motion may build, estimated\n"
     "                    before each step begins (about 5 million a second); default 100000000\n"
     "  --max-diagnostics N  the most errors, warnings and notes printed; default 100, 0 for all\n"
@@ -115,6 +119,8 @@ struct command_line {
     fs::path header_path;
     std::vector<std::string> targets; // the files to write (none for -o -)
     bool lag_output = false;          // -o NAME.lag: a robot file written as a model
+    lagc::import::inertial_form inertia = lagc::import::inertial_form::centre_of_mass;
+    bool inertia_given = false;
 };
 
 // The options that take a number, with its bounds.
@@ -136,6 +142,28 @@ std::optional<numeric_limit> numeric_option(std::string const& a, lagc::compile_
     if (a == "--max-diagnostics") return is(0, 1000000000, o.warnings.max_shown, "");
     if (a == "--max-coordinates") return is(1, 100000, o.limits.max_coordinates, "");
     return std::nullopt;
+}
+
+// --regressor-parameters a,b,c (or none).
+std::optional<int> regressor_names(std::string const& list, lagc::compile_options& o) {
+    std::vector<std::string> names;
+    if (list != "none")
+        for (std::size_t at = 0; at <= list.size();) {
+            std::size_t const comma = std::min(list.find(',', at), list.size());
+            if (comma == at) return usage_error("--regressor-parameters has an empty name in '" + list + "'");
+            names.push_back(list.substr(at, comma - at));
+            at = comma + 1;
+        }
+    o.regressor = names;
+    return std::nullopt;
+}
+
+// --inertial-parameters com|linear.
+bool inertial_form(std::string const& v, lagc::import::inertial_form& out) {
+    if (v == "com") out = lagc::import::inertial_form::centre_of_mass;
+    else if (v == "linear") out = lagc::import::inertial_form::linear;
+    else return false;
+    return true;
 }
 
 // One option at argv[i] (i moves past its value). An exit status when lagc is done
@@ -178,16 +206,11 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
                                ", not '" + v + "'");
     } else if (a == "--regressor-parameters") {
         if (!value() || !*v) return usage_error("--regressor-parameters needs parameter names, a,b,c (or none)");
-        std::vector<std::string> names;
-        std::string const list = v;
-        if (list != "none")
-            for (std::size_t at = 0; at <= list.size();) {
-                std::size_t const comma = std::min(list.find(',', at), list.size());
-                if (comma == at) return usage_error("--regressor-parameters has an empty name in '" + list + "'");
-                names.push_back(list.substr(at, comma - at));
-                at = comma + 1;
-            }
-        o.regressor = names;
+        if (auto bad = regressor_names(v, o)) return bad;
+    } else if (a == "--inertial-parameters") {
+        if (!value()) return usage_error("--inertial-parameters needs a form: com or linear");
+        if (!inertial_form(v, cl.inertia)) return usage_error("--inertial-parameters takes com or linear, not '" + std::string(v) + "'");
+        cl.inertia_given = true;
     } else if (a == "--scalar") {
         if (!value()) return usage_error("--scalar needs a type: float or double");
         o.emit.scalar = v;
@@ -314,7 +337,7 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
                 robot.messages.push_back({1, "this robot has " + std::to_string(coordinates) + " coordinates, more than the " +
                                                  std::to_string(cl.options.limits.max_coordinates) +
                                                  " allowed (--max-coordinates)", true});
-            if (!robot.has_errors()) text = lagc::import::write_lag(robot, cl.options.emit.source_name);
+            if (!robot.has_errors()) text = lagc::import::write_lag(robot, cl.options.emit.source_name, cl.inertia);
         } catch (std::bad_alloc const&) {
             robot.messages.push_back({1, "out of memory while reading the robot file", true});
         } catch (std::exception const& e) {
@@ -331,6 +354,9 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
         if (cl.lag_output) return lagc::write_files({{cl.targets[0], text}}, error) ? 0 : io_error(error);
     } else if (cl.lag_output) {
         return usage_error("-o NAME.lag writes a robot file (URDF or MJCF) as a model; '" + cl.input + "' is a model already");
+    } else if (cl.inertia_given) {
+        return usage_error("--inertial-parameters chooses how a robot file (URDF or MJCF) is written; '" + cl.input +
+                           "' is a model already");
     }
     return std::nullopt;
 }

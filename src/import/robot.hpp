@@ -90,8 +90,15 @@ robot_def read_robot(std::string const& text); // by the root element, fixed bod
 // composite searches then see one body per joint, and the model is smaller.
 void fuse_fixed_bodies(robot_def& r);
 
+// How a body's mass distribution is written: by its centre of mass and its inertia about it
+// (the file's own numbers), or by the parameters the dynamics are linear in — mass m, first
+// moments m·c and the inertia about the body's frame origin (Khalil and Gautier's standard
+// parameters), which inverse_dynamics_regressor takes as its π.
+enum class inertial_form { centre_of_mass, linear };
+
 // The robot as a .lag model text (write_lag.cpp), `source` named in its comments.
-std::string write_lag(robot_def const& robot, std::string const& source);
+std::string write_lag(robot_def const& robot, std::string const& source,
+                      inertial_form form = inertial_form::centre_of_mass);
 
 // The rotation of a unit quaternion (w, x, y, z); of rpy (URDF: Rz(y) Ry(p) Rx(r)); of an
 // axis and angle; products.

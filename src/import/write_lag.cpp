@@ -138,14 +138,19 @@ std::string fixed_turn(mat3 const& R) {
 
 class lag_writer {
 public:
-    lag_writer(robot_def const& r, std::string const& source) : r_(r), source_(source) {}
+    lag_writer(robot_def const& r, std::string const& source, inertial_form form) : r_(r), source_(source), form_(form) {}
 
     std::string write() {
         plan();
         out_ << "# " << commented(r_.name) << ": written by lagc from " << commented(source_) << " (" << r_.format << ").\n"
-             << "# One block per body: its turn T relative to its parent, its frame R, o, its angular\n"
-             << "# velocity w in its own axes, its centre of mass p and inertia J. Extend it with\n"
-             << "# constraints, loads and outputs, and compile it with lagc like any model.\n";
+             << "# One block per body: its turn T relative to its parent, its frame R, o, its angular\n";
+        if (form_ == inertial_form::linear)
+            out_ << "# velocity w in its own axes, its mass m, first moments h = m c and inertia K about o\n"
+                 << "# (the parameters the torques are linear in). Extend it with constraints, loads and\n"
+                 << "# outputs, and compile it with lagc like any model.\n";
+        else
+            out_ << "# velocity w in its own axes, its centre of mass p and inertia J. Extend it with\n"
+                 << "# constraints, loads and outputs, and compile it with lagc like any model.\n";
         out_ << "model " << model_name_ << "\n";
         double const g = std::sqrt(r_.gravity[0] * r_.gravity[0] + r_.gravity[1] * r_.gravity[1] + r_.gravity[2] * r_.gravity[2]);
         if (g > 0) out_ << "parameter " << g_ << " = " << num(g) << "\n";
@@ -168,6 +173,7 @@ public:
 private:
     robot_def const& r_;
     std::string source_;
+    inertial_form form_;
     std::ostringstream out_;
     std::set<std::string> used_;
     std::string model_name_, g_, gain_;
@@ -211,8 +217,10 @@ private:
 
     // A body's suffix, with every name made from it free.
     std::string body_suffix(std::string const& raw) {
-        static char const* const prefixes[] = {"m_", "cx_", "cy_", "cz_", "Jxx_", "Jyy_", "Jzz_", "Jxy_", "Jxz_",
-                                               "Jyz_", "T_", "R_", "o_", "w_", "p_", "J_"};
+        static char const* const prefixes[] = {"m_",   "cx_",  "cy_",  "cz_",  "Jxx_", "Jyy_", "Jzz_", "Jxy_",
+                                               "Jxz_", "Jyz_", "T_",   "R_",   "o_",   "w_",   "p_",   "J_",
+                                               "mx_",  "my_",  "mz_",  "Kxx_", "Kyy_", "Kzz_", "Kxy_", "Kxz_",
+                                               "Kyz_", "h_",   "K_"};
         std::string const base = sanitized(raw);
         for (int k = 1;; ++k) {
             std::string const s = k == 1 ? base : base + "_" + std::to_string(k);
@@ -273,6 +281,10 @@ private:
             auto const& b = r_.bodies[i];
             if (!moving_[i] || !has_mass(b)) continue;
             std::string const& s = suffix_[i];
+            if (form_ == inertial_form::linear) {
+                linear_parameters(b, s);
+                continue;
+            }
             out_ << "parameter m_" << s << " = " << num(b.mass) << ", cx_" << s << " = " << num(b.com[0]) << ", cy_" << s
                  << " = " << num(b.com[1]) << ", cz_" << s << " = " << num(b.com[2]) << "\n";
             auto const& J = b.inertia;
@@ -291,6 +303,20 @@ private:
                 for (auto& x : p) used_.insert(x.substr(0, x.find(' ')));
                 if (!p.empty()) out_ << "parameter " << join(p) << "\n";
             }
+    }
+
+    // m, h = m c and K = J + m (|c|² 1 − c cᵀ), the inertia about the body's frame origin.
+    void linear_parameters(body_def const& b, std::string const& s) {
+        vec3 const& c = b.com;
+        double const m = b.mass;
+        auto const& J = b.inertia;
+        double const cc = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+        auto K = [&](int i, int j) { return J[i * 3 + j] + m * ((i == j ? cc : 0.0) - c[i] * c[j]); };
+        out_ << "parameter m_" << s << " = " << num(m) << ", mx_" << s << " = " << num(m * c[0]) << ", my_" << s << " = "
+             << num(m * c[1]) << ", mz_" << s << " = " << num(m * c[2]) << "\n";
+        out_ << "parameter Kxx_" << s << " = " << num(K(0, 0)) << ", Kyy_" << s << " = " << num(K(1, 1)) << ", Kzz_" << s
+             << " = " << num(K(2, 2)) << ", Kxy_" << s << " = " << num(K(0, 1)) << ", Kxz_" << s << " = " << num(K(0, 2))
+             << ", Kyz_" << s << " = " << num(K(1, 2)) << "\n";
     }
 
     // The coordinate's displacement from the pose the file draws.
@@ -431,6 +457,7 @@ private:
             if (j.stiffness != 0) out_ << "potential 0.5*stiffness_" << c << "*(" << displacement(c, j.springref) << ")^2\n";
         }
         if (!has_mass(b)) return;
+        if (form_ == inertial_form::linear) return linear_energy(s, g);
         out_ << "let p_" << s << " = o_" << s << " + R_" << s << "*[cx_" << s << ", cy_" << s << ", cz_" << s << "]\n";
         out_ << "let J_" << s << " = [[Jxx_" << s << ", Jxy_" << s << ", Jxz_" << s << "], [Jxy_" << s << ", Jyy_" << s
              << ", Jyz_" << s << "], [Jxz_" << s << ", Jyz_" << s << ", Jzz_" << s << "]]\n";
@@ -440,6 +467,21 @@ private:
         vec3 const d{r_.gravity[0] / g, r_.gravity[1] / g, r_.gravity[2] / g};
         if (d[0] == 0 && d[1] == 0 && d[2] == -1) out_ << "potential m_" << s << "*" << g_ << "*p_" << s << "[2]\n";
         else out_ << "potential -m_" << s << "*" << g_ << "*dot(" << vec(d) << ", p_" << s << ")\n";
+    }
+
+    // With ṗ = ȯ + R (w × c): T = ½ m |ȯ|² + ȯ · R (w × h) + ½ wᵀ K w, and m g height of the
+    // centre of mass is g (m o + R h) along the vertical.
+    void linear_energy(std::string const& s, double g) {
+        out_ << "let h_" << s << " = [mx_" << s << ", my_" << s << ", mz_" << s << "]\n";
+        out_ << "let K_" << s << " = [[Kxx_" << s << ", Kxy_" << s << ", Kxz_" << s << "], [Kxy_" << s << ", Kyy_" << s
+             << ", Kyz_" << s << "], [Kxz_" << s << ", Kyz_" << s << ", Kzz_" << s << "]]\n";
+        out_ << "kinetic 0.5*m_" << s << "*dot(der(o_" << s << "), der(o_" << s << ")) + dot(der(o_" << s << "), R_" << s
+             << "*cross(w_" << s << ", h_" << s << ")) + 0.5*dot(w_" << s << ", K_" << s << "*w_" << s << ")\n";
+        if (g <= 0) return;
+        vec3 const d{r_.gravity[0] / g, r_.gravity[1] / g, r_.gravity[2] / g};
+        std::string const height = "m_" + s + "*o_" + s + " + R_" + s + "*h_" + s;
+        if (d[0] == 0 && d[1] == 0 && d[2] == -1) out_ << "potential " << g_ << "*(" << height << ")[2]\n";
+        else out_ << "potential -" << g_ << "*dot(" << vec(d) << ", " << height << ")\n";
     }
 
     void inputs(body_def const& b, std::string const& s) {
@@ -491,6 +533,8 @@ private:
 
 } // namespace
 
-std::string write_lag(robot_def const& robot, std::string const& source) { return lag_writer(robot, source).write(); }
+std::string write_lag(robot_def const& robot, std::string const& source, inertial_form form) {
+    return lag_writer(robot, source, form).write();
+}
 
 } // namespace lagc::import
