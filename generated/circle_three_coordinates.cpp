@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(circle_three_coordinates::detail::pair_stamp == 0x24bbfe9c6adaec92ull,
+static_assert(circle_three_coordinates::detail::pair_stamp == 0xb61549182726ac72ull,
               "circle_three_coordinates.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace circle_three_coordinates {
@@ -78,38 +78,80 @@ static void dynamics_terms(const double* /*q*/, const double* /*qd*/, const doub
     b[1] = -p.g*p.m;
     b[2] = 0.0;
 }
-// M + rho A^T A in place (both triangles from M's lower one), rho = (largest diagonal
-// entry of M) / (largest diagonal entry of A^T A). Adding rho A^T times the second block row
-// of [[M, A^T], [A, 0]] [x; l] = [b; r] to the first gives [[M + rho A^T A, A^T], [A, 0]]
-// [x; l] = [b + rho A^T r; r]: the same solution, and M + rho A^T A is positive definite
-// wherever the whole system is regular, also where M alone is singular. Returns rho.
+
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+static int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[4] > largest) largest = M[4];
+    if (M[8] > largest) largest = M[8];
+    const double threshold = 1e-12 * largest;
+    const double d0 = M[0];
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    M[0] = 1.0 / std::sqrt(d0);
+    M[6] = M[6]*M[0];
+    const double d1 = M[4];
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    M[4] = 1.0 / std::sqrt(d1);
+    M[7] = M[7]*M[4];
+    const double d2 = M[8] - M[6]*M[6] - M[7]*M[7];
+    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    M[8] = 1.0 / std::sqrt(d2);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+static void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = b[1]*L[4];
+    const double y2 = (b[2] - L[6]*y0 - L[7]*y1)*L[8];
+    const double x2 = y2*L[8];
+    const double x1 = (y1 - L[7]*x2)*L[4];
+    const double x0 = (y0 - L[6]*x2)*L[0];
+    b[0] = x0;
+    b[1] = x1;
+    b[2] = x2;
+}
+// M + rho A^T A in place, rho = (largest diagonal entry of M) / (largest diagonal entry of
+// A^T A), over this model's structure: only the entries of M's lower triangle that A^T A
+// reaches change (the unrolled factorisation reads that triangle alone). Adding rho A^T
+// times the second block row of [[M, A^T], [A, 0]] [x; l] = [b; r] to the first gives
+// [[M + rho A^T A, A^T], [A, 0]] [x; l] = [b + rho A^T r; r]: the same solution, and
+// M + rho A^T A is positive definite wherever the whole system is regular, also where M
+// alone is singular. Returns rho.
 static double augment_mass_matrix(double* M, const double* A) {
     double largest_m = 0.0;
     double largest_a = 0.0;
-    for (int i = 0; i < nq; ++i) {
-        if (M[i * nq + i] > largest_m) largest_m = M[i * nq + i];
-        double s = 0.0;
-        for (int k = 0; k < nc; ++k) s += A[k * nq + i] * A[k * nq + i];
+    if (M[0] > largest_m) largest_m = M[0];
+    if (M[4] > largest_m) largest_m = M[4];
+    {
+        const double s = A[0]*A[0];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[4]*A[4];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[2]*A[2] + A[5]*A[5];
         if (s > largest_a) largest_a = s;
     }
     const double rho = largest_a > 0.0 ? (largest_m > 0.0 ? largest_m : 1.0) / largest_a : 0.0;
-    for (int i = 0; i < nq; ++i)
-        for (int j = 0; j <= i; ++j) {
-            double s = 0.0;
-            for (int k = 0; k < nc; ++k) s += A[k * nq + i] * A[k * nq + j];
-            M[i * nq + j] += rho * s;
-            M[j * nq + i] = M[i * nq + j];
-        }
+    M[0] += rho*(A[0]*A[0]);
+    M[4] += rho*(A[4]*A[4]);
+    M[6] += rho*(A[2]*A[0]);
+    M[7] += rho*(A[5]*A[4]);
+    M[8] += rho*(A[2]*A[2] + A[5]*A[5]);
     return rho;
 }
 
 // b += rho A^T r, r read with a stride: the right-hand side that goes with augment_mass_matrix.
 static void augment_right_hand_side(double rho, const double* A, const double* r, int stride, double* b) {
-    for (int i = 0; i < nq; ++i) {
-        double s = 0.0;
-        for (int k = 0; k < nc; ++k) s += A[k * nq + i] * r[k * stride];
-        b[i] += rho * s;
-    }
+    b[0] += rho*(A[0]*r[0 * stride]);
+    b[1] += rho*(A[4]*r[1 * stride]);
+    b[2] += rho*(A[2]*r[0 * stride] + A[5]*r[1 * stride]);
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
@@ -192,7 +234,7 @@ template <int rows>
 int project_onto_rows(const double* M, const double* A, const double* r, double* Y, double* S, double* l,
                       double* x) {
     for (int k = 0; k < rows * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < rows; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < rows; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     for (int k = 0; k < rows; ++k) {
         l[k] = r[k];
         for (int j = 0; j < rows; ++j) {
@@ -332,11 +374,11 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // M alone is singular here (lagc found it so at every state it tried): M + rho A^T A.
     const double rho = detail::augment_mass_matrix(M, A);
     detail::augment_right_hand_side(rho, A, r, 1, b);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
+    if (detail::factor_mass_matrix(M) != 0) return 1;
+    detail::solve_mass_matrix(M, b);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     double S[nc * nc];
     double l[nc];
     for (int k = 0; k < nc; ++k) {
@@ -399,10 +441,10 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     constraint_jacobian(q, p, Ac);
     // M alone is singular here (lagc found it so at every state it tried): M + rho A^T A.
     const double rho = detail::augment_mass_matrix(M, Ac);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    if (detail::factor_mass_matrix(M) != 0) return 1;
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     double S[nc * nc];
     for (int k = 0; k < nc; ++k)
         for (int j = 0; j < nc; ++j) {
@@ -416,7 +458,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     for (int c = 0; c < m; ++c) {
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
         detail::augment_right_hand_side(rho, Ac, J + nq * m + c, m, z);
-        detail::cholesky_solve<nq>(M, z);
+        detail::solve_mass_matrix(M, z);
         for (int k = 0; k < nc; ++k) {
             double s = -J[(nq + k) * m + c];
             for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * z[i];
@@ -684,14 +726,14 @@ static double project_state_in_place(double* q, double* qd, const Parameters& p)
         mass_matrix(q, p, M);
         constraint_jacobian(q, p, A);
         detail::augment_mass_matrix(M, A);
-        if (detail::cholesky_factor<nq>(M) != 0) return -1;
+        if (detail::factor_mass_matrix(M) != 0) return -1;
         if (detail::project_onto_rows<nh>(M, A, c, Y, S, l, q) != 0) return -1;
     }
     constraint_velocity(q, qd, p, c);
     mass_matrix(q, p, M);
     constraint_jacobian(q, p, A);
     detail::augment_mass_matrix(M, A);
-    if (detail::cholesky_factor<nq>(M) != 0) return -1;
+    if (detail::factor_mass_matrix(M) != 0) return -1;
     if (detail::project_onto_rows<nc>(M, A, c, Y, S, l, qd) != 0) return -1;
     // What is left: |[c; cdot, g]|.
     double v[nc];

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rotation_matrix_body::detail::pair_stamp == 0x2b3bff606d48e97aull,
+static_assert(rotation_matrix_body::detail::pair_stamp == 0xa735199d6b440ce3ull,
               "rotation_matrix_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rotation_matrix_body {
@@ -1025,38 +1025,233 @@ static void dynamics_terms(const double* q, const double* qd, const double* u, c
     detail::shared_part14(w);
     detail::dynamics_terms_part0(M, b, w);
 }
-// M + rho A^T A in place (both triangles from M's lower one), rho = (largest diagonal
-// entry of M) / (largest diagonal entry of A^T A). Adding rho A^T times the second block row
-// of [[M, A^T], [A, 0]] [x; l] = [b; r] to the first gives [[M + rho A^T A, A^T], [A, 0]]
-// [x; l] = [b + rho A^T r; r]: the same solution, and M + rho A^T A is positive definite
-// wherever the whole system is regular, also where M alone is singular. Returns rho.
+
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+static int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[10] > largest) largest = M[10];
+    if (M[20] > largest) largest = M[20];
+    if (M[30] > largest) largest = M[30];
+    if (M[40] > largest) largest = M[40];
+    if (M[50] > largest) largest = M[50];
+    if (M[60] > largest) largest = M[60];
+    if (M[70] > largest) largest = M[70];
+    if (M[80] > largest) largest = M[80];
+    const double threshold = 1e-12 * largest;
+    const double d0 = M[0];
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    M[0] = 1.0 / std::sqrt(d0);
+    M[9] = M[9]*M[0];
+    M[18] = M[18]*M[0];
+    M[27] = M[27]*M[0];
+    M[36] = M[36]*M[0];
+    M[45] = M[45]*M[0];
+    M[54] = M[54]*M[0];
+    M[63] = M[63]*M[0];
+    M[72] = M[72]*M[0];
+    const double d1 = M[10] - M[9]*M[9];
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    M[10] = 1.0 / std::sqrt(d1);
+    M[19] = (M[19] - M[18]*M[9])*M[10];
+    M[28] = (M[28] - M[27]*M[9])*M[10];
+    M[37] = (M[37] - M[36]*M[9])*M[10];
+    M[46] = (M[46] - M[45]*M[9])*M[10];
+    M[55] = (M[55] - M[54]*M[9])*M[10];
+    M[64] = (M[64] - M[63]*M[9])*M[10];
+    M[73] = (M[73] - M[72]*M[9])*M[10];
+    const double d2 = M[20] - M[18]*M[18] - M[19]*M[19];
+    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    M[20] = 1.0 / std::sqrt(d2);
+    M[29] = (M[29] - M[27]*M[18] - M[28]*M[19])*M[20];
+    M[38] = (M[38] - M[36]*M[18] - M[37]*M[19])*M[20];
+    M[47] = (M[47] - M[45]*M[18] - M[46]*M[19])*M[20];
+    M[56] = (M[56] - M[54]*M[18] - M[55]*M[19])*M[20];
+    M[65] = (M[65] - M[63]*M[18] - M[64]*M[19])*M[20];
+    M[74] = (M[74] - M[72]*M[18] - M[73]*M[19])*M[20];
+    const double d3 = M[30] - M[27]*M[27] - M[28]*M[28] - M[29]*M[29];
+    if (!(d3 > threshold) || !std::isfinite(d3)) return 1;
+    M[30] = 1.0 / std::sqrt(d3);
+    M[39] = (M[39] - M[36]*M[27] - M[37]*M[28] - M[38]*M[29])*M[30];
+    M[48] = (M[48] - M[45]*M[27] - M[46]*M[28] - M[47]*M[29])*M[30];
+    M[57] = (M[57] - M[54]*M[27] - M[55]*M[28] - M[56]*M[29])*M[30];
+    M[66] = (M[66] - M[63]*M[27] - M[64]*M[28] - M[65]*M[29])*M[30];
+    M[75] = (M[75] - M[72]*M[27] - M[73]*M[28] - M[74]*M[29])*M[30];
+    const double d4 = M[40] - M[36]*M[36] - M[37]*M[37] - M[38]*M[38] - M[39]*M[39];
+    if (!(d4 > threshold) || !std::isfinite(d4)) return 1;
+    M[40] = 1.0 / std::sqrt(d4);
+    M[49] = (M[49] - M[45]*M[36] - M[46]*M[37] - M[47]*M[38] - M[48]*M[39])*M[40];
+    M[58] = (M[58] - M[54]*M[36] - M[55]*M[37] - M[56]*M[38] - M[57]*M[39])*M[40];
+    M[67] = (M[67] - M[63]*M[36] - M[64]*M[37] - M[65]*M[38] - M[66]*M[39])*M[40];
+    M[76] = (M[76] - M[72]*M[36] - M[73]*M[37] - M[74]*M[38] - M[75]*M[39])*M[40];
+    const double d5 = M[50] - M[45]*M[45] - M[46]*M[46] - M[47]*M[47] - M[48]*M[48] - M[49]*M[49];
+    if (!(d5 > threshold) || !std::isfinite(d5)) return 1;
+    M[50] = 1.0 / std::sqrt(d5);
+    M[59] = (M[59] - M[54]*M[45] - M[55]*M[46] - M[56]*M[47] - M[57]*M[48] - M[58]*M[49])*M[50];
+    M[68] = (M[68] - M[63]*M[45] - M[64]*M[46] - M[65]*M[47] - M[66]*M[48] - M[67]*M[49])*M[50];
+    M[77] = (M[77] - M[72]*M[45] - M[73]*M[46] - M[74]*M[47] - M[75]*M[48] - M[76]*M[49])*M[50];
+    const double d6 = M[60] - M[54]*M[54] - M[55]*M[55] - M[56]*M[56] - M[57]*M[57] - M[58]*M[58] - M[59]*M[59];
+    if (!(d6 > threshold) || !std::isfinite(d6)) return 1;
+    M[60] = 1.0 / std::sqrt(d6);
+    M[69] = (M[69] - M[63]*M[54] - M[64]*M[55] - M[65]*M[56] - M[66]*M[57] - M[67]*M[58] - M[68]*M[59])*M[60];
+    M[78] = (M[78] - M[72]*M[54] - M[73]*M[55] - M[74]*M[56] - M[75]*M[57] - M[76]*M[58] - M[77]*M[59])*M[60];
+    const double d7 = M[70] - M[63]*M[63] - M[64]*M[64] - M[65]*M[65] - M[66]*M[66] - M[67]*M[67] - M[68]*M[68] - M[69]*M[69];
+    if (!(d7 > threshold) || !std::isfinite(d7)) return 1;
+    M[70] = 1.0 / std::sqrt(d7);
+    M[79] = (M[79] - M[72]*M[63] - M[73]*M[64] - M[74]*M[65] - M[75]*M[66] - M[76]*M[67] - M[77]*M[68] - M[78]*M[69])*M[70];
+    const double d8 = M[80] - M[72]*M[72] - M[73]*M[73] - M[74]*M[74] - M[75]*M[75] - M[76]*M[76] - M[77]*M[77] - M[78]*M[78] - M[79]*M[79];
+    if (!(d8 > threshold) || !std::isfinite(d8)) return 1;
+    M[80] = 1.0 / std::sqrt(d8);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+static void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = (b[1] - L[9]*y0)*L[10];
+    const double y2 = (b[2] - L[18]*y0 - L[19]*y1)*L[20];
+    const double y3 = (b[3] - L[27]*y0 - L[28]*y1 - L[29]*y2)*L[30];
+    const double y4 = (b[4] - L[36]*y0 - L[37]*y1 - L[38]*y2 - L[39]*y3)*L[40];
+    const double y5 = (b[5] - L[45]*y0 - L[46]*y1 - L[47]*y2 - L[48]*y3 - L[49]*y4)*L[50];
+    const double y6 = (b[6] - L[54]*y0 - L[55]*y1 - L[56]*y2 - L[57]*y3 - L[58]*y4 - L[59]*y5)*L[60];
+    const double y7 = (b[7] - L[63]*y0 - L[64]*y1 - L[65]*y2 - L[66]*y3 - L[67]*y4 - L[68]*y5 - L[69]*y6)*L[70];
+    const double y8 = (b[8] - L[72]*y0 - L[73]*y1 - L[74]*y2 - L[75]*y3 - L[76]*y4 - L[77]*y5 - L[78]*y6 - L[79]*y7)*L[80];
+    const double x8 = y8*L[80];
+    const double x7 = (y7 - L[79]*x8)*L[70];
+    const double x6 = (y6 - L[69]*x7 - L[78]*x8)*L[60];
+    const double x5 = (y5 - L[59]*x6 - L[68]*x7 - L[77]*x8)*L[50];
+    const double x4 = (y4 - L[49]*x5 - L[58]*x6 - L[67]*x7 - L[76]*x8)*L[40];
+    const double x3 = (y3 - L[39]*x4 - L[48]*x5 - L[57]*x6 - L[66]*x7 - L[75]*x8)*L[30];
+    const double x2 = (y2 - L[29]*x3 - L[38]*x4 - L[47]*x5 - L[56]*x6 - L[65]*x7 - L[74]*x8)*L[20];
+    const double x1 = (y1 - L[19]*x2 - L[28]*x3 - L[37]*x4 - L[46]*x5 - L[55]*x6 - L[64]*x7 - L[73]*x8)*L[10];
+    const double x0 = (y0 - L[9]*x1 - L[18]*x2 - L[27]*x3 - L[36]*x4 - L[45]*x5 - L[54]*x6 - L[63]*x7 - L[72]*x8)*L[0];
+    b[0] = x0;
+    b[1] = x1;
+    b[2] = x2;
+    b[3] = x3;
+    b[4] = x4;
+    b[5] = x5;
+    b[6] = x6;
+    b[7] = x7;
+    b[8] = x8;
+}
+// M + rho A^T A in place, rho = (largest diagonal entry of M) / (largest diagonal entry of
+// A^T A), over this model's structure: only the entries of M's lower triangle that A^T A
+// reaches change (the unrolled factorisation reads that triangle alone). Adding rho A^T
+// times the second block row of [[M, A^T], [A, 0]] [x; l] = [b; r] to the first gives
+// [[M + rho A^T A, A^T], [A, 0]] [x; l] = [b + rho A^T r; r]: the same solution, and
+// M + rho A^T A is positive definite wherever the whole system is regular, also where M
+// alone is singular. Returns rho.
 static double augment_mass_matrix(double* M, const double* A) {
     double largest_m = 0.0;
     double largest_a = 0.0;
-    for (int i = 0; i < nq; ++i) {
-        if (M[i * nq + i] > largest_m) largest_m = M[i * nq + i];
-        double s = 0.0;
-        for (int k = 0; k < nc; ++k) s += A[k * nq + i] * A[k * nq + i];
+    if (M[0] > largest_m) largest_m = M[0];
+    if (M[10] > largest_m) largest_m = M[10];
+    if (M[20] > largest_m) largest_m = M[20];
+    if (M[30] > largest_m) largest_m = M[30];
+    if (M[40] > largest_m) largest_m = M[40];
+    if (M[50] > largest_m) largest_m = M[50];
+    if (M[60] > largest_m) largest_m = M[60];
+    if (M[70] > largest_m) largest_m = M[70];
+    if (M[80] > largest_m) largest_m = M[80];
+    {
+        const double s = A[0]*A[0] + A[9]*A[9] + A[18]*A[18];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[10]*A[10] + A[28]*A[28] + A[37]*A[37];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[20]*A[20] + A[38]*A[38] + A[47]*A[47];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[3]*A[3] + A[12]*A[12] + A[21]*A[21];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[13]*A[13] + A[31]*A[31] + A[40]*A[40];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[23]*A[23] + A[41]*A[41] + A[50]*A[50];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[6]*A[6] + A[15]*A[15] + A[24]*A[24];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[16]*A[16] + A[34]*A[34] + A[43]*A[43];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[26]*A[26] + A[44]*A[44] + A[53]*A[53];
         if (s > largest_a) largest_a = s;
     }
     const double rho = largest_a > 0.0 ? (largest_m > 0.0 ? largest_m : 1.0) / largest_a : 0.0;
-    for (int i = 0; i < nq; ++i)
-        for (int j = 0; j <= i; ++j) {
-            double s = 0.0;
-            for (int k = 0; k < nc; ++k) s += A[k * nq + i] * A[k * nq + j];
-            M[i * nq + j] += rho * s;
-            M[j * nq + i] = M[i * nq + j];
-        }
+    M[0] += rho*(A[0]*A[0] + A[9]*A[9] + A[18]*A[18]);
+    M[9] += rho*(A[10]*A[9]);
+    M[10] += rho*(A[10]*A[10] + A[28]*A[28] + A[37]*A[37]);
+    M[18] += rho*(A[20]*A[18]);
+    M[19] += rho*(A[38]*A[37]);
+    M[20] += rho*(A[20]*A[20] + A[38]*A[38] + A[47]*A[47]);
+    M[27] += rho*(A[3]*A[0] + A[12]*A[9] + A[21]*A[18]);
+    M[28] += rho*(A[12]*A[10]);
+    M[29] += rho*(A[21]*A[20]);
+    M[30] += rho*(A[3]*A[3] + A[12]*A[12] + A[21]*A[21]);
+    M[36] += rho*(A[13]*A[9]);
+    M[37] += rho*(A[13]*A[10] + A[31]*A[28] + A[40]*A[37]);
+    M[38] += rho*(A[40]*A[38]);
+    M[39] += rho*(A[13]*A[12]);
+    M[40] += rho*(A[13]*A[13] + A[31]*A[31] + A[40]*A[40]);
+    M[45] += rho*(A[23]*A[18]);
+    M[46] += rho*(A[41]*A[37]);
+    M[47] += rho*(A[23]*A[20] + A[41]*A[38] + A[50]*A[47]);
+    M[48] += rho*(A[23]*A[21]);
+    M[49] += rho*(A[41]*A[40]);
+    M[50] += rho*(A[23]*A[23] + A[41]*A[41] + A[50]*A[50]);
+    M[54] += rho*(A[6]*A[0] + A[15]*A[9] + A[24]*A[18]);
+    M[55] += rho*(A[15]*A[10]);
+    M[56] += rho*(A[24]*A[20]);
+    M[57] += rho*(A[6]*A[3] + A[15]*A[12] + A[24]*A[21]);
+    M[58] += rho*(A[15]*A[13]);
+    M[59] += rho*(A[24]*A[23]);
+    M[60] += rho*(A[6]*A[6] + A[15]*A[15] + A[24]*A[24]);
+    M[63] += rho*(A[16]*A[9]);
+    M[64] += rho*(A[16]*A[10] + A[34]*A[28] + A[43]*A[37]);
+    M[65] += rho*(A[43]*A[38]);
+    M[66] += rho*(A[16]*A[12]);
+    M[67] += rho*(A[16]*A[13] + A[34]*A[31] + A[43]*A[40]);
+    M[68] += rho*(A[43]*A[41]);
+    M[69] += rho*(A[16]*A[15]);
+    M[70] += rho*(A[16]*A[16] + A[34]*A[34] + A[43]*A[43]);
+    M[72] += rho*(A[26]*A[18]);
+    M[73] += rho*(A[44]*A[37]);
+    M[74] += rho*(A[26]*A[20] + A[44]*A[38] + A[53]*A[47]);
+    M[75] += rho*(A[26]*A[21]);
+    M[76] += rho*(A[44]*A[40]);
+    M[77] += rho*(A[26]*A[23] + A[44]*A[41] + A[53]*A[50]);
+    M[78] += rho*(A[26]*A[24]);
+    M[79] += rho*(A[44]*A[43]);
+    M[80] += rho*(A[26]*A[26] + A[44]*A[44] + A[53]*A[53]);
     return rho;
 }
 
 // b += rho A^T r, r read with a stride: the right-hand side that goes with augment_mass_matrix.
 static void augment_right_hand_side(double rho, const double* A, const double* r, int stride, double* b) {
-    for (int i = 0; i < nq; ++i) {
-        double s = 0.0;
-        for (int k = 0; k < nc; ++k) s += A[k * nq + i] * r[k * stride];
-        b[i] += rho * s;
-    }
+    b[0] += rho*(A[0]*r[0 * stride] + A[9]*r[1 * stride] + A[18]*r[2 * stride]);
+    b[1] += rho*(A[10]*r[1 * stride] + A[28]*r[3 * stride] + A[37]*r[4 * stride]);
+    b[2] += rho*(A[20]*r[2 * stride] + A[38]*r[4 * stride] + A[47]*r[5 * stride]);
+    b[3] += rho*(A[3]*r[0 * stride] + A[12]*r[1 * stride] + A[21]*r[2 * stride]);
+    b[4] += rho*(A[13]*r[1 * stride] + A[31]*r[3 * stride] + A[40]*r[4 * stride]);
+    b[5] += rho*(A[23]*r[2 * stride] + A[41]*r[4 * stride] + A[50]*r[5 * stride]);
+    b[6] += rho*(A[6]*r[0 * stride] + A[15]*r[1 * stride] + A[24]*r[2 * stride]);
+    b[7] += rho*(A[16]*r[1 * stride] + A[34]*r[3 * stride] + A[43]*r[4 * stride]);
+    b[8] += rho*(A[26]*r[2 * stride] + A[44]*r[4 * stride] + A[53]*r[5 * stride]);
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
@@ -1585,7 +1780,7 @@ template <int rows>
 int project_onto_rows(const double* M, const double* A, const double* r, double* Y, double* S, double* l,
                       double* x) {
     for (int k = 0; k < rows * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < rows; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < rows; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     for (int k = 0; k < rows; ++k) {
         l[k] = r[k];
         for (int j = 0; j < rows; ++j) {
@@ -1703,11 +1898,11 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // M alone is singular here (lagc found it so at every state it tried): M + rho A^T A.
     const double rho = detail::augment_mass_matrix(M, A);
     detail::augment_right_hand_side(rho, A, r, 1, b);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
-    detail::cholesky_solve<nq>(M, b);
+    if (detail::factor_mass_matrix(M) != 0) return 1;
+    detail::solve_mass_matrix(M, b);
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     double S[nc * nc];
     double l[nc];
     for (int k = 0; k < nc; ++k) {
@@ -1770,10 +1965,10 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     constraint_jacobian(q, p, Ac);
     // M alone is singular here (lagc found it so at every state it tried): M + rho A^T A.
     const double rho = detail::augment_mass_matrix(M, Ac);
-    if (detail::cholesky_factor<nq>(M) != 0) return 1;
+    if (detail::factor_mass_matrix(M) != 0) return 1;
     double Y[nc * nq];
     for (int k = 0; k < nc * nq; ++k) Y[k] = Ac[k];
-    for (int k = 0; k < nc; ++k) detail::cholesky_solve<nq>(M, Y + k * nq);
+    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
     double S[nc * nc];
     for (int k = 0; k < nc; ++k)
         for (int j = 0; j < nc; ++j) {
@@ -1787,7 +1982,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     for (int c = 0; c < m; ++c) {
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
         detail::augment_right_hand_side(rho, Ac, J + nq * m + c, m, z);
-        detail::cholesky_solve<nq>(M, z);
+        detail::solve_mass_matrix(M, z);
         for (int k = 0; k < nc; ++k) {
             double s = -J[(nq + k) * m + c];
             for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * z[i];
@@ -2064,14 +2259,14 @@ static double project_state_in_place(double* q, double* qd, const Parameters& p)
         mass_matrix(q, p, M);
         constraint_jacobian(q, p, A);
         detail::augment_mass_matrix(M, A);
-        if (detail::cholesky_factor<nq>(M) != 0) return -1;
+        if (detail::factor_mass_matrix(M) != 0) return -1;
         if (detail::project_onto_rows<nh>(M, A, c, Y, S, l, q) != 0) return -1;
     }
     constraint_velocity(q, qd, p, c);
     mass_matrix(q, p, M);
     constraint_jacobian(q, p, A);
     detail::augment_mass_matrix(M, A);
-    if (detail::cholesky_factor<nq>(M) != 0) return -1;
+    if (detail::factor_mass_matrix(M) != 0) return -1;
     if (detail::project_onto_rows<nc>(M, A, c, Y, S, l, qd) != 0) return -1;
     // What is left: |[c; cdot, g]|.
     double v[nc];

@@ -32,6 +32,38 @@
         b[i] += rho * s;
     }}
 }}
+@@ unrolled_helpers
+// M + rho A^T A in place, rho = (largest diagonal entry of M) / (largest diagonal entry of
+// A^T A), over this model's structure: only the entries of M's lower triangle that A^T A
+// reaches change (the unrolled factorisation reads that triangle alone). Adding rho A^T
+// times the second block row of [[M, A^T], [A, 0]] [x; l] = [b; r] to the first gives
+// [[M + rho A^T A, A^T], [A, 0]] [x; l] = [b + rho A^T r; r]: the same solution, and
+// M + rho A^T A is positive definite wherever the whole system is regular, also where M
+// alone is singular. Returns rho.
+{linkage}{scalar} augment_mass_matrix({scalar}* M, const {scalar}* A) {{
+    {scalar} largest_m = {zero};
+    {scalar} largest_a = {zero};
+{augment}    return rho;
+}}
+
+// b += rho A^T r, r read with a stride: the right-hand side that goes with augment_mass_matrix.
+{linkage}void augment_right_hand_side({scalar} rho, const {scalar}* A, const {scalar}* r, int stride, {scalar}* b) {{
+{right_hand_side}}}
+@@ largest_m
+    if ({m} > largest_m) largest_m = {m};
+@@ largest_a
+    {{
+        const {scalar} s = {sum};
+        if (s > largest_a) largest_a = s;
+    }}
+@@ rho
+    const {scalar} rho = largest_a > {zero} ? (largest_m > {zero} ? largest_m : {one}) / largest_a : {zero};
+@@ add
+    {entry}
+@@ right_hand_side_entry
+    {entry}
+@@ right_hand_side_unused
+    (void)rho, (void)A, (void)r, (void)stride, (void)b;
 @@ forward_dynamics
     // M alone is singular here ({why}): M + rho A^T A.
     const {scalar} rho = detail::augment_mass_matrix(M, A);

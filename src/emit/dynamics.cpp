@@ -13,20 +13,94 @@
 
 namespace lagc::emitting {
 
-std::vector<char> emitter::factor_structure() const {
+// Where M alone is singular the code factors M + rho A^T A: the entries A^T A reaches, of
+// the lower triangle (row-major; none where M is regular).
+std::vector<char> emitter::augmented_entries() const {
     std::size_t const n = d_.nq;
     std::vector<char> nz(n * n, 0);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j <= i; ++j) nz[i * n + j] = !d_.mass_matrix[i * n + j].is_zero();
-    for (std::size_t j = 0; j < n; ++j)
-        for (std::size_t i = j + 1; i < n; ++i)
-            for (std::size_t k = 0; k < j; ++k)
-                if (nz[i * n + k] && nz[j * n + k]) nz[i * n + j] = 1;
+    if (!d_.mass_singular) return nz;
+    for (std::size_t k = 0; k < d_.nc; ++k)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j)
+                if (!d_.constraint_jacobian[k * n + i].is_zero() && !d_.constraint_jacobian[k * n + j].is_zero())
+                    nz[i * n + j] = 1;
     return nz;
 }
 
-// d_j = M_jj − Σ_k L_jk², checked against 1e-12 of M's largest diagonal entry, r_j = 1/√d_j,
-// L_ij = (M_ij − Σ_k L_ik L_jk) r_j; terms whose factors are structural zeros are left out.
+// M's entries as the factorisation reads them: M's own, and those the augmentation adds to.
+bool emitter::factored_entry(std::vector<char> const& augmented, std::size_t i, std::size_t j) const {
+    return !d_.mass_matrix[i * d_.nq + j].is_zero() || augmented[i * d_.nq + j];
+}
+
+// The products the unrolled factorisation of a structure makes (L_ik L_jk for each entry).
+static std::size_t factor_products(std::vector<char> const& nz, std::size_t n) {
+    std::size_t products = 0;
+    for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t i = j; i < n; ++i)
+            if (nz[i * n + j])
+                for (std::size_t k = 0; k < j; ++k) products += nz[i * n + k] && nz[j * n + k];
+    return products;
+}
+
+// L's non-zeros (row-major, lower triangle) when M's rows and columns are eliminated in
+// `order`: M's structure plus the fill-in.
+static std::vector<char> filled_structure(std::vector<char> const& stored, std::vector<std::size_t> const& order) {
+    std::size_t const n = order.size();
+    std::vector<char> nz(n * n, 0);
+    for (std::size_t a = 0; a < n; ++a)
+        for (std::size_t b = 0; b <= a; ++b) {
+            std::size_t const i = std::max(order[a], order[b]), j = std::min(order[a], order[b]);
+            nz[a * n + b] = stored[i * n + j];
+        }
+    for (std::size_t b = 0; b < n; ++b)
+        for (std::size_t a = b + 1; a < n; ++a)
+            for (std::size_t k = 0; k < b; ++k)
+                if (nz[a * n + k] && nz[b * n + k]) nz[a * n + b] = 1;
+    return nz;
+}
+
+// The order in which the factorisation eliminates M's rows: the coordinates' own, or the
+// reverse where that makes fewer products. A tree whose coordinates come parents first (a
+// floating base, then its limbs) fills in completely in its own order — every limb's rows
+// meet in the base's columns — and not at all in the reverse, leaves first (M = L^T L, as
+// Featherstone factors a tree's M).
+std::vector<std::size_t> const& emitter::elimination_order() const {
+    if (order_.empty()) {
+        std::size_t const n = d_.nq;
+        std::vector<char> const augmented = augmented_entries();
+        std::vector<char> stored(n * n, 0);
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) stored[i * n + j] = factored_entry(augmented, i, j);
+        std::vector<std::size_t> own(n), reversed(n);
+        for (std::size_t i = 0; i < n; ++i) own[i] = i, reversed[i] = n - 1 - i;
+        bool const reverse = factor_products(filled_structure(stored, reversed), n) < factor_products(filled_structure(stored, own), n);
+        order_ = reverse ? reversed : own;
+        structure_ = filled_structure(stored, order_);
+    }
+    return order_;
+}
+
+std::vector<char> const& emitter::factor_structure() const {
+    elimination_order();
+    return structure_;
+}
+
+bool emitter::unrolls_mass_matrix() const {
+    if (!unrolls_) {
+        if (d_.nq <= unroll_limit) {
+            unrolls_ = true;
+        } else {
+            std::vector<char> dense(unroll_limit * unroll_limit, 1);
+            unrolls_ = factor_products(factor_structure(), d_.nq) <= factor_products(dense, unroll_limit);
+        }
+    }
+    return *unrolls_;
+}
+
+// In the elimination order (a, b, k index it; P maps them to coordinates): d_b = M_bb −
+// Σ_k L_bk², checked against 1e-12 of M's largest diagonal entry, r_b = 1/√d_b, L_ab =
+// (M_ab − Σ_k L_ak L_bk) r_b; terms whose factors are structural zeros are left out. Every
+// entry is named by its coordinates, in M's lower triangle (L_ab in place of M_ab).
 std::string emitter::factor_statements(factor_names const& n) const {
     std::size_t const nq = d_.nq;
     std::vector<std::pair<std::string, std::string>> values = {{"scalar", scalar()},
@@ -39,57 +113,66 @@ std::string emitter::factor_statements(factor_names const& n) const {
         more.insert(more.end(), values.begin(), values.end());
         return more;
     };
-    std::vector<char> const nz = factor_structure();
+    std::vector<std::size_t> const& P = elimination_order();
+    std::vector<char> const& nz = factor_structure();
+    std::vector<char> const augmented = augmented_entries();
+    auto m = [&](std::size_t a, std::size_t b) { return n.m(std::max(P[a], P[b]), std::min(P[a], P[b])); };
+    auto l = [&](std::size_t a, std::size_t b) { return n.l(std::max(P[a], P[b]), std::min(P[a], P[b])); };
     std::string f = text("cholesky_steps.tpl#largest", values);
     for (std::size_t i = 0; i < nq; ++i) f += text("cholesky_steps.tpl#largest_update", with({{"m", n.m(i, i)}}));
     f += text("cholesky_steps.tpl#threshold", values);
-    for (std::size_t j = 0; j < nq; ++j) {
-        std::string pivot = n.m(j, j);
-        for (std::size_t k = 0; k < j; ++k)
-            if (nz[j * nq + k]) pivot += " - " + n.l(j, k) + "*" + n.l(j, k);
-        f += text("cholesky_steps.tpl#pivot", with({{"d", "d" + std::to_string(j)}, {"value", pivot}, {"r", n.r(j)}}));
-        for (std::size_t i = j + 1; i < nq; ++i) {
-            if (!nz[i * nq + j]) continue;
-            std::string s = d_.mass_matrix[i * nq + j].is_zero() ? "" : n.m(i, j); // a structural zero under fill-in
-            for (std::size_t k = 0; k < j; ++k)
-                if (nz[i * nq + k] && nz[j * nq + k]) {
+    for (std::size_t b = 0; b < nq; ++b) {
+        std::string pivot = m(b, b);
+        for (std::size_t k = 0; k < b; ++k)
+            if (nz[b * nq + k]) pivot += " - " + l(b, k) + "*" + l(b, k);
+        f += text("cholesky_steps.tpl#pivot", with({{"d", "d" + std::to_string(P[b])}, {"value", pivot}, {"r", n.r(P[b])}}));
+        for (std::size_t a = b + 1; a < nq; ++a) {
+            if (!nz[a * nq + b]) continue;
+            bool const stored = factored_entry(augmented, std::max(P[a], P[b]), std::min(P[a], P[b]));
+            std::string s = stored ? m(a, b) : ""; // "": a structural zero under fill-in
+            for (std::size_t k = 0; k < b; ++k)
+                if (nz[a * nq + k] && nz[b * nq + k]) {
                     s += s.empty() ? "-" : " - ";
-                    s += n.l(i, k) + "*" + n.l(j, k);
+                    s += l(a, k) + "*" + l(b, k);
                 }
             bool const compound = s.find(' ') != std::string::npos || s[0] == '-';
             f += text("cholesky_steps.tpl#factor_entry",
-                      with({{"l", n.l(i, j)}, {"value", compound ? "(" + s + ")" : s}, {"r", n.r(j)}}));
+                      with({{"l", l(a, b)}, {"value", compound ? "(" + s + ")" : s}, {"r", n.r(P[b])}}));
         }
     }
     return f;
 }
 
-// L y = b (forward), Lᵀ x = y (backward), over L's structure; then out_i = x_i.
+// L y = b (forward), Lᵀ x = y (backward), over L's structure in the elimination order;
+// then out_i = x_i. y and x are named by their coordinates.
 std::string emitter::solve_statements(factor_names const& n, std::function<std::string(std::size_t)> const& b,
                                       std::function<std::string(std::size_t)> const& out) const {
     std::size_t const nq = d_.nq;
-    std::vector<char> const nz = factor_structure();
-    auto y = [](std::size_t i) { return fmt::format("y{}", i); };
-    auto x = [](std::size_t i) { return fmt::format("x{}", i); };
+    std::vector<std::size_t> const& P = elimination_order();
+    std::vector<char> const& nz = factor_structure();
+    auto l = [&](std::size_t a, std::size_t c) { return n.l(std::max(P[a], P[c]), std::min(P[a], P[c])); };
+    auto y = [&](std::size_t a) { return fmt::format("y{}", P[a]); };
+    auto x = [&](std::size_t a) { return fmt::format("x{}", P[a]); };
     std::string f;
-    auto step = [&](std::string const& name, std::string const& s, std::size_t i) {
+    auto step = [&](std::string const& name, std::string const& s, std::size_t a) {
         bool const compound = s.find(' ') != std::string::npos;
         f += text("cholesky_steps.tpl#solve_step",
-                  {{"scalar", scalar()}, {"name", name}, {"value", compound ? "(" + s + ")" : s}, {"r", n.r(i)}});
+                  {{"scalar", scalar()}, {"name", name}, {"value", compound ? "(" + s + ")" : s}, {"r", n.r(P[a])}});
     };
-    for (std::size_t i = 0; i < nq; ++i) {
-        std::string s = b(i);
-        for (std::size_t k = 0; k < i; ++k)
-            if (nz[i * nq + k]) s += " - " + n.l(i, k) + "*" + y(k);
-        step(y(i), s, i);
+    for (std::size_t a = 0; a < nq; ++a) {
+        std::string s = b(P[a]);
+        for (std::size_t k = 0; k < a; ++k)
+            if (nz[a * nq + k]) s += " - " + l(a, k) + "*" + y(k);
+        step(y(a), s, a);
     }
-    for (std::size_t i = nq; i-- > 0;) {
-        std::string s = y(i);
-        for (std::size_t k = i + 1; k < nq; ++k)
-            if (nz[k * nq + i]) s += " - " + n.l(k, i) + "*" + x(k);
-        step(x(i), s, i);
+    for (std::size_t a = nq; a-- > 0;) {
+        std::string s = y(a);
+        for (std::size_t k = a + 1; k < nq; ++k)
+            if (nz[k * nq + a]) s += " - " + l(k, a) + "*" + x(k);
+        step(x(a), s, a);
     }
-    for (std::size_t i = 0; i < nq; ++i) f += text("cholesky_steps.tpl#store", {{"target", out(i)}, {"value", x(i)}});
+    for (std::size_t i = 0; i < nq; ++i)
+        f += text("cholesky_steps.tpl#store", {{"target", out(i)}, {"value", fmt::format("x{}", i)}});
     return f;
 }
 
@@ -135,13 +218,63 @@ std::string emitter::augmented(char const* section) {
 
 std::string emitter::augmentation(char const* section, char const* why) {
     if (!augment_helpers_added_) {
-        out_.add_helpers(text("augment.tpl#helpers", {{"linkage", helper_linkage()},
-                                              {"scalar", scalar()},
-                                              {"one", single() ? "1.0f" : "1.0"},
-                                              {"zero", single() ? "0.0f" : "0.0"}}));
+        std::vector<std::pair<std::string, std::string>> values = {{"linkage", helper_linkage()},
+                                                                   {"scalar", scalar()},
+                                                                   {"one", single() ? "1.0f" : "1.0"},
+                                                                   {"zero", single() ? "0.0f" : "0.0"}};
+        // M singular everywhere and factorised unrolled: the augmentation over A's non-zeros too.
+        if (d_.mass_singular && unrolls_mass_matrix()) {
+            auto [augment, right_hand_side] = unrolled_augmentation();
+            values.push_back({"augment", augment});
+            values.push_back({"right_hand_side", right_hand_side});
+            out_.add_helpers(text("augment.tpl#unrolled_helpers", values));
+        } else {
+            out_.add_helpers(text("augment.tpl#helpers", values));
+        }
         augment_helpers_added_ = true;
     }
     return text(std::string("augment.tpl#") + section, {{"scalar", scalar()}, {"why", one_line(text(why))}});
+}
+
+// The statements of augment_mass_matrix and augment_right_hand_side over A's structural
+// non-zeros: rho from M's diagonal and A^T A's, then rho A^T A added to M's lower triangle
+// where A^T A reaches (the unrolled factorisation reads only that triangle), and b += rho A^T r.
+std::pair<std::string, std::string> emitter::unrolled_augmentation() const {
+    std::size_t const n = d_.nq, nc = d_.nc;
+    auto a = [&](std::size_t k, std::size_t i) { return !d_.constraint_jacobian[k * n + i].is_zero(); };
+    std::vector<std::pair<std::string, std::string>> values = {
+        {"scalar", scalar()}, {"zero", single() ? "0.0f" : "0.0"}, {"one", single() ? "1.0f" : "1.0"}};
+    auto with = [&](std::string const& key, std::string const& value) {
+        auto v = values;
+        v.push_back({key, value});
+        return v;
+    };
+    std::string augment, rhs;
+    for (std::size_t i = 0; i < n; ++i)
+        if (!d_.mass_matrix[i * n + i].is_zero()) augment += text("augment.tpl#largest_m", with("m", fmt::format("M[{}]", i * n + i)));
+    for (std::size_t i = 0; i < n; ++i) {
+        std::string sum, product;
+        for (std::size_t k = 0; k < nc; ++k)
+            if (a(k, i)) {
+                sum += (sum.empty() ? "" : " + ") + fmt::format("A[{0}]*A[{0}]", k * n + i);
+                product += (product.empty() ? "" : " + ") + fmt::format("A[{}]*r[{} * stride]", k * n + i, k);
+            }
+        if (sum.empty()) continue;
+        augment += text("augment.tpl#largest_a", with("sum", sum));
+        rhs += text("augment.tpl#right_hand_side_entry", with("entry", fmt::format("b[{}] += rho*({});", i, product)));
+    }
+    if (rhs.empty()) rhs = text("augment.tpl#right_hand_side_unused");
+    augment += text("augment.tpl#rho", values);
+    std::vector<char> const entries = augmented_entries();
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j <= i; ++j) {
+            if (!entries[i * n + j]) continue;
+            std::string sum;
+            for (std::size_t k = 0; k < nc; ++k)
+                if (a(k, i) && a(k, j)) sum += (sum.empty() ? "" : " + ") + fmt::format("A[{}]*A[{}]", k * n + i, k * n + j);
+            augment += text("augment.tpl#add", with("entry", fmt::format("M[{}] += rho*({});", i * n + j, sum)));
+        }
+    return {augment, rhs};
 }
 
 std::string emitter::on_singular_mass(std::string const& name, std::string const& call, char const* fail) const {

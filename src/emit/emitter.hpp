@@ -12,6 +12,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 
 namespace lagc::emitting {
@@ -55,7 +56,9 @@ struct built_function {
 // every form cost lagc a tenth more time on the 10-joint arm.
 constexpr std::size_t composite_alone = 3000;
 
-// Largest nq for which the factorisation is unrolled (its statements grow as nq³/6).
+// Largest nq for which the factorisation is unrolled whatever M's structure (its statements
+// grow as nq³/6); beyond it, M is factorised unrolled where its structure (a tree's branches)
+// leaves no more products than a dense M of this size has.
 constexpr std::size_t unroll_limit = 32;
 
 class emitter {
@@ -125,10 +128,19 @@ private:
         bool unrolled;
         std::string factor, solve;
     };
-    bool unrolls_mass_matrix() const { return d_.nq <= unroll_limit && !d_.mass_singular; }
+    bool unrolls_mass_matrix() const;
+    mutable std::optional<bool> unrolls_; // unrolls_mass_matrix, once found
     factorisation mass_factorisation();
     bool unrolled_helpers_added_ = false;
-    std::vector<char> factor_structure() const; // L's non-zeros: M's plus fill-in, row-major
+    // The order the factorisation eliminates M's rows in (the coordinates', or the reverse
+    // where that fills in less), and L's non-zeros in that order: M's plus fill-in, row-major.
+    std::vector<std::size_t> const& elimination_order() const;
+    std::vector<char> const& factor_structure() const;
+    mutable std::vector<std::size_t> order_;
+    mutable std::vector<char> structure_;
+    std::vector<char> augmented_entries() const; // where rho A^T A adds to M (M singular)
+    bool factored_entry(std::vector<char> const& augmented, std::size_t i, std::size_t j) const;
+    std::pair<std::string, std::string> unrolled_augmentation() const;
     std::string factor_statements(factor_names const& names) const;
     std::string solve_statements(factor_names const& names, std::function<std::string(std::size_t)> const& b,
                                  std::function<std::string(std::size_t)> const& out) const;
