@@ -89,6 +89,8 @@ int expression_graph::intern(op kind, std::string const& text, int const* args, 
         n.exponent = exponent;
     }
     n.hash = h;
+    if (n.kind == op::number) n.value = std::stod(n.text);
+    if (n.kind == op::call) n.function = builtin_for_cxx(call_name(n.text));
     nodes_.push_back(std::move(n));
     int const id = static_cast<int>(nodes_.size() - 1);
     same_hash_.push_back(it->second);
@@ -231,7 +233,7 @@ int expression_graph::make_call(std::string const& name, std::vector<int> args) 
 template <class Operand, class Variable>
 double expression_graph::value_of(node const& n, Operand arg, Variable variable) const {
     switch (n.kind) {
-    case op::number: return std::stod(n.text);
+    case op::number: return n.value;
     case op::variable: return variable();
     case op::neg: return -arg(0);
     case op::add: {
@@ -246,7 +248,7 @@ double expression_graph::value_of(node const& n, Operand arg, Variable variable)
     }
     case op::pow: return std::pow(arg(0), n.exponent);
     case op::call: {
-        builtin const* fn = builtin_for_cxx(call_name(n.text));
+        builtin const* fn = n.function;
         if (!fn) throw std::runtime_error("evaluate: unknown function " + n.text);
         return fn->value(arg(0), n.args.size() > 1 ? arg(1) : 0.0);
     }
@@ -260,27 +262,52 @@ double expression_graph::evaluate(int id, std::map<std::string, double> const& v
         n, [&](std::size_t i) { return evaluate(n.args[i], values); }, [&] { return values.at(n.text); });
 }
 
+// The nodes `roots` need, in index order (children are interned before their parents, so
+// one pass in that order suffices), with their children's places and variables' indices.
+void expression_graph::compile_program(std::vector<int> const& roots, std::vector<std::string> const& variables) const {
+    std::unordered_map<std::string, int> index;
+    for (std::size_t i = 0; i < variables.size(); ++i) index[variables[i]] = static_cast<int>(i); // the last, as before
+    int top = -1;
+    for (int r : roots) top = std::max(top, r);
+    std::vector<int> place(static_cast<std::size_t>(top + 1), -1);
+    for (int r : roots) place[static_cast<std::size_t>(r)] = 0;
+    for (int id = top; id >= 0; --id)
+        if (place[static_cast<std::size_t>(id)] == 0)
+            for (int a : node_at(id).args) place[static_cast<std::size_t>(a)] = 0;
+    program_.clear();
+    for (int id = 0; id <= top; ++id) {
+        if (place[static_cast<std::size_t>(id)] != 0) continue;
+        node const& n = node_at(id);
+        program_step step{id, -1, {}};
+        if (n.kind == op::variable) {
+            auto it = index.find(n.text);
+            step.variable = it == index.end() ? -1 : it->second;
+        }
+        for (int a : n.args) step.args.push_back(place[static_cast<std::size_t>(a)]);
+        place[static_cast<std::size_t>(id)] = static_cast<int>(program_.size());
+        program_.push_back(std::move(step));
+    }
+    root_places_.clear();
+    for (int r : roots) root_places_.push_back(place[static_cast<std::size_t>(r)]);
+    evaluated_roots_ = roots;
+    evaluated_variables_ = variables;
+}
+
 std::vector<double> expression_graph::evaluate_all(std::vector<int> const& roots,
                                                   std::vector<std::string> const& variables,
                                                   std::vector<double> const& values) const {
-    std::unordered_map<std::string, double> given;
-    for (std::size_t i = 0; i < variables.size(); ++i) given[variables[i]] = values[i];
-    // Children are interned before their parents, so one pass in index order suffices.
-    int top = -1;
-    for (int r : roots) top = std::max(top, r);
-    std::vector<double> v(static_cast<std::size_t>(top + 1), 0.0);
-    for (std::size_t id = 0; id < v.size(); ++id) {
-        node const& n = nodes_[id];
-        v[id] = value_of(
-            n, [&](std::size_t i) { return v[static_cast<std::size_t>(n.args[i])]; },
-            [&] {
-                auto it = given.find(n.text);
-                return it == given.end() ? 0.0 : it->second;
-            });
+    if (roots != evaluated_roots_ || variables != evaluated_variables_ || program_.empty())
+        compile_program(roots, variables);
+    std::vector<double> v(program_.size(), 0.0);
+    for (std::size_t k = 0; k < program_.size(); ++k) {
+        program_step const& step = program_[k];
+        v[k] = value_of(
+            node_at(step.id), [&](std::size_t i) { return v[static_cast<std::size_t>(step.args[i])]; },
+            [&] { return step.variable < 0 ? 0.0 : values[static_cast<std::size_t>(step.variable)]; });
     }
     std::vector<double> out;
     out.reserve(roots.size());
-    for (int r : roots) out.push_back(v[static_cast<std::size_t>(r)]);
+    for (int p : root_places_) out.push_back(v[static_cast<std::size_t>(p)]);
     return out;
 }
 

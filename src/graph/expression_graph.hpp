@@ -19,6 +19,8 @@
 
 namespace lagc {
 
+struct builtin; // builtins.hpp
+
 // How lagc's symbols are spelled in C++, and which argument each belongs to.
 struct symbol_spelling {
     std::string text; // "q[0]", "qd[1]", "u[0]", "p.m", "t"
@@ -164,6 +166,8 @@ private:
         std::vector<std::uint8_t> flags; // add: 1 = subtracted; mul: 1 = in the denominator
         int exponent = 0;            // pow: 2 or 3
         std::uint64_t hash = 0;
+        double value = 0;            // number: its value, read once (evaluate_all)
+        builtin const* function = nullptr; // call: the built-in, looked up once
     };
     std::size_t cost(node const& n) const { return cost_of(n.kind, n.args.size(), n.exponent); }
     template <class Operand, class Variable>
@@ -185,6 +189,19 @@ private:
     std::unordered_map<GiNaC::basic const*, int> converted_;
     std::unordered_map<GiNaC::basic const*, std::pair<GiNaC::numeric, int>> unit_scaled_;
     std::vector<GiNaC::ex> keep_alive_;
+    // evaluate_all's last roots and variables, and the nodes they need, children first, each
+    // with its children's places in that list (and a variable's index): callers evaluate the
+    // same roots at many points.
+    struct program_step {
+        int id;
+        int variable = -1;
+        std::vector<int> args;
+    };
+    mutable std::vector<int> evaluated_roots_;
+    mutable std::vector<std::string> evaluated_variables_;
+    mutable std::vector<program_step> program_;
+    mutable std::vector<int> root_places_;
+    void compile_program(std::vector<int> const& roots, std::vector<std::string> const& variables) const;
 
     int intern(node n);
     int intern(op kind, std::string const& text, int const* args, std::uint8_t const* flags, std::size_t count,
