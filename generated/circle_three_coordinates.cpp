@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(circle_three_coordinates::detail::pair_stamp == 0xb61549182726ac72ull,
+static_assert(circle_three_coordinates::detail::pair_stamp == 0xf2456762dbaa761cull,
               "circle_three_coordinates.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace circle_three_coordinates {
@@ -363,8 +363,9 @@ void semi_implicit_system(const double* q, const double* qd, const double* /*u*/
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
-    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T and Y = M^-1 A^T,
-    // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
+    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T, W = L^-1 A^T and
+    // y = L^-1 (Q - h), (W^T W) lambda = W^T y - r and qdd = L^-T (y - W lambda), unrolled
+    // over the structure of L and of A.
     double M[nq * nq];
     double b[nq];
     double A[nc * nq];
@@ -375,37 +376,51 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     const double rho = detail::augment_mass_matrix(M, A);
     detail::augment_right_hand_side(rho, A, r, 1, b);
     if (detail::factor_mass_matrix(M) != 0) return 1;
-    detail::solve_mass_matrix(M, b);
-    double Y[nc * nq];
-    for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
-    double S[nc * nc];
-    double l[nc];
-    for (int k = 0; k < nc; ++k) {
-        double s = -r[k];
-        for (int i = 0; i < nq; ++i) s += A[k * nq + i] * b[i];
-        l[k] = s;
-        for (int j = 0; j < nc; ++j) {
-            double a = 0;
-            for (int i = 0; i < nq; ++i) a += A[k * nq + i] * Y[j * nq + i];
-            S[k * nc + j] = a;
-        }
-    }
-    if (detail::cholesky_factor<nc>(S) != 0) return 2;
-    detail::cholesky_solve<nc>(S, l);
-    for (int i = 0; i < nq; ++i) {
-        double s = b[i];
-        for (int k = 0; k < nc; ++k) s -= Y[k * nq + i] * l[k];
-        qdd[i] = s;
-    }
-    // lambda may be null when the multipliers are not wanted.
-    if (lambda)
-        for (int k = 0; k < nc; ++k) lambda[k] = l[k];
+    // y = L^-1 (Q - h), in the order M was factorised in.
+    const double y0 = b[0]*M[0];
+    const double y1 = b[1]*M[4];
+    const double y2 = (b[2] - M[6]*y0 - M[7]*y1)*M[8];
+    // W = L^-1 A^T, column by column over A's non-zeros and their fill-in.
+    const double w0_0 = A[0]*M[0];
+    const double w0_2 = (A[2] - M[6]*w0_0)*M[8];
+    const double w1_1 = A[4]*M[4];
+    const double w1_2 = (A[5] - M[7]*w1_1)*M[8];
+    // S = W^T W = A M^-1 A^T (lower triangle) and g = W^T y - r.
+    const double s0_0 = w0_0*w0_0 + w0_2*w0_2;
+    const double g0 = w0_0*y0 + w0_2*y2 - r[0];
+    const double s1_0 = w1_2*w0_2;
+    const double s1_1 = w1_1*w1_1 + w1_2*w1_2;
+    const double g1 = w1_1*y1 + w1_2*y2 - r[1];
+    double largest_s = 0.0;
+    if (s0_0 > largest_s) largest_s = s0_0;
+    if (s1_1 > largest_s) largest_s = s1_1;
+    const double threshold_s = 1e-12 * largest_s;
+    const double ds0 = s0_0;
+    if (!(ds0 > threshold_s) || !std::isfinite(ds0)) return 2;
+    const double rs0 = 1.0 / std::sqrt(ds0);
+    const double ls1_0 = s1_0*rs0;
+    const double ds1 = s1_1 - ls1_0*ls1_0;
+    if (!(ds1 > threshold_s) || !std::isfinite(ds1)) return 2;
+    const double rs1 = 1.0 / std::sqrt(ds1);
+    // lambda = S^-1 g.
+    const double z0 = g0*rs0;
+    const double z1 = (g1 - ls1_0*z0)*rs1;
+    const double l1 = z1*rs1;
+    const double l0 = (z0 - ls1_0*l1)*rs0;
+    // qdd = L^-T (y - W lambda).
+    const double x2 = (y2 - w0_2*l0 - w1_2*l1)*M[8];
+    const double x1 = (y1 - w1_1*l1 - M[7]*x2)*M[4];
+    const double x0 = (y0 - w0_0*l0 - M[6]*x2)*M[0];
     // NaN or Inf in the state, inputs or parameters: not a solution.
-    for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(qdd[i])) return 3;
-    for (int k = 0; k < nc; ++k)
-        if (!std::isfinite(l[k])) return 3;
+    if (!std::isfinite(x0) || !std::isfinite(x1) || !std::isfinite(x2) || !std::isfinite(l0) || !std::isfinite(l1)) return 3;
+    qdd[0] = x0;
+    qdd[1] = x1;
+    qdd[2] = x2;
+    // lambda may be null when the multipliers are not wanted.
+    if (lambda) {
+        lambda[0] = l0;
+        lambda[1] = l1;
+    }
     return 0;
 }
 

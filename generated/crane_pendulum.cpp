@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(crane_pendulum::detail::pair_stamp == 0x367a697c03b17ef7ull,
+static_assert(crane_pendulum::detail::pair_stamp == 0x25951abbccf6aaf3ull,
               "crane_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace crane_pendulum {
@@ -355,8 +355,9 @@ namespace detail {
 }  // namespace detail
 
 int forward_dynamics(double t, const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
-    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T and Y = M^-1 A^T,
-    // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
+    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T, W = L^-1 A^T and
+    // y = L^-1 (Q - h), (W^T W) lambda = W^T y - r and qdd = L^-T (y - W lambda), unrolled
+    // over the structure of L and of A.
     double M[nq * nq];
     double b[nq];
     double A[nc * nq];
@@ -364,37 +365,35 @@ int forward_dynamics(double t, const double* q, const double* qd, const double* 
     detail::dynamics_terms(t, q, qd, u, p, M, b);
     detail::constraint_terms(t, q, qd, p, A, r);
     if (detail::factor_mass_matrix(M) != 0) return detail::forward_dynamics_augmented(t, q, qd, u, p, A, r, qdd, lambda);
-    detail::solve_mass_matrix(M, b);
-    double Y[nc * nq];
-    for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
-    double S[nc * nc];
-    double l[nc];
-    for (int k = 0; k < nc; ++k) {
-        double s = -r[k];
-        for (int i = 0; i < nq; ++i) s += A[k * nq + i] * b[i];
-        l[k] = s;
-        for (int j = 0; j < nc; ++j) {
-            double a = 0;
-            for (int i = 0; i < nq; ++i) a += A[k * nq + i] * Y[j * nq + i];
-            S[k * nc + j] = a;
-        }
-    }
-    if (detail::cholesky_factor<nc>(S) != 0) return 2;
-    detail::cholesky_solve<nc>(S, l);
-    for (int i = 0; i < nq; ++i) {
-        double s = b[i];
-        for (int k = 0; k < nc; ++k) s -= Y[k * nq + i] * l[k];
-        qdd[i] = s;
-    }
-    // lambda may be null when the multipliers are not wanted.
-    if (lambda)
-        for (int k = 0; k < nc; ++k) lambda[k] = l[k];
+    // y = L^-1 (Q - h), in the order M was factorised in.
+    const double y0 = b[0]*M[0];
+    const double y1 = b[1]*M[3];
+    // W = L^-1 A^T, column by column over A's non-zeros and their fill-in.
+    const double w0_0 = A[0]*M[0];
+    const double w0_1 = A[1]*M[3];
+    // S = W^T W = A M^-1 A^T (lower triangle) and g = W^T y - r.
+    const double s0_0 = w0_0*w0_0 + w0_1*w0_1;
+    const double g0 = w0_0*y0 + w0_1*y1 - r[0];
+    double largest_s = 0.0;
+    if (s0_0 > largest_s) largest_s = s0_0;
+    const double threshold_s = 1e-12 * largest_s;
+    const double ds0 = s0_0;
+    if (!(ds0 > threshold_s) || !std::isfinite(ds0)) return 2;
+    const double rs0 = 1.0 / std::sqrt(ds0);
+    // lambda = S^-1 g.
+    const double z0 = g0*rs0;
+    const double l0 = z0*rs0;
+    // qdd = L^-T (y - W lambda).
+    const double x1 = (y1 - w0_1*l0)*M[3];
+    const double x0 = (y0 - w0_0*l0)*M[0];
     // NaN or Inf in the state, inputs or parameters: not a solution.
-    for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(qdd[i])) return 3;
-    for (int k = 0; k < nc; ++k)
-        if (!std::isfinite(l[k])) return 3;
+    if (!std::isfinite(x0) || !std::isfinite(x1) || !std::isfinite(l0)) return 3;
+    qdd[0] = x0;
+    qdd[1] = x1;
+    // lambda may be null when the multipliers are not wanted.
+    if (lambda) {
+        lambda[0] = l0;
+    }
     return 0;
 }
 

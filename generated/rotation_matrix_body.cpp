@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rotation_matrix_body::detail::pair_stamp == 0xa735199d6b440ce3ull,
+static_assert(rotation_matrix_body::detail::pair_stamp == 0x9c73378e15db4b38ull,
               "rotation_matrix_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rotation_matrix_body {
@@ -1887,8 +1887,9 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
-    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T and Y = M^-1 A^T,
-    // (A Y) lambda = A M^-1 (Q - h) - r, then qdd = M^-1 (Q - h) - Y lambda.
+    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T, W = L^-1 A^T and
+    // y = L^-1 (Q - h), (W^T W) lambda = W^T y - r and qdd = L^-T (y - W lambda), unrolled
+    // over the structure of L and of A.
     double M[nq * nq];
     double b[nq];
     double A[nc * nq];
@@ -1899,37 +1900,179 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     const double rho = detail::augment_mass_matrix(M, A);
     detail::augment_right_hand_side(rho, A, r, 1, b);
     if (detail::factor_mass_matrix(M) != 0) return 1;
-    detail::solve_mass_matrix(M, b);
-    double Y[nc * nq];
-    for (int k = 0; k < nc * nq; ++k) Y[k] = A[k];
-    for (int k = 0; k < nc; ++k) detail::solve_mass_matrix(M, Y + k * nq);
-    double S[nc * nc];
-    double l[nc];
-    for (int k = 0; k < nc; ++k) {
-        double s = -r[k];
-        for (int i = 0; i < nq; ++i) s += A[k * nq + i] * b[i];
-        l[k] = s;
-        for (int j = 0; j < nc; ++j) {
-            double a = 0;
-            for (int i = 0; i < nq; ++i) a += A[k * nq + i] * Y[j * nq + i];
-            S[k * nc + j] = a;
-        }
-    }
-    if (detail::cholesky_factor<nc>(S) != 0) return 2;
-    detail::cholesky_solve<nc>(S, l);
-    for (int i = 0; i < nq; ++i) {
-        double s = b[i];
-        for (int k = 0; k < nc; ++k) s -= Y[k * nq + i] * l[k];
-        qdd[i] = s;
-    }
-    // lambda may be null when the multipliers are not wanted.
-    if (lambda)
-        for (int k = 0; k < nc; ++k) lambda[k] = l[k];
+    // y = L^-1 (Q - h), in the order M was factorised in.
+    const double y0 = b[0]*M[0];
+    const double y1 = (b[1] - M[9]*y0)*M[10];
+    const double y2 = (b[2] - M[18]*y0 - M[19]*y1)*M[20];
+    const double y3 = (b[3] - M[27]*y0 - M[28]*y1 - M[29]*y2)*M[30];
+    const double y4 = (b[4] - M[36]*y0 - M[37]*y1 - M[38]*y2 - M[39]*y3)*M[40];
+    const double y5 = (b[5] - M[45]*y0 - M[46]*y1 - M[47]*y2 - M[48]*y3 - M[49]*y4)*M[50];
+    const double y6 = (b[6] - M[54]*y0 - M[55]*y1 - M[56]*y2 - M[57]*y3 - M[58]*y4 - M[59]*y5)*M[60];
+    const double y7 = (b[7] - M[63]*y0 - M[64]*y1 - M[65]*y2 - M[66]*y3 - M[67]*y4 - M[68]*y5 - M[69]*y6)*M[70];
+    const double y8 = (b[8] - M[72]*y0 - M[73]*y1 - M[74]*y2 - M[75]*y3 - M[76]*y4 - M[77]*y5 - M[78]*y6 - M[79]*y7)*M[80];
+    // W = L^-1 A^T, column by column over A's non-zeros and their fill-in.
+    const double w0_0 = A[0]*M[0];
+    const double w0_1 = (-M[9]*w0_0)*M[10];
+    const double w0_2 = (-M[18]*w0_0 - M[19]*w0_1)*M[20];
+    const double w0_3 = (A[3] - M[27]*w0_0 - M[28]*w0_1 - M[29]*w0_2)*M[30];
+    const double w0_4 = (-M[36]*w0_0 - M[37]*w0_1 - M[38]*w0_2 - M[39]*w0_3)*M[40];
+    const double w0_5 = (-M[45]*w0_0 - M[46]*w0_1 - M[47]*w0_2 - M[48]*w0_3 - M[49]*w0_4)*M[50];
+    const double w0_6 = (A[6] - M[54]*w0_0 - M[55]*w0_1 - M[56]*w0_2 - M[57]*w0_3 - M[58]*w0_4 - M[59]*w0_5)*M[60];
+    const double w0_7 = (-M[63]*w0_0 - M[64]*w0_1 - M[65]*w0_2 - M[66]*w0_3 - M[67]*w0_4 - M[68]*w0_5 - M[69]*w0_6)*M[70];
+    const double w0_8 = (-M[72]*w0_0 - M[73]*w0_1 - M[74]*w0_2 - M[75]*w0_3 - M[76]*w0_4 - M[77]*w0_5 - M[78]*w0_6 - M[79]*w0_7)*M[80];
+    const double w1_0 = A[9]*M[0];
+    const double w1_1 = (A[10] - M[9]*w1_0)*M[10];
+    const double w1_2 = (-M[18]*w1_0 - M[19]*w1_1)*M[20];
+    const double w1_3 = (A[12] - M[27]*w1_0 - M[28]*w1_1 - M[29]*w1_2)*M[30];
+    const double w1_4 = (A[13] - M[36]*w1_0 - M[37]*w1_1 - M[38]*w1_2 - M[39]*w1_3)*M[40];
+    const double w1_5 = (-M[45]*w1_0 - M[46]*w1_1 - M[47]*w1_2 - M[48]*w1_3 - M[49]*w1_4)*M[50];
+    const double w1_6 = (A[15] - M[54]*w1_0 - M[55]*w1_1 - M[56]*w1_2 - M[57]*w1_3 - M[58]*w1_4 - M[59]*w1_5)*M[60];
+    const double w1_7 = (A[16] - M[63]*w1_0 - M[64]*w1_1 - M[65]*w1_2 - M[66]*w1_3 - M[67]*w1_4 - M[68]*w1_5 - M[69]*w1_6)*M[70];
+    const double w1_8 = (-M[72]*w1_0 - M[73]*w1_1 - M[74]*w1_2 - M[75]*w1_3 - M[76]*w1_4 - M[77]*w1_5 - M[78]*w1_6 - M[79]*w1_7)*M[80];
+    const double w2_0 = A[18]*M[0];
+    const double w2_1 = (-M[9]*w2_0)*M[10];
+    const double w2_2 = (A[20] - M[18]*w2_0 - M[19]*w2_1)*M[20];
+    const double w2_3 = (A[21] - M[27]*w2_0 - M[28]*w2_1 - M[29]*w2_2)*M[30];
+    const double w2_4 = (-M[36]*w2_0 - M[37]*w2_1 - M[38]*w2_2 - M[39]*w2_3)*M[40];
+    const double w2_5 = (A[23] - M[45]*w2_0 - M[46]*w2_1 - M[47]*w2_2 - M[48]*w2_3 - M[49]*w2_4)*M[50];
+    const double w2_6 = (A[24] - M[54]*w2_0 - M[55]*w2_1 - M[56]*w2_2 - M[57]*w2_3 - M[58]*w2_4 - M[59]*w2_5)*M[60];
+    const double w2_7 = (-M[63]*w2_0 - M[64]*w2_1 - M[65]*w2_2 - M[66]*w2_3 - M[67]*w2_4 - M[68]*w2_5 - M[69]*w2_6)*M[70];
+    const double w2_8 = (A[26] - M[72]*w2_0 - M[73]*w2_1 - M[74]*w2_2 - M[75]*w2_3 - M[76]*w2_4 - M[77]*w2_5 - M[78]*w2_6 - M[79]*w2_7)*M[80];
+    const double w3_1 = A[28]*M[10];
+    const double w3_2 = (-M[19]*w3_1)*M[20];
+    const double w3_3 = (-M[28]*w3_1 - M[29]*w3_2)*M[30];
+    const double w3_4 = (A[31] - M[37]*w3_1 - M[38]*w3_2 - M[39]*w3_3)*M[40];
+    const double w3_5 = (-M[46]*w3_1 - M[47]*w3_2 - M[48]*w3_3 - M[49]*w3_4)*M[50];
+    const double w3_6 = (-M[55]*w3_1 - M[56]*w3_2 - M[57]*w3_3 - M[58]*w3_4 - M[59]*w3_5)*M[60];
+    const double w3_7 = (A[34] - M[64]*w3_1 - M[65]*w3_2 - M[66]*w3_3 - M[67]*w3_4 - M[68]*w3_5 - M[69]*w3_6)*M[70];
+    const double w3_8 = (-M[73]*w3_1 - M[74]*w3_2 - M[75]*w3_3 - M[76]*w3_4 - M[77]*w3_5 - M[78]*w3_6 - M[79]*w3_7)*M[80];
+    const double w4_1 = A[37]*M[10];
+    const double w4_2 = (A[38] - M[19]*w4_1)*M[20];
+    const double w4_3 = (-M[28]*w4_1 - M[29]*w4_2)*M[30];
+    const double w4_4 = (A[40] - M[37]*w4_1 - M[38]*w4_2 - M[39]*w4_3)*M[40];
+    const double w4_5 = (A[41] - M[46]*w4_1 - M[47]*w4_2 - M[48]*w4_3 - M[49]*w4_4)*M[50];
+    const double w4_6 = (-M[55]*w4_1 - M[56]*w4_2 - M[57]*w4_3 - M[58]*w4_4 - M[59]*w4_5)*M[60];
+    const double w4_7 = (A[43] - M[64]*w4_1 - M[65]*w4_2 - M[66]*w4_3 - M[67]*w4_4 - M[68]*w4_5 - M[69]*w4_6)*M[70];
+    const double w4_8 = (A[44] - M[73]*w4_1 - M[74]*w4_2 - M[75]*w4_3 - M[76]*w4_4 - M[77]*w4_5 - M[78]*w4_6 - M[79]*w4_7)*M[80];
+    const double w5_2 = A[47]*M[20];
+    const double w5_3 = (-M[29]*w5_2)*M[30];
+    const double w5_4 = (-M[38]*w5_2 - M[39]*w5_3)*M[40];
+    const double w5_5 = (A[50] - M[47]*w5_2 - M[48]*w5_3 - M[49]*w5_4)*M[50];
+    const double w5_6 = (-M[56]*w5_2 - M[57]*w5_3 - M[58]*w5_4 - M[59]*w5_5)*M[60];
+    const double w5_7 = (-M[65]*w5_2 - M[66]*w5_3 - M[67]*w5_4 - M[68]*w5_5 - M[69]*w5_6)*M[70];
+    const double w5_8 = (A[53] - M[74]*w5_2 - M[75]*w5_3 - M[76]*w5_4 - M[77]*w5_5 - M[78]*w5_6 - M[79]*w5_7)*M[80];
+    // S = W^T W = A M^-1 A^T (lower triangle) and g = W^T y - r.
+    const double s0_0 = w0_0*w0_0 + w0_1*w0_1 + w0_2*w0_2 + w0_3*w0_3 + w0_4*w0_4 + w0_5*w0_5 + w0_6*w0_6 + w0_7*w0_7 + w0_8*w0_8;
+    const double g0 = w0_0*y0 + w0_1*y1 + w0_2*y2 + w0_3*y3 + w0_4*y4 + w0_5*y5 + w0_6*y6 + w0_7*y7 + w0_8*y8 - r[0];
+    const double s1_0 = w1_0*w0_0 + w1_1*w0_1 + w1_2*w0_2 + w1_3*w0_3 + w1_4*w0_4 + w1_5*w0_5 + w1_6*w0_6 + w1_7*w0_7 + w1_8*w0_8;
+    const double s1_1 = w1_0*w1_0 + w1_1*w1_1 + w1_2*w1_2 + w1_3*w1_3 + w1_4*w1_4 + w1_5*w1_5 + w1_6*w1_6 + w1_7*w1_7 + w1_8*w1_8;
+    const double g1 = w1_0*y0 + w1_1*y1 + w1_2*y2 + w1_3*y3 + w1_4*y4 + w1_5*y5 + w1_6*y6 + w1_7*y7 + w1_8*y8 - r[1];
+    const double s2_0 = w2_0*w0_0 + w2_1*w0_1 + w2_2*w0_2 + w2_3*w0_3 + w2_4*w0_4 + w2_5*w0_5 + w2_6*w0_6 + w2_7*w0_7 + w2_8*w0_8;
+    const double s2_1 = w2_0*w1_0 + w2_1*w1_1 + w2_2*w1_2 + w2_3*w1_3 + w2_4*w1_4 + w2_5*w1_5 + w2_6*w1_6 + w2_7*w1_7 + w2_8*w1_8;
+    const double s2_2 = w2_0*w2_0 + w2_1*w2_1 + w2_2*w2_2 + w2_3*w2_3 + w2_4*w2_4 + w2_5*w2_5 + w2_6*w2_6 + w2_7*w2_7 + w2_8*w2_8;
+    const double g2 = w2_0*y0 + w2_1*y1 + w2_2*y2 + w2_3*y3 + w2_4*y4 + w2_5*y5 + w2_6*y6 + w2_7*y7 + w2_8*y8 - r[2];
+    const double s3_0 = w3_1*w0_1 + w3_2*w0_2 + w3_3*w0_3 + w3_4*w0_4 + w3_5*w0_5 + w3_6*w0_6 + w3_7*w0_7 + w3_8*w0_8;
+    const double s3_1 = w3_1*w1_1 + w3_2*w1_2 + w3_3*w1_3 + w3_4*w1_4 + w3_5*w1_5 + w3_6*w1_6 + w3_7*w1_7 + w3_8*w1_8;
+    const double s3_2 = w3_1*w2_1 + w3_2*w2_2 + w3_3*w2_3 + w3_4*w2_4 + w3_5*w2_5 + w3_6*w2_6 + w3_7*w2_7 + w3_8*w2_8;
+    const double s3_3 = w3_1*w3_1 + w3_2*w3_2 + w3_3*w3_3 + w3_4*w3_4 + w3_5*w3_5 + w3_6*w3_6 + w3_7*w3_7 + w3_8*w3_8;
+    const double g3 = w3_1*y1 + w3_2*y2 + w3_3*y3 + w3_4*y4 + w3_5*y5 + w3_6*y6 + w3_7*y7 + w3_8*y8 - r[3];
+    const double s4_0 = w4_1*w0_1 + w4_2*w0_2 + w4_3*w0_3 + w4_4*w0_4 + w4_5*w0_5 + w4_6*w0_6 + w4_7*w0_7 + w4_8*w0_8;
+    const double s4_1 = w4_1*w1_1 + w4_2*w1_2 + w4_3*w1_3 + w4_4*w1_4 + w4_5*w1_5 + w4_6*w1_6 + w4_7*w1_7 + w4_8*w1_8;
+    const double s4_2 = w4_1*w2_1 + w4_2*w2_2 + w4_3*w2_3 + w4_4*w2_4 + w4_5*w2_5 + w4_6*w2_6 + w4_7*w2_7 + w4_8*w2_8;
+    const double s4_3 = w4_1*w3_1 + w4_2*w3_2 + w4_3*w3_3 + w4_4*w3_4 + w4_5*w3_5 + w4_6*w3_6 + w4_7*w3_7 + w4_8*w3_8;
+    const double s4_4 = w4_1*w4_1 + w4_2*w4_2 + w4_3*w4_3 + w4_4*w4_4 + w4_5*w4_5 + w4_6*w4_6 + w4_7*w4_7 + w4_8*w4_8;
+    const double g4 = w4_1*y1 + w4_2*y2 + w4_3*y3 + w4_4*y4 + w4_5*y5 + w4_6*y6 + w4_7*y7 + w4_8*y8 - r[4];
+    const double s5_0 = w5_2*w0_2 + w5_3*w0_3 + w5_4*w0_4 + w5_5*w0_5 + w5_6*w0_6 + w5_7*w0_7 + w5_8*w0_8;
+    const double s5_1 = w5_2*w1_2 + w5_3*w1_3 + w5_4*w1_4 + w5_5*w1_5 + w5_6*w1_6 + w5_7*w1_7 + w5_8*w1_8;
+    const double s5_2 = w5_2*w2_2 + w5_3*w2_3 + w5_4*w2_4 + w5_5*w2_5 + w5_6*w2_6 + w5_7*w2_7 + w5_8*w2_8;
+    const double s5_3 = w5_2*w3_2 + w5_3*w3_3 + w5_4*w3_4 + w5_5*w3_5 + w5_6*w3_6 + w5_7*w3_7 + w5_8*w3_8;
+    const double s5_4 = w5_2*w4_2 + w5_3*w4_3 + w5_4*w4_4 + w5_5*w4_5 + w5_6*w4_6 + w5_7*w4_7 + w5_8*w4_8;
+    const double s5_5 = w5_2*w5_2 + w5_3*w5_3 + w5_4*w5_4 + w5_5*w5_5 + w5_6*w5_6 + w5_7*w5_7 + w5_8*w5_8;
+    const double g5 = w5_2*y2 + w5_3*y3 + w5_4*y4 + w5_5*y5 + w5_6*y6 + w5_7*y7 + w5_8*y8 - r[5];
+    double largest_s = 0.0;
+    if (s0_0 > largest_s) largest_s = s0_0;
+    if (s1_1 > largest_s) largest_s = s1_1;
+    if (s2_2 > largest_s) largest_s = s2_2;
+    if (s3_3 > largest_s) largest_s = s3_3;
+    if (s4_4 > largest_s) largest_s = s4_4;
+    if (s5_5 > largest_s) largest_s = s5_5;
+    const double threshold_s = 1e-12 * largest_s;
+    const double ds0 = s0_0;
+    if (!(ds0 > threshold_s) || !std::isfinite(ds0)) return 2;
+    const double rs0 = 1.0 / std::sqrt(ds0);
+    const double ls1_0 = s1_0*rs0;
+    const double ls2_0 = s2_0*rs0;
+    const double ls3_0 = s3_0*rs0;
+    const double ls4_0 = s4_0*rs0;
+    const double ls5_0 = s5_0*rs0;
+    const double ds1 = s1_1 - ls1_0*ls1_0;
+    if (!(ds1 > threshold_s) || !std::isfinite(ds1)) return 2;
+    const double rs1 = 1.0 / std::sqrt(ds1);
+    const double ls2_1 = (s2_1 - ls2_0*ls1_0)*rs1;
+    const double ls3_1 = (s3_1 - ls3_0*ls1_0)*rs1;
+    const double ls4_1 = (s4_1 - ls4_0*ls1_0)*rs1;
+    const double ls5_1 = (s5_1 - ls5_0*ls1_0)*rs1;
+    const double ds2 = s2_2 - ls2_0*ls2_0 - ls2_1*ls2_1;
+    if (!(ds2 > threshold_s) || !std::isfinite(ds2)) return 2;
+    const double rs2 = 1.0 / std::sqrt(ds2);
+    const double ls3_2 = (s3_2 - ls3_0*ls2_0 - ls3_1*ls2_1)*rs2;
+    const double ls4_2 = (s4_2 - ls4_0*ls2_0 - ls4_1*ls2_1)*rs2;
+    const double ls5_2 = (s5_2 - ls5_0*ls2_0 - ls5_1*ls2_1)*rs2;
+    const double ds3 = s3_3 - ls3_0*ls3_0 - ls3_1*ls3_1 - ls3_2*ls3_2;
+    if (!(ds3 > threshold_s) || !std::isfinite(ds3)) return 2;
+    const double rs3 = 1.0 / std::sqrt(ds3);
+    const double ls4_3 = (s4_3 - ls4_0*ls3_0 - ls4_1*ls3_1 - ls4_2*ls3_2)*rs3;
+    const double ls5_3 = (s5_3 - ls5_0*ls3_0 - ls5_1*ls3_1 - ls5_2*ls3_2)*rs3;
+    const double ds4 = s4_4 - ls4_0*ls4_0 - ls4_1*ls4_1 - ls4_2*ls4_2 - ls4_3*ls4_3;
+    if (!(ds4 > threshold_s) || !std::isfinite(ds4)) return 2;
+    const double rs4 = 1.0 / std::sqrt(ds4);
+    const double ls5_4 = (s5_4 - ls5_0*ls4_0 - ls5_1*ls4_1 - ls5_2*ls4_2 - ls5_3*ls4_3)*rs4;
+    const double ds5 = s5_5 - ls5_0*ls5_0 - ls5_1*ls5_1 - ls5_2*ls5_2 - ls5_3*ls5_3 - ls5_4*ls5_4;
+    if (!(ds5 > threshold_s) || !std::isfinite(ds5)) return 2;
+    const double rs5 = 1.0 / std::sqrt(ds5);
+    // lambda = S^-1 g.
+    const double z0 = g0*rs0;
+    const double z1 = (g1 - ls1_0*z0)*rs1;
+    const double z2 = (g2 - ls2_0*z0 - ls2_1*z1)*rs2;
+    const double z3 = (g3 - ls3_0*z0 - ls3_1*z1 - ls3_2*z2)*rs3;
+    const double z4 = (g4 - ls4_0*z0 - ls4_1*z1 - ls4_2*z2 - ls4_3*z3)*rs4;
+    const double z5 = (g5 - ls5_0*z0 - ls5_1*z1 - ls5_2*z2 - ls5_3*z3 - ls5_4*z4)*rs5;
+    const double l5 = z5*rs5;
+    const double l4 = (z4 - ls5_4*l5)*rs4;
+    const double l3 = (z3 - ls4_3*l4 - ls5_3*l5)*rs3;
+    const double l2 = (z2 - ls3_2*l3 - ls4_2*l4 - ls5_2*l5)*rs2;
+    const double l1 = (z1 - ls2_1*l2 - ls3_1*l3 - ls4_1*l4 - ls5_1*l5)*rs1;
+    const double l0 = (z0 - ls1_0*l1 - ls2_0*l2 - ls3_0*l3 - ls4_0*l4 - ls5_0*l5)*rs0;
+    // qdd = L^-T (y - W lambda).
+    const double x8 = (y8 - w0_8*l0 - w1_8*l1 - w2_8*l2 - w3_8*l3 - w4_8*l4 - w5_8*l5)*M[80];
+    const double x7 = (y7 - w0_7*l0 - w1_7*l1 - w2_7*l2 - w3_7*l3 - w4_7*l4 - w5_7*l5 - M[79]*x8)*M[70];
+    const double x6 = (y6 - w0_6*l0 - w1_6*l1 - w2_6*l2 - w3_6*l3 - w4_6*l4 - w5_6*l5 - M[69]*x7 - M[78]*x8)*M[60];
+    const double x5 = (y5 - w0_5*l0 - w1_5*l1 - w2_5*l2 - w3_5*l3 - w4_5*l4 - w5_5*l5 - M[59]*x6 - M[68]*x7 - M[77]*x8)*M[50];
+    const double x4 = (y4 - w0_4*l0 - w1_4*l1 - w2_4*l2 - w3_4*l3 - w4_4*l4 - w5_4*l5 - M[49]*x5 - M[58]*x6 - M[67]*x7 - M[76]*x8)*M[40];
+    const double x3 = (y3 - w0_3*l0 - w1_3*l1 - w2_3*l2 - w3_3*l3 - w4_3*l4 - w5_3*l5 - M[39]*x4 - M[48]*x5 - M[57]*x6 - M[66]*x7 - M[75]*x8)*M[30];
+    const double x2 = (y2 - w0_2*l0 - w1_2*l1 - w2_2*l2 - w3_2*l3 - w4_2*l4 - w5_2*l5 - M[29]*x3 - M[38]*x4 - M[47]*x5 - M[56]*x6 - M[65]*x7 - M[74]*x8)*M[20];
+    const double x1 = (y1 - w0_1*l0 - w1_1*l1 - w2_1*l2 - w3_1*l3 - w4_1*l4 - M[19]*x2 - M[28]*x3 - M[37]*x4 - M[46]*x5 - M[55]*x6 - M[64]*x7 - M[73]*x8)*M[10];
+    const double x0 = (y0 - w0_0*l0 - w1_0*l1 - w2_0*l2 - M[9]*x1 - M[18]*x2 - M[27]*x3 - M[36]*x4 - M[45]*x5 - M[54]*x6 - M[63]*x7 - M[72]*x8)*M[0];
     // NaN or Inf in the state, inputs or parameters: not a solution.
-    for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(qdd[i])) return 3;
-    for (int k = 0; k < nc; ++k)
-        if (!std::isfinite(l[k])) return 3;
+    if (!std::isfinite(x0) || !std::isfinite(x1) || !std::isfinite(x2) || !std::isfinite(x3) || !std::isfinite(x4) || !std::isfinite(x5) || !std::isfinite(x6) || !std::isfinite(x7) || !std::isfinite(x8) || !std::isfinite(l0) || !std::isfinite(l1) || !std::isfinite(l2) || !std::isfinite(l3) || !std::isfinite(l4) || !std::isfinite(l5)) return 3;
+    qdd[0] = x0;
+    qdd[1] = x1;
+    qdd[2] = x2;
+    qdd[3] = x3;
+    qdd[4] = x4;
+    qdd[5] = x5;
+    qdd[6] = x6;
+    qdd[7] = x7;
+    qdd[8] = x8;
+    // lambda may be null when the multipliers are not wanted.
+    if (lambda) {
+        lambda[0] = l0;
+        lambda[1] = l1;
+        lambda[2] = l2;
+        lambda[3] = l3;
+        lambda[4] = l4;
+        lambda[5] = l5;
+    }
     return 0;
 }
 

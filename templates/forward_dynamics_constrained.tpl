@@ -53,3 +53,42 @@
     generalized_forces({args_q_qd_u_p}b);
     bias_forces({args_q_qd_p}h);
     for (int i = 0; i < nq; ++i) b[i] -= h[i];
+@@ unrolled
+    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T, W = L^-1 A^T and
+    // y = L^-1 (Q - h), (W^T W) lambda = W^T y - r and qdd = L^-T (y - W lambda), unrolled
+    // over the structure of L and of A.
+    {scalar} M[nq * nq];
+    {scalar} b[nq];
+    {scalar} A[nc * nq];
+    {scalar} r[nc];
+    detail::dynamics_terms({args_q_qd_u_p}M, b);
+    detail::constraint_terms({args_q_qd_p}A, r);
+@@ unrolled_y
+    // y = L^-1 (Q - h), in the order M was factorised in.
+@@ unrolled_value
+    const {scalar} {name} = {value};
+@@ unrolled_w
+    // W = L^-1 A^T, column by column over A's non-zeros and their fill-in.
+@@ unrolled_schur
+    // S = W^T W = A M^-1 A^T (lower triangle) and g = W^T y - r.
+@@ unrolled_largest_start
+    {scalar} largest_s = {zero};
+@@ unrolled_largest
+    if ({s} > largest_s) largest_s = {s};
+@@ unrolled_threshold
+    const {scalar} threshold_s = {tolerance} * largest_s;
+@@ unrolled_pivot
+    const {scalar} {d} = {value};
+    if (!({d} > threshold_s) || !{math}isfinite({d})) return 2;
+    const {scalar} {r} = {one} / {math}sqrt({d});
+@@ unrolled_lambda
+    // lambda = S^-1 g.
+@@ unrolled_x
+    // qdd = L^-T (y - W lambda).
+@@ unrolled_end
+    // NaN or Inf in the state, inputs or parameters: not a solution.
+    if ({conditions}) return 3;
+{stores}    // lambda may be null when the multipliers are not wanted.
+    if (lambda) {{
+{lambdas}    }}
+    return 0;

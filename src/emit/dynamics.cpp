@@ -381,9 +381,12 @@ void emitter::forward_dynamics() {
                                   text(section + "twin_head", twin) + text(section + "factor", twin) +
                                       text(section + "tail", twin));
         }
-        out_.define("int", "forward_dynamics", args, used,
-                    text(section + "head", values) + text(section + "factor", values) + text(section + "tail", values), "",
-                    cxx_printer::place::api);
+        // Unrolled where M's factorisation is: the solve over the structure of L and of A.
+        std::string const body = mf.unrolled ? text(section + "unrolled", values) + text(section + "factor", values) +
+                                                   unrolled_constrained_solve()
+                                             : text(section + "head", values) + text(section + "factor", values) +
+                                                   text(section + "tail", values);
+        out_.define("int", "forward_dynamics", args, used, body, "", cxx_printer::place::api);
         return;
     }
     // The work in a helper that leaves M's factor to its caller: linearization takes q̈ from

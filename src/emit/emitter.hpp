@@ -146,6 +146,8 @@ private:
                                  std::function<std::string(std::size_t)> const& out) const;
     std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
     std::string unrolled_cholesky() const;
+    // forward_dynamics' solve with constraints, unrolled (constrained_solve.cpp).
+    std::string unrolled_constrained_solve() const;
     // "A[i * nq + j]" and "A[j * nq + j]": M or L in a row-major array; "b[i]": a vector.
     std::function<std::string(std::size_t, std::size_t)> in_array(char const* array) const;
     std::function<std::string(std::size_t)> diagonal_of(char const* array) const;
