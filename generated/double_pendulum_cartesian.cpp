@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(double_pendulum_cartesian::detail::pair_stamp == 0xe86a6ca0b3dd7b13ull,
+static_assert(double_pendulum_cartesian::detail::pair_stamp == 0xe20578d017696a22ull,
               "double_pendulum_cartesian.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace double_pendulum_cartesian {
@@ -902,6 +902,66 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < nu; ++j) Bd[i * nu + j] = Au[i * m + j];
+    return 0;
+}
+
+int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+    // exp([[A, B], [0, 0]] dt) = [[Ad, Bd], [0, I]]. Its lower rows stay [0, I], so only the
+    // upper n rows are kept (E below). Scaling and squaring: X = [A, B] dt / 2^s with the
+    // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in
+    // Horner's form (its truncation below 1e-22 relative), then squared s times.
+    // Ad and Bd are written only when every entry is finite.
+    if (!std::isfinite(dt)) return 3;
+    constexpr int n = 2 * nq, N = n + nu;
+    double X[n * N], E[n * N], F[n * N];
+    double norm = 0.0;
+    for (int j = 0; j < N; ++j) {
+        double column = 0.0;
+        for (int i = 0; i < n; ++i) column += std::fabs(j < n ? A[i * n + j] : B[i * nu + (j - n)]);
+        if (column > norm) norm = column;
+    }
+    norm *= std::fabs(dt);
+    if (!std::isfinite(norm)) return 3;
+    double scale = dt;
+    int squarings = 0;
+    while (norm > 0.5 && squarings < 2000) {
+        norm /= 2;
+        scale /= 2;
+        ++squarings;
+    }
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < N; ++j) X[i * N + j] = (j < n ? A[i * n + j] : B[i * nu + (j - n)]) * scale;
+    // E = I + X (I + X/2 (I + ... (I + X/18))), the lower rows [0, I] implied: (X E)_ij =
+    // sum_(l<n) X_il E_lj + X_ij for j >= n.
+    for (int i = 0; i < n * N; ++i) E[i] = 0.0;
+    for (int i = 0; i < n; ++i) E[i * N + i] = 1.0;
+    for (int k = 18; k >= 1; --k) {
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < N; ++j) {
+                double sum = j < n ? 0.0 : X[i * N + j];
+                for (int l = 0; l < n; ++l) sum += X[i * N + l] * E[l * N + j];
+                F[i * N + j] = sum / static_cast<double>(k);
+            }
+        for (int i = 0; i < n * N; ++i) E[i] = F[i];
+        for (int i = 0; i < n; ++i) E[i * N + i] += 1.0;
+    }
+    // E = E E, s times: (E E)_ij = sum_(l<n) E_il E_lj + E_ij for j >= n.
+    for (int q = 0; q < squarings; ++q) {
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < N; ++j) {
+                double sum = j < n ? 0.0 : E[i * N + j];
+                for (int l = 0; l < n; ++l) sum += E[i * N + l] * E[l * N + j];
+                F[i * N + j] = sum;
+            }
+        for (int i = 0; i < n * N; ++i) E[i] = F[i];
+    }
+    double finite = 0.0;
+    for (int i = 0; i < n * N; ++i) finite += E[i] * 0.0;
+    if (!std::isfinite(finite)) return 3;
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) Ad[i * n + j] = E[i * N + j];
+        for (int j = 0; j < nu; ++j) Bd[i * nu + j] = E[i * N + n + j];
+    }
     return 0;
 }
 

@@ -18,7 +18,7 @@ namespace rolling_wheel {
 inline constexpr int nq = 2, nu = 1, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x7e6ce26be6eca7faull;
+inline constexpr unsigned long long pair_stamp = 0x0394ce7e865f8af3ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -119,6 +119,12 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
+// linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
+// exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:
+// for LQR on the continuous-time linearization. Returns 3 when dt or an entry is not
+// finite; nothing is written then.
+int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // Constraint velocities: cdot = A qd + dc/dt for holonomic rows, g (= A qd + a0) for
 // velocity rows; nc values, zero on the constraint manifold.
 void constraint_velocity(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT v);

@@ -18,7 +18,7 @@ namespace slider_crank_reduced {
 inline constexpr int nq = 1, nu = 1, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xbd8b266eecef0535ull;
+inline constexpr unsigned long long pair_stamp = 0x20df788290dcb66aull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -114,5 +114,11 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
+// linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
+// exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:
+// for LQR on the continuous-time linearization. Returns 3 when dt or an entry is not
+// finite; nothing is written then.
+int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 
 }  // namespace slider_crank_reduced

@@ -73,6 +73,12 @@
 // four stages with linearization's A and B (no differences). For multiple shooting and
 // discrete-time LQR/MPC. Returns the first non-zero status of state_derivative or
 // linearization, or 3 when dt or an entry is not finite; nothing is written then.
+@@ zoh_discretization
+// The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
+// linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
+// exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:
+// for LQR on the continuous-time linearization. Returns 3 when dt or an entry is not
+// finite; nothing is written then.
 @@ symplectic_euler_step_jacobian
 // symplectic_euler_step with its exact Jacobians: x+ in place, Ad = dx+/dx (2nq x 2nq),
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as

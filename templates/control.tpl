@@ -209,6 +209,64 @@
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n * nu; ++i) Bd[i] = Au[i];
     return 0;
+@@ zoh_discretization
+    // exp([[A, B], [0, 0]] dt) = [[Ad, Bd], [0, I]]. Its lower rows stay [0, I], so only the
+    // upper n rows are kept (E below). Scaling and squaring: X = [A, B] dt / 2^s with the
+    // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in
+    // Horner's form (its truncation below 1e-22 relative), then squared s times.
+    // Ad and Bd are written only when every entry is finite.
+    if (!{math}isfinite(dt)) return 3;
+    constexpr int n = 2 * nq, N = n + nu;
+    {scalar} X[n * N], E[n * N], F[n * N];
+    {scalar} norm = {zero};
+    for (int j = 0; j < N; ++j) {{
+        {scalar} column = {zero};
+        for (int i = 0; i < n; ++i) column += {math}fabs(j < n ? A[i * n + j] : B[i * nu + (j - n)]);
+        if (column > norm) norm = column;
+    }}
+    norm *= {math}fabs(dt);
+    if (!{math}isfinite(norm)) return 3;
+    {scalar} scale = dt;
+    int squarings = 0;
+    while (norm > {half} && squarings < 2000) {{
+        norm /= 2;
+        scale /= 2;
+        ++squarings;
+    }}
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < N; ++j) X[i * N + j] = (j < n ? A[i * n + j] : B[i * nu + (j - n)]) * scale;
+    // E = I + X (I + X/2 (I + ... (I + X/18))), the lower rows [0, I] implied: (X E)_ij =
+    // sum_(l<n) X_il E_lj + X_ij for j >= n.
+    for (int i = 0; i < n * N; ++i) E[i] = {zero};
+    for (int i = 0; i < n; ++i) E[i * N + i] = {one};
+    for (int k = 18; k >= 1; --k) {{
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < N; ++j) {{
+                {scalar} sum = j < n ? {zero} : X[i * N + j];
+                for (int l = 0; l < n; ++l) sum += X[i * N + l] * E[l * N + j];
+                F[i * N + j] = sum / static_cast<{scalar}>(k);
+            }}
+        for (int i = 0; i < n * N; ++i) E[i] = F[i];
+        for (int i = 0; i < n; ++i) E[i * N + i] += {one};
+    }}
+    // E = E E, s times: (E E)_ij = sum_(l<n) E_il E_lj + E_ij for j >= n.
+    for (int q = 0; q < squarings; ++q) {{
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < N; ++j) {{
+                {scalar} sum = j < n ? {zero} : E[i * N + j];
+                for (int l = 0; l < n; ++l) sum += E[i * N + l] * E[l * N + j];
+                F[i * N + j] = sum;
+            }}
+        for (int i = 0; i < n * N; ++i) E[i] = F[i];
+    }}
+    {scalar} finite = {zero};
+    for (int i = 0; i < n * N; ++i) finite += E[i] * {zero};
+    if (!{math}isfinite(finite)) return 3;
+    for (int i = 0; i < n; ++i) {{
+        for (int j = 0; j < n; ++j) Ad[i * n + j] = E[i * N + j];
+        for (int j = 0; j < nu; ++j) Bd[i * nu + j] = E[i * N + n + j];
+    }}
+    return 0;
 @@ symplectic_euler_step_jacobian
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,

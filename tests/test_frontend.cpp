@@ -956,6 +956,7 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"control.tpl#radau_step", {"scalar", "math", "zero", "one", "t", "t_stage", "five_twelfths", "minus_one_twelfth",
                                      "three_quarters", "one_quarter", "tolerance"}},
         {"control.tpl#rk4_step_jacobian", {"scalar", "math", "zero", "one", "t_stage"}},
+        {"control.tpl#zoh_discretization", {"scalar", "math", "zero", "one", "half"}},
         {"control.tpl#symplectic_euler_step_jacobian", {"scalar", "math", "zero", "one", "t"}},
         {"control.tpl#linearization_status", {"linkage", "scalar", "zero", "math"}},
         {"control.tpl#non_deduced", {}},

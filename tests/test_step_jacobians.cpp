@@ -1,7 +1,10 @@
 // rk4_step_jacobian and symplectic_euler_step_jacobian on every bundled model (issue 35):
 // the step they take is rk4_step's (symplectic_euler_step's) to the last bit, and their
 // Jacobians agree with central differences of the step with Richardson extrapolation
-// (error O(h^4)) to 1e-8, relative to the largest entry of their column.
+// (error O(h^4)) to 1e-8, relative to the largest entry of their column. zoh_discretization
+// of each model's linearization equals exp([[A, B], [0, 0]] dt) integrated by RK4 in 400
+// small steps (to 1e-9), doubles dt as Ad Ad and Ad Bd + Bd do (to 1e-12), and is exact
+// (closed form) for two oscillators over many periods.
 #include "all_models.inc" // #include of every bundled model's header, and LAGC_MODELS(X)
 
 #include <gtest/gtest.h>
@@ -17,12 +20,16 @@ namespace {
 using vec = std::vector<double>;
 using step_fn = std::function<int(double*, const double*, double)>;
 using jacobian_fn = std::function<int(double*, const double*, double, double*, double*)>;
+using linearize_fn = std::function<int(const double*, const double*, double*, double*)>;
+using zoh_fn = std::function<int(const double*, const double*, double, double*, double*)>;
 
 struct stepper {
     std::string name;
     int nq = 0, nu = 0;
     step_fn rk4, euler;
     jacobian_fn rk4_jacobian, euler_jacobian;
+    linearize_fn linearize;
+    zoh_fn zoh;
 };
 
 // Models whose functions take t get t = 0.3 (the steps are then steps from t = 0.3).
@@ -32,12 +39,16 @@ concept timed = requires(P const& p, double* x, double const* u) { rk4_step(0.0,
 // The model's functions, found by argument-dependent lookup on its Parameters (so that a
 // time-free model's branch for t is never instantiated, and the other way round).
 template <class P>
-stepper make_stepper(char const* name, int nq, int nu) {
+stepper make_stepper(char const* name, int nq, int nu, zoh_fn zoh) {
     stepper s;
     s.name = name;
     s.nq = nq, s.nu = nu;
+    s.zoh = std::move(zoh);
     static P const p;
     if constexpr (timed<P>) {
+        s.linearize = [nq](const double* x, const double* u, double* A, double* B) {
+            return linearization(0.3, x, x + nq, u, p, A, B);
+        };
         s.rk4 = [](double* x, const double* u, double dt) { return rk4_step(0.3, x, u, p, dt); };
         s.euler = [](double* x, const double* u, double dt) { return symplectic_euler_step(0.3, x, u, p, dt); };
         s.rk4_jacobian = [](double* x, const double* u, double dt, double* A, double* B) {
@@ -47,6 +58,9 @@ stepper make_stepper(char const* name, int nq, int nu) {
             return symplectic_euler_step_jacobian(0.3, x, u, p, dt, A, B);
         };
     } else {
+        s.linearize = [nq](const double* x, const double* u, double* A, double* B) {
+            return linearization(x, x + nq, u, p, A, B);
+        };
         s.rk4 = [](double* x, const double* u, double dt) { return rk4_step(x, u, p, dt); };
         s.euler = [](double* x, const double* u, double dt) { return symplectic_euler_step(x, u, p, dt); };
         s.rk4_jacobian = [](double* x, const double* u, double dt, double* A, double* B) {
@@ -59,7 +73,11 @@ stepper make_stepper(char const* name, int nq, int nu) {
     return s;
 }
 
-#define LAGC_STEPPER(NS) make_stepper<NS::Parameters>(#NS, NS::nq, NS::nu),
+#define LAGC_STEPPER(NS)                                                                                     \
+    make_stepper<NS::Parameters>(#NS, NS::nq, NS::nu,                                                        \
+                                 [](const double* A, const double* B, double dt, double* Ad, double* Bd) {   \
+                                     return NS::zoh_discretization(A, B, dt, Ad, Bd);                        \
+                                 }),
 
 std::vector<stepper> const steppers = {LAGC_MODELS(LAGC_STEPPER)};
 
@@ -138,6 +156,93 @@ TEST_P(StepJacobian, NothingIsWrittenWhenTheStepFails) {
     EXPECT_EQ(s.rk4_jacobian(x.data(), u.data(), std::nan(""), A.data(), B.data()), 3);
     EXPECT_EQ(x, before);
     EXPECT_TRUE(std::all_of(A.begin(), A.end(), [](double v) { return v == -7.0; }));
+}
+
+// zoh_discretization against exp([[A, B], [0, 0]] dt) integrated: Phi' = A Phi, Gamma' =
+// A Gamma + B from (I, 0) by RK4 in 400 steps of h with h |A| <= 0.005 (error ~1e-12).
+TEST_P(StepJacobian, ZohIsTheExponentialOfTheLinearization) {
+    stepper const& s = GetParam();
+    int const n = 2 * s.nq, m = std::max(s.nu, 1);
+    vec x, u, A(n * n), B(n * m, 0.0);
+    state(s, x, u);
+    ASSERT_EQ(s.linearize(x.data(), u.data(), A.data(), B.data()), 0);
+    double norm = 0;
+    for (int j = 0; j < n; ++j) {
+        double column = 0;
+        for (int i = 0; i < n; ++i) column += std::abs(A[i * n + j]);
+        norm = std::max(norm, column);
+    }
+    double const dt = std::min(0.05, 2.0 / std::max(norm, 1e-9));
+    vec Ad(n * n, -7.0), Bd(n * m, -7.0);
+    ASSERT_EQ(s.zoh(A.data(), B.data(), dt, Ad.data(), Bd.data()), 0);
+    // [Phi, Gamma] as one n x (n + nu) block, its derivative A [Phi, Gamma] + [0, B].
+    int const w = n + s.nu;
+    vec Y(n * w, 0.0);
+    for (int i = 0; i < n; ++i) Y[i * w + i] = 1;
+    auto f = [&](vec const& y) {
+        vec d(n * w, 0.0);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < w; ++j) {
+                double sum = j < n ? 0.0 : B[i * s.nu + (j - n)];
+                for (int l = 0; l < n; ++l) sum += A[i * n + l] * y[l * w + j];
+                d[i * w + j] = sum;
+            }
+        return d;
+    };
+    int const steps = 400;
+    double const h = dt / steps;
+    for (int k = 0; k < steps; ++k) {
+        vec const k1 = f(Y);
+        vec y2 = Y, y3 = Y, y4 = Y;
+        for (int i = 0; i < n * w; ++i) y2[i] += h / 2 * k1[i];
+        vec const k2 = f(y2);
+        for (int i = 0; i < n * w; ++i) y3[i] += h / 2 * k2[i];
+        vec const k3 = f(y3);
+        for (int i = 0; i < n * w; ++i) y4[i] += h * k3[i];
+        vec const k4 = f(y4);
+        for (int i = 0; i < n * w; ++i) Y[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    }
+    double scale = 1, worst = 0;
+    for (double v : Y) scale = std::max(scale, std::abs(v));
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < w; ++j) {
+            double const z = j < n ? Ad[i * n + j] : Bd[i * s.nu + (j - n)];
+            worst = std::max(worst, std::abs(z - Y[i * w + j]));
+        }
+    EXPECT_LE(worst / scale, 1e-9) << s.name << " dt = " << dt;
+    // exp(2 A dt) = Ad Ad, and Bd(2 dt) = Ad Bd + Bd.
+    vec A2(n * n, -7.0), B2(n * m, -7.0);
+    ASSERT_EQ(s.zoh(A.data(), B.data(), 2 * dt, A2.data(), B2.data()), 0);
+    double worst2 = 0, scale2 = 1;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < w; ++j) {
+            double sum = j < n ? 0.0 : Bd[i * s.nu + (j - n)];
+            for (int l = 0; l < n; ++l) sum += Ad[i * n + l] * (j < n ? Ad[l * n + j] : Bd[l * s.nu + (j - n)]);
+            double const z = j < n ? A2[i * n + j] : B2[i * s.nu + (j - n)];
+            scale2 = std::max(scale2, std::abs(z));
+            worst2 = std::max(worst2, std::abs(z - sum));
+        }
+    EXPECT_LE(worst2 / scale2, 1e-12) << s.name;
+    // Not finite: status 3, nothing written.
+    vec A3(n * n, -7.0), B3(n * m, -7.0);
+    EXPECT_EQ(s.zoh(A.data(), B.data(), std::nan(""), A3.data(), B3.data()), 3);
+    EXPECT_TRUE(std::all_of(A3.begin(), A3.end(), [](double v) { return v == -7.0; }));
+}
+
+// Two undamped oscillators (q1'' = -4 q1 + u, q2'' = -25 q2) in the cart-pendulum's sizes
+// (nq = 2, nu = 1), over dt = 3.7 (|A| dt = 92: 8 squarings): Ad and Bd in closed form,
+// cos, sin / w, -w sin and (1 - cos) / w^2, sin / w.
+TEST(Zoh, OscillatorsInClosedForm) {
+    double const w1 = 2, w2 = 5, dt = 3.7;
+    double A[16] = {}, B[4] = {}, Ad[16], Bd[4];
+    A[0 * 4 + 2] = 1, A[1 * 4 + 3] = 1, A[2 * 4 + 0] = -w1 * w1, A[3 * 4 + 1] = -w2 * w2;
+    B[2] = 1;
+    ASSERT_EQ(cart_pendulum::zoh_discretization(A, B, dt, Ad, Bd), 0);
+    double const c1 = std::cos(w1 * dt), s1 = std::sin(w1 * dt), c2 = std::cos(w2 * dt), s2 = std::sin(w2 * dt);
+    double const want[16] = {c1, 0, s1 / w1, 0, 0, c2, 0, s2 / w2, -w1 * s1, 0, c1, 0, 0, -w2 * s2, 0, c2};
+    for (int k = 0; k < 16; ++k) EXPECT_NEAR(Ad[k], want[k], 1e-12) << k;
+    double const want_b[4] = {(1 - c1) / (w1 * w1), 0, s1 / w1, 0};
+    for (int k = 0; k < 4; ++k) EXPECT_NEAR(Bd[k], want_b[k], 1e-12) << k;
 }
 
 INSTANTIATE_TEST_SUITE_P(Bundled, StepJacobian, ::testing::ValuesIn(steppers),

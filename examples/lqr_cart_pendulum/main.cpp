@@ -1,6 +1,7 @@
 // LQR balancing of the bundled cart-pendulum (models/cart_pendulum.lag), all from the
-// generated code: the plant linearized upright by cart_pendulum::linearization, a
-// discrete-time LQR gain from a Riccati iteration (plain C++, no libraries), and the
+// generated code: the plant linearized upright by cart_pendulum::linearization and
+// discretised by cart_pendulum::zoh_discretization, a discrete-time LQR gain from a Riccati
+// iteration (plain C++, no libraries), and the
 // closed loop simulated with cart_pendulum::rk4_step from a 0.3 rad tilt.
 //
 // Usage: lqr_cart_pendulum [trajectory.csv]   prints the gain and how the loop settled;
@@ -28,21 +29,6 @@ void multiply(const double* A, const double* B, double* C, int r, int k, int c) 
 void transpose(const double* A, double* T, int r, int c) {
     for (int i = 0; i < r; ++i)
         for (int j = 0; j < c; ++j) T[j * r + i] = A[i * c + j];
-}
-
-// Zero-order-hold discretisation of xdot = A x + B u over dt by a Taylor series of the
-// matrix exponential: Ad = e^(A dt), Bd = (∫ e^(A s) ds) B.
-void discretise(const double* A, const double* B, double dt, double* Ad, double* Bd) {
-    double term[nx * nx], integral[nx * nx], next[nx * nx];
-    for (int i = 0; i < nx * nx; ++i) Ad[i] = term[i] = (i % (nx + 1) == 0) ? 1.0 : 0.0;
-    for (int i = 0; i < nx * nx; ++i) integral[i] = term[i] * dt;
-    for (int k = 1; k < 20; ++k) {
-        multiply(term, A, next, nx, nx, nx);
-        for (int i = 0; i < nx * nx; ++i) term[i] = next[i] * dt / k;           // (A dt)^k / k!
-        for (int i = 0; i < nx * nx; ++i) Ad[i] += term[i];
-        for (int i = 0; i < nx * nx; ++i) integral[i] += term[i] * dt / (k + 1); // ∫ (A s)^k / k! ds
-    }
-    multiply(integral, B, Bd, nx, nx, nu);
 }
 
 // The gain K of u = -K x minimising Σ xᵀQx + uᵀRu for x+ = Ad x + Bd u (nu = 1), by
@@ -90,7 +76,8 @@ int main(int argc, char** argv) {
     if (cart_pendulum::linearization(q0, qd0, u0, p, A, B) != 0) return 1;
     double const dt = 0.01;
     double Ad[nx * nx], Bd[nx * nu], K[nx];
-    discretise(A, B, dt, Ad, Bd);
+    // Zero-order hold over dt: Ad = e^(A dt), Bd = (∫ e^(A s) ds) B, exact to round-off.
+    if (cart_pendulum::zoh_discretization(A, B, dt, Ad, Bd) != 0) return 1;
     double const Q[nx * nx] = {10, 0, 0, 0, 0, 100, 0, 0, 0, 0, 1, 0, 0, 0, 0, 10}; // x, theta, xdot, thetadot
     int iterations = lqr_gain(Ad, Bd, Q, 0.1, K);
     if (iterations < 0) return 1;

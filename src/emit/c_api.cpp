@@ -43,8 +43,9 @@ std::string emitter::c_array_sizes(std::string const& function, std::vector<cxx_
         if (a == "M" || a == "C") return nq * nq;
         if (a == "K") return (nq + nc) * (nq + nc);
         if (a == "rhs") return nq + nc;
-        if (a == "A") return function == "linearization" ? 4 * nq * nq : nc * nq;
-        if (a == "B") return function == "linearization" ? 2 * nq * nu : nq * nu;
+        bool const state_space = function == "linearization" || function == "zoh_discretization";
+        if (a == "A") return state_space ? 4 * nq * nq : nc * nq;
+        if (a == "B") return state_space ? 2 * nq * nu : nq * nu;
         if (a == "Y") return nq * d_.regressor.size();
         if (a == "Ad") return 4 * nq * nq;
         if (a == "Bd") return 2 * nq * nu;

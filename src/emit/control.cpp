@@ -199,6 +199,13 @@ void emitter::integrators() {
         out_.define("int", full, jacobian_args, jacobian_used, text("control.tpl#" + full, values), "",
                     cxx_printer::place::api);
     }
+    // The exact discretisation of the continuous-time linearization.
+    std::vector<cxx_argument> zoh_args = {{"A", "const " + scalar() + "*"}, {"B", "const " + scalar() + "*"}, {"dt", scalar()}};
+    zoh_args = with_output(with_output(zoh_args, "Ad"), "Bd");
+    values.push_back({"half", single() ? "0.5f" : "0.5"});
+    out_.declare("int", "zoh_discretization", zoh_args, text("comments.tpl#zoh_discretization"));
+    out_.define("int", "zoh_discretization", zoh_args, {"A", "B", "dt", "Ad", "Bd"},
+                text("control.tpl#zoh_discretization", values), "", cxx_printer::place::api);
 }
 
 } // namespace lagc::emitting
