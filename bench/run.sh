@@ -3,7 +3,8 @@
 # Builds lagc, installs what it needs (Google Benchmark, valgrind, SymPy, MuJoCo) from Debian,
 # runs lagc and SymPy side by side and prints a markdown table (progress on stderr), then the
 # exact linearization against finite differences (bench/linearization.py), then lagc against
-# MuJoCo on 3-D arms with full inertia (bench/arms3d.py; ARMS_SIZES=3,4,... to choose).
+# MuJoCo on 3-D arms with full inertia (bench/arms3d.py; ARMS_SIZES=3,4,... to choose), then
+# the robot files and how lagc's work grows with the arm (bench/scaling.py; SCALING_SIZES).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps
@@ -51,3 +52,7 @@ if [ -f /usr/include/mujoco/mujoco.h ]; then
 else
   echo "bench: MuJoCo (libmujoco-dev) is not available; skipping the 3-D arms and the robot files" >&2
 fi
+echo
+echo "Longer arms: lagc's time, memory, the file's operations and g++'s time against n (bench/scaling.py):"
+echo
+"$PY" bench/scaling.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/scaling" --sizes "${SCALING_SIZES:-3,4,5,6,8,10,12,13,14,16,18,20}"
