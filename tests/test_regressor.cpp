@@ -4,11 +4,14 @@
 // numbers of identifiable combinations (the base parameters: the rank of Y stacked over
 // random states) of the planar chains and arms; robot files written in the parameters the
 // torques are linear in (lagc --inertial-parameters linear: the UR5, the Panda, arm7) have the
-// dynamics of the files as written, and as many base parameters as the literature gives.
+// dynamics of the files as written (a floating body's too), and as many base parameters as
+// the literature gives.
 #include "all_models.inc"
 
 #include "arm7_com.hpp"
 #include "arm7_linear.hpp"
+#include "floating_com.hpp"
+#include "floating_linear.hpp"
 #include "panda_linear.hpp"
 #include "ur5_com.hpp"
 #include "ur5_linear.hpp"
@@ -221,6 +224,31 @@ LAGC_AS_TYPE(arm7_linear)
 TEST(Regressor, RobotFilesInLinearParametersKeepTheirDynamics) {
     same_dynamics<ur5_com_t, ur5_linear_t>("ur5.urdf");
     same_dynamics<arm7_com_t, arm7_linear_t>("arm7.xml");
+}
+
+// A free joint's body (x, y, z, then the unit quaternion qw, qx, qy, qz): its two forms
+// agree where the motion is, |q| = 1 with q-dot tangent to it (there Q' = Q [w]x, which the
+// linear form's T = 1/2 m |o'|^2 + o'.Q (w x h) + 1/2 w.K w uses), so the accelerations
+// agree; off that manifold M differs along q, which the constraint's multiplier absorbs.
+TEST(Regressor, AFreeBodyInLinearParametersMovesTheSame) {
+    std::mt19937_64 rng(12);
+    std::uniform_real_distribution<double> U(-1.0, 1.0);
+    static_assert(floating_com::nq == 7 && floating_linear::nq == 7 && floating_com::nu == 6);
+    for (int trial = 0; trial < 20; ++trial) {
+        double q[7], qd[7], u[6], a1[7], a2[7];
+        for (int i = 0; i < 7; ++i) q[i] = U(rng), qd[i] = 2 * U(rng);
+        for (double& x : u) x = 3 * U(rng);
+        double norm = 0, along = 0;
+        for (int i = 3; i < 7; ++i) norm += q[i] * q[i];
+        for (int i = 3; i < 7; ++i) q[i] /= std::sqrt(norm);
+        for (int i = 3; i < 7; ++i) along += q[i] * qd[i];
+        for (int i = 3; i < 7; ++i) qd[i] -= along * q[i];
+        ASSERT_EQ(floating_com::forward_dynamics(q, qd, u, {}, a1, nullptr), 0);
+        ASSERT_EQ(floating_linear::forward_dynamics(q, qd, u, {}, a2, nullptr), 0);
+        double scale = 0;
+        for (double v : a1) scale = std::max(scale, std::abs(v));
+        for (int i = 0; i < 7; ++i) EXPECT_NEAR(a2[i], a1[i], 1e-12 * scale) << "qdd " << i;
+    }
 }
 
 TEST(Regressor, BaseParametersOfPublishedArms) {
