@@ -245,10 +245,13 @@ def one_arm(lagc, work, name, bodies, timeout):
         return {"timeout": True}
     agree = subprocess.run([exe, "check", xml], capture_output=True, text=True, check=True).stdout.split()
     res = {"timeout": False, "time": wall, "ops": ops, "compile": compile_s,
-           "M": float(agree[0]), "h": float(agree[1]), "qdd": float(agree[2])}
+           "M": float(agree[0]), "h": float(agree[1]), "qdd": float(agree[2]), "tau": float(agree[3])}
     for side in ("lagc", "mujoco"):
         res["ns_" + side] = float(subprocess.run([exe, "time", side, xml], capture_output=True, text=True,
                                                  check=True).stdout)
+        res["ir_" + side] = instructions(exe, side, xml, d)
+    # Inverse dynamics: lagc's inverse_dynamics against MuJoCo's mj_rne with accelerations.
+    for side in ("lagc_id", "mujoco_id"):
         res["ir_" + side] = instructions(exe, side, xml, d)
     res["imported"] = imported_arm(lagc, d, name, xml)
     return res
@@ -280,19 +283,20 @@ def main():
         cases += [("ur5_like", "UR5-like (6)", ur5()), ("panda_like", "Panda-like (7)", panda()),
                   ("iiwa_like", "iiwa-like (7), zero products of inertia", iiwa())]
     print("| arm | lagc s | FD ops | g++ -O2 s | lagc ns | MuJoCo ns | lagc instr | MuJoCo instr | lagc/MuJoCo | "
-          "M rel. diff | h rel. diff | qdd rel. diff |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "M rel. diff | h rel. diff | qdd rel. diff | ID lagc instr | ID MuJoCo instr | ID lagc/MuJoCo | tau rel. diff |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     imported = []
     for name, label, bodies in cases:
         print(f"[arms3d] {label}", file=sys.stderr, flush=True)
         r = one_arm(args.lagc, args.work, name, bodies, args.timeout)
         if r["timeout"]:
-            print(f"| {label} | > {args.timeout:.0f} | | | | | | | | | | |", flush=True)
+            print(f"| {label} | > {args.timeout:.0f} | | | | | | | | | | | | | | |", flush=True)
             continue
         imported.append((label, r))
         print(f"| {label} | {r['time']:.2f} | {r['ops']} | {r['compile']:.1f} | {r['ns_lagc']:.0f} | {r['ns_mujoco']:.0f} | "
               f"{r['ir_lagc']:.0f} | {r['ir_mujoco']:.0f} | {r['ir_lagc'] / r['ir_mujoco']:.2f} | {r['M']:.1e} | "
-              f"{r['h']:.1e} | {r['qdd']:.1e} |", flush=True)
+              f"{r['h']:.1e} | {r['qdd']:.1e} | {r['ir_lagc_id']:.0f} | {r['ir_mujoco_id']:.0f} | "
+              f"{r['ir_lagc_id'] / r['ir_mujoco_id']:.2f} | {r['tau']:.1e} |", flush=True)
     print()
     print("The same MJCF read by lagc (`lagc ARM.xml -o ARM.cpp`) against the hand-written .lag above:")
     print()

@@ -121,12 +121,28 @@ struct mujoco_side {
         for (int i = 0; i < n; ++i) scratch[i] = tau[i] - d->qfrc_bias[i];
         mj_solveM(m, d, qdd, scratch.data(), 1);
     }
+    // tau = M qdd + bias, MuJoCo's recursive Newton-Euler (mj_rne with accelerations).
+    void inverse(const double* q, const double* qd, const double* qdd, double* tau) {
+        std::memcpy(d->qpos, q, sizeof(double) * m->nq);
+        std::memcpy(d->qvel, qd, sizeof(double) * m->nv);
+        std::memcpy(d->qacc, qdd, sizeof(double) * m->nv);
+        mj_kinematics(m, d);
+        mj_comPos(m, d);
+        mj_comVel(m, d);
+        mj_rne(m, d, 1, tau);
+    }
 };
 
 arm::Parameters params;
 
 int lagc_forward(const double* q, const double* qd, const double* tau, double* qdd) {
     return arm::forward_dynamics(q, qd, tau, params, qdd, nullptr);
+}
+
+// tau = M qdd + h - Q(u = 0): lagc's inverse dynamics with no inputs.
+void lagc_inverse(const double* q, const double* qd, const double* qdd, double* tau) {
+    double const u[arm::nu > 0 ? arm::nu : 1] = {};
+    arm::inverse_dynamics(q, qd, qdd, u, params, tau);
 }
 
 double relative(double a, double b, double scale) { return std::abs(a - b) / scale; }
@@ -140,8 +156,8 @@ int check(mjModel* m) {
     mujoco_side mj(m);
     std::mt19937 rng(3);
     std::uniform_real_distribution<double> U(-1, 1);
-    double worst_M = 0, worst_h = 0, worst_qdd = 0;
-    std::vector<double> q(n), qd(n), tau(n), M(n * n), Mmj(n * n), h(n), qdd(n), qddmj(n);
+    double worst_M = 0, worst_h = 0, worst_qdd = 0, worst_tau = 0;
+    std::vector<double> q(n), qd(n), tau(n), M(n * n), Mmj(n * n), h(n), qdd(n), qddmj(n), id(n), idmj(n);
     for (int trial = 0; trial < 50; ++trial) {
         for (int i = 0; i < n; ++i) q[i] = 3 * U(rng), qd[i] = 2 * U(rng), tau[i] = 5 * U(rng);
         mj.forward(q.data(), qd.data(), tau.data(), qddmj.data());
@@ -157,8 +173,15 @@ int check(mjModel* m) {
             worst_h = std::max(worst_h, relative(h[i], mj.d->qfrc_bias[i], sh));
             worst_qdd = std::max(worst_qdd, relative(qdd[i], qddmj[i], sq));
         }
+        // Inverse dynamics at the same state and a random q-dot-dot.
+        for (int i = 0; i < n; ++i) qdd[i] = 4 * U(rng);
+        lagc_inverse(q.data(), qd.data(), qdd.data(), id.data());
+        mj.inverse(q.data(), qd.data(), qdd.data(), idmj.data());
+        double st = 0;
+        for (int i = 0; i < n; ++i) st = std::max(st, std::abs(idmj[i]));
+        for (int i = 0; i < n; ++i) worst_tau = std::max(worst_tau, relative(id[i], idmj[i], st));
     }
-    std::printf("%.3g %.3g %.3g\n", worst_M, worst_h, worst_qdd);
+    std::printf("%.3g %.3g %.3g %.3g\n", worst_M, worst_h, worst_qdd, worst_tau);
     return 0;
 }
 
@@ -192,10 +215,18 @@ int main(int argc, char** argv) {
         std::string const side = argv[count ? 3 : 2];
         mjModel* m = load(argv[count ? 4 : 3]);
         mujoco_side mj(m);
+        // lagc, mujoco: forward dynamics; lagc_id, mujoco_id: inverse dynamics (the third
+        // array is then q-dot-dot, the fourth tau).
         auto call = [&](long calls) {
             if (side == "lagc")
                 return run([](const double* q, const double* qd, const double* t, double* a) { lagc_forward(q, qd, t, a); },
                            arm::nq, arm::nq, arm::nu, calls);
+            if (side == "lagc_id")
+                return run([](const double* q, const double* qd, const double* a, double* t) { lagc_inverse(q, qd, a, t); },
+                           arm::nq, arm::nq, arm::nq, calls);
+            if (side == "mujoco_id")
+                return run([&](const double* q, const double* qd, const double* a, double* t) { mj.inverse(q, qd, a, t); },
+                           m->nq, m->nv, m->nv, calls);
             return run([&](const double* q, const double* qd, const double* t, double* a) { mj.forward(q, qd, t, a); },
                        m->nq, m->nv, m->nv, calls);
         };
@@ -216,6 +247,7 @@ int main(int argc, char** argv) {
         return 0;
     }
 #endif
-    std::fprintf(stderr, "usage: mujoco_harness dump|check MODEL.xml | count N lagc|mujoco MODEL.xml | time lagc|mujoco MODEL.xml\n");
+    std::fprintf(stderr, "usage: mujoco_harness dump|check MODEL.xml | count N SIDE MODEL.xml | time SIDE MODEL.xml\n"
+                         "  SIDE: lagc, mujoco (forward dynamics), lagc_id, mujoco_id (inverse dynamics)\n");
     return 2;
 }
