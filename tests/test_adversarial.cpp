@@ -305,6 +305,24 @@ TEST(Adversarial, ExpressionBudgetHasAnOverride) {
     expect_clean(compile_text(text), 0, "");
 }
 
+TEST(Adversarial, TheTermLimitCountsTheTreeAndItsDepth) {
+    // Shared parts are measured once but counted at every place they stand: a_i = a_(i-1) +
+    // x a_(i-1) has 2 s_(i-1) + 3 nodes as a tree (a DAG of 2i + 1), so a14 has 65,533 and
+    // a15 (line 18) 131,069, the first past 100,000.
+    auto shared = [](int levels) {
+        std::string text = "model m\ncoordinate x\nlet a0 = x\n";
+        for (int i = 1; i <= levels; ++i)
+            text += "let a" + std::to_string(i) + " = a" + std::to_string(i - 1) + " + x*a" + std::to_string(i - 1) + "\n";
+        return text + "kinetic 0.5*der(x)^2\npotential a" + std::to_string(levels) + "\n";
+    };
+    expect_clean(compile_text(shared(20), {"--max-terms", "100000"}), 1, "18:11: error: this expression grows past 100000 terms");
+    expect_clean(compile_text(shared(10), {"--max-terms", "100000"}), 0, "");
+    // 1,005 nested functions: past the 1,000 levels however few the terms.
+    std::string deep = "model m\ncoordinate x\nlet b0 = x\n";
+    for (int i = 1; i <= 1005; ++i) deep += "let b" + std::to_string(i) + " = sin(b" + std::to_string(i - 1) + ")\n";
+    expect_clean(compile_text(deep + "kinetic 0.5*der(x)^2\npotential b1005\n"), 1, "1000 levels");
+}
+
 // ---- 4. two lagc writing one output --------------------------------------------------------
 
 TEST(Adversarial, TwoWritersLeaveOneRunsPairAndNoTemporary) {

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <limits>
 #include <sstream>
+#include <unordered_map>
 
 namespace lagc::checking {
 
@@ -47,18 +48,49 @@ std::size_t numeric_bits(GiNaC::numeric const& n) {
     if (!n.is_rational()) return 0;
     return static_cast<std::size_t>(n.numer().int_length() + n.denom().int_length());
 }
-bool larger_than(ex const& e, std::size_t& budget, std::size_t depth) {
-    if (budget == 0 || depth > max_tree_depth) return true;
-    if (GiNaC::is_exactly_a<GiNaC::numeric>(e) && numeric_bits(GiNaC::ex_to<GiNaC::numeric>(e)) > max_number_bits) return true;
-    --budget;
-    for (std::size_t i = 0; i < e.nops(); ++i)
-        if (larger_than(e.op(i), budget, depth + 1)) return true;
-    return false;
-}
+// An expression's size as a tree (its names substituted: shared parts counted at every
+// place they stand, capped just past the limit), its height and whether it holds a number
+// of more than max_number_bits bits, each shared part measured once: GiNaC shares the
+// parts a `let` names, and a chain of n frames is a tree of ~3^n nodes but a DAG of ~n.
+struct tree_measure {
+    std::size_t size = 0, height = 0;
+    bool huge_number = false;
+};
+class tree_measurer {
+public:
+    explicit tree_measurer(std::size_t cap) : cap_(cap) {}
+    tree_measure of(ex const& e, std::size_t depth) {
+        if (depth > max_tree_depth) return {cap_, max_tree_depth + 1, false};
+        auto const* key = &GiNaC::ex_to<GiNaC::basic>(e);
+        if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+        tree_measure m{1, 0, false};
+        if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) m.huge_number = numeric_bits(GiNaC::ex_to<GiNaC::numeric>(e)) > max_number_bits;
+        for (std::size_t i = 0; i < e.nops() && m.size <= cap_ && m.height <= max_tree_depth && !m.huge_number; ++i) {
+            ex const child = e.op(i);
+            alive_.push_back(child); // a sum's or product's op(i) may be a new object: keep its address
+            tree_measure const c = of(child, depth + 1);
+            m.size = std::min(cap_, m.size + c.size);
+            m.height = std::max(m.height, c.height + 1);
+            m.huge_number = m.huge_number || c.huge_number;
+        }
+        memo_.emplace(key, m);
+        return m;
+    }
+
+private:
+    std::size_t cap_;
+    std::unordered_map<GiNaC::basic const*, tree_measure> memo_;
+    std::vector<ex> alive_;
+};
 bool too_large(value const& v, std::size_t max_terms) {
-    std::size_t budget = max_terms;
-    for (auto const& e : v.elems)
-        if (larger_than(e, budget, 0)) return true;
+    std::size_t const cap = max_terms + 1;
+    tree_measurer measure(cap);
+    std::size_t total = 0;
+    for (auto const& e : v.elems) {
+        tree_measure const m = measure.of(e, 0);
+        total = std::min(cap, total + m.size);
+        if (total > max_terms || m.height > max_tree_depth || m.huge_number) return true;
+    }
     return false;
 }
 
