@@ -17,18 +17,16 @@ import os
 import re
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from arms3d import generic, lag  # noqa: E402
+from bench import compile_object, timed  # noqa: E402
 
 
 def run_timed(cmd, timeout):
     """Wall time, peak resident memory (KB, from /usr/bin/time) and the completed process."""
-    start = time.monotonic()
-    r = subprocess.run(["/usr/bin/time", "-f", "peak %M"] + cmd, capture_output=True, text=True, timeout=timeout)
-    wall = time.monotonic() - start
+    r, wall = timed(["/usr/bin/time", "-f", "peak %M"] + cmd, timeout=timeout)
     m = re.search(r"peak (\d+)", r.stderr)
     return wall, int(m.group(1)) if m else 0, r
 
@@ -55,9 +53,7 @@ def one(lagc, work, n, timeout):
         return row
     row["time"], row["peak_mb"] = wall, peak / 1024
     row["ops"] = int(re.search(r"the file: (\d+) operations", r.stderr).group(1))
-    start = time.monotonic()
-    c = subprocess.run(["g++", "-std=c++17", "-O2", "-c", out, "-o", out + ".o"], capture_output=True, text=True)
-    row["gxx"] = time.monotonic() - start if c.returncode == 0 else float("nan")
+    row["gxx"] = compile_object(out, out + ".o")
     return row
 
 

@@ -119,8 +119,7 @@ struct command_line {
     fs::path header_path;
     std::vector<std::string> targets; // the files to write (none for -o -)
     bool lag_output = false;          // -o NAME.lag: a robot file written as a model
-    lagc::import::inertial_form inertia = lagc::import::inertial_form::centre_of_mass;
-    bool inertia_given = false;
+    std::optional<lagc::import::inertial_form> inertia; // --inertial-parameters, when given
 };
 
 // The options that take a number, with its bounds.
@@ -159,11 +158,10 @@ std::optional<int> regressor_names(std::string const& list, lagc::compile_option
 }
 
 // --inertial-parameters com|linear.
-bool inertial_form(std::string const& v, lagc::import::inertial_form& out) {
-    if (v == "com") out = lagc::import::inertial_form::centre_of_mass;
-    else if (v == "linear") out = lagc::import::inertial_form::linear;
-    else return false;
-    return true;
+std::optional<lagc::import::inertial_form> inertial_form(std::string const& v) {
+    if (v == "com") return lagc::import::inertial_form::centre_of_mass;
+    if (v == "linear") return lagc::import::inertial_form::linear;
+    return std::nullopt;
 }
 
 // One option at argv[i] (i moves past its value). An exit status when lagc is done
@@ -209,8 +207,8 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         if (auto bad = regressor_names(v, o)) return bad;
     } else if (a == "--inertial-parameters") {
         if (!value()) return usage_error("--inertial-parameters needs a form: com or linear");
-        if (!inertial_form(v, cl.inertia)) return usage_error("--inertial-parameters takes com or linear, not '" + std::string(v) + "'");
-        cl.inertia_given = true;
+        cl.inertia = inertial_form(v);
+        if (!cl.inertia) return usage_error("--inertial-parameters takes com or linear, not '" + std::string(v) + "'");
     } else if (a == "--scalar") {
         if (!value()) return usage_error("--scalar needs a type: float or double");
         o.emit.scalar = v;
@@ -337,7 +335,8 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
                 robot.messages.push_back({1, "this robot has " + std::to_string(coordinates) + " coordinates, more than the " +
                                                  std::to_string(cl.options.limits.max_coordinates) +
                                                  " allowed (--max-coordinates)", true});
-            if (!robot.has_errors()) text = lagc::import::write_lag(robot, cl.options.emit.source_name, cl.inertia);
+            if (!robot.has_errors()) text = lagc::import::write_lag(robot, cl.options.emit.source_name,
+                                                                  cl.inertia.value_or(lagc::import::inertial_form::centre_of_mass));
         } catch (std::bad_alloc const&) {
             robot.messages.push_back({1, "out of memory while reading the robot file", true});
         } catch (std::exception const& e) {
@@ -354,7 +353,7 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
         if (cl.lag_output) return lagc::write_files({{cl.targets[0], text}}, error) ? 0 : io_error(error);
     } else if (cl.lag_output) {
         return usage_error("-o NAME.lag writes a robot file (URDF or MJCF) as a model; '" + cl.input + "' is a model already");
-    } else if (cl.inertia_given) {
+    } else if (cl.inertia) {
         return usage_error("--inertial-parameters chooses how a robot file (URDF or MJCF) is written; '" + cl.input +
                            "' is a model already");
     }

@@ -27,11 +27,6 @@ std::vector<char> emitter::augmented_entries() const {
     return nz;
 }
 
-// M's entries as the factorisation reads them: M's own, and those the augmentation adds to.
-bool emitter::factored_entry(std::vector<char> const& augmented, std::size_t i, std::size_t j) const {
-    return !d_.mass_matrix[i * d_.nq + j].is_zero() || augmented[i * d_.nq + j];
-}
-
 // The products the unrolled factorisation of a structure makes (L_ik L_jk for each entry).
 static std::size_t factor_products(std::vector<char> const& nz, std::size_t n) {
     std::size_t products = 0;
@@ -67,10 +62,13 @@ static std::vector<char> filled_structure(std::vector<char> const& stored, std::
 std::vector<std::size_t> const& emitter::elimination_order() const {
     if (order_.empty()) {
         std::size_t const n = d_.nq;
+        // M's entries as the factorisation reads them: M's own, and those the augmentation adds to.
         std::vector<char> const augmented = augmented_entries();
-        std::vector<char> stored(n * n, 0);
+        std::vector<char>& stored = stored_;
+        stored.assign(n * n, 0);
         for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) stored[i * n + j] = factored_entry(augmented, i, j);
+            for (std::size_t j = 0; j <= i; ++j)
+                stored[i * n + j] = !d_.mass_matrix[i * n + j].is_zero() || augmented[i * n + j];
         std::vector<std::size_t> own(n), reversed(n);
         for (std::size_t i = 0; i < n; ++i) own[i] = i, reversed[i] = n - 1 - i;
         bool const reverse = factor_products(filled_structure(stored, reversed), n) < factor_products(filled_structure(stored, own), n);
@@ -115,7 +113,6 @@ std::string emitter::factor_statements(factor_names const& n) const {
     };
     std::vector<std::size_t> const& P = elimination_order();
     std::vector<char> const& nz = factor_structure();
-    std::vector<char> const augmented = augmented_entries();
     auto m = [&](std::size_t a, std::size_t b) { return n.m(std::max(P[a], P[b]), std::min(P[a], P[b])); };
     auto l = [&](std::size_t a, std::size_t b) { return n.l(std::max(P[a], P[b]), std::min(P[a], P[b])); };
     std::string f = text("cholesky_steps.tpl#largest", values);
@@ -128,7 +125,7 @@ std::string emitter::factor_statements(factor_names const& n) const {
         f += text("cholesky_steps.tpl#pivot", with({{"d", "d" + std::to_string(P[b])}, {"value", pivot}, {"r", n.r(P[b])}}));
         for (std::size_t a = b + 1; a < nq; ++a) {
             if (!nz[a * nq + b]) continue;
-            bool const stored = factored_entry(augmented, std::max(P[a], P[b]), std::min(P[a], P[b]));
+            bool const stored = stored_[std::max(P[a], P[b]) * nq + std::min(P[a], P[b])];
             std::string s = stored ? m(a, b) : ""; // "": a structural zero under fill-in
             for (std::size_t k = 0; k < b; ++k)
                 if (nz[a * nq + k] && nz[b * nq + k]) {
@@ -143,36 +140,55 @@ std::string emitter::factor_statements(factor_names const& n) const {
     return f;
 }
 
+// `const T name(i) = value*r_i;`, the value in parentheses where it is a sum or negated.
+std::string emitter::scaled_step(std::string const& name, std::string const& value, std::string const& r) const {
+    bool const compound = value.find(' ') != std::string::npos || value[0] == '-';
+    return text("cholesky_steps.tpl#solve_step",
+                {{"scalar", scalar()}, {"name", name}, {"value", compound ? "(" + value + ")" : value}, {"r", r}});
+}
+
+std::vector<char> emitter::forward_substitution(factor_names const& n, std::function<std::string(std::size_t)> const& v,
+                                                std::function<std::string(std::size_t)> const& name,
+                                                std::string& out) const {
+    std::size_t const nq = d_.nq;
+    std::vector<std::size_t> const& P = elimination_order();
+    std::vector<char> const& nz = factor_structure();
+    std::vector<char> written(nq, 0);
+    for (std::size_t a = 0; a < nq; ++a) {
+        std::string s = v(P[a]);
+        for (std::size_t k = 0; k < a; ++k)
+            if (nz[a * nq + k] && written[P[k]])
+                s += (s.empty() ? "-" : " - ") + n.l(std::max(P[a], P[k]), std::min(P[a], P[k])) + "*" + name(P[k]);
+        if (s.empty()) continue;
+        written[P[a]] = 1;
+        out += scaled_step(name(P[a]), s, n.r(P[a]));
+    }
+    return written;
+}
+
+void emitter::backward_substitution(factor_names const& n, std::function<std::string(std::size_t)> const& start,
+                                    std::function<std::string(std::size_t)> const& name, std::string& out) const {
+    std::size_t const nq = d_.nq;
+    std::vector<std::size_t> const& P = elimination_order();
+    std::vector<char> const& nz = factor_structure();
+    for (std::size_t a = nq; a-- > 0;) {
+        std::string s = start(P[a]);
+        for (std::size_t k = a + 1; k < nq; ++k)
+            if (nz[k * nq + a]) s += " - " + n.l(std::max(P[a], P[k]), std::min(P[a], P[k])) + "*" + name(P[k]);
+        out += scaled_step(name(P[a]), s, n.r(P[a]));
+    }
+}
+
 // L y = b (forward), Lᵀ x = y (backward), over L's structure in the elimination order;
 // then out_i = x_i. y and x are named by their coordinates.
 std::string emitter::solve_statements(factor_names const& n, std::function<std::string(std::size_t)> const& b,
                                       std::function<std::string(std::size_t)> const& out) const {
-    std::size_t const nq = d_.nq;
-    std::vector<std::size_t> const& P = elimination_order();
-    std::vector<char> const& nz = factor_structure();
-    auto l = [&](std::size_t a, std::size_t c) { return n.l(std::max(P[a], P[c]), std::min(P[a], P[c])); };
-    auto y = [&](std::size_t a) { return fmt::format("y{}", P[a]); };
-    auto x = [&](std::size_t a) { return fmt::format("x{}", P[a]); };
+    auto y = [](std::size_t i) { return fmt::format("y{}", i); };
+    auto x = [](std::size_t i) { return fmt::format("x{}", i); };
     std::string f;
-    auto step = [&](std::string const& name, std::string const& s, std::size_t a) {
-        bool const compound = s.find(' ') != std::string::npos;
-        f += text("cholesky_steps.tpl#solve_step",
-                  {{"scalar", scalar()}, {"name", name}, {"value", compound ? "(" + s + ")" : s}, {"r", n.r(P[a])}});
-    };
-    for (std::size_t a = 0; a < nq; ++a) {
-        std::string s = b(P[a]);
-        for (std::size_t k = 0; k < a; ++k)
-            if (nz[a * nq + k]) s += " - " + l(a, k) + "*" + y(k);
-        step(y(a), s, a);
-    }
-    for (std::size_t a = nq; a-- > 0;) {
-        std::string s = y(a);
-        for (std::size_t k = a + 1; k < nq; ++k)
-            if (nz[k * nq + a]) s += " - " + l(k, a) + "*" + x(k);
-        step(x(a), s, a);
-    }
-    for (std::size_t i = 0; i < nq; ++i)
-        f += text("cholesky_steps.tpl#store", {{"target", out(i)}, {"value", fmt::format("x{}", i)}});
+    forward_substitution(n, b, y, f);
+    backward_substitution(n, y, x, f);
+    for (std::size_t i = 0; i < d_.nq; ++i) f += text("cholesky_steps.tpl#store", {{"target", out(i)}, {"value", x(i)}});
     return f;
 }
 

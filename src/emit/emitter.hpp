@@ -138,10 +138,19 @@ private:
     std::vector<char> const& factor_structure() const;
     mutable std::vector<std::size_t> order_;
     mutable std::vector<char> structure_;
+    mutable std::vector<char> stored_; // M's lower-triangle entries the factorisation reads (M's, and rho A^T A's)
     std::vector<char> augmented_entries() const; // where rho A^T A adds to M (M singular)
-    bool factored_entry(std::vector<char> const& augmented, std::size_t i, std::size_t j) const;
     std::pair<std::string, std::string> unrolled_augmentation() const;
     std::string factor_statements(factor_names const& names) const;
+    // Forward substitution L z = v over L's structure, in the elimination order: `const T
+    // name(i) = (v(i) − Σ L_ik z_k) r_i` for every z_i that is not a structural zero (v(i)
+    // is "" where the right-hand side has one); which z_i were written, by coordinate.
+    std::vector<char> forward_substitution(factor_names const& names, std::function<std::string(std::size_t)> const& v,
+                                           std::function<std::string(std::size_t)> const& name, std::string& out) const;
+    // Backward substitution Lᵀ x = z: `const T name(i) = (start(i) − Σ L_ki x_k) r_i`.
+    void backward_substitution(factor_names const& names, std::function<std::string(std::size_t)> const& start,
+                               std::function<std::string(std::size_t)> const& name, std::string& out) const;
+    std::string scaled_step(std::string const& name, std::string const& value, std::string const& r) const;
     std::string solve_statements(factor_names const& names, std::function<std::string(std::size_t)> const& b,
                                  std::function<std::string(std::size_t)> const& out) const;
     std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;

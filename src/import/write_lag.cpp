@@ -463,10 +463,16 @@ private:
              << ", Jyz_" << s << "], [Jxz_" << s << ", Jyz_" << s << ", Jzz_" << s << "]]\n";
         out_ << "kinetic 0.5*m_" << s << "*dot(der(p_" << s << "), der(p_" << s << ")) + 0.5*dot(w_" << s << ", J_" << s
              << "*w_" << s << ")\n";
+        gravity("m_" + s + "*", "p_" + s, g);
+    }
+
+    // `potential` of uniform gravity g on a moment `position` (times `mass`, "m*" or ""):
+    // mass g position[2] where gravity points down z, −mass g (d · position) otherwise.
+    void gravity(std::string const& mass, std::string const& position, double g) {
         if (g <= 0) return;
         vec3 const d{r_.gravity[0] / g, r_.gravity[1] / g, r_.gravity[2] / g};
-        if (d[0] == 0 && d[1] == 0 && d[2] == -1) out_ << "potential m_" << s << "*" << g_ << "*p_" << s << "[2]\n";
-        else out_ << "potential -m_" << s << "*" << g_ << "*dot(" << vec(d) << ", p_" << s << ")\n";
+        if (d[0] == 0 && d[1] == 0 && d[2] == -1) out_ << "potential " << mass << g_ << "*" << position << "[2]\n";
+        else out_ << "potential -" << mass << g_ << "*dot(" << vec(d) << ", " << position << ")\n";
     }
 
     // With ṗ = ȯ + R (w × c): T = ½ m |ȯ|² + ȯ · R (w × h) + ½ wᵀ K w, and m g height of the
@@ -477,11 +483,7 @@ private:
              << ", Kyz_" << s << "], [Kxz_" << s << ", Kyz_" << s << ", Kzz_" << s << "]]\n";
         out_ << "kinetic 0.5*m_" << s << "*dot(der(o_" << s << "), der(o_" << s << ")) + dot(der(o_" << s << "), R_" << s
              << "*cross(w_" << s << ", h_" << s << ")) + 0.5*dot(w_" << s << ", K_" << s << "*w_" << s << ")\n";
-        if (g <= 0) return;
-        vec3 const d{r_.gravity[0] / g, r_.gravity[1] / g, r_.gravity[2] / g};
-        std::string const height = "m_" + s + "*o_" + s + " + R_" + s + "*h_" + s;
-        if (d[0] == 0 && d[1] == 0 && d[2] == -1) out_ << "potential " << g_ << "*(" << height << ")[2]\n";
-        else out_ << "potential -" << g_ << "*dot(" << vec(d) << ", " << height << ")\n";
+        gravity("", "(m_" + s + "*o_" + s + " + R_" + s + "*h_" + s + ")", g);
     }
 
     void inputs(body_def const& b, std::string const& s) {
