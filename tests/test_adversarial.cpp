@@ -295,29 +295,35 @@ TEST(Adversarial, TooManyCoordinatesIsAnErrorWithItsOverride) {
 }
 
 TEST(Adversarial, ExpressionBudgetHasAnOverride) {
-    // 2^8 copies of x, each under up to 8 functions, after substitution: over a budget of
-    // 1000 nodes, well under the default.
-    std::string text = "model m\ncoordinate x\nlet a0 = x\n";
-    for (int i = 1; i <= 8; ++i)
-        text += "let a" + std::to_string(i) + " = sin(a" + std::to_string(i - 1) + ") + cos(a" + std::to_string(i - 1) + ")\n";
-    text += "kinetic 0.5*der(x)^2\npotential a8\n";
-    expect_clean(compile_text(text, {"--max-terms", "1000"}), 1, "grows past 1000 terms");
+    // 600 distinct sines, each a function and a product with its number: past a budget of
+    // 1000 parts, well under the default.
+    std::string sum;
+    for (int i = 1; i <= 600; ++i) sum += (i > 1 ? " + " : "") + std::string("sin(") + std::to_string(i) + "*x)";
+    std::string const text = "model m\ncoordinate x\nkinetic 0.5*der(x)^2\npotential " + sum + "\n";
+    expect_clean(compile_text(text, {"--max-terms", "1000"}), 1, "grows past 1000 distinct parts");
     expect_clean(compile_text(text), 0, "");
 }
 
-TEST(Adversarial, TheTermLimitCountsTheTreeAndItsDepth) {
-    // Shared parts are measured once but counted at every place they stand: a_i = a_(i-1) +
-    // x a_(i-1) has 2 s_(i-1) + 3 nodes as a tree (a DAG of 2i + 1), so a14 has 65,533 and
-    // a15 (line 18) 131,069, the first past 100,000.
-    auto shared = [](int levels) {
-        std::string text = "model m\ncoordinate x\nlet a0 = x\n";
-        for (int i = 1; i <= levels; ++i)
-            text += "let a" + std::to_string(i) + " = a" + std::to_string(i - 1) + " + x*a" + std::to_string(i - 1) + "\n";
-        return text + "kinetic 0.5*der(x)^2\npotential a" + std::to_string(levels) + "\n";
-    };
-    expect_clean(compile_text(shared(20), {"--max-terms", "100000"}), 1, "18:11: error: this expression grows past 100000 terms");
-    expect_clean(compile_text(shared(10), {"--max-terms", "100000"}), 0, "");
-    // 1,005 nested functions: past the 1,000 levels however few the terms.
+TEST(Adversarial, TheTermLimitCountsPartsBuildingStepsAndDepth) {
+    // Shared parts count once: a_i = a_(i-1) + x a_(i-1) is a tree of 2^i nodes but about 2i
+    // parts, and lagc's walks visit each part once, so 200 levels (a tree of 10^60) compile
+    // under a limit of 1000 parts, quickly (they were refused at 15 levels when the limit
+    // counted the tree).
+    std::string text = "model m\ncoordinate x\nlet a0 = x\n";
+    for (int i = 1; i <= 200; ++i)
+        text += "let a" + std::to_string(i) + " = a" + std::to_string(i - 1) + " + x*a" + std::to_string(i - 1) + "\n";
+    auto const r = compile_text(text + "kinetic 0.5*der(x)^2\npotential a200\n", {"--max-terms", "1000"});
+    expect_clean(r, 0, "");
+    // GiNaC's multiplication asks every factor of a product for its type: a_i = a_(i-1)
+    // sin(a_(i-1)) cos(a_(i-1)) takes B_i = 3 B_(i-1) + 3 steps (B_0 = 1, B_i = 2.5 3^i - 1.5)
+    // with 3i + 1 parts; a16 (line 20) is the first past 4 10^7, the default's steps.
+    std::string nested = "model m\ncoordinate x\nkinetic 0.5*der(x)^2\nlet a0 = x\n";
+    for (int i = 1; i <= 18; ++i)
+        nested += "let a" + std::to_string(i) + " = a" + std::to_string(i - 1) + "*sin(a" + std::to_string(i - 1) +
+                  ")*cos(a" + std::to_string(i - 1) + ")\n";
+    expect_clean(compile_text(nested + "potential a18\n"), 1, "20:11: error: this expression nests its shared parts");
+    expect_clean(compile_text(nested.substr(0, nested.find("let a16")) + "potential a15\n"), 0, "");
+    // 1,005 nested functions: past the 1,000 levels however few the parts.
     std::string deep = "model m\ncoordinate x\nlet b0 = x\n";
     for (int i = 1; i <= 1005; ++i) deep += "let b" + std::to_string(i) + " = sin(b" + std::to_string(i - 1) + ")\n";
     expect_clean(compile_text(deep + "kinetic 0.5*der(x)^2\npotential b1005\n"), 1, "1000 levels");

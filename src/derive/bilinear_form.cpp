@@ -14,6 +14,7 @@
 // of the n² derivatives of all of L and the n³ of M's entries that the general path takes.
 #include "symbolic/chain_rule.hpp"
 #include "derive/derive_support.hpp"
+#include "symbolic/dag.hpp"
 #include "symbolic/simplify.hpp"
 #include "derive/rate_structure.hpp"
 
@@ -28,12 +29,6 @@ using GiNaC::ex;
 using GiNaC::exvector;
 
 namespace {
-
-// ∂e/∂q_i by the chain rule on e's structure (chain_rule.hpp).
-ex partial(ex const& e, model const& m, std::size_t i) {
-    if (!e.has(m.q[i])) return 0;
-    return directional_derivative(e, {m.q[i]}, {ex(1)});
-}
 
 class collector {
 public:
@@ -112,7 +107,7 @@ private:
     std::vector<ex> originals_; // each rate as T has it (before reduced())
 
     bool fixed(ex const& e) const {
-        return free_of(e, m_.q) && free_of(e, m_.qd) && free_of(e, m_.u) && !e.has(m_.t);
+        return free_of(e, m_.q) && free_of(e, m_.qd) && free_of(e, m_.u) && !has_any(e, {m_.t});
     }
 
     // r as Σ k_j r_j over other rates r_j with constant k_j, or empty.
@@ -156,7 +151,7 @@ private:
                 ex constant = 1, inner = 1;
                 if (GiNaC::is_exactly_a<GiNaC::mul>(t))
                     for (std::size_t k = 0; k < t.nops(); ++k) {
-                        bool const fixed = free_of(t.op(k), m_.q) && free_of(t.op(k), m_.qd) && !t.op(k).has(m_.t);
+                        bool const fixed = free_of(t.op(k), m_.q) && free_of(t.op(k), m_.qd) && !has_any(t.op(k), {m_.t});
                         (fixed ? constant : inner) *= t.op(k);
                     }
                 if (GiNaC::is_exactly_a<GiNaC::add>(inner) && !free_of(inner, m_.qd)) {
@@ -177,7 +172,7 @@ private:
     // where folding c into one rate would pick one by GiNaC's order, which changes from
     // process to process).
     bool term(ex const& c, ex const& a, ex const& b) {
-        if (!free_of(c, m_.u) || c.has(m_.t)) return false;
+        if (!free_of(c, m_.u) || has_any(c, {m_.t})) return false;
         auto ia = rate(a), ib = rate(b);
         if (!ia || !ib) return false;
         out_.terms.push_back({c, *ia, *ib, {}, {}});
@@ -189,7 +184,7 @@ private:
     std::optional<std::size_t> rate(ex const& r) {
         if (auto it = index_.find(r); it != index_.end()) return it->second;
         std::size_t const n = m_.q.size();
-        if (r.has(m_.t)) return std::nullopt;
+        if (has_any(r, {m_.t})) return std::nullopt;
         bilinear_form::rate x;
         // sin² + cos² = 1 inside products, which ω taken from a rotation matrix
         // (transpose(R)*der(R)) is full of, where the rate is small enough to expand.
@@ -197,11 +192,11 @@ private:
         x.a.resize(n);
         GiNaC::exmap at_rest;
         for (std::size_t i = 0; i < n; ++i) {
-            x.a[i] = x.r.has(m_.qd[i]) ? directional_derivative(x.r, {m_.qd[i]}, {GiNaC::ex(1)}) : GiNaC::ex(0);
+            x.a[i] = partial(x.r, m_.qd[i]);
             if (!free_of(x.a[i], m_.qd)) return std::nullopt;
             at_rest[m_.qd[i]] = 0;
         }
-        if (!is_identically_zero(x.r.subs(at_rest, GiNaC::subs_options::no_pattern), m_)) return std::nullopt;
+        if (!is_identically_zero(substitute(x.r, at_rest), m_)) return std::nullopt;
         x.gradient = m_.time_derivatives.count(without_numeric_factor(r)) > 0;
         x.original = r;
         out_.rates.push_back(std::move(x));
@@ -224,7 +219,7 @@ std::optional<bilinear_form> bilinear_form_of(model const& m) {
         r.dr.resize(n);
         for (std::size_t i = 0; i < n; ++i) {
             r.adot[i] = r.a[i].is_zero() ? ex(0) : total_time_derivative(r.a[i], m);
-            r.dr[i] = r.gradient ? r.adot[i] : partial(r.r, m, i);
+            r.dr[i] = r.gradient ? r.adot[i] : partial(r.r, m.q[i]);
         }
         r.rho = total_time_derivative(r.r, m);
     }
@@ -242,7 +237,7 @@ std::optional<bilinear_form> bilinear_form_of(model const& m) {
         }
         t.cdot = total_time_derivative(t.c, m);
         t.dc.resize(n);
-        for (std::size_t i = 0; i < n; ++i) t.dc[i] = partial(t.c, m, i);
+        for (std::size_t i = 0; i < n; ++i) t.dc[i] = partial(t.c, m.q[i]);
     }
     f.angular = angular_velocities(m, f);
     return f;
@@ -260,7 +255,7 @@ public:
         auto [it, added] = cache_.try_emplace((k * n + i) * n + j);
         if (added) {
             ex const& a = f_.rates[k].a[i];
-            it->second = a.is_zero() ? ex(0) : partial(a, m_, j);
+            it->second = a.is_zero() ? ex(0) : partial(a, m_.q[j]);
         }
         return it->second;
     }

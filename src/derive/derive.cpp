@@ -11,6 +11,7 @@
 #include "derive/derive_support.hpp"
 #include "derive/rate_structure.hpp"
 #include "symbolic/chain_rule.hpp"
+#include "symbolic/dag.hpp"
 #include "symbolic/simplify.hpp"
 #include "derive/well_posed.hpp"
 
@@ -30,11 +31,11 @@ namespace {
 // Why C(q, q̇) with Ṁ − 2C skew-symmetric does not apply, or "" when it does.
 std::string coriolis_obstacle(model const& m) {
     if (m.has_lagrangian_terms) return "the model has 'lagrangian' terms";
-    if (m.potential.has(m.t)) return "the potential depends on t";
-    if (m.kinetic.has(m.t)) return "the mass matrix depends on t";
+    if (has_any(m.potential, {m.t})) return "the potential depends on t";
+    if (has_any(m.kinetic, {m.t})) return "the mass matrix depends on t";
     GiNaC::exmap zero;
     for (auto const& v : m.qd) zero[v] = 0;
-    if (!is_zero_expr(m.kinetic.subs(zero, GiNaC::subs_options::no_pattern))) return "the kinetic energy has terms free of velocities";
+    if (!is_zero_expr(substitute(m.kinetic, zero))) return "the kinetic energy has terms free of velocities";
     // The linear part, Σ_i q̇_i ∂T/∂q̇_i at q̇ = 0, is zero exactly when Σ_i r_i ∂T/∂q̇_i is
     // at q̇ = 0 for independent r_i: one derivative by the chain rule, which visits each
     // shared part of T once (GiNaC's diff visits every path to it: 0.07 s on a 10-joint
@@ -42,7 +43,7 @@ std::string coriolis_obstacle(model const& m) {
     std::vector<ex> r;
     // "r" + to_string(i) draws a false -Wrestrict from GCC 12 at -O2 (its bug 105329).
     for (std::size_t i = 0; i < m.qd.size(); ++i) r.push_back(GiNaC::symbol(std::to_string(i).insert(0, 1, 'r')));
-    ex const linear = directional_derivative(m.kinetic, m.qd, r).subs(zero, GiNaC::subs_options::no_pattern);
+    ex const linear = substitute(directional_derivative(m.kinetic, m.qd, r), zero);
     if (!is_zero_expr(linear)) return "the kinetic energy has terms linear in velocities";
     return "";
 }
@@ -158,7 +159,7 @@ bool every_coordinate_has_inertia(model const& m, derived const& d, diagnostics&
     bool ok = true;
     for (std::size_t i = 0; i < n; ++i) {
         bool const constrained = std::any_of(m.constraints.begin(), m.constraints.end(), [&](constraint_def const& c) {
-            return c.residual.has(m.q[i]) || c.residual.has(m.qd[i]);
+            return has_any(c.residual, {m.q[i]}) || has_any(c.residual, {m.qd[i]});
         });
         // Structurally zero only: evaluating every large M_ii costs more than the rest of
         // derivation on a 3-D arm, and the numeric check (well_posed.cpp) finds the others.
@@ -179,15 +180,15 @@ exvector generalized_forces(model const& m) {
         case force_def::kind::on_coordinate: Q[f.coordinate] += f.vec.elems[0]; break;
         case force_def::kind::at_point:
             for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t k = 0; k < f.vec.size(); ++k) Q[i] += f.target.elems[k].diff(m.q[i]) * f.vec.elems[k];
+                for (std::size_t k = 0; k < f.vec.size(); ++k) Q[i] += partial(f.target.elems[k], m.q[i]) * f.vec.elems[k];
             break;
         case force_def::kind::torque:
             for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t k = 0; k < f.vec.size(); ++k) Q[i] += f.target.elems[k].diff(m.qd[i]) * f.vec.elems[k];
+                for (std::size_t k = 0; k < f.vec.size(); ++k) Q[i] += partial(f.target.elems[k], m.qd[i]) * f.vec.elems[k];
             break;
         }
     }
-    for (std::size_t i = 0; i < n; ++i) Q[i] = simplify(Q[i] - m.dissipation.diff(m.qd[i]));
+    for (std::size_t i = 0; i < n; ++i) Q[i] = simplify(Q[i] - partial(m.dissipation, m.qd[i]));
     return Q;
 }
 
@@ -198,15 +199,15 @@ void constraint_row(model const& m, constraint_def const& c, derived& d, diagnos
     std::size_t const n = m.q.size();
     exvector row(n);
     if (c.holonomic) {
-        for (std::size_t j = 0; j < n; ++j) row[j] = c.residual.diff(m.q[j]);
+        for (std::size_t j = 0; j < n; ++j) row[j] = partial(c.residual, m.q[j]);
         ex cdot = total_time_derivative(c.residual, m);
         ex gamma = total_time_derivative(cdot, m);
         d.constraint_rhs.push_back(-gamma - 2 * m.alpha * cdot - m.beta * m.beta * c.residual);
     } else {
-        for (std::size_t j = 0; j < n; ++j) row[j] = c.residual.diff(m.qd[j]);
+        for (std::size_t j = 0; j < n; ++j) row[j] = partial(c.residual, m.qd[j]);
         ex const& g = c.residual;
-        ex gamma = g.diff(m.t);
-        for (std::size_t j = 0; j < n; ++j) gamma += g.diff(m.q[j]) * m.qd[j];
+        ex gamma = partial(g, m.t);
+        for (std::size_t j = 0; j < n; ++j) gamma += partial(g, m.q[j]) * m.qd[j];
         d.constraint_rhs.push_back(-gamma - 2 * m.alpha * g);
     }
     bool zero = true;
@@ -272,7 +273,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags, double max_wor
         ex const V = simplified_sum(m.potential);
         ex const L = T - V + simplified_sum(m.lagrangian);
         d.potential_gradient.assign(n, 0);
-        for (std::size_t i = 0; i < n; ++i) d.potential_gradient[i] = simplify(V.diff(m.q[i]));
+        for (std::size_t i = 0; i < n; ++i) d.potential_gradient[i] = simplify(partial(V, m.q[i]));
         d.mass_matrix.assign(n * n, 0);
         d.bias.assign(n, 0);
         if (jf) mass_and_bias_from_jacobian_form(m, *jf, d);

@@ -66,7 +66,7 @@ momentum_forms momentum_at_qdd(model const& m, derived const& d, rate_structures
     ex const s = directional_derivative(m.kinetic, m.qd, qdd);
     exvector p(n);
     for (std::size_t i = 0; i < n; ++i)
-        p[i] = s.has(m.qd[i]) ? simplify(directional_derivative(s, {m.qd[i]}, {ex(1)})) : ex(0);
+        p[i] = simplify(partial(s, m.qd[i]));
     candidates.push_back(std::move(p));
     if (rs)
         if (exvector c = momentum_from_bilinear_form(m, *rs, qdd); !c.empty()) candidates.push_back(std::move(c));
@@ -207,7 +207,7 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
         hs = d.bias_point_share, ps = with_bodies ? both : rs.points.momentum(qdd);
         for (std::size_t i = 0; i < n; ++i) {
             if (with_bodies) hs[i] += d.bias_body_share[i];
-            if (with_gravity) hs[i] += d.potential_gradient[i] - gravity->other.diff(m.q[i]);
+            if (with_gravity) hs[i] += d.potential_gradient[i] - partial(gravity->other, m.q[i]);
         }
         sh = rs.points.derivatives(qdd, with_bodies ? bodies : std::vector<composite_inertia::body>{},
                                    with_gravity ? &gravity->g : nullptr);
@@ -234,7 +234,7 @@ void derive_task_space(model const& m, derived& d) {
         derived::output_derivatives o;
         if (!out.reads_velocities && !out.reads_inputs)
             for (auto const& y : out.val.elems) {
-                for (auto const& q : m.q) o.jacobian.push_back(y.diff(q));
+                for (auto const& q : m.q) o.jacobian.push_back(partial(y, q));
                 // ÿ with q̈ = 0: d/dt twice, q̇ held constant the second time.
                 o.drift.push_back(total_time_derivative(total_time_derivative(y, m), m));
             }

@@ -2,6 +2,7 @@
 #include "derive/derive_support.hpp"
 
 #include "symbolic/chain_rule.hpp"
+#include "symbolic/dag.hpp"
 #include "symbolic/simplify.hpp"
 
 namespace lagc {
@@ -26,29 +27,30 @@ bool is_identically_zero(ex const& e, model const& m) {
     pick(m.t);
     // 40 digits: rounding noise stays far below the threshold, a true value far above it.
     digits_scope const digits(40);
-    try {
-        ex v = e.subs(point, GiNaC::subs_options::no_pattern).evalf();
-        if (GiNaC::is_exactly_a<GiNaC::numeric>(v) && GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(v)) > GiNaC::numeric(1, 100000000) / GiNaC::numeric(1000000000000LL))
-            return false;
-    } catch (std::exception const&) {
-        // a pole at the chosen point: fall through to the exact test
-    }
+    // A pole at the chosen point (nullopt) falls through to the exact test.
+    if (auto const v = evaluate(e, point); v && GiNaC::abs(*v) > GiNaC::numeric(1, 100000000) / GiNaC::numeric(1000000000000LL))
+        return false;
     return e.expand().is_zero();
 }
 
 std::string no_inertia_message(model const& m, std::size_t i) {
     std::string const v = "der(" + m.coordinates[i] + ")";
-    bool const linear = m.kinetic.has(m.qd[i]) || m.lagrangian.has(m.qd[i]);
+    bool const linear = has_any(m.kinetic, {m.qd[i]}) || has_any(m.lagrangian, {m.qd[i]});
     return "the mass matrix is singular: coordinate '" + m.coordinates[i] + "' has no inertia (" +
            (linear ? "the energy terms are at most linear in " + v + ", never quadratic"
                    : "no kinetic energy term contains " + v) +
            ")";
 }
 
+ex partial(ex const& e, GiNaC::symbol const& x) {
+    if (!has_any(e, {x})) return 0;
+    return directional_derivative(e, {x}, {ex(1)});
+}
+
 ex total_time_derivative(ex const& e, model const& m) {
     // GiNaC's diff walks every path through shared parts even where t never occurs (a
     // tenth of a 3-D arm's derivation): ask first, in one walk.
-    ex const explicit_t = has_any(e, {m.t}) ? e.diff(m.t) : ex(0);
+    ex const explicit_t = partial(e, m.t);
     if (!m.time_derivative_memo || m.time_derivative_memo->variables() != m.q.size())
         m.time_derivative_memo = std::make_shared<directional_deriver>(m.q, exvector(m.qd.begin(), m.qd.end()));
     return explicit_t + (*m.time_derivative_memo)(e);

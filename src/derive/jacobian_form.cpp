@@ -2,6 +2,7 @@
 // position velocities (point masses, translating bodies) give M, h and C from small
 // derivatives of the Jacobian rows, with the composite-body reuse of the CRBA and RNEA.
 #include "derive/derive_support.hpp"
+#include "symbolic/dag.hpp"
 #include "symbolic/simplify.hpp"
 
 #include <map>
@@ -72,16 +73,16 @@ std::optional<jacobian_form> jacobian_form_of(model const& m) {
     std::size_t const n = m.q.size();
     jacobian_form j;
     for (auto const& sq : squares) {
-        if (!free_of(sq.weight, m.q) || sq.weight.has(m.t) || !free_of(sq.weight, m.u)) return std::nullopt;
+        if (!free_of(sq.weight, m.q) || has_any(sq.weight, {m.t}) || !free_of(sq.weight, m.u)) return std::nullopt;
         // s affine in q̇ (∂s/∂q̇ free of q̇) with s(q̇ = 0) = 0 is linear: s = a·q̇.
         GiNaC::exvector a(n);
         GiNaC::exmap at_rest;
         for (std::size_t i = 0; i < n; ++i) {
             a[i] = sq.s.diff(m.qd[i]);
-            if (!free_of(a[i], m.qd) || a[i].has(m.t)) return std::nullopt;
+            if (!free_of(a[i], m.qd) || has_any(a[i], {m.t})) return std::nullopt;
             at_rest[m.qd[i]] = 0;
         }
-        if (!is_identically_zero(sq.s.subs(at_rest, GiNaC::subs_options::no_pattern), m)) return std::nullopt;
+        if (!is_identically_zero(substitute(sq.s, at_rest), m)) return std::nullopt;
         GiNaC::exvector adot(n);
         for (std::size_t jx = 0; jx < n; ++jx) {
             for (std::size_t i = 0; i < jx; ++i)

@@ -1,6 +1,7 @@
 // Stage 3, the points' joint axes (point_composite, rate_structure.hpp): each coordinate's
 // axis in world axes from the frames and angular velocities the model wrote, and the point
 // on it, for the twists point_structure.cpp checks.
+#include "derive/derive_support.hpp"
 #include "derive/point_math.hpp"
 #include "derive/rate_structure.hpp"
 #include "derive/well_posed.hpp"
@@ -52,7 +53,7 @@ bool point_composite::axes() {
             std::array<ex, 3> a;
             bool moves = false;
             for (std::size_t c = 0; c < 3; ++c) {
-                a[c] = omegas[w][c].has(m_.qd[i]) ? omegas[w][c].diff(m_.qd[i]) : ex(0);
+                a[c] = partial(omegas[w][c], m_.qd[i]);
                 moves = moves || !a[c].is_zero();
             }
             if (!moves) continue;

@@ -230,7 +230,7 @@ bool point_composite::place(std::vector<composite_inertia::body> const& bodies, 
         if (Rp.empty()) return false;
         std::vector<char> moved(n_, 0);
         for (std::size_t j = 0; j < n_; ++j)
-            for (std::size_t c = 0; c < 3; ++c) moved[j] = moved[j] || bodies[b].rate[c].has(m_.qd[j]);
+            for (std::size_t c = 0; c < 3; ++c) moved[j] = moved[j] || has_any(bodies[b].rate[c], {m_.qd[j]});
         auto const N = static_cast<std::size_t>(std::find(above.begin(), above.end(), moved) - above.begin());
         if (N == nodes_.size()) return false;
         exvector const& J = bodies[b].J;

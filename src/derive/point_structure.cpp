@@ -2,6 +2,7 @@
 // inertia and forces as composites along the joints (rate_structure.hpp, point_composite).
 #include "symbolic/chain_rule.hpp"
 #include "graph/expression_graph.hpp"
+#include "derive/derive_support.hpp"
 #include "derive/point_math.hpp"
 #include "derive/rate_structure.hpp"
 #include "derive/well_posed.hpp"
@@ -138,12 +139,12 @@ bool point_composite::twists() {
         bool first = true;
         for (std::size_t b = 0; b < P; ++b) {
             bool any = false;
-            for (std::size_t c = 0; c < 3; ++c) any = any || points_[b].position[c].has(m_.q[i]);
+            for (std::size_t c = 0; c < 3; ++c) any = any || has_any(points_[b].position[c], {m_.q[i]});
             if (!any) continue;
             moves_[i][b] = 1;
             for (std::size_t c = 0; c < 3; ++c) {
                 ex const& p = points_[b].position[c];
-                J[i][b][c] = p.has(m_.q[i]) ? directional_derivative(p, {m_.q[i]}, {ex(1)}) : ex(0);
+                J[i][b][c] = partial(p, m_.q[i]);
             }
             if (!first) continue;
             first = false;

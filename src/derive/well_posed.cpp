@@ -218,9 +218,9 @@ private:
         for (std::size_t i = 0; i < m_.parameters.size(); ++i) {
             if (m_.parameters[i].written) continue;
             bool read = false;
-            for (auto const& e : d_.mass_matrix) read = read || e.has(m_.p[i]);
-            for (auto const& e : d_.constraint_jacobian) read = read || e.has(m_.p[i]);
-            for (auto const& term : m_.energy_terms) read = read || term.value.has(m_.p[i]);
+            for (auto const& e : d_.mass_matrix) read = read || has_any(e, {m_.p[i]});
+            for (auto const& e : d_.constraint_jacobian) read = read || has_any(e, {m_.p[i]});
+            for (auto const& term : m_.energy_terms) read = read || has_any(term.value, {m_.p[i]});
             if (read) names.push_back(m_.parameters[i].name);
         }
         std::string s;
@@ -281,7 +281,7 @@ private:
         for (double x : v) big = std::max(big, std::abs(x));
         for (auto const& term : m_.energy_terms)
             for (std::size_t i = 0; i < v.size(); ++i)
-                if (std::abs(v[i]) > 1e-6 * big && term.value.has(m_.qd[i])) return term.where;
+                if (std::abs(v[i]) > 1e-6 * big && has_any(term.value, {m_.qd[i]})) return term.where;
         return m_.energy_terms.empty() ? m_.model_span : m_.energy_terms.front().where;
     }
 

@@ -3,6 +3,7 @@
 
 #include "frontend/check.hpp"
 #include "derive/derive.hpp"
+#include "symbolic/dag.hpp"
 #include "frontend/parse.hpp"
 
 #include <new>
@@ -22,7 +23,7 @@ bool fold_parameters(model& m, diagnostics& diags) {
     for (std::size_t i = 0; i < m.p.size(); ++i) {
         GiNaC::exmap value{{m.p[i], m.parameters[i].exact_value}};
         try {
-            auto fold = [&](GiNaC::ex& e) { e = e.subs(value, GiNaC::subs_options::no_pattern); };
+            auto fold = [&](GiNaC::ex& e) { e = substitute(e, value); };
             for (GiNaC::ex* e : {&m.kinetic, &m.potential, &m.lagrangian, &m.dissipation, &m.alpha, &m.beta}) fold(*e);
             for (auto& f : m.forces) {
                 for (auto& e : f.vec.elems) fold(e);

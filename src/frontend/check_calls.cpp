@@ -1,6 +1,7 @@
 // Stage 2: calls of built-in functions (the table is builtins.cpp). Scalar functions are
 // built from the table; der, dot, cross, norm, transpose and the rotations act on shapes.
 #include "symbolic/chain_rule.hpp"
+#include "symbolic/simplify.hpp"
 #include "frontend/checker.hpp"
 #include "frontend/spelling.hpp"
 
@@ -97,11 +98,16 @@ opt_value checker::time_derivative(value v, span where) {
         diags_.error(where, "der() of an input is not defined (inputs have no time derivative)");
         return std::nullopt;
     }
+    // t among the variables, at rate 1: one walk over e's parts (GiNaC's diff by t walks
+    // every path through them).
+    std::vector<GiNaC::symbol> variables(m_.q);
+    variables.push_back(m_.t);
     std::vector<ex> rates(m_.qd.begin(), m_.qd.end());
+    rates.push_back(1);
     model::point point{v.elems, {}};
     bool const is_point = v.shape == value::kind::vector && v.rows == 3 && depends_on(v, m_.q);
     for (auto& e : v.elems) {
-        e = e.diff(m_.t) + directional_derivative(e, m_.q, rates);
+        e = directional_derivative(e, variables, rates);
         // GiNaC pulls numbers out of sums ((x/25 + y/25)² = (x + y)²/625): kept without
         // them, and with either sign, to be found in the kinetic energy again.
         ex const key = without_numeric_factor(e);
@@ -181,7 +187,7 @@ opt_value checker::axis_rotation(value const& axis, value const& angle, span axi
         return std::nullopt;
     }
     for (auto const& e : axis.elems)
-        if (depends_on(e, m_.q) || depends_on(e, m_.qd) || depends_on(e, m_.u) || e.has(m_.t)) {
+        if (depends_on(e, m_.q) || depends_on(e, m_.qd) || depends_on(e, m_.u) || has_any(e, {m_.t})) {
             diags_.error(axis_at, "the axis of rot(axis, angle) must be constant (numbers and parameters)");
             return std::nullopt;
         }

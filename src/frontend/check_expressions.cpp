@@ -3,6 +3,7 @@
 // bounded (docs/cli.md, "Limits").
 #include "frontend/checker.hpp"
 #include "frontend/spelling.hpp"
+#include "symbolic/dag.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,9 @@ namespace {
 // derivation walks trees. Counting stops at the cap, so this costs at most cap steps.
 // Depth matters too: chains of lets nest deeper than any line, and GiNaC recurses.
 std::size_t const max_tree_depth = 1000;
+// GiNaC's steps to build a product with an expression, per term of --max-terms (see
+// part_measurer): 400,000 terms allow 4·10⁷ steps, about a third of a second.
+double const building_per_term = 100;
 long const max_index = 1000000;
 // Numeric exponents of expressions: x^1000 is ten multiplications, but GiNaC multiplies
 // out powers of products and of constants exactly ((2x)^n = 2^n x^n), so an exponent of
@@ -48,50 +52,76 @@ std::size_t numeric_bits(GiNaC::numeric const& n) {
     if (!n.is_rational()) return 0;
     return static_cast<std::size_t>(n.numer().int_length() + n.denom().int_length());
 }
-// An expression's size as a tree (its names substituted: shared parts counted at every
-// place they stand, capped just past the limit), its height and whether it holds a number
-// of more than max_number_bits bits, each shared part measured once: GiNaC shares the
-// parts a `let` names, and a chain of n frames is a tree of ~3^n nodes but a DAG of ~n.
-struct tree_measure {
-    std::size_t size = 0, height = 0;
+// An expression's distinct parts (its names substituted, each part a `let` shares counted
+// once), its height, whether it holds a number of more than max_number_bits bits, and the
+// steps GiNaC takes to build a product with it (`building`), each part measured once.
+// lagc's own walks visit each distinct part once (symbolic/dag.hpp, chain_rule.hpp), so
+// the parts are what its work grows with: a chain of n frames is a tree of ~3^n nodes but
+// ~n² parts. GiNaC, though, asks a factor for its return type before it multiplies, and
+// that question descends every factor of a product (a sum's first term, a function's or
+// a power's first operand): a_i = a_(i-1)·sin(a_(i-1)) has 2i + 2 parts and 2^i steps.
+struct part_measure {
+    std::size_t height = 0;
+    double building = 1;
     bool huge_number = false;
 };
-class tree_measurer {
+class part_measurer {
 public:
-    explicit tree_measurer(std::size_t cap) : cap_(cap) {}
-    tree_measure of(ex const& e, std::size_t depth) {
-        if (depth > max_tree_depth) return {cap_, max_tree_depth + 1, false};
+    part_measure of(ex const& e, std::size_t depth) {
+        if (depth > max_tree_depth) return {max_tree_depth + 1, 1, false};
         auto const* key = &GiNaC::ex_to<GiNaC::basic>(e);
         if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-        tree_measure m{1, 0, false};
+        ++parts_;
+        part_measure m;
         if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) m.huge_number = numeric_bits(GiNaC::ex_to<GiNaC::numeric>(e)) > max_number_bits;
-        for (std::size_t i = 0; i < e.nops() && m.size <= cap_ && m.height <= max_tree_depth && !m.huge_number; ++i) {
-            ex const child = e.op(i);
-            alive_.push_back(child); // a sum's or product's op(i) may be a new object: keep its address
-            tree_measure const c = of(child, depth + 1);
-            m.size = std::min(cap_, m.size + c.size);
+        // The operands as stored: a sum's terms and a product's factors without their
+        // numeric coefficients and exponents, which op(i) would build anew.
+        std::vector<ex> operands;
+        bool const pairs = GiNaC::is_exactly_a<GiNaC::add>(e) || GiNaC::is_exactly_a<GiNaC::mul>(e);
+        if (pairs) {
+            auto const& s = GiNaC::ex_to<GiNaC::expairseq>(e);
+            for (auto const& p : stored_pairs::of(s)) operands.push_back(p.rest), operands.push_back(p.coeff);
+            operands.push_back(stored_pairs::overall(s));
+        } else {
+            for (std::size_t i = 0; i < e.nops(); ++i) operands.push_back(e.op(i));
+        }
+        bool const every = GiNaC::is_exactly_a<GiNaC::mul>(e), sum = GiNaC::is_exactly_a<GiNaC::add>(e);
+        for (std::size_t i = 0; i < operands.size() && m.height <= max_tree_depth && !m.huge_number; ++i) {
+            part_measure const c = of(operands[i], depth + 1);
             m.height = std::max(m.height, c.height + 1);
             m.huge_number = m.huge_number || c.huge_number;
+            // A product asks every factor (the rests: even positions), a function or a power
+            // its first operand, a sum its first term, which is the first in GiNaC's order of
+            // terms, which changes from process to process: the largest of them is counted.
+            if (every ? (i % 2 == 0 && i + 1 < operands.size()) : i == 0) m.building += c.building;
+            else if (sum && i % 2 == 0 && i + 1 < operands.size()) m.building = std::max(m.building, 1 + c.building);
         }
         memo_.emplace(key, m);
         return m;
     }
+    std::size_t parts() const { return parts_; }
 
 private:
-    std::size_t cap_;
-    std::unordered_map<GiNaC::basic const*, tree_measure> memo_;
-    std::vector<ex> alive_;
+    std::size_t parts_ = 0;
+    std::unordered_map<GiNaC::basic const*, part_measure> memo_;
 };
-bool too_large(value const& v, std::size_t max_terms) {
-    std::size_t const cap = max_terms + 1;
-    tree_measurer measure(cap);
-    std::size_t total = 0;
+// Why v is too large for lagc to work on, or "" when it is not.
+std::string too_large(value const& v, std::size_t max_terms) {
+    part_measurer measure;
+    double const max_building = building_per_term * static_cast<double>(max_terms);
     for (auto const& e : v.elems) {
-        tree_measure const m = measure.of(e, 0);
-        total = std::min(cap, total + m.size);
-        if (total > max_terms || m.height > max_tree_depth || m.huge_number) return true;
+        part_measure const m = measure.of(e, 0);
+        if (measure.parts() > max_terms || m.height > max_tree_depth || m.huge_number)
+            return "this expression grows past " + std::to_string(max_terms) + " distinct parts, " +
+                   std::to_string(max_tree_depth) + " levels or " + std::to_string(max_number_bits) +
+                   "-bit constants once its names are substituted; simplify it (or raise the limit with --max-terms)";
+        if (m.building > max_building)
+            return "this expression nests its shared parts so deeply (a part times a function of itself, again "
+                   "and again) that multiplying by it would take more than " +
+                   std::to_string(static_cast<long long>(max_building)) +
+                   " steps; simplify it (or raise the limit with --max-terms)";
     }
-    return false;
+    return "";
 }
 
 ast::identifier const* bare_operand(ast::operand const& o);
@@ -116,13 +146,11 @@ opt_value checker::eval(ast::expression const& e) {
     ++nesting_;
     opt_value r = eval_levels(e);
     --nesting_;
-    if (nesting_ == 0 && r && too_large(*r, limits_.max_terms)) {
-        diags_.error(span_of(e), "this expression grows past " + std::to_string(limits_.max_terms) + " terms, " +
-                                     std::to_string(max_tree_depth) + " levels or " +
-                                     std::to_string(max_number_bits) +
-                                     "-bit constants once its names are substituted; simplify it (or raise the "
-                                     "limit with --max-terms)");
-        return std::nullopt;
+    if (nesting_ == 0 && r) {
+        if (std::string const why = too_large(*r, limits_.max_terms); !why.empty()) {
+            diags_.error(span_of(e), why);
+            return std::nullopt;
+        }
     }
     return r;
 }

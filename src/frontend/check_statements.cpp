@@ -97,7 +97,7 @@ std::optional<ex> checker::parameter_default(ast::expression const& e, std::stri
         return std::nullopt;
     }
     ex value = v->elems[0];
-    if (depends_on(value, m_.q) || depends_on(value, m_.qd) || depends_on(value, m_.u) || value.has(m_.t)) {
+    if (depends_on(value, m_.q) || depends_on(value, m_.qd) || depends_on(value, m_.u) || has_any(value, {m_.t})) {
         diags_.error(at, "a parameter's default may use numbers and earlier parameters only, not coordinates, "
                          "velocities, inputs or t");
         return std::nullopt;
@@ -335,7 +335,7 @@ void checker::statement(ast::baumgarte_stmt const& s, span where) {
             continue;
         }
         ex e = v->elems[0];
-        if (depends_on(e, m_.q) || depends_on(e, m_.qd) || depends_on(e, m_.u) || e.has(m_.t)) {
+        if (depends_on(e, m_.q) || depends_on(e, m_.qd) || depends_on(e, m_.u) || has_any(e, {m_.t})) {
             diags_.error(span_of(a.value), "Baumgarte gains are expressions of parameters only; this one depends on "
                                            "the state, the inputs or t");
             continue;

@@ -2,6 +2,7 @@
 #include "symbolic/chain_rule.hpp"
 
 #include "builtins.hpp"
+#include "symbolic/dag.hpp"
 
 #include <map>
 #include <optional>
@@ -35,17 +36,27 @@ struct walker {
         }
         if (auto it = memo.find(e); it != memo.end()) return it->second;
         ex result = 0;
+        // Sums and products built once from all their operands: adding or multiplying one
+        // at a time rebuilds the growing sum at each step (a product of 1,000 sines: cubic).
         if (is_exactly_a<add>(e)) {
-            for (std::size_t i = 0; i < e.nops(); ++i) result += d(e.op(i));
-        } else if (is_exactly_a<mul>(e)) {
-            for (std::size_t i = 0; i < e.nops(); ++i) {
-                ex di = d(e.op(i));
-                if (di.is_zero()) continue;
-                ex others = 1;
-                for (std::size_t j = 0; j < e.nops(); ++j)
-                    if (j != i) others *= e.op(j);
-                result += di * others;
+            exvector terms;
+            for (auto const& p : stored_pairs::of(ex_to<expairseq>(e))) {
+                ex const dr = d(p.rest);
+                if (!dr.is_zero()) terms.push_back(dr * p.coeff);
             }
+            result = add(terms);
+        } else if (is_exactly_a<mul>(e)) {
+            exvector factors;
+            for (std::size_t i = 0; i < e.nops(); ++i) factors.push_back(e.op(i));
+            exvector terms;
+            for (std::size_t i = 0; i < factors.size(); ++i) {
+                ex di = d(factors[i]);
+                if (di.is_zero()) continue;
+                exvector product = factors;
+                product[i] = di;
+                terms.push_back(mul(product));
+            }
+            result = add(terms);
         } else if (is_exactly_a<power>(e)) {
             ex b = e.op(0), k = e.op(1);
             ex dk = d(k);

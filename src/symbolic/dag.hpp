@@ -1,0 +1,34 @@
+// Substitution and numeric evaluation over an expression's distinct parts.
+//
+// GiNaC's subs(), evalf() and has() walk every path through the parts an expression shares.
+// A 3-D chain's expressions share their rotation products level by level, so the number
+// of paths doubles every few links while the distinct parts grow like n²: a 20-joint arm's
+// kinetic energy is about 10¹⁰ nodes as a tree and a few thousand as parts. These visit each
+// part once (by address), so their cost follows the model's size.
+#pragma once
+
+#include <ginac/ginac.h>
+
+#include <optional>
+
+namespace lagc {
+
+// The pairs (rest, coeff) a GiNaC sum or product stores, and its overall coefficient: a
+// sum's terms are rest·coeff, a product's factors rest^coeff. op(i) builds each of them
+// anew (and a sum's product rest·coeff evaluates its integer content again). A class
+// derived from expairseq may name its protected members; it is never instantiated.
+struct stored_pairs : GiNaC::expairseq {
+    static GiNaC::epvector const& of(GiNaC::expairseq const& a) { return a.*(&stored_pairs::seq); }
+    static GiNaC::ex const& overall(GiNaC::expairseq const& a) { return a.*(&stored_pairs::overall_coeff); }
+};
+
+// e with the symbols of `values` replaced (GiNaC's subs with no_pattern, for symbol keys):
+// each distinct part substituted once, parts without a replaced symbol kept as they are.
+GiNaC::ex substitute(GiNaC::ex const& e, GiNaC::exmap const& values);
+
+// The value of e with the symbols of `values` (numbers) put in, at GiNaC's current
+// precision; nullopt where a part is not a number (a symbol left over, a pole, a function
+// GiNaC cannot evaluate). Each distinct part evaluated once.
+std::optional<GiNaC::numeric> evaluate(GiNaC::ex const& e, GiNaC::exmap const& values);
+
+} // namespace lagc
