@@ -5,9 +5,9 @@ g++ -O2's time, with the growth fitted.
 
 usage: scaling.py LAGC_EXECUTABLE WORK_DIR [--sizes 3,4,...] [--timeout S] [--csv FILE]
 
-Past the default term limit (a statement larger than 400,000 terms once its names are
-substituted: n >= 14 today) lagc refuses the arm; the run then raises the limit
-(--max-terms 1000000000) and says so in the "default limits" column. Prints a markdown table
+Where lagc refuses an arm at its default limits (none up to n = 30 today; until e30a04a,
+n >= 14), the run raises the limit (--max-terms 1000000000) and says so in the "default
+limits" column. Prints a markdown table
 and the fitted growth: time ~ n^k by least squares on log time against log n, and the
 doubling length (links per doubling) by least squares on log time against n.
 """
@@ -70,7 +70,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("lagc")
     ap.add_argument("work")
-    ap.add_argument("--sizes", default="3,4,5,6,8,10,12,13,14,16,18,20")
+    ap.add_argument("--sizes", default="3,4,5,6,8,10,12,14,16,18,20,22,24,26,28,30")
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--csv", help="also write n, lagc s, peak MB, ops, g++ s as CSV (for plot_scaling.sh)")
     args = ap.parse_args()
