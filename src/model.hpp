@@ -124,6 +124,13 @@ struct model {
     std::vector<GiNaC::exvector> origins;
     // 3-vectors of velocities the model named (let w = …): candidate angular velocities.
     std::vector<GiNaC::exvector> velocity_vectors;
+    // dot(w, J*w) the model computed with J a 3×3 matrix free of q and of velocities: candidate
+    // rotational inertias of rigid bodies (½ ωᵀ J ω), for the articulated-body algorithm
+    // (point_recursive.cpp), which checks what it builds from them.
+    struct quadratic_form {
+        GiNaC::exvector w, J; // 3, 3×3 row-major
+    };
+    std::vector<quadratic_form> quadratic_forms;
     // d/dt along q̇ of the parts derived so far (total_time_derivative, derive_support.cpp):
     // made on first use, shared by copies (the same symbols, so the same derivatives).
     mutable std::shared_ptr<directional_deriver> time_derivative_memo;

@@ -23,6 +23,8 @@
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 @@ dynamics_terms
 // The lower triangle of M and b = Q - h, for forward_dynamics.
+@@ forward_dynamics_recursive
+// Each joint's pivot D and qdd by the articulated-body algorithm, for forward_dynamics.
 @@ forward_dynamics_factored
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
 @@ forward_dynamics

@@ -14,3 +14,18 @@
 @@ loop_solve
     {solve}(M, b);
     for (int i = 0; i < nq; ++i) qdd[i] = b[i];
+@@ recursive
+    // The articulated-body algorithm: each joint's pivot D = S^T I^A S (all positive exactly
+    // when M is positive definite) and qdd, with no M formed or factored.
+    {scalar} D[nq], x[nq];
+    detail::forward_dynamics_recursive({args_q_qd_u_p}D, x);
+    {scalar} largest = 0;
+    for (int i = 0; i < nq; ++i)
+        if (D[i] > largest) largest = D[i];
+    for (int i = 0; i < nq; ++i)
+        if (!(D[i] > {tolerance} * largest) || !{math}isfinite(D[i])) return 1;
+    // NaN or Inf in the state, inputs or parameters: not a solution.
+    for (int i = 0; i < nq; ++i)
+        if (!{math}isfinite(x[i])) return 3;
+    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
+    return 0;

@@ -287,6 +287,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags, double max_wor
         constraint_rows(m, d, diags);
         if (!check_well_posed(m, d, diags)) return std::nullopt;
         derive_control(m, d, rs.get());
+        if (rs) recursive_forward_dynamics(m, *rs, d);
         if (!regressor) {
             // An extra the model did not ask for: where finding it fails, there is none.
             try {

@@ -69,6 +69,11 @@ struct derived {
         bool gravity = false; // and ∂V/∂q (uniform gravity on the points, point_composite::gravity)
     };
     std::optional<composite_derivatives> point_derivatives;
+    // q̈ by the articulated-body algorithm over the composites' tree (point_recursive.cpp),
+    // without constraints, where it agrees with M⁻¹(Q − h − ∂V/∂q) at random states; with
+    // each joint's pivot D (M is positive definite exactly where all are positive). The
+    // emitter writes forward_dynamics from it where that takes fewer operations. Else empty.
+    GiNaC::exvector recursive_qdd, recursive_pivots;
 
     // Task space: for each output of q (and t) only, in the order of model::outputs, its
     // Jacobian J = ∂y/∂q (size × nq, row-major) and drift ÿ − J q̈ = J̇ q̇ + 2 (∂J/∂t) q̇ +

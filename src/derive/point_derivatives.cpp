@@ -23,6 +23,7 @@
 #include "derive/rate_structure.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace lagc {
 
@@ -197,6 +198,25 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
     return out;
 }
 
+// Rp ∂r/∂q̇_j = s_j for the joints j of node N (r a body's rates, Rp its frame in their
+// order), at two random states.
+bool point_composite::turns_joint_axes(exvector const& Rp, std::array<ex, 3> const& rate, std::size_t N) const {
+    samples s(m_);
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    for (std::size_t j = 0; j < n_; ++j) {
+        if (node_of_[j] != static_cast<int>(N)) continue;
+        std::array<ex, 3> alpha;
+        for (std::size_t c = 0; c < 3; ++c) alpha[c] = partial(rate[c], m_.qd[j]);
+        for (std::size_t r = 0; r < 3; ++r)
+            pairs.push_back({s.add(Rp[r * 3] * alpha[0] + Rp[r * 3 + 1] * alpha[1] + Rp[r * 3 + 2] * alpha[2]), s.add(s_[j][r])});
+    }
+    if (!s.evaluate(m_, 0x6a6f696e74ull, 2)) return false;
+    for (std::size_t x = 0; x < s.count(); ++x)
+        for (auto const& [a, b] : pairs)
+            if (!(std::abs(s(x, a) - s(x, b)) <= 1e-9 * (1 + std::abs(s(x, b))))) return false;
+    return true;
+}
+
 // Each body's frame: R among the model's frames with Ṙ = R [ω]× (ω its rates, body axes) at
 // random states; its node: the one whose joints (its own and those above) are the ones
 // whose rates ω has. Its inertia in world axes, R J Rᵀ, is added to K[node].
@@ -216,6 +236,11 @@ bool point_composite::place(std::vector<composite_inertia::body> const& bodies, 
             for (std::size_t j = 0; j < n_; ++j)
                 if (node_of_[j] == x) above[N][j] = 1;
     for (std::size_t b = 0; b < bodies.size(); ++b) {
+        std::vector<char> moved(n_, 0);
+        for (std::size_t j = 0; j < n_; ++j)
+            for (std::size_t c = 0; c < 3; ++c) moved[j] = moved[j] || has_any(bodies[b].rate[c], {m_.qd[j]});
+        auto const N = static_cast<std::size_t>(std::find(above.begin(), above.end(), moved) - above.begin());
+        if (N == nodes_.size()) return false;
         exvector Rp; // R P: body axes in the triple's order
         for (std::size_t F = 0; F < m_.frames.size() && Rp.empty(); ++F)
             for (std::size_t k = 0; k < 48 && Rp.empty(); ++k) {
@@ -226,13 +251,12 @@ bool point_composite::place(std::vector<composite_inertia::body> const& bodies, 
                 for (std::size_t r = 0; r < 3; ++r)
                     for (std::size_t c = 0; c < 3; ++c)
                         Rp[r * 3 + static_cast<std::size_t>(pi[c])] = sign[c] * m_.frames[F][r * 3 + c];
+                // C R turns with ω too for a constant C (rotz(q1) and rotx(pi)*rotz(q1) both turn
+                // with [0, 0, q̇1]): the body's frame is the one that turns the node's joint's
+                // axis in its axes into the joint's axis in the world's.
+                if (!turns_joint_axes(Rp, bodies[b].rate, N)) Rp.clear();
             }
         if (Rp.empty()) return false;
-        std::vector<char> moved(n_, 0);
-        for (std::size_t j = 0; j < n_; ++j)
-            for (std::size_t c = 0; c < 3; ++c) moved[j] = moved[j] || has_any(bodies[b].rate[c], {m_.qd[j]});
-        auto const N = static_cast<std::size_t>(std::find(above.begin(), above.end(), moved) - above.begin());
-        if (N == nodes_.size()) return false;
         exvector const& J = bodies[b].J;
         for (std::size_t r = 0; r < 3; ++r)
             for (std::size_t c = 0; c < 3; ++c) {

@@ -199,6 +199,18 @@ public:
     share_derivatives derivatives(GiNaC::exvector const& qdd, std::vector<composite_inertia::body> const& bodies,
                                   std::array<GiNaC::ex, 3> const* gravity = nullptr) const;
 
+    // q̈ by the articulated-body algorithm (Featherstone's ABA) over the composites' tree, in
+    // world axes at the origin (point_recursive.cpp), where every coordinate is the joint of
+    // one node and every node has one: τ the generalized forces besides the tree's inertia
+    // (and, with `gravity`, γ of gravity(), besides its weights). `pivots` are each joint's
+    // D = Sᵀ I^A S, all positive exactly where M is positive definite. Empty otherwise.
+    // Unchecked: the caller compares q̈ with M⁻¹(Q − h − ∂V/∂q) at random states.
+    struct articulated_solution {
+        GiNaC::exvector qdd, pivots; // by coordinate
+    };
+    articulated_solution articulated(std::vector<composite_inertia::body> const& bodies,
+                                     std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau) const;
+
 private:
     struct point {
         std::array<GiNaC::ex, 3> position, kappa; // rate = κ der(p)[c]
@@ -247,6 +259,7 @@ private:
     std::vector<int> joints() const;
     // The world-axes inertia of each body and the node it belongs to (false: one has none).
     bool place(std::vector<composite_inertia::body> const& bodies, std::vector<GiNaC::exvector>& K) const;
+    bool turns_joint_axes(GiNaC::exvector const& Rp, std::array<GiNaC::ex, 3> const& rate, std::size_t N) const;
     std::array<std::vector<std::array<GiNaC::ex, 3>>, 2> velocity_accelerations(
         std::vector<int> const& joint, std::vector<std::array<GiNaC::ex, 3>> const& Omega,
         std::vector<std::array<GiNaC::ex, 3>> const& V) const;

@@ -90,6 +90,8 @@ private:
     void forward_dynamics();
     // Without constraints and small enough: one function on local values.
     std::string inline_forward_dynamics(built_function& f, std::vector<std::string>& read);
+    bool recursive_forward_dynamics(std::vector<cxx_argument> const& args,
+                                    std::vector<std::pair<std::string, std::string>> values, std::size_t closed_form);
     // The lines that factor M + rho A^T A where M alone is singular (d_.mass_singular), for
     // one place (an augment.tpl section; its helpers added once); "" otherwise.
     std::string augmented(char const* section);

@@ -131,11 +131,26 @@ opt_value checker::dot_or_cross(std::string const& fn, value const& a, value con
     if (fn == "dot") {
         ex s = 0;
         for (std::size_t i = 0; i < a.rows; ++i) s += a.elems[i] * b.elems[i];
+        record_quadratic_form(a, b);
         return value::scalar(s);
     }
     auto const &x = a.elems, &y = b.elems;
     return value{value::kind::vector, 3, 1,
                  {x[1] * y[2] - x[2] * y[1], x[2] * y[0] - x[0] * y[2], x[0] * y[1] - x[1] * y[0]}};
+}
+
+// dot(w, J*w) with J*w a transport of w (J 3×3 and free of velocities): a candidate body's
+// rotational inertia, model::quadratic_forms.
+void checker::record_quadratic_form(value const& a, value const& b) {
+    if (a.rows != 3 || m_.quadratic_forms.size() >= 4096) return;
+    auto same = [](GiNaC::exvector const& x, GiNaC::exvector const& y) {
+        return x.size() == 3 && y.size() == 3 && x[0].is_equal(y[0]) && x[1].is_equal(y[1]) && x[2].is_equal(y[2]);
+    };
+    for (auto it = m_.transports.rbegin(); it != m_.transports.rend(); ++it)
+        if (same(it->result, b.elems) && same(it->operand, a.elems) && !depends_on(value{value::kind::matrix, 3, 3, it->matrix}, m_.q)) {
+            m_.quadratic_forms.push_back({a.elems, it->matrix});
+            return;
+        }
 }
 
 opt_value checker::norm_of(value const& v, span where) {

@@ -116,6 +116,7 @@ private:
     void record_transport(value const& r, value const& part);
     void record_frame(value const& f);
     opt_value dot_or_cross(std::string const& fn, value const& a, value const& b, span where);
+    void record_quadratic_form(value const& a, value const& b);
     opt_value norm_of(value const& v, span where);
     opt_value transpose_of(value const& v, span where);
     opt_value rotation(std::string const& fn, value const& angle, span where);

@@ -1,0 +1,260 @@
+// Stage 3: forward dynamics by the articulated-body algorithm over the composites' tree
+// (point_composite::articulated, rate_structure.hpp): O(n) small products, where q̈ from M
+// and h costs the n² entries of M and its n³/6 factorisation.
+//
+// Everything is in world axes with spatial vectors at the origin, as in point_derivatives.cpp
+// (motion m = (ω; v), force f = (n; f)), so no transform is needed between bodies
+// (Featherstone, Rigid Body Dynamics Algorithms, Table 7.1 with every quantity in one frame):
+//   down:  v_N = v_P + S_j q̇_j,  c_N = (v_P × S_j) q̇_j,  I^A_N = Y_N,  p^A_N = v_N ×* Y_N v_N;
+//   up:    U = I^A S, D = Sᵀ U, u = τ_j − Sᵀ p^A,
+//          I^A_P += I^A − U Uᵀ / D,  p^A_P += p^A + (I^A − U Uᵀ / D) c + U u / D;
+//   down:  a'_N = a_P + c_N,  q̈_j = (u − Uᵀ a'_N) / D,  a_N = a'_N + S_j q̈_j,
+// with a at the root's parent (0; γ) for uniform gravity (the RNEA's base acceleration −g,
+// which makes the weights inertia) and zero otherwise.
+//
+// Products and sums are built by GiNaC's constructors, not its operators: operator* first
+// asks the right factor for its return type, which descends every factor of a product, and
+// the quantities here nest the level below twice (U Uᵀ / D) at every level of the tree, so
+// that question would take 2^depth steps.
+#include "derive/rate_structure.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lagc {
+
+using GiNaC::ex;
+using GiNaC::exvector;
+
+namespace {
+
+using vec6 = std::array<ex, 6>;
+using mat6 = std::array<ex, 36>; // row-major
+
+ex product(exvector factors) {
+    for (ex const& f : factors)
+        if (f.is_zero()) return 0;
+    return GiNaC::dynallocate<GiNaC::mul>(factors);
+}
+
+ex product(ex const& a, ex const& b) { return product(exvector{a, b}); }
+
+ex sum(exvector terms) {
+    terms.erase(std::remove_if(terms.begin(), terms.end(), [](ex const& e) { return e.is_zero(); }), terms.end());
+    if (terms.empty()) return 0;
+    if (terms.size() == 1) return terms.front();
+    return GiNaC::dynallocate<GiNaC::add>(terms);
+}
+
+ex negated(ex const& a) { return product(exvector{ex(-1), a}); }
+
+// a·b over the entries both have.
+ex dot(vec6 const& a, vec6 const& b) {
+    exvector terms;
+    for (std::size_t r = 0; r < 6; ++r) terms.push_back(product(a[r], b[r]));
+    return sum(terms);
+}
+
+vec6 times(mat6 const& M, vec6 const& x) {
+    vec6 y;
+    for (std::size_t r = 0; r < 6; ++r) {
+        exvector terms;
+        for (std::size_t c = 0; c < 6; ++c) terms.push_back(product(M[r * 6 + c], x[c]));
+        y[r] = sum(terms);
+    }
+    return y;
+}
+
+vec6 scaled(vec6 const& x, ex const& k) {
+    vec6 y;
+    for (std::size_t r = 0; r < 6; ++r) y[r] = product(x[r], k);
+    return y;
+}
+
+// a × b for 3-vectors, as (a[i] b[k] − a[k] b[i]) by rows.
+std::array<ex, 3> cross3(ex const* a, ex const* b) {
+    std::array<ex, 3> y;
+    for (std::size_t r = 0; r < 3; ++r) {
+        std::size_t const i = (r + 1) % 3, k = (r + 2) % 3;
+        y[r] = sum({product(a[i], b[k]), negated(product(a[k], b[i]))});
+    }
+    return y;
+}
+
+vec6 motion_cross(vec6 const& m, vec6 const& x) { // (ω × ω'; ω × v' + v × ω')
+    auto const ww = cross3(&m[0], &x[0]), wv = cross3(&m[0], &x[3]), vw = cross3(&m[3], &x[0]);
+    return {ww[0], ww[1], ww[2], sum({wv[0], vw[0]}), sum({wv[1], vw[1]}), sum({wv[2], vw[2]})};
+}
+
+vec6 force_cross(vec6 const& m, vec6 const& f) { // (ω × n + v × f; ω × f)
+    auto const wn = cross3(&m[0], &f[0]), vf = cross3(&m[3], &f[3]), wf = cross3(&m[0], &f[3]);
+    return {sum({wn[0], vf[0]}), sum({wn[1], vf[1]}), sum({wn[2], vf[2]}), wf[0], wf[1], wf[2]};
+}
+
+// Y of point masses (m, p) and a rotational inertia K_r (world axes): m ↦ (K ω + c × v;
+// m v − c × ω), c = Σ m p, K = K_r + Σ m (|p|² I − p pᵀ).
+mat6 body_inertia(std::vector<std::pair<ex, std::array<ex, 3>>> const& points, exvector const& rotational) {
+    exvector mass, c[3], K[9];
+    for (std::size_t k = 0; k < 9; ++k) K[k].push_back(rotational[k]);
+    for (auto const& [m, p] : points) {
+        mass.push_back(m);
+        for (std::size_t r = 0; r < 3; ++r) c[r].push_back(product(m, p[r]));
+        for (std::size_t r = 0; r < 3; ++r)
+            for (std::size_t s = 0; s < 3; ++s) {
+                std::size_t const i = (r + 1) % 3, k = (r + 2) % 3;
+                K[r * 3 + s].push_back(r == s ? product(m, sum({GiNaC::pow(p[i], 2), GiNaC::pow(p[k], 2)}))
+                                              : negated(product(exvector{m, p[r], p[s]})));
+            }
+    }
+    ex const cx[3] = {sum(c[0]), sum(c[1]), sum(c[2])};
+    ex const skew[9] = {0, negated(cx[2]), cx[1], cx[2], 0, negated(cx[0]), negated(cx[1]), cx[0], 0}; // [c]×
+    mat6 Y;
+    Y.fill(0);
+    for (std::size_t r = 0; r < 3; ++r)
+        for (std::size_t s = 0; s < 3; ++s) {
+            Y[r * 6 + s] = sum(K[r * 3 + s]);
+            Y[r * 6 + s + 3] = skew[r * 3 + s];
+            Y[(r + 3) * 6 + s] = negated(skew[r * 3 + s]);
+            Y[(r + 3) * 6 + s + 3] = r == s ? sum(mass) : ex(0);
+        }
+    return Y;
+}
+
+// x with M x = b (partial pivoting); empty where M is singular.
+std::vector<double> solved(std::vector<double> M, std::vector<double> b) {
+    std::size_t const n = b.size();
+    for (std::size_t k = 0; k < n; ++k) {
+        std::size_t pivot = k;
+        for (std::size_t r = k + 1; r < n; ++r)
+            if (std::abs(M[r * n + k]) > std::abs(M[pivot * n + k])) pivot = r;
+        if (M[pivot * n + k] == 0) return {};
+        for (std::size_t c = 0; c < n; ++c) std::swap(M[k * n + c], M[pivot * n + c]);
+        std::swap(b[k], b[pivot]);
+        for (std::size_t r = k + 1; r < n; ++r) {
+            double const f = M[r * n + k] / M[k * n + k];
+            for (std::size_t c = k; c < n; ++c) M[r * n + c] -= f * M[k * n + c];
+            b[r] -= f * b[k];
+        }
+    }
+    for (std::size_t k = n; k-- > 0;) {
+        for (std::size_t c = k + 1; c < n; ++c) b[k] -= M[k * n + c] * b[c];
+        b[k] /= M[k * n + k];
+    }
+    return b;
+}
+
+// The bodies' rotational inertias as the model wrote them: each dot(ω, J*ω) it computed
+// (model::quadratic_forms), taken as ½ ωᵀ J ω. The rate form cannot give them: GiNaC
+// flattens a body's ω_x = −sin(q2) q̇1 into the product it multiplies, so its rates are
+// not ω's elements. The caller's check at random states finds a form that is not in T.
+std::vector<composite_inertia::body> rotational_bodies(model const& m) {
+    std::vector<composite_inertia::body> out;
+    for (auto const& f : m.quadratic_forms) out.push_back({{f.w[0], f.w[1], f.w[2]}, f.J});
+    return out;
+}
+
+} // namespace
+
+point_composite::articulated_solution point_composite::articulated(std::vector<composite_inertia::body> const& bodies,
+                                                                   std::array<ex, 3> const* gravity,
+                                                                   exvector const& tau) const {
+    std::vector<int> const joint = usable_ ? joints() : std::vector<int>{};
+    if (joint.empty() || tau.size() != n_) return {};
+    if (std::any_of(joint.begin(), joint.end(), [](int j) { return j < 0; })) return {};
+    if (std::any_of(node_of_.begin(), node_of_.end(), [](int N) { return N < 0; })) return {};
+    std::size_t const nodes = nodes_.size();
+    std::vector<exvector> rotational(nodes, exvector(9, 0));
+    if (!place(bodies, rotational)) return {};
+    auto const [Omega, V] = sums_down(exvector(m_.qd.begin(), m_.qd.end()));
+    std::vector<std::size_t> const up = children_first();
+    std::vector<std::size_t> down(up.rbegin(), up.rend());
+    vec6 const zero = {ex(0), ex(0), ex(0), ex(0), ex(0), ex(0)};
+    std::vector<vec6> S(nodes), v(nodes), c(nodes, zero), U(nodes);
+    std::vector<ex> D(nodes), Dinv(nodes), u(nodes);
+    for (std::size_t N : down) {
+        auto const j = static_cast<std::size_t>(joint[N]);
+        for (std::size_t r = 0; r < 3; ++r) S[N][r] = s_[j][r], S[N][r + 3] = u_[j][r], v[N][r] = Omega[N][r], v[N][r + 3] = V[N][r];
+        if (nodes_[N].parent >= 0) c[N] = scaled(motion_cross(v[static_cast<std::size_t>(nodes_[N].parent)], S[N]), m_.qd[j]);
+    }
+    // Up the tree: each node's articulated inertia and bias force, its children's added as
+    // one sum with its own.
+    std::vector<std::array<exvector, 36>> IA_terms(nodes);
+    std::vector<std::array<exvector, 6>> pA_terms(nodes);
+    for (std::size_t N : up) {
+        auto const j = static_cast<std::size_t>(joint[N]);
+        std::vector<std::pair<ex, std::array<ex, 3>>> own;
+        for (std::size_t b : nodes_[N].own) own.push_back({points_[b].mass, points_[b].position});
+        mat6 const Y = body_inertia(own, rotational[N]);
+        vec6 const bias = force_cross(v[N], times(Y, v[N]));
+        mat6 IA;
+        vec6 pA;
+        for (std::size_t k = 0; k < 36; ++k) IA_terms[N][k].push_back(Y[k]), IA[k] = sum(IA_terms[N][k]);
+        for (std::size_t r = 0; r < 6; ++r) pA_terms[N][r].push_back(bias[r]), pA[r] = sum(pA_terms[N][r]);
+        U[N] = times(IA, S[N]);
+        D[N] = dot(S[N], U[N]);
+        Dinv[N] = GiNaC::pow(D[N], -1);
+        u[N] = sum({tau[j], negated(dot(S[N], pA))});
+        if (nodes_[N].parent < 0) continue;
+        auto const P = static_cast<std::size_t>(nodes_[N].parent);
+        // W = U / D once: I^A − W Uᵀ (symmetric: the upper triangle, mirrored).
+        vec6 const W = scaled(U[N], Dinv[N]);
+        mat6 Ia;
+        for (std::size_t r = 0; r < 6; ++r)
+            for (std::size_t s = r; s < 6; ++s) {
+                Ia[r * 6 + s] = sum({IA[r * 6 + s], negated(product(W[r], U[N][s]))});
+                Ia[s * 6 + r] = Ia[r * 6 + s];
+            }
+        vec6 const Iac = times(Ia, c[N]);
+        for (std::size_t k = 0; k < 36; ++k) IA_terms[P][k].push_back(Ia[k]);
+        for (std::size_t r = 0; r < 6; ++r) pA_terms[P][r].push_back(sum({pA[r], Iac[r], product(W[r], u[N])}));
+    }
+    // Down the tree: the accelerations.
+    articulated_solution out{exvector(n_, 0), exvector(n_, 0)};
+    std::vector<vec6> a(nodes, zero);
+    vec6 base = zero;
+    if (gravity)
+        for (std::size_t r = 0; r < 3; ++r) base[r + 3] = (*gravity)[r];
+    for (std::size_t N : down) {
+        auto const j = static_cast<std::size_t>(joint[N]);
+        vec6 const& above = nodes_[N].parent < 0 ? base : a[static_cast<std::size_t>(nodes_[N].parent)];
+        vec6 ap;
+        for (std::size_t r = 0; r < 6; ++r) ap[r] = sum({above[r], c[N][r]});
+        out.qdd[j] = product(sum({u[N], negated(dot(U[N], ap))}), Dinv[N]);
+        out.pivots[j] = D[N];
+        for (std::size_t r = 0; r < 6; ++r) a[N][r] = sum({ap[r], product(S[N][r], out.qdd[j])});
+    }
+    return out;
+}
+
+
+void recursive_forward_dynamics(model const& m, rate_structures const& rs, derived& d) {
+    std::size_t const n = d.nq;
+    if (d.nc > 0 || n == 0 || !rs.points.usable()) return;
+    auto const gravity = rs.points.gravity();
+    exvector tau(n);
+    for (std::size_t i = 0; i < n; ++i)
+        tau[i] = d.generalized_forces[i] - (gravity ? partial(gravity->other, m.q[i]) : d.potential_gradient[i]);
+    auto solution = rs.points.articulated(rotational_bodies(m), gravity ? &gravity->g : nullptr, tau);
+    if (solution.qdd.empty()) return;
+    // q̈ against M⁻¹ (Q − h) at three random states (h holds ∂V/∂q).
+    samples s(m);
+    for (std::size_t k = 0; k < n * n; ++k) s.add(d.mass_matrix[k]);
+    for (std::size_t i = 0; i < n; ++i) s.add(d.generalized_forces[i] - d.bias[i]);
+    for (std::size_t i = 0; i < n; ++i) s.add(solution.qdd[i]);
+    if (!s.evaluate(m, 0x61626121ull, 3)) return;
+    for (std::size_t x = 0; x < s.count(); ++x) {
+        std::vector<double> M(n * n), b(n);
+        for (std::size_t k = 0; k < n * n; ++k) M[k] = s(x, k);
+        for (std::size_t i = 0; i < n; ++i) b[i] = s(x, n * n + i);
+        std::vector<double> const qdd = solved(M, b);
+        if (qdd.empty()) return;
+        double scale = 0;
+        for (std::size_t i = 0; i < n; ++i) scale = std::max({scale, std::abs(qdd[i]), std::abs(s(x, n * n + n + i))});
+        for (std::size_t i = 0; i < n; ++i)
+            if (!(std::abs(qdd[i] - s(x, n * n + n + i)) <= 1e-8 * scale)) return;
+    }
+    d.recursive_qdd = std::move(solution.qdd);
+    d.recursive_pivots = std::move(solution.pivots);
+}
+
+} // namespace lagc
