@@ -366,7 +366,7 @@ void emitter::forward_dynamics() {
         out_.define("int", "forward_dynamics", args, read, body, "", cxx_printer::place::api);
         return;
     }
-    std::size_t const closed_form = f.stats.operations_after_cse + n * n * n / 6;
+    std::size_t const closed_form = f.stats.operations_after_cse + 7 * n * n;
     write_function(std::move(f), with_output(with_output(inputs({"q", "qd", "u", "p"}), "M"), "b"),
                    text("comments.tpl#dynamics_terms"), cxx_printer::place::helper);
     factorisation const mf = mass_factorisation();
@@ -423,10 +423,10 @@ void emitter::forward_dynamics() {
 }
 
 // forward_dynamics by the articulated-body algorithm (derived::recursive_qdd) where it takes
-// fewer operations than M's terms and b with the factorisation's n³/6 multiply-adds:
-// `closed_form` (measured on bench's generic arms: the ABA's instructions per call are 5%
-// more at 10 joints, where this keeps M, and 7% fewer at 14, where it takes the ABA). False
-// (nothing written) otherwise.
+// fewer operations than `closed_form`: M's and b's terms and 7n² for the factorisation and the
+// solves. Both forms take about 2.2 instructions per operation, and the factorisation and
+// solves about 16 n² (bench's generic arms, callgrind: 6 joints 734, 10 joints 1,664, 20
+// joints 6,144 instructions). False (nothing written) otherwise.
 bool emitter::recursive_forward_dynamics(std::vector<cxx_argument> const& args,
                                          std::vector<std::pair<std::string, std::string>> values,
                                          std::size_t closed_form) {
@@ -436,7 +436,9 @@ bool emitter::recursive_forward_dynamics(std::vector<cxx_argument> const& args,
     for (std::size_t i = 0; i < n; ++i) terms.push_back({"D[" + std::to_string(i) + "]", {d_.recursive_pivots[i]}});
     for (std::size_t i = 0; i < n; ++i) terms.push_back({"x[" + std::to_string(i) + "]", {d_.recursive_qdd[i]}});
     values.push_back({"tolerance", single() ? "1e-12f" : "1e-12"});
+    unit_scales_ = false;
     built_function f = build("forward_dynamics_recursive", terms);
+    unit_scales_ = true;
     if (f.stats.operations_after_cse >= closed_form) return false;
     write_function(std::move(f), with_output(with_output(inputs({"q", "qd", "u", "p"}), "D"), "x"),
                    text("comments.tpl#forward_dynamics_recursive"), cxx_printer::place::helper);

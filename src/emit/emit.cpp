@@ -50,6 +50,7 @@ codegen_options emitter::codegen() const {
     c.scalar = scalar();
     c.literal_suffix = single() ? "f" : "";
     c.math_prefix = math();
+    c.unit_scales = unit_scales_;
     return c;
 }
 

@@ -31,6 +31,10 @@ struct codegen_options {
     std::string scalar = "double"; // the C++ type of every value
     std::string literal_suffix;    // "" for double, "f" for float
     std::string math_prefix = "std::";
+    // Sums converted at the scale most of their coefficients have (convert_unit_scaled).
+    // Off for the articulated-body algorithm, whose sums nest level after level: their scales
+    // compound into factors like 1e+34 that cost a multiplication each and cancel nothing.
+    bool unit_scales = true;
 };
 
 // One generated function body: `const double sK = ...;` then `target = ...;`.

@@ -82,7 +82,7 @@ std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex c
         }
         return k;
     };
-    GiNaC::numeric k = unit_scale(sum, nested);
+    GiNaC::numeric k = options_.unit_scales ? unit_scale(sum, nested) : GiNaC::numeric(1);
     // Sums nested in products level after level (the articulated-body algorithm's
     // I^A - U U^T / D, with U = I^A S of the level below) would square their scales at each
     // level: past 10^±100 a sum keeps scale 1, so that no coefficient leaves the doubles.
