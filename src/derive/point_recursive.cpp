@@ -17,6 +17,7 @@
 // the quantities here nest the level below twice (U Uᵀ / D) at every level of the tree, so
 // that question would take 2^depth steps.
 #include "derive/rate_structure.hpp"
+#include "symbolic/dag.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -120,29 +121,6 @@ mat6 body_inertia(std::vector<std::pair<ex, std::array<ex, 3>>> const& points, e
     return Y;
 }
 
-// x with M x = b (partial pivoting); empty where M is singular.
-std::vector<double> solved(std::vector<double> M, std::vector<double> b) {
-    std::size_t const n = b.size();
-    for (std::size_t k = 0; k < n; ++k) {
-        std::size_t pivot = k;
-        for (std::size_t r = k + 1; r < n; ++r)
-            if (std::abs(M[r * n + k]) > std::abs(M[pivot * n + k])) pivot = r;
-        if (M[pivot * n + k] == 0) return {};
-        for (std::size_t c = 0; c < n; ++c) std::swap(M[k * n + c], M[pivot * n + c]);
-        std::swap(b[k], b[pivot]);
-        for (std::size_t r = k + 1; r < n; ++r) {
-            double const f = M[r * n + k] / M[k * n + k];
-            for (std::size_t c = k; c < n; ++c) M[r * n + c] -= f * M[k * n + c];
-            b[r] -= f * b[k];
-        }
-    }
-    for (std::size_t k = n; k-- > 0;) {
-        for (std::size_t c = k + 1; c < n; ++c) b[k] -= M[k * n + c] * b[c];
-        b[k] /= M[k * n + k];
-    }
-    return b;
-}
-
 // The bodies' rotational inertias as the model wrote them: each dot(ω, J*ω) it computed
 // (model::quadratic_forms), taken as ½ ωᵀ J ω. The rate form cannot give them: GiNaC
 // flattens a body's ω_x = −sin(q2) q̇1 into the product it multiplies, so its rates are
@@ -236,23 +214,26 @@ void recursive_forward_dynamics(model const& m, rate_structures const& rs, deriv
         tau[i] = d.generalized_forces[i] - (gravity ? partial(gravity->other, m.q[i]) : d.potential_gradient[i]);
     auto solution = rs.points.articulated(rotational_bodies(m), gravity ? &gravity->g : nullptr, tau);
     if (solution.qdd.empty()) return;
-    // q̈ against M⁻¹ (Q − h) at three random states (h holds ∂V/∂q).
+    // q̈ in the inverse dynamics M q̈ + h − Q (derive_control.cpp's rows, cheaper to evaluate
+    // than M's n² entries): each row's parts at the algorithm's q̈ sum to zero, to 1e-9 of
+    // their sizes, at three random states (a backward error: M's conditioning does not enter).
+    if (d.inverse_dynamics.size() != n) return;
+    GiNaC::exmap at;
+    for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = solution.qdd[i];
+    exvector parts;
+    for (auto const& row : d.inverse_dynamics) parts.insert(parts.end(), row.begin(), row.end());
+    parts = substitute(parts, at);
     samples s(m);
-    for (std::size_t k = 0; k < n * n; ++k) s.add(d.mass_matrix[k]);
-    for (std::size_t i = 0; i < n; ++i) s.add(d.generalized_forces[i] - d.bias[i]);
-    for (std::size_t i = 0; i < n; ++i) s.add(solution.qdd[i]);
+    std::vector<std::vector<std::size_t>> rows(n);
+    for (std::size_t i = 0, k = 0; i < n; ++i)
+        for (std::size_t j = 0; j < d.inverse_dynamics[i].size(); ++j) rows[i].push_back(s.add(parts[k++]));
     if (!s.evaluate(m, 0x61626121ull, 3)) return;
-    for (std::size_t x = 0; x < s.count(); ++x) {
-        std::vector<double> M(n * n), b(n);
-        for (std::size_t k = 0; k < n * n; ++k) M[k] = s(x, k);
-        for (std::size_t i = 0; i < n; ++i) b[i] = s(x, n * n + i);
-        std::vector<double> const qdd = solved(M, b);
-        if (qdd.empty()) return;
-        double scale = 0;
-        for (std::size_t i = 0; i < n; ++i) scale = std::max({scale, std::abs(qdd[i]), std::abs(s(x, n * n + n + i))});
-        for (std::size_t i = 0; i < n; ++i)
-            if (!(std::abs(qdd[i] - s(x, n * n + n + i)) <= 1e-8 * scale)) return;
-    }
+    for (std::size_t x = 0; x < s.count(); ++x)
+        for (auto const& row : rows) {
+            double total = 0, size = 0;
+            for (std::size_t k : row) total += s(x, k), size += std::abs(s(x, k));
+            if (!(std::abs(total) <= 1e-9 * size + 1e-300)) return;
+        }
     d.recursive_qdd = std::move(solution.qdd);
     d.recursive_pivots = std::move(solution.pivots);
 }

@@ -120,6 +120,13 @@ ex substitute(ex const& e, exmap const& values) {
     return substituter(values)(e);
 }
 
+exvector substitute(exvector const& e, exmap const& values) {
+    substituter s(values);
+    exvector out;
+    for (ex const& x : e) out.push_back(values.empty() ? x : s(x));
+    return out;
+}
+
 std::optional<numeric> evaluate(ex const& e, exmap const& values) {
     try {
         return evaluator(values)(e);

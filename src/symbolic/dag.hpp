@@ -25,6 +25,8 @@ struct stored_pairs : GiNaC::expairseq {
 // e with the symbols of `values` replaced (GiNaC's subs with no_pattern, for symbol keys):
 // each distinct part substituted once, parts without a replaced symbol kept as they are.
 GiNaC::ex substitute(GiNaC::ex const& e, GiNaC::exmap const& values);
+// The same for many expressions that share parts, each shared part substituted once.
+GiNaC::exvector substitute(GiNaC::exvector const& e, GiNaC::exmap const& values);
 
 // The value of e with the symbols of `values` (numbers) put in, at GiNaC's current
 // precision; nullopt where a part is not a number (a symbol left over, a pole, a function
