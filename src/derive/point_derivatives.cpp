@@ -21,6 +21,7 @@
 // joints, where forward-mode derivatives redo every body's kinematics below K.
 // The caller compares them with derivatives of the shares themselves at random states.
 #include "derive/rate_structure.hpp"
+#include "derive/spatial.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -29,46 +30,9 @@ namespace lagc {
 
 using GiNaC::ex;
 using GiNaC::exvector;
+using namespace spatial;
 
 namespace {
-
-using vec6 = std::array<ex, 6>;
-using mat6 = std::array<ex, 36>; // row-major
-
-vec6 motion_cross(vec6 const& m, vec6 const& x) { // m × x: (ω × ω'; ω × v' + v × ω')
-    auto const& w = m;
-    return {w[1] * x[2] - w[2] * x[1], w[2] * x[0] - w[0] * x[2], w[0] * x[1] - w[1] * x[0],
-            w[1] * x[5] - w[2] * x[4] + w[4] * x[2] - w[5] * x[1], w[2] * x[3] - w[0] * x[5] + w[5] * x[0] - w[3] * x[2],
-            w[0] * x[4] - w[1] * x[3] + w[3] * x[1] - w[4] * x[0]};
-}
-
-vec6 force_cross(vec6 const& m, vec6 const& f) { // m ×* f: (ω × n + v × f; ω × f)
-    auto const& w = m;
-    return {w[1] * f[2] - w[2] * f[1] + w[4] * f[5] - w[5] * f[4], w[2] * f[0] - w[0] * f[2] + w[5] * f[3] - w[3] * f[5],
-            w[0] * f[1] - w[1] * f[0] + w[3] * f[4] - w[4] * f[3], w[1] * f[5] - w[2] * f[4],
-            w[2] * f[3] - w[0] * f[5], w[0] * f[4] - w[1] * f[3]};
-}
-
-// Sums built once from their non-zero terms (GiNaC's arithmetic on zeros and one term at
-// a time was most of the cost of these formulas).
-ex dot6(vec6 const& a, vec6 const& b) {
-    exvector terms;
-    for (std::size_t r = 0; r < 6; ++r)
-        if (!a[r].is_zero() && !b[r].is_zero()) terms.push_back(a[r] * b[r]);
-    return GiNaC::add(terms);
-}
-
-vec6 times(mat6 const& M, vec6 const& x, bool transposed = false) {
-    vec6 y;
-    for (std::size_t r = 0; r < 6; ++r) {
-        exvector terms;
-        for (std::size_t c = 0; c < 6; ++c)
-            if (ex const& m = transposed ? M[c * 6 + r] : M[r * 6 + c]; !m.is_zero() && !x[c].is_zero())
-                terms.push_back(m * x[c]);
-        y[r] = GiNaC::add(terms);
-    }
-    return y;
-}
 
 vec6 combine(std::initializer_list<std::pair<ex, vec6>> terms) {
     vec6 y;
@@ -79,33 +43,6 @@ vec6 combine(std::initializer_list<std::pair<ex, vec6>> terms) {
         y[r] = GiNaC::add(t);
     }
     return y;
-}
-
-vec6 joined(std::array<ex, 3> const& a, std::array<ex, 3> const& b) { return {a[0], a[1], a[2], b[0], b[1], b[2]}; }
-
-// Y of point masses (m, p): m ↦ (K ω + c × v; m v − c × ω), c = Σ m p, K = Σ m (|p|² I − p pᵀ).
-mat6 point_inertia(std::vector<std::pair<ex, std::array<ex, 3>>> const& points) {
-    ex mass = 0;
-    std::array<ex, 3> c = {ex(0), ex(0), ex(0)};
-    exvector K(9, 0);
-    for (auto const& [m, p] : points) {
-        mass += m;
-        for (std::size_t r = 0; r < 3; ++r) c[r] += m * p[r];
-        for (std::size_t r = 0; r < 3; ++r)
-            for (std::size_t s = 0; s < 3; ++s)
-                K[r * 3 + s] += r == s ? m * (p[(r + 1) % 3] * p[(r + 1) % 3] + p[(r + 2) % 3] * p[(r + 2) % 3]) : -m * p[r] * p[s];
-    }
-    mat6 Y;
-    Y.fill(0);
-    ex const cx[9] = {0, -c[2], c[1], c[2], 0, -c[0], -c[1], c[0], 0}; // [c]×
-    for (std::size_t r = 0; r < 3; ++r)
-        for (std::size_t s = 0; s < 3; ++s) {
-            Y[r * 6 + s] = K[r * 3 + s];
-            Y[r * 6 + s + 3] = cx[r * 3 + s];
-            Y[(r + 3) * 6 + s] = -cx[r * 3 + s];
-            Y[(r + 3) * 6 + s + 3] = r == s ? mass : ex(0);
-        }
-    return Y;
 }
 
 // B = ½ ((v ×*) Y + (m ↦ m ×* Y v) − Y (v ×)), column by column.
@@ -150,9 +87,7 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
     for (std::size_t N : children_first()) {
         std::vector<std::pair<ex, std::array<ex, 3>>> own;
         for (std::size_t b : nodes_[N].own) own.push_back({points_[b].mass, points_[b].position});
-        mat6 y = point_inertia(own);
-        for (std::size_t r = 0; r < 3; ++r)
-            for (std::size_t c = 0; c < 3; ++c) y[r * 6 + c] += rotational[N][r * 3 + c];
+        mat6 const y = body_inertia(own, rotational[N]);
         vec6 const h = times(y, v[N]);
         vec6 const w = combine({{1, times(y, a[N])}, {1, force_cross(v[N], h)}});
         mat6 const b = coriolis_operator(y, v[N]);
@@ -188,11 +123,11 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
             if (node_of_[i] < 0 || node_of_[k] < 0) continue;
             auto const I = static_cast<std::size_t>(node_of_[i]), K = static_cast<std::size_t>(node_of_[k]);
             if (at_or_below(I, K)) {
-                out.dtau_dq[i * n_ + k] = -dot6(YS[i], e[k]) - 2 * dot6(BS[i], c[k]);
-                out.coriolis[i * n_ + k] = dot6(BS[i], S[k]) + dot6(YS[i], Sdot[k]);
+                out.dtau_dq[i * n_ + k] = -dot(YS[i], e[k]) - 2 * dot(BS[i], c[k]);
+                out.coriolis[i * n_ + k] = dot(BS[i], S[k]) + dot(YS[i], Sdot[k]);
             } else if (at_or_below(K, I)) {
-                out.dtau_dq[i * n_ + k] = dot6(S[i], G[k]);
-                out.coriolis[i * n_ + k] = dot6(S[i], X[k]);
+                out.dtau_dq[i * n_ + k] = dot(S[i], G[k]);
+                out.coriolis[i * n_ + k] = dot(S[i], X[k]);
             }
         }
     return out;

@@ -12,11 +12,10 @@
 // with a at the root's parent (0; γ) for uniform gravity (the RNEA's base acceleration −g,
 // which makes the weights inertia) and zero otherwise.
 //
-// Products and sums are built by GiNaC's constructors, not its operators: operator* first
-// asks the right factor for its return type, which descends every factor of a product, and
-// the quantities here nest the level below twice (U Uᵀ / D) at every level of the tree, so
-// that question would take 2^depth steps.
+// Products and sums are built by GiNaC's constructors (spatial.hpp): its operator* would ask
+// the nested U Uᵀ / D of every level for its type, 2^depth steps.
 #include "derive/rate_structure.hpp"
+#include "derive/spatial.hpp"
 #include "symbolic/dag.hpp"
 
 #include <algorithm>
@@ -26,100 +25,9 @@ namespace lagc {
 
 using GiNaC::ex;
 using GiNaC::exvector;
+using namespace spatial;
 
 namespace {
-
-using vec6 = std::array<ex, 6>;
-using mat6 = std::array<ex, 36>; // row-major
-
-ex product(exvector factors) {
-    for (ex const& f : factors)
-        if (f.is_zero()) return 0;
-    return GiNaC::dynallocate<GiNaC::mul>(factors);
-}
-
-ex product(ex const& a, ex const& b) { return product(exvector{a, b}); }
-
-ex sum(exvector terms) {
-    terms.erase(std::remove_if(terms.begin(), terms.end(), [](ex const& e) { return e.is_zero(); }), terms.end());
-    if (terms.empty()) return 0;
-    if (terms.size() == 1) return terms.front();
-    return GiNaC::dynallocate<GiNaC::add>(terms);
-}
-
-ex negated(ex const& a) { return product(exvector{ex(-1), a}); }
-
-// a·b over the entries both have.
-ex dot(vec6 const& a, vec6 const& b) {
-    exvector terms;
-    for (std::size_t r = 0; r < 6; ++r) terms.push_back(product(a[r], b[r]));
-    return sum(terms);
-}
-
-vec6 times(mat6 const& M, vec6 const& x) {
-    vec6 y;
-    for (std::size_t r = 0; r < 6; ++r) {
-        exvector terms;
-        for (std::size_t c = 0; c < 6; ++c) terms.push_back(product(M[r * 6 + c], x[c]));
-        y[r] = sum(terms);
-    }
-    return y;
-}
-
-vec6 scaled(vec6 const& x, ex const& k) {
-    vec6 y;
-    for (std::size_t r = 0; r < 6; ++r) y[r] = product(x[r], k);
-    return y;
-}
-
-// a × b for 3-vectors, as (a[i] b[k] − a[k] b[i]) by rows.
-std::array<ex, 3> cross3(ex const* a, ex const* b) {
-    std::array<ex, 3> y;
-    for (std::size_t r = 0; r < 3; ++r) {
-        std::size_t const i = (r + 1) % 3, k = (r + 2) % 3;
-        y[r] = sum({product(a[i], b[k]), negated(product(a[k], b[i]))});
-    }
-    return y;
-}
-
-vec6 motion_cross(vec6 const& m, vec6 const& x) { // (ω × ω'; ω × v' + v × ω')
-    auto const ww = cross3(&m[0], &x[0]), wv = cross3(&m[0], &x[3]), vw = cross3(&m[3], &x[0]);
-    return {ww[0], ww[1], ww[2], sum({wv[0], vw[0]}), sum({wv[1], vw[1]}), sum({wv[2], vw[2]})};
-}
-
-vec6 force_cross(vec6 const& m, vec6 const& f) { // (ω × n + v × f; ω × f)
-    auto const wn = cross3(&m[0], &f[0]), vf = cross3(&m[3], &f[3]), wf = cross3(&m[0], &f[3]);
-    return {sum({wn[0], vf[0]}), sum({wn[1], vf[1]}), sum({wn[2], vf[2]}), wf[0], wf[1], wf[2]};
-}
-
-// Y of point masses (m, p) and a rotational inertia K_r (world axes): m ↦ (K ω + c × v;
-// m v − c × ω), c = Σ m p, K = K_r + Σ m (|p|² I − p pᵀ).
-mat6 body_inertia(std::vector<std::pair<ex, std::array<ex, 3>>> const& points, exvector const& rotational) {
-    exvector mass, c[3], K[9];
-    for (std::size_t k = 0; k < 9; ++k) K[k].push_back(rotational[k]);
-    for (auto const& [m, p] : points) {
-        mass.push_back(m);
-        for (std::size_t r = 0; r < 3; ++r) c[r].push_back(product(m, p[r]));
-        for (std::size_t r = 0; r < 3; ++r)
-            for (std::size_t s = 0; s < 3; ++s) {
-                std::size_t const i = (r + 1) % 3, k = (r + 2) % 3;
-                K[r * 3 + s].push_back(r == s ? product(m, sum({GiNaC::pow(p[i], 2), GiNaC::pow(p[k], 2)}))
-                                              : negated(product(exvector{m, p[r], p[s]})));
-            }
-    }
-    ex const cx[3] = {sum(c[0]), sum(c[1]), sum(c[2])};
-    ex const skew[9] = {0, negated(cx[2]), cx[1], cx[2], 0, negated(cx[0]), negated(cx[1]), cx[0], 0}; // [c]×
-    mat6 Y;
-    Y.fill(0);
-    for (std::size_t r = 0; r < 3; ++r)
-        for (std::size_t s = 0; s < 3; ++s) {
-            Y[r * 6 + s] = sum(K[r * 3 + s]);
-            Y[r * 6 + s + 3] = skew[r * 3 + s];
-            Y[(r + 3) * 6 + s] = negated(skew[r * 3 + s]);
-            Y[(r + 3) * 6 + s + 3] = r == s ? sum(mass) : ex(0);
-        }
-    return Y;
-}
 
 // The bodies' rotational inertias as the model wrote them: each dot(ω, J*ω) it computed
 // (model::quadratic_forms), taken as ½ ωᵀ J ω. The rate form cannot give them: GiNaC
