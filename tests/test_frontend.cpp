@@ -1,5 +1,6 @@
 // Parser and checker: known answers for expressions, and errors at the right place.
 #include "symbolic/chain_rule.hpp"
+#include "symbolic/dag.hpp"
 #include "frontend/check.hpp"
 #include "graph/expression_graph.hpp"
 #include "driver/compiler.hpp"
@@ -568,6 +569,48 @@ TEST(RateForm, PointsNotMovedAsByAJointAreNotComposites) {
     };
     EXPECT_FALSE(usable("[s^2, s^2, 0]"));
     EXPECT_TRUE(usable("[s, s, 0]"));
+}
+
+// ---- substitution and evaluation over distinct parts (symbolic/dag.hpp) -------
+
+TEST(Dag, SubstituteAndEvaluateAgreeWithGiNaC) {
+    GiNaC::symbol a("a"), b("b"), c("c"), l("l");
+    std::vector<ex> cases = {l * sin(a) + 2 * l * sin(a + b) + l * cos(a + b + c), pow(a * b + c, 3) / (1 + pow(c, 2)),
+                             exp(a * b) * log(2 + cos(c)) + sqrt(1 + a * a) + atan2(b, 2 + a), GiNaC::ex(7), l};
+    GiNaC::exmap const swap{{a, b + 1}, {c, 2 * l}};
+    GiNaC::exmap const at{{a, GiNaC::numeric(3, 10)}, {b, GiNaC::numeric(7, 10)}, {c, GiNaC::numeric(-11, 10)},
+                          {l, GiNaC::numeric(13, 10)}};
+    for (auto const& e : cases) {
+        ex const mine = lagc::substitute(e, swap), theirs = e.subs(swap, GiNaC::subs_options::no_pattern);
+        EXPECT_TRUE((mine - theirs).expand().is_zero()) << e << ": " << mine << " against " << theirs;
+        auto const v = lagc::evaluate(e, at);
+        ASSERT_TRUE(v.has_value()) << e;
+        double const want = GiNaC::ex_to<GiNaC::numeric>(e.subs(at).evalf()).to_double();
+        EXPECT_NEAR(v->to_double(), want, 1e-13 * (1 + std::abs(want))) << e;
+    }
+    // A symbol left without a value, or a pole: no number.
+    EXPECT_FALSE(lagc::evaluate(a + b, {{a, 1}}).has_value());
+    EXPECT_FALSE(lagc::evaluate(1 / (a - 1), {{a, 1}}).has_value());
+    // Parts without a replaced symbol are kept, not rebuilt.
+    ex const part = sin(b) * l;
+    EXPECT_TRUE(GiNaC::are_ex_trivially_equal(lagc::substitute(part, swap), part));
+}
+
+// a_i = a_(i-1) + sin(a_(i-1)), 200 levels: a tree of 2^200 nodes, 400 parts. Each part is
+// substituted and evaluated once (GiNaC's subs and evalf would walk every path), and the
+// value is the recurrence's.
+TEST(Dag, SharedPartsAreVisitedOnce) {
+    GiNaC::symbol x("x"), y("y");
+    ex a = x;
+    double value = 0.3;
+    for (int i = 0; i < 200; ++i) a = a + sin(a), value = value + std::sin(value);
+    auto const direct = lagc::evaluate(a, {{x, GiNaC::numeric(3, 10)}});
+    ASSERT_TRUE(direct.has_value());
+    EXPECT_NEAR(direct->to_double(), value, 1e-12 * value);
+    ex const b = lagc::substitute(a, {{x, 2 * y}});
+    auto const through = lagc::evaluate(b, {{y, GiNaC::numeric(3, 20)}});
+    ASSERT_TRUE(through.has_value());
+    EXPECT_NEAR(through->to_double(), value, 1e-12 * value);
 }
 
 // ---- the chain rule and the code generator's rewrites ------------------------
