@@ -112,7 +112,6 @@ point_composite::articulated_solution point_composite::articulated(std::vector<c
     return out;
 }
 
-
 void recursive_forward_dynamics(model const& m, rate_structures const& rs, derived& d) {
     std::size_t const n = d.nq;
     if (d.nc > 0 || n == 0 || !rs.points.usable()) return;
