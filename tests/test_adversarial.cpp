@@ -304,6 +304,25 @@ TEST(Adversarial, ExpressionBudgetHasAnOverride) {
     expect_clean(compile_text(text), 0, "");
 }
 
+// a_i = a_(i-1) + sin(a_(i-1)), 60 levels: 121 parts, a tree of 2^60 nodes, within the term
+// limit. Wherever the model uses it, lagc finishes at once: GiNaC's expand, pattern matching
+// and diff, which walk every path, are not let near a tree that large (simplify.hpp's
+// max_expanded_tree), and zero tests go by values there. Through the Lagrangian's second
+// derivatives (a kinetic term, a 'lagrangian' term) the derivation's estimate refuses it.
+TEST(Adversarial, SharedChainsOfSixtyLevelsFinishAtOnce) {
+    std::string base = "model m\ncoordinate x, y\ninput F\nlet a0 = x\n";
+    for (int i = 1; i <= 60; ++i) base += "let a" + std::to_string(i) + " = a" + std::to_string(i - 1) + " + sin(a" + std::to_string(i - 1) + ")\n";
+    std::string const T = "kinetic 0.5*der(x)^2 + 0.5*der(y)^2\n";
+    for (std::string const& use : {"potential a60\n", "constraint y - 0.01*a60 = 0\n", "force [F*a60, 0, 0] at [x, y, 0]\n",
+                                   "output z = a60\n", "dissipation 0.5*(1 + sin(a60)^2)*der(x)^2\n"}) {
+        auto const r = compile_text(base + T + use);
+        expect_clean(r, 0, "");
+        EXPECT_LT(r.seconds, 10.0) << use;
+    }
+    expect_clean(compile_text(base + "kinetic 0.5*(1 + 0.1*sin(a60)^2)*der(x)^2 + 0.5*der(y)^2\n"), 1,
+                 "deriving the equations of motion would build about");
+}
+
 TEST(Adversarial, TheTermLimitCountsPartsBuildingStepsAndDepth) {
     // Shared parts count once: a_i = a_(i-1) + x a_(i-1) is a tree of 2^i nodes but about 2i
     // parts, and lagc's walks visit each part once, so 200 levels (a tree of 10^60) compile

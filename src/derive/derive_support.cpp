@@ -10,7 +10,10 @@ namespace lagc {
 using GiNaC::ex;
 using GiNaC::exvector;
 
-bool is_zero_expr(ex const& e) { return e.is_zero() || e.expand().is_zero(); }
+bool is_zero_expr(ex const& e) {
+    if (e.is_zero()) return true;
+    return tree_size(e) <= max_expanded_tree ? e.expand().is_zero() : numerically_zero(e);
+}
 
 bool is_identically_zero(ex const& e, model const& m) {
     if (e.is_zero()) return true;
@@ -30,6 +33,9 @@ bool is_identically_zero(ex const& e, model const& m) {
     // A pole at the chosen point (nullopt) falls through to the exact test.
     if (auto const v = evaluate(e, point); v && GiNaC::abs(*v) > GiNaC::numeric(1, 100000000) / GiNaC::numeric(1000000000000LL))
         return false;
+    // Zero at that point (or a pole there): expanded where that is affordable, else taken
+    // as zero where the value was.
+    if (tree_size(e) > max_expanded_tree) return evaluate(e, point).has_value();
     return e.expand().is_zero();
 }
 

@@ -1,6 +1,8 @@
 // Stage 2: the rules of each statement (what it may depend on, its shape, what it adds to
 // the model).
 #include "frontend/checker.hpp"
+#include "symbolic/chain_rule.hpp"
+#include "symbolic/dag.hpp"
 #include "emit/cxx_names.hpp"
 #include "symbolic/simplify.hpp"
 
@@ -10,6 +12,13 @@
 #include <sstream>
 
 namespace lagc::checking {
+
+namespace {
+// e expanded is zero; by its values where it is too large to expand (simplify.hpp).
+bool expands_to_zero(GiNaC::ex const& e) {
+    return tree_size(e) <= max_expanded_tree ? e.expand().is_zero() : numerically_zero(e);
+}
+} // namespace
 
 void checker::statement(ast::model_stmt const& s, span where) {
     if (have_model_) {
@@ -266,7 +275,7 @@ value checker::constraint_rows_of_matrix(value const& r) const {
     bool symmetric = r.rows == r.cols;
     for (std::size_t i = 0; symmetric && i < r.rows; ++i)
         for (std::size_t j = i + 1; symmetric && j < r.cols; ++j)
-            symmetric = (r.elems[i * r.cols + j] - r.elems[j * r.cols + i]).expand().is_zero();
+            symmetric = expands_to_zero(r.elems[i * r.cols + j] - r.elems[j * r.cols + i]);
     std::vector<ex> rows;
     for (std::size_t i = 0; i < r.rows; ++i)
         for (std::size_t j = symmetric ? i : 0; j < r.cols; ++j) rows.push_back(r.elems[i * r.cols + j]);
@@ -300,7 +309,8 @@ void checker::statement(ast::constraint_stmt const& s, span where) {
             bool affine = true;
             for (auto const& a : m_.qd)
                 for (auto const& b : m_.qd)
-                    if (!e.diff(a).diff(b).expand().is_zero()) affine = false;
+                    if (!expands_to_zero(directional_derivative(directional_derivative(e, {a}, {ex(1)}), {b}, {ex(1)})))
+                        affine = false;
             if (!affine) {
                 diags_.error(where, "this velocity constraint is not affine in the velocities (A(q,t) q' + a0(q,t) = 0); "
                                     "lagc handles holonomic and Pfaffian constraints only");

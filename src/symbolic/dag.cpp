@@ -1,6 +1,10 @@
 // Substitution and numeric evaluation part by part (dag.hpp).
 #include "symbolic/dag.hpp"
 
+#include "symbolic/simplify.hpp"
+
+#include <algorithm>
+
 #include <unordered_map>
 
 namespace lagc {
@@ -125,6 +129,30 @@ exvector substitute(exvector const& e, exmap const& values) {
     exvector out;
     for (ex const& x : e) out.push_back(values.empty() ? x : s(x));
     return out;
+}
+
+bool numerically_zero(ex const& e) {
+    if (e.is_zero()) return true;
+    std::vector<ex> symbols, pending{e}, alive;
+    std::unordered_map<basic const*, bool> seen;
+    while (!pending.empty()) {
+        ex const x = pending.back();
+        pending.pop_back();
+        if (!seen.emplace(&ex_to<basic>(x), true).second) continue;
+        alive.push_back(x);
+        if (is_exactly_a<symbol>(x)) symbols.push_back(x);
+        for (std::size_t i = 0; i < x.nops(); ++i) pending.push_back(x.op(i));
+    }
+    std::sort(symbols.begin(), symbols.end(), ex_is_less());
+    digits_scope const digits(40);
+    for (int point = 0; point < 2; ++point) {
+        exmap values;
+        for (std::size_t k = 0; k < symbols.size(); ++k)
+            values[symbols[k]] = numeric(static_cast<long>(37 + 11 * ((k + 5 * point) % 13)), static_cast<long>(61 + 7 * ((k + point) % 5)));
+        auto const v = evaluate(e, values);
+        if (!v || abs(*v) > numeric(1, 100000000) / numeric(1000000000000LL)) return false;
+    }
+    return true;
 }
 
 std::optional<numeric> evaluate(ex const& e, exmap const& values) {

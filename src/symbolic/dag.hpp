@@ -33,4 +33,9 @@ GiNaC::exvector substitute(GiNaC::exvector const& e, GiNaC::exmap const& values)
 // GiNaC cannot evaluate). Each distinct part evaluated once.
 std::optional<GiNaC::numeric> evaluate(GiNaC::ex const& e, GiNaC::exmap const& values);
 
+// Whether e is zero at two points (every symbol in it given a pseudo-random rational, 40
+// digits): |value| below 1e-20 at both. For expressions too large to expand (simplify.hpp's
+// max_expanded_tree); a pole at either point counts as not zero.
+bool numerically_zero(GiNaC::ex const& e);
+
 } // namespace lagc

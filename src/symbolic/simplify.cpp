@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -11,29 +12,52 @@ namespace lagc {
 
 using namespace GiNaC;
 
-// Numbers count nothing: where GiNaC puts a factor -1 depends on its term order, which
-// changes from process to process, and must not change which form is chosen.
-std::size_t tree_size(ex const& e) {
-    if (is_exactly_a<numeric>(e)) return 0;
-    std::size_t n = 1;
-    if (is_exactly_a<add>(e)) {
-        // Each term as op(i) would build it: rest, or the product rest · coeff (one node
-        // more, with rest's factors or rest itself under it; the number counts 0).
-        for (auto const& p : sum_terms::pairs(ex_to<add>(e))) {
-            if (ex_to<numeric>(p.coeff) == 1) {
-                n += tree_size(p.rest);
-            } else if (is_exactly_a<mul>(p.rest)) {
-                ++n;
-                for (std::size_t i = 0; i < p.rest.nops(); ++i) n += tree_size(p.rest.op(i));
-            } else {
-                n += 1 + tree_size(p.rest);
+namespace {
+
+// The tree's size, each shared part measured once (by address, every visited part kept
+// alive so that no address is reused) and the count saturating far above any real use:
+// the same sizes as counting every path, without walking them (2^n paths through a chain
+// of n shared levels).
+class tree_counter {
+public:
+    std::size_t operator()(ex const& e) {
+        if (is_exactly_a<numeric>(e)) return 0;
+        auto const* key = &ex_to<basic>(e);
+        if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+        alive_.push_back(e);
+        std::size_t n = 1;
+        if (is_exactly_a<add>(e)) {
+            // Each term as op(i) would build it: rest, or the product rest · coeff (one node
+            // more, with rest's factors or rest itself under it; the number counts 0).
+            for (auto const& p : sum_terms::pairs(ex_to<add>(e))) {
+                if (ex_to<numeric>(p.coeff) == 1) {
+                    n = plus(n, (*this)(p.rest));
+                } else if (is_exactly_a<mul>(p.rest)) {
+                    n = plus(n, 1);
+                    for (std::size_t i = 0; i < p.rest.nops(); ++i) n = plus(n, (*this)(p.rest.op(i)));
+                } else {
+                    n = plus(n, plus(1, (*this)(p.rest)));
+                }
             }
+        } else {
+            for (std::size_t i = 0; i < e.nops(); ++i) n = plus(n, (*this)(e.op(i)));
         }
+        memo_.emplace(key, n);
         return n;
     }
-    for (std::size_t i = 0; i < e.nops(); ++i) n += tree_size(e.op(i));
-    return n;
-}
+
+private:
+    static constexpr std::size_t most = std::size_t(1) << 60;
+    static std::size_t plus(std::size_t a, std::size_t b) { return std::min(most, a + b); }
+    std::unordered_map<basic const*, std::size_t> memo_;
+    std::vector<ex> alive_;
+};
+
+} // namespace
+
+// Numbers count nothing: where GiNaC puts a factor -1 depends on its term order, which
+// changes from process to process, and must not change which form is chosen.
+std::size_t tree_size(ex const& e) { return tree_counter()(e); }
 
 bool has_any(ex const& e, std::vector<symbol> const& symbols) {
     if (symbols.empty()) return false;
@@ -89,7 +113,7 @@ double expansion_bound(ex const& e, double limit) {
 } // namespace
 
 ex trig_reduce(ex const& e, double max_terms) {
-    if (expansion_bound(e, max_terms) > max_terms) return e;
+    if (expansion_bound(e, max_terms) > max_terms || tree_size(e) > max_expanded_tree) return e;
     ex const x = e.expand();
     if (!x.has(pow(sin(wild(0)), 2)) || !x.has(pow(cos(wild(0)), 2))) return e;
     ex best = e;
@@ -103,7 +127,7 @@ ex trig_reduce(ex const& e, double max_terms) {
 }
 
 ex simplify(ex const& e, double max_terms) {
-    if (expansion_bound(e, max_terms) > max_terms) return e;
+    if (expansion_bound(e, max_terms) > max_terms || tree_size(e) > max_expanded_tree) return e;
     ex best = e;
     std::size_t best_size = tree_size(e);
     auto consider = [&](ex const& c) {

@@ -22,8 +22,14 @@ private:
     long saved_;
 };
 
-// Nodes in the expression tree (a proxy for operations).
+// Nodes in the expression tree (a proxy for operations), each shared part measured once.
 std::size_t tree_size(GiNaC::ex const& e);
+
+// The largest tree (tree_size) GiNaC's expand(), pattern matching and diff are let walk:
+// they visit every path through shared parts, and a chain of shared levels (a_i = a_(i-1) +
+// sin(a_(i-1))) has 2^n of them. Larger expressions are left as they are (simplify), or
+// tested for zero by their values (numerically_zero).
+constexpr std::size_t max_expanded_tree = 200000;
 
 // Whether e contains any of the symbols: one walk over e's distinct parts. GiNaC's has()
 // walks every path through the parts an expression shares, once per symbol (a 12-joint
