@@ -18,11 +18,8 @@ bool is_zero_expr(ex const& e) {
 bool is_identically_zero(ex const& e, model const& m) {
     if (e.is_zero()) return true;
     GiNaC::exmap point;
-    int k = 0;
-    auto pick = [&](GiNaC::symbol const& s) {
-        int const i = k++;
-        point[s] = GiNaC::numeric(37 + 11 * (i % 13), 61 + 7 * (i % 5));
-    };
+    std::size_t k = 0;
+    auto pick = [&](GiNaC::symbol const& s) { point[s] = test_value(k++, 0); };
     for (auto const& s : m.q) pick(s);
     for (auto const& s : m.qd) pick(s);
     for (auto const& s : m.p) pick(s);
@@ -46,11 +43,6 @@ std::string no_inertia_message(model const& m, std::size_t i) {
            (linear ? "the energy terms are at most linear in " + v + ", never quadratic"
                    : "no kinetic energy term contains " + v) +
            ")";
-}
-
-ex partial(ex const& e, GiNaC::symbol const& x) {
-    if (!has_any(e, {x})) return 0;
-    return directional_derivative(e, {x}, {ex(1)});
 }
 
 ex total_time_derivative(ex const& e, model const& m) {

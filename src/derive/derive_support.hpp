@@ -4,6 +4,7 @@
 #include <array>
 
 #include "derive/derive.hpp"
+#include "symbolic/chain_rule.hpp"
 #include "symbolic/simplify.hpp"
 
 #include <optional>
@@ -22,11 +23,6 @@ bool is_identically_zero(GiNaC::ex const& e, model const& m);
 // "the mass matrix is singular: coordinate 'y' has no inertia (…)", saying whether the
 // energy terms never mention der(y) or are only linear in it.
 std::string no_inertia_message(model const& m, std::size_t i);
-
-// ∂e/∂x by the chain rule on e's structure (chain_rule.hpp), each shared part once: 0
-// without a walk of the derivative where e does not contain x. GiNaC's diff walks every
-// path through shared parts and throws and catches an exception at every sin and cos.
-GiNaC::ex partial(GiNaC::ex const& e, GiNaC::symbol const& x);
 
 // d/dt with q̈ = 0: ∂e/∂t + Σ ∂e/∂q_i q̇_i, by the chain rule on e's structure.
 GiNaC::ex total_time_derivative(GiNaC::ex const& e, model const& m);

@@ -3,7 +3,7 @@
 // bounded (docs/cli.md, "Limits").
 #include "frontend/checker.hpp"
 #include "frontend/spelling.hpp"
-#include "symbolic/dag.hpp"
+#include "symbolic/simplify.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -80,8 +80,8 @@ public:
         bool const pairs = GiNaC::is_exactly_a<GiNaC::add>(e) || GiNaC::is_exactly_a<GiNaC::mul>(e);
         if (pairs) {
             auto const& s = GiNaC::ex_to<GiNaC::expairseq>(e);
-            for (auto const& p : stored_pairs::of(s)) operands.push_back(p.rest), operands.push_back(p.coeff);
-            operands.push_back(stored_pairs::overall(s));
+            for (auto const& p : sum_terms::pairs(s)) operands.push_back(p.rest), operands.push_back(p.coeff);
+            operands.push_back(sum_terms::constant(s));
         } else {
             for (std::size_t i = 0; i < e.nops(); ++i) operands.push_back(e.op(i));
         }

@@ -309,8 +309,7 @@ void checker::statement(ast::constraint_stmt const& s, span where) {
             bool affine = true;
             for (auto const& a : m_.qd)
                 for (auto const& b : m_.qd)
-                    if (!expands_to_zero(directional_derivative(directional_derivative(e, {a}, {ex(1)}), {b}, {ex(1)})))
-                        affine = false;
+                    if (!expands_to_zero(partial(partial(e, a), b))) affine = false;
             if (!affine) {
                 diags_.error(where, "this velocity constraint is not affine in the velocities (A(q,t) q' + a0(q,t) = 0); "
                                     "lagc handles holonomic and Pfaffian constraints only");

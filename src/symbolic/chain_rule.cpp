@@ -2,7 +2,7 @@
 #include "symbolic/chain_rule.hpp"
 
 #include "builtins.hpp"
-#include "symbolic/dag.hpp"
+#include "symbolic/simplify.hpp"
 
 #include <map>
 #include <optional>
@@ -40,7 +40,7 @@ struct walker {
         // at a time rebuilds the growing sum at each step (a product of 1,000 sines: cubic).
         if (is_exactly_a<add>(e)) {
             exvector terms;
-            for (auto const& p : stored_pairs::of(ex_to<expairseq>(e))) {
+            for (auto const& p : sum_terms::pairs(ex_to<expairseq>(e))) {
                 ex const dr = d(p.rest);
                 if (!dr.is_zero()) terms.push_back(dr * p.coeff);
             }
@@ -88,6 +88,11 @@ struct walker {
 
 ex directional_derivative(ex const& e, std::vector<symbol> const& x, std::vector<ex> const& r) {
     return directional_deriver(x, r)(e);
+}
+
+ex partial(ex const& e, symbol const& x) {
+    if (!has_any(e, {x})) return 0;
+    return directional_derivative(e, {x}, {ex(1)});
 }
 
 struct directional_deriver::state {

@@ -15,6 +15,11 @@ namespace lagc {
 GiNaC::ex directional_derivative(GiNaC::ex const& e, std::vector<GiNaC::symbol> const& x,
                                  std::vector<GiNaC::ex> const& r);
 
+// ∂e/∂x the same way, each shared part once: 0 without a walk where e does not contain x.
+// GiNaC's diff walks every path through shared parts and throws and catches an exception
+// at every sin and cos.
+GiNaC::ex partial(GiNaC::ex const& e, GiNaC::symbol const& x);
+
 // The same for many expressions along one direction, remembering every part it has
 // derived: the derivation takes d/dt of hundreds of small expressions that share parts
 // (rotation products), which one walk each would derive again.

@@ -48,12 +48,12 @@ private:
         if (is_exactly_a<add>(e) || is_exactly_a<mul>(e)) {
             auto const& s = ex_to<expairseq>(e);
             bool const sum = is_exactly_a<add>(e);
-            for (auto const& p : stored_pairs::of(s)) {
+            for (auto const& p : sum_terms::pairs(s)) {
                 ex const r = sub(p.rest);
                 ops.push_back(sum ? r * p.coeff : pow(r, p.coeff));
             }
             if (!changed) return e;
-            ops.push_back(stored_pairs::overall(s));
+            ops.push_back(sum_terms::constant(s));
             return sum ? ex(add(ops)) : ex(mul(ops));
         }
         if (is_exactly_a<power>(e)) {
@@ -100,8 +100,8 @@ private:
         if (is_exactly_a<add>(e) || is_exactly_a<mul>(e)) {
             auto const& s = ex_to<expairseq>(e);
             bool const sum = is_exactly_a<add>(e);
-            numeric v = number(stored_pairs::overall(s).evalf());
-            for (auto const& p : stored_pairs::of(s)) {
+            numeric v = number(sum_terms::constant(s).evalf());
+            for (auto const& p : sum_terms::pairs(s)) {
                 numeric const r = (*this)(p.rest), c = ex_to<numeric>(p.coeff);
                 v = sum ? v + r * c : v * (c.is_equal(1) ? r : r.power(c));
             }
@@ -131,6 +131,11 @@ exvector substitute(exvector const& e, exmap const& values) {
     return out;
 }
 
+numeric test_value(std::size_t k, int point) {
+    auto const p = static_cast<std::size_t>(point);
+    return numeric(static_cast<long>(37 + 11 * ((k + 5 * p) % 13)), static_cast<long>(61 + 7 * ((k + p) % 5)));
+}
+
 bool numerically_zero(ex const& e) {
     if (e.is_zero()) return true;
     std::vector<ex> symbols, pending{e}, alive;
@@ -148,7 +153,7 @@ bool numerically_zero(ex const& e) {
     for (int point = 0; point < 2; ++point) {
         exmap values;
         for (std::size_t k = 0; k < symbols.size(); ++k)
-            values[symbols[k]] = numeric(static_cast<long>(37 + 11 * ((k + 5 * point) % 13)), static_cast<long>(61 + 7 * ((k + point) % 5)));
+            values[symbols[k]] = test_value(k, point);
         auto const v = evaluate(e, values);
         if (!v || abs(*v) > numeric(1, 100000000) / numeric(1000000000000LL)) return false;
     }

@@ -13,15 +13,6 @@
 
 namespace lagc {
 
-// The pairs (rest, coeff) a GiNaC sum or product stores, and its overall coefficient: a
-// sum's terms are rest·coeff, a product's factors rest^coeff. op(i) builds each of them
-// anew (and a sum's product rest·coeff evaluates its integer content again). A class
-// derived from expairseq may name its protected members; it is never instantiated.
-struct stored_pairs : GiNaC::expairseq {
-    static GiNaC::epvector const& of(GiNaC::expairseq const& a) { return a.*(&stored_pairs::seq); }
-    static GiNaC::ex const& overall(GiNaC::expairseq const& a) { return a.*(&stored_pairs::overall_coeff); }
-};
-
 // e with the symbols of `values` replaced (GiNaC's subs with no_pattern, for symbol keys):
 // each distinct part substituted once, parts without a replaced symbol kept as they are.
 GiNaC::ex substitute(GiNaC::ex const& e, GiNaC::exmap const& values);
@@ -32,6 +23,10 @@ GiNaC::exvector substitute(GiNaC::exvector const& e, GiNaC::exmap const& values)
 // precision; nullopt where a part is not a number (a symbol left over, a pole, a function
 // GiNaC cannot evaluate). Each distinct part evaluated once.
 std::optional<GiNaC::numeric> evaluate(GiNaC::ex const& e, GiNaC::exmap const& values);
+
+// The value the k-th symbol takes at test point `point` of the zero tests (numerically_zero,
+// is_identically_zero): rationals far from the special values of the built-ins.
+GiNaC::numeric test_value(std::size_t k, int point);
 
 // Whether e is zero at two points (every symbol in it given a pseudo-random rational, 40
 // digits): |value| below 1e-20 at both. For expressions too large to expand (simplify.hpp's

@@ -45,15 +45,16 @@ GiNaC::ex simplify(GiNaC::ex const& e, double max_terms = 400);
 // simplify(), never returns the plain expansion, which undoes a product's factoring.
 GiNaC::ex trig_reduce(GiNaC::ex const& e, double max_terms = 400);
 
-// The terms of a GiNaC sum as GiNaC stores them: pairs (rest, coeff) standing for
-// rest · coeff (coeff a number, rest never a number or a sum), and the constant term.
-// add::op(i) builds and evaluates the product rest · coeff again at every call, which
-// for a rest with sums among its factors means their integer content again: reading a
-// sum's terms through op() was a sixth of a 3-D arm's run. (A class derived from add
-// may name add's protected members; it is never instantiated.)
-struct sum_terms : GiNaC::add {
-    static GiNaC::epvector const& pairs(GiNaC::add const& a) { return a.*(&sum_terms::seq); }
-    static GiNaC::ex const& constant(GiNaC::add const& a) { return a.*(&sum_terms::overall_coeff); }
+// The terms of a GiNaC sum (or the factors of a product) as GiNaC stores them: pairs
+// (rest, coeff) standing for rest · coeff (coeff a number, rest never a number or a sum) —
+// for a product rest^coeff — and the constant term (a product's numeric coefficient).
+// op(i) builds and evaluates rest · coeff (rest^coeff) again at every call, which for a rest
+// with sums among its factors means their integer content again: reading a sum's terms
+// through op() was a sixth of a 3-D arm's run. (A class derived from expairseq may name its
+// protected members; it is never instantiated.)
+struct sum_terms : GiNaC::expairseq {
+    static GiNaC::epvector const& pairs(GiNaC::expairseq const& a) { return a.*(&sum_terms::seq); }
+    static GiNaC::ex const& constant(GiNaC::expairseq const& a) { return a.*(&sum_terms::overall_coeff); }
 };
 
 // The scale k of a sum b taken as k · (b/k): k > 0 the magnitude most of b's numeric

@@ -10,6 +10,8 @@
 
 #include <mujoco/mujoco.h>
 
+#include "dense.hpp"
+
 #include <cfloat>
 
 #include <algorithm>
@@ -37,33 +39,6 @@ double relative(std::vector<double> const& a, std::vector<double> const& b) {
         scale = std::max(scale, std::max(std::abs(a[i]), std::abs(b[i])));
     }
     return diff / scale;
-}
-
-// κ₁(M) = ‖M‖₁ ‖M⁻¹‖₁ of a symmetric positive definite n×n M (row-major), by Gauss-Jordan
-// elimination (no pivoting needed on a positive definite matrix).
-double condition_1(std::vector<double> M, int n) {
-    auto norm_1 = [n](std::vector<double> const& A) {
-        double worst = 0;
-        for (int c = 0; c < n; ++c) {
-            double s = 0;
-            for (int r = 0; r < n; ++r) s += std::abs(A[r * n + c]);
-            worst = std::max(worst, s);
-        }
-        return worst;
-    };
-    double const norm = norm_1(M);
-    std::vector<double> inv(n * n, 0.0);
-    for (int i = 0; i < n; ++i) inv[i * n + i] = 1;
-    for (int k = 0; k < n; ++k) {
-        double const pivot = M[k * n + k];
-        for (int c = 0; c < n; ++c) M[k * n + c] /= pivot, inv[k * n + c] /= pivot;
-        for (int r = 0; r < n; ++r) {
-            if (r == k) continue;
-            double const f = M[r * n + k];
-            for (int c = 0; c < n; ++c) M[r * n + c] -= f * M[k * n + c], inv[r * n + c] -= f * inv[k * n + c];
-        }
-    }
-    return norm * norm_1(inv);
 }
 
 // project_state and constraint_jacobian exist where the model has constraints: called

@@ -7,6 +7,7 @@
 // energy of a free swing without damping over 0.5 s of rk4_step at 0.1 ms (it drifts by less
 // than 1e-9).
 #include "chain30.hpp"
+#include "dense.hpp"
 
 #include <cfloat>
 #include <cmath>
@@ -21,45 +22,6 @@ namespace c = chain30;
     LAGC_SEGMENT(1) LAGC_SEGMENT(2) LAGC_SEGMENT(3) LAGC_SEGMENT(4) LAGC_SEGMENT(5) LAGC_SEGMENT(6) LAGC_SEGMENT(7) LAGC_SEGMENT(8) LAGC_SEGMENT(9) LAGC_SEGMENT(10) \
     LAGC_SEGMENT(11) LAGC_SEGMENT(12) LAGC_SEGMENT(13) LAGC_SEGMENT(14) LAGC_SEGMENT(15) LAGC_SEGMENT(16) LAGC_SEGMENT(17) LAGC_SEGMENT(18) LAGC_SEGMENT(19) LAGC_SEGMENT(20) \
     LAGC_SEGMENT(21) LAGC_SEGMENT(22) LAGC_SEGMENT(23) LAGC_SEGMENT(24) LAGC_SEGMENT(25) LAGC_SEGMENT(26) LAGC_SEGMENT(27) LAGC_SEGMENT(28) LAGC_SEGMENT(29) LAGC_SEGMENT(30)
-
-namespace {
-
-// x with M x = b by Gaussian elimination with partial pivoting; κ₁(M) in `condition`.
-std::vector<double> solved(std::vector<double> M, std::vector<double> b, double& condition) {
-    int const n = static_cast<int>(b.size());
-    std::vector<double> inverse(n * n, 0.0);
-    for (int i = 0; i < n; ++i) inverse[i * n + i] = 1;
-    double norm = 0;
-    for (int col = 0; col < n; ++col) {
-        double s = 0;
-        for (int r = 0; r < n; ++r) s += std::abs(M[r * n + col]);
-        norm = std::max(norm, s);
-    }
-    for (int k = 0; k < n; ++k) {
-        int pivot = k;
-        for (int r = k + 1; r < n; ++r)
-            if (std::abs(M[r * n + k]) > std::abs(M[pivot * n + k])) pivot = r;
-        for (int col = 0; col < n; ++col) std::swap(M[k * n + col], M[pivot * n + col]), std::swap(inverse[k * n + col], inverse[pivot * n + col]);
-        std::swap(b[k], b[pivot]);
-        for (int r = 0; r < n; ++r) {
-            if (r == k) continue;
-            double const f = M[r * n + k] / M[k * n + k];
-            for (int col = 0; col < n; ++col) M[r * n + col] -= f * M[k * n + col], inverse[r * n + col] -= f * inverse[k * n + col];
-            b[r] -= f * b[k];
-        }
-    }
-    double inverse_norm = 0;
-    for (int col = 0; col < n; ++col) {
-        double s = 0;
-        for (int r = 0; r < n; ++r) s += std::abs(inverse[r * n + col] / M[r * n + r]);
-        inverse_norm = std::max(inverse_norm, s);
-    }
-    condition = norm * inverse_norm;
-    for (int k = 0; k < n; ++k) b[k] /= M[k * n + k];
-    return b;
-}
-
-} // namespace
 
 int main() {
     constexpr int n = c::nq;
@@ -85,8 +47,8 @@ int main() {
         c::bias_forces(q, qd, p, h.data());
         c::generalized_forces(q, qd, u, p, Q.data());
         for (int i = 0; i < n; ++i) b[i] = Q[i] - h[i];
-        double condition = 0;
-        std::vector<double> const x = solved(M, b, condition);
+        double const condition = condition_1(M, n);
+        std::vector<double> const x = solved(M, b);
         double diff = 0, size = 1e-300;
         for (int i = 0; i < n; ++i) diff = std::max(diff, std::abs(qdd[i] - x[i])), size = std::max(size, std::abs(x[i]));
         // Both solve stably: they agree to about κ(M) ε.
