@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quaternion_body::detail::pair_stamp == 0x38af89db11117761ull,
+static_assert(quaternion_body::detail::pair_stamp == 0xc6dbac72d91b49b5ull,
               "quaternion_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quaternion_body {
@@ -49,139 +49,49 @@ void cholesky_solve(const double* L, double* b) {
     }
 }
 
-// Constraint Jacobian and the right-hand side r of A qdd = r.
-static void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
-    A[0] = 2.0*q[0];
-    A[1] = 2.0*q[1];
-    A[2] = 2.0*q[2];
-    A[3] = 2.0*q[3];
-    r[0] = -(2.0*(qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2] + qd[3]*qd[3]) - p.k*(p.k*(1.0 - q[3]*q[3] - q[2]*q[2] - q[1]*q[1] - q[0]*q[0]) - 4.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2] + q[3]*qd[3])));
-}
-
-// The lower triangle of M and b = Q - h, for forward_dynamics.
-static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
-    const double s0 = q[1]*q[1];
-    const double s1 = q[2]*q[2];
-    const double s2 = q[3]*q[3];
-    M[0] = 4.0*(p.J1*s0 + p.J2*s1 + p.J3*s2);
-    const double s3 = p.J2 - p.J3;
-    M[4] = 4.0*(q[2]*q[3]*s3 - p.J1*q[0]*q[1]);
-    M[14] = -4.0*(p.J1*q[2]*q[3] - q[0]*q[1]*s3);
-    const double s4 = q[0]*q[0];
-    M[5] = 4.0*(p.J2*s2 + p.J3*s1 + p.J1*s4);
-    M[10] = 4.0*(p.J2*s4 + p.J3*s0 + p.J1*s2);
-    M[15] = 4.0*(p.J3*s4 + p.J1*s1 + p.J2*s0);
-    const double s5 = p.J1 - p.J3;
-    M[8] = -4.0*(p.J2*q[0]*q[2] + q[1]*q[3]*s5);
-    M[13] = -4.0*(p.J2*q[1]*q[3] + q[0]*q[2]*s5);
-    const double s6 = p.J1 - p.J2;
-    M[9] = 4.0*(q[0]*q[3]*s6 - p.J3*q[1]*q[2]);
-    M[12] = 4.0*(q[1]*q[2]*s6 - p.J3*q[0]*q[3]);
-    const double s7 = q[1]*qd[2] + q[3]*qd[0] - q[2]*qd[1] - q[0]*qd[3];
-    const double s8 = q[1]*qd[3] + q[0]*qd[2] - q[3]*qd[1] - q[2]*qd[0];
-    const double s9 = q[0]*qd[1] + q[3]*qd[2] - q[2]*qd[3] - q[1]*qd[0];
-    b[0] = -(2.0*(q[2]*u[1] + q[3]*u[2] + q[1]*u[0]) + 8.0*(p.J3*qd[3]*s7 - p.J2*qd[2]*s8 - p.J1*qd[1]*s9));
-    b[1] = -(2.0*(q[3]*u[1] - q[0]*u[0] - q[2]*u[2]) - 8.0*(p.J2*qd[3]*s8 + p.J3*qd[2]*s7 - p.J1*qd[0]*s9));
-    b[2] = 2.0*(q[0]*u[1] + q[3]*u[0] - q[1]*u[2]) - 8.0*(p.J3*qd[1]*s7 + p.J1*qd[3]*s9 + p.J2*qd[0]*s8);
-    b[3] = 8.0*(p.J1*qd[2]*s9 + p.J3*qd[0]*s7 - p.J2*qd[1]*s8) + 2.0*(q[1]*u[1] + q[0]*u[2] - q[2]*u[0]);
-}
-
-// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
-// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
-// 1e-12 times the largest diagonal entry, or is not finite.
-static int factor_mass_matrix(double* M) {
-    double largest = 0.0;
-    if (M[0] > largest) largest = M[0];
-    if (M[5] > largest) largest = M[5];
-    if (M[10] > largest) largest = M[10];
-    if (M[15] > largest) largest = M[15];
-    const double threshold = 1e-12 * largest;
-    const double d0 = M[0];
-    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
-    M[0] = 1.0 / std::sqrt(d0);
-    M[4] = M[4]*M[0];
-    M[8] = M[8]*M[0];
-    M[12] = M[12]*M[0];
-    const double d1 = M[5] - M[4]*M[4];
-    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
-    M[5] = 1.0 / std::sqrt(d1);
-    M[9] = (M[9] - M[8]*M[4])*M[5];
-    M[13] = (M[13] - M[12]*M[4])*M[5];
-    const double d2 = M[10] - M[8]*M[8] - M[9]*M[9];
-    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
-    M[10] = 1.0 / std::sqrt(d2);
-    M[14] = (M[14] - M[12]*M[8] - M[13]*M[9])*M[10];
-    const double d3 = M[15] - M[12]*M[12] - M[13]*M[13] - M[14]*M[14];
-    if (!(d3 > threshold) || !std::isfinite(d3)) return 1;
-    M[15] = 1.0 / std::sqrt(d3);
-    return 0;
-}
-
-// Solves M x = b in place with the factor from factor_mass_matrix.
-static void solve_mass_matrix(const double* L, double* b) {
-    const double y0 = b[0]*L[0];
-    const double y1 = (b[1] - L[4]*y0)*L[5];
-    const double y2 = (b[2] - L[8]*y0 - L[9]*y1)*L[10];
-    const double y3 = (b[3] - L[12]*y0 - L[13]*y1 - L[14]*y2)*L[15];
-    const double x3 = y3*L[15];
-    const double x2 = (y2 - L[14]*x3)*L[10];
-    const double x1 = (y1 - L[9]*x2 - L[13]*x3)*L[5];
-    const double x0 = (y0 - L[4]*x1 - L[8]*x2 - L[12]*x3)*L[0];
-    b[0] = x0;
-    b[1] = x1;
-    b[2] = x2;
-    b[3] = x3;
-}
-// M + rho A^T A in place, rho = (largest diagonal entry of M) / (largest diagonal entry of
-// A^T A), over this model's structure: only the entries of M's lower triangle that A^T A
-// reaches change (the unrolled factorisation reads that triangle alone). Adding rho A^T
-// times the second block row of [[M, A^T], [A, 0]] [x; l] = [b; r] to the first gives
-// [[M + rho A^T A, A^T], [A, 0]] [x; l] = [b + rho A^T r; r]: the same solution, and
-// M + rho A^T A is positive definite wherever the whole system is regular, also where M
-// alone is singular. Returns rho.
-static double augment_mass_matrix(double* M, const double* A) {
-    double largest_m = 0.0;
-    double largest_a = 0.0;
-    if (M[0] > largest_m) largest_m = M[0];
-    if (M[5] > largest_m) largest_m = M[5];
-    if (M[10] > largest_m) largest_m = M[10];
-    if (M[15] > largest_m) largest_m = M[15];
-    {
-        const double s = A[0]*A[0];
-        if (s > largest_a) largest_a = s;
-    }
-    {
-        const double s = A[1]*A[1];
-        if (s > largest_a) largest_a = s;
-    }
-    {
-        const double s = A[2]*A[2];
-        if (s > largest_a) largest_a = s;
-    }
-    {
-        const double s = A[3]*A[3];
-        if (s > largest_a) largest_a = s;
-    }
-    const double rho = largest_a > 0.0 ? (largest_m > 0.0 ? largest_m : 1.0) / largest_a : 0.0;
-    M[0] += rho*(A[0]*A[0]);
-    M[4] += rho*(A[1]*A[0]);
-    M[5] += rho*(A[1]*A[1]);
-    M[8] += rho*(A[2]*A[0]);
-    M[9] += rho*(A[2]*A[1]);
-    M[10] += rho*(A[2]*A[2]);
-    M[12] += rho*(A[3]*A[0]);
-    M[13] += rho*(A[3]*A[1]);
-    M[14] += rho*(A[3]*A[2]);
-    M[15] += rho*(A[3]*A[3]);
-    return rho;
-}
-
-// b += rho A^T r, r read with a stride: the right-hand side that goes with augment_mass_matrix.
-static void augment_right_hand_side(double rho, const double* A, const double* r, int stride, double* b) {
-    b[0] += rho*(A[0]*r[0 * stride]);
-    b[1] += rho*(A[1]*r[0 * stride]);
-    b[2] += rho*(A[2]*r[0 * stride]);
-    b[3] += rho*(A[3]*r[0 * stride]);
+// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
+// quasi-velocities, for forward_dynamics.
+static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+    const double s0 = 4.0*p.J3;
+    D[0] = s0;
+    const double s1 = 4.0*p.J2;
+    D[1] = s1;
+    const double s2 = 4.0*p.J1;
+    D[2] = s2;
+    const double s3 = q[2]*q[2];
+    const double s4 = q[3]*q[3];
+    const double s5 = q[0]*q[0];
+    const double s6 = q[1]*q[1];
+    const double s7 = s3*s3 + s4*s4 + s5*s5 + s6*s6;
+    const double s8 = s4 + s3;
+    const double s9 = s6 + s8;
+    const double s10 = s4*s3;
+    const double s11 = 0.5*s7 + s6*s8 + s5*s9 + s10;
+    H[0] = 16.0*s11*s11;
+    const double s12 = s5 + s9;
+    const double s13 = s12*s12;
+    H[1] = 4.0*s13*s13;
+    const double s14 = q[0]*s12;
+    const double s15 = qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2] + qd[3]*qd[3] - p.k*(0.5*p.k*(1.0 - s12) - 2.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2] + q[3]*qd[3]));
+    const double s16 = q[3]*s12;
+    const double s17 = q[2]*s12;
+    const double s18 = q[0]*qd[1] + q[3]*qd[2] - q[2]*qd[3] - q[1]*qd[0];
+    const double s19 = q[1]*qd[3] + q[0]*qd[2] - q[3]*qd[1] - q[2]*qd[0];
+    const double s20 = q[1]*qd[2] + q[3]*qd[0] - q[2]*qd[1] - q[0]*qd[3];
+    const double s21 = q[3]*u[1] + qd[0]*s2*s18 - qd[3]*s1*s19 - q[0]*u[0] - q[2]*u[2] - qd[2]*s0*s20;
+    const double s22 = qd[2]*s2*s18 + q[1]*u[1] + q[0]*u[2] + qd[0]*s0*s20 - qd[1]*s1*s19 - q[2]*u[0];
+    const double s23 = qd[3]*s0*s20 + q[2]*u[1] + q[3]*u[2] + q[1]*u[0] - qd[2]*s1*s19 - qd[1]*s2*s18;
+    const double s24 = q[1]*s12;
+    const double s25 = qd[1]*s0*s20 + q[1]*u[2] + qd[3]*s2*s18 + qd[0]*s1*s19 - q[0]*u[1] - q[3]*u[0];
+    const double s26 = s17*s21 - s14*s22 - s16*s23 - s24*s25;
+    const double s27 = s24*s23 - s16*s25 - s14*s21 - s17*s22;
+    const double s28 = s17*s23 + s24*s22 + s16*s21 - s14*s25;
+    const double s29 = 2.0*(s4*s5 + s4*s6 + s3*s6 + s3*s5 + s10 + s6*s5) + s7;
+    x[0] = -0.5*(2.0*s14*s15 - (s16*s26/p.J3 - s24*s27/p.J1 - s17*s28/p.J2)/s29)/s29;
+    x[1] = -0.5*((s16*s28/p.J2 + s17*s26/p.J3 - s14*s27/p.J1)/s29 + 2.0*s24*s15)/s29;
+    x[2] = 0.5*((s24*s26/p.J3 + s16*s27/p.J1 + s14*s28/p.J2)/s29 - 2.0*s17*s15)/s29;
+    x[3] = -0.5*(2.0*s16*s15 - (s24*s28/p.J2 - s17*s27/p.J1 - s14*s26/p.J3)/s29)/s29;
+    l[0] = (s16*s22 - s14*s23 - s24*s21 - s17*s25)/s29;
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
@@ -323,6 +233,104 @@ static void store_linearization_column(int c, const double* column, double* A, d
         B[i * nu + (c - 2 * nq)] = 0.0;
         B[(nq + i) * nu + (c - 2 * nq)] = column[i];
     }
+}
+
+// M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
+// are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
+// 1e-12 times the largest diagonal entry, or is not finite.
+static int factor_mass_matrix(double* M) {
+    double largest = 0.0;
+    if (M[0] > largest) largest = M[0];
+    if (M[5] > largest) largest = M[5];
+    if (M[10] > largest) largest = M[10];
+    if (M[15] > largest) largest = M[15];
+    const double threshold = 1e-12 * largest;
+    const double d0 = M[0];
+    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    M[0] = 1.0 / std::sqrt(d0);
+    M[4] = M[4]*M[0];
+    M[8] = M[8]*M[0];
+    M[12] = M[12]*M[0];
+    const double d1 = M[5] - M[4]*M[4];
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    M[5] = 1.0 / std::sqrt(d1);
+    M[9] = (M[9] - M[8]*M[4])*M[5];
+    M[13] = (M[13] - M[12]*M[4])*M[5];
+    const double d2 = M[10] - M[8]*M[8] - M[9]*M[9];
+    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    M[10] = 1.0 / std::sqrt(d2);
+    M[14] = (M[14] - M[12]*M[8] - M[13]*M[9])*M[10];
+    const double d3 = M[15] - M[12]*M[12] - M[13]*M[13] - M[14]*M[14];
+    if (!(d3 > threshold) || !std::isfinite(d3)) return 1;
+    M[15] = 1.0 / std::sqrt(d3);
+    return 0;
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+static void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = (b[1] - L[4]*y0)*L[5];
+    const double y2 = (b[2] - L[8]*y0 - L[9]*y1)*L[10];
+    const double y3 = (b[3] - L[12]*y0 - L[13]*y1 - L[14]*y2)*L[15];
+    const double x3 = y3*L[15];
+    const double x2 = (y2 - L[14]*x3)*L[10];
+    const double x1 = (y1 - L[9]*x2 - L[13]*x3)*L[5];
+    const double x0 = (y0 - L[4]*x1 - L[8]*x2 - L[12]*x3)*L[0];
+    b[0] = x0;
+    b[1] = x1;
+    b[2] = x2;
+    b[3] = x3;
+}
+// M + rho A^T A in place, rho = (largest diagonal entry of M) / (largest diagonal entry of
+// A^T A), over this model's structure: only the entries of M's lower triangle that A^T A
+// reaches change (the unrolled factorisation reads that triangle alone). Adding rho A^T
+// times the second block row of [[M, A^T], [A, 0]] [x; l] = [b; r] to the first gives
+// [[M + rho A^T A, A^T], [A, 0]] [x; l] = [b + rho A^T r; r]: the same solution, and
+// M + rho A^T A is positive definite wherever the whole system is regular, also where M
+// alone is singular. Returns rho.
+static double augment_mass_matrix(double* M, const double* A) {
+    double largest_m = 0.0;
+    double largest_a = 0.0;
+    if (M[0] > largest_m) largest_m = M[0];
+    if (M[5] > largest_m) largest_m = M[5];
+    if (M[10] > largest_m) largest_m = M[10];
+    if (M[15] > largest_m) largest_m = M[15];
+    {
+        const double s = A[0]*A[0];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[1]*A[1];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[2]*A[2];
+        if (s > largest_a) largest_a = s;
+    }
+    {
+        const double s = A[3]*A[3];
+        if (s > largest_a) largest_a = s;
+    }
+    const double rho = largest_a > 0.0 ? (largest_m > 0.0 ? largest_m : 1.0) / largest_a : 0.0;
+    M[0] += rho*(A[0]*A[0]);
+    M[4] += rho*(A[1]*A[0]);
+    M[5] += rho*(A[1]*A[1]);
+    M[8] += rho*(A[2]*A[0]);
+    M[9] += rho*(A[2]*A[1]);
+    M[10] += rho*(A[2]*A[2]);
+    M[12] += rho*(A[3]*A[0]);
+    M[13] += rho*(A[3]*A[1]);
+    M[14] += rho*(A[3]*A[2]);
+    M[15] += rho*(A[3]*A[3]);
+    return rho;
+}
+
+// b += rho A^T r, r read with a stride: the right-hand side that goes with augment_mass_matrix.
+static void augment_right_hand_side(double rho, const double* A, const double* r, int stride, double* b) {
+    b[0] += rho*(A[0]*r[0 * stride]);
+    b[1] += rho*(A[1]*r[0 * stride]);
+    b[2] += rho*(A[2]*r[0 * stride]);
+    b[3] += rho*(A[3]*r[0 * stride]);
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
@@ -519,56 +527,30 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
-    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T, W = L^-1 A^T and
-    // y = L^-1 (Q - h), (W^T W) lambda = W^T y - r and qdd = L^-T (y - W lambda), unrolled
-    // over the structure of L and of A.
-    double M[nq * nq];
-    double b[nq];
-    double A[nc * nq];
-    double r[nc];
-    detail::dynamics_terms(q, qd, u, p, M, b);
-    detail::constraint_terms(q, qd, p, A, r);
-    // M alone is singular here (lagc found it so at every state it tried): M + rho A^T A.
-    const double rho = detail::augment_mass_matrix(M, A);
-    detail::augment_right_hand_side(rho, A, r, 1, b);
-    if (detail::factor_mass_matrix(M) != 0) return 1;
-    // y = L^-1 (Q - h), in the order M was factorised in.
-    const double y0 = b[0]*M[0];
-    const double y1 = (b[1] - M[4]*y0)*M[5];
-    const double y2 = (b[2] - M[8]*y0 - M[9]*y1)*M[10];
-    const double y3 = (b[3] - M[12]*y0 - M[13]*y1 - M[14]*y2)*M[15];
-    // W = L^-1 A^T, column by column over A's non-zeros and their fill-in.
-    const double w0_0 = A[0]*M[0];
-    const double w0_1 = (A[1] - M[4]*w0_0)*M[5];
-    const double w0_2 = (A[2] - M[8]*w0_0 - M[9]*w0_1)*M[10];
-    const double w0_3 = (A[3] - M[12]*w0_0 - M[13]*w0_1 - M[14]*w0_2)*M[15];
-    // S = W^T W = A M^-1 A^T (lower triangle) and g = W^T y - r.
-    const double s0_0 = w0_0*w0_0 + w0_1*w0_1 + w0_2*w0_2 + w0_3*w0_3;
-    const double g0 = w0_0*y0 + w0_1*y1 + w0_2*y2 + w0_3*y3 - r[0];
-    double largest_s = 0.0;
-    if (s0_0 > largest_s) largest_s = s0_0;
-    const double threshold_s = 1e-12 * largest_s;
-    const double ds0 = s0_0;
-    if (!(ds0 > threshold_s) || !std::isfinite(ds0)) return 2;
-    const double rs0 = 1.0 / std::sqrt(ds0);
-    // lambda = S^-1 g.
-    const double z0 = g0*rs0;
-    const double l0 = z0*rs0;
-    // qdd = L^-T (y - W lambda).
-    const double x3 = (y3 - w0_3*l0)*M[15];
-    const double x2 = (y2 - w0_2*l0 - M[14]*x3)*M[10];
-    const double x1 = (y1 - w0_1*l0 - M[9]*x2 - M[13]*x3)*M[5];
-    const double x0 = (y0 - w0_0*l0 - M[4]*x1 - M[8]*x2 - M[12]*x3)*M[0];
+    // In quasi-velocities a = K qdd (K block-diagonal): D's pivots (all positive where the
+    // kinetic energy's rates are regular), qdd and lambda, with no M, A or system of
+    // nq + nc unknowns formed.
+    double D[3], x[nq], l[nc];
+    double H[2];
+    detail::forward_dynamics_quasi(q, qd, u, p, D, H, x, l);
+    double largest = 0;
+    for (int i = 0; i < 3; ++i)
+        if (D[i] > largest) largest = D[i];
+    for (int i = 0; i < 3; ++i)
+        if (!(D[i] > 1e-12 * largest) || !std::isfinite(D[i])) return 1;
+    // Each block of K regular: det(K_b)^2 against the product of its rows' squared norms,
+    // which bounds it (Hadamard).
+    for (int b = 0; b < 2; b += 2)
+        if (!(H[b] > 1e-12 * 1e-12 * H[b + 1]) || !std::isfinite(H[b])) return 1;
     // NaN or Inf in the state, inputs or parameters: not a solution.
-    if (!std::isfinite(x0) || !std::isfinite(x1) || !std::isfinite(x2) || !std::isfinite(x3) || !std::isfinite(l0)) return 3;
-    qdd[0] = x0;
-    qdd[1] = x1;
-    qdd[2] = x2;
-    qdd[3] = x3;
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[i])) return 3;
+    for (int k = 0; k < nc; ++k)
+        if (!std::isfinite(l[k])) return 3;
+    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     // lambda may be null when the multipliers are not wanted.
-    if (lambda) {
-        lambda[0] = l0;
-    }
+    if (lambda)
+        for (int k = 0; k < nc; ++k) lambda[k] = l[k];
     return 0;
 }
 

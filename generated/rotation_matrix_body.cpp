@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rotation_matrix_body::detail::pair_stamp == 0xe60212a000119399ull,
+static_assert(rotation_matrix_body::detail::pair_stamp == 0x95f53ae43f7b86c0ull,
               "rotation_matrix_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rotation_matrix_body {
@@ -91,221 +91,233 @@ static LAGC_PART_NOINLINE void shared_part1(const double* qd, double* w) {
     w[23] = w[20] + w[21] + w[22];
 }
 
-static LAGC_PART_NOINLINE void shared_part2(const double* q, double* w) {
-    w[24] = q[1]*q[1];
-    w[25] = q[2]*q[2];
-    w[26] = q[0]*q[0];
-    w[27] = q[4]*q[4];
-    w[28] = q[5]*q[5];
-    w[29] = q[3]*q[3];
-    w[30] = q[7]*q[7];
-    w[31] = q[8]*q[8];
-    w[32] = q[6]*q[6];
+static LAGC_PART_NOINLINE void shared_part2(const double* q, const double* qd, double* w) {
+    w[24] = qd[2]*w[7];
+    w[25] = q[1]*w[15] + qd[1]*w[3];
+    w[26] = q[2]*w[19] + qd[2]*w[11];
+    w[27] = qd[0]*w[3];
+    w[28] = qd[0]*w[7] + q[0]*w[23];
+    w[29] = qd[1]*w[11];
+    w[30] = qd[4]*w[3] + q[4]*w[15];
+    w[31] = qd[5]*w[7];
+    w[32] = qd[3]*w[3];
+    w[33] = qd[5]*w[11] + q[5]*w[19];
+    w[34] = qd[4]*w[11];
+    w[35] = q[3]*w[23] + qd[3]*w[7];
+    w[36] = qd[8]*w[7];
+    w[37] = q[7]*w[15] + qd[7]*w[3];
+    w[38] = qd[8]*w[11] + q[8]*w[19];
+    w[39] = qd[6]*w[3];
+    w[40] = qd[7]*w[11];
+    w[41] = qd[6]*w[7] + q[6]*w[23];
 }
 
 static LAGC_PART_NOINLINE void shared_part3(const double* q, const double* qd, double* w) {
-    w[33] = qd[2]*w[7];
-    w[34] = q[1]*w[15] + qd[1]*w[3];
-    w[35] = q[2]*w[19] + qd[2]*w[11];
-    w[36] = qd[0]*w[3];
-    w[37] = qd[0]*w[7] + q[0]*w[23];
-    w[38] = qd[1]*w[11];
-    w[39] = qd[4]*w[3] + q[4]*w[15];
-    w[40] = qd[5]*w[7];
-    w[41] = qd[3]*w[3];
-    w[42] = qd[5]*w[11] + q[5]*w[19];
-    w[43] = qd[4]*w[11];
-    w[44] = q[3]*w[23] + qd[3]*w[7];
-    w[45] = qd[8]*w[7];
-    w[46] = q[7]*w[15] + qd[7]*w[3];
-    w[47] = qd[8]*w[11] + q[8]*w[19];
-    w[48] = qd[6]*w[3];
-    w[49] = qd[7]*w[11];
-    w[50] = qd[6]*w[7] + q[6]*w[23];
+    w[42] = q[1]*qd[1];
+    w[43] = q[2]*qd[2];
+    w[44] = q[0]*qd[0];
+    w[45] = q[4]*qd[4];
+    w[46] = q[5]*qd[5];
+    w[47] = q[3]*qd[3];
+    w[48] = q[7]*qd[7];
+    w[49] = q[8]*qd[8];
+    w[50] = q[6]*qd[6];
 }
 
-static LAGC_PART_NOINLINE void shared_part4(const double* q, const double* qd, double* w) {
-    w[51] = q[1]*qd[1];
-    w[52] = q[2]*qd[2];
-    w[53] = q[0]*qd[0];
-    w[54] = q[4]*qd[4];
-    w[55] = q[5]*qd[5];
-    w[56] = q[3]*qd[3];
-    w[57] = q[7]*qd[7];
-    w[58] = q[8]*qd[8];
-    w[59] = q[6]*qd[6];
+static LAGC_PART_NOINLINE void shared_part4(const double* q, double* w) {
+    w[51] = q[1]*q[1];
+    w[52] = q[2]*q[2];
+    w[53] = q[0]*q[0];
+    w[54] = q[4]*q[4];
+    w[55] = q[5]*q[5];
+    w[56] = q[3]*q[3];
+    w[57] = q[7]*q[7];
+    w[58] = q[8]*q[8];
+    w[59] = q[6]*q[6];
 }
 
-static LAGC_PART_NOINLINE void shared_part5(const double* q, double* w) {
-    w[60] = 2.0*q[0];
-    w[61] = 2.0*q[3];
-    w[62] = 2.0*q[6];
-    w[63] = 2.0*q[1];
-    w[64] = 2.0*q[4];
-    w[65] = 2.0*q[7];
-    w[66] = 2.0*q[2];
-    w[67] = 2.0*q[5];
-    w[68] = 2.0*q[8];
+static LAGC_PART_NOINLINE void shared_part5(const Parameters& p, double* w) {
+    w[60] = p.J2*w[24] - p.J3*w[25];
+    w[61] = p.J1*w[26] - p.J3*w[27];
+    w[62] = p.J2*w[28] - p.J1*w[29];
+    w[63] = p.J3*w[30] - p.J2*w[31];
+    w[64] = p.J3*w[32] - p.J1*w[33];
+    w[65] = p.J1*w[34] - p.J2*w[35];
+    w[66] = p.J2*w[36] - p.J3*w[37];
+    w[67] = p.J1*w[38] - p.J3*w[39];
+    w[68] = p.J1*w[40] - p.J2*w[41];
 }
 
-static LAGC_PART_NOINLINE void shared_part6(const Parameters& p, double* w) {
-    w[69] = p.J2*w[33] - p.J3*w[34];
-    w[70] = p.J1*w[35] - p.J3*w[36];
-    w[71] = p.J2*w[37] - p.J1*w[38];
-    w[72] = p.J3*w[39] - p.J2*w[40];
-    w[73] = p.J3*w[41] - p.J1*w[42];
-    w[74] = p.J1*w[43] - p.J2*w[44];
-    w[75] = p.J2*w[45] - p.J3*w[46];
-    w[76] = p.J1*w[47] - p.J3*w[48];
-    w[77] = p.J1*w[49] - p.J2*w[50];
+static LAGC_PART_NOINLINE void shared_part6(const double* q, const double* u, double* w) {
+    w[69] = q[1]*u[2];
+    w[70] = q[2]*u[0];
+    w[71] = q[0]*u[1];
+    w[72] = q[4]*u[2];
+    w[73] = q[5]*u[0];
+    w[74] = q[3]*u[1];
+    w[75] = q[7]*u[2];
+    w[76] = q[8]*u[0];
+    w[77] = q[6]*u[1];
 }
 
 static LAGC_PART_NOINLINE void shared_part7(const double* q, double* w) {
-    w[78] = 1.0 - w[32] - w[29] - w[26];
-    w[79] = q[0]*q[1] + q[6]*q[7] + q[3]*q[4];
-    w[80] = q[6]*q[8] + q[0]*q[2] + q[3]*q[5];
-    w[81] = 1.0 - w[30] - w[24] - w[27];
-    w[82] = q[7]*q[8] + q[4]*q[5] + q[1]*q[2];
-    w[83] = 1.0 - w[25] - w[31] - w[28];
+    w[78] = w[59] + w[56] + w[53];
+    w[79] = 1.0 - w[78];
+    w[80] = q[0]*q[1] + q[6]*q[7] + q[3]*q[4];
+    w[81] = q[6]*q[8] + q[0]*q[2] + q[3]*q[5];
+    w[82] = w[57] + w[51] + w[54];
+    w[83] = 1.0 - w[82];
+    w[84] = q[7]*q[8] + q[4]*q[5] + q[1]*q[2];
+    w[85] = w[52] + w[58] + w[55];
+    w[86] = 1.0 - w[85];
 }
 
-static LAGC_PART_NOINLINE void shared_part8(const double* q, const Parameters& p, double* w) {
-    w[84] = p.J3*w[24];
-    w[24] = p.J3*q[1]*q[4];
-    w[85] = p.J3*q[1]*q[7];
-    w[86] = p.J1*w[25];
-    w[25] = p.J1*q[2]*q[5];
-    w[87] = p.J1*q[2]*q[8];
-    w[88] = p.J2*w[26];
-    w[26] = p.J2*q[0]*q[3];
-    w[89] = p.J2*q[0]*q[6];
-    w[90] = p.J3*w[27];
-    w[27] = p.J3*q[4]*q[7];
-    w[91] = p.J1*w[28];
-    w[28] = p.J1*q[5]*q[8];
-    w[92] = p.J2*w[29];
-    w[29] = p.J2*q[3]*q[6];
-    w[93] = p.J3*w[30];
-    w[30] = p.J1*w[31];
-    w[31] = p.J2*w[32];
+static LAGC_PART_NOINLINE void shared_part8(const double* q, double* w) {
+    w[87] = 2.0*q[0];
+    w[88] = 2.0*q[3];
+    w[89] = 2.0*q[6];
+    w[90] = 2.0*q[1];
+    w[91] = 2.0*q[4];
+    w[92] = 2.0*q[7];
+    w[93] = 2.0*q[2];
+    w[94] = 2.0*q[5];
+    w[95] = 2.0*q[8];
 }
 
-static LAGC_PART_NOINLINE void shared_part9(const double* q, const double* u, double* w) {
-    w[32] = q[1]*u[2];
-    w[94] = q[2]*u[0];
-    w[95] = q[0]*u[1];
-    w[96] = q[4]*u[2];
-    w[97] = q[5]*u[0];
-    w[98] = q[3]*u[1];
-    w[99] = q[7]*u[2];
-    w[100] = q[8]*u[0];
-    w[101] = q[6]*u[1];
+static LAGC_PART_NOINLINE void shared_part9(const double* qd, double* w) {
+    w[96] = qd[6]*qd[6];
+    w[97] = qd[0]*qd[0];
+    w[98] = qd[3]*qd[3];
+    w[99] = qd[1]*qd[1];
+    w[100] = qd[7]*qd[7];
+    w[101] = qd[4]*qd[4];
+    w[102] = qd[8]*qd[8];
+    w[103] = qd[5]*qd[5];
+    w[104] = qd[2]*qd[2];
 }
 
-static LAGC_PART_NOINLINE void shared_part10(const double* qd, double* w) {
-    w[102] = qd[6]*qd[6];
-    w[103] = qd[0]*qd[0];
-    w[104] = qd[3]*qd[3];
-    w[105] = qd[1]*qd[1];
-    w[106] = qd[7]*qd[7];
-    w[107] = qd[4]*qd[4];
-    w[108] = qd[8]*qd[8];
-    w[109] = qd[5]*qd[5];
-    w[110] = qd[2]*qd[2];
+static LAGC_PART_NOINLINE void shared_part10(const double* q, const double* qdd, double* w) {
+    w[105] = q[1]*qdd[0];
+    w[106] = q[4]*qdd[3];
+    w[107] = q[7]*qdd[6];
+    w[108] = w[106] + w[107] + w[105];
+    w[109] = q[2]*qdd[1];
+    w[110] = q[5]*qdd[4];
+    w[111] = q[8]*qdd[7];
+    w[112] = w[110] + w[111] + w[109];
+    w[113] = q[0]*qdd[2];
+    w[114] = q[3]*qdd[5];
+    w[115] = q[6]*qdd[8];
+    w[116] = w[113] + w[114] + w[115];
 }
 
-static LAGC_PART_NOINLINE void shared_part11(const double* q, const double* qdd, double* w) {
-    w[111] = q[1]*qdd[0];
-    w[112] = q[4]*qdd[3];
-    w[113] = q[7]*qdd[6];
-    w[114] = w[112] + w[113] + w[111];
-    w[115] = q[2]*qdd[1];
-    w[116] = q[5]*qdd[4];
-    w[117] = q[8]*qdd[7];
-    w[118] = w[116] + w[117] + w[115];
-    w[119] = q[0]*qdd[2];
-    w[120] = q[3]*qdd[5];
-    w[121] = q[6]*qdd[8];
-    w[122] = w[119] + w[120] + w[121];
+static LAGC_PART_NOINLINE void shared_part11(const double* q, const double* qd, double* w) {
+    w[117] = w[44] + w[50] + w[47];
+    w[118] = q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + w[3];
+    w[119] = q[8]*qd[6] + q[5]*qd[3] + q[2]*qd[0] + w[7];
+    w[120] = w[42] + w[45] + w[48];
+    w[121] = q[7]*qd[8] + q[4]*qd[5] + q[1]*qd[2] + w[11];
+    w[122] = w[43] + w[49] + w[46];
 }
 
-static LAGC_PART_NOINLINE void shared_part12(const double* q, const double* qd, double* w) {
-    w[123] = w[53] + w[59] + w[56];
-    w[124] = q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + w[3];
-    w[125] = q[8]*qd[6] + q[5]*qd[3] + q[2]*qd[0] + w[7];
-    w[126] = w[51] + w[54] + w[57];
-    w[127] = q[7]*qd[8] + q[4]*qd[5] + q[1]*qd[2] + w[11];
-    w[128] = w[52] + w[58] + w[55];
+static LAGC_PART_NOINLINE void shared_part12(const double* q, const Parameters& p, double* w) {
+    w[123] = p.J3*w[51];
+    w[51] = p.J3*q[1]*q[4];
+    w[124] = p.J3*q[1]*q[7];
+    w[125] = p.J1*w[52];
+    w[52] = p.J1*q[2]*q[5];
+    w[126] = p.J1*q[2]*q[8];
+    w[127] = p.J2*w[53];
+    w[53] = p.J2*q[0]*q[3];
+    w[128] = p.J2*q[0]*q[6];
+    w[129] = p.J3*w[54];
+    w[54] = p.J3*q[4]*q[7];
+    w[130] = p.J1*w[55];
+    w[55] = p.J1*q[5]*q[8];
+    w[131] = p.J2*w[56];
+    w[56] = p.J2*q[3]*q[6];
+    w[132] = p.J3*w[57];
+    w[57] = p.J1*w[58];
+    w[58] = p.J2*w[59];
 }
 
 static LAGC_PART_NOINLINE void shared_part13(const Parameters& p, double* w) {
-    w[129] = -(p.k*(4.0*w[123] - p.k*w[78]) + 2.0*(w[102] + w[103] + w[104]));
+    w[59] = w[69] + w[60];
+    w[133] = w[70] - w[61];
+    w[134] = w[71] - w[62];
+    w[135] = w[72] - w[63];
+    w[136] = w[73] + w[64];
+    w[137] = w[74] + w[65];
+    w[138] = w[75] + w[66];
+    w[139] = w[76] - w[67];
+    w[140] = w[77] + w[68];
+    w[141] = w[96] + w[97] + w[98];
+    w[142] = p.k*w[79];
+    w[143] = p.k*w[118] + w[15];
     const double s0 = p.k*p.k;
-    w[130] = -(2.0*(p.k*w[124] + w[15]) + s0*w[79]);
-    w[131] = -(2.0*(p.k*w[125] + w[23]) + s0*w[80]);
-    w[132] = -(2.0*(w[105] + w[106] + w[107]) + p.k*(4.0*w[126] - p.k*w[81]));
-    w[133] = -(s0*w[82] + 2.0*(p.k*w[127] + w[19]));
-    w[134] = -(p.k*(4.0*w[128] - p.k*w[83]) + 2.0*(w[108] + w[109] + w[110]));
+    w[144] = s0*w[80];
+    w[145] = p.k*w[119] + w[23];
+    w[146] = s0*w[81];
+    w[147] = p.k*w[83];
+    w[148] = w[99] + w[100] + w[101];
+    w[149] = s0*w[84];
+    w[150] = p.k*w[121] + w[19];
+    w[151] = p.k*w[86];
+    w[152] = w[102] + w[103] + w[104];
 }
 
-static LAGC_PART_NOINLINE void shared_part14(double* w) {
-    w[135] = w[32] + w[69];
-    w[136] = w[94] - w[70];
-    w[137] = w[95] - w[71];
-    w[138] = w[96] - w[72];
-    w[139] = w[97] + w[73];
-    w[140] = w[98] + w[74];
-    w[141] = w[99] + w[75];
-    w[142] = w[100] - w[76];
-    w[143] = w[101] + w[77];
-}
-
-static LAGC_PART_NOINLINE void shared_part15(const double* q, const double* qd, const Parameters& p, double* w) {
-    w[144] = p.J3*w[51];
-    w[51] = p.J3*(w[0] + w[3]);
+static LAGC_PART_NOINLINE void shared_part14(const double* q, const double* qd, const Parameters& p, double* w) {
+    w[153] = p.J3*w[42];
+    w[42] = p.J3*(w[0] + w[3]);
     w[0] = p.J2*(w[4] + w[7]);
     w[4] = p.J3*(q[1]*qd[4] + q[4]*qd[1]);
-    w[145] = p.J3*q[1]*qd[3];
-    w[146] = p.J2*q[3]*qd[2];
-    w[147] = p.J3*(q[7]*qd[1] + q[1]*qd[7]);
-    w[148] = p.J3*q[1]*qd[6];
-    w[149] = p.J2*q[6]*qd[2];
-    w[150] = p.J1*w[52];
-    w[52] = p.J1*(w[8] + w[11]);
+    w[154] = p.J3*q[1]*qd[3];
+    w[155] = p.J2*q[3]*qd[2];
+    w[156] = p.J3*(q[7]*qd[1] + q[1]*qd[7]);
+    w[157] = p.J3*q[1]*qd[6];
+    w[158] = p.J2*q[6]*qd[2];
+    w[159] = p.J1*w[43];
+    w[43] = p.J1*(w[8] + w[11]);
     w[8] = p.J3*q[4]*qd[0];
-    w[151] = p.J1*(q[5]*qd[2] + q[2]*qd[5]);
-    w[152] = p.J1*q[2]*qd[4];
-    w[153] = p.J3*q[7]*qd[0];
-    w[154] = p.J1*(q[2]*qd[8] + q[8]*qd[2]);
-    w[155] = p.J1*q[2]*qd[7];
-    w[156] = p.J2*w[53];
-    w[53] = p.J2*q[0]*qd[5];
-    w[157] = p.J1*q[5]*qd[1];
-    w[158] = p.J2*(q[3]*qd[0] + q[0]*qd[3]);
-    w[159] = p.J2*q[0]*qd[8];
-    w[160] = p.J1*q[8]*qd[1];
-    w[161] = p.J2*(q[0]*qd[6] + q[6]*qd[0]);
-    w[162] = p.J3*w[54];
-    w[54] = p.J3*(w[1] + w[3]);
+    w[160] = p.J1*(q[5]*qd[2] + q[2]*qd[5]);
+    w[161] = p.J1*q[2]*qd[4];
+    w[162] = p.J3*q[7]*qd[0];
+    w[163] = p.J1*(q[2]*qd[8] + q[8]*qd[2]);
+    w[164] = p.J1*q[2]*qd[7];
+    w[165] = p.J2*w[44];
+    w[44] = p.J2*q[0]*qd[5];
+    w[166] = p.J1*q[5]*qd[1];
+    w[167] = p.J2*(q[3]*qd[0] + q[0]*qd[3]);
+    w[168] = p.J2*q[0]*qd[8];
+    w[169] = p.J1*q[8]*qd[1];
+    w[170] = p.J2*(q[0]*qd[6] + q[6]*qd[0]);
+    w[171] = p.J3*w[45];
+    w[45] = p.J3*(w[1] + w[3]);
     w[1] = p.J2*(w[5] + w[7]);
     w[5] = p.J3*(q[4]*qd[7] + q[7]*qd[4]);
-    w[163] = p.J3*q[4]*qd[6];
-    w[164] = p.J2*q[6]*qd[5];
-    w[165] = p.J1*w[55];
-    w[55] = p.J1*(w[9] + w[11]);
+    w[172] = p.J3*q[4]*qd[6];
+    w[173] = p.J2*q[6]*qd[5];
+    w[174] = p.J1*w[46];
+    w[46] = p.J1*(w[9] + w[11]);
     w[9] = p.J3*q[7]*qd[3];
-    w[166] = p.J1*(q[8]*qd[5] + q[5]*qd[8]);
-    w[167] = p.J1*q[5]*qd[7];
-    w[168] = p.J2*w[56];
-    w[56] = p.J2*q[3]*qd[8];
-    w[169] = p.J1*q[8]*qd[4];
-    w[170] = p.J2*(q[3]*qd[6] + q[6]*qd[3]);
-    w[171] = p.J3*w[57];
-    w[57] = p.J3*(w[2] + w[3]);
+    w[175] = p.J1*(q[8]*qd[5] + q[5]*qd[8]);
+    w[176] = p.J1*q[5]*qd[7];
+    w[177] = p.J2*w[47];
+    w[47] = p.J2*q[3]*qd[8];
+    w[178] = p.J1*q[8]*qd[4];
+    w[179] = p.J2*(q[3]*qd[6] + q[6]*qd[3]);
+    w[180] = p.J3*w[48];
+    w[48] = p.J3*(w[2] + w[3]);
     w[2] = p.J2*(w[6] + w[7]);
-    w[6] = p.J1*w[58];
-    w[58] = p.J1*(w[10] + w[11]);
-    w[10] = p.J2*w[59];
+    w[6] = p.J1*w[49];
+    w[49] = p.J1*(w[10] + w[11]);
+    w[10] = p.J2*w[50];
+}
+
+static LAGC_PART_NOINLINE void shared_part15(double* w) {
+    w[50] = 2.0*w[117];
+    w[181] = 2.0*w[120];
+    w[182] = 2.0*w[122];
 }
 
 // mass_matrix in parts (short compile times); w carries values between them.
@@ -364,39 +376,39 @@ static LAGC_PART_NOINLINE void mass_matrix_part0(double* M, double* w) {
     M[76] = 0.0;
     M[78] = 0.0;
     M[79] = 0.0;
-    M[0] = w[84];
-    M[3] = w[24];
-    M[27] = w[24];
-    M[6] = w[85];
-    M[54] = w[85];
-    M[10] = w[86];
-    M[13] = w[25];
-    M[37] = w[25];
-    M[16] = w[87];
-    M[64] = w[87];
-    M[20] = w[88];
-    M[23] = w[26];
-    M[47] = w[26];
-    M[26] = w[89];
-    M[74] = w[89];
-    M[30] = w[90];
-    M[33] = w[27];
-    M[57] = w[27];
-    M[40] = w[91];
-    M[43] = w[28];
-    M[67] = w[28];
-    M[50] = w[92];
-    M[53] = w[29];
-    M[77] = w[29];
-    M[60] = w[93];
-    M[70] = w[30];
-    M[80] = w[31];
+    M[0] = w[123];
+    M[3] = w[51];
+    M[27] = w[51];
+    M[6] = w[124];
+    M[54] = w[124];
+    M[10] = w[125];
+    M[13] = w[52];
+    M[37] = w[52];
+    M[16] = w[126];
+    M[64] = w[126];
+    M[20] = w[127];
+    M[23] = w[53];
+    M[47] = w[53];
+    M[26] = w[128];
+    M[74] = w[128];
+    M[30] = w[129];
+    M[33] = w[54];
+    M[57] = w[54];
+    M[40] = w[130];
+    M[43] = w[55];
+    M[67] = w[55];
+    M[50] = w[131];
+    M[53] = w[56];
+    M[77] = w[56];
+    M[60] = w[132];
+    M[70] = w[57];
+    M[80] = w[58];
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void coriolis_matrix_part0(double* C, double* w) {
-    C[0] = w[144];
-    const double s1 = 0.5*w[51];
+    C[0] = w[153];
+    const double s1 = 0.5*w[42];
     C[1] = s1;
     C[9] = -s1;
     const double s2 = 0.5*w[0];
@@ -405,64 +417,64 @@ static LAGC_PART_NOINLINE void coriolis_matrix_part0(double* C, double* w) {
     const double s3 = 0.5*w[4];
     C[3] = s3;
     C[27] = s3;
-    const double s4 = 0.5*w[145];
+    const double s4 = 0.5*w[154];
     C[4] = s4;
     C[36] = -s4;
-    const double s5 = 0.5*w[146];
+    const double s5 = 0.5*w[155];
     C[5] = -s5;
     C[45] = s5;
-    const double s6 = 0.5*w[147];
+    const double s6 = 0.5*w[156];
     C[6] = s6;
     C[54] = s6;
-    const double s7 = 0.5*w[148];
+    const double s7 = 0.5*w[157];
     C[7] = s7;
     C[63] = -s7;
-    const double s8 = 0.5*w[149];
+    const double s8 = 0.5*w[158];
     C[8] = -s8;
     C[72] = s8;
-    C[10] = w[150];
-    const double s9 = 0.5*w[52];
+    C[10] = w[159];
+    const double s9 = 0.5*w[43];
     C[11] = s9;
     C[19] = -s9;
     const double s10 = 0.5*w[8];
     C[12] = -s10;
     C[28] = s10;
-    const double s11 = 0.5*w[151];
+    const double s11 = 0.5*w[160];
     C[13] = s11;
     C[37] = s11;
-    const double s12 = 0.5*w[152];
+    const double s12 = 0.5*w[161];
     C[14] = s12;
     C[46] = -s12;
-    const double s13 = 0.5*w[153];
+    const double s13 = 0.5*w[162];
     C[15] = -s13;
     C[55] = s13;
-    const double s14 = 0.5*w[154];
+    const double s14 = 0.5*w[163];
     C[16] = s14;
     C[64] = s14;
-    const double s15 = 0.5*w[155];
+    const double s15 = 0.5*w[164];
     C[17] = s15;
     C[73] = -s15;
-    C[20] = w[156];
-    const double s16 = 0.5*w[53];
+    C[20] = w[165];
+    const double s16 = 0.5*w[44];
     C[21] = s16;
     C[29] = -s16;
-    const double s17 = 0.5*w[157];
+    const double s17 = 0.5*w[166];
     C[22] = -s17;
     C[38] = s17;
-    const double s18 = 0.5*w[158];
+    const double s18 = 0.5*w[167];
     C[23] = s18;
     C[47] = s18;
-    const double s19 = 0.5*w[159];
+    const double s19 = 0.5*w[168];
     C[24] = s19;
     C[56] = -s19;
-    const double s20 = 0.5*w[160];
+    const double s20 = 0.5*w[169];
     C[25] = -s20;
     C[65] = s20;
-    const double s21 = 0.5*w[161];
+    const double s21 = 0.5*w[170];
     C[26] = s21;
     C[74] = s21;
-    C[30] = w[162];
-    const double s22 = 0.5*w[54];
+    C[30] = w[171];
+    const double s22 = 0.5*w[45];
     C[31] = s22;
     C[39] = -s22;
     const double s23 = 0.5*w[1];
@@ -471,44 +483,44 @@ static LAGC_PART_NOINLINE void coriolis_matrix_part0(double* C, double* w) {
     const double s24 = 0.5*w[5];
     C[33] = s24;
     C[57] = s24;
-    const double s25 = 0.5*w[163];
+    const double s25 = 0.5*w[172];
     C[34] = s25;
     C[66] = -s25;
-    const double s26 = 0.5*w[164];
+    const double s26 = 0.5*w[173];
     C[35] = -s26;
     C[75] = s26;
-    C[40] = w[165];
-    const double s27 = 0.5*w[55];
+    C[40] = w[174];
+    const double s27 = 0.5*w[46];
     C[41] = s27;
     C[49] = -s27;
     const double s28 = 0.5*w[9];
     C[42] = -s28;
     C[58] = s28;
-    const double s29 = 0.5*w[166];
+    const double s29 = 0.5*w[175];
     C[43] = s29;
     C[67] = s29;
-    const double s30 = 0.5*w[167];
+    const double s30 = 0.5*w[176];
     C[44] = s30;
     C[76] = -s30;
-    C[50] = w[168];
-    const double s31 = 0.5*w[56];
+    C[50] = w[177];
+    const double s31 = 0.5*w[47];
     C[51] = s31;
     C[59] = -s31;
-    const double s32 = 0.5*w[169];
+    const double s32 = 0.5*w[178];
     C[52] = -s32;
     C[68] = s32;
-    const double s33 = 0.5*w[170];
+    const double s33 = 0.5*w[179];
     C[53] = s33;
     C[77] = s33;
-    C[60] = w[171];
-    const double s34 = 0.5*w[57];
+    C[60] = w[180];
+    const double s34 = 0.5*w[48];
     C[61] = s34;
     C[69] = -s34;
     const double s35 = 0.5*w[2];
     C[62] = -s35;
     C[78] = s35;
     C[70] = w[6];
-    const double s36 = 0.5*w[58];
+    const double s36 = 0.5*w[49];
     C[71] = s36;
     C[79] = -s36;
     C[80] = w[10];
@@ -529,28 +541,28 @@ static LAGC_PART_NOINLINE void potential_gradient_part0(double* dVdq) {
 
 // bias_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void bias_forces_part0(double* h, double* w) {
-    h[0] = -w[69];
-    h[1] = w[70];
-    h[2] = w[71];
-    h[3] = w[72];
-    h[4] = -w[73];
-    h[5] = -w[74];
-    h[6] = -w[75];
-    h[7] = w[76];
-    h[8] = -w[77];
+    h[0] = -w[60];
+    h[1] = w[61];
+    h[2] = w[62];
+    h[3] = w[63];
+    h[4] = -w[64];
+    h[5] = -w[65];
+    h[6] = -w[66];
+    h[7] = w[67];
+    h[8] = -w[68];
 }
 
 // generalized_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void generalized_forces_part0(double* Q, double* w) {
-    Q[0] = w[32];
-    Q[1] = w[94];
-    Q[2] = w[95];
-    Q[3] = w[96];
-    Q[4] = w[97];
-    Q[5] = w[98];
-    Q[6] = w[99];
-    Q[7] = w[100];
-    Q[8] = w[101];
+    Q[0] = w[69];
+    Q[1] = w[70];
+    Q[2] = w[71];
+    Q[3] = w[72];
+    Q[4] = w[73];
+    Q[5] = w[74];
+    Q[6] = w[75];
+    Q[7] = w[76];
+    Q[8] = w[77];
 }
 
 // kinetic_energy in parts (short compile times); w carries values between them.
@@ -565,12 +577,12 @@ static LAGC_PART_NOINLINE void potential_energy_part0(double* result) {
 
 // constraint_residuals in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_residuals_part0(double* c, double* w) {
-    c[0] = -w[78];
-    c[1] = w[79];
-    c[2] = w[80];
-    c[3] = -w[81];
-    c[4] = w[82];
-    c[5] = -w[83];
+    c[0] = -w[79];
+    c[1] = w[80];
+    c[2] = w[81];
+    c[3] = -w[83];
+    c[4] = w[84];
+    c[5] = -w[86];
 }
 
 // constraint_jacobian in parts (short compile times); w carries values between them.
@@ -620,19 +632,19 @@ static LAGC_PART_NOINLINE void constraint_jacobian_part0(const double* q, double
     A[49] = 0.0;
     A[51] = 0.0;
     A[52] = 0.0;
-    A[0] = w[60];
-    A[3] = w[61];
-    A[6] = w[62];
-    A[28] = w[63];
-    A[31] = w[64];
-    A[34] = w[65];
-    A[47] = w[66];
-    A[50] = w[67];
-    A[53] = w[68];
+    A[0] = w[87];
+    A[3] = w[88];
+    A[6] = w[89];
+    A[28] = w[90];
+    A[31] = w[91];
+    A[34] = w[92];
+    A[47] = w[93];
+    A[50] = w[94];
+    A[53] = w[95];
 }
 
 // semi_implicit_system in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, double* K, double* rhs, double* w) {
+static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const Parameters& p, double* K, double* rhs, double* w) {
     K[1] = 0.0;
     K[2] = 0.0;
     K[4] = 0.0;
@@ -813,217 +825,565 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, doubl
     K[222] = 0.0;
     K[223] = 0.0;
     K[224] = 0.0;
-    K[0] = w[84];
-    K[3] = w[24];
-    K[45] = w[24];
-    K[6] = w[85];
-    K[90] = w[85];
-    K[16] = w[86];
-    K[19] = w[25];
-    K[61] = w[25];
-    K[22] = w[87];
-    K[106] = w[87];
-    K[32] = w[88];
-    K[35] = w[26];
-    K[77] = w[26];
-    K[38] = w[89];
-    K[122] = w[89];
-    K[48] = w[90];
-    K[51] = w[27];
-    K[93] = w[27];
-    K[64] = w[91];
-    K[67] = w[28];
-    K[109] = w[28];
-    K[80] = w[92];
-    K[83] = w[29];
-    K[125] = w[29];
-    K[96] = w[93];
-    K[112] = w[30];
-    K[128] = w[31];
-    K[9] = w[60];
-    K[135] = w[60];
-    K[54] = w[61];
-    K[138] = w[61];
-    K[99] = w[62];
-    K[141] = w[62];
-    K[27] = w[63];
-    K[181] = w[63];
-    K[72] = w[64];
-    K[184] = w[64];
-    K[117] = w[65];
-    K[187] = w[65];
-    K[44] = w[66];
-    K[212] = w[66];
-    K[89] = w[67];
-    K[215] = w[67];
-    K[134] = w[68];
-    K[218] = w[68];
-    rhs[0] = w[135];
-    rhs[1] = w[136];
-    rhs[2] = w[137];
-    rhs[3] = w[138];
-    rhs[4] = w[139];
-    rhs[5] = w[140];
-    rhs[6] = w[141];
-    rhs[7] = w[142];
-    rhs[8] = w[143];
-    rhs[9] = w[129];
-    rhs[10] = w[130];
-    rhs[11] = w[131];
-    rhs[12] = w[132];
-    rhs[13] = w[133];
-    rhs[14] = w[134];
+    K[0] = w[123];
+    K[3] = w[51];
+    K[45] = w[51];
+    K[6] = w[124];
+    K[90] = w[124];
+    K[16] = w[125];
+    K[19] = w[52];
+    K[61] = w[52];
+    K[22] = w[126];
+    K[106] = w[126];
+    K[32] = w[127];
+    K[35] = w[53];
+    K[77] = w[53];
+    K[38] = w[128];
+    K[122] = w[128];
+    K[48] = w[129];
+    K[51] = w[54];
+    K[93] = w[54];
+    K[64] = w[130];
+    K[67] = w[55];
+    K[109] = w[55];
+    K[80] = w[131];
+    K[83] = w[56];
+    K[125] = w[56];
+    K[96] = w[132];
+    K[112] = w[57];
+    K[128] = w[58];
+    K[9] = w[87];
+    K[135] = w[87];
+    K[54] = w[88];
+    K[138] = w[88];
+    K[99] = w[89];
+    K[141] = w[89];
+    K[27] = w[90];
+    K[181] = w[90];
+    K[72] = w[91];
+    K[184] = w[91];
+    K[117] = w[92];
+    K[187] = w[92];
+    K[44] = w[93];
+    K[212] = w[93];
+    K[89] = w[94];
+    K[215] = w[94];
+    K[134] = w[95];
+    K[218] = w[95];
+    rhs[0] = w[59];
+    rhs[1] = w[133];
+    rhs[2] = w[134];
+    rhs[3] = w[135];
+    rhs[4] = w[136];
+    rhs[5] = w[137];
+    rhs[6] = w[138];
+    rhs[7] = w[139];
+    rhs[8] = w[140];
+    rhs[9] = -(2.0*w[141] + p.k*(4.0*w[117] - w[142]));
+    rhs[10] = -(2.0*w[143] + w[144]);
+    rhs[11] = -(2.0*w[145] + w[146]);
+    rhs[12] = -(p.k*(4.0*w[120] - w[147]) + 2.0*w[148]);
+    rhs[13] = -(w[149] + 2.0*w[150]);
+    rhs[14] = p.k*(w[151] - 4.0*w[122]) - 2.0*w[152];
 }
 
-// constraint_terms in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void constraint_terms_part0(const double* q, double* A, double* r, double* w) {
-    A[1] = 0.0;
-    A[2] = 0.0;
-    A[4] = 0.0;
-    A[5] = 0.0;
-    A[7] = 0.0;
-    A[8] = 0.0;
-    A[9] = q[1];
-    A[10] = q[0];
-    A[11] = 0.0;
-    A[12] = q[4];
-    A[13] = q[3];
-    A[14] = 0.0;
-    A[15] = q[7];
-    A[16] = q[6];
-    A[17] = 0.0;
-    A[18] = q[2];
-    A[19] = 0.0;
-    A[20] = q[0];
-    A[21] = q[5];
-    A[22] = 0.0;
-    A[23] = q[3];
-    A[24] = q[8];
-    A[25] = 0.0;
-    A[26] = q[6];
-    A[27] = 0.0;
-    A[29] = 0.0;
-    A[30] = 0.0;
-    A[32] = 0.0;
-    A[33] = 0.0;
-    A[35] = 0.0;
-    A[36] = 0.0;
-    A[37] = q[2];
-    A[38] = q[1];
-    A[39] = 0.0;
-    A[40] = q[5];
-    A[41] = q[4];
-    A[42] = 0.0;
-    A[43] = q[8];
-    A[44] = q[7];
-    A[45] = 0.0;
-    A[46] = 0.0;
-    A[48] = 0.0;
-    A[49] = 0.0;
-    A[51] = 0.0;
-    A[52] = 0.0;
-    A[0] = w[60];
-    A[3] = w[61];
-    A[6] = w[62];
-    A[28] = w[63];
-    A[31] = w[64];
-    A[34] = w[65];
-    A[47] = w[66];
-    A[50] = w[67];
-    A[53] = w[68];
-    r[0] = w[129];
-    r[1] = w[130];
-    r[2] = w[131];
-    r[3] = w[132];
-    r[4] = w[133];
-    r[5] = w[134];
+// forward_dynamics_quasi in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const Parameters& p, double* D, double* H, double* x, double* l, double* w) {
+    D[0] = p.J3;
+    D[1] = p.J1;
+    D[2] = p.J2;
+    H[1] = w[78]*w[82]*w[85];
+    const double s37 = q[4]*q[6];
+    const double s38 = q[5]*q[6];
+    const double s39 = q[5]*q[7];
+    const double s40 = q[0]*q[4];
+    const double s41 = q[2]*q[7] - q[1]*q[8];
+    const double s42 = q[2]*s37 + q[0]*s39 - q[1]*s38 - q[8]*s40 - q[3]*s41;
+    H[0] = s42*s42;
+    const double s43 = q[2]*q[3] - q[0]*q[5];
+    const double s44 = s38 - q[3]*q[8];
+    const double s45 = q[0]*q[8] - q[2]*q[6];
+    l[3] = -0.5*(w[136]*s45 + s43*w[139] + w[133]*s44)/s42;
+    const double s46 = q[1]*q[5] - q[2]*q[4];
+    const double s47 = q[4]*q[8] - s39;
+    l[0] = -0.5*(s46*w[138] + s41*w[135] + w[59]*s47)/s42;
+    const double s48 = s46*w[139] + s41*w[136] + w[133]*s47;
+    l[1] = -s48/s42;
+    const double s49 = ((s43*w[138] + w[59]*s44 + w[135]*s45) - s48)/s42/p.J3;
+    const double s50 = q[1]*q[3] - s40;
+    const double s51 = q[1]*q[6] - q[0]*q[7];
+    const double s52 = s37 - q[3]*q[7];
+    l[5] = 0.5*(w[134]*s52 + s50*w[140] - s51*w[137])/s42;
+    const double s53 = s50*w[138] + w[59]*s52 - s51*w[135];
+    l[2] = s53/s42;
+    const double s54 = (s53 + (w[140]*s46 + s41*w[137] + w[134]*s47))/s42/p.J2;
+    const double s55 = 0.5*(s54 - w[146]) - w[145];
+    const double s56 = p.k*(0.5*w[142] - w[50]) - w[141];
+    x[0] = (s49*s44 + 2.0*s55*s52 - s56*s47)/s42;
+    x[3] = -(2.0*s51*s55 + s41*s56 - s49*s45)/s42;
+    x[6] = (2.0*s50*s55 + s49*s43 - s46*s56)/s42;
+    const double s57 = s45*w[137] + w[134]*s44 + w[140]*s43;
+    l[4] = -s57/s42;
+    const double s58 = (s57 + (s50*w[139] + w[133]*s52 - s51*w[136]))/s42/p.J1;
+    const double s59 = 0.5*(s49 - w[144]) - w[143];
+    const double s60 = p.k*(0.5*w[147] - w[181]) - w[148];
+    x[1] = (s58*s52 - 2.0*s59*s47 - s60*s44)/s42;
+    x[4] = -(s58*s51 + 2.0*s59*s41 + s60*s45)/s42;
+    x[7] = (s58*s50 - s43*s60 - 2.0*s59*s46)/s42;
+    const double s61 = p.k*(w[182] - 0.5*w[151]) + w[152];
+    const double s62 = 0.5*(w[149] + s58) + w[150];
+    x[2] = (s54*s47 + 2.0*s62*s44 - s61*s52)/s42;
+    x[5] = (s51*s61 + s54*s41 + 2.0*s62*s45)/s42;
+    x[8] = -(s50*s61 - 2.0*s62*s43 - s54*s46)/s42;
 }
 
-// Constraint Jacobian and the right-hand side r of A qdd = r.
-static void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
-    double w[135];
+// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
+// quasi-velocities, for forward_dynamics.
+static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+    double w[183];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
-    detail::shared_part2(q, w);
-    detail::shared_part4(q, qd, w);
-    detail::shared_part5(q, w);
-    detail::shared_part7(q, w);
-    detail::shared_part10(qd, w);
-    detail::shared_part12(q, qd, w);
-    detail::shared_part13(p, w);
-    detail::constraint_terms_part0(q, A, r, w);
-}
-
-// dynamics_terms in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void dynamics_terms_part0(double* M, double* b, double* w) {
-    M[9] = 0.0;
-    M[18] = 0.0;
-    M[19] = 0.0;
-    M[28] = 0.0;
-    M[29] = 0.0;
-    M[36] = 0.0;
-    M[38] = 0.0;
-    M[39] = 0.0;
-    M[45] = 0.0;
-    M[46] = 0.0;
-    M[48] = 0.0;
-    M[49] = 0.0;
-    M[55] = 0.0;
-    M[56] = 0.0;
-    M[58] = 0.0;
-    M[59] = 0.0;
-    M[63] = 0.0;
-    M[65] = 0.0;
-    M[66] = 0.0;
-    M[68] = 0.0;
-    M[69] = 0.0;
-    M[72] = 0.0;
-    M[73] = 0.0;
-    M[75] = 0.0;
-    M[76] = 0.0;
-    M[78] = 0.0;
-    M[79] = 0.0;
-    M[0] = w[84];
-    M[27] = w[24];
-    M[54] = w[85];
-    M[10] = w[86];
-    M[37] = w[25];
-    M[64] = w[87];
-    M[20] = w[88];
-    M[47] = w[26];
-    M[74] = w[89];
-    M[30] = w[90];
-    M[57] = w[27];
-    M[40] = w[91];
-    M[67] = w[28];
-    M[50] = w[92];
-    M[77] = w[29];
-    M[60] = w[93];
-    M[70] = w[30];
-    M[80] = w[31];
-    b[0] = w[135];
-    b[1] = w[136];
-    b[2] = w[137];
-    b[3] = w[138];
-    b[4] = w[139];
-    b[5] = w[140];
-    b[6] = w[141];
-    b[7] = w[142];
-    b[8] = w[143];
-}
-
-// The lower triangle of M and b = Q - h, for forward_dynamics.
-static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
-    double w[144];
-    detail::shared_part0(q, qd, w);
-    detail::shared_part1(qd, w);
-    detail::shared_part2(q, w);
+    detail::shared_part2(q, qd, w);
     detail::shared_part3(q, qd, w);
-    detail::shared_part6(p, w);
-    detail::shared_part8(q, p, w);
-    detail::shared_part9(q, u, w);
-    detail::shared_part14(w);
-    detail::dynamics_terms_part0(M, b, w);
+    detail::shared_part4(q, w);
+    detail::shared_part5(p, w);
+    detail::shared_part6(q, u, w);
+    detail::shared_part7(q, w);
+    detail::shared_part9(qd, w);
+    detail::shared_part11(q, qd, w);
+    detail::shared_part13(p, w);
+    detail::shared_part15(w);
+    detail::forward_dynamics_quasi_part0(q, p, D, H, x, l, w);
+}
+
+// linearization_terms in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J, double* w) {
+    J[4] = -p.J3*(q[1]*qdd[3] + qd[1]*qd[3]);
+    J[5] = 0.0;
+    J[7] = -p.J3*(q[1]*qdd[6] + qd[1]*qd[6]);
+    J[8] = 0.0;
+    J[18] = 0.0;
+    J[19] = 0.0;
+    J[20] = q[1];
+    J[24] = 0.0;
+    J[26] = -p.J1*(q[2]*qdd[4] + qd[2]*qd[4]);
+    J[27] = 0.0;
+    J[29] = -p.J1*(q[2]*qdd[7] + qd[2]*qd[7]);
+    J[39] = q[2];
+    J[40] = 0.0;
+    J[41] = 0.0;
+    J[45] = -p.J2*(q[0]*qdd[5] + qd[0]*qd[5]);
+    J[46] = 0.0;
+    J[48] = -p.J2*(qd[0]*qd[8] + q[0]*qdd[8]);
+    J[49] = 0.0;
+    J[60] = 0.0;
+    J[61] = q[0];
+    J[62] = 0.0;
+    J[64] = -p.J3*(q[4]*qdd[0] + qd[0]*qd[4]);
+    J[65] = 0.0;
+    J[70] = -p.J3*(qd[4]*qd[6] + q[4]*qdd[6]);
+    J[71] = 0.0;
+    J[81] = 0.0;
+    J[82] = 0.0;
+    J[83] = q[4];
+    J[84] = 0.0;
+    J[86] = -p.J1*(q[5]*qdd[1] + qd[1]*qd[5]);
+    J[90] = 0.0;
+    J[92] = -p.J1*(qd[5]*qd[7] + q[5]*qdd[7]);
+    J[102] = q[5];
+    J[103] = 0.0;
+    J[104] = 0.0;
+    J[105] = -p.J2*(q[3]*qdd[2] + qd[2]*qd[3]);
+    J[106] = 0.0;
+    J[111] = -p.J2*(qd[3]*qd[8] + q[3]*qdd[8]);
+    J[112] = 0.0;
+    J[123] = 0.0;
+    J[124] = q[3];
+    J[125] = 0.0;
+    J[127] = -p.J3*(q[7]*qdd[0] + qd[0]*qd[7]);
+    J[128] = 0.0;
+    J[130] = -p.J3*(qd[3]*qd[7] + q[7]*qdd[3]);
+    J[131] = 0.0;
+    J[144] = 0.0;
+    J[145] = 0.0;
+    J[146] = q[7];
+    J[147] = 0.0;
+    J[149] = -p.J1*(q[8]*qdd[1] + qd[1]*qd[8]);
+    J[150] = 0.0;
+    J[152] = -p.J1*(q[8]*qdd[4] + qd[4]*qd[8]);
+    J[165] = q[8];
+    J[166] = 0.0;
+    J[167] = 0.0;
+    J[168] = -p.J2*(qd[2]*qd[6] + q[6]*qdd[2]);
+    J[169] = 0.0;
+    J[171] = -p.J2*(q[6]*qdd[5] + qd[5]*qd[6]);
+    J[172] = 0.0;
+    J[186] = 0.0;
+    J[187] = q[6];
+    J[188] = 0.0;
+    J[190] = 0.0;
+    J[191] = 0.0;
+    J[193] = 0.0;
+    J[194] = 0.0;
+    J[196] = 0.0;
+    J[197] = 0.0;
+    J[199] = 0.0;
+    J[200] = 0.0;
+    J[202] = 0.0;
+    J[203] = 0.0;
+    J[205] = 0.0;
+    J[206] = 0.0;
+    J[207] = 0.0;
+    J[208] = 0.0;
+    J[209] = 0.0;
+    J[212] = 0.0;
+    J[215] = 0.0;
+    J[218] = 0.0;
+    J[221] = 0.0;
+    J[224] = 0.0;
+    J[227] = 0.0;
+    J[228] = 0.0;
+    J[229] = 0.0;
+    J[230] = 0.0;
+    J[232] = 0.0;
+    J[235] = 0.0;
+    J[238] = 0.0;
+    J[241] = 0.0;
+    J[244] = 0.0;
+    J[247] = 0.0;
+    J[249] = 0.0;
+    J[250] = 0.0;
+    J[251] = 0.0;
+    J[252] = 0.0;
+    J[254] = 0.0;
+    J[255] = 0.0;
+    J[257] = 0.0;
+    J[258] = 0.0;
+    J[260] = 0.0;
+    J[261] = 0.0;
+    J[263] = 0.0;
+    J[264] = 0.0;
+    J[266] = 0.0;
+    J[267] = 0.0;
+    J[269] = 0.0;
+    J[270] = 0.0;
+    J[271] = 0.0;
+    J[272] = 0.0;
+    J[273] = 0.0;
+    J[276] = 0.0;
+    J[279] = 0.0;
+    J[282] = 0.0;
+    J[285] = 0.0;
+    J[288] = 0.0;
+    J[291] = 0.0;
+    J[292] = 0.0;
+    J[293] = 0.0;
+    J[294] = 0.0;
+    J[295] = 0.0;
+    J[297] = 0.0;
+    J[298] = 0.0;
+    J[300] = 0.0;
+    J[301] = 0.0;
+    J[303] = 0.0;
+    J[304] = 0.0;
+    J[306] = 0.0;
+    J[307] = 0.0;
+    J[309] = 0.0;
+    J[310] = 0.0;
+    J[312] = 0.0;
+    J[313] = 0.0;
+    J[314] = 0.0;
+    J[10] = -w[42];
+    J[30] = w[42];
+    J[11] = w[0];
+    J[51] = -w[0];
+    J[13] = -w[154];
+    J[93] = w[154];
+    J[14] = w[155];
+    J[114] = -w[155];
+    J[16] = -w[157];
+    J[156] = w[157];
+    J[17] = w[158];
+    J[177] = -w[158];
+    J[32] = -w[43];
+    J[52] = w[43];
+    J[33] = w[8];
+    J[73] = -w[8];
+    J[35] = -w[161];
+    J[115] = w[161];
+    J[36] = w[162];
+    J[136] = -w[162];
+    J[38] = -w[164];
+    J[178] = w[164];
+    J[54] = -w[44];
+    J[74] = w[44];
+    J[55] = w[166];
+    J[95] = -w[166];
+    J[57] = -w[168];
+    J[137] = w[168];
+    J[58] = w[169];
+    J[158] = -w[169];
+    J[76] = -w[45];
+    J[96] = w[45];
+    J[77] = w[1];
+    J[117] = -w[1];
+    J[79] = -w[172];
+    J[159] = w[172];
+    J[80] = w[173];
+    J[180] = -w[173];
+    J[98] = -w[46];
+    J[118] = w[46];
+    J[99] = w[9];
+    J[139] = -w[9];
+    J[101] = -w[176];
+    J[181] = w[176];
+    J[120] = -w[47];
+    J[140] = w[47];
+    J[121] = w[178];
+    J[161] = -w[178];
+    J[142] = -w[48];
+    J[162] = w[48];
+    J[143] = w[2];
+    J[183] = -w[2];
+    J[164] = -w[49];
+    J[184] = w[49];
+    const double s63 = 2.0*lambda[0];
+    J[0] = p.J2*w[104] - s63;
+    J[66] = -(s63 - p.J2*w[103]);
+    J[132] = p.J2*w[102] - s63;
+    J[1] = -(lambda[1] + p.J3*((w[105] + w[108]) + (w[13] + w[15])) - u[2]);
+    J[67] = -(lambda[1] + p.J3*((w[106] + w[108]) + (w[12] + w[15])) - u[2]);
+    J[133] = -(lambda[1] + p.J3*((w[107] + w[108]) + (w[14] + w[15])) - u[2]);
+    const double s64 = -lambda[2];
+    J[2] = s64;
+    J[68] = s64;
+    J[134] = s64;
+    const double s65 = p.J2*qd[2]*qd[5];
+    J[3] = s65;
+    J[63] = s65;
+    const double s66 = p.J2*qd[2]*qd[8];
+    J[6] = s66;
+    J[126] = s66;
+    const double s67 = 1.0 + 1.0;
+    J[9] = -w[153]*s67;
+    J[31] = -w[159]*s67;
+    J[53] = -w[165]*s67;
+    J[75] = -w[171]*s67;
+    J[97] = -w[174]*s67;
+    J[119] = -w[177]*s67;
+    J[141] = -w[180]*s67;
+    J[163] = -w[6]*s67;
+    J[185] = -w[10]*s67;
+    const double s68 = -w[4];
+    J[12] = s68;
+    J[72] = s68;
+    const double s69 = -w[156];
+    J[15] = s69;
+    J[135] = s69;
+    const double s70 = -lambda[1];
+    J[21] = s70;
+    J[87] = s70;
+    J[153] = s70;
+    const double s71 = 2.0*lambda[3];
+    J[22] = -(s71 - p.J3*w[97]);
+    J[88] = -(s71 - p.J3*w[98]);
+    J[154] = -(s71 - p.J3*w[96]);
+    J[23] = -(lambda[4] + p.J1*((w[16] + w[19]) + (w[109] + w[112])) - u[0]);
+    J[89] = -(lambda[4] + p.J1*((w[17] + w[19]) + (w[110] + w[112])) - u[0]);
+    J[155] = -(lambda[4] + p.J1*((w[111] + w[112]) + (w[18] + w[19])) - u[0]);
+    const double s72 = p.J3*qd[0]*qd[3];
+    J[25] = s72;
+    J[85] = s72;
+    const double s73 = p.J3*qd[0]*qd[6];
+    J[28] = s73;
+    J[148] = s73;
+    const double s74 = -w[160];
+    J[34] = s74;
+    J[94] = s74;
+    const double s75 = -w[163];
+    J[37] = s75;
+    J[157] = s75;
+    J[42] = -(lambda[2] + p.J2*((w[113] + w[116]) + (w[22] + w[23])) - u[1]);
+    J[108] = -(lambda[2] + p.J2*((w[114] + w[116]) + (w[20] + w[23])) - u[1]);
+    J[174] = -(lambda[2] + p.J2*((w[115] + w[116]) + (w[21] + w[23])) - u[1]);
+    const double s76 = -lambda[4];
+    J[43] = s76;
+    J[109] = s76;
+    J[175] = s76;
+    const double s77 = 2.0*lambda[5];
+    J[44] = -(s77 - p.J1*w[99]);
+    J[110] = p.J1*w[101] - s77;
+    J[176] = -(s77 - p.J1*w[100]);
+    const double s78 = p.J1*qd[1]*qd[4];
+    J[47] = s78;
+    J[107] = s78;
+    const double s79 = p.J1*qd[1]*qd[7];
+    J[50] = s79;
+    J[170] = s79;
+    const double s80 = -w[167];
+    J[56] = s80;
+    J[116] = s80;
+    const double s81 = -w[170];
+    J[59] = s81;
+    J[179] = s81;
+    const double s82 = p.J2*qd[5]*qd[8];
+    J[69] = s82;
+    J[129] = s82;
+    const double s83 = -w[5];
+    J[78] = s83;
+    J[138] = s83;
+    const double s84 = p.J3*qd[3]*qd[6];
+    J[91] = s84;
+    J[151] = s84;
+    const double s85 = -w[175];
+    J[100] = s85;
+    J[160] = s85;
+    const double s86 = p.J1*qd[4]*qd[7];
+    J[113] = s86;
+    J[173] = s86;
+    const double s87 = -w[179];
+    J[122] = s87;
+    J[182] = s87;
+    const double s88 = p.k*w[87];
+    J[189] = -(p.k*(4.0*qd[0] + s88) + 2.0*qdd[0]);
+    const double s89 = p.k*w[88];
+    J[192] = -(p.k*(4.0*qd[3] + s89) + 2.0*qdd[3]);
+    const double s90 = p.k*w[89];
+    J[195] = -(p.k*(4.0*qd[6] + s90) + 2.0*qdd[6]);
+    const double s91 = p.k*q[0];
+    const double s92 = 2.0*qd[0];
+    J[198] = -(4.0*s91 + 2.0*s92);
+    const double s93 = p.k*q[3];
+    const double s94 = 2.0*qd[3];
+    J[201] = -(4.0*s93 + 2.0*s94);
+    const double s95 = 2.0*qd[6];
+    const double s96 = p.k*q[6];
+    J[204] = -(2.0*s95 + 4.0*s96);
+    const double s97 = p.k*q[1];
+    const double s98 = 2.0*qd[1];
+    J[262] = -(4.0*s97 + 2.0*s98);
+    const double s99 = -(qdd[1] + p.k*(s97 + s98));
+    J[210] = s99;
+    J[275] = s99;
+    const double s100 = -(qdd[0] + p.k*(s92 + s91));
+    J[211] = s100;
+    J[233] = s100;
+    const double s101 = 2.0*qd[4];
+    const double s102 = p.k*q[4];
+    J[265] = -(4.0*s102 + 2.0*s101);
+    const double s103 = -(qdd[4] + p.k*(s101 + s102));
+    J[213] = s103;
+    J[278] = s103;
+    const double s104 = -(qdd[3] + p.k*(s94 + s93));
+    J[214] = s104;
+    J[236] = s104;
+    const double s105 = p.k*q[7];
+    const double s106 = 2.0*qd[7];
+    J[268] = -(2.0*s106 + 4.0*s105);
+    const double s107 = -(qdd[7] + p.k*(s105 + s106));
+    J[216] = s107;
+    J[281] = s107;
+    const double s108 = -(qdd[6] + p.k*(s96 + s95));
+    J[217] = s108;
+    J[239] = s108;
+    const double s109 = p.k*w[90];
+    J[253] = -(2.0*qdd[1] + p.k*(4.0*qd[1] + s109));
+    const double s110 = -(s109 + s98);
+    J[219] = s110;
+    J[284] = s110;
+    const double s111 = -(s92 + s88);
+    J[220] = s111;
+    J[242] = s111;
+    const double s112 = p.k*w[91];
+    J[256] = -(p.k*(4.0*qd[4] + s112) + 2.0*qdd[4]);
+    const double s113 = -(s101 + s112);
+    J[222] = s113;
+    J[287] = s113;
+    const double s114 = -(s94 + s89);
+    J[223] = s114;
+    J[245] = s114;
+    const double s115 = p.k*w[92];
+    J[259] = -(2.0*qdd[7] + p.k*(s115 + 4.0*qd[7]));
+    const double s116 = -(s115 + s106);
+    J[225] = s116;
+    J[290] = s116;
+    const double s117 = -(s95 + s90);
+    J[226] = s117;
+    J[248] = s117;
+    const double s118 = 2.0*qd[2];
+    const double s119 = p.k*q[2];
+    J[305] = -(4.0*s119 + 2.0*s118);
+    const double s120 = -(qdd[2] + p.k*(s118 + s119));
+    J[231] = s120;
+    J[274] = s120;
+    const double s121 = p.k*q[5];
+    const double s122 = 2.0*qd[5];
+    J[308] = -(2.0*s122 + 4.0*s121);
+    const double s123 = -(qdd[5] + p.k*(s121 + s122));
+    J[234] = s123;
+    J[277] = s123;
+    const double s124 = p.k*q[8];
+    const double s125 = 2.0*qd[8];
+    J[311] = -(4.0*s124 + 2.0*s125);
+    const double s126 = -(qdd[8] + p.k*(s124 + s125));
+    J[237] = s126;
+    J[280] = s126;
+    const double s127 = p.k*w[93];
+    J[296] = -(p.k*(4.0*qd[2] + s127) + 2.0*qdd[2]);
+    const double s128 = -(s127 + s118);
+    J[240] = s128;
+    J[283] = s128;
+    const double s129 = p.k*w[94];
+    J[299] = -(2.0*qdd[5] + p.k*(s129 + 4.0*qd[5]));
+    const double s130 = -(s129 + s122);
+    J[243] = s130;
+    J[286] = s130;
+    const double s131 = p.k*w[95];
+    J[302] = -(2.0*qdd[8] + p.k*(4.0*qd[8] + s131));
+    const double s132 = -(s125 + s131);
+    J[246] = s132;
+    J[289] = s132;
+}
+
+// J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
+// S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
+static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J) {
+    double w[181];
+    detail::shared_part0(q, qd, w);
+    detail::shared_part1(qd, w);
+    detail::shared_part3(q, qd, w);
+    detail::shared_part8(q, w);
+    detail::shared_part9(qd, w);
+    detail::shared_part10(q, qdd, w);
+    detail::shared_part14(q, qd, p, w);
+    detail::linearization_terms_part0(q, qd, u, p, qdd, lambda, J, w);
+}
+
+// 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
+// finite, else 3: a derivative that is 0/0 here (as that of |x|^1.5 or of r^3 at the
+// origin) or that overflows, even where forward_dynamics is finite. x * 0 is 0 for a finite
+// x and NaN otherwise, so one sum tells (no branch per entry).
+static int linearization_status(const double* A, const double* B) {
+    double s = 0.0;
+    for (int k = 2 * nq * nq; k < 4 * nq * nq; ++k) s += A[k] * 0.0;
+    for (int k = nq * nu; k < 2 * nq * nu; ++k) s += B[k] * 0.0;
+    return std::isfinite(s) ? 0 : 3;
+}
+
+// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
+// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
+static void store_linearization_column(int c, const double* column, double* A, double* B) {
+    if (c < 2 * nq) {
+        for (int i = 0; i < nq; ++i) {
+            A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
+            A[(nq + i) * 2 * nq + c] = column[i];
+        }
+        return;
+    }
+    for (int i = 0; i < nq; ++i) {
+        B[i * nu + (c - 2 * nq)] = 0.0;
+        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
+    }
 }
 
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
@@ -1254,450 +1614,20 @@ static void augment_right_hand_side(double rho, const double* A, const double* r
     b[8] += rho*(A[26]*r[2 * stride] + A[44]*r[4 * stride] + A[53]*r[5 * stride]);
 }
 
-// linearization_terms in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J, double* w) {
-    J[4] = -p.J3*(q[1]*qdd[3] + qd[1]*qd[3]);
-    J[5] = 0.0;
-    J[7] = -p.J3*(q[1]*qdd[6] + qd[1]*qd[6]);
-    J[8] = 0.0;
-    J[18] = 0.0;
-    J[19] = 0.0;
-    J[20] = q[1];
-    J[24] = 0.0;
-    J[26] = -p.J1*(q[2]*qdd[4] + qd[2]*qd[4]);
-    J[27] = 0.0;
-    J[29] = -p.J1*(q[2]*qdd[7] + qd[2]*qd[7]);
-    J[39] = q[2];
-    J[40] = 0.0;
-    J[41] = 0.0;
-    J[45] = -p.J2*(q[0]*qdd[5] + qd[0]*qd[5]);
-    J[46] = 0.0;
-    J[48] = -p.J2*(qd[0]*qd[8] + q[0]*qdd[8]);
-    J[49] = 0.0;
-    J[60] = 0.0;
-    J[61] = q[0];
-    J[62] = 0.0;
-    J[64] = -p.J3*(q[4]*qdd[0] + qd[0]*qd[4]);
-    J[65] = 0.0;
-    J[70] = -p.J3*(qd[4]*qd[6] + q[4]*qdd[6]);
-    J[71] = 0.0;
-    J[81] = 0.0;
-    J[82] = 0.0;
-    J[83] = q[4];
-    J[84] = 0.0;
-    J[86] = -p.J1*(q[5]*qdd[1] + qd[1]*qd[5]);
-    J[90] = 0.0;
-    J[92] = -p.J1*(qd[5]*qd[7] + q[5]*qdd[7]);
-    J[102] = q[5];
-    J[103] = 0.0;
-    J[104] = 0.0;
-    J[105] = -p.J2*(q[3]*qdd[2] + qd[2]*qd[3]);
-    J[106] = 0.0;
-    J[111] = -p.J2*(qd[3]*qd[8] + q[3]*qdd[8]);
-    J[112] = 0.0;
-    J[123] = 0.0;
-    J[124] = q[3];
-    J[125] = 0.0;
-    J[127] = -p.J3*(q[7]*qdd[0] + qd[0]*qd[7]);
-    J[128] = 0.0;
-    J[130] = -p.J3*(qd[3]*qd[7] + q[7]*qdd[3]);
-    J[131] = 0.0;
-    J[144] = 0.0;
-    J[145] = 0.0;
-    J[146] = q[7];
-    J[147] = 0.0;
-    J[149] = -p.J1*(q[8]*qdd[1] + qd[1]*qd[8]);
-    J[150] = 0.0;
-    J[152] = -p.J1*(q[8]*qdd[4] + qd[4]*qd[8]);
-    J[165] = q[8];
-    J[166] = 0.0;
-    J[167] = 0.0;
-    J[168] = -p.J2*(qd[2]*qd[6] + q[6]*qdd[2]);
-    J[169] = 0.0;
-    J[171] = -p.J2*(q[6]*qdd[5] + qd[5]*qd[6]);
-    J[172] = 0.0;
-    J[186] = 0.0;
-    J[187] = q[6];
-    J[188] = 0.0;
-    J[190] = 0.0;
-    J[191] = 0.0;
-    J[193] = 0.0;
-    J[194] = 0.0;
-    J[196] = 0.0;
-    J[197] = 0.0;
-    J[199] = 0.0;
-    J[200] = 0.0;
-    J[202] = 0.0;
-    J[203] = 0.0;
-    J[205] = 0.0;
-    J[206] = 0.0;
-    J[207] = 0.0;
-    J[208] = 0.0;
-    J[209] = 0.0;
-    J[212] = 0.0;
-    J[215] = 0.0;
-    J[218] = 0.0;
-    J[221] = 0.0;
-    J[224] = 0.0;
-    J[227] = 0.0;
-    J[228] = 0.0;
-    J[229] = 0.0;
-    J[230] = 0.0;
-    J[232] = 0.0;
-    J[235] = 0.0;
-    J[238] = 0.0;
-    J[241] = 0.0;
-    J[244] = 0.0;
-    J[247] = 0.0;
-    J[249] = 0.0;
-    J[250] = 0.0;
-    J[251] = 0.0;
-    J[252] = 0.0;
-    J[254] = 0.0;
-    J[255] = 0.0;
-    J[257] = 0.0;
-    J[258] = 0.0;
-    J[260] = 0.0;
-    J[261] = 0.0;
-    J[263] = 0.0;
-    J[264] = 0.0;
-    J[266] = 0.0;
-    J[267] = 0.0;
-    J[269] = 0.0;
-    J[270] = 0.0;
-    J[271] = 0.0;
-    J[272] = 0.0;
-    J[273] = 0.0;
-    J[276] = 0.0;
-    J[279] = 0.0;
-    J[282] = 0.0;
-    J[285] = 0.0;
-    J[288] = 0.0;
-    J[291] = 0.0;
-    J[292] = 0.0;
-    J[293] = 0.0;
-    J[294] = 0.0;
-    J[295] = 0.0;
-    J[297] = 0.0;
-    J[298] = 0.0;
-    J[300] = 0.0;
-    J[301] = 0.0;
-    J[303] = 0.0;
-    J[304] = 0.0;
-    J[306] = 0.0;
-    J[307] = 0.0;
-    J[309] = 0.0;
-    J[310] = 0.0;
-    J[312] = 0.0;
-    J[313] = 0.0;
-    J[314] = 0.0;
-    J[10] = -w[51];
-    J[30] = w[51];
-    J[11] = w[0];
-    J[51] = -w[0];
-    J[13] = -w[145];
-    J[93] = w[145];
-    J[14] = w[146];
-    J[114] = -w[146];
-    J[16] = -w[148];
-    J[156] = w[148];
-    J[17] = w[149];
-    J[177] = -w[149];
-    J[32] = -w[52];
-    J[52] = w[52];
-    J[33] = w[8];
-    J[73] = -w[8];
-    J[35] = -w[152];
-    J[115] = w[152];
-    J[36] = w[153];
-    J[136] = -w[153];
-    J[38] = -w[155];
-    J[178] = w[155];
-    J[54] = -w[53];
-    J[74] = w[53];
-    J[55] = w[157];
-    J[95] = -w[157];
-    J[57] = -w[159];
-    J[137] = w[159];
-    J[58] = w[160];
-    J[158] = -w[160];
-    J[76] = -w[54];
-    J[96] = w[54];
-    J[77] = w[1];
-    J[117] = -w[1];
-    J[79] = -w[163];
-    J[159] = w[163];
-    J[80] = w[164];
-    J[180] = -w[164];
-    J[98] = -w[55];
-    J[118] = w[55];
-    J[99] = w[9];
-    J[139] = -w[9];
-    J[101] = -w[167];
-    J[181] = w[167];
-    J[120] = -w[56];
-    J[140] = w[56];
-    J[121] = w[169];
-    J[161] = -w[169];
-    J[142] = -w[57];
-    J[162] = w[57];
-    J[143] = w[2];
-    J[183] = -w[2];
-    J[164] = -w[58];
-    J[184] = w[58];
-    const double s37 = 2.0*lambda[0];
-    J[0] = p.J2*w[110] - s37;
-    J[66] = -(s37 - p.J2*w[109]);
-    J[132] = p.J2*w[108] - s37;
-    J[1] = -(lambda[1] + p.J3*((w[111] + w[114]) + (w[13] + w[15])) - u[2]);
-    J[67] = -(lambda[1] + p.J3*((w[112] + w[114]) + (w[12] + w[15])) - u[2]);
-    J[133] = -(lambda[1] + p.J3*((w[113] + w[114]) + (w[14] + w[15])) - u[2]);
-    const double s38 = -lambda[2];
-    J[2] = s38;
-    J[68] = s38;
-    J[134] = s38;
-    const double s39 = p.J2*qd[2]*qd[5];
-    J[3] = s39;
-    J[63] = s39;
-    const double s40 = p.J2*qd[2]*qd[8];
-    J[6] = s40;
-    J[126] = s40;
-    const double s41 = 1.0 + 1.0;
-    J[9] = -w[144]*s41;
-    J[31] = -w[150]*s41;
-    J[53] = -w[156]*s41;
-    J[75] = -w[162]*s41;
-    J[97] = -w[165]*s41;
-    J[119] = -w[168]*s41;
-    J[141] = -w[171]*s41;
-    J[163] = -w[6]*s41;
-    J[185] = -w[10]*s41;
-    const double s42 = -w[4];
-    J[12] = s42;
-    J[72] = s42;
-    const double s43 = -w[147];
-    J[15] = s43;
-    J[135] = s43;
-    const double s44 = -lambda[1];
-    J[21] = s44;
-    J[87] = s44;
-    J[153] = s44;
-    const double s45 = 2.0*lambda[3];
-    J[22] = -(s45 - p.J3*w[103]);
-    J[88] = -(s45 - p.J3*w[104]);
-    J[154] = -(s45 - p.J3*w[102]);
-    J[23] = -(lambda[4] + p.J1*((w[16] + w[19]) + (w[115] + w[118])) - u[0]);
-    J[89] = -(lambda[4] + p.J1*((w[17] + w[19]) + (w[116] + w[118])) - u[0]);
-    J[155] = -(lambda[4] + p.J1*((w[117] + w[118]) + (w[18] + w[19])) - u[0]);
-    const double s46 = p.J3*qd[0]*qd[3];
-    J[25] = s46;
-    J[85] = s46;
-    const double s47 = p.J3*qd[0]*qd[6];
-    J[28] = s47;
-    J[148] = s47;
-    const double s48 = -w[151];
-    J[34] = s48;
-    J[94] = s48;
-    const double s49 = -w[154];
-    J[37] = s49;
-    J[157] = s49;
-    J[42] = -(lambda[2] + p.J2*((w[119] + w[122]) + (w[22] + w[23])) - u[1]);
-    J[108] = -(lambda[2] + p.J2*((w[120] + w[122]) + (w[20] + w[23])) - u[1]);
-    J[174] = -(lambda[2] + p.J2*((w[121] + w[122]) + (w[21] + w[23])) - u[1]);
-    const double s50 = -lambda[4];
-    J[43] = s50;
-    J[109] = s50;
-    J[175] = s50;
-    const double s51 = 2.0*lambda[5];
-    J[44] = -(s51 - p.J1*w[105]);
-    J[110] = p.J1*w[107] - s51;
-    J[176] = -(s51 - p.J1*w[106]);
-    const double s52 = p.J1*qd[1]*qd[4];
-    J[47] = s52;
-    J[107] = s52;
-    const double s53 = p.J1*qd[1]*qd[7];
-    J[50] = s53;
-    J[170] = s53;
-    const double s54 = -w[158];
-    J[56] = s54;
-    J[116] = s54;
-    const double s55 = -w[161];
-    J[59] = s55;
-    J[179] = s55;
-    const double s56 = p.J2*qd[5]*qd[8];
-    J[69] = s56;
-    J[129] = s56;
-    const double s57 = -w[5];
-    J[78] = s57;
-    J[138] = s57;
-    const double s58 = p.J3*qd[3]*qd[6];
-    J[91] = s58;
-    J[151] = s58;
-    const double s59 = -w[166];
-    J[100] = s59;
-    J[160] = s59;
-    const double s60 = p.J1*qd[4]*qd[7];
-    J[113] = s60;
-    J[173] = s60;
-    const double s61 = -w[170];
-    J[122] = s61;
-    J[182] = s61;
-    const double s62 = p.k*w[60];
-    J[189] = -(p.k*(4.0*qd[0] + s62) + 2.0*qdd[0]);
-    const double s63 = p.k*w[61];
-    J[192] = -(p.k*(4.0*qd[3] + s63) + 2.0*qdd[3]);
-    const double s64 = p.k*w[62];
-    J[195] = -(p.k*(4.0*qd[6] + s64) + 2.0*qdd[6]);
-    const double s65 = p.k*q[0];
-    const double s66 = 2.0*qd[0];
-    J[198] = -(4.0*s65 + 2.0*s66);
-    const double s67 = p.k*q[3];
-    const double s68 = 2.0*qd[3];
-    J[201] = -(4.0*s67 + 2.0*s68);
-    const double s69 = 2.0*qd[6];
-    const double s70 = p.k*q[6];
-    J[204] = -(2.0*s69 + 4.0*s70);
-    const double s71 = p.k*q[1];
-    const double s72 = 2.0*qd[1];
-    J[262] = -(4.0*s71 + 2.0*s72);
-    const double s73 = -(qdd[1] + p.k*(s71 + s72));
-    J[210] = s73;
-    J[275] = s73;
-    const double s74 = -(qdd[0] + p.k*(s66 + s65));
-    J[211] = s74;
-    J[233] = s74;
-    const double s75 = 2.0*qd[4];
-    const double s76 = p.k*q[4];
-    J[265] = -(4.0*s76 + 2.0*s75);
-    const double s77 = -(qdd[4] + p.k*(s75 + s76));
-    J[213] = s77;
-    J[278] = s77;
-    const double s78 = -(qdd[3] + p.k*(s68 + s67));
-    J[214] = s78;
-    J[236] = s78;
-    const double s79 = p.k*q[7];
-    const double s80 = 2.0*qd[7];
-    J[268] = -(2.0*s80 + 4.0*s79);
-    const double s81 = -(qdd[7] + p.k*(s79 + s80));
-    J[216] = s81;
-    J[281] = s81;
-    const double s82 = -(qdd[6] + p.k*(s70 + s69));
-    J[217] = s82;
-    J[239] = s82;
-    const double s83 = p.k*w[63];
-    J[253] = -(2.0*qdd[1] + p.k*(4.0*qd[1] + s83));
-    const double s84 = -(s83 + s72);
-    J[219] = s84;
-    J[284] = s84;
-    const double s85 = -(s66 + s62);
-    J[220] = s85;
-    J[242] = s85;
-    const double s86 = p.k*w[64];
-    J[256] = -(p.k*(4.0*qd[4] + s86) + 2.0*qdd[4]);
-    const double s87 = -(s75 + s86);
-    J[222] = s87;
-    J[287] = s87;
-    const double s88 = -(s68 + s63);
-    J[223] = s88;
-    J[245] = s88;
-    const double s89 = p.k*w[65];
-    J[259] = -(2.0*qdd[7] + p.k*(s89 + 4.0*qd[7]));
-    const double s90 = -(s89 + s80);
-    J[225] = s90;
-    J[290] = s90;
-    const double s91 = -(s69 + s64);
-    J[226] = s91;
-    J[248] = s91;
-    const double s92 = 2.0*qd[2];
-    const double s93 = p.k*q[2];
-    J[305] = -(4.0*s93 + 2.0*s92);
-    const double s94 = -(qdd[2] + p.k*(s92 + s93));
-    J[231] = s94;
-    J[274] = s94;
-    const double s95 = p.k*q[5];
-    const double s96 = 2.0*qd[5];
-    J[308] = -(2.0*s96 + 4.0*s95);
-    const double s97 = -(qdd[5] + p.k*(s95 + s96));
-    J[234] = s97;
-    J[277] = s97;
-    const double s98 = p.k*q[8];
-    const double s99 = 2.0*qd[8];
-    J[311] = -(4.0*s98 + 2.0*s99);
-    const double s100 = -(qdd[8] + p.k*(s98 + s99));
-    J[237] = s100;
-    J[280] = s100;
-    const double s101 = p.k*w[66];
-    J[296] = -(p.k*(4.0*qd[2] + s101) + 2.0*qdd[2]);
-    const double s102 = -(s101 + s92);
-    J[240] = s102;
-    J[283] = s102;
-    const double s103 = p.k*w[67];
-    J[299] = -(2.0*qdd[5] + p.k*(s103 + 4.0*qd[5]));
-    const double s104 = -(s103 + s96);
-    J[243] = s104;
-    J[286] = s104;
-    const double s105 = p.k*w[68];
-    J[302] = -(2.0*qdd[8] + p.k*(4.0*qd[8] + s105));
-    const double s106 = -(s99 + s105);
-    J[246] = s106;
-    J[289] = s106;
-}
-
-// J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
-// S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J) {
-    double w[172];
-    detail::shared_part0(q, qd, w);
-    detail::shared_part1(qd, w);
-    detail::shared_part4(q, qd, w);
-    detail::shared_part5(q, w);
-    detail::shared_part10(qd, w);
-    detail::shared_part11(q, qdd, w);
-    detail::shared_part15(q, qd, p, w);
-    detail::linearization_terms_part0(q, qd, u, p, qdd, lambda, J, w);
-}
-
-// 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
-// finite, else 3: a derivative that is 0/0 here (as that of |x|^1.5 or of r^3 at the
-// origin) or that overflows, even where forward_dynamics is finite. x * 0 is 0 for a finite
-// x and NaN otherwise, so one sum tells (no branch per entry).
-static int linearization_status(const double* A, const double* B) {
-    double s = 0.0;
-    for (int k = 2 * nq * nq; k < 4 * nq * nq; ++k) s += A[k] * 0.0;
-    for (int k = nq * nu; k < 2 * nq * nu; ++k) s += B[k] * 0.0;
-    return std::isfinite(s) ? 0 : 3;
-}
-
-// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
-// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
-static void store_linearization_column(int c, const double* column, double* A, double* B) {
-    if (c < 2 * nq) {
-        for (int i = 0; i < nq; ++i) {
-            A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
-            A[(nq + i) * 2 * nq + c] = column[i];
-        }
-        return;
-    }
-    for (int i = 0; i < nq; ++i) {
-        B[i * nu + (c - 2 * nq)] = 0.0;
-        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
-    }
-}
-
 // inverse_dynamics in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void inverse_dynamics_part0(const double* q, const double* u, const Parameters& p, double* tau, double* w) {
-    const double s107 = u[2] - p.J3*w[114];
-    tau[0] = -(q[1]*s107 + w[69]);
-    tau[3] = -(q[4]*s107 - w[72]);
-    tau[6] = -(q[7]*s107 + w[75]);
-    const double s108 = u[0] - p.J1*w[118];
-    tau[1] = -(q[2]*s108 - w[70]);
-    tau[4] = -(q[5]*s108 + w[73]);
-    tau[7] = -(q[8]*s108 - w[76]);
-    const double s109 = u[1] - p.J2*w[122];
-    tau[2] = -(q[0]*s109 - w[71]);
-    tau[5] = -(q[3]*s109 + w[74]);
-    tau[8] = -(q[6]*s109 + w[77]);
+    const double s133 = u[2] - p.J3*w[108];
+    tau[0] = -(q[1]*s133 + w[60]);
+    tau[3] = -(q[4]*s133 - w[63]);
+    tau[6] = -(q[7]*s133 + w[66]);
+    const double s134 = u[0] - p.J1*w[112];
+    tau[1] = -(q[2]*s134 - w[61]);
+    tau[4] = -(q[5]*s134 + w[64]);
+    tau[7] = -(q[8]*s134 - w[67]);
+    const double s135 = u[1] - p.J2*w[116];
+    tau[2] = -(q[0]*s135 - w[62]);
+    tau[5] = -(q[3]*s135 + w[65]);
+    tau[8] = -(q[6]*s135 + w[68]);
 }
 
 // inverse_dynamics_regressor in parts (short compile times); w carries values between them.
@@ -1711,24 +1641,24 @@ static LAGC_PART_NOINLINE void inverse_dynamics_regressor_part0(const double* q,
     Y[18] = 0.0;
     Y[22] = 0.0;
     Y[26] = 0.0;
-    Y[1] = -w[33];
-    Y[5] = -w[36];
-    Y[6] = -w[38];
-    Y[10] = -w[40];
-    Y[14] = -w[41];
-    Y[15] = -w[43];
-    Y[19] = -w[45];
-    Y[23] = -w[48];
-    Y[24] = -w[49];
-    Y[2] = q[1]*w[114] + w[34];
-    Y[11] = q[4]*w[114] + w[39];
-    Y[20] = q[7]*w[114] + w[46];
-    Y[3] = q[2]*w[118] + w[35];
-    Y[12] = q[5]*w[118] + w[42];
-    Y[21] = q[8]*w[118] + w[47];
-    Y[7] = q[0]*w[122] + w[37];
-    Y[16] = q[3]*w[122] + w[44];
-    Y[25] = q[6]*w[122] + w[50];
+    Y[1] = -w[24];
+    Y[5] = -w[27];
+    Y[6] = -w[29];
+    Y[10] = -w[31];
+    Y[14] = -w[32];
+    Y[15] = -w[34];
+    Y[19] = -w[36];
+    Y[23] = -w[39];
+    Y[24] = -w[40];
+    Y[2] = q[1]*w[108] + w[25];
+    Y[11] = q[4]*w[108] + w[30];
+    Y[20] = q[7]*w[108] + w[37];
+    Y[3] = q[2]*w[112] + w[26];
+    Y[12] = q[5]*w[112] + w[33];
+    Y[21] = q[8]*w[112] + w[38];
+    Y[7] = q[0]*w[116] + w[28];
+    Y[16] = q[3]*w[116] + w[35];
+    Y[25] = q[6]*w[116] + w[41];
 }
 
 // input_matrix in parts (short compile times); w carries values between them.
@@ -1764,12 +1694,12 @@ static LAGC_PART_NOINLINE void input_matrix_part0(const double* q, double* B) {
 
 // constraint_velocity in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_velocity_part0(double* v, double* w) {
-    v[0] = 2.0*w[123];
-    v[1] = w[124];
-    v[2] = w[125];
-    v[3] = 2.0*w[126];
-    v[4] = w[127];
-    v[5] = 2.0*w[128];
+    v[1] = w[118];
+    v[2] = w[119];
+    v[4] = w[121];
+    v[0] = w[50];
+    v[3] = w[181];
+    v[5] = w[182];
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
@@ -1807,17 +1737,17 @@ static LAGC_PART_NOINLINE void output_angular_velocity_part0(double* out, double
 
 
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
-    double w[94];
-    detail::shared_part2(q, w);
-    detail::shared_part8(q, p, w);
+    double w[133];
+    detail::shared_part4(q, w);
+    detail::shared_part12(q, p, w);
     detail::mass_matrix_part0(M, w);
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
-    double w[172];
+    double w[181];
     detail::shared_part0(q, qd, w);
-    detail::shared_part4(q, qd, w);
-    detail::shared_part15(q, qd, p, w);
+    detail::shared_part3(q, qd, w);
+    detail::shared_part14(q, qd, p, w);
     detail::coriolis_matrix_part0(C, w);
 }
 
@@ -1826,17 +1756,17 @@ void potential_gradient(const double* /*q*/, const Parameters& /*p*/, double* LA
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    double w[78];
+    double w[69];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
-    detail::shared_part3(q, qd, w);
-    detail::shared_part6(p, w);
+    detail::shared_part2(q, qd, w);
+    detail::shared_part5(p, w);
     detail::bias_forces_part0(h, w);
 }
 
 void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
-    double w[102];
-    detail::shared_part9(q, u, w);
+    double w[78];
+    detail::shared_part6(q, u, w);
     detail::generalized_forces_part0(Q, w);
 }
 
@@ -1855,224 +1785,61 @@ double potential_energy(const double* /*q*/, const Parameters& /*p*/) {
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT c) {
-    double w[84];
-    detail::shared_part2(q, w);
+    double w[87];
+    detail::shared_part4(q, w);
     detail::shared_part7(q, w);
     detail::constraint_residuals_part0(c, w);
 }
 
 void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
-    double w[69];
-    detail::shared_part5(q, w);
+    double w[96];
+    detail::shared_part8(q, w);
     detail::constraint_jacobian_part0(q, A, w);
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
-    double w[144];
+    double w[153];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
-    detail::shared_part2(q, w);
+    detail::shared_part2(q, qd, w);
     detail::shared_part3(q, qd, w);
-    detail::shared_part4(q, qd, w);
-    detail::shared_part5(q, w);
-    detail::shared_part6(p, w);
+    detail::shared_part4(q, w);
+    detail::shared_part5(p, w);
+    detail::shared_part6(q, u, w);
     detail::shared_part7(q, w);
-    detail::shared_part8(q, p, w);
-    detail::shared_part9(q, u, w);
-    detail::shared_part10(qd, w);
-    detail::shared_part12(q, qd, w);
+    detail::shared_part8(q, w);
+    detail::shared_part9(qd, w);
+    detail::shared_part11(q, qd, w);
+    detail::shared_part12(q, p, w);
     detail::shared_part13(p, w);
-    detail::shared_part14(w);
-    detail::semi_implicit_system_part0(q, K, rhs, w);
+    detail::semi_implicit_system_part0(q, p, K, rhs, w);
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
-    // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T, W = L^-1 A^T and
-    // y = L^-1 (Q - h), (W^T W) lambda = W^T y - r and qdd = L^-T (y - W lambda), unrolled
-    // over the structure of L and of A.
-    double M[nq * nq];
-    double b[nq];
-    double A[nc * nq];
-    double r[nc];
-    detail::dynamics_terms(q, qd, u, p, M, b);
-    detail::constraint_terms(q, qd, p, A, r);
-    // M alone is singular here (lagc found it so at every state it tried): M + rho A^T A.
-    const double rho = detail::augment_mass_matrix(M, A);
-    detail::augment_right_hand_side(rho, A, r, 1, b);
-    if (detail::factor_mass_matrix(M) != 0) return 1;
-    // y = L^-1 (Q - h), in the order M was factorised in.
-    const double y0 = b[0]*M[0];
-    const double y1 = (b[1] - M[9]*y0)*M[10];
-    const double y2 = (b[2] - M[18]*y0 - M[19]*y1)*M[20];
-    const double y3 = (b[3] - M[27]*y0 - M[28]*y1 - M[29]*y2)*M[30];
-    const double y4 = (b[4] - M[36]*y0 - M[37]*y1 - M[38]*y2 - M[39]*y3)*M[40];
-    const double y5 = (b[5] - M[45]*y0 - M[46]*y1 - M[47]*y2 - M[48]*y3 - M[49]*y4)*M[50];
-    const double y6 = (b[6] - M[54]*y0 - M[55]*y1 - M[56]*y2 - M[57]*y3 - M[58]*y4 - M[59]*y5)*M[60];
-    const double y7 = (b[7] - M[63]*y0 - M[64]*y1 - M[65]*y2 - M[66]*y3 - M[67]*y4 - M[68]*y5 - M[69]*y6)*M[70];
-    const double y8 = (b[8] - M[72]*y0 - M[73]*y1 - M[74]*y2 - M[75]*y3 - M[76]*y4 - M[77]*y5 - M[78]*y6 - M[79]*y7)*M[80];
-    // W = L^-1 A^T, column by column over A's non-zeros and their fill-in.
-    const double w0_0 = A[0]*M[0];
-    const double w0_1 = (-M[9]*w0_0)*M[10];
-    const double w0_2 = (-M[18]*w0_0 - M[19]*w0_1)*M[20];
-    const double w0_3 = (A[3] - M[27]*w0_0 - M[28]*w0_1 - M[29]*w0_2)*M[30];
-    const double w0_4 = (-M[36]*w0_0 - M[37]*w0_1 - M[38]*w0_2 - M[39]*w0_3)*M[40];
-    const double w0_5 = (-M[45]*w0_0 - M[46]*w0_1 - M[47]*w0_2 - M[48]*w0_3 - M[49]*w0_4)*M[50];
-    const double w0_6 = (A[6] - M[54]*w0_0 - M[55]*w0_1 - M[56]*w0_2 - M[57]*w0_3 - M[58]*w0_4 - M[59]*w0_5)*M[60];
-    const double w0_7 = (-M[63]*w0_0 - M[64]*w0_1 - M[65]*w0_2 - M[66]*w0_3 - M[67]*w0_4 - M[68]*w0_5 - M[69]*w0_6)*M[70];
-    const double w0_8 = (-M[72]*w0_0 - M[73]*w0_1 - M[74]*w0_2 - M[75]*w0_3 - M[76]*w0_4 - M[77]*w0_5 - M[78]*w0_6 - M[79]*w0_7)*M[80];
-    const double w1_0 = A[9]*M[0];
-    const double w1_1 = (A[10] - M[9]*w1_0)*M[10];
-    const double w1_2 = (-M[18]*w1_0 - M[19]*w1_1)*M[20];
-    const double w1_3 = (A[12] - M[27]*w1_0 - M[28]*w1_1 - M[29]*w1_2)*M[30];
-    const double w1_4 = (A[13] - M[36]*w1_0 - M[37]*w1_1 - M[38]*w1_2 - M[39]*w1_3)*M[40];
-    const double w1_5 = (-M[45]*w1_0 - M[46]*w1_1 - M[47]*w1_2 - M[48]*w1_3 - M[49]*w1_4)*M[50];
-    const double w1_6 = (A[15] - M[54]*w1_0 - M[55]*w1_1 - M[56]*w1_2 - M[57]*w1_3 - M[58]*w1_4 - M[59]*w1_5)*M[60];
-    const double w1_7 = (A[16] - M[63]*w1_0 - M[64]*w1_1 - M[65]*w1_2 - M[66]*w1_3 - M[67]*w1_4 - M[68]*w1_5 - M[69]*w1_6)*M[70];
-    const double w1_8 = (-M[72]*w1_0 - M[73]*w1_1 - M[74]*w1_2 - M[75]*w1_3 - M[76]*w1_4 - M[77]*w1_5 - M[78]*w1_6 - M[79]*w1_7)*M[80];
-    const double w2_0 = A[18]*M[0];
-    const double w2_1 = (-M[9]*w2_0)*M[10];
-    const double w2_2 = (A[20] - M[18]*w2_0 - M[19]*w2_1)*M[20];
-    const double w2_3 = (A[21] - M[27]*w2_0 - M[28]*w2_1 - M[29]*w2_2)*M[30];
-    const double w2_4 = (-M[36]*w2_0 - M[37]*w2_1 - M[38]*w2_2 - M[39]*w2_3)*M[40];
-    const double w2_5 = (A[23] - M[45]*w2_0 - M[46]*w2_1 - M[47]*w2_2 - M[48]*w2_3 - M[49]*w2_4)*M[50];
-    const double w2_6 = (A[24] - M[54]*w2_0 - M[55]*w2_1 - M[56]*w2_2 - M[57]*w2_3 - M[58]*w2_4 - M[59]*w2_5)*M[60];
-    const double w2_7 = (-M[63]*w2_0 - M[64]*w2_1 - M[65]*w2_2 - M[66]*w2_3 - M[67]*w2_4 - M[68]*w2_5 - M[69]*w2_6)*M[70];
-    const double w2_8 = (A[26] - M[72]*w2_0 - M[73]*w2_1 - M[74]*w2_2 - M[75]*w2_3 - M[76]*w2_4 - M[77]*w2_5 - M[78]*w2_6 - M[79]*w2_7)*M[80];
-    const double w3_1 = A[28]*M[10];
-    const double w3_2 = (-M[19]*w3_1)*M[20];
-    const double w3_3 = (-M[28]*w3_1 - M[29]*w3_2)*M[30];
-    const double w3_4 = (A[31] - M[37]*w3_1 - M[38]*w3_2 - M[39]*w3_3)*M[40];
-    const double w3_5 = (-M[46]*w3_1 - M[47]*w3_2 - M[48]*w3_3 - M[49]*w3_4)*M[50];
-    const double w3_6 = (-M[55]*w3_1 - M[56]*w3_2 - M[57]*w3_3 - M[58]*w3_4 - M[59]*w3_5)*M[60];
-    const double w3_7 = (A[34] - M[64]*w3_1 - M[65]*w3_2 - M[66]*w3_3 - M[67]*w3_4 - M[68]*w3_5 - M[69]*w3_6)*M[70];
-    const double w3_8 = (-M[73]*w3_1 - M[74]*w3_2 - M[75]*w3_3 - M[76]*w3_4 - M[77]*w3_5 - M[78]*w3_6 - M[79]*w3_7)*M[80];
-    const double w4_1 = A[37]*M[10];
-    const double w4_2 = (A[38] - M[19]*w4_1)*M[20];
-    const double w4_3 = (-M[28]*w4_1 - M[29]*w4_2)*M[30];
-    const double w4_4 = (A[40] - M[37]*w4_1 - M[38]*w4_2 - M[39]*w4_3)*M[40];
-    const double w4_5 = (A[41] - M[46]*w4_1 - M[47]*w4_2 - M[48]*w4_3 - M[49]*w4_4)*M[50];
-    const double w4_6 = (-M[55]*w4_1 - M[56]*w4_2 - M[57]*w4_3 - M[58]*w4_4 - M[59]*w4_5)*M[60];
-    const double w4_7 = (A[43] - M[64]*w4_1 - M[65]*w4_2 - M[66]*w4_3 - M[67]*w4_4 - M[68]*w4_5 - M[69]*w4_6)*M[70];
-    const double w4_8 = (A[44] - M[73]*w4_1 - M[74]*w4_2 - M[75]*w4_3 - M[76]*w4_4 - M[77]*w4_5 - M[78]*w4_6 - M[79]*w4_7)*M[80];
-    const double w5_2 = A[47]*M[20];
-    const double w5_3 = (-M[29]*w5_2)*M[30];
-    const double w5_4 = (-M[38]*w5_2 - M[39]*w5_3)*M[40];
-    const double w5_5 = (A[50] - M[47]*w5_2 - M[48]*w5_3 - M[49]*w5_4)*M[50];
-    const double w5_6 = (-M[56]*w5_2 - M[57]*w5_3 - M[58]*w5_4 - M[59]*w5_5)*M[60];
-    const double w5_7 = (-M[65]*w5_2 - M[66]*w5_3 - M[67]*w5_4 - M[68]*w5_5 - M[69]*w5_6)*M[70];
-    const double w5_8 = (A[53] - M[74]*w5_2 - M[75]*w5_3 - M[76]*w5_4 - M[77]*w5_5 - M[78]*w5_6 - M[79]*w5_7)*M[80];
-    // S = W^T W = A M^-1 A^T (lower triangle) and g = W^T y - r.
-    const double s0_0 = w0_0*w0_0 + w0_1*w0_1 + w0_2*w0_2 + w0_3*w0_3 + w0_4*w0_4 + w0_5*w0_5 + w0_6*w0_6 + w0_7*w0_7 + w0_8*w0_8;
-    const double g0 = w0_0*y0 + w0_1*y1 + w0_2*y2 + w0_3*y3 + w0_4*y4 + w0_5*y5 + w0_6*y6 + w0_7*y7 + w0_8*y8 - r[0];
-    const double s1_0 = w1_0*w0_0 + w1_1*w0_1 + w1_2*w0_2 + w1_3*w0_3 + w1_4*w0_4 + w1_5*w0_5 + w1_6*w0_6 + w1_7*w0_7 + w1_8*w0_8;
-    const double s1_1 = w1_0*w1_0 + w1_1*w1_1 + w1_2*w1_2 + w1_3*w1_3 + w1_4*w1_4 + w1_5*w1_5 + w1_6*w1_6 + w1_7*w1_7 + w1_8*w1_8;
-    const double g1 = w1_0*y0 + w1_1*y1 + w1_2*y2 + w1_3*y3 + w1_4*y4 + w1_5*y5 + w1_6*y6 + w1_7*y7 + w1_8*y8 - r[1];
-    const double s2_0 = w2_0*w0_0 + w2_1*w0_1 + w2_2*w0_2 + w2_3*w0_3 + w2_4*w0_4 + w2_5*w0_5 + w2_6*w0_6 + w2_7*w0_7 + w2_8*w0_8;
-    const double s2_1 = w2_0*w1_0 + w2_1*w1_1 + w2_2*w1_2 + w2_3*w1_3 + w2_4*w1_4 + w2_5*w1_5 + w2_6*w1_6 + w2_7*w1_7 + w2_8*w1_8;
-    const double s2_2 = w2_0*w2_0 + w2_1*w2_1 + w2_2*w2_2 + w2_3*w2_3 + w2_4*w2_4 + w2_5*w2_5 + w2_6*w2_6 + w2_7*w2_7 + w2_8*w2_8;
-    const double g2 = w2_0*y0 + w2_1*y1 + w2_2*y2 + w2_3*y3 + w2_4*y4 + w2_5*y5 + w2_6*y6 + w2_7*y7 + w2_8*y8 - r[2];
-    const double s3_0 = w3_1*w0_1 + w3_2*w0_2 + w3_3*w0_3 + w3_4*w0_4 + w3_5*w0_5 + w3_6*w0_6 + w3_7*w0_7 + w3_8*w0_8;
-    const double s3_1 = w3_1*w1_1 + w3_2*w1_2 + w3_3*w1_3 + w3_4*w1_4 + w3_5*w1_5 + w3_6*w1_6 + w3_7*w1_7 + w3_8*w1_8;
-    const double s3_2 = w3_1*w2_1 + w3_2*w2_2 + w3_3*w2_3 + w3_4*w2_4 + w3_5*w2_5 + w3_6*w2_6 + w3_7*w2_7 + w3_8*w2_8;
-    const double s3_3 = w3_1*w3_1 + w3_2*w3_2 + w3_3*w3_3 + w3_4*w3_4 + w3_5*w3_5 + w3_6*w3_6 + w3_7*w3_7 + w3_8*w3_8;
-    const double g3 = w3_1*y1 + w3_2*y2 + w3_3*y3 + w3_4*y4 + w3_5*y5 + w3_6*y6 + w3_7*y7 + w3_8*y8 - r[3];
-    const double s4_0 = w4_1*w0_1 + w4_2*w0_2 + w4_3*w0_3 + w4_4*w0_4 + w4_5*w0_5 + w4_6*w0_6 + w4_7*w0_7 + w4_8*w0_8;
-    const double s4_1 = w4_1*w1_1 + w4_2*w1_2 + w4_3*w1_3 + w4_4*w1_4 + w4_5*w1_5 + w4_6*w1_6 + w4_7*w1_7 + w4_8*w1_8;
-    const double s4_2 = w4_1*w2_1 + w4_2*w2_2 + w4_3*w2_3 + w4_4*w2_4 + w4_5*w2_5 + w4_6*w2_6 + w4_7*w2_7 + w4_8*w2_8;
-    const double s4_3 = w4_1*w3_1 + w4_2*w3_2 + w4_3*w3_3 + w4_4*w3_4 + w4_5*w3_5 + w4_6*w3_6 + w4_7*w3_7 + w4_8*w3_8;
-    const double s4_4 = w4_1*w4_1 + w4_2*w4_2 + w4_3*w4_3 + w4_4*w4_4 + w4_5*w4_5 + w4_6*w4_6 + w4_7*w4_7 + w4_8*w4_8;
-    const double g4 = w4_1*y1 + w4_2*y2 + w4_3*y3 + w4_4*y4 + w4_5*y5 + w4_6*y6 + w4_7*y7 + w4_8*y8 - r[4];
-    const double s5_0 = w5_2*w0_2 + w5_3*w0_3 + w5_4*w0_4 + w5_5*w0_5 + w5_6*w0_6 + w5_7*w0_7 + w5_8*w0_8;
-    const double s5_1 = w5_2*w1_2 + w5_3*w1_3 + w5_4*w1_4 + w5_5*w1_5 + w5_6*w1_6 + w5_7*w1_7 + w5_8*w1_8;
-    const double s5_2 = w5_2*w2_2 + w5_3*w2_3 + w5_4*w2_4 + w5_5*w2_5 + w5_6*w2_6 + w5_7*w2_7 + w5_8*w2_8;
-    const double s5_3 = w5_2*w3_2 + w5_3*w3_3 + w5_4*w3_4 + w5_5*w3_5 + w5_6*w3_6 + w5_7*w3_7 + w5_8*w3_8;
-    const double s5_4 = w5_2*w4_2 + w5_3*w4_3 + w5_4*w4_4 + w5_5*w4_5 + w5_6*w4_6 + w5_7*w4_7 + w5_8*w4_8;
-    const double s5_5 = w5_2*w5_2 + w5_3*w5_3 + w5_4*w5_4 + w5_5*w5_5 + w5_6*w5_6 + w5_7*w5_7 + w5_8*w5_8;
-    const double g5 = w5_2*y2 + w5_3*y3 + w5_4*y4 + w5_5*y5 + w5_6*y6 + w5_7*y7 + w5_8*y8 - r[5];
-    double largest_s = 0.0;
-    if (s0_0 > largest_s) largest_s = s0_0;
-    if (s1_1 > largest_s) largest_s = s1_1;
-    if (s2_2 > largest_s) largest_s = s2_2;
-    if (s3_3 > largest_s) largest_s = s3_3;
-    if (s4_4 > largest_s) largest_s = s4_4;
-    if (s5_5 > largest_s) largest_s = s5_5;
-    const double threshold_s = 1e-12 * largest_s;
-    const double ds0 = s0_0;
-    if (!(ds0 > threshold_s) || !std::isfinite(ds0)) return 2;
-    const double rs0 = 1.0 / std::sqrt(ds0);
-    const double ls1_0 = s1_0*rs0;
-    const double ls2_0 = s2_0*rs0;
-    const double ls3_0 = s3_0*rs0;
-    const double ls4_0 = s4_0*rs0;
-    const double ls5_0 = s5_0*rs0;
-    const double ds1 = s1_1 - ls1_0*ls1_0;
-    if (!(ds1 > threshold_s) || !std::isfinite(ds1)) return 2;
-    const double rs1 = 1.0 / std::sqrt(ds1);
-    const double ls2_1 = (s2_1 - ls2_0*ls1_0)*rs1;
-    const double ls3_1 = (s3_1 - ls3_0*ls1_0)*rs1;
-    const double ls4_1 = (s4_1 - ls4_0*ls1_0)*rs1;
-    const double ls5_1 = (s5_1 - ls5_0*ls1_0)*rs1;
-    const double ds2 = s2_2 - ls2_0*ls2_0 - ls2_1*ls2_1;
-    if (!(ds2 > threshold_s) || !std::isfinite(ds2)) return 2;
-    const double rs2 = 1.0 / std::sqrt(ds2);
-    const double ls3_2 = (s3_2 - ls3_0*ls2_0 - ls3_1*ls2_1)*rs2;
-    const double ls4_2 = (s4_2 - ls4_0*ls2_0 - ls4_1*ls2_1)*rs2;
-    const double ls5_2 = (s5_2 - ls5_0*ls2_0 - ls5_1*ls2_1)*rs2;
-    const double ds3 = s3_3 - ls3_0*ls3_0 - ls3_1*ls3_1 - ls3_2*ls3_2;
-    if (!(ds3 > threshold_s) || !std::isfinite(ds3)) return 2;
-    const double rs3 = 1.0 / std::sqrt(ds3);
-    const double ls4_3 = (s4_3 - ls4_0*ls3_0 - ls4_1*ls3_1 - ls4_2*ls3_2)*rs3;
-    const double ls5_3 = (s5_3 - ls5_0*ls3_0 - ls5_1*ls3_1 - ls5_2*ls3_2)*rs3;
-    const double ds4 = s4_4 - ls4_0*ls4_0 - ls4_1*ls4_1 - ls4_2*ls4_2 - ls4_3*ls4_3;
-    if (!(ds4 > threshold_s) || !std::isfinite(ds4)) return 2;
-    const double rs4 = 1.0 / std::sqrt(ds4);
-    const double ls5_4 = (s5_4 - ls5_0*ls4_0 - ls5_1*ls4_1 - ls5_2*ls4_2 - ls5_3*ls4_3)*rs4;
-    const double ds5 = s5_5 - ls5_0*ls5_0 - ls5_1*ls5_1 - ls5_2*ls5_2 - ls5_3*ls5_3 - ls5_4*ls5_4;
-    if (!(ds5 > threshold_s) || !std::isfinite(ds5)) return 2;
-    const double rs5 = 1.0 / std::sqrt(ds5);
-    // lambda = S^-1 g.
-    const double z0 = g0*rs0;
-    const double z1 = (g1 - ls1_0*z0)*rs1;
-    const double z2 = (g2 - ls2_0*z0 - ls2_1*z1)*rs2;
-    const double z3 = (g3 - ls3_0*z0 - ls3_1*z1 - ls3_2*z2)*rs3;
-    const double z4 = (g4 - ls4_0*z0 - ls4_1*z1 - ls4_2*z2 - ls4_3*z3)*rs4;
-    const double z5 = (g5 - ls5_0*z0 - ls5_1*z1 - ls5_2*z2 - ls5_3*z3 - ls5_4*z4)*rs5;
-    const double l5 = z5*rs5;
-    const double l4 = (z4 - ls5_4*l5)*rs4;
-    const double l3 = (z3 - ls4_3*l4 - ls5_3*l5)*rs3;
-    const double l2 = (z2 - ls3_2*l3 - ls4_2*l4 - ls5_2*l5)*rs2;
-    const double l1 = (z1 - ls2_1*l2 - ls3_1*l3 - ls4_1*l4 - ls5_1*l5)*rs1;
-    const double l0 = (z0 - ls1_0*l1 - ls2_0*l2 - ls3_0*l3 - ls4_0*l4 - ls5_0*l5)*rs0;
-    // qdd = L^-T (y - W lambda).
-    const double x8 = (y8 - w0_8*l0 - w1_8*l1 - w2_8*l2 - w3_8*l3 - w4_8*l4 - w5_8*l5)*M[80];
-    const double x7 = (y7 - w0_7*l0 - w1_7*l1 - w2_7*l2 - w3_7*l3 - w4_7*l4 - w5_7*l5 - M[79]*x8)*M[70];
-    const double x6 = (y6 - w0_6*l0 - w1_6*l1 - w2_6*l2 - w3_6*l3 - w4_6*l4 - w5_6*l5 - M[69]*x7 - M[78]*x8)*M[60];
-    const double x5 = (y5 - w0_5*l0 - w1_5*l1 - w2_5*l2 - w3_5*l3 - w4_5*l4 - w5_5*l5 - M[59]*x6 - M[68]*x7 - M[77]*x8)*M[50];
-    const double x4 = (y4 - w0_4*l0 - w1_4*l1 - w2_4*l2 - w3_4*l3 - w4_4*l4 - w5_4*l5 - M[49]*x5 - M[58]*x6 - M[67]*x7 - M[76]*x8)*M[40];
-    const double x3 = (y3 - w0_3*l0 - w1_3*l1 - w2_3*l2 - w3_3*l3 - w4_3*l4 - w5_3*l5 - M[39]*x4 - M[48]*x5 - M[57]*x6 - M[66]*x7 - M[75]*x8)*M[30];
-    const double x2 = (y2 - w0_2*l0 - w1_2*l1 - w2_2*l2 - w3_2*l3 - w4_2*l4 - w5_2*l5 - M[29]*x3 - M[38]*x4 - M[47]*x5 - M[56]*x6 - M[65]*x7 - M[74]*x8)*M[20];
-    const double x1 = (y1 - w0_1*l0 - w1_1*l1 - w2_1*l2 - w3_1*l3 - w4_1*l4 - M[19]*x2 - M[28]*x3 - M[37]*x4 - M[46]*x5 - M[55]*x6 - M[64]*x7 - M[73]*x8)*M[10];
-    const double x0 = (y0 - w0_0*l0 - w1_0*l1 - w2_0*l2 - M[9]*x1 - M[18]*x2 - M[27]*x3 - M[36]*x4 - M[45]*x5 - M[54]*x6 - M[63]*x7 - M[72]*x8)*M[0];
+    // In quasi-velocities a = K qdd (K block-diagonal): D's pivots (all positive where the
+    // kinetic energy's rates are regular), qdd and lambda, with no M, A or system of
+    // nq + nc unknowns formed.
+    double D[3], x[nq], l[nc];
+    double H[2];
+    detail::forward_dynamics_quasi(q, qd, u, p, D, H, x, l);
+    double largest = 0;
+    for (int i = 0; i < 3; ++i)
+        if (D[i] > largest) largest = D[i];
+    for (int i = 0; i < 3; ++i)
+        if (!(D[i] > 1e-12 * largest) || !std::isfinite(D[i])) return 1;
+    // Each block of K regular: det(K_b)^2 against the product of its rows' squared norms,
+    // which bounds it (Hadamard).
+    for (int b = 0; b < 2; b += 2)
+        if (!(H[b] > 1e-12 * 1e-12 * H[b + 1]) || !std::isfinite(H[b])) return 1;
     // NaN or Inf in the state, inputs or parameters: not a solution.
-    if (!std::isfinite(x0) || !std::isfinite(x1) || !std::isfinite(x2) || !std::isfinite(x3) || !std::isfinite(x4) || !std::isfinite(x5) || !std::isfinite(x6) || !std::isfinite(x7) || !std::isfinite(x8) || !std::isfinite(l0) || !std::isfinite(l1) || !std::isfinite(l2) || !std::isfinite(l3) || !std::isfinite(l4) || !std::isfinite(l5)) return 3;
-    qdd[0] = x0;
-    qdd[1] = x1;
-    qdd[2] = x2;
-    qdd[3] = x3;
-    qdd[4] = x4;
-    qdd[5] = x5;
-    qdd[6] = x6;
-    qdd[7] = x7;
-    qdd[8] = x8;
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[i])) return 3;
+    for (int k = 0; k < nc; ++k)
+        if (!std::isfinite(l[k])) return 3;
+    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     // lambda may be null when the multipliers are not wanted.
-    if (lambda) {
-        lambda[0] = l0;
-        lambda[1] = l1;
-        lambda[2] = l2;
-        lambda[3] = l3;
-        lambda[4] = l4;
-        lambda[5] = l5;
-    }
+    if (lambda)
+        for (int k = 0; k < nc; ++k) lambda[k] = l[k];
     return 0;
 }
 
@@ -2140,21 +1907,21 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    double w[123];
+    double w[117];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
-    detail::shared_part3(q, qd, w);
-    detail::shared_part6(p, w);
-    detail::shared_part11(q, qdd, w);
+    detail::shared_part2(q, qd, w);
+    detail::shared_part5(p, w);
+    detail::shared_part10(q, qdd, w);
     detail::inverse_dynamics_part0(q, u, p, tau, w);
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& /*p*/, double* LAGC_RESTRICT Y) {
-    double w[123];
+    double w[117];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
-    detail::shared_part3(q, qd, w);
-    detail::shared_part11(q, qdd, w);
+    detail::shared_part2(q, qd, w);
+    detail::shared_part10(q, qdd, w);
     detail::inverse_dynamics_regressor_part0(q, Y, w);
 }
 
@@ -2439,10 +2206,11 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
-    double w[129];
+    double w[183];
     detail::shared_part0(q, qd, w);
-    detail::shared_part4(q, qd, w);
-    detail::shared_part12(q, qd, w);
+    detail::shared_part3(q, qd, w);
+    detail::shared_part11(q, qd, w);
+    detail::shared_part15(w);
     detail::constraint_velocity_part0(v, w);
 }
 

@@ -124,6 +124,10 @@ struct model {
     std::vector<GiNaC::exvector> origins;
     // 3-vectors of velocities the model named (let w = …): candidate angular velocities.
     std::vector<GiNaC::exvector> velocity_vectors;
+    // The elements of every value the model named (let) that depends on velocities and not on
+    // inputs, each value's elements together (a matrix row by row): candidate quasi-velocities,
+    // as W = transpose(R)*der(R) is for a rotation matrix's nine rates (quasi_velocity.cpp).
+    std::vector<GiNaC::exvector> named_rates;
     // dot(w, J*w) the model computed with J a 3×3 matrix free of q and of velocities: candidate
     // rotational inertias of rigid bodies (½ ωᵀ J ω), for the articulated-body algorithm
     // (point_recursive.cpp), which checks what it builds from them.

@@ -25,6 +25,9 @@
 // The lower triangle of M and b = Q - h, for forward_dynamics.
 @@ forward_dynamics_recursive
 // Each joint's pivot D and qdd by the articulated-body algorithm, for forward_dynamics.
+@@ forward_dynamics_quasi
+// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
+// quasi-velocities, for forward_dynamics.
 @@ forward_dynamics_factored
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
 @@ forward_dynamics

@@ -11,6 +11,7 @@
 #include "four_bar.hpp"
 #include "quaternion_body.hpp"
 #include "rolling_wheel.hpp"
+#include "rotation_matrix_body.hpp"
 #include "simple_pendulum.hpp"
 #include "slider_crank.hpp"
 #include "wheeled_robot.hpp"
@@ -180,6 +181,8 @@ std::vector<constrained> all_constrained() {
     { constrained d; four_bar::Parameters p; LAGC_BIND_CONSTRAINED(four_bar, d, p); v.push_back(d); }
     { constrained d; quaternion_body::Parameters p; LAGC_BIND_CONSTRAINED(quaternion_body, d, p); v.push_back(d); }
     { constrained d; circle_three_coordinates::Parameters p; LAGC_BIND_CONSTRAINED(circle_three_coordinates, d, p); v.push_back(d); }
+    // Solved in quasi-velocities (W = R^T R'), here at random R that are not rotations.
+    { constrained d; rotation_matrix_body::Parameters p; LAGC_BIND_CONSTRAINED(rotation_matrix_body, d, p); v.push_back(d); }
     { constrained d; slider_crank::Parameters p; LAGC_BIND_CONSTRAINED(slider_crank, d, p); v.push_back(d); }
     { constrained d; chaplygin_sled::Parameters p; LAGC_BIND_CONSTRAINED(chaplygin_sled, d, p); v.push_back(d); }
     // A massless slider and a sled without inertia, set at run time: M alone is singular.
@@ -520,6 +523,82 @@ TEST(SingularMass, QuaternionBodyFollowsEulersEquations) {
                                  (Jw[0] * w[1] - Jw[1] * w[0] + u[2]) / J[2]};
         for (int r = 0; r < 3; ++r) EXPECT_NEAR(wd[r], euler[r], 1e-12 * (1 + std::abs(euler[r]))) << "row " << r;
     }
+}
+
+// The rotation-matrix body, whose forward_dynamics works in the quasi-velocities W = R^T R'
+// (no M, A or 15 x 15 system formed): on the manifold (R a rotation, R' = R [w]x, so the
+// Baumgarte terms vanish), w = (W21, W02, W10) must follow Euler's equations, with
+// w' = (R'^T R' + R^T R'')'s same entries.
+TEST(SingularMass, RotationMatrixBodyFollowsEulersEquations) {
+    rotation_matrix_body::Parameters p;
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> U(-1, 1);
+    for (int trial = 0; trial < 20; ++trial) {
+        double a[4], norm = 0;
+        for (double& x : a) x = U(rng), norm += x * x;
+        for (double& x : a) x /= std::sqrt(norm);
+        double const w0 = a[0], x = a[1], y = a[2], z = a[3];
+        double const R[9] = {w0 * w0 + x * x - y * y - z * z, 2 * (x * y - w0 * z), 2 * (x * z + w0 * y),
+                             2 * (x * y + w0 * z), w0 * w0 - x * x + y * y - z * z, 2 * (y * z - w0 * x),
+                             2 * (x * z - w0 * y), 2 * (y * z + w0 * x), w0 * w0 - x * x - y * y + z * z};
+        double w[3], u[3];
+        for (double& v : w) v = 2 * U(rng);
+        for (double& v : u) v = U(rng);
+        double const S[9] = {0, -w[2], w[1], w[2], 0, -w[0], -w[1], w[0], 0};
+        double Rd[9], Rdd[9], lambda[6];
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                Rd[i * 3 + j] = 0;
+                for (int k = 0; k < 3; ++k) Rd[i * 3 + j] += R[i * 3 + k] * S[k * 3 + j];
+            }
+        ASSERT_EQ(rotation_matrix_body::forward_dynamics(R, Rd, u, p, Rdd, lambda), 0);
+        // (R'^T R' + R^T R'')_ij, the derivative of W_ij.
+        auto wdot = [&](int i, int j) {
+            double s = 0;
+            for (int k = 0; k < 3; ++k) s += Rd[k * 3 + i] * Rd[k * 3 + j] + R[k * 3 + i] * Rdd[k * 3 + j];
+            return s;
+        };
+        double const wd[3] = {wdot(2, 1), wdot(0, 2), wdot(1, 0)};
+        double const J[3] = {p.J1, p.J2, p.J3};
+        double const Jw[3] = {J[0] * w[0], J[1] * w[1], J[2] * w[2]};
+        double const euler[3] = {(Jw[1] * w[2] - Jw[2] * w[1] + u[0]) / J[0], (Jw[2] * w[0] - Jw[0] * w[2] + u[1]) / J[1],
+                                 (Jw[0] * w[1] - Jw[1] * w[0] + u[2]) / J[2]};
+        for (int r = 0; r < 3; ++r) EXPECT_NEAR(wd[r], euler[r], 1e-12 * (1 + std::abs(euler[r]))) << "row " << r;
+        // The symmetric part of R^T R'' is what keeps R^T R = I: -(R'^T R')'s.
+        for (int i = 0; i < 3; ++i)
+            for (int j = i; j < 3; ++j) {
+                double const sym = wdot(i, j) + wdot(j, i);
+                EXPECT_NEAR(sym, 0.0, 1e-12) << i << j;
+            }
+    }
+}
+
+TEST(SingularMass, RotationMatrixBodyStatuses) {
+    // Statuses as the dense path gives them, and nothing written on failure: a body without
+    // inertia about one axis (1), a matrix R that is singular (1: its quasi-velocities W = R^T R'
+    // cannot be inverted), NaN in the state (3).
+    rotation_matrix_body::Parameters p;
+    double R[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, Rd[9] = {0, -0.3, 0.2, 0.3, 0, -0.1, -0.2, 0.1, 0};
+    double const u[3] = {0.1, 0.2, 0.3};
+    double qdd[9], lambda[6];
+    ASSERT_EQ(rotation_matrix_body::forward_dynamics(R, Rd, u, p, qdd, lambda), 0);
+    auto untouched = [&](int expected) {
+        for (double& v : qdd) v = 7;
+        for (double& v : lambda) v = 7;
+        EXPECT_EQ(rotation_matrix_body::forward_dynamics(R, Rd, u, p, qdd, lambda), expected);
+        for (double v : qdd) EXPECT_EQ(v, 7);
+        for (double v : lambda) EXPECT_EQ(v, 7);
+    };
+    p.J2 = 0;
+    untouched(1);
+    p.J2 = 0.12;
+    R[8] = 0; // third row and column zero: det R = 0
+    R[4] = 0;
+    R[0] = 0;
+    untouched(1);
+    R[0] = R[4] = R[8] = 1;
+    Rd[1] = std::nan("");
+    untouched(3);
 }
 
 TEST(SingularMass, QuaternionBodyKeepsEnergyAndUnitNorm) {

@@ -45,6 +45,9 @@ struct derived {
     // quaternion, a coordinate only a constraint determines): the generated code factors
     // M + rho A^T A instead of M (well_posed.cpp decides).
     bool mass_singular = false;
+    // Where M alone is singular: the note saying so, its last words (how forward_dynamics
+    // solves) added once that is decided (derive.cpp).
+    std::optional<std::pair<span, std::string>> singular_mass_note;
 
     // The control API (derive_control.cpp). Symbols for q̈ and λ, spelled qdd[i] and
     // lambda[k] in the generated code.
@@ -74,6 +77,13 @@ struct derived {
     // each joint's pivot D (M is positive definite exactly where all are positive). The
     // emitter writes forward_dynamics from it where that takes fewer operations. Else empty.
     GiNaC::exvector recursive_qdd, recursive_pivots;
+    // q̈ and λ of the constrained system in quasi-velocities (quasi_velocity.cpp), where M alone
+    // is singular and M = Kᵀ Eᵀ D E K, A = Ã K with K block-diagonal (blocks of at most 4) and
+    // E, Ã constant, as a rotation matrix's W = Rᵀ Ṙ gives: no M, A or (n+nc)² system formed.
+    // quasi_pivots are D's (LDLᵀ, all positive where M's rates are regular); quasi_blocks, per
+    // block of K not constant, det(K_b)² and the product of its rows' squared norms (Hadamard:
+    // the first is at most the second). Checked at random states; else empty.
+    GiNaC::exvector quasi_qdd, quasi_lambda, quasi_pivots, quasi_blocks;
 
     // Task space: for each output of q (and t) only, in the order of model::outputs, its
     // Jacobian J = ∂y/∂q (size × nq, row-major) and drift ÿ − J q̈ = J̇ q̇ + 2 (∂J/∂t) q̇ +

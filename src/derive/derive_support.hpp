@@ -84,6 +84,9 @@ struct rate_structures;
 // derived::recursive_qdd and recursive_pivots from the composites, where they apply.
 void recursive_forward_dynamics(model const& m, rate_structures const& rs, derived& d);
 
+// derived::quasi_qdd, quasi_lambda, quasi_pivots and quasi_blocks, where they apply.
+void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d);
+
 // M, h and C (the Christoffel matrix) from the rate form.
 void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, derived& d);
 

@@ -127,20 +127,7 @@ void recursive_forward_dynamics(model const& m, rate_structures const& rs, deriv
     if (d.inverse_dynamics.size() != n) return;
     GiNaC::exmap at;
     for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = solution.qdd[i];
-    exvector parts;
-    for (auto const& row : d.inverse_dynamics) parts.insert(parts.end(), row.begin(), row.end());
-    parts = substitute(parts, at);
-    samples s(m);
-    std::vector<std::vector<std::size_t>> rows(n);
-    for (std::size_t i = 0, k = 0; i < n; ++i)
-        for (std::size_t j = 0; j < d.inverse_dynamics[i].size(); ++j) rows[i].push_back(s.add(parts[k++]));
-    if (!s.evaluate(m, 0x61626121ull, 3)) return;
-    for (std::size_t x = 0; x < s.count(); ++x)
-        for (auto const& row : rows) {
-            double total = 0, size = 0;
-            for (std::size_t k : row) total += s(x, k), size += std::abs(s(x, k));
-            if (!(std::abs(total) <= 1e-9 * size + 1e-300)) return;
-        }
+    if (!rows_vanish_at_random_states(m, d.inverse_dynamics, at, 0x61626121ull)) return;
     d.recursive_qdd = std::move(solution.qdd);
     d.recursive_pivots = std::move(solution.pivots);
 }

@@ -3,6 +3,7 @@
 #include "graph/expression_graph.hpp"
 #include "derive/rate_structure.hpp"
 #include "derive/well_posed.hpp"
+#include "symbolic/dag.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -338,6 +339,25 @@ bool samples::evaluate(model const& m, std::uint64_t seed, int count) {
         for (double v : values_.back())
             if (!std::isfinite(v)) return false;
     }
+    return true;
+}
+
+bool rows_vanish_at_random_states(model const& m, std::vector<exvector> const& rows, GiNaC::exmap const& at,
+                                  std::uint64_t seed) {
+    exvector parts;
+    for (auto const& row : rows) parts.insert(parts.end(), row.begin(), row.end());
+    parts = substitute(parts, at);
+    samples s(m);
+    std::vector<std::vector<std::size_t>> index(rows.size());
+    for (std::size_t i = 0, k = 0; i < rows.size(); ++i)
+        for (std::size_t j = 0; j < rows[i].size(); ++j) index[i].push_back(s.add(parts[k++]));
+    if (!s.evaluate(m, seed, 3)) return false;
+    for (std::size_t x = 0; x < s.count(); ++x)
+        for (auto const& row : index) {
+            double total = 0, size = 0;
+            for (std::size_t k : row) total += s(x, k), size += std::abs(s(x, k));
+            if (!(std::abs(total) <= 1e-9 * size + 1e-300)) return false;
+        }
     return true;
 }
 

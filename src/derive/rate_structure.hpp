@@ -54,6 +54,12 @@ private:
 // term-by-term sums, it is not trusted).
 bool agree_at_random_states(model const& m, GiNaC::exvector const& C, GiNaC::exvector const& G, std::uint64_t seed);
 
+// Each row's parts (sums, as derived::residual_rows and inverse_dynamics hold them) sum to
+// zero with `at` substituted, to 1e-9 of the parts' sizes, at three random states: a backward
+// error, so the system's conditioning does not enter.
+bool rows_vanish_at_random_states(model const& m, std::vector<GiNaC::exvector> const& rows, GiNaC::exmap const& at,
+                                  std::uint64_t seed);
+
 // Operations of the expressions as the code generator would share them.
 std::size_t operations_of(model const& m, GiNaC::exvector const& e);
 

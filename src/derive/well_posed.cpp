@@ -454,12 +454,11 @@ private:
         if (nc > 0 && augmented_singular < samples.size()) {
             d_.mass_singular = true;
             std::size_t const i = single_coordinate(null_vector);
-            diags_.note(i < n ? m_.coordinate_spans[i] : statement_with(null_vector),
-                        fmt::format("the mass matrix alone is singular (rank {} of {}{}); the constraints "
-                                    "determine that motion, so forward_dynamics solves [[M, A^T], [A, 0]] as a "
-                                    "whole (with M + rho A^T A)",
-                                    rank, n, same_direction ? "; no inertia along " + combination(m_, null_vector) : ""),
-                        warning_kind::singular_mass_matrix);
+            d_.singular_mass_note = {
+                i < n ? m_.coordinate_spans[i] : statement_with(null_vector),
+                fmt::format("the mass matrix alone is singular (rank {} of {}{}); the constraints "
+                            "determine that motion, so forward_dynamics solves [[M, A^T], [A, 0]] as a whole",
+                            rank, n, same_direction ? "; no inertia along " + combination(m_, null_vector) : "")};
             return true;
         }
         std::vector<double> const v = nc > 0 ? undetermined : null_vector;

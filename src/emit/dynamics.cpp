@@ -347,12 +347,6 @@ std::string emitter::inline_forward_dynamics(built_function& f, std::vector<std:
 
 void emitter::forward_dynamics() {
     std::size_t const n = d_.nq, nc = d_.nc;
-    std::vector<std::pair<std::string, exvector>> terms;
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j <= i; ++j)
-            terms.push_back({"M[" + std::to_string(i * n + j) + "]", {d_.mass_matrix[i * n + j]}});
-    for (auto& b : bias_parts(true)) terms.push_back(std::move(b));
-    built_function f = build("dynamics_terms", terms);
     auto args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "qdd"), "lambda");
     if (o_.templated) {
         // Not deduced from lambda, so that a bare nullptr is accepted there.
@@ -360,6 +354,13 @@ void emitter::forward_dynamics() {
         out_.add_helpers(text("control.tpl#non_deduced"));
     }
     out_.declare("int", "forward_dynamics", args, text("comments.tpl#forward_dynamics"));
+    if (quasi_velocities()) return quasi_forward_dynamics(args);
+    std::vector<std::pair<std::string, exvector>> terms;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j <= i; ++j)
+            terms.push_back({"M[" + std::to_string(i * n + j) + "]", {d_.mass_matrix[i * n + j]}});
+    for (auto& b : bias_parts(true)) terms.push_back(std::move(b));
+    built_function f = build("dynamics_terms", terms);
     if (nc == 0 && unrolls_mass_matrix() && f.stats.operations_after_cse <= o_.split_operations) {
         std::vector<std::string> read;
         std::string body = inline_forward_dynamics(f, read);
@@ -445,6 +446,36 @@ bool emitter::recursive_forward_dynamics(std::vector<cxx_argument> const& args,
     out_.define("int", "forward_dynamics", args, {"t", "q", "qd", "u", "p", "qdd"},
                 text("forward_dynamics.tpl#recursive", values), "", cxx_printer::place::api);
     return true;
+}
+
+// forward_dynamics from derived::quasi_qdd and quasi_lambda: one helper computes D's pivots,
+// each block's det(K_b)² with the product of its rows' squared norms (H, in pairs), q̈ and λ;
+// the function checks them and stores on success, with the statuses of the dense path.
+void emitter::quasi_forward_dynamics(std::vector<cxx_argument> const& args) {
+    std::size_t const n = d_.nq, nc = d_.nc, nd = d_.quasi_pivots.size(), nh = d_.quasi_blocks.size();
+    std::vector<std::pair<std::string, exvector>> terms;
+    for (std::size_t i = 0; i < nd; ++i) terms.push_back({"D[" + std::to_string(i) + "]", {d_.quasi_pivots[i]}});
+    for (std::size_t i = 0; i < nh; ++i) terms.push_back({"H[" + std::to_string(i) + "]", {d_.quasi_blocks[i]}});
+    for (std::size_t i = 0; i < n; ++i) terms.push_back({"x[" + std::to_string(i) + "]", {d_.quasi_qdd[i]}});
+    for (std::size_t k = 0; k < nc; ++k) terms.push_back({"l[" + std::to_string(k) + "]", {d_.quasi_lambda[k]}});
+    auto helper_args = with_output(inputs({"q", "qd", "u", "p"}), "D");
+    if (nh > 0) helper_args = with_output(helper_args, "H");
+    helper_args = with_output(with_output(helper_args, "x"), "l");
+    write_function(build("forward_dynamics_quasi", terms), helper_args, text("comments.tpl#forward_dynamics_quasi"),
+                   cxx_printer::place::helper);
+    std::string const section = "forward_dynamics_constrained.tpl#";
+    std::vector<std::pair<std::string, std::string>> values = {
+        {"scalar", scalar()},
+        {"args_q_qd_u_p", cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}))},
+        {"math", math()},
+        {"tolerance", single() ? "1e-12f" : "1e-12"},
+        {"nd", std::to_string(nd)},
+        {"nh", std::to_string(nh)}};
+    values.push_back({"blocks_declaration", nh > 0 ? text(section + "quasi_blocks_declaration", values) : ""});
+    values.push_back({"blocks_argument", nh > 0 ? "H, " : ""});
+    values.push_back({"blocks_check", nh > 0 ? text(section + "quasi_blocks_check", values) : ""});
+    out_.define("int", "forward_dynamics", args, {"t", "q", "qd", "u", "p", "qdd", "lambda"},
+                text(section + "quasi", values), "", cxx_printer::place::api);
 }
 
 } // namespace lagc::emitting

@@ -285,6 +285,7 @@ void emitter::constraint_functions() {
         combined.push_back({"rhs[" + std::to_string(i) + "]", d_.generalized_forces[i] - d_.bias[i]});
     for (std::size_t k = 0; k < nc; ++k) combined.push_back({"rhs[" + std::to_string(n + k) + "]", d_.constraint_rhs[k]});
     array_function("semi_implicit_system", with_output(with_output(inputs({"q", "qd", "u", "p"}), "K"), "rhs"), combined);
+    if (quasi_velocities()) return; // forward_dynamics' own terms (quasi_forward_dynamics)
     std::vector<std::pair<std::string, ex>> ar = entries("A", d_.constraint_jacobian);
     for (std::size_t k = 0; k < nc; ++k) ar.push_back({"r[" + std::to_string(k) + "]", d_.constraint_rhs[k]});
     write_function(build("constraint_terms", ar), with_output(with_output(inputs({"q", "qd", "p"}), "A"), "r"),

@@ -92,6 +92,10 @@ private:
     std::string inline_forward_dynamics(built_function& f, std::vector<std::string>& read);
     bool recursive_forward_dynamics(std::vector<cxx_argument> const& args,
                                     std::vector<std::pair<std::string, std::string>> values, std::size_t closed_form);
+    // With constraints, in quasi-velocities (derived::quasi_qdd), where they were found: then
+    // neither dynamics_terms nor constraint_terms is written.
+    bool quasi_velocities() const { return d_.nq > 0 && d_.quasi_qdd.size() == d_.nq; }
+    void quasi_forward_dynamics(std::vector<cxx_argument> const& args);
     // The lines that factor M + rho A^T A where M alone is singular (d_.mass_singular), for
     // one place (an augment.tpl section; its helpers added once); "" otherwise.
     std::string augmented(char const* section);

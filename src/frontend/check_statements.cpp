@@ -132,6 +132,9 @@ void checker::statement(ast::definition_stmt const& s, span where) {
         if (v && v->shape == value::kind::vector && v->rows == 3 && depends_on(*v, m_.qd) && !depends_on(*v, m_.u) &&
             m_.velocity_vectors.size() < 4096)
             m_.velocity_vectors.push_back(v->elems);
+        // Any named value of velocities: a candidate set of quasi-velocities (model::named_rates).
+        if (v && v->elems.size() <= 64 && depends_on(*v, m_.qd) && !depends_on(*v, m_.u) && m_.named_rates.size() < 1024)
+            m_.named_rates.push_back(v->elems);
         lets_.push_back(v);
         return;
     }

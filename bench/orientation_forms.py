@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""One free rigid body, three ways: callgrind instructions per RK4 step.
+
+usage: python3 bench/orientation_forms.py LAGC_EXECUTABLE WORK_DIR
+models/quaternion_body.lag (4 coordinates, |q|^2 = 1) and models/rotation_matrix_body.lag
+(the lecture notes' 9 entries of R, R^T R = I as 6 rows), each lagc's `rk4_step` from the
+same spinning state under the same torques, and a hand-written Newton-Euler step for scale
+(Euler's equations J w' = J w x w + tau with the quaternion's q' = q (x) (0, w) / 2, RK4 on
+the 7 numbers). Run by bench/run.sh; needs valgrind.
+"""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from bench import instructions_per_call  # noqa: E402
+
+# From the rotation of the unit quaternion (0.9, 0.3, 0.2, 0.1)/|.| at body rates (1, -2, 0.5).
+HARNESS = r"""
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+{include}
+static const double qa[4] = {{0.9, 0.3, 0.2, 0.1}};
+static const double om[3] = {{1.0, -2.0, 0.5}};
+static const double tau[3] = {{0.1, 0.0, -0.2}};
+
+// The hand-written step: x = (q0..q3, w0..w2), J = diag(0.08, 0.12, 0.15).
+static void rates(const double* x, double* f) {{
+    const double J[3] = {{0.08, 0.12, 0.15}};
+    const double* q = x;
+    const double* w = x + 4;
+    f[0] = 0.5 * (-q[1] * w[0] - q[2] * w[1] - q[3] * w[2]);
+    f[1] = 0.5 * (q[0] * w[0] + q[2] * w[2] - q[3] * w[1]);
+    f[2] = 0.5 * (q[0] * w[1] + q[3] * w[0] - q[1] * w[2]);
+    f[3] = 0.5 * (q[0] * w[2] + q[1] * w[1] - q[2] * w[0]);
+    f[4] = ((J[1] - J[2]) * w[1] * w[2] + tau[0]) / J[0];
+    f[5] = ((J[2] - J[0]) * w[2] * w[0] + tau[1]) / J[1];
+    f[6] = ((J[0] - J[1]) * w[0] * w[1] + tau[2]) / J[2];
+}}
+__attribute__((noinline)) static int hand_step(double* x, double dt) {{
+    double k1[7], k2[7], k3[7], k4[7], y[7];
+    rates(x, k1);
+    for (int i = 0; i < 7; ++i) y[i] = x[i] + 0.5 * dt * k1[i];
+    rates(y, k2);
+    for (int i = 0; i < 7; ++i) y[i] = x[i] + 0.5 * dt * k2[i];
+    rates(y, k3);
+    for (int i = 0; i < 7; ++i) y[i] = x[i] + dt * k3[i];
+    rates(y, k4);
+    for (int i = 0; i < 7; ++i) x[i] += dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
+    return std::isfinite(x[0]) ? 0 : 1;
+}}
+
+int main(int, char** argv) {{
+    const int calls = std::atoi(argv[3]);  // usage: harness NAME count N
+    const double n = std::sqrt(qa[0] * qa[0] + qa[1] * qa[1] + qa[2] * qa[2] + qa[3] * qa[3]);
+    const double w = qa[0] / n, a = qa[1] / n, b = qa[2] / n, c = qa[3] / n;
+    double x[18];
+    int nx = 0;
+{setup}
+    double checksum = 0;
+    for (int k = 0; k < calls; ++k) {{
+{step}
+        checksum += x[k % nx];
+    }}
+    std::printf("%.17g\n", checksum);
+    return 0;
+}}
+"""
+
+SETUPS = {
+    "quaternion_body": """    nx = 8;
+    const double q[4] = {w, a, b, c};
+    const double Q[4][3] = {{-a, -b, -c}, {w, -c, b}, {c, w, -a}, {-b, a, w}};
+    for (int r = 0; r < 4; ++r) x[r] = q[r], x[4 + r] = 0.5 * (Q[r][0] * om[0] + Q[r][1] * om[1] + Q[r][2] * om[2]);""",
+    "rotation_matrix_body": """    nx = 18;
+    const double R[9] = {w * w + a * a - b * b - c * c, 2 * (a * b - w * c), 2 * (a * c + w * b),
+                         2 * (a * b + w * c), w * w - a * a + b * b - c * c, 2 * (b * c - w * a),
+                         2 * (a * c - w * b), 2 * (b * c + w * a), w * w - a * a - b * b + c * c};
+    const double S[9] = {0, -om[2], om[1], om[2], 0, -om[0], -om[1], om[0], 0};
+    for (int i = 0; i < 9; ++i) x[i] = R[i];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            double s = 0;
+            for (int k = 0; k < 3; ++k) s += R[i * 3 + k] * S[k * 3 + j];
+            x[9 + i * 3 + j] = s;
+        }""",
+    "hand": """    nx = 7;
+    x[0] = w, x[1] = a, x[2] = b, x[3] = c, x[4] = om[0], x[5] = om[1], x[6] = om[2];""",
+}
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    lagc, work = sys.argv[1], sys.argv[2]
+    os.makedirs(work, exist_ok=True)
+    results = {}
+    for name in ("quaternion_body", "rotation_matrix_body", "hand"):
+        sources = []
+        if name == "hand":
+            include, step = "", "        if (hand_step(x, 0.001) != 0) return 1;"
+        else:
+            out = os.path.join(work, name + ".cpp")
+            subprocess.run([lagc, os.path.join(HERE, "..", "models", name + ".lag"), "-o", out, "-w"], check=True,
+                           capture_output=True)
+            sources = [out]
+            include = f'#include "{name}.hpp"\nstatic {name}::Parameters p;\nstatic const double u[3] = {{0.1, 0.0, -0.2}};'
+            step = f"        if ({name}::rk4_step(x, u, p, 0.001) != 0) return 1;"
+        src = os.path.join(work, name + "_harness.cpp")
+        with open(src, "w") as f:
+            f.write(HARNESS.format(include=include, setup=SETUPS[name], step=step))
+        exe = os.path.join(work, name + "_harness")
+        subprocess.run(["g++", "-std=c++17", "-O2", "-I", work, src, *sources, "-o", exe], check=True)
+        results[name] = instructions_per_call(exe, work, (name,))
+    q, r, h = results["quaternion_body"], results["rotation_matrix_body"], results["hand"]
+    print("| form | coordinates | constraint rows | instructions per RK4 step | against the quaternion |")
+    print("|---|---:|---:|---:|---:|")
+    print(f"| unit quaternion (lagc) | 4 | 1 | {q:.0f} | 1.00 |")
+    print(f"| rotation matrix (lagc) | 9 | 6 | {r:.0f} | {r / q:.2f} |")
+    print(f"| hand-written Newton–Euler (quaternion, Euler's equations) | 7 states | – | {h:.0f} | {h / q:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

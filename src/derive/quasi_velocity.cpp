@@ -1,0 +1,399 @@
+// Stage 3: forward dynamics with constraints in quasi-velocities, where M alone is singular.
+//
+// Where the kinetic energy is ½ ρᵀ D ρ in k rates ρ = G q̇ (the rate form) and the nc
+// constraint rows A number n − k, the index-1 system
+//   M q̈ + Aᵀ λ = b (= Q − h),   A q̈ = r,   M = Gᵀ D G,
+// is regular exactly where D and P = [G; A] are. lagc looks for quasi-velocities a = K q̇
+// that make P constant: K block-diagonal with blocks of at most 4 (the elements of a value the
+// model named, as W = transpose(R)*der(R) gives Rᵀ three times for the nine entries of a
+// rotation matrix; der(q_i) itself for a coordinate no such value covers), with G = E K and
+// A = Ã K for rational E and Ã, and T = [E; Ã] invertible. Then with b̃ = K⁻ᵀ b:
+//   Tᵀ [D E a; λ] = b̃, so [D v; λ] = T⁻ᵀ b̃ (v = E a),   a = T⁻¹ [v; r],   q̈ = K⁻¹ a,
+// K⁻¹ block by block as adjugate over determinant and D⁻¹ by its LDLᵀ: O(n) small products
+// besides b, where the dense path forms M's n² entries and factorises M + ρAᵀA and the Schur
+// complement A M⁻¹ Aᵀ. The result is checked in the residual rows at random states.
+#include "derive/rate_structure.hpp"
+#include "symbolic/dag.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace lagc {
+
+using GiNaC::ex;
+using GiNaC::exvector;
+
+namespace {
+
+constexpr std::size_t largest_block = 4;
+
+// A block of K: the quasi-velocities a_f = Σ_c K[f s + c] q̇_{coords[c]}, f, c < s.
+struct block {
+    std::vector<std::size_t> coords;
+    exvector K; // s × s, row-major
+};
+
+// ∂e/∂q̇ for each e linear and homogeneous in q̇ (the rows of its coefficients, free of q̇);
+// nothing where one is not.
+std::optional<std::vector<exvector>> linear_rows(model const& m, exvector const& es) {
+    std::size_t const n = m.q.size();
+    std::vector<exvector> rows;
+    for (ex const& e : es) {
+        if (has_any(e, m.u) || !has_any(e, m.qd)) return std::nullopt;
+        exvector row(n);
+        ex rest = e;
+        for (std::size_t i = 0; i < n; ++i) {
+            row[i] = partial(e, m.qd[i]);
+            if (has_any(row[i], m.qd)) return std::nullopt;
+            rest -= row[i] * m.qd[i];
+        }
+        if (!is_identically_zero(rest, m)) return std::nullopt;
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::size_t find_root(std::vector<std::size_t>& parent, std::size_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+}
+
+// The blocks one named value gives: its distinct non-zero rows, grouped by the coordinates
+// they share; a group is a block where it has as many rows as coordinates (at most 4), all
+// of them not yet `covered`.
+void add_blocks(std::vector<exvector> const& rows, std::vector<char>& covered, std::vector<block>& out) {
+    std::size_t const n = covered.size();
+    std::vector<exvector> distinct;
+    for (auto const& row : rows) {
+        bool const zero = std::all_of(row.begin(), row.end(), [](ex const& e) { return e.is_zero(); });
+        bool const seen = std::any_of(distinct.begin(), distinct.end(), [&](exvector const& d) {
+            for (std::size_t i = 0; i < n; ++i)
+                if (!d[i].is_equal(row[i])) return false;
+            return true;
+        });
+        if (!zero && !seen) distinct.push_back(row);
+    }
+    std::size_t const f = distinct.size();
+    std::vector<std::size_t> parent(f + n);
+    std::iota(parent.begin(), parent.end(), std::size_t{0});
+    for (std::size_t r = 0; r < f; ++r)
+        for (std::size_t i = 0; i < n; ++i)
+            if (!distinct[r][i].is_zero()) parent[find_root(parent, r)] = find_root(parent, f + i);
+    std::map<std::size_t, std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> groups;
+    for (std::size_t r = 0; r < f; ++r) groups[find_root(parent, r)].first.push_back(r);
+    for (std::size_t i = 0; i < n; ++i) {
+        auto it = groups.find(find_root(parent, f + i));
+        if (it != groups.end()) it->second.second.push_back(i);
+    }
+    for (auto const& [root, group] : groups) {
+        auto const& [forms, coords] = group;
+        if (forms.size() != coords.size() || coords.size() > largest_block) continue;
+        if (std::any_of(coords.begin(), coords.end(), [&](std::size_t i) { return covered[i]; })) continue;
+        block b{coords, {}};
+        for (std::size_t r : forms)
+            for (std::size_t i : coords) b.K.push_back(distinct[r][i]);
+        for (std::size_t i : coords) covered[i] = 1;
+        out.push_back(std::move(b));
+    }
+}
+
+// K's blocks: from the named values, largest first, then from `rows` (the rates' and the
+// constraints' own coefficients: a quaternion's 2 G(q) and 2 qᵀ make one 4 × 4 block), then
+// der(q_i) for the rest.
+std::vector<block> quasi_blocks(model const& m, std::vector<exvector> const& rows) {
+    std::size_t const n = m.q.size();
+    std::vector<std::size_t> order(m.named_rates.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return m.named_rates[a].size() > m.named_rates[b].size(); });
+    std::vector<char> covered(n, 0);
+    std::vector<block> out;
+    for (std::size_t k : order)
+        if (auto named = linear_rows(m, m.named_rates[k])) add_blocks(*named, covered, out);
+    add_blocks(rows, covered, out);
+    for (std::size_t i = 0; i < n; ++i)
+        if (!covered[i]) out.push_back({{i}, {ex(1)}});
+    return out;
+}
+
+// x with Kᵀ x = y for an s × s K (row-major), by elimination with partial pivoting; empty
+// where K is singular.
+std::vector<double> solve_transposed(std::vector<double> K, std::vector<double> y, std::size_t s) {
+    auto at = [&](std::size_t i, std::size_t j) -> double& { return K[j * s + i]; }; // Kᵀ(i, j)
+    for (std::size_t c = 0; c < s; ++c) {
+        std::size_t p = c;
+        for (std::size_t i = c + 1; i < s; ++i)
+            if (std::abs(at(i, c)) > std::abs(at(p, c))) p = i;
+        if (!(std::abs(at(p, c)) > 1e-12)) return {};
+        for (std::size_t j = 0; j < s; ++j) std::swap(at(c, j), at(p, j));
+        std::swap(y[c], y[p]);
+        for (std::size_t i = c + 1; i < s; ++i) {
+            double const f = at(i, c) / at(c, c);
+            for (std::size_t j = c; j < s; ++j) at(i, j) -= f * at(c, j);
+            y[i] -= f * y[c];
+        }
+    }
+    std::vector<double> x(s);
+    for (std::size_t c = s; c-- > 0;) {
+        double v = y[c];
+        for (std::size_t j = c + 1; j < s; ++j) v -= at(c, j) * x[j];
+        x[c] = v / at(c, c);
+    }
+    return x;
+}
+
+// x as p/q with q ≤ 12, where it is one to 1e-9.
+std::optional<GiNaC::numeric> small_rational(double x) {
+    for (long q = 1; q <= 12; ++q) {
+        double const p = std::round(x * static_cast<double>(q));
+        if (std::abs(p) < 1e6 && std::abs(x - p / static_cast<double>(q)) <= 1e-9 * std::max(1.0, std::abs(x)))
+            return GiNaC::numeric(static_cast<long>(p), q);
+    }
+    return std::nullopt;
+}
+
+// Each row (n coefficients of q̇) as constant coefficients of the blocks' quasi-velocities:
+// read at two random states, taken as small rationals, then proved (row − c K identically
+// zero, coordinate by coordinate). Nothing where a row is not such a combination.
+std::optional<std::vector<exvector>> constant_coefficients(model const& m, std::vector<block> const& blocks,
+                                                           std::vector<exvector> const& rows) {
+    std::size_t const n = m.q.size();
+    samples s(m);
+    std::vector<std::vector<std::size_t>> k_at(blocks.size());
+    for (std::size_t b = 0; b < blocks.size(); ++b)
+        for (ex const& e : blocks[b].K) k_at[b].push_back(s.add(e));
+    std::vector<std::size_t> row_at;
+    for (auto const& row : rows)
+        for (ex const& e : row) row_at.push_back(s.add(e));
+    if (!s.evaluate(m, 0x71756173ull, 2)) return std::nullopt;
+    std::vector<exvector> out(rows.size(), exvector(n, 0));
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        std::size_t form = 0;
+        for (std::size_t b = 0; b < blocks.size(); ++b) {
+            auto const& coords = blocks[b].coords;
+            std::size_t const size = coords.size();
+            bool const zero = std::all_of(coords.begin(), coords.end(), [&](std::size_t i) { return rows[r][i].is_zero(); });
+            if (zero) {
+                form += size;
+                continue;
+            }
+            std::vector<GiNaC::numeric> c;
+            for (std::size_t x = 0; x < s.count(); ++x) {
+                std::vector<double> K, y;
+                for (std::size_t k : k_at[b]) K.push_back(s(x, k));
+                for (std::size_t i : coords) y.push_back(s(x, row_at[r * n + i]));
+                std::vector<double> const v = solve_transposed(K, y, size);
+                if (v.empty()) return std::nullopt;
+                for (std::size_t f = 0; f < size; ++f) {
+                    auto const q = small_rational(v[f]);
+                    if (!q) return std::nullopt;
+                    if (x == 0) c.push_back(*q);
+                    else if (*q != c[f]) return std::nullopt;
+                }
+            }
+            for (std::size_t j = 0; j < size; ++j) {
+                ex rest = rows[r][coords[j]];
+                for (std::size_t f = 0; f < size; ++f) rest -= c[f] * blocks[b].K[f * size + j];
+                if (!is_identically_zero(rest, m)) return std::nullopt;
+            }
+            for (std::size_t f = 0; f < size; ++f) out[r][form + f] = c[f];
+            form += size;
+        }
+    }
+    return out;
+}
+
+// adj(K) and det(K) of an s × s block (s ≤ 4), by cofactors: polynomials in K's entries.
+std::pair<exvector, ex> adjugate(exvector const& K, std::size_t s) {
+    GiNaC::matrix A(s, s);
+    for (std::size_t i = 0; i < s; ++i)
+        for (std::size_t j = 0; j < s; ++j) A(i, j) = K[i * s + j];
+    ex const det = A.determinant(GiNaC::determinant_algo::laplace);
+    exvector adj(s * s, 1);
+    if (s == 1) return {adj, det};
+    for (std::size_t i = 0; i < s; ++i)
+        for (std::size_t j = 0; j < s; ++j) {
+            GiNaC::matrix minor(s - 1, s - 1);
+            for (std::size_t r = 0, mr = 0; r < s; ++r) {
+                if (r == j) continue;
+                for (std::size_t c = 0, mc = 0; c < s; ++c)
+                    if (c != i) minor(mr, mc++) = A(r, c);
+                ++mr;
+            }
+            ex const cofactor = minor.determinant(GiNaC::determinant_algo::laplace);
+            adj[i * s + j] = (i + j) % 2 ? -cofactor : cofactor; // adj(K)_ij = (−1)^(i+j) det(K without row j, column i)
+        }
+    return {adj, det};
+}
+
+ex sum_of(exvector const& terms) {
+    exvector nonzero;
+    for (ex const& t : terms)
+        if (!t.is_zero()) nonzero.push_back(t);
+    return nonzero.empty() ? ex(0) : ex(GiNaC::add(nonzero));
+}
+
+// The rate form's rates in an order that does not depend on GiNaC's (which follows its
+// symbols' creation, and so may give a rate another sign or factor): by the coordinates each
+// moves, then by its coefficients at a random state, scaled to a largest of +1.
+std::vector<std::size_t> canonical_order(model const& m, bilinear_form const& f) {
+    std::size_t const k = f.rates.size(), n = m.q.size();
+    samples s(m);
+    for (auto const& r : f.rates)
+        for (ex const& e : r.a) s.add(e);
+    bool const valued = s.evaluate(m, 0x6f726465ull, 1);
+    std::vector<std::pair<std::vector<std::size_t>, std::vector<double>>> key(k);
+    for (std::size_t a = 0; a < k; ++a) {
+        double largest = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!f.rates[a].a[i].is_zero()) key[a].first.push_back(i);
+            double const v = valued ? s(0, a * n + i) : 0.0;
+            if (std::abs(v) > std::abs(largest) * (1 + 1e-12)) largest = v;
+            key[a].second.push_back(v);
+        }
+        for (double& v : key[a].second) v = largest != 0 ? std::round(v / largest * 1e9) : 0.0; // ties in the last digits
+    }
+    std::vector<std::size_t> order(k);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return key[a] < key[b]; });
+    return order;
+}
+
+// D of T = ½ ρᵀ D ρ from the rate form's terms c ρ_a ρ_b, its rates in `order`.
+exvector rate_inertia(bilinear_form const& f, std::vector<std::size_t> const& order) {
+    std::size_t const k = f.rates.size();
+    std::vector<std::size_t> at(k);
+    for (std::size_t i = 0; i < k; ++i) at[order[i]] = i;
+    exvector D(k * k, 0);
+    for (auto const& t : f.terms) {
+        std::size_t const a = at[t.a], b = at[t.b];
+        if (a == b) D[a * k + a] += 2 * t.c;
+        else D[a * k + b] += t.c, D[b * k + a] += t.c;
+    }
+    return D;
+}
+
+// v with D v = z, by D's LDLᵀ (no pivoting: D is a kinetic energy's); `pivots` its D_ii.
+exvector solve_rate_inertia(exvector const& D, exvector const& z, exvector& pivots) {
+    std::size_t const k = z.size();
+    exvector L(k * k, 0), y = z;
+    pivots.assign(k, 0);
+    for (std::size_t i = 0; i < k; ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            exvector terms = {D[i * k + j]};
+            for (std::size_t l = 0; l < j; ++l) terms.push_back(-L[i * k + l] * L[j * k + l] * pivots[l]);
+            ex const s = sum_of(terms);
+            L[i * k + j] = s.is_zero() ? ex(0) : s / pivots[j];
+        }
+        exvector terms = {D[i * k + i]};
+        for (std::size_t l = 0; l < i; ++l) terms.push_back(-L[i * k + l] * L[i * k + l] * pivots[l]);
+        pivots[i] = sum_of(terms);
+        exvector yi = {y[i]};
+        for (std::size_t j = 0; j < i; ++j) yi.push_back(-L[i * k + j] * y[j]);
+        y[i] = sum_of(yi);
+    }
+    exvector v(k);
+    for (std::size_t i = k; i-- > 0;) {
+        exvector terms = {y[i] / pivots[i]};
+        for (std::size_t j = i + 1; j < k; ++j) terms.push_back(-L[j * k + i] * v[j]);
+        v[i] = sum_of(terms);
+    }
+    return v;
+}
+
+// x = Mᵀ y (transposed) or M y for a rational n × n matrix, over its non-zeros.
+exvector times(GiNaC::matrix const& M, exvector const& y, bool transposed) {
+    std::size_t const n = y.size();
+    exvector x(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        exvector terms;
+        for (std::size_t j = 0; j < n; ++j) {
+            ex const& c = transposed ? M(j, i) : M(i, j);
+            if (!c.is_zero() && !y[j].is_zero()) terms.push_back(c * y[j]);
+        }
+        x[i] = sum_of(terms);
+    }
+    return x;
+}
+
+} // namespace
+
+void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d) {
+    std::size_t const n = d.nq, nc = d.nc, k = f.rates.size();
+    if (nc == 0 || !d.mass_singular || k + nc != n || n > 64) return;
+    std::vector<std::size_t> const rate_order = canonical_order(m, f);
+    std::vector<exvector> rows;
+    for (std::size_t a : rate_order) rows.push_back(f.rates[a].a);
+    for (std::size_t c = 0; c < nc; ++c) rows.emplace_back(d.constraint_jacobian.begin() + c * n,
+                                                          d.constraint_jacobian.begin() + (c + 1) * n);
+    std::vector<block> const blocks = quasi_blocks(m, rows);
+    if (std::all_of(blocks.begin(), blocks.end(), [](block const& b) { return b.coords.size() == 1; })) return;
+    auto const coefficients = constant_coefficients(m, blocks, rows);
+    if (!coefficients) return;
+    GiNaC::matrix T(n, n);
+    for (std::size_t r = 0; r < n; ++r)
+        for (std::size_t j = 0; j < n; ++j) T(r, j) = (*coefficients)[r][j];
+    if (T.determinant().is_zero()) return;
+    GiNaC::matrix const Ti = T.inverse();
+
+    // b̃ = K⁻ᵀ b and, for q̈ = K⁻¹ a, each block's adjugate over its determinant.
+    exvector b(n), bt(n);
+    for (std::size_t i = 0; i < n; ++i) b[i] = d.generalized_forces[i] - sum_of(bias_parts(d, i, true));
+    std::vector<std::pair<exvector, ex>> inverses;
+    exvector checks;
+    std::size_t form = 0;
+    for (auto const& bl : blocks) {
+        std::size_t const s = bl.coords.size();
+        auto [adj, det] = adjugate(bl.K, s);
+        ex const inv = GiNaC::pow(det, -1);
+        for (std::size_t fi = 0; fi < s; ++fi) {
+            exvector terms;
+            for (std::size_t c = 0; c < s; ++c) terms.push_back(adj[c * s + fi] * b[bl.coords[c]]);
+            bt[form + fi] = sum_of(terms) * inv;
+        }
+        form += s;
+        if (!GiNaC::is_a<GiNaC::numeric>(det) &&
+            std::none_of(checks.begin(), checks.end(), [&](ex const& e) { return e.is_equal(GiNaC::pow(det, 2)); })) {
+            exvector norms;
+            for (std::size_t r = 0; r < s; ++r) {
+                exvector squares;
+                for (std::size_t c = 0; c < s; ++c) squares.push_back(GiNaC::pow(bl.K[r * s + c], 2));
+                norms.push_back(sum_of(squares));
+            }
+            checks.push_back(GiNaC::pow(det, 2));
+            checks.push_back(GiNaC::mul(norms));
+        } else if (GiNaC::is_a<GiNaC::numeric>(det) && det.is_zero()) {
+            return;
+        }
+        inverses.push_back({std::move(adj), inv});
+    }
+    exvector const z = times(Ti, bt, true);
+    exvector pivots;
+    exvector va = solve_rate_inertia(rate_inertia(f, rate_order), exvector(z.begin(), z.begin() + k), pivots);
+    for (std::size_t c = 0; c < nc; ++c) va.push_back(d.constraint_rhs[c]);
+    exvector const a = times(Ti, va, false);
+    exvector qdd(n);
+    form = 0;
+    for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
+        auto const& bl = blocks[bi];
+        std::size_t const s = bl.coords.size();
+        for (std::size_t c = 0; c < s; ++c) {
+            exvector terms;
+            for (std::size_t fi = 0; fi < s; ++fi) terms.push_back(inverses[bi].first[c * s + fi] * a[form + fi]);
+            qdd[bl.coords[c]] = sum_of(terms) * inverses[bi].second;
+        }
+        form += s;
+    }
+    exvector const lambda(z.begin() + k, z.end());
+    GiNaC::exmap at;
+    for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = qdd[i];
+    for (std::size_t c = 0; c < nc; ++c) at[d.lambda[c]] = lambda[c];
+    if (!rows_vanish_at_random_states(m, d.residual_rows, at, 0x71647121ull)) return;
+    d.quasi_qdd = std::move(qdd);
+    d.quasi_lambda = lambda;
+    d.quasi_pivots = std::move(pivots);
+    d.quasi_blocks = std::move(checks);
+}
+
+} // namespace lagc
