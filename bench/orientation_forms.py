@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""One free rigid body, three ways: callgrind instructions per RK4 step.
+"""Orientation forms side by side: callgrind instructions per RK4 step.
 
 usage: python3 bench/orientation_forms.py LAGC_EXECUTABLE WORK_DIR
-models/quaternion_body.lag (4 coordinates, |q|^2 = 1) and models/rotation_matrix_body.lag
-(the lecture notes' 9 entries of R, R^T R = I as 6 rows), each lagc's `rk4_step` from the
-same spinning state under the same torques, and a hand-written Newton-Euler step for scale
-(Euler's equations J w' = J w x w + tau with the quaternion's q' = q (x) (0, w) / 2, RK4 on
-the 7 numbers). Run by bench/run.sh; needs valgrind.
+A free rigid body (models/quaternion_body.lag: 4 coordinates, |q|^2 = 1;
+models/rotation_matrix_body.lag: the lecture notes' 9 entries of R, R^T R = I as 6 rows) and
+the lecture notes' tethered kite written both ways (models/kite_quaternion.lag,
+models/kite_rotation_matrix.lag: position and orientation, the tether as one more
+constraint, aerodynamic forces), each lagc's `rk4_step` from the same state on the manifold
+under the same torques; and a hand-written Newton-Euler step of the free body for scale
+(Euler's equations J w' = J w x w + tau with q' = q (x) (0, w) / 2, RK4 on 7 numbers). Run
+by bench/run.sh; needs valgrind.
 """
 import os
 import subprocess
@@ -57,13 +60,21 @@ int main(int, char** argv) {{
     const int calls = std::atoi(argv[3]);  // usage: harness NAME count N
     const double n = std::sqrt(qa[0] * qa[0] + qa[1] * qa[1] + qa[2] * qa[2] + qa[3] * qa[3]);
     const double w = qa[0] / n, a = qa[1] / n, b = qa[2] / n, c = qa[3] / n;
-    double x[18];
+    double x[24];
     int nx = 0;
+    // The kites: on the tether (L = 50) at 30 degrees elevation, moving across the wind.
+    const double pk[3] = {{50 * 0.8660254037844386, 0.0, 25.0}}, vk[3] = {{-2.5, 8.0, 4.330127018922193}};
 {setup}
+    // Each call steps from the same state (the kites have no aerodynamic moments to keep them
+    // flying: left to themselves they tumble and, after a second or so, run away).
+    double x0[24];
+    for (int i = 0; i < nx; ++i) x0[i] = x[i];
     double checksum = 0;
     for (int k = 0; k < calls; ++k) {{
+        for (int i = 0; i < nx; ++i) x[i] = x0[i];
 {step}
         checksum += x[k % nx];
+        x0[0] += 1e-12;
     }}
     std::printf("%.17g\n", checksum);
     return 0;
@@ -87,6 +98,25 @@ SETUPS = {
             for (int k = 0; k < 3; ++k) s += R[i * 3 + k] * S[k * 3 + j];
             x[9 + i * 3 + j] = s;
         }""",
+    "kite_quaternion": """    nx = 14;
+    const double q[4] = {w, a, b, c};
+    const double Q[4][3] = {{-a, -b, -c}, {w, -c, b}, {c, w, -a}, {-b, a, w}};
+    for (int i = 0; i < 3; ++i) x[i] = pk[i], x[7 + i] = vk[i];
+    for (int r = 0; r < 4; ++r)
+        x[3 + r] = q[r], x[10 + r] = 0.5 * (Q[r][0] * om[0] + Q[r][1] * om[1] + Q[r][2] * om[2]);""",
+    "kite_rotation_matrix": """    nx = 24;
+    const double R[9] = {w * w + a * a - b * b - c * c, 2 * (a * b - w * c), 2 * (a * c + w * b),
+                         2 * (a * b + w * c), w * w - a * a + b * b - c * c, 2 * (b * c - w * a),
+                         2 * (a * c - w * b), 2 * (b * c + w * a), w * w - a * a - b * b + c * c};
+    const double S[9] = {0, -om[2], om[1], om[2], 0, -om[0], -om[1], om[0], 0};
+    for (int i = 0; i < 3; ++i) x[i] = pk[i], x[12 + i] = vk[i];
+    for (int i = 0; i < 9; ++i) x[3 + i] = R[i];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            double s = 0;
+            for (int k = 0; k < 3; ++k) s += R[i * 3 + k] * S[k * 3 + j];
+            x[15 + i * 3 + j] = s;
+        }""",
     "hand": """    nx = 7;
     x[0] = w, x[1] = a, x[2] = b, x[3] = c, x[4] = om[0], x[5] = om[1], x[6] = om[2];""",
 }
@@ -98,7 +128,7 @@ def main():
     lagc, work = sys.argv[1], sys.argv[2]
     os.makedirs(work, exist_ok=True)
     results = {}
-    for name in ("quaternion_body", "rotation_matrix_body", "hand"):
+    for name in ("quaternion_body", "rotation_matrix_body", "kite_quaternion", "kite_rotation_matrix", "hand"):
         sources = []
         if name == "hand":
             include, step = "", "        if (hand_step(x, 0.001) != 0) return 1;"
@@ -115,12 +145,15 @@ def main():
         exe = os.path.join(work, name + "_harness")
         subprocess.run(["g++", "-std=c++17", "-O2", "-I", work, src, *sources, "-o", exe], check=True)
         results[name] = instructions_per_call(exe, work, (name,))
-    q, r, h = results["quaternion_body"], results["rotation_matrix_body"], results["hand"]
-    print("| form | coordinates | constraint rows | instructions per RK4 step | against the quaternion |")
-    print("|---|---:|---:|---:|---:|")
-    print(f"| unit quaternion (lagc) | 4 | 1 | {q:.0f} | 1.00 |")
-    print(f"| rotation matrix (lagc) | 9 | 6 | {r:.0f} | {r / q:.2f} |")
-    print(f"| hand-written Newton–Euler (quaternion, Euler's equations) | 7 states | – | {h:.0f} | {h / q:.2f} |")
+    rows = [("free body", "quaternion_body", "rotation_matrix_body", "4 / 1", "9 / 6"),
+            ("tethered kite", "kite_quaternion", "kite_rotation_matrix", "7 / 2", "12 / 7")]
+    print("| model | quaternion: coordinates / rows | instructions per RK4 step | rotation matrix: coordinates / rows "
+          "| instructions per RK4 step | rotation matrix / quaternion |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for label, q, r, qs, rs in rows:
+        print(f"| {label} | {qs} | {results[q]:.0f} | {rs} | {results[r]:.0f} | {results[r] / results[q]:.2f} |")
+    print(f"\nA hand-written Newton–Euler RK4 step of the free body (quaternion, Euler's equations): "
+          f"{results['hand']:.0f} instructions.")
 
 
 if __name__ == "__main__":

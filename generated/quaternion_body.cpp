@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quaternion_body::detail::pair_stamp == 0xc6dbac72d91b49b5ull,
+static_assert(quaternion_body::detail::pair_stamp == 0x13a290fbf3610ff9ull,
               "quaternion_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quaternion_body {
@@ -527,17 +527,19 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
-    // In quasi-velocities a = K qdd (K block-diagonal): D's pivots (all positive where the
-    // kinetic energy's rates are regular), qdd and lambda, with no M, A or system of
-    // nq + nc unknowns formed.
+    // In quasi-velocities a = K qdd (K block-diagonal), the system's independent parts each
+    // solved alone: pivots D (all positive where the system is regular), qdd and lambda,
+    // with no M, A or system of nq + nc unknowns formed.
     double D[3], x[nq], l[nc];
     double H[2];
     detail::forward_dynamics_quasi(q, qd, u, p, D, H, x, l);
-    double largest = 0;
-    for (int i = 0; i < 3; ++i)
-        if (D[i] > largest) largest = D[i];
-    for (int i = 0; i < 3; ++i)
-        if (!(D[i] > 1e-12 * largest) || !std::isfinite(D[i])) return 1;
+    {
+        double largest = 0;
+        for (int i = 0; i < 3; ++i)
+            if (D[i] > largest) largest = D[i];
+        for (int i = 0; i < 3; ++i)
+            if (!(D[i] > 1e-12 * largest) || !std::isfinite(D[i])) return 1;
+    }
     // Each block of K regular: det(K_b)^2 against the product of its rows' squared norms,
     // which bounds it (Hadamard).
     for (int b = 0; b < 2; b += 2)

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rotation_matrix_body::detail::pair_stamp == 0x95f53ae43f7b86c0ull,
+static_assert(rotation_matrix_body::detail::pair_stamp == 0xc384d90684097740ull,
               "rotation_matrix_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rotation_matrix_body {
@@ -890,8 +890,8 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const
 // forward_dynamics_quasi in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const Parameters& p, double* D, double* H, double* x, double* l, double* w) {
     D[0] = p.J3;
-    D[1] = p.J1;
-    D[2] = p.J2;
+    D[1] = p.J2;
+    D[2] = p.J1;
     H[1] = w[78]*w[82]*w[85];
     const double s37 = q[4]*q[6];
     const double s38 = q[5]*q[6];
@@ -1816,17 +1816,19 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
-    // In quasi-velocities a = K qdd (K block-diagonal): D's pivots (all positive where the
-    // kinetic energy's rates are regular), qdd and lambda, with no M, A or system of
-    // nq + nc unknowns formed.
+    // In quasi-velocities a = K qdd (K block-diagonal), the system's independent parts each
+    // solved alone: pivots D (all positive where the system is regular), qdd and lambda,
+    // with no M, A or system of nq + nc unknowns formed.
     double D[3], x[nq], l[nc];
     double H[2];
     detail::forward_dynamics_quasi(q, qd, u, p, D, H, x, l);
-    double largest = 0;
-    for (int i = 0; i < 3; ++i)
-        if (D[i] > largest) largest = D[i];
-    for (int i = 0; i < 3; ++i)
-        if (!(D[i] > 1e-12 * largest) || !std::isfinite(D[i])) return 1;
+    {
+        double largest = 0;
+        for (int i = 0; i < 3; ++i)
+            if (D[i] > largest) largest = D[i];
+        for (int i = 0; i < 3; ++i)
+            if (!(D[i] > 1e-12 * largest) || !std::isfinite(D[i])) return 1;
+    }
     // Each block of K regular: det(K_b)^2 against the product of its rows' squared norms,
     // which bounds it (Hadamard).
     for (int b = 0; b < 2; b += 2)

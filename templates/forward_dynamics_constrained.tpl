@@ -93,17 +93,12 @@
 {lambdas}    }}
     return 0;
 @@ quasi
-    // In quasi-velocities a = K qdd (K block-diagonal): D's pivots (all positive where the
-    // kinetic energy's rates are regular), qdd and lambda, with no M, A or system of
-    // nq + nc unknowns formed.
+    // In quasi-velocities a = K qdd (K block-diagonal), the system's independent parts each
+    // solved alone: pivots D (all positive where the system is regular), qdd and lambda,
+    // with no M, A or system of nq + nc unknowns formed.
     {scalar} D[{nd}], x[nq], l[nc];
 {blocks_declaration}    detail::forward_dynamics_quasi({args_q_qd_u_p}D, {blocks_argument}x, l);
-    {scalar} largest = 0;
-    for (int i = 0; i < {nd}; ++i)
-        if (D[i] > largest) largest = D[i];
-    for (int i = 0; i < {nd}; ++i)
-        if (!(D[i] > {tolerance} * largest) || !{math}isfinite(D[i])) return 1;
-{blocks_check}    // NaN or Inf in the state, inputs or parameters: not a solution.
+{pivot_checks}{blocks_check}    // NaN or Inf in the state, inputs or parameters: not a solution.
     for (int i = 0; i < nq; ++i)
         if (!{math}isfinite(x[i])) return 3;
     for (int k = 0; k < nc; ++k)
@@ -120,3 +115,11 @@
     // which bounds it (Hadamard).
     for (int b = 0; b < {nh}; b += 2)
         if (!(H[b] > {tolerance} * {tolerance} * H[b + 1]) || !{math}isfinite(H[b])) return 1;
+@@ quasi_pivot_group
+    {{
+        {scalar} largest = 0;
+        for (int i = {begin}; i < {end}; ++i)
+            if (D[i] > largest) largest = D[i];
+        for (int i = {begin}; i < {end}; ++i)
+            if (!(D[i] > {tolerance} * largest) || !{math}isfinite(D[i])) return {status};
+    }}

@@ -9,6 +9,8 @@
 #include "double_pendulum_cartesian.hpp"
 #include "chaplygin_sled.hpp"
 #include "four_bar.hpp"
+#include "kite_quaternion.hpp"
+#include "kite_rotation_matrix.hpp"
 #include "quaternion_body.hpp"
 #include "rolling_wheel.hpp"
 #include "rotation_matrix_body.hpp"
@@ -183,6 +185,10 @@ std::vector<constrained> all_constrained() {
     { constrained d; circle_three_coordinates::Parameters p; LAGC_BIND_CONSTRAINED(circle_three_coordinates, d, p); v.push_back(d); }
     // Solved in quasi-velocities (W = R^T R'), here at random R that are not rotations.
     { constrained d; rotation_matrix_body::Parameters p; LAGC_BIND_CONSTRAINED(rotation_matrix_body, d, p); v.push_back(d); }
+    // The tethered kites: the rotation and the tether solved as two parts (the tether's by its
+    // Schur complement), at random states off both constraints.
+    { constrained d; kite_quaternion::Parameters p; LAGC_BIND_CONSTRAINED(kite_quaternion, d, p); v.push_back(d); }
+    { constrained d; kite_rotation_matrix::Parameters p; LAGC_BIND_CONSTRAINED(kite_rotation_matrix, d, p); v.push_back(d); }
     { constrained d; slider_crank::Parameters p; LAGC_BIND_CONSTRAINED(slider_crank, d, p); v.push_back(d); }
     { constrained d; chaplygin_sled::Parameters p; LAGC_BIND_CONSTRAINED(chaplygin_sled, d, p); v.push_back(d); }
     // A massless slider and a sled without inertia, set at run time: M alone is singular.
@@ -599,6 +605,44 @@ TEST(SingularMass, RotationMatrixBodyStatuses) {
     R[0] = R[4] = R[8] = 1;
     Rd[1] = std::nan("");
     untouched(3);
+}
+
+TEST(SingularMass, KiteStatuses) {
+    // Each part's own status: the tether at the anchor (p = 0: its row A = p^T vanishes, 2),
+    // a massless kite (1), a quaternion of zero (1: its block of quasi-velocities 2 G(q), 2 q^T
+    // is singular), and nothing written on failure.
+    kite_quaternion::Parameters p;
+    double q[7] = {43.3, 0.0, 25.0, 1.0, 0.0, 0.0, 0.0}, qd[7] = {-2.5, 8.0, 4.33, 0.0, 0.1, -0.2, 0.05};
+    double const u[3] = {0.1, 0.2, 0.3};
+    double qdd[7], lambda[2];
+    ASSERT_EQ(kite_quaternion::forward_dynamics(q, qd, u, p, qdd, lambda), 0);
+    auto expect = [&](int status) {
+        for (double& v : qdd) v = 7;
+        for (double& v : lambda) v = 7;
+        EXPECT_EQ(kite_quaternion::forward_dynamics(q, qd, u, p, qdd, lambda), status);
+        for (double v : qdd) EXPECT_EQ(v, 7);
+        for (double v : lambda) EXPECT_EQ(v, 7);
+    };
+    q[0] = q[1] = q[2] = 0;
+    expect(2);
+    q[0] = 43.3, q[2] = 25.0;
+    p.m = 0;
+    expect(1);
+    p.m = 20;
+    q[3] = 0;
+    expect(1);
+    q[3] = 1;
+    qd[4] = std::numeric_limits<double>::infinity();
+    expect(3);
+    // The rotation-matrix kite: the tether at the anchor (2), no inertia about one axis (1).
+    kite_rotation_matrix::Parameters pr;
+    double r[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1}, rd[12] = {-2.5, 8.0, 4.33, 0, -0.3, 0.2, 0.3, 0, -0.1, -0.2, 0.1, 0};
+    double rdd[12], rl[7];
+    EXPECT_EQ(kite_rotation_matrix::forward_dynamics(r, rd, u, pr, rdd, rl), 2);
+    r[0] = 43.3, r[2] = 25.0;
+    ASSERT_EQ(kite_rotation_matrix::forward_dynamics(r, rd, u, pr, rdd, rl), 0);
+    pr.J3 = 0;
+    EXPECT_EQ(kite_rotation_matrix::forward_dynamics(r, rd, u, pr, rdd, rl), 1);
 }
 
 TEST(SingularMass, QuaternionBodyKeepsEnergyAndUnitNorm) {

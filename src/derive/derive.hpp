@@ -78,12 +78,20 @@ struct derived {
     // emitter writes forward_dynamics from it where that takes fewer operations. Else empty.
     GiNaC::exvector recursive_qdd, recursive_pivots;
     // q̈ and λ of the constrained system in quasi-velocities (quasi_velocity.cpp), where M alone
-    // is singular and M = Kᵀ Eᵀ D E K, A = Ã K with K block-diagonal (blocks of at most 4) and
-    // E, Ã constant, as a rotation matrix's W = Rᵀ Ṙ gives: no M, A or (n+nc)² system formed.
-    // quasi_pivots are D's (LDLᵀ, all positive where M's rates are regular); quasi_blocks, per
-    // block of K not constant, det(K_b)² and the product of its rows' squared norms (Hadamard:
-    // the first is at most the second). Checked at random states; else empty.
+    // is singular and M = Kᵀ Eᵀ D E K, A = Ã K with K block-diagonal (blocks of at most 4), E
+    // rational and Ã rational on every block but der(q_i)'s, as a rotation matrix's W = Rᵀ Ṙ
+    // gives: no M, A or system of n + nc unknowns formed, only small parts solved alone.
+    // quasi_pivots are LDLᵀ pivots in groups, all positive where the system is regular: D's
+    // (status 1 where one is not) and Schur complements' of constraint rows (status 2);
+    // quasi_blocks, per block of K not constant, det(K_b)² and the product of its rows'
+    // squared norms (Hadamard: the first is at most the second). Checked at random states;
+    // else empty.
     GiNaC::exvector quasi_qdd, quasi_lambda, quasi_pivots, quasi_blocks;
+    struct quasi_pivot_group {
+        std::size_t begin, end;
+        int status;
+    };
+    std::vector<quasi_pivot_group> quasi_groups;
 
     // Task space: for each output of q (and t) only, in the order of model::outputs, its
     // Jacobian J = ∂y/∂q (size × nq, row-major) and drift ÿ − J q̈ = J̇ q̇ + 2 (∂J/∂t) q̇ +

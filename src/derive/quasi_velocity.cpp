@@ -153,9 +153,10 @@ std::optional<GiNaC::numeric> small_rational(double x) {
     return std::nullopt;
 }
 
-// Each row (n coefficients of q̇) as constant coefficients of the blocks' quasi-velocities:
-// read at two random states, taken as small rationals, then proved (row − c K identically
-// zero, coordinate by coordinate). Nothing where a row is not such a combination.
+// Each row (n coefficients of q̇) as coefficients of the blocks' quasi-velocities: those of a
+// block der(q_i) are the row's own, any other block's are constants, read at two random
+// states, taken as small rationals, then proved (row − c K identically zero, coordinate by
+// coordinate). Nothing where a row is not such a combination.
 std::optional<std::vector<exvector>> constant_coefficients(model const& m, std::vector<block> const& blocks,
                                                            std::vector<exvector> const& rows) {
     std::size_t const n = m.q.size();
@@ -176,6 +177,10 @@ std::optional<std::vector<exvector>> constant_coefficients(model const& m, std::
             bool const zero = std::all_of(coords.begin(), coords.end(), [&](std::size_t i) { return rows[r][i].is_zero(); });
             if (zero) {
                 form += size;
+                continue;
+            }
+            if (size == 1 && blocks[b].K[0].is_equal(1)) { // der(q_i) itself: any coefficient
+                out[r][form++] = rows[r][coords[0]];
                 continue;
             }
             std::vector<GiNaC::numeric> c;
@@ -274,41 +279,55 @@ exvector rate_inertia(bilinear_form const& f, std::vector<std::size_t> const& or
     return D;
 }
 
-// v with D v = z, by D's LDLᵀ (no pivoting: D is a kinetic energy's); `pivots` its D_ii.
-exvector solve_rate_inertia(exvector const& D, exvector const& z, exvector& pivots) {
-    std::size_t const k = z.size();
-    exvector L(k * k, 0), y = z;
-    pivots.assign(k, 0);
-    for (std::size_t i = 0; i < k; ++i) {
-        for (std::size_t j = 0; j < i; ++j) {
-            exvector terms = {D[i * k + j]};
-            for (std::size_t l = 0; l < j; ++l) terms.push_back(-L[i * k + l] * L[j * k + l] * pivots[l]);
-            ex const s = sum_of(terms);
-            L[i * k + j] = s.is_zero() ? ex(0) : s / pivots[j];
+// A symmetric matrix's LDLᵀ, symbolic and without pivoting (a kinetic energy's D, a Schur
+// complement A M⁻¹ Aᵀ: positive definite where the system is regular); `pivots` its D_ii.
+struct ldlt {
+    std::size_t k;
+    exvector L, pivots;
+    explicit ldlt(exvector const& D) : k(pivots_size(D)), L(k * k, 0), pivots(k, 0) {
+        for (std::size_t i = 0; i < k; ++i) {
+            for (std::size_t j = 0; j < i; ++j) {
+                exvector terms = {D[i * k + j]};
+                for (std::size_t l = 0; l < j; ++l) terms.push_back(-L[i * k + l] * L[j * k + l] * pivots[l]);
+                ex const s = sum_of(terms);
+                L[i * k + j] = s.is_zero() ? ex(0) : s / pivots[j];
+            }
+            exvector terms = {D[i * k + i]};
+            for (std::size_t l = 0; l < i; ++l) terms.push_back(-L[i * k + l] * L[i * k + l] * pivots[l]);
+            pivots[i] = sum_of(terms);
         }
-        exvector terms = {D[i * k + i]};
-        for (std::size_t l = 0; l < i; ++l) terms.push_back(-L[i * k + l] * L[i * k + l] * pivots[l]);
-        pivots[i] = sum_of(terms);
-        exvector yi = {y[i]};
-        for (std::size_t j = 0; j < i; ++j) yi.push_back(-L[i * k + j] * y[j]);
-        y[i] = sum_of(yi);
     }
-    exvector v(k);
-    for (std::size_t i = k; i-- > 0;) {
-        exvector terms = {y[i] / pivots[i]};
-        for (std::size_t j = i + 1; j < k; ++j) terms.push_back(-L[j * k + i] * v[j]);
-        v[i] = sum_of(terms);
+    static std::size_t pivots_size(exvector const& D) {
+        std::size_t k = 0;
+        while (k * k < D.size()) ++k;
+        return k;
     }
-    return v;
-}
+    // x with D x = z.
+    exvector solve(exvector y) const {
+        for (std::size_t i = 0; i < k; ++i) {
+            exvector yi = {y[i]};
+            for (std::size_t j = 0; j < i; ++j)
+                if (!L[i * k + j].is_zero()) yi.push_back(-L[i * k + j] * y[j]);
+            y[i] = sum_of(yi);
+        }
+        exvector x(k);
+        for (std::size_t i = k; i-- > 0;) {
+            exvector terms = {y[i] / pivots[i]};
+            for (std::size_t j = i + 1; j < k; ++j)
+                if (!L[j * k + i].is_zero()) terms.push_back(-L[j * k + i] * x[j]);
+            x[i] = sum_of(terms);
+        }
+        return x;
+    }
+};
 
-// x = Mᵀ y (transposed) or M y for a rational n × n matrix, over its non-zeros.
+// x = Mᵀ y (transposed) or M y for a rational matrix, over its non-zeros.
 exvector times(GiNaC::matrix const& M, exvector const& y, bool transposed) {
-    std::size_t const n = y.size();
-    exvector x(n);
-    for (std::size_t i = 0; i < n; ++i) {
+    std::size_t const rows = transposed ? M.cols() : M.rows();
+    exvector x(rows);
+    for (std::size_t i = 0; i < rows; ++i) {
         exvector terms;
-        for (std::size_t j = 0; j < n; ++j) {
+        for (std::size_t j = 0; j < y.size(); ++j) {
             ex const& c = transposed ? M(j, i) : M(i, j);
             if (!c.is_zero() && !y[j].is_zero()) terms.push_back(c * y[j]);
         }
@@ -317,11 +336,145 @@ exvector times(GiNaC::matrix const& M, exvector const& y, bool transposed) {
     return x;
 }
 
+// One independent part of the transformed system M̃ a + Ãᵀ λ = b̃, Ã a = r (M̃ = Eᵀ D E):
+// its quasi-velocities (forms), rates and constraint rows, each list ascending.
+struct subsystem {
+    std::vector<std::size_t> forms, rates, rows;
+};
+
+std::vector<subsystem> subsystems(std::vector<exvector> const& coefficients, exvector const& D, std::size_t n,
+                                  std::size_t k) {
+    std::size_t const nc = coefficients.size() - k;
+    std::vector<std::size_t> parent(n + k + nc);
+    std::iota(parent.begin(), parent.end(), std::size_t{0});
+    auto join = [&](std::size_t a, std::size_t b) { parent[find_root(parent, a)] = find_root(parent, b); };
+    for (std::size_t r = 0; r < k + nc; ++r)
+        for (std::size_t j = 0; j < n; ++j)
+            if (!coefficients[r][j].is_zero()) join(n + r, j);
+    for (std::size_t a = 0; a < k; ++a)
+        for (std::size_t b = 0; b < k; ++b)
+            if (!D[a * k + b].is_zero()) join(n + a, n + b);
+    std::map<std::size_t, subsystem> by_root;
+    for (std::size_t x = 0; x < n + k + nc; ++x) {
+        subsystem& s = by_root[find_root(parent, x)];
+        if (x < n) s.forms.push_back(x);
+        else if (x < n + k) s.rates.push_back(x - n);
+        else s.rows.push_back(x - n - k);
+    }
+    std::vector<subsystem> out;
+    for (auto& [root, s] : by_root) out.push_back(std::move(s));
+    return out;
+}
+
+// The rational matrix of the given rows' coefficients on `forms`; false where one is not a number.
+bool rational_matrix(std::vector<exvector> const& coefficients, std::vector<std::size_t> const& rows,
+                     std::vector<std::size_t> const& forms, GiNaC::matrix& out) {
+    out = GiNaC::matrix(rows.size(), forms.size());
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        for (std::size_t j = 0; j < forms.size(); ++j) {
+            ex const& c = coefficients[rows[r]][forms[j]];
+            if (!GiNaC::is_a<GiNaC::numeric>(c)) return false;
+            out(r, j) = c;
+        }
+    return true;
+}
+
+// The solution so far: a (by form), λ (by row) and the pivots, D's and the Schur
+// complements', each kind one group as the dense path has M's and A M⁻¹ Aᵀ's.
+struct transformed_solution {
+    exvector a, lambda;
+    exvector inertia, schur;
+    void group(exvector const& p, int status) {
+        exvector& to = status == 1 ? inertia : schur;
+        to.insert(to.end(), p.begin(), p.end());
+    }
+    void pivots(exvector& all, std::vector<derived::quasi_pivot_group>& groups) const {
+        for (auto const* g : {&inertia, &schur}) {
+            if (g->empty()) continue;
+            groups.push_back({all.size(), all.size() + g->size(), g == &inertia ? 1 : 2});
+            all.insert(all.end(), g->begin(), g->end());
+        }
+    }
+};
+
+// D's rows and columns of `rates` (D is k × k).
+exvector restricted(exvector const& D, std::size_t k, std::vector<std::size_t> const& rates) {
+    exvector out;
+    for (std::size_t a : rates)
+        for (std::size_t b : rates) out.push_back(D[a * k + b]);
+    return out;
+}
+
+// A part with as many rates and rows as forms, all coefficients rational and T = [E; Ã]
+// invertible: [D v; λ] = T⁻ᵀ b̃, a = T⁻¹ [v; r].
+bool square_part(subsystem const& s, std::vector<exvector> const& coefficients, std::size_t k, exvector const& D,
+                 exvector const& bt, exvector const& r, transformed_solution& out) {
+    std::vector<std::size_t> rows = s.rates;
+    for (std::size_t c : s.rows) rows.push_back(k + c);
+    GiNaC::matrix T;
+    if (!rational_matrix(coefficients, rows, s.forms, T) || T.determinant().is_zero()) return false;
+    GiNaC::matrix const Ti = T.inverse();
+    exvector b;
+    for (std::size_t j : s.forms) b.push_back(bt[j]);
+    exvector const z = times(Ti, b, true);
+    ldlt const inertia(restricted(D, k, s.rates));
+    exvector va = inertia.solve(exvector(z.begin(), z.begin() + s.rates.size()));
+    for (std::size_t c : s.rows) va.push_back(r[c]);
+    exvector const a = times(Ti, va, false);
+    for (std::size_t j = 0; j < s.forms.size(); ++j) out.a[s.forms[j]] = a[j];
+    for (std::size_t c = 0; c < s.rows.size(); ++c) out.lambda[s.rows[c]] = z[s.rates.size() + c];
+    out.group(inertia.pivots, 1);
+    return true;
+}
+
+// A part whose rates alone determine its forms (E square, rational, invertible: M̃ regular
+// where D is) and any rows: the Schur complement S = Ã M̃⁻¹ Ãᵀ, λ = S⁻¹ (Ã M̃⁻¹ b̃ − r),
+// a = M̃⁻¹ (b̃ − Ãᵀ λ), with M̃⁻¹ = E⁻¹ D⁻¹ E⁻ᵀ.
+bool regular_part(subsystem const& s, std::vector<exvector> const& coefficients, std::size_t k, exvector const& D,
+                  exvector const& bt, exvector const& r, transformed_solution& out) {
+    GiNaC::matrix E;
+    if (!rational_matrix(coefficients, s.rates, s.forms, E) || E.determinant().is_zero()) return false;
+    GiNaC::matrix const Ei = E.inverse();
+    ldlt const inertia(restricted(D, k, s.rates));
+    auto m_inverse = [&](exvector const& x) { return times(Ei, inertia.solve(times(Ei, x, true)), false); };
+    std::size_t const ns = s.forms.size(), ms = s.rows.size();
+    exvector b;
+    for (std::size_t j : s.forms) b.push_back(bt[j]);
+    exvector const y = m_inverse(b);
+    std::vector<exvector> Y;
+    for (std::size_t c : s.rows) {
+        exvector column;
+        for (std::size_t j : s.forms) column.push_back(coefficients[k + c][j]);
+        Y.push_back(m_inverse(column));
+    }
+    auto row_times = [&](std::size_t c, exvector const& x) {
+        exvector terms;
+        for (std::size_t j = 0; j < ns; ++j) terms.push_back(coefficients[k + s.rows[c]][s.forms[j]] * x[j]);
+        return sum_of(terms);
+    };
+    exvector S(ms * ms), g(ms);
+    for (std::size_t c = 0; c < ms; ++c) {
+        for (std::size_t d = 0; d <= c; ++d) S[c * ms + d] = S[d * ms + c] = row_times(c, Y[d]);
+        g[c] = row_times(c, y) - r[s.rows[c]];
+    }
+    ldlt const schur(S);
+    exvector const lambda = schur.solve(g);
+    for (std::size_t j = 0; j < ns; ++j) {
+        exvector terms = {y[j]};
+        for (std::size_t c = 0; c < ms; ++c) terms.push_back(-Y[c][j] * lambda[c]);
+        out.a[s.forms[j]] = sum_of(terms);
+    }
+    for (std::size_t c = 0; c < ms; ++c) out.lambda[s.rows[c]] = lambda[c];
+    out.group(inertia.pivots, 1);
+    out.group(schur.pivots, 2);
+    return true;
+}
+
 } // namespace
 
 void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d) {
     std::size_t const n = d.nq, nc = d.nc, k = f.rates.size();
-    if (nc == 0 || !d.mass_singular || k + nc != n || n > 64) return;
+    if (nc == 0 || !d.mass_singular || n > 64) return;
     std::vector<std::size_t> const rate_order = canonical_order(m, f);
     std::vector<exvector> rows;
     for (std::size_t a : rate_order) rows.push_back(f.rates[a].a);
@@ -331,11 +484,7 @@ void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d)
     if (std::all_of(blocks.begin(), blocks.end(), [](block const& b) { return b.coords.size() == 1; })) return;
     auto const coefficients = constant_coefficients(m, blocks, rows);
     if (!coefficients) return;
-    GiNaC::matrix T(n, n);
-    for (std::size_t r = 0; r < n; ++r)
-        for (std::size_t j = 0; j < n; ++j) T(r, j) = (*coefficients)[r][j];
-    if (T.determinant().is_zero()) return;
-    GiNaC::matrix const Ti = T.inverse();
+    exvector const D = rate_inertia(f, rate_order);
 
     // b̃ = K⁻ᵀ b and, for q̈ = K⁻¹ a, each block's adjugate over its determinant.
     exvector b(n), bt(n);
@@ -346,6 +495,7 @@ void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d)
     for (auto const& bl : blocks) {
         std::size_t const s = bl.coords.size();
         auto [adj, det] = adjugate(bl.K, s);
+        if (GiNaC::is_a<GiNaC::numeric>(det) && det.is_zero()) return;
         ex const inv = GiNaC::pow(det, -1);
         for (std::size_t fi = 0; fi < s; ++fi) {
             exvector terms;
@@ -363,16 +513,20 @@ void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d)
             }
             checks.push_back(GiNaC::pow(det, 2));
             checks.push_back(GiNaC::mul(norms));
-        } else if (GiNaC::is_a<GiNaC::numeric>(det) && det.is_zero()) {
-            return;
         }
         inverses.push_back({std::move(adj), inv});
     }
-    exvector const z = times(Ti, bt, true);
-    exvector pivots;
-    exvector va = solve_rate_inertia(rate_inertia(f, rate_order), exvector(z.begin(), z.begin() + k), pivots);
-    for (std::size_t c = 0; c < nc; ++c) va.push_back(d.constraint_rhs[c]);
-    exvector const a = times(Ti, va, false);
+
+    // The transformed system part by part: square ones, then those with a regular M̃.
+    transformed_solution solution{exvector(n, 0), exvector(nc, 0), {}, {}};
+    for (auto const& s : subsystems(*coefficients, D, n, k)) {
+        if (s.forms.empty()) return; // a rate or a row of no quasi-velocity: nothing to solve
+        bool const square = s.rates.size() + s.rows.size() == s.forms.size() &&
+                            square_part(s, *coefficients, k, D, bt, d.constraint_rhs, solution);
+        if (!square && !(s.rates.size() == s.forms.size() &&
+                         regular_part(s, *coefficients, k, D, bt, d.constraint_rhs, solution)))
+            return;
+    }
     exvector qdd(n);
     form = 0;
     for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
@@ -380,19 +534,18 @@ void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d)
         std::size_t const s = bl.coords.size();
         for (std::size_t c = 0; c < s; ++c) {
             exvector terms;
-            for (std::size_t fi = 0; fi < s; ++fi) terms.push_back(inverses[bi].first[c * s + fi] * a[form + fi]);
+            for (std::size_t fi = 0; fi < s; ++fi) terms.push_back(inverses[bi].first[c * s + fi] * solution.a[form + fi]);
             qdd[bl.coords[c]] = sum_of(terms) * inverses[bi].second;
         }
         form += s;
     }
-    exvector const lambda(z.begin() + k, z.end());
     GiNaC::exmap at;
     for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = qdd[i];
-    for (std::size_t c = 0; c < nc; ++c) at[d.lambda[c]] = lambda[c];
+    for (std::size_t c = 0; c < nc; ++c) at[d.lambda[c]] = solution.lambda[c];
     if (!rows_vanish_at_random_states(m, d.residual_rows, at, 0x71647121ull)) return;
     d.quasi_qdd = std::move(qdd);
-    d.quasi_lambda = lambda;
-    d.quasi_pivots = std::move(pivots);
+    d.quasi_lambda = std::move(solution.lambda);
+    solution.pivots(d.quasi_pivots, d.quasi_groups);
     d.quasi_blocks = std::move(checks);
 }
 

@@ -453,6 +453,7 @@ bool emitter::recursive_forward_dynamics(std::vector<cxx_argument> const& args,
 // the function checks them and stores on success, with the statuses of the dense path.
 void emitter::quasi_forward_dynamics(std::vector<cxx_argument> const& args) {
     std::size_t const n = d_.nq, nc = d_.nc, nd = d_.quasi_pivots.size(), nh = d_.quasi_blocks.size();
+    std::string const section = "forward_dynamics_constrained.tpl#";
     std::vector<std::pair<std::string, exvector>> terms;
     for (std::size_t i = 0; i < nd; ++i) terms.push_back({"D[" + std::to_string(i) + "]", {d_.quasi_pivots[i]}});
     for (std::size_t i = 0; i < nh; ++i) terms.push_back({"H[" + std::to_string(i) + "]", {d_.quasi_blocks[i]}});
@@ -463,7 +464,6 @@ void emitter::quasi_forward_dynamics(std::vector<cxx_argument> const& args) {
     helper_args = with_output(with_output(helper_args, "x"), "l");
     write_function(build("forward_dynamics_quasi", terms), helper_args, text("comments.tpl#forward_dynamics_quasi"),
                    cxx_printer::place::helper);
-    std::string const section = "forward_dynamics_constrained.tpl#";
     std::vector<std::pair<std::string, std::string>> values = {
         {"scalar", scalar()},
         {"args_q_qd_u_p", cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}))},
@@ -471,6 +471,15 @@ void emitter::quasi_forward_dynamics(std::vector<cxx_argument> const& args) {
         {"tolerance", single() ? "1e-12f" : "1e-12"},
         {"nd", std::to_string(nd)},
         {"nh", std::to_string(nh)}};
+    std::string pivots; // each group against its own largest pivot
+    for (auto const& g : d_.quasi_groups) {
+        auto group = values;
+        group.push_back({"begin", std::to_string(g.begin)});
+        group.push_back({"end", std::to_string(g.end)});
+        group.push_back({"status", std::to_string(g.status)});
+        pivots += text(section + "quasi_pivot_group", group);
+    }
+    values.push_back({"pivot_checks", pivots});
     values.push_back({"blocks_declaration", nh > 0 ? text(section + "quasi_blocks_declaration", values) : ""});
     values.push_back({"blocks_argument", nh > 0 ? "H, " : ""});
     values.push_back({"blocks_check", nh > 0 ? text(section + "quasi_blocks_check", values) : ""});
