@@ -41,6 +41,10 @@ echo
 echo
 "$PY" bench/project_state.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/project_state"
 echo
+echo "Orientation forms: quaternion against rotation matrix, free body and tethered kite (bench/orientation_forms.py):"
+echo
+"$PY" bench/orientation_forms.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/orientation_forms"
+echo
 echo "3-D arms with full inertia against MuJoCo (bench/arms3d.py):"
 echo
 if [ -f /usr/include/mujoco/mujoco.h ]; then
