@@ -251,6 +251,69 @@ TEST(StackBound, ArraysOfTheFunctionAndWhatItCalls) {
     EXPECT_EQ(fb["forward_dynamics"], (fd + twin) / 2);
 }
 
+// Quasi-velocities (derive/quasi_velocity.cpp): where they are found, from what, and where not.
+lagc::derived derived_of(std::string const& text) {
+    auto c = check_text(text);
+    EXPECT_TRUE(c.m.has_value()) << c.diagnostics;
+    lagc::diagnostics d;
+    auto r = c.m ? lagc::derive(*c.m, d) : std::nullopt;
+    EXPECT_TRUE(r.has_value());
+    return r ? *r : lagc::derived{};
+}
+
+std::string const quaternion_tail =
+    "kinetic 0.5*(J1*w[0]^2 + J2*w[1]^2 + J3*w[2]^2)\ntorque [tau1, tau2, tau3] at w\n"
+    "constraint q0^2 + q1^2 + q2^2 + q3^2 = 1\nbaumgarte alpha = k, beta = k\n";
+std::string const quaternion_head =
+    "model qb\nparameter J1 = 0.08, J2 = 0.12, J3 = 0.15, k = 10\ncoordinate q0, q1, q2, q3\n"
+    "input tau1, tau2, tau3\nlet G = [[-q1, q0, q3, -q2], [-q2, -q3, q0, q1], [-q3, q2, -q1, q0]]\n"
+    "let w = 2*G*[der(q0), der(q1), der(q2), der(q3)]\n";
+
+TEST(QuasiVelocities, RotationMatrixFromTheNamedW) {
+    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/rotation_matrix_body.lag");
+    std::stringstream text;
+    text << in.rdbuf();
+    lagc::derived const d = derived_of(text.str());
+    ASSERT_EQ(d.quasi_qdd.size(), 9u);
+    EXPECT_EQ(d.quasi_lambda.size(), 6u);
+    // Three blocks R^T, one determinant to check; D's three pivots in one group, no Schur's.
+    EXPECT_EQ(d.quasi_blocks.size(), 2u);
+    ASSERT_EQ(d.quasi_groups.size(), 1u);
+    EXPECT_EQ(d.quasi_groups[0].end - d.quasi_groups[0].begin, 3u);
+    EXPECT_EQ(d.quasi_groups[0].status, 1);
+}
+
+TEST(QuasiVelocities, AMisleadingNamedValueFallsBackToTheRowsOwnBlock) {
+    // v's four entries are linear in q' and cover the quaternion's coordinates, but the rates
+    // are no rational combination of them: the rates' and the norm's rows make the block.
+    std::string const v = "let v = [sin(q0)*der(q1), cos(q1)*der(q2), q3*der(q3) + der(q0), q0*der(q0)]\n";
+    lagc::derived const d = derived_of(quaternion_head + v + quaternion_tail);
+    EXPECT_EQ(d.quasi_qdd.size(), 4u);
+    EXPECT_EQ(d.quasi_groups.size(), 1u);
+}
+
+TEST(QuasiVelocities, NotWhereNoBlocksMakeTheRowsRational) {
+    // A pendulum in x, y and theta: its rates and rows share three coordinates four ways, so
+    // there is no block and the dense path (M + rho A^T A) stays.
+    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/circle_three_coordinates.lag");
+    std::stringstream text;
+    text << in.rdbuf();
+    lagc::derived const d = derived_of(text.str());
+    EXPECT_TRUE(d.mass_singular);
+    EXPECT_TRUE(d.quasi_qdd.empty());
+}
+
+TEST(QuasiVelocities, ATetherIsItsOwnPartWithASchurPivot) {
+    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/kite_quaternion.lag");
+    std::stringstream text;
+    text << in.rdbuf();
+    lagc::derived const d = derived_of(text.str());
+    ASSERT_EQ(d.quasi_qdd.size(), 7u);
+    ASSERT_EQ(d.quasi_groups.size(), 2u);
+    EXPECT_EQ(d.quasi_groups[1].status, 2);
+    EXPECT_EQ(d.quasi_groups[1].end - d.quasi_groups[1].begin, 1u); // the tether's 1 x 1 complement
+}
+
 // The well-posedness pass takes every default as written, 0 included (issue 31): an
 // inertia tensor with a zero product of inertia is positive definite, not refused.
 TEST(WellPosed, ZeroDefaultsAreTakenAsWritten) {

@@ -1,19 +1,26 @@
 // Stage 3: forward dynamics with constraints in quasi-velocities, where M alone is singular.
 //
-// Where the kinetic energy is ½ ρᵀ D ρ in k rates ρ = G q̇ (the rate form) and the nc
-// constraint rows A number n − k, the index-1 system
-//   M q̈ + Aᵀ λ = b (= Q − h),   A q̈ = r,   M = Gᵀ D G,
-// is regular exactly where D and P = [G; A] are. lagc looks for quasi-velocities a = K q̇
-// that make P constant: K block-diagonal with blocks of at most 4 (the elements of a value the
-// model named, as W = transpose(R)*der(R) gives Rᵀ three times for the nine entries of a
-// rotation matrix; der(q_i) itself for a coordinate no such value covers), with G = E K and
-// A = Ã K for rational E and Ã, and T = [E; Ã] invertible. Then with b̃ = K⁻ᵀ b:
-//   Tᵀ [D E a; λ] = b̃, so [D v; λ] = T⁻ᵀ b̃ (v = E a),   a = T⁻¹ [v; r],   q̈ = K⁻¹ a,
-// K⁻¹ block by block as adjugate over determinant and D⁻¹ by its LDLᵀ: O(n) small products
-// besides b, where the dense path forms M's n² entries and factorises M + ρAᵀA and the Schur
-// complement A M⁻¹ Aᵀ. The result is checked in the residual rows at random states.
+// Where the kinetic energy is ½ ρᵀ D ρ in k rates ρ = G q̇ (the rate form) and A holds the
+// nc constraint rows, the index-1 system is
+//   M q̈ + Aᵀ λ = b (= Q − h),   A q̈ = r,   M = Gᵀ D G.
+// lagc looks for quasi-velocities a = K q̇ with K block-diagonal (blocks of at most 4: the
+// elements of a value the model named, as W = transpose(R)*der(R) gives Rᵀ three times for a
+// rotation matrix's nine entries; else the rates' and rows' own coefficients, as a
+// quaternion's 2 G(q) and 2 qᵀ; else der(q_i) itself), in which G = E K and A = Ã K with E
+// rational and Ã rational but on der(q_i)'s blocks. With b̃ = K⁻ᵀ b the system becomes
+//   M̃ a + Ãᵀ λ = b̃,  Ã a = r,   M̃ = Eᵀ D E,
+// which falls into independent parts (quasi-velocities, rates and rows that share no
+// coefficient), each solved alone and symbolically:
+//   - as many rates and rows as quasi-velocities (a rotation), through T = [E; Ã], rational:
+//     [D v; λ] = T⁻ᵀ b̃ (v = E a),   a = T⁻¹ [v; r];
+//   - rates that determine the quasi-velocities (E square: a position under a tether), by the
+//     Schur complement: λ = (Ã M̃⁻¹ Ãᵀ)⁻¹ (Ã M̃⁻¹ b̃ − r),   a = M̃⁻¹ (b̃ − Ãᵀ λ);
+// then q̈ = K⁻¹ a, block by block as adjugate over determinant, D⁻¹ by its LDLᵀ. No M, A, or
+// system of n + nc unknowns is formed. The result is checked in the residual rows at random
+// states; where anything does not apply, nothing is derived and the dense path stays.
 #include "derive/rate_structure.hpp"
 #include "symbolic/dag.hpp"
+#include "symbolic/small_matrices.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -59,6 +66,21 @@ std::size_t find_root(std::vector<std::size_t>& parent, std::size_t x) {
     return x;
 }
 
+// The rows of the named values linear in q̇, largest value first: the first 64 values of at
+// most 16 elements (a 3 × 3 or 4 × 4 matrix of rates; a model's hundreds of named vectors
+// are not searched).
+std::vector<std::vector<exvector>> named_rows(model const& m) {
+    std::vector<std::size_t> order;
+    for (std::size_t k = 0; k < m.named_rates.size() && order.size() < 64; ++k)
+        if (m.named_rates[k].size() <= 16) order.push_back(k);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return m.named_rates[a].size() > m.named_rates[b].size(); });
+    std::vector<std::vector<exvector>> out;
+    for (std::size_t k : order)
+        if (auto rows = linear_rows(m, m.named_rates[k])) out.push_back(std::move(*rows));
+    return out;
+}
+
 // The blocks one named value gives: its distinct non-zero rows, grouped by the coordinates
 // they share; a group is a block where it has as many rows as coordinates (at most 4), all
 // of them not yet `covered`.
@@ -98,59 +120,18 @@ void add_blocks(std::vector<exvector> const& rows, std::vector<char>& covered, s
     }
 }
 
-// K's blocks: from the named values, largest first, then from `rows` (the rates' and the
-// constraints' own coefficients: a quaternion's 2 G(q) and 2 qᵀ make one 4 × 4 block), then
-// der(q_i) for the rest.
-std::vector<block> quasi_blocks(model const& m, std::vector<exvector> const& rows) {
-    std::size_t const n = m.q.size();
-    std::vector<std::size_t> order(m.named_rates.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::size_t a, std::size_t b) { return m.named_rates[a].size() > m.named_rates[b].size(); });
+// K's blocks: from the named values (`named`: their rows, largest value first), then from
+// `rows` (the rates' and the constraints' own coefficients: a quaternion's 2 G(q) and 2 qᵀ
+// make one 4 × 4 block), then der(q_i) for the rest.
+std::vector<block> quasi_blocks(std::size_t n, std::vector<std::vector<exvector>> const& named,
+                                std::vector<exvector> const& rows) {
     std::vector<char> covered(n, 0);
     std::vector<block> out;
-    for (std::size_t k : order)
-        if (auto named = linear_rows(m, m.named_rates[k])) add_blocks(*named, covered, out);
+    for (auto const& value : named) add_blocks(value, covered, out);
     add_blocks(rows, covered, out);
     for (std::size_t i = 0; i < n; ++i)
         if (!covered[i]) out.push_back({{i}, {ex(1)}});
     return out;
-}
-
-// x with Kᵀ x = y for an s × s K (row-major), by elimination with partial pivoting; empty
-// where K is singular.
-std::vector<double> solve_transposed(std::vector<double> K, std::vector<double> y, std::size_t s) {
-    auto at = [&](std::size_t i, std::size_t j) -> double& { return K[j * s + i]; }; // Kᵀ(i, j)
-    for (std::size_t c = 0; c < s; ++c) {
-        std::size_t p = c;
-        for (std::size_t i = c + 1; i < s; ++i)
-            if (std::abs(at(i, c)) > std::abs(at(p, c))) p = i;
-        if (!(std::abs(at(p, c)) > 1e-12)) return {};
-        for (std::size_t j = 0; j < s; ++j) std::swap(at(c, j), at(p, j));
-        std::swap(y[c], y[p]);
-        for (std::size_t i = c + 1; i < s; ++i) {
-            double const f = at(i, c) / at(c, c);
-            for (std::size_t j = c; j < s; ++j) at(i, j) -= f * at(c, j);
-            y[i] -= f * y[c];
-        }
-    }
-    std::vector<double> x(s);
-    for (std::size_t c = s; c-- > 0;) {
-        double v = y[c];
-        for (std::size_t j = c + 1; j < s; ++j) v -= at(c, j) * x[j];
-        x[c] = v / at(c, c);
-    }
-    return x;
-}
-
-// x as p/q with q ≤ 12, where it is one to 1e-9.
-std::optional<GiNaC::numeric> small_rational(double x) {
-    for (long q = 1; q <= 12; ++q) {
-        double const p = std::round(x * static_cast<double>(q));
-        if (std::abs(p) < 1e6 && std::abs(x - p / static_cast<double>(q)) <= 1e-9 * std::max(1.0, std::abs(x)))
-            return GiNaC::numeric(static_cast<long>(p), q);
-    }
-    return std::nullopt;
 }
 
 // Each row (n coefficients of q̇) as coefficients of the blocks' quasi-velocities: those of a
@@ -209,36 +190,6 @@ std::optional<std::vector<exvector>> constant_coefficients(model const& m, std::
     return out;
 }
 
-// adj(K) and det(K) of an s × s block (s ≤ 4), by cofactors: polynomials in K's entries.
-std::pair<exvector, ex> adjugate(exvector const& K, std::size_t s) {
-    GiNaC::matrix A(s, s);
-    for (std::size_t i = 0; i < s; ++i)
-        for (std::size_t j = 0; j < s; ++j) A(i, j) = K[i * s + j];
-    ex const det = A.determinant(GiNaC::determinant_algo::laplace);
-    exvector adj(s * s, 1);
-    if (s == 1) return {adj, det};
-    for (std::size_t i = 0; i < s; ++i)
-        for (std::size_t j = 0; j < s; ++j) {
-            GiNaC::matrix minor(s - 1, s - 1);
-            for (std::size_t r = 0, mr = 0; r < s; ++r) {
-                if (r == j) continue;
-                for (std::size_t c = 0, mc = 0; c < s; ++c)
-                    if (c != i) minor(mr, mc++) = A(r, c);
-                ++mr;
-            }
-            ex const cofactor = minor.determinant(GiNaC::determinant_algo::laplace);
-            adj[i * s + j] = (i + j) % 2 ? -cofactor : cofactor; // adj(K)_ij = (−1)^(i+j) det(K without row j, column i)
-        }
-    return {adj, det};
-}
-
-ex sum_of(exvector const& terms) {
-    exvector nonzero;
-    for (ex const& t : terms)
-        if (!t.is_zero()) nonzero.push_back(t);
-    return nonzero.empty() ? ex(0) : ex(GiNaC::add(nonzero));
-}
-
 // The rate form's rates in an order that does not depend on GiNaC's (which follows its
 // symbols' creation, and so may give a rate another sign or factor): by the coordinates each
 // moves, then by its coefficients at a random state, scaled to a largest of +1.
@@ -277,63 +228,6 @@ exvector rate_inertia(bilinear_form const& f, std::vector<std::size_t> const& or
         else D[a * k + b] += t.c, D[b * k + a] += t.c;
     }
     return D;
-}
-
-// A symmetric matrix's LDLᵀ, symbolic and without pivoting (a kinetic energy's D, a Schur
-// complement A M⁻¹ Aᵀ: positive definite where the system is regular); `pivots` its D_ii.
-struct ldlt {
-    std::size_t k;
-    exvector L, pivots;
-    explicit ldlt(exvector const& D) : k(pivots_size(D)), L(k * k, 0), pivots(k, 0) {
-        for (std::size_t i = 0; i < k; ++i) {
-            for (std::size_t j = 0; j < i; ++j) {
-                exvector terms = {D[i * k + j]};
-                for (std::size_t l = 0; l < j; ++l) terms.push_back(-L[i * k + l] * L[j * k + l] * pivots[l]);
-                ex const s = sum_of(terms);
-                L[i * k + j] = s.is_zero() ? ex(0) : s / pivots[j];
-            }
-            exvector terms = {D[i * k + i]};
-            for (std::size_t l = 0; l < i; ++l) terms.push_back(-L[i * k + l] * L[i * k + l] * pivots[l]);
-            pivots[i] = sum_of(terms);
-        }
-    }
-    static std::size_t pivots_size(exvector const& D) {
-        std::size_t k = 0;
-        while (k * k < D.size()) ++k;
-        return k;
-    }
-    // x with D x = z.
-    exvector solve(exvector y) const {
-        for (std::size_t i = 0; i < k; ++i) {
-            exvector yi = {y[i]};
-            for (std::size_t j = 0; j < i; ++j)
-                if (!L[i * k + j].is_zero()) yi.push_back(-L[i * k + j] * y[j]);
-            y[i] = sum_of(yi);
-        }
-        exvector x(k);
-        for (std::size_t i = k; i-- > 0;) {
-            exvector terms = {y[i] / pivots[i]};
-            for (std::size_t j = i + 1; j < k; ++j)
-                if (!L[j * k + i].is_zero()) terms.push_back(-L[j * k + i] * x[j]);
-            x[i] = sum_of(terms);
-        }
-        return x;
-    }
-};
-
-// x = Mᵀ y (transposed) or M y for a rational matrix, over its non-zeros.
-exvector times(GiNaC::matrix const& M, exvector const& y, bool transposed) {
-    std::size_t const rows = transposed ? M.cols() : M.rows();
-    exvector x(rows);
-    for (std::size_t i = 0; i < rows; ++i) {
-        exvector terms;
-        for (std::size_t j = 0; j < y.size(); ++j) {
-            ex const& c = transposed ? M(j, i) : M(i, j);
-            if (!c.is_zero() && !y[j].is_zero()) terms.push_back(c * y[j]);
-        }
-        x[i] = sum_of(terms);
-    }
-    return x;
 }
 
 // One independent part of the transformed system M̃ a + Ãᵀ λ = b̃, Ã a = r (M̃ = Eᵀ D E):
@@ -470,6 +364,45 @@ bool regular_part(subsystem const& s, std::vector<exvector> const& coefficients,
     return true;
 }
 
+// K⁻ᵀ b block by block, each block's adjugate with 1/det for q̈ = K⁻¹ a, and for each distinct
+// determinant that is not a number det² with the product of its rows' squared norms (the
+// run-time test that the block is regular). Nothing where a block is singular everywhere.
+struct inverted_blocks {
+    exvector bt;
+    std::vector<std::pair<exvector, ex>> inverses;
+    exvector checks;
+};
+std::optional<inverted_blocks> invert_blocks(std::vector<block> const& blocks, exvector const& b) {
+    inverted_blocks out{exvector(b.size()), {}, {}};
+    std::size_t form = 0;
+    for (auto const& bl : blocks) {
+        std::size_t const s = bl.coords.size();
+        auto [adj, det] = adjugate(bl.K, s);
+        if (GiNaC::is_a<GiNaC::numeric>(det) && det.is_zero()) return std::nullopt;
+        ex const inv = GiNaC::pow(det, -1);
+        for (std::size_t fi = 0; fi < s; ++fi) {
+            exvector terms;
+            for (std::size_t c = 0; c < s; ++c) terms.push_back(adj[c * s + fi] * b[bl.coords[c]]);
+            out.bt[form + fi] = sum_of(terms) * inv;
+        }
+        form += s;
+        ex const square = GiNaC::pow(det, 2);
+        bool const seen = std::any_of(out.checks.begin(), out.checks.end(), [&](ex const& e) { return e.is_equal(square); });
+        if (!GiNaC::is_a<GiNaC::numeric>(det) && !seen) {
+            exvector norms;
+            for (std::size_t r = 0; r < s; ++r) {
+                exvector squares;
+                for (std::size_t c = 0; c < s; ++c) squares.push_back(GiNaC::pow(bl.K[r * s + c], 2));
+                norms.push_back(sum_of(squares));
+            }
+            out.checks.push_back(square);
+            out.checks.push_back(GiNaC::mul(norms));
+        }
+        out.inverses.push_back({std::move(adj), inv});
+    }
+    return out;
+}
+
 } // namespace
 
 void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d) {
@@ -480,42 +413,24 @@ void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d)
     for (std::size_t a : rate_order) rows.push_back(f.rates[a].a);
     for (std::size_t c = 0; c < nc; ++c) rows.emplace_back(d.constraint_jacobian.begin() + c * n,
                                                           d.constraint_jacobian.begin() + (c + 1) * n);
-    std::vector<block> const blocks = quasi_blocks(m, rows);
-    if (std::all_of(blocks.begin(), blocks.end(), [](block const& b) { return b.coords.size() == 1; })) return;
-    auto const coefficients = constant_coefficients(m, blocks, rows);
+    // The named values' quasi-velocities first; where some rate or row is not a combination of
+    // them, the rates' and rows' own blocks alone.
+    std::vector<block> blocks;
+    std::optional<std::vector<exvector>> coefficients;
+    for (auto const& named : {named_rows(m), std::vector<std::vector<exvector>>{}}) {
+        blocks = quasi_blocks(n, named, rows);
+        if (std::all_of(blocks.begin(), blocks.end(), [](block const& b) { return b.coords.size() == 1; })) continue;
+        if ((coefficients = constant_coefficients(m, blocks, rows))) break;
+    }
     if (!coefficients) return;
     exvector const D = rate_inertia(f, rate_order);
 
     // b̃ = K⁻ᵀ b and, for q̈ = K⁻¹ a, each block's adjugate over its determinant.
-    exvector b(n), bt(n);
+    exvector b(n);
     for (std::size_t i = 0; i < n; ++i) b[i] = d.generalized_forces[i] - sum_of(bias_parts(d, i, true));
-    std::vector<std::pair<exvector, ex>> inverses;
-    exvector checks;
-    std::size_t form = 0;
-    for (auto const& bl : blocks) {
-        std::size_t const s = bl.coords.size();
-        auto [adj, det] = adjugate(bl.K, s);
-        if (GiNaC::is_a<GiNaC::numeric>(det) && det.is_zero()) return;
-        ex const inv = GiNaC::pow(det, -1);
-        for (std::size_t fi = 0; fi < s; ++fi) {
-            exvector terms;
-            for (std::size_t c = 0; c < s; ++c) terms.push_back(adj[c * s + fi] * b[bl.coords[c]]);
-            bt[form + fi] = sum_of(terms) * inv;
-        }
-        form += s;
-        if (!GiNaC::is_a<GiNaC::numeric>(det) &&
-            std::none_of(checks.begin(), checks.end(), [&](ex const& e) { return e.is_equal(GiNaC::pow(det, 2)); })) {
-            exvector norms;
-            for (std::size_t r = 0; r < s; ++r) {
-                exvector squares;
-                for (std::size_t c = 0; c < s; ++c) squares.push_back(GiNaC::pow(bl.K[r * s + c], 2));
-                norms.push_back(sum_of(squares));
-            }
-            checks.push_back(GiNaC::pow(det, 2));
-            checks.push_back(GiNaC::mul(norms));
-        }
-        inverses.push_back({std::move(adj), inv});
-    }
+    auto const inverted = invert_blocks(blocks, b);
+    if (!inverted) return;
+    auto const& [bt, inverses, checks] = *inverted;
 
     // The transformed system part by part: square ones, then those with a regular M̃.
     transformed_solution solution{exvector(n, 0), exvector(nc, 0), {}, {}};
@@ -528,7 +443,7 @@ void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d)
             return;
     }
     exvector qdd(n);
-    form = 0;
+    std::size_t form = 0;
     for (std::size_t bi = 0; bi < blocks.size(); ++bi) {
         auto const& bl = blocks[bi];
         std::size_t const s = bl.coords.size();
@@ -546,7 +461,7 @@ void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d)
     d.quasi_qdd = std::move(qdd);
     d.quasi_lambda = std::move(solution.lambda);
     solution.pivots(d.quasi_pivots, d.quasi_groups);
-    d.quasi_blocks = std::move(checks);
+    d.quasi_blocks = checks;
 }
 
 } // namespace lagc
