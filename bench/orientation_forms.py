@@ -56,12 +56,31 @@ __attribute__((noinline)) static int hand_step(double* x, double dt) {{
     return std::isfinite(x[0]) ? 0 : 1;
 }}
 
+// The spinning orientation both ways: quaternion q with q' = q (x) (0, om) / 2, rotation matrix
+// R with R' = R [om]x.
+static void orientation(double w, double a, double b, double c, double* q, double* qd, double* R, double* Rd) {{
+    const double Q[4][3] = {{{{-a, -b, -c}}, {{w, -c, b}}, {{c, w, -a}}, {{-b, a, w}}}};
+    q[0] = w, q[1] = a, q[2] = b, q[3] = c;
+    for (int r = 0; r < 4; ++r) qd[r] = 0.5 * (Q[r][0] * om[0] + Q[r][1] * om[1] + Q[r][2] * om[2]);
+    const double r9[9] = {{w * w + a * a - b * b - c * c, 2 * (a * b - w * c), 2 * (a * c + w * b),
+                          2 * (a * b + w * c), w * w - a * a + b * b - c * c, 2 * (b * c - w * a),
+                          2 * (a * c - w * b), 2 * (b * c + w * a), w * w - a * a - b * b + c * c}};
+    const double S[9] = {{0, -om[2], om[1], om[2], 0, -om[0], -om[1], om[0], 0}};
+    for (int i = 0; i < 9; ++i) R[i] = r9[i];
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {{
+            Rd[i * 3 + j] = 0;
+            for (int k = 0; k < 3; ++k) Rd[i * 3 + j] += R[i * 3 + k] * S[k * 3 + j];
+        }}
+}}
+
 int main(int, char** argv) {{
     const int calls = std::atoi(argv[3]);  // usage: harness NAME count N
     const double n = std::sqrt(qa[0] * qa[0] + qa[1] * qa[1] + qa[2] * qa[2] + qa[3] * qa[3]);
     const double w = qa[0] / n, a = qa[1] / n, b = qa[2] / n, c = qa[3] / n;
-    double x[24];
+    double x[24], q[4], qd[4], R[9], Rd[9];
     int nx = 0;
+    orientation(w, a, b, c, q, qd, R, Rd);
     // The kites: on the tether (L = 50) at 30 degrees elevation, moving across the wind.
     const double pk[3] = {{50 * 0.8660254037844386, 0.0, 25.0}}, vk[3] = {{-2.5, 8.0, 4.330127018922193}};
 {setup}
@@ -83,40 +102,15 @@ int main(int, char** argv) {{
 
 SETUPS = {
     "quaternion_body": """    nx = 8;
-    const double q[4] = {w, a, b, c};
-    const double Q[4][3] = {{-a, -b, -c}, {w, -c, b}, {c, w, -a}, {-b, a, w}};
-    for (int r = 0; r < 4; ++r) x[r] = q[r], x[4 + r] = 0.5 * (Q[r][0] * om[0] + Q[r][1] * om[1] + Q[r][2] * om[2]);""",
+    for (int i = 0; i < 4; ++i) x[i] = q[i], x[4 + i] = qd[i];""",
     "rotation_matrix_body": """    nx = 18;
-    const double R[9] = {w * w + a * a - b * b - c * c, 2 * (a * b - w * c), 2 * (a * c + w * b),
-                         2 * (a * b + w * c), w * w - a * a + b * b - c * c, 2 * (b * c - w * a),
-                         2 * (a * c - w * b), 2 * (b * c + w * a), w * w - a * a - b * b + c * c};
-    const double S[9] = {0, -om[2], om[1], om[2], 0, -om[0], -om[1], om[0], 0};
-    for (int i = 0; i < 9; ++i) x[i] = R[i];
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            double s = 0;
-            for (int k = 0; k < 3; ++k) s += R[i * 3 + k] * S[k * 3 + j];
-            x[9 + i * 3 + j] = s;
-        }""",
+    for (int i = 0; i < 9; ++i) x[i] = R[i], x[9 + i] = Rd[i];""",
     "kite_quaternion": """    nx = 14;
-    const double q[4] = {w, a, b, c};
-    const double Q[4][3] = {{-a, -b, -c}, {w, -c, b}, {c, w, -a}, {-b, a, w}};
     for (int i = 0; i < 3; ++i) x[i] = pk[i], x[7 + i] = vk[i];
-    for (int r = 0; r < 4; ++r)
-        x[3 + r] = q[r], x[10 + r] = 0.5 * (Q[r][0] * om[0] + Q[r][1] * om[1] + Q[r][2] * om[2]);""",
+    for (int i = 0; i < 4; ++i) x[3 + i] = q[i], x[10 + i] = qd[i];""",
     "kite_rotation_matrix": """    nx = 24;
-    const double R[9] = {w * w + a * a - b * b - c * c, 2 * (a * b - w * c), 2 * (a * c + w * b),
-                         2 * (a * b + w * c), w * w - a * a + b * b - c * c, 2 * (b * c - w * a),
-                         2 * (a * c - w * b), 2 * (b * c + w * a), w * w - a * a - b * b + c * c};
-    const double S[9] = {0, -om[2], om[1], om[2], 0, -om[0], -om[1], om[0], 0};
     for (int i = 0; i < 3; ++i) x[i] = pk[i], x[12 + i] = vk[i];
-    for (int i = 0; i < 9; ++i) x[3 + i] = R[i];
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            double s = 0;
-            for (int k = 0; k < 3; ++k) s += R[i * 3 + k] * S[k * 3 + j];
-            x[15 + i * 3 + j] = s;
-        }""",
+    for (int i = 0; i < 9; ++i) x[3 + i] = R[i], x[15 + i] = Rd[i];""",
     "euler_angles_body": """    nx = 6;
     x[0] = 0.3, x[1] = 0.2, x[2] = 0.1, x[3] = 0.5, x[4] = -1.0, x[5] = 0.8;""",
     "hand": """    nx = 7;

@@ -261,6 +261,13 @@ lagc::derived derived_of(std::string const& text) {
     return r ? *r : lagc::derived{};
 }
 
+std::string bundled_model(std::string const& name) {
+    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/" + name + ".lag");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 std::string const quaternion_tail =
     "kinetic 0.5*(J1*w[0]^2 + J2*w[1]^2 + J3*w[2]^2)\ntorque [tau1, tau2, tau3] at w\n"
     "constraint q0^2 + q1^2 + q2^2 + q3^2 = 1\nbaumgarte alpha = k, beta = k\n";
@@ -270,10 +277,7 @@ std::string const quaternion_head =
     "let w = 2*G*[der(q0), der(q1), der(q2), der(q3)]\n";
 
 TEST(QuasiVelocities, RotationMatrixFromTheNamedW) {
-    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/rotation_matrix_body.lag");
-    std::stringstream text;
-    text << in.rdbuf();
-    lagc::derived const d = derived_of(text.str());
+    lagc::derived const d = derived_of(bundled_model("rotation_matrix_body"));
     ASSERT_EQ(d.quasi_qdd.size(), 9u);
     EXPECT_EQ(d.quasi_lambda.size(), 6u);
     // Three blocks R^T, one determinant to check; D's three pivots in one group, no Schur's.
@@ -295,19 +299,13 @@ TEST(QuasiVelocities, AMisleadingNamedValueFallsBackToTheRowsOwnBlock) {
 TEST(QuasiVelocities, NotWhereNoBlocksMakeTheRowsRational) {
     // A pendulum in x, y and theta: its rates and rows share three coordinates four ways, so
     // there is no block and the dense path (M + rho A^T A) stays.
-    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/circle_three_coordinates.lag");
-    std::stringstream text;
-    text << in.rdbuf();
-    lagc::derived const d = derived_of(text.str());
+    lagc::derived const d = derived_of(bundled_model("circle_three_coordinates"));
     EXPECT_TRUE(d.mass_singular);
     EXPECT_TRUE(d.quasi_qdd.empty());
 }
 
 TEST(QuasiVelocities, ATetherIsItsOwnPartWithASchurPivot) {
-    std::ifstream in(std::string(LAGC_SOURCE_DIR) + "/models/kite_quaternion.lag");
-    std::stringstream text;
-    text << in.rdbuf();
-    lagc::derived const d = derived_of(text.str());
+    lagc::derived const d = derived_of(bundled_model("kite_quaternion"));
     ASSERT_EQ(d.quasi_qdd.size(), 7u);
     ASSERT_EQ(d.quasi_groups.size(), 2u);
     EXPECT_EQ(d.quasi_groups[1].status, 2);

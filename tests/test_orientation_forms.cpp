@@ -14,31 +14,45 @@
 
 namespace {
 
+// R of a unit quaternion (w, a, b, c).
+void rotation_of(double const* q, double* R) {
+    double const w = q[0], a = q[1], b = q[2], c = q[3];
+    double const r[9] = {w * w + a * a - b * b - c * c, 2 * (a * b - w * c), 2 * (a * c + w * b),
+                         2 * (a * b + w * c), w * w - a * a + b * b - c * c, 2 * (b * c - w * a),
+                         2 * (a * c - w * b), 2 * (b * c + w * a), w * w - a * a - b * b + c * c};
+    for (int i = 0; i < 9; ++i) R[i] = r[i];
+}
+
+// One orientation turning at body rates om, both ways: the quaternion (0.9, 0.3, 0.2, 0.1)
+// normalised with q' = 1/2 q (x) (0, om), and its rotation matrix with R' = R [om]x.
+struct orientation {
+    double q[4], qd[4], R[9], Rd[9];
+    explicit orientation(double const* om) {
+        double const n = std::sqrt(0.9 * 0.9 + 0.3 * 0.3 + 0.2 * 0.2 + 0.1 * 0.1);
+        double const w = 0.9 / n, a = 0.3 / n, b = 0.2 / n, c = 0.1 / n;
+        double const Q[4][3] = {{-a, -b, -c}, {w, -c, b}, {c, w, -a}, {-b, a, w}};
+        q[0] = w, q[1] = a, q[2] = b, q[3] = c;
+        for (int r = 0; r < 4; ++r) qd[r] = 0.5 * (Q[r][0] * om[0] + Q[r][1] * om[1] + Q[r][2] * om[2]);
+        rotation_of(q, R);
+        double const S[9] = {0, -om[2], om[1], om[2], 0, -om[0], -om[1], om[0], 0};
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                Rd[i * 3 + j] = 0;
+                for (int k = 0; k < 3; ++k) Rd[i * 3 + j] += R[i * 3 + k] * S[k * 3 + j];
+            }
+    }
+};
+
 // The two bodies after 2 s of RK4 steps of dt (each projected onto its constraints): the
 // largest differences of their body rates and of their rotations.
 void difference_after_two_seconds(double dt, double& dw, double& dR) {
     quaternion_body::Parameters pq;
     rotation_matrix_body::Parameters pr;
-    double const n = std::sqrt(0.9 * 0.9 + 0.3 * 0.3 + 0.2 * 0.2 + 0.1 * 0.1);
-    double const w = 0.9 / n, a = 0.3 / n, b = 0.2 / n, c = 0.1 / n;
     double const om[3] = {1.0, -2.0, 0.5};
-    // The quaternion and its rates q' = 1/2 q (x) (0, w).
-    double xq[8] = {w, a, b, c};
-    double const Q[4][3] = {{-a, -b, -c}, {w, -c, b}, {c, w, -a}, {-b, a, w}};
-    for (int r = 0; r < 4; ++r) xq[4 + r] = 0.5 * (Q[r][0] * om[0] + Q[r][1] * om[1] + Q[r][2] * om[2]);
-    // The same rotation as a matrix and R' = R [w]x.
-    double const R[9] = {w * w + a * a - b * b - c * c, 2 * (a * b - w * c), 2 * (a * c + w * b),
-                         2 * (a * b + w * c), w * w - a * a + b * b - c * c, 2 * (b * c - w * a),
-                         2 * (a * c - w * b), 2 * (b * c + w * a), w * w - a * a - b * b + c * c};
-    double const S[9] = {0, -om[2], om[1], om[2], 0, -om[0], -om[1], om[0], 0};
-    double xr[18];
-    for (int i = 0; i < 9; ++i) xr[i] = R[i];
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            double s = 0;
-            for (int k = 0; k < 3; ++k) s += R[i * 3 + k] * S[k * 3 + j];
-            xr[9 + i * 3 + j] = s;
-        }
+    orientation const o(om);
+    double xq[8], xr[18];
+    for (int i = 0; i < 4; ++i) xq[i] = o.q[i], xq[4 + i] = o.qd[i];
+    for (int i = 0; i < 9; ++i) xr[i] = o.R[i], xr[9 + i] = o.Rd[i];
     double const u[3] = {0.1, 0.0, -0.2};
     int const steps = static_cast<int>(std::lround(2.0 / dt));
     for (int k = 0; k < steps; ++k) {
@@ -50,10 +64,8 @@ void difference_after_two_seconds(double dt, double& dw, double& dR) {
     double wq[3], wr[3];
     quaternion_body::output_angular_velocity(xq, xq + 4, pq, wq);
     rotation_matrix_body::output_angular_velocity(xr, xr + 9, pr, wr);
-    double const W = xq[0], A = xq[1], B = xq[2], C = xq[3];
-    double const Rq[9] = {W * W + A * A - B * B - C * C, 2 * (A * B - W * C), 2 * (A * C + W * B),
-                          2 * (A * B + W * C), W * W - A * A + B * B - C * C, 2 * (B * C - W * A),
-                          2 * (A * C - W * B), 2 * (B * C + W * A), W * W - A * A - B * B + C * C};
+    double Rq[9];
+    rotation_of(xq, Rq);
     dw = 0, dR = 0;
     for (int i = 0; i < 3; ++i) dw = std::max(dw, std::abs(wq[i] - wr[i]));
     for (int i = 0; i < 9; ++i) dR = std::max(dR, std::abs(Rq[i] - xr[i]));
@@ -83,28 +95,14 @@ namespace {
 void kites_after_half_a_second(double dt, double& dp, double& dw) {
     kite_quaternion::Parameters pq;
     kite_rotation_matrix::Parameters pr;
-    double const n = std::sqrt(0.9 * 0.9 + 0.3 * 0.3 + 0.2 * 0.2 + 0.1 * 0.1);
-    double const w = 0.9 / n, a = 0.3 / n, b = 0.2 / n, c = 0.1 / n;
     double const om[3] = {0.4, -0.3, 0.2};
+    orientation const o(om);
     // On the tether (L = 50) at 30 degrees elevation, moving across the wind (p . p' = 0).
     double const pk[3] = {50 * std::sqrt(3.0) / 2, 0.0, 25.0}, vk[3] = {-2.5, 8.0, 2.5 * std::sqrt(3.0)};
     double xq[14], xr[24];
-    double const Q[4][3] = {{-a, -b, -c}, {w, -c, b}, {c, w, -a}, {-b, a, w}};
-    double const q[4] = {w, a, b, c};
     for (int i = 0; i < 3; ++i) xq[i] = xr[i] = pk[i], xq[7 + i] = xr[12 + i] = vk[i];
-    for (int r = 0; r < 4; ++r)
-        xq[3 + r] = q[r], xq[10 + r] = 0.5 * (Q[r][0] * om[0] + Q[r][1] * om[1] + Q[r][2] * om[2]);
-    double const R[9] = {w * w + a * a - b * b - c * c, 2 * (a * b - w * c), 2 * (a * c + w * b),
-                         2 * (a * b + w * c), w * w - a * a + b * b - c * c, 2 * (b * c - w * a),
-                         2 * (a * c - w * b), 2 * (b * c + w * a), w * w - a * a - b * b + c * c};
-    double const S[9] = {0, -om[2], om[1], om[2], 0, -om[0], -om[1], om[0], 0};
-    for (int i = 0; i < 9; ++i) xr[3 + i] = R[i];
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            double s = 0;
-            for (int k = 0; k < 3; ++k) s += R[i * 3 + k] * S[k * 3 + j];
-            xr[15 + i * 3 + j] = s;
-        }
+    for (int i = 0; i < 4; ++i) xq[3 + i] = o.q[i], xq[10 + i] = o.qd[i];
+    for (int i = 0; i < 9; ++i) xr[3 + i] = o.R[i], xr[15 + i] = o.Rd[i];
     double const u[3] = {0.5, -0.2, 0.1};
     int const steps = static_cast<int>(std::lround(0.5 / dt));
     for (int k = 0; k < steps; ++k) {
