@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(bead_on_hoop::detail::pair_stamp == 0xa044648e18cdd491ull,
+static_assert(bead_on_hoop::detail::pair_stamp == 0x00a907e2c37182f1ull,
               "bead_on_hoop.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace bead_on_hoop {
@@ -57,17 +57,18 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[4] = 0.0;
     J[6] = 0.0;
     J[9] = 1.0;
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = s0*s0 - s1*s1;
-    J[0] = -p.m*p.r*(p.r*qd[1]*qd[1]*s2 + p.g*s1);
-    const double s3 = p.r*p.r;
-    const double s4 = 2.0*qd[1];
-    J[3] = p.m*s1*s0*s3*s4;
-    const double s5 = 2.0*s1*s0;
-    J[5] = p.m*s3*(qd[0]*s4*s2 - qdd[1]*s5);
-    J[7] = -p.m*qd[1]*s3*s5;
-    J[8] = -p.m*qd[0]*s3*s5;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double s3 = s1*s1 - s2*s2;
+    J[0] = -p.m*p.r*(p.r*qd[1]*qd[1]*s3 + p.g*s2);
+    const double s4 = p.r*p.r;
+    const double s5 = 2.0*qd[1];
+    J[3] = p.m*s2*s1*s4*s5;
+    const double s6 = 2.0*s2*s1;
+    J[5] = p.m*s4*(qd[0]*s5*s3 - qdd[1]*s6);
+    J[7] = -p.m*qd[1]*s4*s6;
+    J[8] = -p.m*qd[0]*s4*s6;
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -129,34 +130,38 @@ static void solve_mass_matrix(const double* L, double* b) {
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     M[1] = 0.0;
     M[2] = 0.0;
-    const double s0 = std::sin(q[0]);
-    const double s1 = p.m*p.r*p.r;
-    M[0] = s1;
-    M[3] = s0*s0*s1;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = p.m*p.r*p.r;
+    M[0] = s2;
+    M[3] = s1*s1*s2;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[0] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = p.r*p.r;
-    C[3] = p.m*qd[0]*s0*s1*s2;
-    const double s3 = p.m*qd[1]*s0*s1*s2;
-    C[1] = -s3;
-    C[2] = s3;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double s3 = p.r*p.r;
+    C[3] = p.m*qd[0]*s1*s2*s3;
+    const double s4 = p.m*qd[1]*s1*s2*s3;
+    C[1] = -s4;
+    C[2] = s4;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     dVdq[1] = 0.0;
-    const double s0 = std::sin(q[0]);
-    dVdq[0] = p.g*p.m*p.r*s0;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    dVdq[0] = p.g*p.m*p.r*s1;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    h[0] = p.m*p.r*s0*(p.g - p.r*s1*qd[1]*qd[1]);
-    h[1] = 2.0*p.m*qd[0]*qd[1]*s1*s0*p.r*p.r;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    h[0] = p.m*p.r*s1*(p.g - p.r*s2*qd[1]*qd[1]);
+    h[1] = 2.0*p.m*qd[0]*qd[1]*s2*s1*p.r*p.r;
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -165,26 +170,29 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::sin(q[0]);
-    const double result = 0.5*p.m*p.r*p.r*(qd[0]*qd[0] + s0*s0*qd[1]*qd[1]);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double result = 0.5*p.m*p.r*p.r*(qd[0]*qd[0] + s1*s1*qd[1]*qd[1]);
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::cos(q[0]);
-    const double result = p.g*p.m*p.r*(1.0 - s0);
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double result = p.g*p.m*p.r*(1.0 - s1);
     return result;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     // M's lower triangle and b = Q - h.
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = p.m*p.r*p.r;
-    const double M0_0 = s2;
-    const double M1_1 = s0*s0*s2;
-    const double b0 = s0*(s1*qd[1]*qd[1]*s2 - p.g*p.m*p.r);
-    const double b1 = u[0] - 2.0*qd[0]*qd[1]*s1*s0*s2;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double s3 = p.m*p.r*p.r;
+    const double M0_0 = s3;
+    const double M1_1 = s1*s1*s3;
+    const double b0 = s1*(s2*qd[1]*qd[1]*s3 - p.g*p.m*p.r);
+    const double b1 = u[0] - 2.0*qd[0]*qd[1]*s2*s1*s3;
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -245,17 +253,19 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    tau[0] = p.m*p.r*(s0*(p.g - p.r*s1*qd[1]*qd[1]) + p.r*qdd[0]);
-    tau[1] = -(u[0] - p.m*s0*p.r*p.r*(2.0*qd[0]*qd[1]*s1 + qdd[1]*s0));
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    tau[0] = p.m*p.r*(s1*(p.g - p.r*s2*qd[1]*qd[1]) + p.r*qdd[0]);
+    tau[1] = -(u[0] - p.m*s1*p.r*p.r*(2.0*qd[0]*qd[1]*s2 + qdd[1]*s1));
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    Y[0] = p.r*(s0*(p.g - p.r*s1*qd[1]*qd[1]) + p.r*qdd[0]);
-    Y[1] = s0*p.r*p.r*(2.0*qd[0]*qd[1]*s1 + qdd[1]*s0);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    Y[0] = p.r*(s1*(p.g - p.r*s2*qd[1]*qd[1]) + p.r*qdd[0]);
+    Y[1] = s1*p.r*p.r*(2.0*qd[0]*qd[1]*s2 + qdd[1]*s1);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
@@ -540,38 +550,44 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void output_bead_position(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT out) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[0]);
-    out[0] = p.r*s0*s1;
-    const double s2 = std::sin(q[1]);
-    out[1] = p.r*s2*s1;
-    const double s3 = std::cos(q[0]);
-    out[2] = -p.r*s3;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    out[0] = p.r*s1*s3;
+    const double s4 = std::sin(a0);
+    out[1] = p.r*s4*s3;
+    const double s5 = std::cos(a2);
+    out[2] = -p.r*s5;
 }
 
 void output_bead_position_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT J) {
     J[5] = 0.0;
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::cos(q[0]);
-    J[0] = p.r*s0*s1;
-    const double s2 = std::sin(q[1]);
-    J[2] = p.r*s1*s2;
-    const double s3 = std::sin(q[0]);
-    const double s4 = p.r*s3;
-    J[1] = -s2*s4;
-    J[3] = s0*s4;
-    J[4] = s4;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    J[0] = p.r*s1*s3;
+    const double s4 = std::sin(a0);
+    J[2] = p.r*s3*s4;
+    const double s5 = std::sin(a2);
+    const double s6 = p.r*s5;
+    J[1] = -s4*s6;
+    J[3] = s1*s6;
+    J[4] = s6;
 }
 
 void output_bead_position_drift(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT a) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[0]);
-    a[2] = p.r*s2*qd[0]*qd[0];
-    const double s3 = std::sin(q[1]);
-    const double s4 = qd[1]*qd[1];
-    a[0] = -p.r*(s0*s1*s4 + qd[0]*(2.0*qd[1]*s2*s3 + qd[0]*s0*s1));
-    a[1] = p.r*(qd[0]*(2.0*qd[1]*s0*s2 - qd[0]*s3*s1) - s3*s1*s4);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    a[2] = p.r*s4*qd[0]*qd[0];
+    const double s5 = std::sin(a0);
+    const double s6 = qd[1]*qd[1];
+    a[0] = -p.r*(s1*s3*s6 + qd[0]*(2.0*qd[1]*s4*s5 + qd[0]*s1*s3));
+    a[1] = p.r*(qd[0]*(2.0*qd[1]*s1*s4 - qd[0]*s5*s3) - s5*s3*s6);
 }
 
 }  // namespace bead_on_hoop

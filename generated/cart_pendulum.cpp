@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(cart_pendulum::detail::pair_stamp == 0xa572e87d733386c7ull,
+static_assert(cart_pendulum::detail::pair_stamp == 0x2e282d978238a0bcull,
               "cart_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace cart_pendulum {
@@ -59,11 +59,12 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[7] = 0.0;
     J[8] = 0.0;
     J[9] = 0.0;
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    J[1] = p.l*p.m2*(s0*qd[1]*qd[1] + qdd[1]*s1);
-    J[3] = p.l*p.m2*s1*2.0*qd[1];
-    J[6] = p.l*p.m2*(qdd[0]*s1 - p.g*s0);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    J[1] = p.l*p.m2*(s1*qd[1]*qd[1] + qdd[1]*s2);
+    J[3] = p.l*p.m2*s2*2.0*qd[1];
+    J[6] = p.l*p.m2*(qdd[0]*s2 - p.g*s1);
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -126,30 +127,34 @@ static void solve_mass_matrix(const double* L, double* b) {
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     M[0] = p.m1 + p.m2;
     M[3] = p.m2*p.l*p.l;
-    const double s0 = std::cos(q[1]);
-    const double s1 = p.l*p.m2*s0;
-    M[1] = s1;
-    M[2] = s1;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = p.l*p.m2*s1;
+    M[1] = s2;
+    M[2] = s2;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[0] = 0.0;
     C[2] = 0.0;
     C[3] = 0.0;
-    const double s0 = std::sin(q[1]);
-    C[1] = -p.l*p.m2*qd[1]*s0;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    C[1] = -p.l*p.m2*qd[1]*s1;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     dVdq[0] = 0.0;
-    const double s0 = std::sin(q[1]);
-    dVdq[1] = p.g*p.l*p.m2*s0;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    dVdq[1] = p.g*p.l*p.m2*s1;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::sin(q[1]);
-    h[0] = -p.l*p.m2*s0*qd[1]*qd[1];
-    h[1] = p.g*p.l*p.m2*s0;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    h[0] = -p.l*p.m2*s1*qd[1]*qd[1];
+    h[1] = p.g*p.l*p.m2*s1;
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -158,15 +163,17 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = qd[0]*qd[0];
-    const double result = 0.5*(p.m2*(s1 + qd[1]*qd[1]*p.l*p.l) + p.m1*s1) + p.l*p.m2*qd[0]*qd[1]*s0;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = qd[0]*qd[0];
+    const double result = 0.5*(p.m2*(s2 + qd[1]*qd[1]*p.l*p.l) + p.m1*s2) + p.l*p.m2*qd[0]*qd[1]*s1;
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double result = p.g*p.l*p.m2*(1.0 - s0);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double result = p.g*p.l*p.m2*(1.0 - s1);
     return result;
 }
 
@@ -174,11 +181,12 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.m1 + p.m2;
     const double M1_1 = p.m2*p.l*p.l;
-    const double s0 = std::cos(q[1]);
-    const double M1_0 = p.l*p.m2*s0;
-    const double s1 = std::sin(q[1]);
-    const double b0 = u[0] + p.l*p.m2*s1*qd[1]*qd[1];
-    const double b1 = -p.g*p.l*p.m2*s1;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double M1_0 = p.l*p.m2*s1;
+    const double s2 = std::sin(a0);
+    const double b0 = u[0] + p.l*p.m2*s2*qd[1]*qd[1];
+    const double b1 = -p.g*p.l*p.m2*s2;
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -240,19 +248,21 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::cos(q[1]);
-    tau[0] = -(u[0] + p.l*p.m2*(s0*qd[1]*qd[1] - qdd[1]*s1) - qdd[0]*(p.m1 + p.m2));
-    tau[1] = p.l*p.m2*(p.g*s0 + qdd[0]*s1 + p.l*qdd[1]);
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    tau[0] = -(u[0] + p.l*p.m2*(s1*qd[1]*qd[1] - qdd[1]*s2) - qdd[0]*(p.m1 + p.m2));
+    tau[1] = p.l*p.m2*(p.g*s1 + qdd[0]*s2 + p.l*qdd[1]);
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
     Y[0] = qdd[0];
     Y[2] = 0.0;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::cos(q[1]);
-    Y[1] = qdd[0] - p.l*(s0*qd[1]*qd[1] - qdd[1]*s1);
-    Y[3] = p.l*(p.g*s0 + qdd[0]*s1 + p.l*qdd[1]);
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    Y[1] = qdd[0] - p.l*(s1*qd[1]*qd[1] - qdd[1]*s2);
+    Y[3] = p.l*(p.g*s1 + qdd[0]*s2 + p.l*qdd[1]);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
@@ -537,27 +547,30 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void output_bob_position(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT out) {
-    const double s0 = std::sin(q[1]);
-    out[0] = q[0] + p.l*s0;
-    const double s1 = std::cos(q[1]);
-    out[1] = p.l*(1.0 - s1);
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    out[0] = q[0] + p.l*s1;
+    const double s2 = std::cos(a0);
+    out[1] = p.l*(1.0 - s2);
 }
 
 void output_bob_position_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT J) {
     J[0] = 1.0;
     J[2] = 0.0;
-    const double s0 = std::cos(q[1]);
-    J[1] = p.l*s0;
-    const double s1 = std::sin(q[1]);
-    J[3] = p.l*s1;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    J[1] = p.l*s1;
+    const double s2 = std::sin(a0);
+    J[3] = p.l*s2;
 }
 
 void output_bob_position_drift(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT a) {
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::cos(q[1]);
-    const double s2 = qd[1]*qd[1];
-    a[0] = -p.l*s0*s2;
-    a[1] = p.l*s1*s2;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double s3 = qd[1]*qd[1];
+    a[0] = -p.l*s1*s3;
+    a[1] = p.l*s2*s3;
 }
 
 void output_power(const double* /*q*/, const double* qd, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT out) {

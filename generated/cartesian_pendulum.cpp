@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(cartesian_pendulum::detail::pair_stamp == 0x4801cce2b409cadbull,
+static_assert(cartesian_pendulum::detail::pair_stamp == 0x5f34e28f8f9129a3ull,
               "cartesian_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace cartesian_pendulum {
@@ -873,8 +873,9 @@ double project_state(double* q, double* qd, const Parameters& p) {
 }
 
 void output_angle(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
-    const double s0 = std::atan2(q[0], -q[1]);
-    out[0] = s0;
+    const double a0 = q[0];
+    const double s1 = std::atan2(a0, -q[1]);
+    out[0] = s1;
 }
 
 void output_angle_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT J) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(circle_three_coordinates::detail::pair_stamp == 0x873dfcb62d5261dbull,
+static_assert(circle_three_coordinates::detail::pair_stamp == 0x3557a99fb942002full,
               "circle_three_coordinates.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace circle_three_coordinates {
@@ -55,15 +55,16 @@ static void constraint_terms(const double* q, const double* qd, const Parameters
     A[1] = 0.0;
     A[3] = 0.0;
     A[4] = 1.0;
-    const double s0 = std::cos(q[2]);
-    const double s1 = std::sin(q[2]);
-    const double s2 = p.r*s0;
-    A[2] = -s2;
+    const double a0 = q[2];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
     const double s3 = p.r*s1;
-    A[5] = -s3;
-    const double s4 = qd[2]*qd[2];
-    r[0] = -(p.a*(2.0*(qd[0] - qd[2]*s2) + p.a*(q[0] - s3)) + s4*s3);
-    r[1] = s4*s2 - p.a*(2.0*(qd[1] - qd[2]*s3) + p.a*(q[1] + s2));
+    A[2] = -s3;
+    const double s4 = p.r*s2;
+    A[5] = -s4;
+    const double s5 = qd[2]*qd[2];
+    r[0] = -(p.a*(2.0*(qd[0] - qd[2]*s3) + p.a*(q[0] - s4)) + s5*s4);
+    r[1] = s5*s3 - p.a*(2.0*(qd[1] - qd[2]*s4) + p.a*(q[1] + s3));
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
@@ -178,25 +179,26 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[22] = 0.0;
     J[24] = 0.0;
     J[27] = 0.0;
-    const double s0 = std::sin(q[2]);
-    const double s1 = std::cos(q[2]);
-    const double s2 = p.r*s0;
+    const double a0 = q[2];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
     const double s3 = p.r*s1;
-    J[14] = -(lambda[0]*s2 - lambda[1]*s3);
-    const double s4 = p.a*p.a;
-    const double s5 = -s4;
-    J[18] = s5;
-    J[25] = s5;
-    const double s6 = qd[2]*qd[2] - s4;
-    const double s7 = 2.0*p.a;
-    J[20] = -(qdd[2]*s2 + (s3*s6 + qd[2]*s2*s7));
-    J[26] = qdd[2]*s3 - (s2*s6 - s7*qd[2]*s3);
-    const double s8 = -s7;
-    J[21] = s8;
-    J[28] = s8;
-    const double s9 = 2.0*qd[2];
-    J[23] = s7*s3 - s2*s9;
-    J[29] = s2*s7 + s3*s9;
+    const double s4 = p.r*s2;
+    J[14] = -(lambda[0]*s3 - lambda[1]*s4);
+    const double s5 = p.a*p.a;
+    const double s6 = -s5;
+    J[18] = s6;
+    J[25] = s6;
+    const double s7 = qd[2]*qd[2] - s5;
+    const double s8 = 2.0*p.a;
+    J[20] = -(qdd[2]*s3 + (s4*s7 + qd[2]*s3*s8));
+    J[26] = qdd[2]*s4 - (s3*s7 - s8*qd[2]*s4);
+    const double s9 = -s8;
+    J[21] = s9;
+    J[28] = s9;
+    const double s10 = 2.0*qd[2];
+    J[23] = s8*s4 - s3*s10;
+    J[29] = s3*s8 + s4*s10;
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -305,10 +307,11 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
-    const double s0 = std::sin(q[2]);
-    c[0] = q[0] - p.r*s0;
-    const double s1 = std::cos(q[2]);
-    c[1] = q[1] + p.r*s1;
+    const double a0 = q[2];
+    const double s1 = std::sin(a0);
+    c[0] = q[0] - p.r*s1;
+    const double s2 = std::cos(a0);
+    c[1] = q[1] + p.r*s2;
 }
 
 void constraint_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT A) {
@@ -316,10 +319,11 @@ void constraint_jacobian(const double* q, const Parameters& p, double* LAGC_REST
     A[1] = 0.0;
     A[3] = 0.0;
     A[4] = 1.0;
-    const double s0 = std::cos(q[2]);
-    A[2] = -p.r*s0;
-    const double s1 = std::sin(q[2]);
-    A[5] = -p.r*s1;
+    const double a0 = q[2];
+    const double s1 = std::cos(a0);
+    A[2] = -p.r*s1;
+    const double s2 = std::sin(a0);
+    A[5] = -p.r*s2;
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
@@ -347,19 +351,20 @@ void semi_implicit_system(const double* q, const double* qd, const double* /*u*/
     rhs[0] = 0.0;
     rhs[1] = -p.g*p.m;
     rhs[2] = 0.0;
-    const double s0 = std::cos(q[2]);
-    const double s1 = std::sin(q[2]);
-    const double s2 = p.r*s0;
-    const double s3 = -s2;
-    K[13] = s3;
-    K[17] = s3;
-    const double s4 = p.r*s1;
-    const double s5 = -s4;
-    K[14] = s5;
-    K[22] = s5;
-    const double s6 = qd[2]*qd[2];
-    rhs[3] = -(p.a*(2.0*(qd[0] - qd[2]*s2) + p.a*(q[0] - s4)) + s6*s4);
-    rhs[4] = s6*s2 - p.a*(2.0*(qd[1] - qd[2]*s4) + p.a*(q[1] + s2));
+    const double a0 = q[2];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double s3 = p.r*s1;
+    const double s4 = -s3;
+    K[13] = s4;
+    K[17] = s4;
+    const double s5 = p.r*s2;
+    const double s6 = -s5;
+    K[14] = s6;
+    K[22] = s6;
+    const double s7 = qd[2]*qd[2];
+    rhs[3] = -(p.a*(2.0*(qd[0] - qd[2]*s3) + p.a*(q[0] - s5)) + s7*s5);
+    rhs[4] = s7*s3 - p.a*(2.0*(qd[1] - qd[2]*s5) + p.a*(q[1] + s3));
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
@@ -779,10 +784,11 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT v) {
-    const double s0 = std::cos(q[2]);
-    v[0] = qd[0] - p.r*qd[2]*s0;
-    const double s1 = std::sin(q[2]);
-    v[1] = qd[1] - p.r*qd[2]*s1;
+    const double a0 = q[2];
+    const double s1 = std::cos(a0);
+    v[0] = qd[0] - p.r*qd[2]*s1;
+    const double s2 = std::sin(a0);
+    v[1] = qd[1] - p.r*qd[2]*s2;
 }
 
 namespace detail {

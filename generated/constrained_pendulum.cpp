@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(constrained_pendulum::detail::pair_stamp == 0xa2a73f60ccc8a22bull,
+static_assert(constrained_pendulum::detail::pair_stamp == 0xaff04a4f9d3bfe1cull,
               "constrained_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace constrained_pendulum {
@@ -61,10 +61,11 @@ static void dynamics_terms(const double* q, const double* qd, const double* /*u*
     M[0] = p.m;
     M[2] = 0.0;
     M[3] = p.m*q[0]*q[0];
-    const double s0 = std::cos(q[1]);
-    b[0] = p.m*(q[0]*qd[1]*qd[1] + p.g*s0);
-    const double s1 = std::sin(q[1]);
-    b[1] = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s1);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    b[0] = p.m*(q[0]*qd[1]*qd[1] + p.g*s1);
+    const double s2 = std::sin(a0);
+    b[1] = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s2);
 }
 
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
@@ -136,17 +137,18 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[9] = 0.0;
     J[10] = -2.0*p.alpha_c;
     J[11] = 0.0;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::cos(q[1]);
-    J[5] = -p.g*p.m*q[0]*s1;
-    const double s2 = p.g*s0;
-    J[1] = -p.m*s2;
-    const double s3 = 2.0*qd[1];
-    J[3] = p.m*q[0]*s3;
-    const double s4 = 2.0*q[0];
-    J[4] = -p.m*(qdd[1]*s4 + (s2 + qd[0]*s3));
-    J[6] = -p.m*qd[1]*s4;
-    J[7] = -p.m*qd[0]*s4;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    J[5] = -p.g*p.m*q[0]*s2;
+    const double s3 = p.g*s1;
+    J[1] = -p.m*s3;
+    const double s4 = 2.0*qd[1];
+    J[3] = p.m*q[0]*s4;
+    const double s5 = 2.0*q[0];
+    J[4] = -p.m*(qdd[1]*s5 + (s3 + qd[0]*s4));
+    J[6] = -p.m*qd[1]*s5;
+    J[7] = -p.m*qd[0]*s5;
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -242,17 +244,19 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    const double s0 = std::cos(q[1]);
-    dVdq[0] = -p.g*p.m*s0;
-    const double s1 = std::sin(q[1]);
-    dVdq[1] = p.g*p.m*q[0]*s1;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    dVdq[0] = -p.g*p.m*s1;
+    const double s2 = std::sin(a0);
+    dVdq[1] = p.g*p.m*q[0]*s2;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::cos(q[1]);
-    h[0] = -p.m*(q[0]*qd[1]*qd[1] + p.g*s0);
-    const double s1 = std::sin(q[1]);
-    h[1] = p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s1);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    h[0] = -p.m*(q[0]*qd[1]*qd[1] + p.g*s1);
+    const double s2 = std::sin(a0);
+    h[1] = p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s2);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -266,8 +270,9 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double result = -p.g*p.m*q[0]*s0;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double result = -p.g*p.m*q[0]*s1;
     return result;
 }
 
@@ -291,10 +296,11 @@ void semi_implicit_system(const double* q, const double* qd, const double* /*u*/
     K[7] = 0.0;
     K[8] = 0.0;
     rhs[2] = p.beta_c*p.beta_c*(p.l0 - q[0]) - 2.0*p.alpha_c*qd[0];
-    const double s0 = std::cos(q[1]);
-    rhs[0] = p.m*(q[0]*qd[1]*qd[1] + p.g*s0);
-    const double s1 = std::sin(q[1]);
-    rhs[1] = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s1);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    rhs[0] = p.m*(q[0]*qd[1]*qd[1] + p.g*s1);
+    const double s2 = std::sin(a0);
+    rhs[1] = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s2);
 }
 
 namespace detail {
@@ -498,17 +504,19 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::cos(q[1]);
-    tau[0] = p.m*(qdd[0] - (q[0]*qd[1]*qd[1] + p.g*s0));
-    const double s1 = std::sin(q[1]);
-    tau[1] = p.m*q[0]*(q[0]*qdd[1] + (2.0*qd[0]*qd[1] + p.g*s1));
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    tau[0] = p.m*(qdd[0] - (q[0]*qd[1]*qd[1] + p.g*s1));
+    const double s2 = std::sin(a0);
+    tau[1] = p.m*q[0]*(q[0]*qdd[1] + (2.0*qd[0]*qd[1] + p.g*s2));
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
-    const double s0 = std::cos(q[1]);
-    Y[0] = qdd[0] - (q[0]*qd[1]*qd[1] + p.g*s0);
-    const double s1 = std::sin(q[1]);
-    Y[1] = q[0]*(q[0]*qdd[1] + (2.0*qd[0]*qd[1] + p.g*s1));
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    Y[0] = qdd[0] - (q[0]*qd[1]*qd[1] + p.g*s1);
+    const double s2 = std::sin(a0);
+    Y[1] = q[0]*(q[0]*qdd[1] + (2.0*qd[0]*qd[1] + p.g*s2));
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

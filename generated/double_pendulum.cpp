@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(double_pendulum::detail::pair_stamp == 0xfb6cc42cf70430f6ull,
+static_assert(double_pendulum::detail::pair_stamp == 0xa9474d54dad51c71ull,
               "double_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace double_pendulum {
@@ -54,25 +54,27 @@ void cholesky_solve(const double* L, double* b) {
 static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J) {
     J[2] = 0.0;
     J[7] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::sin(q[0]);
-    const double s3 = std::cos(q[1]);
-    const double s4 = s1*s2 + s3*s0;
-    const double s5 = p.l2*p.m2*qd[1]*qd[1]*s4;
-    const double s6 = s0*s1;
-    const double s7 = s3*s2;
-    const double s8 = p.l1*p.l2*p.m2*(s6 - s7);
-    const double s9 = qdd[1]*s8;
-    J[0] = -(p.l1*(p.g*s0*(p.m1 + p.m2) + s5) + s9);
-    J[1] = s9 + p.l1*s5;
-    const double s10 = p.l1*p.l2*p.m2*s6 - p.l1*p.l2*p.m2*s7;
-    J[3] = 2.0*qd[1]*s10;
-    J[6] = -2.0*qd[0]*s10;
-    const double s11 = qdd[0]*s8;
-    const double s12 = p.l1*qd[0]*qd[0]*s4;
-    J[4] = -(s11 - p.l2*p.m2*s12);
-    J[5] = -(p.l2*p.m2*(s12 + p.g*s3) - s11);
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::sin(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = s3*s4 + s5*s1;
+    const double s7 = p.l2*p.m2*qd[1]*qd[1]*s6;
+    const double s8 = s1*s3;
+    const double s9 = s5*s4;
+    const double s10 = p.l1*p.l2*p.m2*(s8 - s9);
+    const double s11 = qdd[1]*s10;
+    J[0] = -(p.l1*(p.g*s1*(p.m1 + p.m2) + s7) + s11);
+    J[1] = s11 + p.l1*s7;
+    const double s12 = p.l1*p.l2*p.m2*s8 - p.l1*p.l2*p.m2*s9;
+    J[3] = 2.0*qd[1]*s12;
+    J[6] = -2.0*qd[0]*s12;
+    const double s13 = qdd[0]*s10;
+    const double s14 = p.l1*qd[0]*qd[0]*s6;
+    J[4] = -(s13 - p.l2*p.m2*s14);
+    J[5] = -(p.l2*p.m2*(s14 + p.g*s5) - s13);
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -135,43 +137,51 @@ static void solve_mass_matrix(const double* L, double* b) {
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     M[0] = p.l1*p.l1*(p.m1 + p.m2);
     M[3] = p.m2*p.l2*p.l2;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double s4 = p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
-    M[1] = s4;
-    M[2] = s4;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = p.l1*p.l2*p.m2*(s1*s3 + s4*s5);
+    M[1] = s6;
+    M[2] = s6;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[0] = 0.0;
     C[3] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = s0*s1 - s2*s3;
-    C[1] = -p.l1*p.l2*p.m2*qd[1]*s4;
-    C[2] = p.l1*p.l2*p.m2*qd[0]*s4;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = s1*s3 - s4*s5;
+    C[1] = -p.l1*p.l2*p.m2*qd[1]*s6;
+    C[2] = p.l1*p.l2*p.m2*qd[0]*s6;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    const double s0 = std::sin(q[0]);
-    dVdq[0] = p.g*p.l1*s0*(p.m1 + p.m2);
-    const double s1 = std::sin(q[1]);
-    dVdq[1] = p.g*p.l2*p.m2*s1;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    dVdq[0] = p.g*p.l1*s1*(p.m1 + p.m2);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    dVdq[1] = p.g*p.l2*p.m2*s3;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = std::sin(q[1]);
-    const double s3 = std::cos(q[1]);
-    const double s4 = p.g*s0;
-    const double s5 = s1*s2 - s3*s0;
-    h[0] = p.l1*(p.m1*s4 - p.m2*(p.l2*qd[1]*qd[1]*s5 - s4));
-    h[1] = p.l2*p.m2*(p.l1*qd[0]*qd[0]*s5 + p.g*s2);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double a3 = q[1];
+    const double s4 = std::sin(a3);
+    const double s5 = std::cos(a3);
+    const double s6 = p.g*s1;
+    const double s7 = s2*s4 - s5*s1;
+    h[0] = p.l1*(p.m1*s6 - p.m2*(p.l2*qd[1]*qd[1]*s7 - s6));
+    h[1] = p.l2*p.m2*(p.l1*qd[0]*qd[0]*s7 + p.g*s4);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -180,21 +190,25 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::cos(q[1]);
-    const double s4 = p.l2*qd[1]*s0 + p.l1*qd[0]*s1;
-    const double s5 = p.l1*qd[0]*s2 + p.l2*qd[1]*s3;
-    const double result = 0.5*(p.m1*qd[0]*qd[0]*p.l1*p.l1 + p.m2*(s4*s4 + s5*s5));
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::cos(a0);
+    const double s6 = p.l2*qd[1]*s1 + p.l1*qd[0]*s3;
+    const double s7 = p.l1*qd[0]*s4 + p.l2*qd[1]*s5;
+    const double result = 0.5*(p.m1*qd[0]*qd[0]*p.l1*p.l1 + p.m2*(s6*s6 + s7*s7));
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = p.l1*s1;
-    const double result = -p.g*(p.m2*(p.l2*s0 + s2) + p.m1*s2);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    const double s4 = p.l1*s3;
+    const double result = -p.g*(p.m2*(p.l2*s1 + s4) + p.m1*s4);
     return result;
 }
 
@@ -202,15 +216,17 @@ int forward_dynamics(const double* q, const double* qd, const double* /*u*/, con
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.l1*p.l1*(p.m1 + p.m2);
     const double M1_1 = p.m2*p.l2*p.l2;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double M1_0 = p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
-    const double s4 = p.g*s1;
-    const double s5 = s3*s0 - s2*s1;
-    const double b0 = -p.l1*(p.m1*s4 - p.m2*(p.l2*qd[1]*qd[1]*s5 - s4));
-    const double b1 = -p.l2*p.m2*(p.l1*qd[0]*qd[0]*s5 + p.g*s0);
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double M1_0 = p.l1*p.l2*p.m2*(s1*s3 + s4*s5);
+    const double s6 = p.g*s3;
+    const double s7 = s5*s1 - s4*s3;
+    const double b0 = -p.l1*(p.m1*s6 - p.m2*(p.l2*qd[1]*qd[1]*s7 - s6));
+    const double b1 = -p.l2*p.m2*(p.l1*qd[0]*qd[0]*s7 + p.g*s1);
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -272,30 +288,34 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double s4 = p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
-    const double s5 = p.g*s1;
-    const double s6 = s3*s0 - s2*s1;
-    tau[0] = qdd[1]*s4 + p.l1*(p.m1*s5 - p.m2*(p.l2*qd[1]*qd[1]*s6 - s5)) + qdd[0]*p.l1*p.l1*(p.m1 + p.m2);
-    tau[1] = p.l2*p.m2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s6 + p.g*s0)) + qdd[0]*s4;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = p.l1*p.l2*p.m2*(s1*s3 + s4*s5);
+    const double s7 = p.g*s3;
+    const double s8 = s5*s1 - s4*s3;
+    tau[0] = qdd[1]*s6 + p.l1*(p.m1*s7 - p.m2*(p.l2*qd[1]*qd[1]*s8 - s7)) + qdd[0]*p.l1*p.l1*(p.m1 + p.m2);
+    tau[1] = p.l2*p.m2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s8 + p.g*s1)) + qdd[0]*s6;
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
     Y[2] = 0.0;
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = std::sin(q[1]);
-    const double s3 = std::cos(q[1]);
-    const double s4 = p.g*s0;
-    const double s5 = p.l1*qdd[0];
-    Y[0] = p.l1*(s4 + s5);
-    const double s6 = s1*s2 - s3*s0;
-    const double s7 = p.l1*p.l2*(s2*s0 + s3*s1);
-    Y[1] = p.l1*(s5 - (p.l2*qd[1]*qd[1]*s6 - s4)) + qdd[1]*s7;
-    Y[3] = qdd[0]*s7 + p.l2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s6 + p.g*s2));
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double a3 = q[1];
+    const double s4 = std::sin(a3);
+    const double s5 = std::cos(a3);
+    const double s6 = p.g*s1;
+    const double s7 = p.l1*qdd[0];
+    Y[0] = p.l1*(s6 + s7);
+    const double s8 = s2*s4 - s5*s1;
+    const double s9 = p.l1*p.l2*(s4*s1 + s5*s2);
+    Y[1] = p.l1*(s7 - (p.l2*qd[1]*qd[1]*s8 - s6)) + qdd[1]*s9;
+    Y[3] = qdd[0]*s9 + p.l2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s8 + p.g*s4));
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {
@@ -578,34 +598,40 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void output_tip(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT out) {
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    out[0] = p.l2*s0 + p.l1*s1;
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    out[1] = -(p.l2*s2 + p.l1*s3);
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    out[0] = p.l2*s1 + p.l1*s3;
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    out[1] = -(p.l2*s4 + p.l1*s5);
 }
 
 void output_tip_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT J) {
-    const double s0 = std::cos(q[0]);
-    J[0] = p.l1*s0;
-    const double s1 = std::cos(q[1]);
-    J[1] = p.l2*s1;
-    const double s2 = std::sin(q[0]);
-    J[2] = p.l1*s2;
-    const double s3 = std::sin(q[1]);
-    J[3] = p.l2*s3;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    J[0] = p.l1*s1;
+    const double a2 = q[1];
+    const double s3 = std::cos(a2);
+    J[1] = p.l2*s3;
+    const double s4 = std::sin(a0);
+    J[2] = p.l1*s4;
+    const double s5 = std::sin(a2);
+    J[3] = p.l2*s5;
 }
 
 void output_tip_drift(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT a) {
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double s4 = qd[1]*qd[1];
-    const double s5 = qd[0]*qd[0];
-    a[0] = -(p.l2*s0*s4 + p.l1*s1*s5);
-    a[1] = p.l2*s2*s4 + p.l1*s3*s5;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = qd[1]*qd[1];
+    const double s7 = qd[0]*qd[0];
+    a[0] = -(p.l2*s1*s6 + p.l1*s3*s7);
+    a[1] = p.l2*s4*s6 + p.l1*s5*s7;
 }
 
 }  // namespace double_pendulum

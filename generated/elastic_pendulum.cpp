@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(elastic_pendulum::detail::pair_stamp == 0xdfabff7a4f695e5full,
+static_assert(elastic_pendulum::detail::pair_stamp == 0x7e9ff81028abf6cbull,
               "elastic_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace elastic_pendulum {
@@ -54,17 +54,18 @@ void cholesky_solve(const double* L, double* b) {
 static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J) {
     J[0] = -(p.k - p.m*qd[1]*qd[1]);
     J[2] = 0.0;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::cos(q[1]);
-    J[5] = -p.g*p.m*q[0]*s1;
-    const double s2 = p.g*s0;
-    J[1] = -p.m*s2;
-    const double s3 = 2.0*qd[1];
-    J[3] = p.m*q[0]*s3;
-    const double s4 = 2.0*q[0];
-    J[4] = -p.m*(qdd[1]*s4 + (s2 + qd[0]*s3));
-    J[6] = -p.m*qd[1]*s4;
-    J[7] = -p.m*qd[0]*s4;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    J[5] = -p.g*p.m*q[0]*s2;
+    const double s3 = p.g*s1;
+    J[1] = -p.m*s3;
+    const double s4 = 2.0*qd[1];
+    J[3] = p.m*q[0]*s4;
+    const double s5 = 2.0*q[0];
+    J[4] = -p.m*(qdd[1]*s5 + (s3 + qd[0]*s4));
+    J[6] = -p.m*qd[1]*s5;
+    J[7] = -p.m*qd[0]*s5;
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -139,17 +140,19 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    const double s0 = std::cos(q[1]);
-    dVdq[0] = -(p.k*(p.l0 - q[0]) + p.g*p.m*s0);
-    const double s1 = std::sin(q[1]);
-    dVdq[1] = p.g*p.m*q[0]*s1;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    dVdq[0] = -(p.k*(p.l0 - q[0]) + p.g*p.m*s1);
+    const double s2 = std::sin(a0);
+    dVdq[1] = p.g*p.m*q[0]*s2;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::cos(q[1]);
-    h[0] = -(p.k*(p.l0 - q[0]) + p.m*(q[0]*qd[1]*qd[1] + p.g*s0));
-    const double s1 = std::sin(q[1]);
-    h[1] = p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s1);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    h[0] = -(p.k*(p.l0 - q[0]) + p.m*(q[0]*qd[1]*qd[1] + p.g*s1));
+    const double s2 = std::sin(a0);
+    h[1] = p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s2);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -163,9 +166,10 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = p.l0 - q[0];
-    const double result = 0.5*p.k*s1*s1 - p.g*p.m*q[0]*s0;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = p.l0 - q[0];
+    const double result = 0.5*p.k*s2*s2 - p.g*p.m*q[0]*s1;
     return result;
 }
 
@@ -173,10 +177,11 @@ int forward_dynamics(const double* q, const double* qd, const double* /*u*/, con
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.m;
     const double M1_1 = p.m*q[0]*q[0];
-    const double s0 = std::cos(q[1]);
-    const double b0 = p.k*(p.l0 - q[0]) + p.m*(q[0]*qd[1]*qd[1] + p.g*s0);
-    const double s1 = std::sin(q[1]);
-    const double b1 = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s1);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double b0 = p.k*(p.l0 - q[0]) + p.m*(q[0]*qd[1]*qd[1] + p.g*s1);
+    const double s2 = std::sin(a0);
+    const double b1 = -p.m*q[0]*(2.0*qd[0]*qd[1] + p.g*s2);
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -237,19 +242,21 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::cos(q[1]);
-    tau[0] = p.m*qdd[0] - (p.k*(p.l0 - q[0]) + p.m*(q[0]*qd[1]*qd[1] + p.g*s0));
-    const double s1 = std::sin(q[1]);
-    tau[1] = p.m*q[0]*(q[0]*qdd[1] + (2.0*qd[0]*qd[1] + p.g*s1));
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    tau[0] = p.m*qdd[0] - (p.k*(p.l0 - q[0]) + p.m*(q[0]*qd[1]*qd[1] + p.g*s1));
+    const double s2 = std::sin(a0);
+    tau[1] = p.m*q[0]*(q[0]*qdd[1] + (2.0*qd[0]*qd[1] + p.g*s2));
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
     Y[1] = -(p.l0 - q[0]);
     Y[3] = 0.0;
-    const double s0 = std::cos(q[1]);
-    Y[0] = qdd[0] - (q[0]*qd[1]*qd[1] + p.g*s0);
-    const double s1 = std::sin(q[1]);
-    Y[2] = q[0]*(q[0]*qdd[1] + (2.0*qd[0]*qd[1] + p.g*s1));
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    Y[0] = qdd[0] - (q[0]*qd[1]*qd[1] + p.g*s1);
+    const double s2 = std::sin(a0);
+    Y[2] = q[0]*(q[0]*qdd[1] + (2.0*qd[0]*qd[1] + p.g*s2));
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {
@@ -532,26 +539,29 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void output_bob(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
-    const double s0 = std::sin(q[1]);
-    out[0] = q[0]*s0;
-    const double s1 = std::cos(q[1]);
-    out[1] = -q[0]*s1;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    out[0] = q[0]*s1;
+    const double s2 = std::cos(a0);
+    out[1] = -q[0]*s2;
 }
 
 void output_bob_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT J) {
-    const double s0 = std::sin(q[1]);
-    J[0] = s0;
-    J[3] = q[0]*s0;
-    const double s1 = std::cos(q[1]);
-    J[1] = q[0]*s1;
-    J[2] = -s1;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    J[0] = s1;
+    J[3] = q[0]*s1;
+    const double s2 = std::cos(a0);
+    J[1] = q[0]*s2;
+    J[2] = -s2;
 }
 
 void output_bob_drift(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT a) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    a[0] = qd[1]*(2.0*qd[0]*s0 - q[0]*qd[1]*s1);
-    a[1] = qd[1]*(2.0*qd[0]*s1 + q[0]*qd[1]*s0);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    a[0] = qd[1]*(2.0*qd[0]*s1 - q[0]*qd[1]*s2);
+    a[1] = qd[1]*(2.0*qd[0]*s2 + q[0]*qd[1]*s1);
 }
 
 }  // namespace elastic_pendulum

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(four_bar::detail::pair_stamp == 0xfa2ef218abf0ec90ull,
+static_assert(four_bar::detail::pair_stamp == 0x8e0aafba5613c889ull,
               "four_bar.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace four_bar {
@@ -51,30 +51,33 @@ void cholesky_solve(const double* L, double* b) {
 
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 static void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::sin(q[2]);
-    const double s3 = std::cos(q[0]);
-    const double s4 = std::cos(q[1]);
-    const double s5 = std::cos(q[2]);
-    const double s6 = p.l1*s0;
-    A[0] = -s6;
-    const double s7 = p.l2*s1;
-    A[1] = -s7;
-    const double s8 = p.l3*s2;
-    A[2] = s8;
-    const double s9 = p.l1*s3;
-    A[3] = s9;
-    const double s10 = p.l2*s4;
-    A[4] = s10;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double a4 = q[2];
+    const double s5 = std::sin(a4);
+    const double s6 = std::cos(a0);
+    const double s7 = std::cos(a2);
+    const double s8 = std::cos(a4);
+    const double s9 = p.l1*s1;
+    A[0] = -s9;
+    const double s10 = p.l2*s3;
+    A[1] = -s10;
     const double s11 = p.l3*s5;
-    A[5] = -s11;
-    const double s12 = p.beta_c*p.beta_c;
-    const double s13 = qd[0]*qd[0];
-    const double s14 = qd[1]*qd[1];
-    const double s15 = qd[2]*qd[2];
-    r[0] = s12*(p.d + s11 - s10 - s9) + s13*s9 + s14*s10 - 2.0*p.alpha_c*(qd[2]*s8 - qd[1]*s7 - qd[0]*s6) - s15*s11;
-    r[1] = s12*(s8 - s7 - s6) + s14*s7 + s13*s6 - 2.0*p.alpha_c*(qd[1]*s10 + qd[0]*s9 - qd[2]*s11) - s15*s8;
+    A[2] = s11;
+    const double s12 = p.l1*s6;
+    A[3] = s12;
+    const double s13 = p.l2*s7;
+    A[4] = s13;
+    const double s14 = p.l3*s8;
+    A[5] = -s14;
+    const double s15 = p.beta_c*p.beta_c;
+    const double s16 = qd[0]*qd[0];
+    const double s17 = qd[1]*qd[1];
+    const double s18 = qd[2]*qd[2];
+    r[0] = s15*(p.d + s14 - s13 - s12) + s16*s12 + s17*s13 - 2.0*p.alpha_c*(qd[2]*s11 - qd[1]*s10 - qd[0]*s9) - s18*s14;
+    r[1] = s15*(s11 - s10 - s9) + s17*s10 + s16*s9 - 2.0*p.alpha_c*(qd[1]*s13 + qd[0]*s12 - qd[2]*s14) - s18*s11;
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
@@ -84,16 +87,19 @@ static void dynamics_terms(const double* q, const double* qd, const double* u, c
     M[6] = 0.0;
     M[7] = 0.0;
     M[8] = 0.3333333333333333*p.m3*p.l3*p.l3;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    M[3] = 0.5*p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
-    const double s4 = std::cos(q[2]);
-    b[2] = -0.5*p.g*p.l3*p.m3*s4;
-    const double s5 = s3*s0 - s2*s1;
-    b[0] = u[0] - p.l1*(0.5*(p.g*p.m1*s3 - p.l2*p.m2*qd[1]*qd[1]*s5) + p.g*p.m2*s3);
-    b[1] = -0.5*p.l2*p.m2*(p.l1*qd[0]*qd[0]*s5 + p.g*s2);
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    M[3] = 0.5*p.l1*p.l2*p.m2*(s1*s3 + s4*s5);
+    const double a6 = q[2];
+    const double s7 = std::cos(a6);
+    b[2] = -0.5*p.g*p.l3*p.m3*s7;
+    const double s8 = s5*s1 - s4*s3;
+    b[0] = u[0] - p.l1*(0.5*(p.g*p.m1*s5 - p.l2*p.m2*qd[1]*qd[1]*s8) + p.g*p.m2*s5);
+    b[1] = -0.5*p.l2*p.m2*(p.l1*qd[0]*qd[0]*s8 + p.g*s4);
 }
 
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
@@ -183,54 +189,57 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[20] = 0.0;
     J[27] = 0.0;
     J[34] = 0.0;
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(q[1]);
-    const double s4 = std::cos(q[2]);
-    const double s5 = std::sin(q[2]);
-    const double s6 = p.l2*s0;
-    const double s7 = p.l1*s1;
-    const double s8 = s6*s7;
-    const double s9 = p.l1*s2;
-    const double s10 = p.l2*s3;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double a6 = q[2];
+    const double s7 = std::cos(a6);
+    const double s8 = std::sin(a6);
+    const double s9 = p.l2*s1;
+    const double s10 = p.l1*s3;
     const double s11 = s9*s10;
-    const double s12 = p.m2*(s8 - s11);
-    const double s13 = qdd[1]*s12;
-    const double s14 = qd[1]*qd[1];
-    const double s15 = p.m2*(s14*s10*s7 + s9*s14*s6);
-    J[0] = 0.5*s13 + lambda[1]*s7 + lambda[0]*s9 + (p.g*p.m2*s7 + 0.5*(p.g*p.m1*s7 - s15));
-    J[1] = 0.5*(s15 - s13);
-    const double s16 = 2.0*qd[1];
-    J[25] = s6*s16 + 2.0*p.alpha_c*s10;
-    J[32] = s10*s16 - 2.0*p.alpha_c*s6;
-    const double s17 = p.m2*s8 - p.m2*s11;
-    J[4] = -0.5*s16*s17;
-    const double s18 = qd[0]*qd[0];
-    const double s19 = s18*s7*s10 + s6*s18*s9;
-    const double s20 = qdd[0]*s12;
-    J[7] = 0.5*(p.m2*s19 + s20);
-    J[8] = lambda[0]*s6 + lambda[1]*s10 + 0.5*(p.m2*(p.g*s10 - s19) - s20);
-    const double s21 = 2.0*qd[0];
-    J[10] = 0.5*s21*s17;
-    J[24] = s21*s9 + 2.0*p.alpha_c*s7;
-    J[31] = s21*s7 - 2.0*p.alpha_c*s9;
-    const double s22 = p.l3*s4;
-    const double s23 = p.l3*s5;
-    J[16] = -(lambda[0]*s22 + s23*(lambda[1] - 0.5*p.g*p.m3));
-    const double s24 = p.beta_c*p.beta_c;
-    const double s25 = s18 - s24;
-    J[21] = qdd[0]*s9 + (2.0*p.alpha_c*qd[0]*s9 - s7*s25);
-    J[28] = qdd[0]*s7 + (2.0*p.alpha_c*qd[0]*s7 + s9*s25);
-    const double s26 = s14 - s24;
-    J[22] = qdd[1]*s6 - (s10*s26 - 2.0*p.alpha_c*qd[1]*s6);
-    J[29] = qdd[1]*s10 + (2.0*p.alpha_c*qd[1]*s10 + s6*s26);
-    const double s27 = qd[2]*qd[2] - s24;
-    J[23] = -(qdd[2]*s22 - (s23*s27 - 2.0*p.alpha_c*qd[2]*s22));
-    J[30] = -(qdd[2]*s23 + (2.0*p.alpha_c*qd[2]*s23 + s22*s27));
-    const double s28 = 2.0*qd[2];
-    J[26] = -(2.0*p.alpha_c*s23 + s22*s28);
-    J[33] = -(s23*s28 - 2.0*p.alpha_c*s22);
+    const double s12 = p.l1*s4;
+    const double s13 = p.l2*s5;
+    const double s14 = s12*s13;
+    const double s15 = p.m2*(s11 - s14);
+    const double s16 = qdd[1]*s15;
+    const double s17 = qd[1]*qd[1];
+    const double s18 = p.m2*(s17*s13*s10 + s12*s17*s9);
+    J[0] = 0.5*s16 + lambda[1]*s10 + lambda[0]*s12 + (p.g*p.m2*s10 + 0.5*(p.g*p.m1*s10 - s18));
+    J[1] = 0.5*(s18 - s16);
+    const double s19 = 2.0*qd[1];
+    J[25] = s9*s19 + 2.0*p.alpha_c*s13;
+    J[32] = s13*s19 - 2.0*p.alpha_c*s9;
+    const double s20 = p.m2*s11 - p.m2*s14;
+    J[4] = -0.5*s19*s20;
+    const double s21 = qd[0]*qd[0];
+    const double s22 = s21*s10*s13 + s9*s21*s12;
+    const double s23 = qdd[0]*s15;
+    J[7] = 0.5*(p.m2*s22 + s23);
+    J[8] = lambda[0]*s9 + lambda[1]*s13 + 0.5*(p.m2*(p.g*s13 - s22) - s23);
+    const double s24 = 2.0*qd[0];
+    J[10] = 0.5*s24*s20;
+    J[24] = s24*s12 + 2.0*p.alpha_c*s10;
+    J[31] = s24*s10 - 2.0*p.alpha_c*s12;
+    const double s25 = p.l3*s7;
+    const double s26 = p.l3*s8;
+    J[16] = -(lambda[0]*s25 + s26*(lambda[1] - 0.5*p.g*p.m3));
+    const double s27 = p.beta_c*p.beta_c;
+    const double s28 = s21 - s27;
+    J[21] = qdd[0]*s12 + (2.0*p.alpha_c*qd[0]*s12 - s10*s28);
+    J[28] = qdd[0]*s10 + (2.0*p.alpha_c*qd[0]*s10 + s12*s28);
+    const double s29 = s17 - s27;
+    J[22] = qdd[1]*s9 - (s13*s29 - 2.0*p.alpha_c*qd[1]*s9);
+    J[29] = qdd[1]*s13 + (2.0*p.alpha_c*qd[1]*s13 + s9*s29);
+    const double s30 = qd[2]*qd[2] - s27;
+    J[23] = -(qdd[2]*s25 - (s26*s30 - 2.0*p.alpha_c*qd[2]*s25));
+    J[30] = -(qdd[2]*s26 + (2.0*p.alpha_c*qd[2]*s26 + s25*s30));
+    const double s31 = 2.0*qd[2];
+    J[26] = -(2.0*p.alpha_c*s26 + s25*s31);
+    J[33] = -(s26*s31 - 2.0*p.alpha_c*s25);
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -318,13 +327,15 @@ void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) 
     M[6] = 0.0;
     M[7] = 0.0;
     M[8] = 0.3333333333333333*p.m3*p.l3*p.l3;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double s4 = 0.5*p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
-    M[1] = s4;
-    M[3] = s4;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = 0.5*p.l1*p.l2*p.m2*(s1*s3 + s4*s5);
+    M[1] = s6;
+    M[3] = s6;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
@@ -335,34 +346,42 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     C[6] = 0.0;
     C[7] = 0.0;
     C[8] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = s0*s1 - s2*s3;
-    C[1] = -0.5*p.l1*p.l2*p.m2*qd[1]*s4;
-    C[3] = 0.5*p.l1*p.l2*p.m2*qd[0]*s4;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = s1*s3 - s4*s5;
+    C[1] = -0.5*p.l1*p.l2*p.m2*qd[1]*s6;
+    C[3] = 0.5*p.l1*p.l2*p.m2*qd[0]*s6;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    const double s0 = std::cos(q[0]);
-    dVdq[0] = 0.5*p.g*p.l1*s0*(p.m1 + 2.0*p.m2);
-    const double s1 = std::cos(q[1]);
-    dVdq[1] = 0.5*p.g*p.l2*p.m2*s1;
-    const double s2 = std::cos(q[2]);
-    dVdq[2] = 0.5*p.g*p.l3*p.m3*s2;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    dVdq[0] = 0.5*p.g*p.l1*s1*(p.m1 + 2.0*p.m2);
+    const double a2 = q[1];
+    const double s3 = std::cos(a2);
+    dVdq[1] = 0.5*p.g*p.l2*p.m2*s3;
+    const double a4 = q[2];
+    const double s5 = std::cos(a4);
+    dVdq[2] = 0.5*p.g*p.l3*p.m3*s5;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = std::cos(q[2]);
-    h[2] = 0.5*p.g*p.l3*p.m3*s4;
-    const double s5 = s0*s1 - s2*s3;
-    h[0] = p.l1*(0.5*(p.g*p.m1*s0 - p.l2*p.m2*qd[1]*qd[1]*s5) + p.g*p.m2*s0);
-    h[1] = 0.5*p.l2*p.m2*(p.l1*qd[0]*qd[0]*s5 + p.g*s2);
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double a6 = q[2];
+    const double s7 = std::cos(a6);
+    h[2] = 0.5*p.g*p.l3*p.m3*s7;
+    const double s8 = s1*s3 - s4*s5;
+    h[0] = p.l1*(0.5*(p.g*p.m1*s1 - p.l2*p.m2*qd[1]*qd[1]*s8) + p.g*p.m2*s1);
+    h[1] = 0.5*p.l2*p.m2*(p.l1*qd[0]*qd[0]*s8 + p.g*s4);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -372,48 +391,59 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = std::sin(q[0]);
-    const double s3 = std::sin(q[1]);
-    const double s4 = p.l2*qd[1]*s0 + 2.0*p.l1*qd[0]*s1;
-    const double s5 = 2.0*p.l1*qd[0]*s2 + p.l2*qd[1]*s3;
-    const double result = p.m2*(0.125*(s4*s4 + s5*s5) + 0.041666666666666664*qd[1]*qd[1]*p.l2*p.l2) + 0.16666666666666666*(p.m3*p.l3*p.l3*qd[2]*qd[2] + p.m1*qd[0]*qd[0]*p.l1*p.l1);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    const double s4 = std::sin(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = p.l2*qd[1]*s1 + 2.0*p.l1*qd[0]*s3;
+    const double s7 = 2.0*p.l1*qd[0]*s4 + p.l2*qd[1]*s5;
+    const double result = p.m2*(0.125*(s6*s6 + s7*s7) + 0.041666666666666664*qd[1]*qd[1]*p.l2*p.l2) + 0.16666666666666666*(p.m3*p.l3*p.l3*qd[2]*qd[2] + p.m1*qd[0]*qd[0]*p.l1*p.l1);
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::sin(q[2]);
-    const double result = 0.5*p.g*(p.m2*(2.0*p.l1*s0 + p.l2*s1) + p.l3*p.m3*s2 + p.l1*p.m1*s0);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double a4 = q[2];
+    const double s5 = std::sin(a4);
+    const double result = 0.5*p.g*(p.m2*(2.0*p.l1*s1 + p.l2*s3) + p.l3*p.m3*s5 + p.l1*p.m1*s1);
     return result;
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
-    const double s0 = std::cos(q[2]);
-    const double s1 = std::cos(q[1]);
-    const double s2 = std::cos(q[0]);
-    c[0] = -(p.d + p.l3*s0 - p.l2*s1 - p.l1*s2);
-    const double s3 = std::sin(q[2]);
-    const double s4 = std::sin(q[1]);
-    const double s5 = std::sin(q[0]);
-    c[1] = -(p.l3*s3 - p.l2*s4 - p.l1*s5);
+    const double a0 = q[2];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::cos(a2);
+    const double a4 = q[0];
+    const double s5 = std::cos(a4);
+    c[0] = -(p.d + p.l3*s1 - p.l2*s3 - p.l1*s5);
+    const double s6 = std::sin(a0);
+    const double s7 = std::sin(a2);
+    const double s8 = std::sin(a4);
+    c[1] = -(p.l3*s6 - p.l2*s7 - p.l1*s8);
 }
 
 void constraint_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT A) {
-    const double s0 = std::sin(q[0]);
-    A[0] = -p.l1*s0;
-    const double s1 = std::sin(q[1]);
-    A[1] = -p.l2*s1;
-    const double s2 = std::sin(q[2]);
-    A[2] = p.l3*s2;
-    const double s3 = std::cos(q[0]);
-    A[3] = p.l1*s3;
-    const double s4 = std::cos(q[1]);
-    A[4] = p.l2*s4;
-    const double s5 = std::cos(q[2]);
-    A[5] = -p.l3*s5;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    A[0] = -p.l1*s1;
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    A[1] = -p.l2*s3;
+    const double a4 = q[2];
+    const double s5 = std::sin(a4);
+    A[2] = p.l3*s5;
+    const double s6 = std::cos(a0);
+    A[3] = p.l1*s6;
+    const double s7 = std::cos(a2);
+    A[4] = p.l2*s7;
+    const double s8 = std::cos(a4);
+    A[5] = -p.l3*s8;
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
@@ -428,49 +458,52 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     K[19] = 0.0;
     K[23] = 0.0;
     K[24] = 0.0;
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = std::sin(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = std::sin(q[2]);
-    const double s5 = std::cos(q[2]);
-    const double s6 = p.l2*s0;
-    K[9] = s6;
-    K[21] = s6;
-    const double s7 = p.l1*s1;
-    K[4] = s7;
-    K[20] = s7;
-    const double s8 = p.l2*s2;
-    const double s9 = p.l1*s3;
-    const double s10 = 0.5*p.m2*(s6*s7 + s8*s9);
-    K[1] = s10;
-    K[5] = s10;
-    const double s11 = -s9;
-    K[3] = s11;
-    K[15] = s11;
-    const double s12 = -s8;
-    K[8] = s12;
-    K[16] = s12;
-    const double s13 = p.l3*s4;
-    K[13] = s13;
-    K[17] = s13;
-    const double s14 = p.l3*s5;
-    rhs[2] = -0.5*p.g*p.m3*s14;
-    const double s15 = -s14;
-    K[14] = s15;
-    K[22] = s15;
-    const double s16 = qd[1]*qd[1];
-    const double s17 = s16*s8;
-    const double s18 = s16*s6;
-    rhs[0] = u[0] + 0.5*(p.m2*(s7*s17 - s9*s18) - p.g*p.m1*s7) - p.g*p.m2*s7;
-    const double s19 = qd[0]*qd[0];
-    const double s20 = s19*s9;
-    const double s21 = s19*s7;
-    rhs[1] = -0.5*p.m2*(s6*(p.g - s20) + s21*s8);
-    const double s22 = p.beta_c*p.beta_c;
-    const double s23 = qd[2]*qd[2];
-    rhs[3] = s22*(p.d + s14 - s6 - s7) + s21 + s18 - 2.0*p.alpha_c*(qd[2]*s13 - qd[1]*s8 - qd[0]*s9) - s23*s14;
-    rhs[4] = s22*(s13 - s8 - s9) + s17 + s20 - 2.0*p.alpha_c*(qd[1]*s6 + qd[0]*s7 - qd[2]*s14) - s23*s13;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    const double s4 = std::sin(a0);
+    const double s5 = std::sin(a2);
+    const double a6 = q[2];
+    const double s7 = std::sin(a6);
+    const double s8 = std::cos(a6);
+    const double s9 = p.l2*s1;
+    K[9] = s9;
+    K[21] = s9;
+    const double s10 = p.l1*s3;
+    K[4] = s10;
+    K[20] = s10;
+    const double s11 = p.l2*s4;
+    const double s12 = p.l1*s5;
+    const double s13 = 0.5*p.m2*(s9*s10 + s11*s12);
+    K[1] = s13;
+    K[5] = s13;
+    const double s14 = -s12;
+    K[3] = s14;
+    K[15] = s14;
+    const double s15 = -s11;
+    K[8] = s15;
+    K[16] = s15;
+    const double s16 = p.l3*s7;
+    K[13] = s16;
+    K[17] = s16;
+    const double s17 = p.l3*s8;
+    rhs[2] = -0.5*p.g*p.m3*s17;
+    const double s18 = -s17;
+    K[14] = s18;
+    K[22] = s18;
+    const double s19 = qd[1]*qd[1];
+    const double s20 = s19*s11;
+    const double s21 = s19*s9;
+    rhs[0] = u[0] + 0.5*(p.m2*(s10*s20 - s12*s21) - p.g*p.m1*s10) - p.g*p.m2*s10;
+    const double s22 = qd[0]*qd[0];
+    const double s23 = s22*s12;
+    const double s24 = s22*s10;
+    rhs[1] = -0.5*p.m2*(s9*(p.g - s23) + s24*s11);
+    const double s25 = p.beta_c*p.beta_c;
+    const double s26 = qd[2]*qd[2];
+    rhs[3] = s25*(p.d + s17 - s9 - s10) + s24 + s21 - 2.0*p.alpha_c*(qd[2]*s16 - qd[1]*s11 - qd[0]*s12) - s26*s17;
+    rhs[4] = s25*(s16 - s11 - s12) + s20 + s23 - 2.0*p.alpha_c*(qd[1]*s9 + qd[0]*s10 - qd[2]*s17) - s26*s16;
 }
 
 namespace detail {
@@ -693,16 +726,19 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double s4 = std::cos(q[2]);
-    tau[2] = p.l3*p.m3*(0.5*p.g*s4 + 0.3333333333333333*p.l3*qdd[2]);
-    const double s5 = p.l1*p.l2*p.m2*(s0*s1 + s2*s3);
-    const double s6 = s3*s0 - s2*s1;
-    tau[0] = -(u[0] - 0.3333333333333333*qdd[0]*p.l1*p.l1*(p.m1 + 3.0*p.m2) - 0.5*qdd[1]*s5 - p.l1*(0.5*(p.g*p.m1*s3 - p.l2*p.m2*qd[1]*qd[1]*s6) + p.g*p.m2*s3));
-    tau[1] = 0.3333333333333333*p.m2*qdd[1]*p.l2*p.l2 + 0.5*(p.l2*p.m2*(p.l1*qd[0]*qd[0]*s6 + p.g*s2) + qdd[0]*s5);
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double a6 = q[2];
+    const double s7 = std::cos(a6);
+    tau[2] = p.l3*p.m3*(0.5*p.g*s7 + 0.3333333333333333*p.l3*qdd[2]);
+    const double s8 = p.l1*p.l2*p.m2*(s1*s3 + s4*s5);
+    const double s9 = s5*s1 - s4*s3;
+    tau[0] = -(u[0] - 0.3333333333333333*qdd[0]*p.l1*p.l1*(p.m1 + 3.0*p.m2) - 0.5*qdd[1]*s8 - p.l1*(0.5*(p.g*p.m1*s5 - p.l2*p.m2*qd[1]*qd[1]*s9) + p.g*p.m2*s5));
+    tau[1] = 0.3333333333333333*p.m2*qdd[1]*p.l2*p.l2 + 0.5*(p.l2*p.m2*(p.l1*qd[0]*qd[0]*s9 + p.g*s4) + qdd[0]*s8);
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
@@ -711,19 +747,22 @@ void inverse_dynamics_regressor(const double* q, const double* qd, const double*
     Y[5] = 0.0;
     Y[6] = 0.0;
     Y[7] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::sin(q[0]);
-    const double s3 = std::cos(q[1]);
-    const double s4 = std::cos(q[2]);
-    Y[8] = p.l3*(0.5*p.g*s4 + 0.3333333333333333*p.l3*qdd[2]);
-    const double s5 = p.g*s0;
-    const double s6 = p.l1*p.l1;
-    Y[0] = 0.5*p.l1*s5 + 0.3333333333333333*qdd[0]*s6;
-    const double s7 = p.l1*p.l2*(s1*s2 + s3*s0);
-    const double s8 = s0*s1 - s3*s2;
-    Y[1] = 0.5*qdd[1]*s7 + 0.3333333333333333*qdd[0]*3.0*s6 - p.l1*(0.5*p.l2*qd[1]*qd[1]*s8 - s5);
-    Y[4] = 0.3333333333333333*qdd[1]*p.l2*p.l2 + 0.5*(qdd[0]*s7 + p.l2*(p.l1*qd[0]*qd[0]*s8 + p.g*s3));
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::sin(a0);
+    const double s5 = std::cos(a2);
+    const double a6 = q[2];
+    const double s7 = std::cos(a6);
+    Y[8] = p.l3*(0.5*p.g*s7 + 0.3333333333333333*p.l3*qdd[2]);
+    const double s8 = p.g*s1;
+    const double s9 = p.l1*p.l1;
+    Y[0] = 0.5*p.l1*s8 + 0.3333333333333333*qdd[0]*s9;
+    const double s10 = p.l1*p.l2*(s3*s4 + s5*s1);
+    const double s11 = s1*s3 - s5*s4;
+    Y[1] = 0.5*qdd[1]*s10 + 0.3333333333333333*qdd[0]*3.0*s9 - p.l1*(0.5*p.l2*qd[1]*qd[1]*s11 - s8);
+    Y[4] = 0.3333333333333333*qdd[1]*p.l2*p.l2 + 0.5*(qdd[0]*s10 + p.l2*(p.l1*qd[0]*qd[0]*s11 + p.g*s5));
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
@@ -1009,14 +1048,17 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT v) {
-    const double s0 = std::sin(q[2]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::sin(q[0]);
-    v[0] = p.l3*qd[2]*s0 - p.l2*qd[1]*s1 - p.l1*qd[0]*s2;
-    const double s3 = std::cos(q[2]);
-    const double s4 = std::cos(q[0]);
-    const double s5 = std::cos(q[1]);
-    v[1] = -(p.l3*qd[2]*s3 - p.l1*qd[0]*s4 - p.l2*qd[1]*s5);
+    const double a0 = q[2];
+    const double s1 = std::sin(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double a4 = q[0];
+    const double s5 = std::sin(a4);
+    v[0] = p.l3*qd[2]*s1 - p.l2*qd[1]*s3 - p.l1*qd[0]*s5;
+    const double s6 = std::cos(a0);
+    const double s7 = std::cos(a4);
+    const double s8 = std::cos(a2);
+    v[1] = -(p.l3*qd[2]*s6 - p.l1*qd[0]*s7 - p.l2*qd[1]*s8);
 }
 
 namespace detail {
@@ -1110,36 +1152,42 @@ double project_state(double* q, double* qd, const Parameters& p) {
 }
 
 void output_coupler_joint(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT out) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::cos(q[0]);
-    out[0] = p.l2*s0 + p.l1*s1;
-    const double s2 = std::sin(q[1]);
-    const double s3 = std::sin(q[0]);
-    out[1] = p.l2*s2 + p.l1*s3;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    out[0] = p.l2*s1 + p.l1*s3;
+    const double s4 = std::sin(a0);
+    const double s5 = std::sin(a2);
+    out[1] = p.l2*s4 + p.l1*s5;
 }
 
 void output_coupler_joint_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT J) {
     J[2] = 0.0;
     J[5] = 0.0;
-    const double s0 = std::sin(q[0]);
-    J[0] = -p.l1*s0;
-    const double s1 = std::sin(q[1]);
-    J[1] = -p.l2*s1;
-    const double s2 = std::cos(q[0]);
-    J[3] = p.l1*s2;
-    const double s3 = std::cos(q[1]);
-    J[4] = p.l2*s3;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    J[0] = -p.l1*s1;
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    J[1] = -p.l2*s3;
+    const double s4 = std::cos(a0);
+    J[3] = p.l1*s4;
+    const double s5 = std::cos(a2);
+    J[4] = p.l2*s5;
 }
 
 void output_coupler_joint_drift(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT a) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = std::sin(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = qd[1]*qd[1];
-    const double s5 = qd[0]*qd[0];
-    a[0] = -(p.l2*s0*s4 + p.l1*s1*s5);
-    a[1] = -(p.l2*s2*s4 + p.l1*s3*s5);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    const double s4 = std::sin(a0);
+    const double s5 = std::sin(a2);
+    const double s6 = qd[1]*qd[1];
+    const double s7 = qd[0]*qd[0];
+    a[0] = -(p.l2*s1*s6 + p.l1*s3*s7);
+    a[1] = -(p.l2*s4*s6 + p.l1*s5*s7);
 }
 
 }  // namespace four_bar

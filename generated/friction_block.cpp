@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(friction_block::detail::pair_stamp == 0xbd331479e3e54303ull,
+static_assert(friction_block::detail::pair_stamp == 0x73cc315fd5348db7ull,
               "friction_block.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace friction_block {
@@ -58,15 +58,16 @@ void cholesky_solve(const double* L, double* b) {
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* /*qd*/, const double* u, const Parameters& p, const double* /*qdd*/, double* J) {
     J[1] = 0.0;
-    const double s0 = detail::sign(q[0]);
-    const double s1 = p.Fmax + u[0];
-    const double s2 = detail::sign(s1);
-    const double s3 = std::fabs(s1);
-    const double s4 = detail::sign(-(1.5*p.Fmax - 0.5*(u[0] + s3)));
-    const double s5 = 1.0 + s0;
-    J[0] = -0.25*p.k*s5*s5;
-    const double s6 = 1.0 + s2;
-    J[2] = 0.25*s6 - 0.5*s4*0.5*s6;
+    const double a0 = q[0];
+    const double s1 = detail::sign(a0);
+    const double s2 = p.Fmax + u[0];
+    const double s3 = detail::sign(s2);
+    const double s4 = std::fabs(s2);
+    const double s5 = detail::sign(-(1.5*p.Fmax - 0.5*(u[0] + s4)));
+    const double s6 = 1.0 + s1;
+    J[0] = -0.25*p.k*s6*s6;
+    const double s7 = 1.0 + s3;
+    J[2] = 0.25*s7 - 0.5*s5*0.5*s7;
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -127,23 +128,26 @@ void coriolis_matrix(const double* /*q*/, const double* /*qd*/, const Parameters
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    const double s0 = detail::sign(q[0]);
-    const double s1 = std::fabs(q[0]);
-    dVdq[0] = 0.25*p.k*(1.0 + s0)*(q[0] + s1);
+    const double a0 = q[0];
+    const double s1 = detail::sign(a0);
+    const double s2 = std::fabs(a0);
+    dVdq[0] = 0.25*p.k*(1.0 + s1)*(a0 + s2);
 }
 
 void bias_forces(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = detail::sign(q[0]);
-    const double s1 = std::fabs(q[0]);
-    h[0] = 0.25*p.k*(1.0 + s0)*(q[0] + s1);
+    const double a0 = q[0];
+    const double s1 = detail::sign(a0);
+    const double s2 = std::fabs(a0);
+    h[0] = 0.25*p.k*(1.0 + s1)*(a0 + s2);
 }
 
 void generalized_forces(const double* /*q*/, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT Q) {
     const double s0 = p.Fmax + u[0];
     const double s1 = std::fabs(s0);
     const double s2 = std::fabs(-(1.5*p.Fmax - 0.5*(u[0] + s1)));
-    const double s3 = detail::sign(qd[0]);
-    Q[0] = -(0.5*s2 + p.g*p.m*p.mu*s3 - 0.25*(s1 + s0));
+    const double a3 = qd[0];
+    const double s4 = detail::sign(a3);
+    Q[0] = -(0.5*s2 + p.g*p.m*p.mu*s4 - 0.25*(s1 + s0));
 }
 
 double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p) {
@@ -152,22 +156,25 @@ double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::fabs(q[0]);
-    const double s1 = q[0] + s0;
-    const double result = 0.125*p.k*s1*s1;
+    const double a0 = q[0];
+    const double s1 = std::fabs(a0);
+    const double s2 = a0 + s1;
+    const double result = 0.125*p.k*s2*s2;
     return result;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.m;
-    const double s0 = detail::sign(q[0]);
-    const double s1 = std::fabs(q[0]);
-    const double s2 = p.Fmax + u[0];
-    const double s3 = std::fabs(s2);
-    const double s4 = std::fabs(-(1.5*p.Fmax - 0.5*(u[0] + s3)));
-    const double s5 = detail::sign(qd[0]);
-    const double b0 = -(0.25*p.k*(1.0 + s0)*(q[0] + s1) + (0.5*s4 + p.g*p.m*p.mu*s5 - 0.25*(s3 + s2)));
+    const double a0 = q[0];
+    const double s1 = detail::sign(a0);
+    const double s2 = std::fabs(a0);
+    const double s3 = p.Fmax + u[0];
+    const double s4 = std::fabs(s3);
+    const double s5 = std::fabs(-(1.5*p.Fmax - 0.5*(u[0] + s4)));
+    const double a6 = qd[0];
+    const double s7 = detail::sign(a6);
+    const double b0 = -(0.25*p.k*(1.0 + s1)*(a0 + s2) + (0.5*s5 + p.g*p.m*p.mu*s7 - 0.25*(s4 + s3)));
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -221,21 +228,25 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = detail::sign(q[0]);
-    const double s1 = std::fabs(q[0]);
-    const double s2 = p.Fmax + u[0];
-    const double s3 = std::fabs(s2);
-    const double s4 = std::fabs(-(1.5*p.Fmax - 0.5*(u[0] + s3)));
-    const double s5 = detail::sign(qd[0]);
-    tau[0] = p.m*qdd[0] + 0.25*p.k*(1.0 + s0)*(q[0] + s1) + (0.5*s4 + p.g*p.m*p.mu*s5 - 0.25*(s3 + s2));
+    const double a0 = q[0];
+    const double s1 = detail::sign(a0);
+    const double s2 = std::fabs(a0);
+    const double s3 = p.Fmax + u[0];
+    const double s4 = std::fabs(s3);
+    const double s5 = std::fabs(-(1.5*p.Fmax - 0.5*(u[0] + s4)));
+    const double a6 = qd[0];
+    const double s7 = detail::sign(a6);
+    tau[0] = p.m*qdd[0] + 0.25*p.k*(1.0 + s1)*(a0 + s2) + (0.5*s5 + p.g*p.m*p.mu*s7 - 0.25*(s4 + s3));
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
-    const double s0 = detail::sign(qd[0]);
-    Y[0] = qdd[0] + p.g*p.mu*s0;
-    const double s1 = detail::sign(q[0]);
-    const double s2 = std::fabs(q[0]);
-    Y[1] = 0.25*(1.0 + s1)*(q[0] + s2);
+    const double a0 = qd[0];
+    const double s1 = detail::sign(a0);
+    Y[0] = qdd[0] + p.g*p.mu*s1;
+    const double a2 = q[0];
+    const double s3 = detail::sign(a2);
+    const double s4 = std::fabs(a2);
+    Y[1] = 0.25*(1.0 + s3)*(a2 + s4);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& p, double* LAGC_RESTRICT B) {
@@ -524,8 +535,9 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void output_speed(const double* /*q*/, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
-    const double s0 = std::fabs(qd[0]);
-    out[0] = s0;
+    const double a0 = qd[0];
+    const double s1 = std::fabs(a0);
+    out[0] = s1;
 }
 
 }  // namespace friction_block

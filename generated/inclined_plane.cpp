@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(inclined_plane::detail::pair_stamp == 0xf93e67777bd88fa2ull,
+static_assert(inclined_plane::detail::pair_stamp == 0xebcb6f05341e5976ull,
               "inclined_plane.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace inclined_plane {
@@ -122,8 +122,9 @@ void bias_forces(const double* /*q*/, const double* /*qd*/, const Parameters& /*
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT Q) {
-    const double s0 = std::sin(p.alpha);
-    Q[0] = p.g*p.m*s0;
+    const double a0 = p.alpha;
+    const double s1 = std::sin(a0);
+    Q[0] = p.g*p.m*s1;
 }
 
 double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p) {
@@ -139,8 +140,9 @@ double potential_energy(const double* /*q*/, const Parameters& /*p*/) {
 int forward_dynamics(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.m;
-    const double s0 = std::sin(p.alpha);
-    const double b0 = p.g*p.m*s0;
+    const double a0 = p.alpha;
+    const double s1 = std::sin(a0);
+    const double b0 = p.g*p.m*s1;
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -194,13 +196,15 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* /*q*/, const double* /*qd*/, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::sin(p.alpha);
-    tau[0] = p.m*(qdd[0] - p.g*s0);
+    const double a0 = p.alpha;
+    const double s1 = std::sin(a0);
+    tau[0] = p.m*(qdd[0] - p.g*s1);
 }
 
 void inverse_dynamics_regressor(const double* /*q*/, const double* /*qd*/, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
-    const double s0 = std::sin(p.alpha);
-    Y[0] = qdd[0] - p.g*s0;
+    const double a0 = p.alpha;
+    const double s1 = std::sin(a0);
+    Y[0] = qdd[0] - p.g*s1;
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(ladle::detail::pair_stamp == 0x78be50cf810850bcull,
+static_assert(ladle::detail::pair_stamp == 0x361dc51fd0d5f4f2ull,
               "ladle.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace ladle {
@@ -57,11 +57,12 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[4] = 0.0;
     J[6] = 0.0;
     J[7] = 0.0;
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    J[1] = 0.5*p.L*p.m2*(s0*qd[1]*qd[1] + qdd[1]*s1);
-    J[3] = 0.5*p.L*p.m2*s1*2.0*qd[1];
-    J[5] = 0.5*p.L*p.m2*(qdd[0]*s1 - p.g*s0);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    J[1] = 0.5*p.L*p.m2*(s1*qd[1]*qd[1] + qdd[1]*s2);
+    J[3] = 0.5*p.L*p.m2*s2*2.0*qd[1];
+    J[5] = 0.5*p.L*p.m2*(qdd[0]*s2 - p.g*s1);
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -124,30 +125,34 @@ static void solve_mass_matrix(const double* L, double* b) {
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     M[0] = p.m1 + p.m2;
     M[3] = 0.3333333333333333*p.m2*p.L*p.L;
-    const double s0 = std::cos(q[1]);
-    const double s1 = 0.5*p.L*p.m2*s0;
-    M[1] = s1;
-    M[2] = s1;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = 0.5*p.L*p.m2*s1;
+    M[1] = s2;
+    M[2] = s2;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[0] = 0.0;
     C[2] = 0.0;
     C[3] = 0.0;
-    const double s0 = std::sin(q[1]);
-    C[1] = -0.5*p.L*p.m2*qd[1]*s0;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    C[1] = -0.5*p.L*p.m2*qd[1]*s1;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     dVdq[0] = 2.0*p.k*q[0];
-    const double s0 = std::sin(q[1]);
-    dVdq[1] = 0.5*p.L*p.g*p.m2*s0;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    dVdq[1] = 0.5*p.L*p.g*p.m2*s1;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::sin(q[1]);
-    h[0] = -(0.5*p.L*p.m2*s0*qd[1]*qd[1] - 2.0*p.k*q[0]);
-    h[1] = 0.5*p.L*p.g*p.m2*s0;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    h[0] = -(0.5*p.L*p.m2*s1*qd[1]*qd[1] - 2.0*p.k*q[0]);
+    h[1] = 0.5*p.L*p.g*p.m2*s1;
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -156,14 +161,16 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double result = 0.16666666666666666*p.m2*p.L*p.L*qd[1]*qd[1] + 0.5*qd[0]*(p.m1*qd[0] + p.m2*(qd[0] + p.L*qd[1]*s0));
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double result = 0.16666666666666666*p.m2*p.L*p.L*qd[1]*qd[1] + 0.5*qd[0]*(p.m1*qd[0] + p.m2*(qd[0] + p.L*qd[1]*s1));
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double result = -(0.5*p.L*p.g*p.m2*s0 - p.k*q[0]*q[0]);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double result = -(0.5*p.L*p.g*p.m2*s1 - p.k*q[0]*q[0]);
     return result;
 }
 
@@ -171,11 +178,12 @@ int forward_dynamics(const double* q, const double* qd, const double* /*u*/, con
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.m1 + p.m2;
     const double M1_1 = 0.3333333333333333*p.m2*p.L*p.L;
-    const double s0 = std::cos(q[1]);
-    const double M1_0 = 0.5*p.L*p.m2*s0;
-    const double s1 = std::sin(q[1]);
-    const double b0 = 0.5*p.L*p.m2*s1*qd[1]*qd[1] - 2.0*p.k*q[0];
-    const double b1 = -0.5*p.L*p.g*p.m2*s1;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double M1_0 = 0.5*p.L*p.m2*s1;
+    const double s2 = std::sin(a0);
+    const double b0 = 0.5*p.L*p.m2*s2*qd[1]*qd[1] - 2.0*p.k*q[0];
+    const double b1 = -0.5*p.L*p.g*p.m2*s2;
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -237,10 +245,11 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    tau[0] = qdd[0]*(p.m1 + p.m2) + 0.5*p.L*p.m2*qdd[1]*s0 - (0.5*p.L*p.m2*s1*qd[1]*qd[1] - 2.0*p.k*q[0]);
-    tau[1] = p.L*p.m2*(0.5*(p.g*s1 + qdd[0]*s0) + 0.3333333333333333*p.L*qdd[1]);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    tau[0] = qdd[0]*(p.m1 + p.m2) + 0.5*p.L*p.m2*qdd[1]*s1 - (0.5*p.L*p.m2*s2*qd[1]*qd[1] - 2.0*p.k*q[0]);
+    tau[1] = p.L*p.m2*(0.5*(p.g*s2 + qdd[0]*s1) + 0.3333333333333333*p.L*qdd[1]);
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
@@ -248,10 +257,11 @@ void inverse_dynamics_regressor(const double* q, const double* qd, const double*
     Y[2] = 2.0*q[0];
     Y[3] = 0.0;
     Y[5] = 0.0;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::cos(q[1]);
-    Y[1] = qdd[0] - 0.5*p.L*(s0*qd[1]*qd[1] - qdd[1]*s1);
-    Y[4] = p.L*(0.5*(p.g*s0 + qdd[0]*s1) + 0.3333333333333333*p.L*qdd[1]);
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    Y[1] = qdd[0] - 0.5*p.L*(s1*qd[1]*qd[1] - qdd[1]*s2);
+    Y[4] = p.L*(0.5*(p.g*s1 + qdd[0]*s2) + 0.3333333333333333*p.L*qdd[1]);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(pendulum_horizontal_force::detail::pair_stamp == 0x14cbcf32be6d825full,
+static_assert(pendulum_horizontal_force::detail::pair_stamp == 0xe7666e2660716c32ull,
               "pendulum_horizontal_force.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace pendulum_horizontal_force {
@@ -53,11 +53,12 @@ void cholesky_solve(const double* L, double* b) {
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* /*qd*/, const double* u, const Parameters& p, const double* /*qdd*/, double* J) {
     J[1] = 0.0;
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = p.l*s1;
-    J[0] = -(p.l*u[0]*s0 + p.g*p.m*s2);
-    J[2] = s2;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double s3 = p.l*s2;
+    J[0] = -(p.l*u[0]*s1 + p.g*p.m*s3);
+    J[2] = s3;
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -118,18 +119,21 @@ void coriolis_matrix(const double* /*q*/, const double* /*qd*/, const Parameters
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    const double s0 = std::sin(q[0]);
-    dVdq[0] = p.g*p.l*p.m*s0;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    dVdq[0] = p.g*p.l*p.m*s1;
 }
 
 void bias_forces(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::sin(q[0]);
-    h[0] = p.g*p.l*p.m*s0;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    h[0] = p.g*p.l*p.m*s1;
 }
 
 void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& p, double* LAGC_RESTRICT Q) {
-    const double s0 = std::cos(q[0]);
-    Q[0] = p.l*u[0]*s0;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    Q[0] = p.l*u[0]*s1;
 }
 
 double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p) {
@@ -138,17 +142,19 @@ double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::cos(q[0]);
-    const double result = -p.g*p.l*p.m*s0;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double result = -p.g*p.l*p.m*s1;
     return result;
 }
 
 int forward_dynamics(const double* q, const double* /*qd*/, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.m*p.l*p.l;
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double b0 = -p.l*(p.g*p.m*s0 - u[0]*s1);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double b0 = -p.l*(p.g*p.m*s1 - u[0]*s2);
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -202,19 +208,22 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* /*qd*/, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    tau[0] = p.l*(p.m*(p.g*s0 + p.l*qdd[0]) - u[0]*s1);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    tau[0] = p.l*(p.m*(p.g*s1 + p.l*qdd[0]) - u[0]*s2);
 }
 
 void inverse_dynamics_regressor(const double* q, const double* /*qd*/, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
-    const double s0 = std::sin(q[0]);
-    Y[0] = p.l*(p.g*s0 + p.l*qdd[0]);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    Y[0] = p.l*(p.g*s1 + p.l*qdd[0]);
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT B) {
-    const double s0 = std::cos(q[0]);
-    B[0] = p.l*s0;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    B[0] = p.l*s1;
 }
 
 int rk4_step(double* x, const double* u, const Parameters& p, double dt) {

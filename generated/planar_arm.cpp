@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(planar_arm::detail::pair_stamp == 0x2ae173a7eabcaf32ull,
+static_assert(planar_arm::detail::pair_stamp == 0xf7ac7c214fcd19c1ull,
               "planar_arm.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace planar_arm {
@@ -59,43 +59,44 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[11] = 1.0;
     const double s0 = q[0] + q[1];
     const double s1 = std::sin(s0);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = std::cos(s0);
-    const double s5 = p.l1*s2;
-    const double s6 = p.l2*s1*s5;
-    const double s7 = p.l2*s4;
-    const double s8 = p.l1*s3*s7;
-    const double s9 = 1.0 - 1.0;
-    const double s10 = p.m2*(s6 + s8)*s9;
-    const double s11 = qd[0]*qd[0];
-    const double s12 = s11*s5;
-    const double s13 = s12*s7;
-    const double s14 = p.l1*s3*s11;
-    const double s15 = p.l2*s1*s14;
-    const double s16 = s13 - s15;
-    const double s17 = qd[0] + qd[1];
-    const double s18 = s17*s17;
-    const double s19 = s18*s7;
-    const double s20 = p.l2*s1*s18;
-    const double s21 = p.m2*s8;
-    const double s22 = p.m2*s6;
-    J[0] = -(qdd[1]*s10 + p.g*(p.m2*(s7 + s5) + p.m1*s5) + p.m2*s9*(s16 + (s5*(s12 + s19) - p.l1*s3*(s20 + s14))) + qdd[0]*2.0*(s21 + s22)*s9);
-    const double s23 = s21 - s22;
-    const double s24 = p.m2*(s6 - s8);
-    const double s25 = p.g*s7;
-    J[6] = -(p.m2*(s16*s9 + s25) + qdd[0]*s10);
-    const double s26 = s13 + s15;
-    J[1] = -(qdd[0]*2.0*s23 + p.m2*(s25 - (p.l1*s3*s20 + s19*s5 - s26)) - qdd[1]*s24);
-    J[7] = qdd[0]*s24 - p.m2*(s25 + s26);
-    const double s27 = 2.0*qd[0];
-    const double s28 = s27*s23;
-    J[8] = s28;
-    const double s29 = 2.0*s17;
-    const double s30 = s7*s29;
-    const double s31 = p.l2*s1*s29;
-    J[2] = s28 - p.m2*(p.l1*s3*(s27*s5 + s30) - s5*(p.l1*s3*s27 + s31));
-    J[3] = -p.m2*(p.l1*s3*s30 - s31*s5);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    const double s4 = std::sin(a2);
+    const double s5 = std::cos(s0);
+    const double s6 = p.l1*s3;
+    const double s7 = p.l2*s1*s6;
+    const double s8 = p.l2*s5;
+    const double s9 = p.l1*s4*s8;
+    const double s10 = 1.0 - 1.0;
+    const double s11 = p.m2*(s7 + s9)*s10;
+    const double s12 = qd[0]*qd[0];
+    const double s13 = s12*s6;
+    const double s14 = s13*s8;
+    const double s15 = p.l1*s4*s12;
+    const double s16 = p.l2*s1*s15;
+    const double s17 = s14 - s16;
+    const double s18 = qd[0] + qd[1];
+    const double s19 = s18*s18;
+    const double s20 = s19*s8;
+    const double s21 = p.l2*s1*s19;
+    const double s22 = p.m2*s9;
+    const double s23 = p.m2*s7;
+    J[0] = -(qdd[1]*s11 + p.g*(p.m2*(s8 + s6) + p.m1*s6) + p.m2*s10*(s17 + (s6*(s13 + s20) - p.l1*s4*(s21 + s15))) + qdd[0]*2.0*(s22 + s23)*s10);
+    const double s24 = s22 - s23;
+    const double s25 = p.m2*(s7 - s9);
+    const double s26 = p.g*s8;
+    J[6] = -(p.m2*(s17*s10 + s26) + qdd[0]*s11);
+    const double s27 = s14 + s16;
+    J[1] = -(qdd[0]*2.0*s24 + p.m2*(s26 - (p.l1*s4*s21 + s20*s6 - s27)) - qdd[1]*s25);
+    J[7] = qdd[0]*s25 - p.m2*(s26 + s27);
+    const double s28 = 2.0*qd[0];
+    const double s29 = s28*s24;
+    J[8] = s29;
+    const double s30 = 2.0*s18;
+    const double s31 = s8*s30;
+    const double s32 = p.l2*s1*s30;
+    J[2] = s29 - p.m2*(p.l1*s4*(s28*s6 + s31) - s6*(p.l1*s4*s28 + s32));
+    J[3] = -p.m2*(p.l1*s4*s31 - s32*s6);
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -158,61 +159,65 @@ static void solve_mass_matrix(const double* L, double* b) {
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     const double s0 = q[0] + q[1];
     const double s1 = std::sin(s0);
-    const double s2 = std::sin(q[0]);
-    const double s3 = std::cos(s0);
-    const double s4 = std::cos(q[0]);
-    const double s5 = p.m2*p.l2*p.l2;
-    M[3] = s5;
-    const double s6 = s1*s2;
-    const double s7 = s3*s4;
-    M[0] = s5 + p.l1*p.l1*(p.m1 + p.m2) + 2.0*(p.l1*p.l2*p.m2*s6 + p.l1*p.l2*p.m2*s7);
-    const double s8 = p.l2*p.m2*(p.l2 + p.l1*(s6 + s7));
-    M[1] = s8;
-    M[2] = s8;
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(s0);
+    const double s5 = std::cos(a2);
+    const double s6 = p.m2*p.l2*p.l2;
+    M[3] = s6;
+    const double s7 = s1*s3;
+    const double s8 = s4*s5;
+    M[0] = s6 + p.l1*p.l1*(p.m1 + p.m2) + 2.0*(p.l1*p.l2*p.m2*s7 + p.l1*p.l2*p.m2*s8);
+    const double s9 = p.l2*p.m2*(p.l2 + p.l1*(s7 + s8));
+    M[1] = s9;
+    M[2] = s9;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[3] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = q[0] + q[1];
-    const double s2 = std::sin(s1);
-    const double s3 = std::cos(s1);
-    const double s4 = std::sin(q[0]);
-    const double s5 = p.l1*s0;
-    const double s6 = p.l2*s2;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double s2 = a0 + q[1];
+    const double s3 = std::sin(s2);
+    const double s4 = std::cos(s2);
+    const double s5 = std::sin(a0);
+    const double s6 = p.l1*s1;
     const double s7 = p.l2*s3;
-    const double s8 = p.l1*s4;
-    C[1] = p.m2*(s7*(s6 + s8) - s6*(s7 + s5))*(qd[0] + qd[1]);
-    const double s9 = s5*s6 - s7*s8;
-    C[0] = -p.m2*qd[1]*s9;
-    C[2] = p.m2*qd[0]*s9;
+    const double s8 = p.l2*s4;
+    const double s9 = p.l1*s5;
+    C[1] = p.m2*(s8*(s7 + s9) - s7*(s8 + s6))*(qd[0] + qd[1]);
+    const double s10 = s6*s7 - s8*s9;
+    C[0] = -p.m2*qd[1]*s10;
+    C[2] = p.m2*qd[0]*s10;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::sin(q[0] + q[1]);
-    const double s2 = p.l1*s0;
-    const double s3 = p.l2*s1;
-    dVdq[0] = p.g*(p.m1*s2 + p.m2*(s3 + s2));
-    dVdq[1] = p.g*p.m2*s3;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::sin(a0 + q[1]);
+    const double s3 = p.l1*s1;
+    const double s4 = p.l2*s2;
+    dVdq[0] = p.g*(p.m1*s3 + p.m2*(s4 + s3));
+    dVdq[1] = p.g*p.m2*s4;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = q[0] + q[1];
-    const double s2 = std::sin(s1);
-    const double s3 = std::cos(q[0]);
-    const double s4 = std::cos(s1);
-    const double s5 = p.l1*s0;
-    const double s6 = p.l2*s2;
-    const double s7 = qd[0] + qd[1];
-    const double s8 = s7*s7;
-    const double s9 = qd[0]*qd[0];
-    const double s10 = s9*s5;
-    const double s11 = p.l1*s3*s9;
-    const double s12 = s11*s6 - p.l2*s4*s10;
-    h[0] = p.g*(p.m1*s5 + p.m2*(s6 + s5)) - p.m2*(p.l1*s3*(s8*s6 + s10) - s5*(p.l2*s4*s8 + s11) - s12);
-    h[1] = p.m2*(p.g*s6 + s12);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = a0 + q[1];
+    const double s3 = std::sin(s2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(s2);
+    const double s6 = p.l1*s1;
+    const double s7 = p.l2*s3;
+    const double s8 = qd[0] + qd[1];
+    const double s9 = s8*s8;
+    const double s10 = qd[0]*qd[0];
+    const double s11 = s10*s6;
+    const double s12 = p.l1*s4*s10;
+    const double s13 = s12*s7 - p.l2*s5*s11;
+    h[0] = p.g*(p.m1*s6 + p.m2*(s7 + s6)) - p.m2*(p.l1*s4*(s9*s7 + s11) - s6*(p.l2*s5*s9 + s12) - s13);
+    h[1] = p.m2*(p.g*s7 + s13);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -223,21 +228,23 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     const double s0 = q[0] + q[1];
     const double s1 = std::cos(s0);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(s0);
-    const double s4 = std::sin(q[0]);
-    const double s5 = qd[0] + qd[1];
-    const double s6 = p.l2*s1*s5 + p.l1*qd[0]*s2;
-    const double s7 = p.l2*s3*s5 + p.l1*qd[0]*s4;
-    const double result = 0.5*(p.m1*qd[0]*qd[0]*p.l1*p.l1 + p.m2*(s6*s6 + s7*s7));
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    const double s4 = std::sin(s0);
+    const double s5 = std::sin(a2);
+    const double s6 = qd[0] + qd[1];
+    const double s7 = p.l2*s1*s6 + p.l1*qd[0]*s3;
+    const double s8 = p.l2*s4*s6 + p.l1*qd[0]*s5;
+    const double result = 0.5*(p.m1*qd[0]*qd[0]*p.l1*p.l1 + p.m2*(s7*s7 + s8*s8));
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
     const double s0 = std::cos(q[0] + q[1]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = p.l1*s1;
-    const double result = -p.g*(p.m2*(p.l2*s0 + s2) + p.m1*s2);
+    const double a1 = q[0];
+    const double s2 = std::cos(a1);
+    const double s3 = p.l1*s2;
+    const double result = -p.g*(p.m2*(p.l2*s0 + s3) + p.m1*s3);
     return result;
 }
 
@@ -245,25 +252,26 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // M's lower triangle and b = Q - h.
     const double s0 = q[0] + q[1];
     const double s1 = std::cos(s0);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(s0);
-    const double s4 = std::sin(q[0]);
-    const double s5 = p.l1*s1*s2;
-    const double s6 = p.l2*s3;
-    const double s7 = p.l1*s4;
-    const double s8 = s6*s7;
-    const double M1_0 = p.m2*(p.l2*(p.l2 + s5) + s8);
-    const double s9 = p.m2*p.l2*p.l2;
-    const double M0_0 = 2.0*(p.l2*p.m2*s5 + p.m2*s8) + s9 + p.l1*p.l1*(p.m1 + p.m2);
-    const double M1_1 = s9;
-    const double s10 = qd[0] + qd[1];
-    const double s11 = s10*s10;
-    const double s12 = qd[0]*qd[0];
-    const double s13 = s12*s7;
-    const double s14 = p.l1*s2*s12;
-    const double s15 = s14*s6 - p.l2*s1*s13;
-    const double b0 = u[0] + p.m2*(p.l1*s2*(s11*s6 + s13) - s7*(p.l2*s1*s11 + s14) - s15) - p.g*(p.m1*s7 + p.m2*(s6 + s7));
-    const double b1 = u[1] - p.m2*(p.g*s6 + s15);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    const double s4 = std::sin(s0);
+    const double s5 = std::sin(a2);
+    const double s6 = p.l1*s1*s3;
+    const double s7 = p.l2*s4;
+    const double s8 = p.l1*s5;
+    const double s9 = s7*s8;
+    const double M1_0 = p.m2*(p.l2*(p.l2 + s6) + s9);
+    const double s10 = p.m2*p.l2*p.l2;
+    const double M0_0 = 2.0*(p.l2*p.m2*s6 + p.m2*s9) + s10 + p.l1*p.l1*(p.m1 + p.m2);
+    const double M1_1 = s10;
+    const double s11 = qd[0] + qd[1];
+    const double s12 = s11*s11;
+    const double s13 = qd[0]*qd[0];
+    const double s14 = s13*s8;
+    const double s15 = p.l1*s3*s13;
+    const double s16 = s15*s7 - p.l2*s1*s14;
+    const double b0 = u[0] + p.m2*(p.l1*s3*(s12*s7 + s14) - s8*(p.l2*s1*s12 + s15) - s16) - p.g*(p.m1*s8 + p.m2*(s7 + s8));
+    const double b1 = u[1] - p.m2*(p.g*s7 + s16);
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -325,50 +333,52 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = q[0] + q[1];
-    const double s2 = std::sin(s1);
-    const double s3 = std::cos(q[0]);
-    const double s4 = std::cos(s1);
-    const double s5 = p.l1*s0;
-    const double s6 = p.l2*s2;
-    const double s7 = qd[0] + qd[1];
-    const double s8 = s7*s7;
-    const double s9 = qd[0]*qd[0];
-    const double s10 = s9*s5;
-    const double s11 = p.l1*s3*s9;
-    const double s12 = s11*s6 - p.l2*s4*s10;
-    const double s13 = p.l1*s4*s3;
-    const double s14 = s6*s5;
-    const double s15 = p.m2*p.l2*p.l2;
-    const double s16 = p.m2*(p.l2*(p.l2 + s13) + s14);
-    tau[0] = -(u[0] + p.m2*(p.l1*s3*(s8*s6 + s10) - s5*(p.l2*s4*s8 + s11) - s12) - p.g*(p.m1*s5 + p.m2*(s6 + s5)) - qdd[0]*(2.0*(p.l2*p.m2*s13 + p.m2*s14) + s15 + p.l1*p.l1*(p.m1 + p.m2)) - qdd[1]*s16);
-    tau[1] = -(u[1] - qdd[1]*s15 - qdd[0]*s16 - p.m2*(p.g*s6 + s12));
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = a0 + q[1];
+    const double s3 = std::sin(s2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(s2);
+    const double s6 = p.l1*s1;
+    const double s7 = p.l2*s3;
+    const double s8 = qd[0] + qd[1];
+    const double s9 = s8*s8;
+    const double s10 = qd[0]*qd[0];
+    const double s11 = s10*s6;
+    const double s12 = p.l1*s4*s10;
+    const double s13 = s12*s7 - p.l2*s5*s11;
+    const double s14 = p.l1*s5*s4;
+    const double s15 = s7*s6;
+    const double s16 = p.m2*p.l2*p.l2;
+    const double s17 = p.m2*(p.l2*(p.l2 + s14) + s15);
+    tau[0] = -(u[0] + p.m2*(p.l1*s4*(s9*s7 + s11) - s6*(p.l2*s5*s9 + s12) - s13) - p.g*(p.m1*s6 + p.m2*(s7 + s6)) - qdd[0]*(2.0*(p.l2*p.m2*s14 + p.m2*s15) + s16 + p.l1*p.l1*(p.m1 + p.m2)) - qdd[1]*s17);
+    tau[1] = -(u[1] - qdd[1]*s16 - qdd[0]*s17 - p.m2*(p.g*s7 + s13));
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
     Y[2] = 0.0;
-    const double s0 = std::sin(q[0]);
-    const double s1 = q[0] + q[1];
-    const double s2 = std::sin(s1);
-    const double s3 = std::cos(s1);
-    const double s4 = std::cos(q[0]);
-    const double s5 = p.l1*s0;
-    const double s6 = p.l1*p.l1;
-    Y[0] = p.g*s5 + qdd[0]*s6;
-    const double s7 = p.l2*p.l2;
-    const double s8 = p.l2*s2;
-    const double s9 = s8*s5;
-    const double s10 = p.l1*s3*s4;
-    const double s11 = p.l2*(p.l2 + s10) + s9;
-    const double s12 = qd[0] + qd[1];
-    const double s13 = s12*s12;
-    const double s14 = qd[0]*qd[0];
-    const double s15 = s14*s5;
-    const double s16 = p.l1*s4*s14;
-    const double s17 = s16*s8 - p.l2*s3*s15;
-    Y[1] = qdd[0]*(s6 + s7 + 2.0*(s9 + p.l2*s10)) + p.g*(s8 + s5) + qdd[1]*s11 - (p.l1*s4*(s13*s8 + s15) - s5*(p.l2*s3*s13 + s16) - s17);
-    Y[3] = qdd[0]*s11 + p.g*s8 + qdd[1]*s7 + s17;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = a0 + q[1];
+    const double s3 = std::sin(s2);
+    const double s4 = std::cos(s2);
+    const double s5 = std::cos(a0);
+    const double s6 = p.l1*s1;
+    const double s7 = p.l1*p.l1;
+    Y[0] = p.g*s6 + qdd[0]*s7;
+    const double s8 = p.l2*p.l2;
+    const double s9 = p.l2*s3;
+    const double s10 = s9*s6;
+    const double s11 = p.l1*s4*s5;
+    const double s12 = p.l2*(p.l2 + s11) + s10;
+    const double s13 = qd[0] + qd[1];
+    const double s14 = s13*s13;
+    const double s15 = qd[0]*qd[0];
+    const double s16 = s15*s6;
+    const double s17 = p.l1*s5*s15;
+    const double s18 = s17*s9 - p.l2*s4*s16;
+    Y[1] = qdd[0]*(s7 + s8 + 2.0*(s10 + p.l2*s11)) + p.g*(s9 + s6) + qdd[1]*s12 - (p.l1*s5*(s14*s9 + s16) - s6*(p.l2*s4*s14 + s17) - s18);
+    Y[3] = qdd[0]*s12 + p.g*s9 + qdd[1]*s8 + s18;
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
@@ -657,38 +667,41 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 void output_tip(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT out) {
     const double s0 = q[0] + q[1];
     const double s1 = std::sin(s0);
-    const double s2 = std::sin(q[0]);
-    out[0] = p.l2*s1 + p.l1*s2;
-    const double s3 = std::cos(s0);
-    const double s4 = std::cos(q[0]);
-    out[1] = -(p.l2*s3 + p.l1*s4);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    out[0] = p.l2*s1 + p.l1*s3;
+    const double s4 = std::cos(s0);
+    const double s5 = std::cos(a2);
+    out[1] = -(p.l2*s4 + p.l1*s5);
 }
 
 void output_tip_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT J) {
     const double s0 = q[0] + q[1];
     const double s1 = std::cos(s0);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(s0);
-    const double s4 = std::sin(q[0]);
-    const double s5 = p.l2*s1;
-    J[0] = s5 + p.l1*s2;
-    J[1] = s5;
-    const double s6 = p.l2*s3;
-    J[2] = s6 + p.l1*s4;
-    J[3] = s6;
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    const double s4 = std::sin(s0);
+    const double s5 = std::sin(a2);
+    const double s6 = p.l2*s1;
+    J[0] = s6 + p.l1*s3;
+    J[1] = s6;
+    const double s7 = p.l2*s4;
+    J[2] = s7 + p.l1*s5;
+    J[3] = s7;
 }
 
 void output_tip_drift(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT a) {
     const double s0 = q[0] + q[1];
     const double s1 = std::sin(s0);
-    const double s2 = std::sin(q[0]);
-    const double s3 = std::cos(s0);
-    const double s4 = std::cos(q[0]);
-    const double s5 = qd[0] + qd[1];
-    const double s6 = s5*s5;
-    const double s7 = qd[0]*qd[0];
-    a[0] = -(p.l2*s1*s6 + p.l1*s2*s7);
-    a[1] = p.l2*s3*s6 + p.l1*s4*s7;
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(s0);
+    const double s5 = std::cos(a2);
+    const double s6 = qd[0] + qd[1];
+    const double s7 = s6*s6;
+    const double s8 = qd[0]*qd[0];
+    a[0] = -(p.l2*s1*s7 + p.l1*s3*s8);
+    a[1] = p.l2*s4*s7 + p.l1*s5*s8;
 }
 
 }  // namespace planar_arm

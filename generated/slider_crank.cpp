@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(slider_crank::detail::pair_stamp == 0x29a003e4edbe5eeeull,
+static_assert(slider_crank::detail::pair_stamp == 0xf48d8c5700cc8221ull,
               "slider_crank.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace slider_crank {
@@ -53,23 +53,25 @@ void cholesky_solve(const double* L, double* b) {
 static void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
     A[2] = -1.0;
     A[5] = 0.0;
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::cos(q[1]);
-    const double s4 = p.r*s0;
-    A[0] = -s4;
-    const double s5 = p.L*s1;
-    A[1] = -s5;
-    const double s6 = p.r*s2;
-    A[3] = s6;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = p.r*s1;
+    A[0] = -s6;
     const double s7 = p.L*s3;
-    A[4] = -s7;
-    const double s8 = qd[0]*qd[0];
-    const double s9 = qd[1]*qd[1];
-    const double s10 = p.beta_c*p.beta_c;
-    r[0] = s8*s6 + s9*s7 + s10*(q[2] - s7 - s6) + 2.0*p.alpha_c*(qd[2] + qd[0]*s4 + qd[1]*s5);
-    r[1] = s10*(s5 - s4) + s8*s4 - s9*s5 - 2.0*p.alpha_c*(qd[0]*s6 - qd[1]*s7);
+    A[1] = -s7;
+    const double s8 = p.r*s4;
+    A[3] = s8;
+    const double s9 = p.L*s5;
+    A[4] = -s9;
+    const double s10 = qd[0]*qd[0];
+    const double s11 = qd[1]*qd[1];
+    const double s12 = p.beta_c*p.beta_c;
+    r[0] = s10*s8 + s11*s9 + s12*(q[2] - s9 - s8) + 2.0*p.alpha_c*(qd[2] + qd[0]*s6 + qd[1]*s7);
+    r[1] = s12*(s7 - s6) + s10*s6 - s11*s7 - 2.0*p.alpha_c*(qd[0]*s8 - qd[1]*s9);
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
@@ -80,14 +82,16 @@ static void dynamics_terms(const double* q, const double* qd, const double* u, c
     M[7] = 0.0;
     M[8] = p.m3;
     b[2] = 0.0;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    M[3] = 0.5*p.L*p.m2*p.r*(s0*s1 - s2*s3);
-    const double s4 = s3*s0 + s2*s1;
-    b[0] = u[0] - p.m2*p.r*(0.5*p.L*qd[1]*qd[1]*s4 + p.g*s3);
-    b[1] = -0.5*p.L*p.m2*(p.r*qd[0]*qd[0]*s4 - p.g*s2);
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    M[3] = 0.5*p.L*p.m2*p.r*(s1*s3 - s4*s5);
+    const double s6 = s5*s1 + s4*s3;
+    b[0] = u[0] - p.m2*p.r*(0.5*p.L*qd[1]*qd[1]*s6 + p.g*s5);
+    b[1] = -0.5*p.L*p.m2*(p.r*qd[0]*qd[0]*s6 - p.g*s4);
 }
 
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
@@ -180,46 +184,48 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[30] = 0.0;
     J[33] = 0.0;
     J[34] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = p.r*s0;
-    const double s5 = p.L*s1;
-    const double s6 = s5*s4;
-    const double s7 = p.L*s2;
-    const double s8 = p.r*s3;
-    const double s9 = s7*s8;
-    const double s10 = p.m2*(s6 + s9);
-    const double s11 = qdd[1]*s10;
-    const double s12 = qd[1]*qd[1];
-    const double s13 = s12*s7*s4 - s12*s5*s8;
-    J[0] = lambda[0]*s4 + lambda[1]*s8 + p.m2*(p.g*s8 - 0.5*s13) - 0.5*s11;
-    J[1] = -0.5*(s11 + p.m2*s13);
-    const double s14 = 2.0*qd[1];
-    const double s15 = p.m2*s6 + p.m2*s9;
-    J[4] = -0.5*s14*s15;
-    const double s16 = qdd[0]*s10;
-    const double s17 = qd[0]*qd[0];
-    const double s18 = s17*s8*s5 - s17*s4*s7;
-    J[7] = -0.5*(s16 - p.m2*s18);
-    J[8] = lambda[0]*s7 - 0.5*(s16 + p.m2*(p.g*s5 - s18)) - lambda[1]*s5;
-    const double s19 = 2.0*qd[0];
-    J[10] = -0.5*s19*s15;
-    const double s20 = 2.0*p.alpha_c;
-    J[24] = s19*s4 + s20*s8;
-    J[25] = s20*s5 + s7*s14;
-    J[26] = s20;
-    J[31] = s19*s8 - s20*s4;
-    J[32] = s20*s7 - s5*s14;
-    const double s21 = p.beta_c*p.beta_c;
-    J[23] = s21;
-    const double s22 = s17 - s21;
-    J[21] = qdd[0]*s4 + (qd[0]*s4*s20 - s8*s22);
-    J[28] = qdd[0]*s8 + (qd[0]*s8*s20 + s4*s22);
-    const double s23 = s12 - s21;
-    J[22] = qdd[1]*s7 + (s20*qd[1]*s7 - s5*s23);
-    J[29] = -(qdd[1]*s5 + (s7*s23 + s20*qd[1]*s5));
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = p.r*s1;
+    const double s7 = p.L*s3;
+    const double s8 = s7*s6;
+    const double s9 = p.L*s4;
+    const double s10 = p.r*s5;
+    const double s11 = s9*s10;
+    const double s12 = p.m2*(s8 + s11);
+    const double s13 = qdd[1]*s12;
+    const double s14 = qd[1]*qd[1];
+    const double s15 = s14*s9*s6 - s14*s7*s10;
+    J[0] = lambda[0]*s6 + lambda[1]*s10 + p.m2*(p.g*s10 - 0.5*s15) - 0.5*s13;
+    J[1] = -0.5*(s13 + p.m2*s15);
+    const double s16 = 2.0*qd[1];
+    const double s17 = p.m2*s8 + p.m2*s11;
+    J[4] = -0.5*s16*s17;
+    const double s18 = qdd[0]*s12;
+    const double s19 = qd[0]*qd[0];
+    const double s20 = s19*s10*s7 - s19*s6*s9;
+    J[7] = -0.5*(s18 - p.m2*s20);
+    J[8] = lambda[0]*s9 - 0.5*(s18 + p.m2*(p.g*s7 - s20)) - lambda[1]*s7;
+    const double s21 = 2.0*qd[0];
+    J[10] = -0.5*s21*s17;
+    const double s22 = 2.0*p.alpha_c;
+    J[24] = s21*s6 + s22*s10;
+    J[25] = s22*s7 + s9*s16;
+    J[26] = s22;
+    J[31] = s21*s10 - s22*s6;
+    J[32] = s22*s9 - s7*s16;
+    const double s23 = p.beta_c*p.beta_c;
+    J[23] = s23;
+    const double s24 = s19 - s23;
+    J[21] = qdd[0]*s6 + (qd[0]*s6*s22 - s10*s24);
+    J[28] = qdd[0]*s10 + (qd[0]*s10*s22 + s6*s24);
+    const double s25 = s14 - s23;
+    J[22] = qdd[1]*s9 + (s22*qd[1]*s9 - s7*s25);
+    J[29] = -(qdd[1]*s7 + (s9*s25 + s22*qd[1]*s7));
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -307,13 +313,15 @@ void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) 
     M[6] = 0.0;
     M[7] = 0.0;
     M[8] = p.m3;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double s4 = 0.5*p.L*p.m2*p.r*(s0*s1 - s2*s3);
-    M[1] = s4;
-    M[3] = s4;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = 0.5*p.L*p.m2*p.r*(s1*s3 - s4*s5);
+    M[1] = s6;
+    M[3] = s6;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
@@ -324,32 +332,38 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     C[6] = 0.0;
     C[7] = 0.0;
     C[8] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = s0*s1 + s2*s3;
-    C[1] = 0.5*p.L*p.m2*p.r*qd[1]*s4;
-    C[3] = 0.5*p.L*p.m2*p.r*qd[0]*s4;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = s1*s3 + s4*s5;
+    C[1] = 0.5*p.L*p.m2*p.r*qd[1]*s6;
+    C[3] = 0.5*p.L*p.m2*p.r*qd[0]*s6;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     dVdq[2] = 0.0;
-    const double s0 = std::cos(q[0]);
-    dVdq[0] = p.g*p.m2*p.r*s0;
-    const double s1 = std::cos(q[1]);
-    dVdq[1] = -0.5*p.L*p.g*p.m2*s1;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    dVdq[0] = p.g*p.m2*p.r*s1;
+    const double a2 = q[1];
+    const double s3 = std::cos(a2);
+    dVdq[1] = -0.5*p.L*p.g*p.m2*s3;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
     h[2] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = s0*s1 + s2*s3;
-    h[0] = p.m2*p.r*(0.5*p.L*qd[1]*qd[1]*s4 + p.g*s0);
-    h[1] = 0.5*p.L*p.m2*(p.r*qd[0]*qd[0]*s4 - p.g*s2);
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = s1*s3 + s4*s5;
+    h[0] = p.m2*p.r*(0.5*p.L*qd[1]*qd[1]*s6 + p.g*s1);
+    h[1] = 0.5*p.L*p.m2*(p.r*qd[0]*qd[0]*s6 - p.g*s4);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -359,43 +373,51 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = std::sin(q[0]);
-    const double s3 = std::sin(q[1]);
-    const double s4 = p.L*qd[1]*s0 - 2.0*p.r*qd[0]*s1;
-    const double s5 = 2.0*p.r*qd[0]*s2 + p.L*qd[1]*s3;
-    const double result = p.m2*(0.041666666666666664*p.L*p.L*qd[1]*qd[1] + 0.125*(s4*s4 + s5*s5)) + 0.5*(p.m3*qd[2]*qd[2] + p.Jc*qd[0]*qd[0]);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    const double s4 = std::sin(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = p.L*qd[1]*s1 - 2.0*p.r*qd[0]*s3;
+    const double s7 = 2.0*p.r*qd[0]*s4 + p.L*qd[1]*s5;
+    const double result = p.m2*(0.041666666666666664*p.L*p.L*qd[1]*qd[1] + 0.125*(s6*s6 + s7*s7)) + 0.5*(p.m3*qd[2]*qd[2] + p.Jc*qd[0]*qd[0]);
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double result = -0.5*p.g*p.m2*(p.L*s0 - 2.0*p.r*s1);
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double result = -0.5*p.g*p.m2*(p.L*s1 - 2.0*p.r*s3);
     return result;
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::cos(q[0]);
-    c[0] = -(q[2] - p.L*s0 - p.r*s1);
-    const double s2 = std::sin(q[1]);
-    const double s3 = std::sin(q[0]);
-    c[1] = -(p.L*s2 - p.r*s3);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    c[0] = -(q[2] - p.L*s1 - p.r*s3);
+    const double s4 = std::sin(a0);
+    const double s5 = std::sin(a2);
+    c[1] = -(p.L*s4 - p.r*s5);
 }
 
 void constraint_jacobian(const double* q, const Parameters& p, double* LAGC_RESTRICT A) {
     A[2] = -1.0;
     A[5] = 0.0;
-    const double s0 = std::sin(q[0]);
-    A[0] = -p.r*s0;
-    const double s1 = std::sin(q[1]);
-    A[1] = -p.L*s1;
-    const double s2 = std::cos(q[0]);
-    A[3] = p.r*s2;
-    const double s3 = std::cos(q[1]);
-    A[4] = -p.L*s3;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    A[0] = -p.r*s1;
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    A[1] = -p.L*s3;
+    const double s4 = std::cos(a0);
+    A[3] = p.r*s4;
+    const double s5 = std::cos(a2);
+    A[4] = -p.L*s5;
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
@@ -413,42 +435,44 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     K[23] = 0.0;
     K[24] = 0.0;
     rhs[2] = 0.0;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double s4 = p.L*s0;
-    const double s5 = p.r*s1;
-    const double s6 = p.L*s2;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = p.L*s1;
     const double s7 = p.r*s3;
-    K[4] = s7;
-    K[20] = s7;
-    const double s8 = 0.5*p.m2*(s4*s5 - s6*s7);
-    K[1] = s8;
-    K[5] = s8;
-    const double s9 = -s5;
-    K[3] = s9;
-    K[15] = s9;
-    const double s10 = -s4;
-    K[8] = s10;
-    K[16] = s10;
-    const double s11 = -s6;
-    K[9] = s11;
-    K[21] = s11;
-    const double s12 = -1.0;
-    K[13] = s12;
-    K[17] = s12;
-    const double s13 = qd[1]*qd[1];
-    const double s14 = s13*s6;
-    const double s15 = s13*s4;
-    rhs[0] = u[0] - p.m2*(p.g*s7 + 0.5*(s14*s5 + s15*s7));
-    const double s16 = qd[0]*qd[0];
-    const double s17 = s16*s7;
-    const double s18 = s16*s5;
-    rhs[1] = -0.5*p.m2*(s17*s4 - s6*(p.g - s18));
-    const double s19 = p.beta_c*p.beta_c;
-    rhs[3] = s17 + s14 + s19*(q[2] - s6 - s7) + 2.0*p.alpha_c*(qd[2] + qd[0]*s5 + qd[1]*s4);
-    rhs[4] = s19*(s4 - s5) + s18 - s15 - 2.0*p.alpha_c*(qd[0]*s7 - qd[1]*s6);
+    const double s8 = p.L*s4;
+    const double s9 = p.r*s5;
+    K[4] = s9;
+    K[20] = s9;
+    const double s10 = 0.5*p.m2*(s6*s7 - s8*s9);
+    K[1] = s10;
+    K[5] = s10;
+    const double s11 = -s7;
+    K[3] = s11;
+    K[15] = s11;
+    const double s12 = -s6;
+    K[8] = s12;
+    K[16] = s12;
+    const double s13 = -s8;
+    K[9] = s13;
+    K[21] = s13;
+    const double s14 = -1.0;
+    K[13] = s14;
+    K[17] = s14;
+    const double s15 = qd[1]*qd[1];
+    const double s16 = s15*s8;
+    const double s17 = s15*s6;
+    rhs[0] = u[0] - p.m2*(p.g*s9 + 0.5*(s16*s7 + s17*s9));
+    const double s18 = qd[0]*qd[0];
+    const double s19 = s18*s9;
+    const double s20 = s18*s7;
+    rhs[1] = -0.5*p.m2*(s19*s6 - s8*(p.g - s20));
+    const double s21 = p.beta_c*p.beta_c;
+    rhs[3] = s19 + s16 + s21*(q[2] - s8 - s9) + 2.0*p.alpha_c*(qd[2] + qd[0]*s7 + qd[1]*s6);
+    rhs[4] = s21*(s6 - s7) + s20 - s17 - 2.0*p.alpha_c*(qd[0]*s9 - qd[1]*s8);
 }
 
 namespace detail {
@@ -671,14 +695,16 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     tau[2] = p.m3*qdd[2];
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = s0*s1 + s2*s3;
-    const double s5 = p.L*p.m2*p.r*(s1*s3 - s2*s0);
-    tau[0] = -(u[0] - p.m2*p.r*(0.5*p.L*qd[1]*qd[1]*s4 + p.g*s0) - 0.5*qdd[1]*s5 - qdd[0]*(p.Jc + p.m2*p.r*p.r));
-    tau[1] = 0.5*(p.L*p.m2*(p.r*qd[0]*qd[0]*s4 - p.g*s2) + qdd[0]*s5) + 0.3333333333333333*p.m2*qdd[1]*p.L*p.L;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = s1*s3 + s4*s5;
+    const double s7 = p.L*p.m2*p.r*(s3*s5 - s4*s1);
+    tau[0] = -(u[0] - p.m2*p.r*(0.5*p.L*qd[1]*qd[1]*s6 + p.g*s1) - 0.5*qdd[1]*s7 - qdd[0]*(p.Jc + p.m2*p.r*p.r));
+    tau[1] = 0.5*(p.L*p.m2*(p.r*qd[0]*qd[0]*s6 - p.g*s4) + qdd[0]*s7) + 0.3333333333333333*p.m2*qdd[1]*p.L*p.L;
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
@@ -689,14 +715,16 @@ void inverse_dynamics_regressor(const double* q, const double* qd, const double*
     Y[6] = 0.0;
     Y[7] = 0.0;
     Y[8] = qdd[2];
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double s4 = p.L*p.r*(s0*s1 - s2*s3);
-    const double s5 = s3*s0 + s2*s1;
-    Y[1] = 0.5*qdd[1]*s4 + p.r*(p.r*qdd[0] + (0.5*p.L*qd[1]*qd[1]*s5 + p.g*s3));
-    Y[4] = 0.5*(p.L*(p.r*qd[0]*qd[0]*s5 - p.g*s2) + qdd[0]*s4) + 0.3333333333333333*qdd[1]*p.L*p.L;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = p.L*p.r*(s1*s3 - s4*s5);
+    const double s7 = s5*s1 + s4*s3;
+    Y[1] = 0.5*qdd[1]*s6 + p.r*(p.r*qdd[0] + (0.5*p.L*qd[1]*qd[1]*s7 + p.g*s5));
+    Y[4] = 0.5*(p.L*(p.r*qd[0]*qd[0]*s7 - p.g*s4) + qdd[0]*s6) + 0.3333333333333333*qdd[1]*p.L*p.L;
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
@@ -982,12 +1010,14 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT v) {
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    v[0] = -(qd[2] + p.L*qd[1]*s0 + p.r*qd[0]*s1);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    v[1] = -(p.L*qd[1]*s2 - p.r*qd[0]*s3);
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    v[0] = -(qd[2] + p.L*qd[1]*s1 + p.r*qd[0]*s3);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    v[1] = -(p.L*qd[1]*s4 - p.r*qd[0]*s5);
 }
 
 namespace detail {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(slider_crank_reduced::detail::pair_stamp == 0x20df788290dcb66aull,
+static_assert(slider_crank_reduced::detail::pair_stamp == 0xd52459f57d24afbeull,
               "slider_crank_reduced.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace slider_crank_reduced {
@@ -53,42 +53,43 @@ void cholesky_solve(const double* L, double* b) {
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J) {
     J[2] = 1.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = s1*s1;
-    const double s3 = p.r*p.r;
-    const double s4 = p.L*p.L;
-    const double s5 = 1.0 - s2*s3/s4;
-    const double s6 = std::sqrt(s5);
-    const double s7 = 2.0*s0*s1;
-    const double s8 = s3*s7;
-    const double s9 = s8/s4;
-    const double s10 = 0.5*s9/s6;
-    const double s11 = s2 - s0*(s0 + s1*s10/s6);
-    const double s12 = p.r*(s0 - p.r*s11/(p.L*s6));
-    const double s13 = p.r*s1;
-    const double s14 = p.r*s0;
-    const double s15 = s13*(1.0 + s14/(p.L*s6));
-    const double s16 = s0*s0;
-    const double s17 = 2.0*s14;
-    const double s18 = s3*s11/(p.L*s6) - s17;
-    const double s19 = s0*s1*s3/(p.L*s6) + 2.0*s13;
-    const double s20 = s3*(s2 - s0*(s0 + s1*s9/s5));
-    const double s21 = s3*s3;
-    const double s22 = s1*3.0*s1*s16;
-    const double s23 = s5*s5;
-    const double s24 = s0*s0*s0;
-    const double s25 = 2.0*s9*s5;
-    const double s26 = qd[0]*qd[0];
-    const double s27 = s2 - s16;
-    const double s28 = s6*s5;
-    const double s29 = (s3*((s7 - s16*s10/s6) + (s7 + s2*s10/s6))/s6 - s21*(s16*(s7 + s2*(s10*s5 + s6*s9)/s28) - s2*s7)/(s4*s28))/p.L;
-    const double s30 = (s21*s2*s16/(s4*s28) - s3*s27/s6)/p.L;
-    const double s31 = s30 + s14;
-    J[0] = -(qdd[0]*(p.m3*2.0*s12*s15 - p.m2*(0.08333333333333333*s3*(s7 - s16*s9/s5)/s5 + 0.25*(s8 + 2.0*s18*s19))) + (qd[0]*(0.16666666666666666*qd[0]*(p.m2*s20/s5 - (p.m2*s21*s22/(s4*s23) - p.m2*s1*s21*s24*s25/(s23*s23*s4) - p.m2*s0*s21*s24/(s4*s23))) - 0.08333333333333333*qd[0]*p.m2*(s20 - s21*(s22 - s24*(s0 + s1*s25/s23))/(s4*s5))/s5) + p.m2*(0.25*(s26*s3*s27 - ((s26*s29 + 2.0*s26*s13)*s19 + s18*(2.0*s26*s14 + s26*s30))) - 0.5*p.g*s13) - p.m3*(s26*(s29 + s13)*s15 - s12*s26*s31)));
-    const double s32 = p.m2*s0*s1*(s3 - s21*s16/(s4*s5))/s5;
-    const double s33 = 2.0*qd[0];
-    J[1] = 0.16666666666666666*(qd[0]*(p.m2*s0*s1*s3/s5 - p.m2*s1*s21*s24/(s4*s23)) + qd[0]*s32) + 0.25*p.m2*(s0*s1*s3*s33 - s33*(s30 + s17)*s19) - p.m3*s33*s31*s15 - 0.08333333333333333*s33*s32;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double s3 = s2*s2;
+    const double s4 = p.r*p.r;
+    const double s5 = p.L*p.L;
+    const double s6 = 1.0 - s3*s4/s5;
+    const double s7 = std::sqrt(s6);
+    const double s8 = 2.0*s1*s2;
+    const double s9 = s4*s8;
+    const double s10 = s9/s5;
+    const double s11 = 0.5*s10/s7;
+    const double s12 = s3 - s1*(s1 + s2*s11/s7);
+    const double s13 = p.r*(s1 - p.r*s12/(p.L*s7));
+    const double s14 = p.r*s2;
+    const double s15 = p.r*s1;
+    const double s16 = s14*(1.0 + s15/(p.L*s7));
+    const double s17 = s1*s1;
+    const double s18 = 2.0*s15;
+    const double s19 = s4*s12/(p.L*s7) - s18;
+    const double s20 = s1*s2*s4/(p.L*s7) + 2.0*s14;
+    const double s21 = s4*(s3 - s1*(s1 + s2*s10/s6));
+    const double s22 = s4*s4;
+    const double s23 = s2*3.0*s2*s17;
+    const double s24 = s6*s6;
+    const double s25 = s1*s1*s1;
+    const double s26 = 2.0*s10*s6;
+    const double s27 = qd[0]*qd[0];
+    const double s28 = s3 - s17;
+    const double s29 = s7*s6;
+    const double s30 = (s4*((s8 - s17*s11/s7) + (s8 + s3*s11/s7))/s7 - s22*(s17*(s8 + s3*(s11*s6 + s7*s10)/s29) - s3*s8)/(s5*s29))/p.L;
+    const double s31 = (s22*s3*s17/(s5*s29) - s4*s28/s7)/p.L;
+    const double s32 = s31 + s15;
+    J[0] = -(qdd[0]*(p.m3*2.0*s13*s16 - p.m2*(0.08333333333333333*s4*(s8 - s17*s10/s6)/s6 + 0.25*(s9 + 2.0*s19*s20))) + (qd[0]*(0.16666666666666666*qd[0]*(p.m2*s21/s6 - (p.m2*s22*s23/(s5*s24) - p.m2*s2*s22*s25*s26/(s24*s24*s5) - p.m2*s1*s22*s25/(s5*s24))) - 0.08333333333333333*qd[0]*p.m2*(s21 - s22*(s23 - s25*(s1 + s2*s26/s24))/(s5*s6))/s6) + p.m2*(0.25*(s27*s4*s28 - ((s27*s30 + 2.0*s27*s14)*s20 + s19*(2.0*s27*s15 + s27*s31))) - 0.5*p.g*s14) - p.m3*(s27*(s30 + s14)*s16 - s13*s27*s32)));
+    const double s33 = p.m2*s1*s2*(s4 - s22*s17/(s5*s6))/s6;
+    const double s34 = 2.0*qd[0];
+    J[1] = 0.16666666666666666*(qd[0]*(p.m2*s1*s2*s4/s6 - p.m2*s2*s22*s25/(s5*s24)) + qd[0]*s33) + 0.25*p.m2*(s1*s2*s4*s34 - s34*(s31 + s18)*s20) - p.m3*s34*s32*s16 - 0.08333333333333333*s34*s33;
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -141,54 +142,58 @@ static void solve_mass_matrix(const double* L, double* b) {
 
 
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = p.r*p.r;
-    const double s3 = 1.0 - s0*s0*s2/(p.L*p.L);
-    const double s4 = std::sqrt(s3);
-    const double s5 = p.r*s0;
-    const double s6 = s5*(1.0 + p.r*s1/(p.L*s4));
-    const double s7 = s1*s0*s2/(p.L*s4) + 2.0*s5;
-    const double s8 = s1*s1*s2;
-    M[0] = p.Jc + p.m3*s6*s6 + p.m2*(0.25*(s7*s7 + s8) + 0.08333333333333333*s8/s3);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double s3 = p.r*p.r;
+    const double s4 = 1.0 - s1*s1*s3/(p.L*p.L);
+    const double s5 = std::sqrt(s4);
+    const double s6 = p.r*s1;
+    const double s7 = s6*(1.0 + p.r*s2/(p.L*s5));
+    const double s8 = s2*s1*s3/(p.L*s5) + 2.0*s6;
+    const double s9 = s2*s2*s3;
+    M[0] = p.Jc + p.m3*s7*s7 + p.m2*(0.25*(s8*s8 + s9) + 0.08333333333333333*s9/s4);
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     const double s0 = p.r*p.r;
-    const double s1 = std::sin(q[0]);
-    const double s2 = s1*s1;
-    const double s3 = std::cos(q[0]);
-    const double s4 = p.L*p.L;
-    const double s5 = 1.0 - s2*s0/s4;
-    const double s6 = std::sqrt(s5);
-    const double s7 = s0*s0;
-    const double s8 = s3*s3;
-    const double s9 = s6*s5;
-    const double s10 = s2 - s8;
-    const double s11 = p.r*s1;
-    C[0] = p.m3*qd[0]*(s7*s2*s8/(p.L*p.L*p.L*s9) + p.r*(s3 - p.r*s10/(p.L*s6)))*s11*(1.0 + p.r*s3/(p.L*s6)) - p.m2*(qd[0]*s3*s1*(0.08333333333333333*(s0 - s7*s8/(s4*s5))/s5 + 0.25*s0) - 0.25*(2.0*p.r*qd[0]*s3 + qd[0]*(s7*s2*s8/(s4*s9) - s0*s10/s6)/p.L)*(s3*s1*s0/(p.L*s6) + 2.0*s11));
+    const double a1 = q[0];
+    const double s2 = std::sin(a1);
+    const double s3 = s2*s2;
+    const double s4 = std::cos(a1);
+    const double s5 = p.L*p.L;
+    const double s6 = 1.0 - s3*s0/s5;
+    const double s7 = std::sqrt(s6);
+    const double s8 = s0*s0;
+    const double s9 = s4*s4;
+    const double s10 = s7*s6;
+    const double s11 = s3 - s9;
+    const double s12 = p.r*s2;
+    C[0] = p.m3*qd[0]*(s8*s3*s9/(p.L*p.L*p.L*s10) + p.r*(s4 - p.r*s11/(p.L*s7)))*s12*(1.0 + p.r*s4/(p.L*s7)) - p.m2*(qd[0]*s4*s2*(0.08333333333333333*(s0 - s8*s9/(s5*s6))/s6 + 0.25*s0) - 0.25*(2.0*p.r*qd[0]*s4 + qd[0]*(s8*s3*s9/(s5*s10) - s0*s11/s7)/p.L)*(s4*s2*s0/(p.L*s7) + 2.0*s12));
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    const double s0 = std::cos(q[0]);
-    dVdq[0] = 0.5*p.g*p.m2*p.r*s0;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    dVdq[0] = 0.5*p.g*p.m2*p.r*s1;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = p.r*p.r;
-    const double s3 = s1*s1;
-    const double s4 = p.L*p.L;
-    const double s5 = 1.0 - s3*s2/s4;
-    const double s6 = std::sqrt(s5);
-    const double s7 = s2*s2;
-    const double s8 = s0*s0;
-    const double s9 = qd[0]*qd[0];
-    const double s10 = p.r*s1;
-    const double s11 = s6*s5;
-    const double s12 = s3 - s8;
-    h[0] = -(qd[0]*(0.16666666666666666*qd[0]*(p.m2*s0*s1*s2/s5 - p.m2*s1*s7*s0*s0*s0/(s4*s5*s5)) - 0.08333333333333333*qd[0]*p.m2*s0*s1*(s2 - s7*s8/(s4*s5))/s5) - p.m2*(0.5*p.g*p.r*s0 - 0.25*(s0*s1*s9*s2 - (s0*s1*s2/(p.L*s6) + 2.0*s10)*(2.0*p.r*s0*s9 + s9*(s7*s3*s8/(s4*s11) - s2*s12/s6)/p.L))) - p.m3*s10*(1.0 + p.r*s0/(p.L*s6))*s9*(s7*s3*s8/(p.L*p.L*p.L*s11) + p.r*(s0 - p.r*s12/(p.L*s6))));
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double s3 = p.r*p.r;
+    const double s4 = s2*s2;
+    const double s5 = p.L*p.L;
+    const double s6 = 1.0 - s4*s3/s5;
+    const double s7 = std::sqrt(s6);
+    const double s8 = s3*s3;
+    const double s9 = s1*s1;
+    const double s10 = qd[0]*qd[0];
+    const double s11 = p.r*s2;
+    const double s12 = s7*s6;
+    const double s13 = s4 - s9;
+    h[0] = -(qd[0]*(0.16666666666666666*qd[0]*(p.m2*s1*s2*s3/s6 - p.m2*s2*s8*s1*s1*s1/(s5*s6*s6)) - 0.08333333333333333*qd[0]*p.m2*s1*s2*(s3 - s8*s9/(s5*s6))/s6) - p.m2*(0.5*p.g*p.r*s1 - 0.25*(s1*s2*s10*s3 - (s1*s2*s3/(p.L*s7) + 2.0*s11)*(2.0*p.r*s1*s10 + s10*(s8*s4*s9/(s5*s12) - s3*s13/s7)/p.L))) - p.m3*s11*(1.0 + p.r*s1/(p.L*s7))*s10*(s8*s4*s9/(p.L*p.L*p.L*s12) + p.r*(s1 - p.r*s13/(p.L*s7))));
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -196,46 +201,49 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = p.r*p.r;
-    const double s3 = 1.0 - s1*s1*s2/(p.L*p.L);
-    const double s4 = std::sqrt(s3);
-    const double s5 = p.r*qd[0]*s1;
-    const double s6 = qd[0]*s0*s1*s2/(p.L*s4) + 2.0*s5;
-    const double s7 = qd[0]*qd[0];
-    const double s8 = s0*s0*s7*s2;
-    const double s9 = s5*(1.0 + p.r*s0/(p.L*s4));
-    const double result = p.m2*(0.125*(s6*s6 + s8) + 0.041666666666666664*s8/s3) + 0.5*(p.Jc*s7 + p.m3*s9*s9);
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double s3 = p.r*p.r;
+    const double s4 = 1.0 - s2*s2*s3/(p.L*p.L);
+    const double s5 = std::sqrt(s4);
+    const double s6 = p.r*qd[0]*s2;
+    const double s7 = qd[0]*s1*s2*s3/(p.L*s5) + 2.0*s6;
+    const double s8 = qd[0]*qd[0];
+    const double s9 = s1*s1*s8*s3;
+    const double s10 = s6*(1.0 + p.r*s1/(p.L*s5));
+    const double result = p.m2*(0.125*(s7*s7 + s9) + 0.041666666666666664*s9/s4) + 0.5*(p.Jc*s8 + p.m3*s10*s10);
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::sin(q[0]);
-    const double result = 0.5*p.g*p.m2*p.r*s0;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double result = 0.5*p.g*p.m2*p.r*s1;
     return result;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     // M's lower triangle and b = Q - h.
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = s0*s0;
-    const double s3 = p.r*p.r;
-    const double s4 = p.L*p.L;
-    const double s5 = 1.0 - s2*s3/s4;
-    const double s6 = std::sqrt(s5);
-    const double s7 = p.r*s0;
-    const double s8 = s7*(1.0 + p.r*s1/(p.L*s6));
-    const double s9 = s1*s0*s3/(p.L*s6) + 2.0*s7;
-    const double s10 = s1*s1;
-    const double s11 = s10*s3;
-    const double M0_0 = p.Jc + p.m3*s8*s8 + p.m2*(0.25*(s9*s9 + s11) + 0.08333333333333333*s11/s5);
-    const double s12 = s3*s3;
-    const double s13 = qd[0]*qd[0];
-    const double s14 = s6*s5;
-    const double s15 = s2 - s10;
-    const double b0 = u[0] + (qd[0]*(0.16666666666666666*qd[0]*(p.m2*s1*s0*s3/s5 - p.m2*s0*s12*s1*s1*s1/(s4*s5*s5)) - 0.08333333333333333*qd[0]*p.m2*s1*s0*(s3 - s12*s10/(s4*s5))/s5) - p.m2*(0.5*p.g*p.r*s1 - 0.25*(s1*s0*s13*s3 - s9*(2.0*p.r*s1*s13 + s13*(s12*s2*s10/(s4*s14) - s3*s15/s6)/p.L))) - p.m3*s8*s13*(s12*s2*s10/(p.L*p.L*p.L*s14) + p.r*(s1 - p.r*s15/(p.L*s6))));
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double s3 = s1*s1;
+    const double s4 = p.r*p.r;
+    const double s5 = p.L*p.L;
+    const double s6 = 1.0 - s3*s4/s5;
+    const double s7 = std::sqrt(s6);
+    const double s8 = p.r*s1;
+    const double s9 = s8*(1.0 + p.r*s2/(p.L*s7));
+    const double s10 = s2*s1*s4/(p.L*s7) + 2.0*s8;
+    const double s11 = s2*s2;
+    const double s12 = s11*s4;
+    const double M0_0 = p.Jc + p.m3*s9*s9 + p.m2*(0.25*(s10*s10 + s12) + 0.08333333333333333*s12/s6);
+    const double s13 = s4*s4;
+    const double s14 = qd[0]*qd[0];
+    const double s15 = s7*s6;
+    const double s16 = s3 - s11;
+    const double b0 = u[0] + (qd[0]*(0.16666666666666666*qd[0]*(p.m2*s2*s1*s4/s6 - p.m2*s1*s13*s2*s2*s2/(s5*s6*s6)) - 0.08333333333333333*qd[0]*p.m2*s2*s1*(s4 - s13*s11/(s5*s6))/s6) - p.m2*(0.5*p.g*p.r*s2 - 0.25*(s2*s1*s14*s4 - s10*(2.0*p.r*s2*s14 + s14*(s13*s3*s11/(s5*s15) - s4*s16/s7)/p.L))) - p.m3*s9*s14*(s13*s3*s11/(p.L*p.L*p.L*s15) + p.r*(s2 - p.r*s16/(p.L*s7))));
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -289,45 +297,47 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = s0*s0;
-    const double s3 = p.r*p.r;
-    const double s4 = p.L*p.L;
-    const double s5 = 1.0 - s2*s3/s4;
-    const double s6 = std::sqrt(s5);
-    const double s7 = p.r*s0;
-    const double s8 = s7*(1.0 + p.r*s1/(p.L*s6));
-    const double s9 = s1*s0*s3/(p.L*s6) + 2.0*s7;
-    const double s10 = s1*s1;
-    const double s11 = s10*s3;
-    const double s12 = s3*s3;
-    const double s13 = qd[0]*qd[0];
-    const double s14 = s6*s5;
-    const double s15 = s2 - s10;
-    tau[0] = -(u[0] + (qd[0]*(0.16666666666666666*qd[0]*(p.m2*s1*s0*s3/s5 - p.m2*s0*s12*s1*s1*s1/(s4*s5*s5)) - 0.08333333333333333*qd[0]*p.m2*s1*s0*(s3 - s12*s10/(s4*s5))/s5) - p.m2*(0.5*p.g*p.r*s1 - 0.25*(s1*s0*s13*s3 - s9*(2.0*p.r*s1*s13 + s13*(s12*s2*s10/(s4*s14) - s3*s15/s6)/p.L))) - p.m3*s8*s13*(s12*s2*s10/(p.L*p.L*p.L*s14) + p.r*(s1 - p.r*s15/(p.L*s6)))) - qdd[0]*(p.Jc + p.m3*s8*s8 + p.m2*(0.25*(s9*s9 + s11) + 0.08333333333333333*s11/s5)));
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double s3 = s1*s1;
+    const double s4 = p.r*p.r;
+    const double s5 = p.L*p.L;
+    const double s6 = 1.0 - s3*s4/s5;
+    const double s7 = std::sqrt(s6);
+    const double s8 = p.r*s1;
+    const double s9 = s8*(1.0 + p.r*s2/(p.L*s7));
+    const double s10 = s2*s1*s4/(p.L*s7) + 2.0*s8;
+    const double s11 = s2*s2;
+    const double s12 = s11*s4;
+    const double s13 = s4*s4;
+    const double s14 = qd[0]*qd[0];
+    const double s15 = s7*s6;
+    const double s16 = s3 - s11;
+    tau[0] = -(u[0] + (qd[0]*(0.16666666666666666*qd[0]*(p.m2*s2*s1*s4/s6 - p.m2*s1*s13*s2*s2*s2/(s5*s6*s6)) - 0.08333333333333333*qd[0]*p.m2*s2*s1*(s4 - s13*s11/(s5*s6))/s6) - p.m2*(0.5*p.g*p.r*s2 - 0.25*(s2*s1*s14*s4 - s10*(2.0*p.r*s2*s14 + s14*(s13*s3*s11/(s5*s15) - s4*s16/s7)/p.L))) - p.m3*s9*s14*(s13*s3*s11/(p.L*p.L*p.L*s15) + p.r*(s2 - p.r*s16/(p.L*s7)))) - qdd[0]*(p.Jc + p.m3*s9*s9 + p.m2*(0.25*(s10*s10 + s12) + 0.08333333333333333*s12/s6)));
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
     Y[0] = qdd[0];
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = p.r*p.r;
-    const double s3 = s1*s1;
-    const double s4 = p.L*p.L;
-    const double s5 = 1.0 - s3*s2/s4;
-    const double s6 = std::sqrt(s5);
-    const double s7 = p.r*s1;
-    const double s8 = s0*s1*s2/(p.L*s6) + 2.0*s7;
-    const double s9 = s0*s0;
-    const double s10 = s9*s2;
-    const double s11 = qd[0]*qd[0];
-    const double s12 = s2*s2;
-    const double s13 = s6*s5;
-    const double s14 = s3 - s9;
-    Y[1] = qdd[0]*(0.25*(s8*s8 + s10) + 0.08333333333333333*s10/s5) + (0.25*s8*(2.0*p.r*s0*s11 + s11*(s12*s3*s9/(s4*s13) - s2*s14/s6)/p.L) + qd[0]*(0.16666666666666666*qd[0]*(s1*s12*s0*s0*s0/(s4*s5*s5) - s0*s1*s2/s5) + qd[0]*(0.08333333333333333*s0*s1*(s2 - s12*s9/(s4*s5))/s5 - 0.25*s0*s1*s2)) + 0.5*p.g*p.r*s0);
-    const double s15 = s7*(1.0 + p.r*s0/(p.L*s6));
-    Y[2] = s15*(s11*(s12*s3*s9/(p.L*p.L*p.L*s13) + p.r*(s0 - p.r*s14/(p.L*s6))) + qdd[0]*s15);
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double s3 = p.r*p.r;
+    const double s4 = s2*s2;
+    const double s5 = p.L*p.L;
+    const double s6 = 1.0 - s4*s3/s5;
+    const double s7 = std::sqrt(s6);
+    const double s8 = p.r*s2;
+    const double s9 = s1*s2*s3/(p.L*s7) + 2.0*s8;
+    const double s10 = s1*s1;
+    const double s11 = s10*s3;
+    const double s12 = qd[0]*qd[0];
+    const double s13 = s3*s3;
+    const double s14 = s7*s6;
+    const double s15 = s4 - s10;
+    Y[1] = qdd[0]*(0.25*(s9*s9 + s11) + 0.08333333333333333*s11/s6) + (0.25*s9*(2.0*p.r*s1*s12 + s12*(s13*s4*s10/(s5*s14) - s3*s15/s7)/p.L) + qd[0]*(0.16666666666666666*qd[0]*(s2*s13*s1*s1*s1/(s5*s6*s6) - s1*s2*s3/s6) + qd[0]*(0.08333333333333333*s1*s2*(s3 - s13*s10/(s5*s6))/s6 - 0.25*s1*s2*s3)) + 0.5*p.g*p.r*s1);
+    const double s16 = s8*(1.0 + p.r*s1/(p.L*s7));
+    Y[2] = s16*(s12*(s13*s4*s10/(p.L*p.L*p.L*s14) + p.r*(s1 - p.r*s15/(p.L*s7))) + qdd[0]*s16);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

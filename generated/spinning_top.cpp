@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(spinning_top::detail::pair_stamp == 0x145a1064f1f5d46bull,
+static_assert(spinning_top::detail::pair_stamp == 0x2d6261dbad3b392aull,
               "spinning_top.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace spinning_top {
@@ -59,64 +59,66 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[16] = 0.0;
     J[19] = 0.0;
     J[20] = 1.0;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::cos(q[1]);
-    J[6] = s1;
-    const double s2 = std::sin(q[2]);
-    const double s3 = std::cos(q[2]);
-    const double s4 = qdd[0]*2.0*s1*s0;
-    const double s5 = s0*s2;
-    const double s6 = qd[0]*s1;
-    J[15] = p.I3*(qdd[0]*s0 + qd[1]*s6);
-    const double s7 = s3*s6;
-    const double s8 = qd[0]*s0;
-    const double s9 = s2*s8;
-    const double s10 = qd[2] + s6;
-    const double s11 = qd[1]*s2;
-    const double s12 = s3*s0;
-    const double s13 = qd[0]*s12;
-    const double s14 = s11 - s13;
-    const double s15 = p.I3*s14;
-    const double s16 = p.I1*s14;
-    const double s17 = p.I1*(qd[2]*s7 - qd[1]*s9) + (p.I3*s7*s10 + s15*s8) - (s16*s8 + p.I1*s7*s10);
-    const double s18 = s1*s11;
-    const double s19 = qd[2]*s2;
-    const double s20 = p.I1*(qd[0]*s18 + qd[2]*s13 - qd[1]*s19) - (s15 - s16)*s10;
-    const double s21 = s2*s20;
-    const double s22 = s0*s19;
-    const double s23 = qd[1]*s3;
-    const double s24 = s23 + s9;
-    const double s25 = p.I1*s24;
-    const double s26 = p.I3*s24;
-    const double s27 = p.I1*(qd[1]*s7 - qd[0]*s22 - qd[2]*s23) + (s25 - s26)*s10;
-    const double s28 = s3*s27;
-    const double s29 = s2*s6;
-    const double s30 = p.I1*(qd[1]*s13 + qd[2]*s29) + (p.I3*s29*s10 - s26*s8) - (p.I1*s29*s10 - s25*s8);
-    J[1] = -(u[0]*s0 + (p.I1*s4 - p.I3*(s4 + qdd[2]*s0)) + (p.I3*qd[0]*qd[1]*(s0*s0 - s1*s1) + (s5*s17 + s1*s21) + (s1*s28 - s12*s30)));
-    J[8] = -(s3*s17 + s2*s30 - p.g*p.h*p.m*s1);
-    const double s31 = 1.0 - 1.0;
-    J[2] = -(s5*s27 + s12*s20)*s31;
-    J[9] = (s21 - s28)*s31;
-    const double s32 = p.I1*(s18 + qd[2]*s12) + (p.I3*s12*s10 - s1*s15) - (p.I1*s12*s10 - s1*s16);
-    const double s33 = p.I3*qd[1]*s0;
-    J[17] = s33;
-    const double s34 = p.I1*(s22 - s1*s23) + (s1*s26 + p.I3*s5*s10) - (s1*s25 + p.I1*s5*s10);
-    J[3] = -(s5*s32 - s1*s33 - s12*s34);
-    J[10] = -(s3*s32 + s2*s34);
-    const double s35 = qd[2] - s6;
-    const double s36 = s3*s10;
-    const double s37 = p.I1*(s3*s35 - s36) + p.I3*s36;
-    const double s38 = p.I3*s8;
-    J[18] = s38;
-    const double s39 = s2*s10;
-    const double s40 = p.I3*s39 + p.I1*(s2*s35 - s39);
-    J[4] = s12*s37 + s1*s38 + s5*s40;
-    J[11] = -(s2*s37 - s3*s40);
-    const double s41 = p.I1*s31;
-    const double s42 = s14*(p.I3 + s41);
-    const double s43 = s24*(p.I3 - s41);
-    J[5] = s42*s5 + s43*s12;
-    J[12] = s3*s42 - s2*s43;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    J[6] = s2;
+    const double a3 = q[2];
+    const double s4 = std::sin(a3);
+    const double s5 = std::cos(a3);
+    const double s6 = qdd[0]*2.0*s2*s1;
+    const double s7 = s1*s4;
+    const double s8 = qd[0]*s2;
+    J[15] = p.I3*(qdd[0]*s1 + qd[1]*s8);
+    const double s9 = s5*s8;
+    const double s10 = qd[0]*s1;
+    const double s11 = s4*s10;
+    const double s12 = qd[2] + s8;
+    const double s13 = qd[1]*s4;
+    const double s14 = s5*s1;
+    const double s15 = qd[0]*s14;
+    const double s16 = s13 - s15;
+    const double s17 = p.I3*s16;
+    const double s18 = p.I1*s16;
+    const double s19 = p.I1*(qd[2]*s9 - qd[1]*s11) + (p.I3*s9*s12 + s17*s10) - (s18*s10 + p.I1*s9*s12);
+    const double s20 = s2*s13;
+    const double s21 = qd[2]*s4;
+    const double s22 = p.I1*(qd[0]*s20 + qd[2]*s15 - qd[1]*s21) - (s17 - s18)*s12;
+    const double s23 = s4*s22;
+    const double s24 = s1*s21;
+    const double s25 = qd[1]*s5;
+    const double s26 = s25 + s11;
+    const double s27 = p.I1*s26;
+    const double s28 = p.I3*s26;
+    const double s29 = p.I1*(qd[1]*s9 - qd[0]*s24 - qd[2]*s25) + (s27 - s28)*s12;
+    const double s30 = s5*s29;
+    const double s31 = s4*s8;
+    const double s32 = p.I1*(qd[1]*s15 + qd[2]*s31) + (p.I3*s31*s12 - s28*s10) - (p.I1*s31*s12 - s27*s10);
+    J[1] = -(u[0]*s1 + (p.I1*s6 - p.I3*(s6 + qdd[2]*s1)) + (p.I3*qd[0]*qd[1]*(s1*s1 - s2*s2) + (s7*s19 + s2*s23) + (s2*s30 - s14*s32)));
+    J[8] = -(s5*s19 + s4*s32 - p.g*p.h*p.m*s2);
+    const double s33 = 1.0 - 1.0;
+    J[2] = -(s7*s29 + s14*s22)*s33;
+    J[9] = (s23 - s30)*s33;
+    const double s34 = p.I1*(s20 + qd[2]*s14) + (p.I3*s14*s12 - s2*s17) - (p.I1*s14*s12 - s2*s18);
+    const double s35 = p.I3*qd[1]*s1;
+    J[17] = s35;
+    const double s36 = p.I1*(s24 - s2*s25) + (s2*s28 + p.I3*s7*s12) - (s2*s27 + p.I1*s7*s12);
+    J[3] = -(s7*s34 - s2*s35 - s14*s36);
+    J[10] = -(s5*s34 + s4*s36);
+    const double s37 = qd[2] - s8;
+    const double s38 = s5*s12;
+    const double s39 = p.I1*(s5*s37 - s38) + p.I3*s38;
+    const double s40 = p.I3*s10;
+    J[18] = s40;
+    const double s41 = s4*s12;
+    const double s42 = p.I3*s41 + p.I1*(s4*s37 - s41);
+    J[4] = s14*s39 + s2*s40 + s7*s42;
+    J[11] = -(s4*s39 - s5*s42);
+    const double s43 = p.I1*s33;
+    const double s44 = s16*(p.I3 + s43);
+    const double s45 = s26*(p.I3 - s43);
+    J[5] = s44*s7 + s45*s14;
+    J[12] = s5*s44 - s4*s45;
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -190,91 +192,101 @@ void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) 
     M[5] = 0.0;
     M[7] = 0.0;
     M[8] = p.I3;
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[2]);
-    const double s3 = std::sin(q[2]);
-    M[0] = p.I3*s0*s0 + s1*s1*(p.I1*s2*s2 + p.I1*s3*s3);
-    const double s4 = p.I3*s0;
-    M[2] = s4;
-    M[6] = s4;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double a3 = q[2];
+    const double s4 = std::cos(a3);
+    const double s5 = std::sin(a3);
+    M[0] = p.I3*s1*s1 + s2*s2*(p.I1*s4*s4 + p.I1*s5*s5);
+    const double s6 = p.I3*s1;
+    M[2] = s6;
+    M[6] = s6;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[4] = 0.0;
     C[8] = 0.0;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[2]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[2]);
-    const double s4 = qd[1]*s1;
-    const double s5 = s2*s4 + qd[2]*s3*s0;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[2];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
     const double s6 = qd[1]*s3;
-    const double s7 = qd[2]*s0*s1 - s2*s6;
-    C[0] = s0*(p.I1*(s1*s5 - s3*s7) - p.I3*qd[1]*s2);
-    const double s8 = 0.5*p.I3*qd[0]*s0;
-    C[5] = s8;
-    C[7] = -s8;
-    const double s9 = s2*s8;
-    const double s10 = s2*p.I1*(s1*(s6 + qd[0]*s0*s1) + s3*(qd[0]*s3*s0 - s4));
-    const double s11 = qd[0]*s2;
-    const double s12 = s3*s5;
-    const double s13 = s1*s7;
-    const double s14 = s0*(qd[2] + s11);
-    const double s15 = p.I3*s14;
-    C[1] = -(s9 - 0.5*(s10 - p.I1*(s0*(qd[2] - s11) - s12 - s13) - s15));
-    C[3] = s9 - 0.5*(s10 + p.I1*(s14 - s12 - s13) - s15);
-    const double s16 = -0.5*p.I3*qd[1]*s0;
-    C[2] = s16;
-    C[6] = s16;
+    const double s7 = s4*s6 + qd[2]*s5*s1;
+    const double s8 = qd[1]*s5;
+    const double s9 = qd[2]*s1*s3 - s4*s8;
+    C[0] = s1*(p.I1*(s3*s7 - s5*s9) - p.I3*qd[1]*s4);
+    const double s10 = 0.5*p.I3*qd[0]*s1;
+    C[5] = s10;
+    C[7] = -s10;
+    const double s11 = s4*s10;
+    const double s12 = s4*p.I1*(s3*(s8 + qd[0]*s1*s3) + s5*(qd[0]*s5*s1 - s6));
+    const double s13 = qd[0]*s4;
+    const double s14 = s5*s7;
+    const double s15 = s3*s9;
+    const double s16 = s1*(qd[2] + s13);
+    const double s17 = p.I3*s16;
+    C[1] = -(s11 - 0.5*(s12 - p.I1*(s1*(qd[2] - s13) - s14 - s15) - s17));
+    C[3] = s11 - 0.5*(s12 + p.I1*(s16 - s14 - s15) - s17);
+    const double s18 = -0.5*p.I3*qd[1]*s1;
+    C[2] = s18;
+    C[6] = s18;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     dVdq[0] = 0.0;
     dVdq[2] = 0.0;
-    const double s0 = std::sin(q[1]);
-    dVdq[1] = -p.g*p.h*p.m*s0;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    dVdq[1] = -p.g*p.h*p.m*s1;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::sin(q[2]);
-    const double s3 = std::cos(q[2]);
-    const double s4 = p.I3*qd[0]*qd[1]*s1;
-    h[2] = -s4;
-    const double s5 = qd[1]*s2;
-    const double s6 = qd[0]*s3*s1 - s5;
-    const double s7 = qd[0]*s0;
-    const double s8 = qd[2] + s7;
-    const double s9 = s6*s8;
-    const double s10 = p.I3*s9 - p.I1*(s9 - (qd[2]*s6 + s5*s7));
-    const double s11 = qd[1]*s3;
-    const double s12 = s11 + qd[0]*s1*s2;
-    const double s13 = s8*s12;
-    const double s14 = p.I1*(s13 + (s11*s7 - qd[2]*s12)) - p.I3*s13;
-    h[0] = -(s0*s4 - s1*(s2*s10 + s3*s14));
-    h[1] = -(p.g*p.h*p.m*s1 + s2*s14 - s3*s10);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double a3 = q[2];
+    const double s4 = std::sin(a3);
+    const double s5 = std::cos(a3);
+    const double s6 = p.I3*qd[0]*qd[1]*s2;
+    h[2] = -s6;
+    const double s7 = qd[1]*s4;
+    const double s8 = qd[0]*s5*s2 - s7;
+    const double s9 = qd[0]*s1;
+    const double s10 = qd[2] + s9;
+    const double s11 = s8*s10;
+    const double s12 = p.I3*s11 - p.I1*(s11 - (qd[2]*s8 + s7*s9));
+    const double s13 = qd[1]*s5;
+    const double s14 = s13 + qd[0]*s2*s4;
+    const double s15 = s10*s14;
+    const double s16 = p.I1*(s15 + (s13*s9 - qd[2]*s14)) - p.I3*s15;
+    h[0] = -(s1*s6 - s2*(s4*s12 + s5*s16));
+    h[1] = -(p.g*p.h*p.m*s2 + s4*s16 - s5*s12);
 }
 
 void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
     Q[1] = 0.0;
     Q[2] = u[0];
-    const double s0 = std::cos(q[1]);
-    Q[0] = u[0]*s0;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    Q[0] = u[0]*s1;
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = qd[0]*qd[0];
-    const double result = 0.5*(p.I3*(qd[2]*qd[2] + s2*s0*s0) + p.I1*(qd[1]*qd[1] + s2*s1*s1)) + p.I3*qd[0]*qd[2]*s0;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double s3 = qd[0]*qd[0];
+    const double result = 0.5*(p.I3*(qd[2]*qd[2] + s3*s1*s1) + p.I1*(qd[1]*qd[1] + s3*s2*s2)) + p.I3*qd[0]*qd[2]*s1;
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double result = p.g*p.h*p.m*s0;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double result = p.g*p.h*p.m*s1;
     return result;
 }
 
@@ -282,26 +294,28 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // M's lower triangle and b = Q - h.
     const double M1_1 = p.I1;
     const double M2_2 = p.I3;
-    const double s0 = std::cos(q[1]);
-    const double M2_0 = p.I3*s0;
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[2]);
-    const double s3 = std::sin(q[2]);
-    const double M0_0 = p.I3*s0*s0 + s1*s1*(p.I1*s2*s2 + p.I1*s3*s3);
-    const double s4 = p.I3*qd[0]*qd[1]*s1;
-    const double b2 = u[0] + s4;
-    const double s5 = qd[1]*s3;
-    const double s6 = qd[0]*s2*s1 - s5;
-    const double s7 = qd[0]*s0;
-    const double s8 = qd[2] + s7;
-    const double s9 = s6*s8;
-    const double s10 = p.I3*s9 - p.I1*(s9 - (qd[2]*s6 + s5*s7));
-    const double s11 = qd[1]*s2;
-    const double s12 = s11 + qd[0]*s1*s3;
-    const double s13 = s8*s12;
-    const double s14 = p.I1*(s13 + (s11*s7 - qd[2]*s12)) - p.I3*s13;
-    const double b0 = u[0]*s0 + (s0*s4 - s1*(s3*s10 + s2*s14));
-    const double b1 = p.g*p.h*p.m*s1 + s3*s14 - s2*s10;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double M2_0 = p.I3*s1;
+    const double s2 = std::sin(a0);
+    const double a3 = q[2];
+    const double s4 = std::cos(a3);
+    const double s5 = std::sin(a3);
+    const double M0_0 = p.I3*s1*s1 + s2*s2*(p.I1*s4*s4 + p.I1*s5*s5);
+    const double s6 = p.I3*qd[0]*qd[1]*s2;
+    const double b2 = u[0] + s6;
+    const double s7 = qd[1]*s5;
+    const double s8 = qd[0]*s4*s2 - s7;
+    const double s9 = qd[0]*s1;
+    const double s10 = qd[2] + s9;
+    const double s11 = s8*s10;
+    const double s12 = p.I3*s11 - p.I1*(s11 - (qd[2]*s8 + s7*s9));
+    const double s13 = qd[1]*s4;
+    const double s14 = s13 + qd[0]*s2*s5;
+    const double s15 = s10*s14;
+    const double s16 = p.I1*(s15 + (s13*s9 - qd[2]*s14)) - p.I3*s15;
+    const double b0 = u[0]*s1 + (s1*s6 - s2*(s5*s12 + s4*s16));
+    const double b1 = p.g*p.h*p.m*s2 + s5*s16 - s4*s12;
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -370,60 +384,65 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::sin(q[2]);
-    const double s3 = std::cos(q[2]);
-    const double s4 = qd[0]*qd[1]*s1;
-    tau[2] = -(u[0] + p.I3*(s4 - (qdd[2] + qdd[0]*s0)));
-    const double s5 = qd[1]*s2;
-    const double s6 = qd[0]*s3*s1 - s5;
-    const double s7 = qd[0]*s0;
-    const double s8 = qd[2] + s7;
-    const double s9 = s6*s8;
-    const double s10 = p.I3*s9 - p.I1*(s9 - (qd[2]*s6 + s5*s7));
-    const double s11 = qd[1]*s3;
-    const double s12 = s11 + qd[0]*s1*s2;
-    const double s13 = s8*s12;
-    const double s14 = p.I1*(s13 + (s11*s7 - qd[2]*s12)) - p.I3*s13;
-    tau[1] = p.I1*qdd[1] - (p.g*p.h*p.m*s1 + s2*s14 - s3*s10);
-    const double s15 = p.I1*qdd[0];
-    tau[0] = -(u[0]*s0 + (s0*p.I3*s4 - s1*(s2*s10 + s3*s14)) - (s0*(p.I3*qdd[2] + s0*(p.I3*qdd[0] - s15)) + s15));
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double a3 = q[2];
+    const double s4 = std::sin(a3);
+    const double s5 = std::cos(a3);
+    const double s6 = qd[0]*qd[1]*s2;
+    tau[2] = -(u[0] + p.I3*(s6 - (qdd[2] + qdd[0]*s1)));
+    const double s7 = qd[1]*s4;
+    const double s8 = qd[0]*s5*s2 - s7;
+    const double s9 = qd[0]*s1;
+    const double s10 = qd[2] + s9;
+    const double s11 = s8*s10;
+    const double s12 = p.I3*s11 - p.I1*(s11 - (qd[2]*s8 + s7*s9));
+    const double s13 = qd[1]*s5;
+    const double s14 = s13 + qd[0]*s2*s4;
+    const double s15 = s10*s14;
+    const double s16 = p.I1*(s15 + (s13*s9 - qd[2]*s14)) - p.I3*s15;
+    tau[1] = p.I1*qdd[1] - (p.g*p.h*p.m*s2 + s4*s16 - s5*s12);
+    const double s17 = p.I1*qdd[0];
+    tau[0] = -(u[0]*s1 + (s1*p.I3*s6 - s2*(s4*s12 + s5*s16)) - (s1*(p.I3*qdd[2] + s1*(p.I3*qdd[0] - s17)) + s17));
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
     Y[0] = 0.0;
     Y[6] = 0.0;
     Y[7] = 0.0;
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    Y[3] = -p.g*p.h*s1;
-    const double s2 = std::sin(q[2]);
-    const double s3 = std::cos(q[2]);
-    const double s4 = qd[1]*s2;
-    const double s5 = qd[0]*s3*s1 - s4;
-    const double s6 = qd[0]*s0;
-    const double s7 = qd[2] + s6;
-    const double s8 = s5*s7;
-    const double s9 = s8 - (qd[2]*s5 + s4*s6);
-    const double s10 = qd[1]*s3;
-    const double s11 = s10 + qd[0]*s1*s2;
-    const double s12 = s7*s11;
-    Y[5] = s2*s12 + s3*s8;
-    const double s13 = s12 + (s10*s6 - qd[2]*s11);
-    Y[1] = qdd[0]*(1.0 - s0*s0) - s1*(s2*s9 - s3*s13);
-    Y[4] = qdd[1] - (s2*s13 + s3*s9);
-    const double s14 = qdd[2] + qdd[0]*s0;
-    const double s15 = qd[0]*qd[1]*s1;
-    Y[2] = s0*s14 + (s1*(s2*s8 - s3*s12) - s0*s15);
-    Y[8] = -(s15 - s14);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    Y[3] = -p.g*p.h*s2;
+    const double a3 = q[2];
+    const double s4 = std::sin(a3);
+    const double s5 = std::cos(a3);
+    const double s6 = qd[1]*s4;
+    const double s7 = qd[0]*s5*s2 - s6;
+    const double s8 = qd[0]*s1;
+    const double s9 = qd[2] + s8;
+    const double s10 = s7*s9;
+    const double s11 = s10 - (qd[2]*s7 + s6*s8);
+    const double s12 = qd[1]*s5;
+    const double s13 = s12 + qd[0]*s2*s4;
+    const double s14 = s9*s13;
+    Y[5] = s4*s14 + s5*s10;
+    const double s15 = s14 + (s12*s8 - qd[2]*s13);
+    Y[1] = qdd[0]*(1.0 - s1*s1) - s2*(s4*s11 - s5*s15);
+    Y[4] = qdd[1] - (s4*s15 + s5*s11);
+    const double s16 = qdd[2] + qdd[0]*s1;
+    const double s17 = qd[0]*qd[1]*s2;
+    Y[2] = s1*s16 + (s2*(s4*s10 - s5*s14) - s1*s17);
+    Y[8] = -(s17 - s16);
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
     B[1] = 0.0;
     B[2] = 1.0;
-    const double s0 = std::cos(q[1]);
-    B[0] = s0;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    B[0] = s1;
 }
 
 int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
@@ -703,13 +722,15 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void output_axis(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    out[0] = s0*s1;
-    const double s2 = std::sin(q[0]);
-    out[1] = s1*s2;
-    const double s3 = std::cos(q[1]);
-    out[2] = s3;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    out[0] = s1*s3;
+    const double s4 = std::sin(a0);
+    out[1] = s3*s4;
+    const double s5 = std::cos(a2);
+    out[2] = s5;
 }
 
 void output_axis_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT J) {
@@ -717,26 +738,30 @@ void output_axis_jacobian(const double* q, const Parameters& /*p*/, double* LAGC
     J[5] = 0.0;
     J[6] = 0.0;
     J[8] = 0.0;
-    const double s0 = std::sin(q[1]);
-    J[7] = -s0;
-    const double s1 = std::sin(q[0]);
-    J[0] = -s0*s1;
-    const double s2 = std::cos(q[1]);
-    J[4] = s2*s1;
-    const double s3 = std::cos(q[0]);
-    J[1] = s2*s3;
-    J[3] = s3*s0;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    J[7] = -s1;
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    J[0] = -s1*s3;
+    const double s4 = std::cos(a0);
+    J[4] = s4*s3;
+    const double s5 = std::cos(a2);
+    J[1] = s4*s5;
+    J[3] = s5*s1;
 }
 
 void output_axis_drift(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT a) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(q[1]);
-    const double s4 = qd[1]*qd[1];
-    a[0] = -(qd[0]*(2.0*qd[1]*s0*s1 + qd[0]*s2*s3) + s2*s3*s4);
-    a[1] = qd[0]*(2.0*qd[1]*s0*s2 - qd[0]*s3*s1) - s3*s1*s4;
-    a[2] = -s0*s4;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = qd[1]*qd[1];
+    a[0] = -(qd[0]*(2.0*qd[1]*s1*s3 + qd[0]*s4*s5) + s4*s5*s6);
+    a[1] = qd[0]*(2.0*qd[1]*s1*s4 - qd[0]*s5*s3) - s5*s3*s6;
+    a[2] = -s1*s6;
 }
 
 }  // namespace spinning_top

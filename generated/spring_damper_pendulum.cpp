@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(spring_damper_pendulum::detail::pair_stamp == 0xe943f5bd13cc8518ull,
+static_assert(spring_damper_pendulum::detail::pair_stamp == 0x8ae99b830d6d0235ull,
               "spring_damper_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace spring_damper_pendulum {
@@ -53,11 +53,12 @@ void cholesky_solve(const double* L, double* b) {
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* /*qdd*/, double* J) {
     J[2] = 1.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = s0*s0;
-    J[0] = p.l*(0.25*p.c*p.l*qd[0]*2.0*s0*s1 + (0.25*p.k*p.l*(s1*s1 - s2) - p.g*p.m*s0));
-    J[1] = -0.25*p.c*s2*p.l*p.l;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double s3 = s1*s1;
+    J[0] = p.l*(0.25*p.c*p.l*qd[0]*2.0*s1*s2 + (0.25*p.k*p.l*(s2*s2 - s3) - p.g*p.m*s1));
+    J[1] = -0.25*p.c*s3*p.l*p.l;
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -118,20 +119,23 @@ void coriolis_matrix(const double* /*q*/, const double* /*qd*/, const Parameters
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    dVdq[0] = p.l*s0*(p.g*p.m + 0.25*p.k*p.l*s1);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    dVdq[0] = p.l*s1*(p.g*p.m + 0.25*p.k*p.l*s2);
 }
 
 void bias_forces(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    h[0] = p.l*s0*(p.g*p.m + 0.25*p.k*p.l*s1);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    h[0] = p.l*s1*(p.g*p.m + 0.25*p.k*p.l*s2);
 }
 
 void generalized_forces(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT Q) {
-    const double s0 = std::cos(q[0]);
-    Q[0] = u[0] - 0.25*p.c*qd[0]*s0*s0*p.l*p.l;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    Q[0] = u[0] - 0.25*p.c*qd[0]*s1*s1*p.l*p.l;
 }
 
 double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p) {
@@ -140,19 +144,21 @@ double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double result = p.l*(0.125*p.k*p.l*s0*s0 + p.g*p.m*(1.0 - s1));
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double result = p.l*(0.125*p.k*p.l*s1*s1 + p.g*p.m*(1.0 - s2));
     return result;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     // M's lower triangle and b = Q - h.
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = p.l*p.l;
-    const double M0_0 = p.m*s2;
-    const double b0 = -(p.l*s0*(p.g*p.m + 0.25*p.k*p.l*s1) - (u[0] - 0.25*p.c*qd[0]*s1*s1*s2));
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double s3 = p.l*p.l;
+    const double M0_0 = p.m*s3;
+    const double b0 = -(p.l*s1*(p.g*p.m + 0.25*p.k*p.l*s2) - (u[0] - 0.25*p.c*qd[0]*s2*s2*s3));
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -206,18 +212,20 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    tau[0] = p.l*(s0*(p.g*p.m + 0.25*p.k*p.l*s1) + p.l*p.m*qdd[0]) - (u[0] - 0.25*p.c*qd[0]*s1*s1*p.l*p.l);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    tau[0] = p.l*(s1*(p.g*p.m + 0.25*p.k*p.l*s2) + p.l*p.m*qdd[0]) - (u[0] - 0.25*p.c*qd[0]*s2*s2*p.l*p.l);
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
-    const double s0 = std::sin(q[0]);
-    Y[0] = p.l*(p.g*s0 + p.l*qdd[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = p.l*p.l;
-    Y[1] = 0.25*s1*s0*s2;
-    Y[2] = 0.25*qd[0]*s1*s1*s2;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    Y[0] = p.l*(p.g*s1 + p.l*qdd[0]);
+    const double s2 = std::cos(a0);
+    const double s3 = p.l*p.l;
+    Y[1] = 0.25*s2*s1*s3;
+    Y[2] = 0.25*qd[0]*s2*s2*s3;
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

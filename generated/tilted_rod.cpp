@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(tilted_rod::detail::pair_stamp == 0xa4953e12a15a36b3ull,
+static_assert(tilted_rod::detail::pair_stamp == 0xef9340969e567c35ull,
               "tilted_rod.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace tilted_rod {
@@ -52,39 +52,41 @@ void cholesky_solve(const double* L, double* b) {
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = std::sin(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = qd[1]*qd[1];
-    const double s5 = qd[0]*qd[0];
-    const double s6 = s4 + s5;
-    const double s7 = 2.0*qd[1];
-    const double s8 = s2*s3*s7;
-    const double s9 = p.l*s0*s1*s6 - qd[0]*p.l*s8;
-    const double s10 = 2.0*qd[0];
-    const double s11 = s1*s2*s10;
-    const double s12 = qd[1]*p.l*s11 + p.l*s0*s3*s6;
-    const double s13 = 1.0 - 1.0;
-    J[0] = 0.25*p.l*p.m*s0*(s1*s9 - s3*s12)*s13;
-    J[4] = -0.25*p.l*p.m*s2*(s3*s9 + s1*s12)*s13;
-    const double s14 = 2.0*s0*s2;
-    const double s15 = p.Jxx - p.Jzz;
-    const double s16 = s0*s3*s10;
-    const double s17 = p.l*(qd[1]*(s16 + qd[1]*s1*s2) + s1*s2*s5);
-    const double s18 = s0*s1*s10;
-    const double s19 = p.l*(qd[1]*(qd[1]*s2*s3 - s18) + s2*s3*s5);
-    const double s20 = s2*s2 - s0*s0;
-    J[1] = qdd[0]*s14*(0.25*p.m*p.l*p.l - s15) + (0.25*p.l*p.m*(s3*(s0*s17 + s2*s9) - s1*(s2*s12 + s0*s19)) + qd[1]*s10*s20*s15);
-    J[5] = -(p.l*p.m*(0.25*(s1*(s0*s9 - s2*s17) + p.l*s4*s20 + s3*(s0*s12 - s2*s19)) + 0.5*p.g*s2) + s5*s20*s15);
-    const double s21 = p.l*(s8 - s18);
-    const double s22 = p.l*(s16 + s1*s2*s7);
-    J[2] = -(qd[1]*s14*s15 - 0.25*p.l*p.m*s0*(s3*s21 + s1*s22));
-    J[6] = s2*(0.25*p.l*p.m*(s1*s21 - s3*s22) + s0*s10*s15);
-    const double s23 = p.l*(s0*s3*s7 + s11);
-    const double s24 = p.l*(s2*s3*s10 - s0*s1*s7);
-    J[3] = -(qd[0]*s14*s15 - 0.25*p.l*p.m*s0*(s1*s23 + s3*s24));
-    J[7] = 0.25*p.l*p.m*s2*(p.l*s0*s7 + s1*s24 - s3*s23);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    const double s4 = std::sin(a0);
+    const double s5 = std::sin(a2);
+    const double s6 = qd[1]*qd[1];
+    const double s7 = qd[0]*qd[0];
+    const double s8 = s6 + s7;
+    const double s9 = 2.0*qd[1];
+    const double s10 = s4*s5*s9;
+    const double s11 = p.l*s1*s3*s8 - qd[0]*p.l*s10;
+    const double s12 = 2.0*qd[0];
+    const double s13 = s3*s4*s12;
+    const double s14 = qd[1]*p.l*s13 + p.l*s1*s5*s8;
+    const double s15 = 1.0 - 1.0;
+    J[0] = 0.25*p.l*p.m*s1*(s3*s11 - s5*s14)*s15;
+    J[4] = -0.25*p.l*p.m*s4*(s5*s11 + s3*s14)*s15;
+    const double s16 = 2.0*s1*s4;
+    const double s17 = p.Jxx - p.Jzz;
+    const double s18 = s1*s5*s12;
+    const double s19 = p.l*(qd[1]*(s18 + qd[1]*s3*s4) + s3*s4*s7);
+    const double s20 = s1*s3*s12;
+    const double s21 = p.l*(qd[1]*(qd[1]*s4*s5 - s20) + s4*s5*s7);
+    const double s22 = s4*s4 - s1*s1;
+    J[1] = qdd[0]*s16*(0.25*p.m*p.l*p.l - s17) + (0.25*p.l*p.m*(s5*(s1*s19 + s4*s11) - s3*(s4*s14 + s1*s21)) + qd[1]*s12*s22*s17);
+    J[5] = -(p.l*p.m*(0.25*(s3*(s1*s11 - s4*s19) + p.l*s6*s22 + s5*(s1*s14 - s4*s21)) + 0.5*p.g*s4) + s7*s22*s17);
+    const double s23 = p.l*(s10 - s20);
+    const double s24 = p.l*(s18 + s3*s4*s9);
+    J[2] = -(qd[1]*s16*s17 - 0.25*p.l*p.m*s1*(s5*s23 + s3*s24));
+    J[6] = s4*(0.25*p.l*p.m*(s3*s23 - s5*s24) + s1*s12*s17);
+    const double s25 = p.l*(s1*s5*s9 + s13);
+    const double s26 = p.l*(s4*s5*s12 - s1*s3*s9);
+    J[3] = -(qd[0]*s16*s17 - 0.25*p.l*p.m*s1*(s3*s25 + s5*s26));
+    J[7] = 0.25*p.l*p.m*s4*(p.l*s1*s9 + s3*s26 - s5*s25);
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -146,48 +148,54 @@ static void solve_mass_matrix(const double* L, double* b) {
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     M[1] = 0.0;
     M[2] = 0.0;
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = s0*s0;
-    const double s3 = p.l*p.l;
-    const double s4 = s1*s1;
-    M[0] = p.Jzz*s2 + 0.25*p.m*s3*s2 + p.Jxx*s4;
-    M[3] = p.Jyy + 0.25*p.m*s3*(s4 + s2);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double s3 = s1*s1;
+    const double s4 = p.l*p.l;
+    const double s5 = s2*s2;
+    M[0] = p.Jzz*s3 + 0.25*p.m*s4*s3 + p.Jxx*s5;
+    M[3] = p.Jyy + 0.25*p.m*s4*(s5 + s3);
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(q[1]);
-    const double s4 = p.l*(qd[0]*s0*s2 - qd[1]*s3*s1);
-    const double s5 = p.l*(qd[1]*s2*s3 + qd[0]*s0*s1);
-    const double s6 = p.Jxx - p.Jzz;
-    C[0] = s0*(0.25*p.l*p.m*(s1*s4 - s2*s5) + qd[1]*s3*s6);
-    C[2] = -s3*(qd[0]*s0*s6 - 0.25*p.l*p.m*(s1*s5 + s2*s4));
-    const double s7 = p.l*(qd[0]*s2*s3 + qd[1]*s0*s1);
-    const double s8 = p.l*(qd[0]*s3*s1 - qd[1]*s0*s2);
-    C[1] = s0*(qd[0]*s3*s6 - 0.25*p.l*p.m*(s2*s7 + s1*s8));
-    C[3] = 0.25*p.l*p.m*s3*(s1*s7 - p.l*qd[1]*s0 - s2*s8);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = p.l*(qd[0]*s1*s4 - qd[1]*s5*s3);
+    const double s7 = p.l*(qd[1]*s4*s5 + qd[0]*s1*s3);
+    const double s8 = p.Jxx - p.Jzz;
+    C[0] = s1*(0.25*p.l*p.m*(s3*s6 - s4*s7) + qd[1]*s5*s8);
+    C[2] = -s5*(qd[0]*s1*s8 - 0.25*p.l*p.m*(s3*s7 + s4*s6));
+    const double s9 = p.l*(qd[0]*s4*s5 + qd[1]*s1*s3);
+    const double s10 = p.l*(qd[0]*s5*s3 - qd[1]*s1*s4);
+    C[1] = s1*(qd[0]*s5*s8 - 0.25*p.l*p.m*(s4*s9 + s3*s10));
+    C[3] = 0.25*p.l*p.m*s5*(s3*s9 - p.l*qd[1]*s1 - s4*s10);
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     dVdq[0] = 0.0;
-    const double s0 = std::cos(q[1]);
-    dVdq[1] = -0.5*p.g*p.l*p.m*s0;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    dVdq[1] = -0.5*p.g*p.l*p.m*s1;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = p.Jxx - p.Jzz;
-    const double s5 = qd[1]*qd[1];
-    const double s6 = p.l*(s0*s3*s5 + qd[0]*(2.0*qd[1]*s2*s1 + qd[0]*s0*s3));
-    const double s7 = p.l*(s0*s2*s5 + qd[0]*(qd[0]*s0*s2 - 2.0*qd[1]*s1*s3));
-    h[0] = s0*(2.0*qd[0]*qd[1]*s1*s4 - 0.25*p.l*p.m*(s2*s6 - s3*s7));
-    h[1] = -(s1*(s0*qd[0]*qd[0]*s4 - 0.25*p.l*p.m*(s2*s7 + s3*s6 - p.l*s0*s5)) + 0.5*p.g*p.l*p.m*s0);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double a3 = q[0];
+    const double s4 = std::cos(a3);
+    const double s5 = std::sin(a3);
+    const double s6 = p.Jxx - p.Jzz;
+    const double s7 = qd[1]*qd[1];
+    const double s8 = p.l*(s1*s5*s7 + qd[0]*(2.0*qd[1]*s4*s2 + qd[0]*s1*s5));
+    const double s9 = p.l*(s1*s4*s7 + qd[0]*(qd[0]*s1*s4 - 2.0*qd[1]*s2*s5));
+    h[0] = s1*(2.0*qd[0]*qd[1]*s2*s6 - 0.25*p.l*p.m*(s4*s8 - s5*s9));
+    h[1] = -(s2*(s1*qd[0]*qd[0]*s6 - 0.25*p.l*p.m*(s4*s9 + s5*s8 - p.l*s1*s7)) + 0.5*p.g*p.l*p.m*s1);
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -196,38 +204,42 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = qd[1]*qd[1];
-    const double s3 = qd[0]*qd[0];
-    const double s4 = s0*s0;
-    const double result = 0.5*(p.Jyy*s2 + s3*(p.Jzz*s4 + p.Jxx*s1*s1)) + 0.125*p.m*p.l*p.l*(s2 + s3*s4);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double s3 = qd[1]*qd[1];
+    const double s4 = qd[0]*qd[0];
+    const double s5 = s1*s1;
+    const double result = 0.5*(p.Jyy*s3 + s4*(p.Jzz*s5 + p.Jxx*s2*s2)) + 0.125*p.m*p.l*p.l*(s3 + s4*s5);
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::sin(q[1]);
-    const double result = -0.5*p.g*p.l*p.m*s0;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double result = -0.5*p.g*p.l*p.m*s1;
     return result;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     // M's lower triangle and b = Q - h.
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = s0*s0;
-    const double s5 = p.l*p.l;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double a3 = q[0];
+    const double s4 = std::cos(a3);
+    const double s5 = std::sin(a3);
     const double s6 = s1*s1;
-    const double M0_0 = p.Jzz*s4 + 0.25*p.m*s5*s4 + p.Jxx*s6;
-    const double M1_1 = p.Jyy + 0.25*p.m*s5*(s6 + s4);
-    const double s7 = p.Jxx - p.Jzz;
-    const double s8 = qd[1]*qd[1];
-    const double s9 = p.l*(s0*s3*s8 + qd[0]*(2.0*qd[1]*s2*s1 + qd[0]*s0*s3));
-    const double s10 = p.l*(s0*s2*s8 + qd[0]*(qd[0]*s0*s2 - 2.0*qd[1]*s1*s3));
-    const double b0 = -s0*(2.0*qd[0]*qd[1]*s1*s7 - 0.25*p.l*p.m*(s2*s9 - s3*s10));
-    const double b1 = s1*(s0*qd[0]*qd[0]*s7 - 0.25*p.l*p.m*(s2*s10 + s3*s9 - p.l*s0*s8)) + 0.5*p.g*p.l*p.m*s0;
+    const double s7 = p.l*p.l;
+    const double s8 = s2*s2;
+    const double M0_0 = p.Jzz*s6 + 0.25*p.m*s7*s6 + p.Jxx*s8;
+    const double M1_1 = p.Jyy + 0.25*p.m*s7*(s8 + s6);
+    const double s9 = p.Jxx - p.Jzz;
+    const double s10 = qd[1]*qd[1];
+    const double s11 = p.l*(s1*s5*s10 + qd[0]*(2.0*qd[1]*s4*s2 + qd[0]*s1*s5));
+    const double s12 = p.l*(s1*s4*s10 + qd[0]*(qd[0]*s1*s4 - 2.0*qd[1]*s2*s5));
+    const double b0 = -s1*(2.0*qd[0]*qd[1]*s2*s9 - 0.25*p.l*p.m*(s4*s11 - s5*s12));
+    const double b1 = s2*(s1*qd[0]*qd[0]*s9 - 0.25*p.l*p.m*(s4*s12 + s5*s11 - p.l*s1*s10)) + 0.5*p.g*p.l*p.m*s1;
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -288,39 +300,43 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = p.Jxx - p.Jzz;
-    const double s5 = qd[1]*qd[1];
-    const double s6 = p.l*(s0*s3*s5 + qd[0]*(2.0*qd[1]*s2*s1 + qd[0]*s0*s3));
-    const double s7 = p.l*(s0*s2*s5 + qd[0]*(qd[0]*s0*s2 - 2.0*qd[1]*s1*s3));
-    const double s8 = s0*s0;
-    const double s9 = 0.25*p.m*p.l*p.l;
-    tau[0] = s0*(2.0*qd[0]*qd[1]*s1*s4 - 0.25*p.l*p.m*(s2*s6 - s3*s7)) + (qdd[0]*(p.Jxx + s8*(p.Jzz + s9)) - s8*p.Jxx*qdd[0]);
-    tau[1] = qdd[1]*(p.Jyy + s9) - (s1*(s0*qd[0]*qd[0]*s4 - 0.25*p.l*p.m*(s2*s7 + s3*s6 - p.l*s0*s5)) + 0.5*p.g*p.l*p.m*s0);
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double a3 = q[0];
+    const double s4 = std::cos(a3);
+    const double s5 = std::sin(a3);
+    const double s6 = p.Jxx - p.Jzz;
+    const double s7 = qd[1]*qd[1];
+    const double s8 = p.l*(s1*s5*s7 + qd[0]*(2.0*qd[1]*s4*s2 + qd[0]*s1*s5));
+    const double s9 = p.l*(s1*s4*s7 + qd[0]*(qd[0]*s1*s4 - 2.0*qd[1]*s2*s5));
+    const double s10 = s1*s1;
+    const double s11 = 0.25*p.m*p.l*p.l;
+    tau[0] = s1*(2.0*qd[0]*qd[1]*s2*s6 - 0.25*p.l*p.m*(s4*s8 - s5*s9)) + (qdd[0]*(p.Jxx + s10*(p.Jzz + s11)) - s10*p.Jxx*qdd[0]);
+    tau[1] = qdd[1]*(p.Jyy + s11) - (s2*(s1*qd[0]*qd[0]*s6 - 0.25*p.l*p.m*(s4*s9 + s5*s8 - p.l*s1*s7)) + 0.5*p.g*p.l*p.m*s1);
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
     Y[2] = 0.0;
     Y[6] = qdd[1];
-    const double s0 = std::cos(q[1]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = std::sin(q[0]);
-    const double s3 = std::sin(q[1]);
-    const double s4 = s0*s0;
-    const double s5 = qd[1]*qd[1];
-    const double s6 = p.l*(s0*s2*s5 + qd[0]*(2.0*qd[1]*s1*s3 + qd[0]*s0*s2));
-    const double s7 = p.l*(s0*s1*s5 + qd[0]*(qd[0]*s0*s1 - 2.0*qd[1]*s3*s2));
-    Y[0] = 0.25*p.l*(p.l*qdd[0]*s4 - s0*(s1*s6 - s2*s7));
-    Y[4] = p.l*(0.25*p.l*qdd[1] + (0.25*s3*(s1*s7 + s2*s6 - p.l*s0*s5) - 0.5*p.g*s0));
-    const double s8 = 2.0*qd[0]*qd[1]*s3;
-    Y[1] = qdd[0]*(1.0 - s4) + s0*s8;
-    Y[3] = s0*(qdd[0]*s0 - s8);
-    const double s9 = s0*s3*qd[0]*qd[0];
-    Y[5] = -s9;
-    Y[7] = s9;
+    const double a0 = q[1];
+    const double s1 = std::cos(a0);
+    const double a2 = q[0];
+    const double s3 = std::cos(a2);
+    const double s4 = std::sin(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = s1*s1;
+    const double s7 = qd[1]*qd[1];
+    const double s8 = p.l*(s1*s4*s7 + qd[0]*(2.0*qd[1]*s3*s5 + qd[0]*s1*s4));
+    const double s9 = p.l*(s1*s3*s7 + qd[0]*(qd[0]*s1*s3 - 2.0*qd[1]*s5*s4));
+    Y[0] = 0.25*p.l*(p.l*qdd[0]*s6 - s1*(s3*s8 - s4*s9));
+    Y[4] = p.l*(0.25*p.l*qdd[1] + (0.25*s5*(s3*s9 + s4*s8 - p.l*s1*s7) - 0.5*p.g*s1));
+    const double s10 = 2.0*qd[0]*qd[1]*s5;
+    Y[1] = qdd[0]*(1.0 - s6) + s1*s10;
+    Y[3] = s1*(qdd[0]*s1 - s10);
+    const double s11 = s1*s5*qd[0]*qd[0];
+    Y[5] = -s11;
+    Y[7] = s11;
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT /*B*/) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(two_bar_linkage::detail::pair_stamp == 0xecb28d963e0bdf82ull,
+static_assert(two_bar_linkage::detail::pair_stamp == 0xcc4de11310960532ull,
               "two_bar_linkage.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace two_bar_linkage {
@@ -54,29 +54,31 @@ void cholesky_solve(const double* L, double* b) {
 static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J) {
     J[2] = 0.0;
     J[8] = 0.0;
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[0]);
-    const double s3 = std::cos(q[1]);
-    const double s4 = p.l1*s2;
-    J[4] = s4;
-    const double s5 = p.l2*s1*s4;
-    const double s6 = p.l2*s3;
-    J[9] = -s6;
-    const double s7 = p.l1*s0*s6;
-    const double s8 = p.m2*(s5 + s7);
-    const double s9 = qdd[1]*s8;
-    const double s10 = s6*s4 - p.l1*p.l2*s1*s0;
-    const double s11 = p.m2*qd[1]*qd[1]*s10;
-    J[0] = -(p.l1*u[0]*s0 + s9 + (s11 - p.g*p.l1*s0*(p.m1 + p.m2)));
-    J[1] = -(s11 + s9);
-    const double s12 = p.m2*s5 + p.m2*s7;
-    J[3] = -2.0*qd[1]*s12;
-    J[7] = -2.0*qd[0]*s12;
-    const double s13 = qd[0]*qd[0]*s10;
-    const double s14 = qdd[0]*s8;
-    J[5] = -(p.m2*s13 + s14);
-    J[6] = -(p.m2*(s13 + p.g*p.l2*s1) + s14 - p.l2*u[0]*s1);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = p.l1*s4;
+    J[4] = s6;
+    const double s7 = p.l2*s3*s6;
+    const double s8 = p.l2*s5;
+    J[9] = -s8;
+    const double s9 = p.l1*s1*s8;
+    const double s10 = p.m2*(s7 + s9);
+    const double s11 = qdd[1]*s10;
+    const double s12 = s8*s6 - p.l1*p.l2*s3*s1;
+    const double s13 = p.m2*qd[1]*qd[1]*s12;
+    J[0] = -(p.l1*u[0]*s1 + s11 + (s13 - p.g*p.l1*s1*(p.m1 + p.m2)));
+    J[1] = -(s13 + s11);
+    const double s14 = p.m2*s7 + p.m2*s9;
+    J[3] = -2.0*qd[1]*s14;
+    J[7] = -2.0*qd[0]*s14;
+    const double s15 = qd[0]*qd[0]*s12;
+    const double s16 = qdd[0]*s10;
+    J[5] = -(p.m2*s15 + s16);
+    J[6] = -(p.m2*(s15 + p.g*p.l2*s3) + s16 - p.l2*u[0]*s3);
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -139,68 +141,82 @@ static void solve_mass_matrix(const double* L, double* b) {
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     M[0] = p.l1*p.l1*(p.m1 + p.m2);
     M[3] = p.m2*p.l2*p.l2;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double s4 = p.l1*p.l2*p.m2*(s0*s1 - s2*s3);
-    M[1] = s4;
-    M[2] = s4;
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = p.l1*p.l2*p.m2*(s1*s3 - s4*s5);
+    M[1] = s6;
+    M[2] = s6;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[0] = 0.0;
     C[3] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = s0*s1 + s2*s3;
-    C[1] = p.l1*p.l2*p.m2*qd[1]*s4;
-    C[2] = p.l1*p.l2*p.m2*qd[0]*s4;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = s1*s3 + s4*s5;
+    C[1] = p.l1*p.l2*p.m2*qd[1]*s6;
+    C[2] = p.l1*p.l2*p.m2*qd[0]*s6;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    const double s0 = std::cos(q[0]);
-    dVdq[0] = p.g*p.l1*s0*(p.m1 + p.m2);
-    const double s1 = std::cos(q[1]);
-    dVdq[1] = -p.g*p.l2*p.m2*s1;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    dVdq[0] = p.g*p.l1*s1*(p.m1 + p.m2);
+    const double a2 = q[1];
+    const double s3 = std::cos(a2);
+    dVdq[1] = -p.g*p.l2*p.m2*s3;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = p.g*s0;
-    const double s5 = s0*s1 + s2*s3;
-    h[0] = p.l1*(p.m1*s4 + p.m2*(p.l2*qd[1]*qd[1]*s5 + s4));
-    h[1] = p.l2*p.m2*(p.l1*qd[0]*qd[0]*s5 - p.g*s2);
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = p.g*s1;
+    const double s7 = s1*s3 + s4*s5;
+    h[0] = p.l1*(p.m1*s6 + p.m2*(p.l2*qd[1]*qd[1]*s7 + s6));
+    h[1] = p.l2*p.m2*(p.l1*qd[0]*qd[0]*s7 - p.g*s4);
 }
 
 void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& p, double* LAGC_RESTRICT Q) {
-    const double s0 = std::cos(q[0]);
-    Q[0] = p.l1*u[0]*s0;
-    const double s1 = std::cos(q[1]);
-    Q[1] = -p.l2*u[0]*s1;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    Q[0] = p.l1*u[0]*s1;
+    const double a2 = q[1];
+    const double s3 = std::cos(a2);
+    Q[1] = -p.l2*u[0]*s3;
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::cos(q[1]);
-    const double s2 = std::sin(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = p.l1*qd[0]*s0 - p.l2*qd[1]*s1;
-    const double s5 = p.l2*qd[1]*s2 + p.l1*qd[0]*s3;
-    const double result = 0.5*(p.m2*(s4*s4 + s5*s5) + p.m1*qd[0]*qd[0]*p.l1*p.l1);
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::cos(a2);
+    const double s4 = std::sin(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = p.l1*qd[0]*s1 - p.l2*qd[1]*s3;
+    const double s7 = p.l2*qd[1]*s4 + p.l1*qd[0]*s5;
+    const double result = 0.5*(p.m2*(s6*s6 + s7*s7) + p.m1*qd[0]*qd[0]*p.l1*p.l1);
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = p.l1*s0;
-    const double result = p.g*(p.m1*s2 - p.m2*(p.l2*s1 - s2));
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = p.l1*s1;
+    const double result = p.g*(p.m1*s4 - p.m2*(p.l2*s3 - s4));
     return result;
 }
 
@@ -208,15 +224,17 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // M's lower triangle and b = Q - h.
     const double M0_0 = p.l1*p.l1*(p.m1 + p.m2);
     const double M1_1 = p.m2*p.l2*p.l2;
-    const double s0 = std::sin(q[1]);
-    const double s1 = std::sin(q[0]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::cos(q[0]);
-    const double M1_0 = p.l1*p.l2*p.m2*(s0*s1 - s2*s3);
-    const double s4 = p.g*s3;
-    const double s5 = s3*s0 + s2*s1;
-    const double b0 = p.l1*(u[0]*s3 - (p.m1*s4 + p.m2*(p.l2*qd[1]*qd[1]*s5 + s4)));
-    const double b1 = -p.l2*(u[0]*s2 + p.m2*(p.l1*qd[0]*qd[0]*s5 - p.g*s2));
+    const double a0 = q[1];
+    const double s1 = std::sin(a0);
+    const double a2 = q[0];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a0);
+    const double s5 = std::cos(a2);
+    const double M1_0 = p.l1*p.l2*p.m2*(s1*s3 - s4*s5);
+    const double s6 = p.g*s5;
+    const double s7 = s5*s1 + s4*s3;
+    const double b0 = p.l1*(u[0]*s5 - (p.m1*s6 + p.m2*(p.l2*qd[1]*qd[1]*s7 + s6)));
+    const double b1 = -p.l2*(u[0]*s4 + p.m2*(p.l1*qd[0]*qd[0]*s7 - p.g*s4));
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -278,37 +296,43 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::cos(q[1]);
-    const double s3 = std::sin(q[0]);
-    const double s4 = p.g*s0;
-    const double s5 = s0*s1 + s2*s3;
-    const double s6 = p.l1*p.l2*p.m2*(s1*s3 - s2*s0);
-    tau[0] = -(p.l1*(u[0]*s0 - (p.m1*s4 + p.m2*(p.l2*qd[1]*qd[1]*s5 + s4))) - qdd[1]*s6 - qdd[0]*p.l1*p.l1*(p.m1 + p.m2));
-    tau[1] = p.l2*(u[0]*s2 + p.m2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s5 - p.g*s2))) + qdd[0]*s6;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::cos(a2);
+    const double s5 = std::sin(a0);
+    const double s6 = p.g*s1;
+    const double s7 = s1*s3 + s4*s5;
+    const double s8 = p.l1*p.l2*p.m2*(s3*s5 - s4*s1);
+    tau[0] = -(p.l1*(u[0]*s1 - (p.m1*s6 + p.m2*(p.l2*qd[1]*qd[1]*s7 + s6))) - qdd[1]*s8 - qdd[0]*p.l1*p.l1*(p.m1 + p.m2));
+    tau[1] = p.l2*(u[0]*s4 + p.m2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s7 - p.g*s4))) + qdd[0]*s8;
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
     Y[2] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[1]);
-    const double s2 = std::sin(q[0]);
-    const double s3 = std::cos(q[1]);
-    const double s4 = p.g*s0;
-    const double s5 = p.l1*qdd[0];
-    Y[0] = p.l1*(s4 + s5);
-    const double s6 = p.l1*p.l2*(s1*s2 - s3*s0);
-    const double s7 = s0*s1 + s3*s2;
-    Y[1] = qdd[1]*s6 + p.l1*(s5 + (p.l2*qd[1]*qd[1]*s7 + s4));
-    Y[3] = p.l2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s7 - p.g*s3)) + qdd[0]*s6;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double a2 = q[1];
+    const double s3 = std::sin(a2);
+    const double s4 = std::sin(a0);
+    const double s5 = std::cos(a2);
+    const double s6 = p.g*s1;
+    const double s7 = p.l1*qdd[0];
+    Y[0] = p.l1*(s6 + s7);
+    const double s8 = p.l1*p.l2*(s3*s4 - s5*s1);
+    const double s9 = s1*s3 + s5*s4;
+    Y[1] = qdd[1]*s8 + p.l1*(s7 + (p.l2*qd[1]*qd[1]*s9 + s6));
+    Y[3] = p.l2*(p.l2*qdd[1] + (p.l1*qd[0]*qd[0]*s9 - p.g*s5)) + qdd[0]*s8;
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& p, double* LAGC_RESTRICT B) {
-    const double s0 = std::cos(q[0]);
-    B[0] = p.l1*s0;
-    const double s1 = std::cos(q[1]);
-    B[1] = -p.l2*s1;
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    B[0] = p.l1*s1;
+    const double a2 = q[1];
+    const double s3 = std::cos(a2);
+    B[1] = -p.l2*s3;
 }
 
 int rk4_step(double* x, const double* u, const Parameters& p, double dt) {

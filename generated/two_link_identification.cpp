@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(two_link_identification::detail::pair_stamp == 0xe27aceea9bb5e559ull,
+static_assert(two_link_identification::detail::pair_stamp == 0xb3bc15a3eb760811ull,
               "two_link_identification.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace two_link_identification {
@@ -57,45 +57,46 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[9] = 0.0;
     J[10] = 0.0;
     J[11] = 1.0;
-    const double s0 = std::sin(q[0]);
-    const double s1 = q[0] + q[1];
-    const double s2 = std::sin(s1);
-    const double s3 = std::cos(s1);
-    const double s4 = std::cos(q[0]);
-    const double s5 = p.my2*s2 - p.mx2*s3;
-    const double s6 = s0*s5;
-    const double s7 = p.l1*s6;
-    const double s8 = p.mx2*s2 + p.my2*s3;
-    const double s9 = s4*s8;
-    const double s10 = p.l1*s9;
-    const double s11 = 1.0 - 1.0;
-    const double s12 = p.l1*(s6 - s9)*s11;
-    const double s13 = qd[0] + qd[1];
-    const double s14 = s13*s13;
-    const double s15 = s4*s14*s5;
-    const double s16 = s0*s14*s8;
-    const double s17 = s8*s13;
-    const double s18 = s5*s13;
-    const double s19 = qd[0] + s13;
-    const double s20 = s8*s19;
-    const double s21 = s5*s19;
-    J[0] = qdd[0]*(2.0*(s7 - s10) - p.m2*p.l1*p.l1*2.0*s4*s0)*s11 + (p.g*(p.mx1*s0 + p.my1*s4 + s8) + p.l1*(s11*(s15 + s16) + qd[0]*s11*((s0*s17 + s4*s18) + (s0*s20 + s4*s21)) + p.g*p.m2*s0)) - qdd[1]*s12;
-    const double s22 = p.l1*(s6 + s9);
-    const double s23 = s7 + s10;
-    J[8] = -2.0*qd[0]*s23;
-    const double s24 = p.g*s8;
-    J[1] = qdd[1]*s22 + qdd[0]*2.0*s23 + (s24 + p.l1*(qd[0]*(s0*(s17 - s20) + s4*(s21 - s18)) + s16 - s15));
-    const double s25 = 2.0*s13;
-    const double s26 = s25*s8;
-    const double s27 = 1.0 + 1.0;
-    const double s28 = s25*s5;
-    J[2] = p.l1*(s4*(s26 - (qd[0]*s8*s27 + s20)) + s0*(s28 - (s21 + qd[0]*s5*s27))) + (qd[0]*s7 + p.l1*s0*s18) + (qd[0]*s10 + p.l1*s4*s17);
-    J[3] = qd[0]*s23*s11 + p.l1*(s4*s26 + s0*s28);
-    const double s29 = qd[0]*qd[0];
-    const double s30 = s0*s8;
-    const double s31 = s4*s5;
-    J[6] = -(qdd[0]*s12 - (s24 + p.l1*s29*(s30 + s31)*s11));
-    J[7] = qdd[0]*s22 - (p.l1*s29*(s30 - s31) - s24);
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = a0 + q[1];
+    const double s3 = std::sin(s2);
+    const double s4 = std::cos(s2);
+    const double s5 = std::cos(a0);
+    const double s6 = p.my2*s3 - p.mx2*s4;
+    const double s7 = s1*s6;
+    const double s8 = p.l1*s7;
+    const double s9 = p.mx2*s3 + p.my2*s4;
+    const double s10 = s5*s9;
+    const double s11 = p.l1*s10;
+    const double s12 = 1.0 - 1.0;
+    const double s13 = p.l1*(s7 - s10)*s12;
+    const double s14 = qd[0] + qd[1];
+    const double s15 = s14*s14;
+    const double s16 = s5*s15*s6;
+    const double s17 = s1*s15*s9;
+    const double s18 = s9*s14;
+    const double s19 = s6*s14;
+    const double s20 = qd[0] + s14;
+    const double s21 = s9*s20;
+    const double s22 = s6*s20;
+    J[0] = qdd[0]*(2.0*(s8 - s11) - p.m2*p.l1*p.l1*2.0*s5*s1)*s12 + (p.g*(p.mx1*s1 + p.my1*s5 + s9) + p.l1*(s12*(s16 + s17) + qd[0]*s12*((s1*s18 + s5*s19) + (s1*s21 + s5*s22)) + p.g*p.m2*s1)) - qdd[1]*s13;
+    const double s23 = p.l1*(s7 + s10);
+    const double s24 = s8 + s11;
+    J[8] = -2.0*qd[0]*s24;
+    const double s25 = p.g*s9;
+    J[1] = qdd[1]*s23 + qdd[0]*2.0*s24 + (s25 + p.l1*(qd[0]*(s1*(s18 - s21) + s5*(s22 - s19)) + s17 - s16));
+    const double s26 = 2.0*s14;
+    const double s27 = s26*s9;
+    const double s28 = 1.0 + 1.0;
+    const double s29 = s26*s6;
+    J[2] = p.l1*(s5*(s27 - (qd[0]*s9*s28 + s21)) + s1*(s29 - (s22 + qd[0]*s6*s28))) + (qd[0]*s8 + p.l1*s1*s19) + (qd[0]*s11 + p.l1*s5*s18);
+    J[3] = qd[0]*s24*s12 + p.l1*(s5*s27 + s1*s29);
+    const double s30 = qd[0]*qd[0];
+    const double s31 = s1*s9;
+    const double s32 = s5*s6;
+    J[6] = -(qdd[0]*s13 - (s25 + p.l1*s30*(s31 + s32)*s12));
+    J[7] = qdd[0]*s23 - (p.l1*s30*(s31 - s32) - s25);
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -157,60 +158,64 @@ static void solve_mass_matrix(const double* L, double* b) {
 
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     M[3] = p.zz2;
-    const double s0 = std::sin(q[0]);
-    const double s1 = q[0] + q[1];
-    const double s2 = std::sin(s1);
-    const double s3 = std::cos(s1);
-    const double s4 = std::cos(q[0]);
-    const double s5 = s0*(p.mx2*s2 + p.my2*s3);
-    const double s6 = s4*(p.my2*s2 - p.mx2*s3);
-    M[0] = p.zz1 + p.zz2 + p.m2*p.l1*p.l1 + 2.0*(p.l1*s5 - p.l1*s6);
-    const double s7 = p.zz2 + p.l1*(s5 - s6);
-    M[1] = s7;
-    M[2] = s7;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = a0 + q[1];
+    const double s3 = std::sin(s2);
+    const double s4 = std::cos(s2);
+    const double s5 = std::cos(a0);
+    const double s6 = s1*(p.mx2*s3 + p.my2*s4);
+    const double s7 = s5*(p.my2*s3 - p.mx2*s4);
+    M[0] = p.zz1 + p.zz2 + p.m2*p.l1*p.l1 + 2.0*(p.l1*s6 - p.l1*s7);
+    const double s8 = p.zz2 + p.l1*(s6 - s7);
+    M[1] = s8;
+    M[2] = s8;
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     C[3] = 0.0;
-    const double s0 = std::sin(q[0]);
-    const double s1 = q[0] + q[1];
-    const double s2 = std::sin(s1);
-    const double s3 = std::cos(s1);
-    const double s4 = std::cos(q[0]);
-    const double s5 = p.my2*s2 - p.mx2*s3;
-    const double s6 = p.mx2*s2 + p.my2*s3;
-    const double s7 = qd[0]*(s0*s5 + s4*s6);
-    C[2] = p.l1*s7;
-    const double s8 = qd[0] + qd[1];
-    const double s9 = s4*s6*s8 + s0*s5*s8;
-    C[0] = p.l1*(s7 - s9);
-    C[1] = -p.l1*s9;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = a0 + q[1];
+    const double s3 = std::sin(s2);
+    const double s4 = std::cos(s2);
+    const double s5 = std::cos(a0);
+    const double s6 = p.my2*s3 - p.mx2*s4;
+    const double s7 = p.mx2*s3 + p.my2*s4;
+    const double s8 = qd[0]*(s1*s6 + s5*s7);
+    C[2] = p.l1*s8;
+    const double s9 = qd[0] + qd[1];
+    const double s10 = s5*s7*s9 + s1*s6*s9;
+    C[0] = p.l1*(s8 - s10);
+    C[1] = -p.l1*s10;
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = q[0] + q[1];
-    const double s3 = std::sin(s2);
-    const double s4 = std::cos(s2);
-    const double s5 = p.my2*s3 - p.mx2*s4;
-    dVdq[0] = -p.g*(p.my1*s0 + s5 - s1*(p.mx1 + p.l1*p.m2));
-    dVdq[1] = -p.g*s5;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double s3 = a0 + q[1];
+    const double s4 = std::sin(s3);
+    const double s5 = std::cos(s3);
+    const double s6 = p.my2*s4 - p.mx2*s5;
+    dVdq[0] = -p.g*(p.my1*s1 + s6 - s2*(p.mx1 + p.l1*p.m2));
+    dVdq[1] = -p.g*s6;
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    const double s0 = std::cos(q[0]);
-    const double s1 = q[0] + q[1];
-    const double s2 = std::sin(s1);
-    const double s3 = std::cos(s1);
-    const double s4 = std::sin(q[0]);
-    const double s5 = p.mx2*s2 + p.my2*s3;
-    const double s6 = qd[0] + qd[1];
-    const double s7 = qd[0] + s6;
-    const double s8 = p.my2*s2 - p.mx2*s3;
-    h[1] = p.l1*qd[0]*qd[0]*(s4*s8 + s0*s5) - p.g*s8;
-    const double s9 = s6*s6;
-    h[0] = -(p.l1*(qd[0]*(s0*(s5*s6 - s5*s7) - s4*(s8*s7 - s8*s6)) + s0*(s9*s5 - p.g*p.m2) + s4*s9*s8) + p.g*(p.my1*s4 + s8 - p.mx1*s0));
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double s2 = a0 + q[1];
+    const double s3 = std::sin(s2);
+    const double s4 = std::cos(s2);
+    const double s5 = std::sin(a0);
+    const double s6 = p.mx2*s3 + p.my2*s4;
+    const double s7 = qd[0] + qd[1];
+    const double s8 = qd[0] + s7;
+    const double s9 = p.my2*s3 - p.mx2*s4;
+    h[1] = p.l1*qd[0]*qd[0]*(s5*s9 + s1*s6) - p.g*s9;
+    const double s10 = s7*s7;
+    h[0] = -(p.l1*(qd[0]*(s1*(s6*s7 - s6*s8) - s5*(s9*s8 - s9*s7)) + s1*(s10*s6 - p.g*p.m2) + s5*s10*s9) + p.g*(p.my1*s5 + s9 - p.mx1*s1));
 }
 
 void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
@@ -219,45 +224,48 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = q[0] + q[1];
-    const double s2 = std::sin(s1);
-    const double s3 = std::cos(s1);
-    const double s4 = std::cos(q[0]);
-    const double s5 = qd[0] + qd[1];
-    const double result = qd[0]*(p.l1*(s0*(p.mx2*s2 + p.my2*s3)*s5 + 0.5*p.l1*p.m2*qd[0] - s4*(p.my2*s2 - p.mx2*s3)*s5) + 0.5*p.zz1*qd[0]) + 0.5*p.zz2*s5*s5;
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = a0 + q[1];
+    const double s3 = std::sin(s2);
+    const double s4 = std::cos(s2);
+    const double s5 = std::cos(a0);
+    const double s6 = qd[0] + qd[1];
+    const double result = qd[0]*(p.l1*(s1*(p.mx2*s3 + p.my2*s4)*s6 + 0.5*p.l1*p.m2*qd[0] - s5*(p.my2*s3 - p.mx2*s4)*s6) + 0.5*p.zz1*qd[0]) + 0.5*p.zz2*s6*s6;
     return result;
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = std::cos(q[0]);
-    const double s2 = q[0] + q[1];
-    const double s3 = std::sin(s2);
-    const double s4 = std::cos(s2);
-    const double result = p.g*((p.mx1*s0 + p.my1*s1) + (p.l1*p.m2*s0 + p.mx2*s3 + p.my2*s4));
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double s3 = a0 + q[1];
+    const double s4 = std::sin(s3);
+    const double s5 = std::cos(s3);
+    const double result = p.g*((p.mx1*s1 + p.my1*s2) + (p.l1*p.m2*s1 + p.mx2*s4 + p.my2*s5));
     return result;
 }
 
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     // M's lower triangle and b = Q - h.
     const double M1_1 = p.zz2;
-    const double s0 = std::sin(q[0]);
-    const double s1 = q[0] + q[1];
-    const double s2 = std::sin(s1);
-    const double s3 = std::cos(s1);
-    const double s4 = std::cos(q[0]);
-    const double s5 = p.mx2*s2 + p.my2*s3;
-    const double s6 = s0*s5;
-    const double s7 = p.my2*s2 - p.mx2*s3;
-    const double b1 = u[1] - (p.l1*qd[0]*qd[0]*(s0*s7 + s4*s5) - p.g*s7);
-    const double s8 = s4*s7;
-    const double M0_0 = p.zz1 + p.zz2 + p.m2*p.l1*p.l1 + 2.0*(p.l1*s6 - p.l1*s8);
-    const double M1_0 = p.zz2 + p.l1*(s6 - s8);
-    const double s9 = qd[0] + qd[1];
-    const double s10 = qd[0] + s9;
-    const double s11 = s9*s9;
-    const double b0 = u[0] + (p.l1*(qd[0]*(s4*(s5*s9 - s5*s10) - s0*(s7*s10 - s7*s9)) + s4*(s11*s5 - p.g*p.m2) + s0*s11*s7) + p.g*(p.my1*s0 + s7 - p.mx1*s4));
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = a0 + q[1];
+    const double s3 = std::sin(s2);
+    const double s4 = std::cos(s2);
+    const double s5 = std::cos(a0);
+    const double s6 = p.mx2*s3 + p.my2*s4;
+    const double s7 = s1*s6;
+    const double s8 = p.my2*s3 - p.mx2*s4;
+    const double b1 = u[1] - (p.l1*qd[0]*qd[0]*(s1*s8 + s5*s6) - p.g*s8);
+    const double s9 = s5*s8;
+    const double M0_0 = p.zz1 + p.zz2 + p.m2*p.l1*p.l1 + 2.0*(p.l1*s7 - p.l1*s9);
+    const double M1_0 = p.zz2 + p.l1*(s7 - s9);
+    const double s10 = qd[0] + qd[1];
+    const double s11 = qd[0] + s10;
+    const double s12 = s10*s10;
+    const double b0 = u[0] + (p.l1*(qd[0]*(s5*(s6*s10 - s6*s11) - s1*(s8*s11 - s8*s10)) + s5*(s12*s6 - p.g*p.m2) + s1*s12*s8) + p.g*(p.my1*s1 + s8 - p.mx1*s5));
     // M = L L^T (unrolled for this model's M; structural zeros skipped), r_j = 1/L_jj.
     double largest = 0.0;
     if (M0_0 > largest) largest = M0_0;
@@ -319,21 +327,22 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    const double s0 = std::sin(q[0]);
-    const double s1 = q[0] + q[1];
-    const double s2 = std::sin(s1);
-    const double s3 = std::cos(s1);
-    const double s4 = std::cos(q[0]);
-    const double s5 = p.mx2*s2 + p.my2*s3;
-    const double s6 = s0*s5;
-    const double s7 = p.my2*s2 - p.mx2*s3;
-    const double s8 = s4*s7;
-    const double s9 = p.zz2 + p.l1*(s6 - s8);
-    tau[1] = -(u[1] - p.zz2*qdd[1] - qdd[0]*s9 - (p.l1*qd[0]*qd[0]*(s0*s7 + s4*s5) - p.g*s7));
-    const double s10 = qd[0] + qd[1];
-    const double s11 = qd[0] + s10;
-    const double s12 = s10*s10;
-    tau[0] = -(u[0] + (p.l1*(qd[0]*(s4*(s5*s10 - s5*s11) - s0*(s7*s11 - s7*s10)) + s4*(s12*s5 - p.g*p.m2) + s0*s12*s7) + p.g*(p.my1*s0 + s7 - p.mx1*s4)) - qdd[1]*s9 - qdd[0]*(p.zz1 + p.zz2 + p.m2*p.l1*p.l1 + 2.0*(p.l1*s6 - p.l1*s8)));
+    const double a0 = q[0];
+    const double s1 = std::sin(a0);
+    const double s2 = a0 + q[1];
+    const double s3 = std::sin(s2);
+    const double s4 = std::cos(s2);
+    const double s5 = std::cos(a0);
+    const double s6 = p.mx2*s3 + p.my2*s4;
+    const double s7 = s1*s6;
+    const double s8 = p.my2*s3 - p.mx2*s4;
+    const double s9 = s5*s8;
+    const double s10 = p.zz2 + p.l1*(s7 - s9);
+    tau[1] = -(u[1] - p.zz2*qdd[1] - qdd[0]*s10 - (p.l1*qd[0]*qd[0]*(s1*s8 + s5*s6) - p.g*s8));
+    const double s11 = qd[0] + qd[1];
+    const double s12 = qd[0] + s11;
+    const double s13 = s11*s11;
+    tau[0] = -(u[0] + (p.l1*(qd[0]*(s5*(s6*s11 - s6*s12) - s1*(s8*s12 - s8*s11)) + s5*(s13*s6 - p.g*p.m2) + s1*s13*s8) + p.g*(p.my1*s1 + s8 - p.mx1*s5)) - qdd[1]*s10 - qdd[0]*(p.zz1 + p.zz2 + p.m2*p.l1*p.l1 + 2.0*(p.l1*s7 - p.l1*s9)));
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
@@ -342,40 +351,41 @@ void inverse_dynamics_regressor(const double* q, const double* qd, const double*
     Y[8] = 0.0;
     Y[9] = 0.0;
     Y[10] = 0.0;
-    const double s0 = std::cos(q[0]);
-    const double s1 = std::sin(q[0]);
-    Y[1] = -p.g*s1;
-    const double s2 = q[0] + q[1];
-    const double s3 = std::sin(s2);
-    const double s4 = std::cos(s2);
-    const double s5 = p.g*s0;
-    Y[0] = s5;
-    Y[3] = p.l1*(s5 + p.l1*qdd[0]);
-    const double s6 = s3*s1;
-    const double s7 = s4*s0;
-    const double s8 = p.l1*(s6 + s7);
-    const double s9 = p.l1*s7 + p.l1*s6;
-    const double s10 = qd[0] + qd[1];
-    const double s11 = s10*s10;
-    const double s12 = s4*s11;
-    const double s13 = qd[0] + s10;
-    const double s14 = s3*s10 - s3*s13;
-    const double s15 = s4*s10 - s4*s13;
-    const double s16 = s3*s11;
-    const double s17 = p.g*s4;
-    Y[4] = qdd[1]*s8 + qdd[0]*2.0*s9 + (p.l1*(s1*s12 - qd[0]*(s0*s14 - s1*s15) - s0*s16) + s17);
-    const double s18 = s4*s1;
-    const double s19 = s0*s3;
-    const double s20 = p.l1*(s18 - s19);
-    const double s21 = p.l1*s18 - p.l1*s19;
-    const double s22 = p.g*s3;
-    Y[5] = qdd[1]*s20 + qdd[0]*2.0*s21 - (s22 + p.l1*(s1*s16 + s0*s12 + qd[0]*(s0*s15 + s1*s14)));
-    const double s23 = qdd[0] + qdd[1];
-    Y[6] = s23;
-    Y[13] = s23;
-    const double s24 = qd[0]*qd[0];
-    Y[11] = qdd[0]*s8 - (s24*s21 - s17);
-    Y[12] = qdd[0]*s20 - (s22 - s24*s9);
+    const double a0 = q[0];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    Y[1] = -p.g*s2;
+    const double s3 = a0 + q[1];
+    const double s4 = std::sin(s3);
+    const double s5 = std::cos(s3);
+    const double s6 = p.g*s1;
+    Y[0] = s6;
+    Y[3] = p.l1*(s6 + p.l1*qdd[0]);
+    const double s7 = s4*s2;
+    const double s8 = s5*s1;
+    const double s9 = p.l1*(s7 + s8);
+    const double s10 = p.l1*s8 + p.l1*s7;
+    const double s11 = qd[0] + qd[1];
+    const double s12 = s11*s11;
+    const double s13 = s5*s12;
+    const double s14 = qd[0] + s11;
+    const double s15 = s4*s11 - s4*s14;
+    const double s16 = s5*s11 - s5*s14;
+    const double s17 = s4*s12;
+    const double s18 = p.g*s5;
+    Y[4] = qdd[1]*s9 + qdd[0]*2.0*s10 + (p.l1*(s2*s13 - qd[0]*(s1*s15 - s2*s16) - s1*s17) + s18);
+    const double s19 = s5*s2;
+    const double s20 = s1*s4;
+    const double s21 = p.l1*(s19 - s20);
+    const double s22 = p.l1*s19 - p.l1*s20;
+    const double s23 = p.g*s4;
+    Y[5] = qdd[1]*s21 + qdd[0]*2.0*s22 - (s23 + p.l1*(s2*s17 + s1*s13 + qd[0]*(s1*s16 + s2*s15)));
+    const double s24 = qdd[0] + qdd[1];
+    Y[6] = s24;
+    Y[13] = s24;
+    const double s25 = qd[0]*qd[0];
+    Y[11] = qdd[0]*s9 - (s25*s22 - s18);
+    Y[12] = qdd[0]*s21 - (s23 - s25*s10);
 }
 
 void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(wheeled_robot::detail::pair_stamp == 0x1e6dc062807bac91ull,
+static_assert(wheeled_robot::detail::pair_stamp == 0xcd618e7d8732ec68ull,
               "wheeled_robot.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace wheeled_robot {
@@ -52,11 +52,12 @@ void cholesky_solve(const double* L, double* b) {
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 static void constraint_terms(const double* q, const double* qd, const Parameters& p, double* A, double* r) {
     A[2] = 0.0;
-    const double s0 = std::sin(q[2]);
-    A[0] = s0;
-    const double s1 = std::cos(q[2]);
-    A[1] = -s1;
-    r[0] = 2.0*p.alpha_c*(qd[1]*s1 - qd[0]*s0) - qd[2]*(qd[1]*s0 + qd[0]*s1);
+    const double a0 = q[2];
+    const double s1 = std::sin(a0);
+    A[0] = s1;
+    const double s2 = std::cos(a0);
+    A[1] = -s2;
+    r[0] = 2.0*p.alpha_c*(qd[1]*s2 - qd[0]*s1) - qd[2]*(qd[1]*s1 + qd[0]*s2);
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
@@ -68,10 +69,11 @@ static void dynamics_terms(const double* q, const double* /*qd*/, const double* 
     M[7] = 0.0;
     M[8] = p.I;
     b[2] = u[1];
-    const double s0 = std::cos(q[2]);
-    b[0] = u[0]*s0;
-    const double s1 = std::sin(q[2]);
-    b[1] = u[0]*s1;
+    const double a0 = q[2];
+    const double s1 = std::cos(a0);
+    b[0] = u[0]*s1;
+    const double s2 = std::sin(a0);
+    b[1] = u[0]*s2;
 }
 
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
@@ -168,17 +170,18 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[25] = 0.0;
     J[30] = 0.0;
     J[31] = 0.0;
-    const double s0 = std::sin(q[2]);
-    J[14] = s0;
-    const double s1 = std::cos(q[2]);
-    J[2] = -(u[0]*s0 + lambda[0]*s1);
-    J[6] = s1;
-    J[10] = -(lambda[0]*s0 - u[0]*s1);
-    J[27] = -(2.0*p.alpha_c*s0 + qd[2]*s1);
-    J[28] = -(qd[2]*s0 - 2.0*p.alpha_c*s1);
-    const double s2 = qd[1]*s0 + qd[0]*s1;
-    J[26] = -(qdd[1]*s0 + qdd[0]*s1 + (qd[2]*(qd[1]*s1 - qd[0]*s0) + 2.0*p.alpha_c*s2));
-    J[29] = -s2;
+    const double a0 = q[2];
+    const double s1 = std::sin(a0);
+    J[14] = s1;
+    const double s2 = std::cos(a0);
+    J[2] = -(u[0]*s1 + lambda[0]*s2);
+    J[6] = s2;
+    J[10] = -(lambda[0]*s1 - u[0]*s2);
+    J[27] = -(2.0*p.alpha_c*s1 + qd[2]*s2);
+    J[28] = -(qd[2]*s1 - 2.0*p.alpha_c*s2);
+    const double s3 = qd[1]*s1 + qd[0]*s2;
+    J[26] = -(qdd[1]*s1 + qdd[0]*s2 + (qd[2]*(qd[1]*s2 - qd[0]*s1) + 2.0*p.alpha_c*s3));
+    J[29] = -s3;
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -296,10 +299,11 @@ void bias_forces(const double* /*q*/, const double* /*qd*/, const Parameters& /*
 
 void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
     Q[2] = u[1];
-    const double s0 = std::cos(q[2]);
-    Q[0] = u[0]*s0;
-    const double s1 = std::sin(q[2]);
-    Q[1] = u[0]*s1;
+    const double a0 = q[2];
+    const double s1 = std::cos(a0);
+    Q[0] = u[0]*s1;
+    const double s2 = std::sin(a0);
+    Q[1] = u[0]*s2;
 }
 
 double kinetic_energy(const double* /*q*/, const double* qd, const Parameters& p) {
@@ -313,17 +317,19 @@ double potential_energy(const double* /*q*/, const Parameters& /*p*/) {
 }
 
 void constraint_residuals(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT c) {
-    const double s0 = std::cos(q[2]);
-    const double s1 = std::sin(q[2]);
-    c[0] = -(qd[1]*s0 - qd[0]*s1);
+    const double a0 = q[2];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    c[0] = -(qd[1]*s1 - qd[0]*s2);
 }
 
 void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
     A[2] = 0.0;
-    const double s0 = std::sin(q[2]);
-    A[0] = s0;
-    const double s1 = std::cos(q[2]);
-    A[1] = -s1;
+    const double a0 = q[2];
+    const double s1 = std::sin(a0);
+    A[0] = s1;
+    const double s2 = std::cos(a0);
+    A[1] = -s2;
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
@@ -340,16 +346,17 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     K[14] = 0.0;
     K[15] = 0.0;
     rhs[2] = u[1];
-    const double s0 = std::sin(q[2]);
-    K[3] = s0;
-    K[12] = s0;
-    rhs[1] = u[0]*s0;
-    const double s1 = std::cos(q[2]);
-    rhs[0] = u[0]*s1;
-    rhs[3] = 2.0*p.alpha_c*(qd[1]*s1 - qd[0]*s0) - qd[2]*(qd[1]*s0 + qd[0]*s1);
-    const double s2 = -s1;
-    K[7] = s2;
-    K[13] = s2;
+    const double a0 = q[2];
+    const double s1 = std::sin(a0);
+    K[3] = s1;
+    K[12] = s1;
+    rhs[1] = u[0]*s1;
+    const double s2 = std::cos(a0);
+    rhs[0] = u[0]*s2;
+    rhs[3] = 2.0*p.alpha_c*(qd[1]*s2 - qd[0]*s1) - qd[2]*(qd[1]*s1 + qd[0]*s2);
+    const double s3 = -s2;
+    K[7] = s3;
+    K[13] = s3;
 }
 
 namespace detail {
@@ -558,10 +565,11 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 
 void inverse_dynamics(const double* q, const double* /*qd*/, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     tau[2] = -(u[1] - p.I*qdd[2]);
-    const double s0 = std::cos(q[2]);
-    tau[0] = p.m*qdd[0] - u[0]*s0;
-    const double s1 = std::sin(q[2]);
-    tau[1] = -(u[0]*s1 - p.m*qdd[1]);
+    const double a0 = q[2];
+    const double s1 = std::cos(a0);
+    tau[0] = p.m*qdd[0] - u[0]*s1;
+    const double s2 = std::sin(a0);
+    tau[1] = -(u[0]*s2 - p.m*qdd[1]);
 }
 
 void inverse_dynamics_regressor(const double* /*q*/, const double* /*qd*/, const double* qdd, const Parameters& /*p*/, double* LAGC_RESTRICT Y) {
@@ -578,10 +586,11 @@ void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, co
     B[3] = 0.0;
     B[4] = 0.0;
     B[5] = 1.0;
-    const double s0 = std::cos(q[2]);
-    B[0] = s0;
-    const double s1 = std::sin(q[2]);
-    B[2] = s1;
+    const double a0 = q[2];
+    const double s1 = std::cos(a0);
+    B[0] = s1;
+    const double s2 = std::sin(a0);
+    B[2] = s2;
 }
 
 int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
@@ -861,9 +870,10 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
-    const double s0 = std::cos(q[2]);
-    const double s1 = std::sin(q[2]);
-    v[0] = -(qd[1]*s0 - qd[0]*s1);
+    const double a0 = q[2];
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    v[0] = -(qd[1]*s1 - qd[0]*s2);
 }
 
 namespace detail {

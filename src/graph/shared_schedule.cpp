@@ -133,10 +133,28 @@ void expression_graph::write_shared(std::vector<statement> const& sequence, std:
     std::size_t slots = 0, local = 0;
     std::vector<std::size_t> slot(N, 0);
     std::vector<std::string> names(N);
+    // A call's argument that is an argument of the function (sin(q[1]), cos(q[1])) is read
+    // once per part into a local: a store into w between two reads of q[1] would otherwise
+    // keep GCC from taking sin and cos of it in one sincos call.
+    std::vector<int> aliased;
+    std::size_t part = order.empty() ? 0 : part_of[order.front()];
     for (std::size_t pos = 0; pos < order.size(); ++pos) {
         statement const& st = sequence[order[pos]];
         function_part& p = out.parts[part_of[order[pos]]];
         emitted_body& b = p.body;
+        if (part_of[order[pos]] != part) {
+            for (int v : aliased) names[at(v)].clear();
+            aliased.clear();
+            part = part_of[order[pos]];
+        }
+        if (st.output < 0 && node_at(st.id).kind == op::call)
+            for (int a : node_at(st.id).args)
+                if (node_at(a).kind == op::variable && names[at(a)].empty()) {
+                    std::string const alias = "a" + std::to_string(local++);
+                    b.text += indent + "const " + options_.scalar + " " + alias + " = " + print(a, names) + ";\n";
+                    names[at(a)] = alias;
+                    aliased.push_back(a);
+                }
         for (auto const& a : st.args) use(b, a);
         for (int t : st.temps)
             if (passed[at(t)]) use(b, "w"), p.scratch = std::max(p.scratch, slot[at(t)] + 1);
