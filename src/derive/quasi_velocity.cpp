@@ -457,7 +457,7 @@ void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d)
     GiNaC::exmap at;
     for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = qdd[i];
     for (std::size_t c = 0; c < nc; ++c) at[d.lambda[c]] = solution.lambda[c];
-    if (!rows_vanish_at_random_states(m, d.residual_rows, at, 0x71647121ull)) return;
+    if (solution.inertia.empty() || !rows_vanish_at_random_states(m, d.residual_rows, at, 0x71647121ull)) return;
     d.quasi_qdd = std::move(qdd);
     d.quasi_lambda = std::move(solution.lambda);
     solution.pivots(d.quasi_pivots, d.quasi_groups);
