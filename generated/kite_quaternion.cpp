@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(kite_quaternion::detail::pair_stamp == 0xbb925356ed6e79e6ull,
+static_assert(kite_quaternion::detail::pair_stamp == 0x1f4cc7feb49ea3fcull,
               "kite_quaternion.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace kite_quaternion {
@@ -102,238 +102,192 @@ static LAGC_PART_NOINLINE void shared_part4(const double* qd, double* w) {
 }
 
 static LAGC_PART_NOINLINE void shared_part5(double* w) {
-    w[25] = w[16] + w[15];
-    w[26] = w[18] + w[25];
+    w[25] = w[16] + w[18] + w[15];
 }
 
 static LAGC_PART_NOINLINE void shared_part6(const double* qd, const Parameters& p, double* w) {
-    w[27] = p.wind - qd[0];
-    w[28] = std::sqrt(w[23] + w[24] + w[27]*w[27]);
-    w[29] = w[16] + w[17] - w[18] - w[15];
+    w[26] = p.wind - qd[0];
+    w[27] = std::sqrt(w[23] + w[24] + w[26]*w[26]);
+    w[28] = w[16] + w[17] - w[18] - w[15];
     const double s0 = w[20] + w[19];
-    w[30] = 2.0*s0;
-    w[31] = qd[2]*w[29] + qd[1]*w[30];
+    w[29] = 2.0*s0;
+    w[30] = qd[2]*w[28] + qd[1]*w[29];
     const double s1 = w[21] - w[22];
-    w[32] = 2.0*(s0*w[27] + qd[2]*s1);
-    w[33] = 2.0*s1;
-    w[34] = w[29]*w[27] - qd[1]*w[33];
-    w[35] = w[17] + w[25];
-    w[36] = w[16] + w[18] + w[17];
-    w[37] = w[18] + w[17] + w[15];
+    w[31] = 2.0*(s0*w[26] + qd[2]*s1);
+    w[32] = 2.0*s1;
+    w[33] = w[28]*w[26] - qd[1]*w[32];
+    w[34] = w[16] + w[17] + w[15];
+    w[35] = w[16] + w[18] + w[17];
+    w[36] = w[18] + w[17] + w[15];
 }
 
 static LAGC_PART_NOINLINE void shared_part7(const double* q, const double* qd, double* w) {
-    w[38] = q[5]*qd[5];
-    w[39] = q[4]*qd[4];
+    w[37] = q[5]*qd[5];
+    w[38] = q[4]*qd[4];
 }
 
 static LAGC_PART_NOINLINE void shared_part8(const Parameters& p, double* w) {
-    w[40] = p.g*p.m;
+    w[39] = p.g*p.m;
 }
 
 static LAGC_PART_NOINLINE void shared_part9(const double* qd, const Parameters& p, double* w) {
-    w[41] = p.CL*w[31] + p.CD*w[27];
-    w[42] = p.CL*w[32] - p.CD*qd[1];
-    w[43] = p.CL*w[34] - p.CD*qd[2];
+    w[40] = p.CL*w[30] + p.CD*w[26];
+    w[41] = p.CL*w[31] - p.CD*qd[1];
+    w[42] = p.CL*w[33] - p.CD*qd[2];
 }
 
 static LAGC_PART_NOINLINE void shared_part10(const double* q, const double* qd, double* w) {
-    w[44] = qd[6]*w[22];
-    w[45] = qd[3]*w[35];
-    w[46] = qd[3]*w[19] + qd[5]*w[21] + q[6]*w[0] - qd[4]*w[26];
-    w[47] = qd[6]*w[20];
-    w[48] = q[3]*w[1];
-    w[49] = qd[5]*w[36];
-    w[50] = qd[6]*w[37];
-    w[51] = qd[5]*w[20];
-    w[52] = qd[3]*w[22];
+    w[43] = qd[6]*w[22];
+    w[44] = qd[3]*w[34];
+    w[45] = 4.0*(qd[3]*w[19] + qd[5]*w[21] + q[6]*w[0] - qd[4]*w[25]);
+    w[46] = qd[6]*w[20];
+    w[47] = q[3]*w[1];
+    w[48] = qd[5]*w[35];
+    w[49] = qd[6]*w[36];
+    w[50] = qd[5]*w[20];
+    w[51] = qd[3]*w[22];
 }
 
-static LAGC_PART_NOINLINE void shared_part11(const double* q, const double* qd, double* w) {
-    w[53] = q[6]*qd[6];
-    w[54] = q[3]*qd[3];
+static LAGC_PART_NOINLINE void shared_part11(const double* q, double* w) {
+    w[52] = 2.0*q[3];
+    w[53] = 2.0*q[4];
+    w[54] = 2.0*q[5];
+    w[55] = 2.0*q[6];
 }
 
-static LAGC_PART_NOINLINE void shared_part12(const double* qd, const Parameters& p, double* w) {
-    w[55] = p.J2*qd[5]*w[9] - p.J1*qd[4]*w[6] - p.J3*qd[6]*w[14];
-    w[56] = p.J1*qd[3]*w[6] + p.J2*qd[6]*w[9] + p.J3*qd[5]*w[14];
-    w[57] = p.J1*qd[6]*w[6] - p.J3*qd[4]*w[14] - p.J2*qd[3]*w[9];
-    w[58] = p.J3*qd[3]*w[14] - p.J2*qd[4]*w[9] - p.J1*qd[5]*w[6];
+static LAGC_PART_NOINLINE void shared_part12(const double* q, const double* qd, double* w) {
+    w[56] = q[6]*qd[6];
+    w[57] = q[3]*qd[3];
 }
 
 static LAGC_PART_NOINLINE void shared_part13(const Parameters& p, double* w) {
-    w[59] = 0.5*p.S*p.rho*w[28]*w[41];
-    w[60] = 0.5*p.S*p.rho*w[28]*w[42];
-    w[61] = p.S*p.rho*w[28]*w[43];
+    w[58] = p.J2 - p.J3;
+    w[59] = p.J1 - p.J3;
+    w[60] = p.J1 - p.J2;
 }
 
-static LAGC_PART_NOINLINE void shared_part14(double* w) {
-    w[62] = 4.0*w[46];
+static LAGC_PART_NOINLINE void shared_part14(const double* qd, const Parameters& p, double* w) {
+    w[61] = 8.0*(p.J2*qd[5]*w[9] - p.J1*qd[4]*w[6] - p.J3*qd[6]*w[14]);
+    w[62] = 8.0*(p.J1*qd[3]*w[6] + p.J2*qd[6]*w[9] + p.J3*qd[5]*w[14]);
+    w[63] = 8.0*(p.J1*qd[6]*w[6] - p.J3*qd[4]*w[14] - p.J2*qd[3]*w[9]);
+    w[64] = 8.0*(p.J3*qd[3]*w[14] - p.J2*qd[4]*w[9] - p.J1*qd[5]*w[6]);
 }
 
-static LAGC_PART_NOINLINE void shared_part15(const double* q, double* w) {
-    w[63] = q[4]*w[2];
-    w[64] = w[47] + w[48] + q[4]*w[12] - w[49];
+static LAGC_PART_NOINLINE void shared_part15(const Parameters& p, double* w) {
+    w[65] = 0.5*p.S*p.rho*w[27]*w[40];
+    w[66] = 0.5*p.S*p.rho*w[27]*w[41];
+    w[67] = 0.5*p.S*p.rho*w[27]*w[42];
+    w[68] = p.c*w[45];
 }
 
 static LAGC_PART_NOINLINE void shared_part16(const double* q, double* w) {
-    w[65] = 2.0*q[3];
-    w[66] = 2.0*q[4];
-    w[67] = 2.0*q[5];
-    w[68] = 2.0*q[6];
+    w[69] = q[4]*w[2];
+    w[70] = 4.0*(w[46] + w[47] + q[4]*w[12] - w[48]);
 }
 
-static LAGC_PART_NOINLINE void shared_part17(double* w) {
-    w[69] = w[39] + w[53] + w[54];
+static LAGC_PART_NOINLINE void shared_part17(const double* q, const double* qdd, double* w) {
+    w[71] = q[4]*qdd[3];
+    w[72] = q[3]*qdd[4];
+    w[73] = q[6]*qdd[5];
+    w[74] = q[5]*qdd[6];
+    w[75] = w[71] + w[74] - w[72] - w[73];
+    w[76] = q[5]*qdd[3];
+    w[77] = q[3]*qdd[5];
+    w[78] = q[4]*qdd[6];
+    w[79] = q[6]*qdd[4];
+    w[80] = w[76] + w[79] - w[77] - w[78];
+    w[81] = q[6]*qdd[3];
+    w[82] = q[3]*qdd[6];
+    w[83] = q[4]*qdd[5];
+    w[84] = q[5]*qdd[4];
+    w[85] = w[81] + w[83] - w[82] - w[84];
 }
 
-static LAGC_PART_NOINLINE void shared_part18(const double* q, const Parameters& p, double* w) {
-    w[70] = q[3]*w[38];
-    w[71] = p.c*(w[50] - q[6]*w[39] - w[51] - w[52]);
+static LAGC_PART_NOINLINE void shared_part18(double* w) {
+    w[86] = w[38] + w[56] + w[57];
 }
 
-static LAGC_PART_NOINLINE void shared_part19(const double* qd, double* w) {
-    w[72] = w[23] + qd[0]*qd[0] + w[24];
+static LAGC_PART_NOINLINE void shared_part19(const double* q, const Parameters& p, double* w) {
+    w[87] = 4.0*(p.J2*w[15] + p.J3*w[16] + p.J1*w[17]);
+    w[88] = -4.0*(p.J1*w[19] - w[20]*w[58]);
+    w[89] = -4.0*(p.J2*q[3]*q[5] + q[4]*q[6]*w[59]);
+    w[90] = 4.0*(w[21]*w[60] - p.J3*w[22]);
+    w[91] = 4.0*(p.J3*w[15] + p.J2*w[16] + p.J1*w[18]);
+    w[92] = -4.0*(p.J3*w[21] - w[22]*w[60]);
+    w[93] = -4.0*(q[3]*q[5]*w[59] + p.J2*q[4]*q[6]);
+    w[94] = 4.0*(p.J2*w[18] + p.J1*w[16] + p.J3*w[17]);
+    w[16] = 4.0*(w[19]*w[58] - p.J1*w[20]);
+    w[95] = 4.0*(p.J1*w[15] + p.J3*w[18] + p.J2*w[17]);
 }
 
 static LAGC_PART_NOINLINE void shared_part20(const double* q, const Parameters& p, double* w) {
-    w[23] = w[17] + w[26];
-    w[24] = 1.0 - w[23];
-    w[73] = q[2]*q[2] + q[1]*q[1] + q[0]*q[0];
-    w[74] = p.L*p.L - w[73];
+    w[15] = -w[65];
+    w[18] = -w[66];
+    w[96] = q[3]*w[37];
+    w[97] = 4.0*p.c*(w[49] - q[6]*w[38] - w[50] - w[51]);
 }
 
-static LAGC_PART_NOINLINE void shared_part21(const Parameters& p, double* w) {
-    w[75] = p.J2 - p.J3;
-    w[76] = p.J1 - p.J3;
-    w[77] = p.J1 - p.J2;
+static LAGC_PART_NOINLINE void shared_part21(const double* qd, double* w) {
+    w[98] = w[23] + qd[0]*qd[0] + w[24];
 }
 
-static LAGC_PART_NOINLINE void shared_part22(const double* qd, double* w) {
-    w[78] = qd[6]*qd[6];
-    w[79] = qd[4]*qd[4];
-    w[80] = qd[5]*qd[5];
-    w[81] = qd[3]*qd[3];
+static LAGC_PART_NOINLINE void shared_part22(const double* q, const Parameters& p, double* w) {
+    w[23] = 1.0 - w[17] - w[25];
+    w[17] = 0.5*(p.L*p.L - q[2]*q[2] - q[1]*q[1] - q[0]*q[0]);
 }
 
-static LAGC_PART_NOINLINE void shared_part23(double* w) {
-    w[82] = 8.0*w[55];
-    w[83] = 8.0*w[56];
-    w[84] = 8.0*w[57];
-    w[85] = 8.0*w[58];
+static LAGC_PART_NOINLINE void shared_part23(const Parameters& p, double* w) {
+    w[24] = p.J2*w[37] + p.J3*w[56] + p.J1*w[38];
+    w[99] = p.J1*(w[2] + w[6]) + p.J3*w[4] - p.J2*w[3];
+    w[100] = p.J1*w[7] + p.J2*(w[8] - w[9]) - p.J3*w[0];
+    w[101] = p.J2*w[10] + p.J3*(w[11] + w[14]) - p.J1*w[12];
+    w[102] = p.J2*w[4] - p.J3*w[3] - p.J1*(w[5] - w[6]);
+    w[103] = p.J3*w[37] + p.J2*w[56] + p.J1*w[57];
+    w[104] = p.J1*w[13] - p.J3*(w[10] - w[14]) - p.J2*w[11];
+    w[105] = p.J1*w[1] + p.J2*(w[0] - w[9]) - p.J3*w[8];
+    w[106] = p.J3*w[7] - p.J2*(w[1] + w[9]) - p.J1*w[0];
+    w[107] = p.J1*w[11] - p.J3*(w[12] + w[14]) - p.J2*w[13];
+    w[108] = p.J2*w[57] + p.J3*w[38] + p.J1*w[56];
+    w[109] = p.J1*(w[4] - w[6]) + p.J3*w[2] - p.J2*w[5];
+    w[110] = p.J2*w[12] + p.J3*(w[13] - w[14]) - p.J1*w[10];
+    w[111] = p.J1*w[8] + p.J2*(w[7] + w[9]) - p.J3*w[1];
+    w[112] = p.J1*(w[3] + w[6]) + p.J3*w[5] - p.J2*w[2];
+    w[113] = p.J1*w[37] + p.J2*w[38] + p.J3*w[57];
 }
 
-static LAGC_PART_NOINLINE void shared_part24(const Parameters& p, double* w) {
-    w[86] = 0.5*w[61];
-    w[87] = p.c*w[62];
+static LAGC_PART_NOINLINE void shared_part24(const double* qd, double* w) {
+    w[114] = qd[6]*qd[6];
+    w[115] = qd[4]*qd[4];
+    w[116] = qd[5]*qd[5];
+    w[117] = qd[3]*qd[3];
 }
 
 static LAGC_PART_NOINLINE void shared_part25(const double* q, const double* u, double* w) {
-    w[88] = q[4]*u[0] + q[5]*u[1] + q[6]*u[2];
-    w[89] = q[5]*u[2] + q[3]*u[0] - q[6]*u[1];
-    w[90] = q[3]*u[1] + q[6]*u[0] - q[4]*u[2];
-    w[91] = q[5]*u[0] - q[3]*u[2] - q[4]*u[1];
+    w[118] = 2.0*(q[4]*u[0] + q[5]*u[1] + q[6]*u[2]);
+    w[119] = 2.0*(q[5]*u[2] + q[3]*u[0] - q[6]*u[1]) + w[68];
+    w[120] = 2.0*(q[3]*u[1] + q[6]*u[0] - q[4]*u[2]);
+    w[121] = 2.0*(q[5]*u[0] - q[3]*u[2] - q[4]*u[1]);
 }
 
-static LAGC_PART_NOINLINE void shared_part26(double* w) {
-    w[92] = 4.0*w[64];
+static LAGC_PART_NOINLINE void shared_part26(const Parameters& p, double* w) {
+    w[122] = p.c*w[70];
 }
 
-static LAGC_PART_NOINLINE void shared_part27(const double* q, const double* qdd, double* w) {
-    w[93] = q[4]*qdd[3];
-    w[94] = q[3]*qdd[4];
-    w[95] = q[6]*qdd[5];
-    w[96] = q[5]*qdd[6];
-    w[97] = w[93] + w[96] - w[94] - w[95];
-    w[98] = q[5]*qdd[3];
-    w[99] = q[3]*qdd[5];
-    w[100] = q[4]*qdd[6];
-    w[101] = q[6]*qdd[4];
-    w[102] = w[98] + w[101] - w[99] - w[100];
-    w[103] = q[6]*qdd[3];
-    w[104] = q[3]*qdd[6];
-    w[105] = q[4]*qdd[5];
-    w[106] = q[5]*qdd[4];
-    w[107] = w[103] + w[105] - w[104] - w[106];
+static LAGC_PART_NOINLINE void shared_part27(const double* q, const double* qdd, const Parameters& p, double* w) {
+    w[123] = p.g + qdd[2];
+    w[124] = 4.0*(w[69] + w[43] + q[5]*w[8] - w[44]);
+    w[125] = 4.0*(w[49] - w[50] - w[51] - q[4]*w[7]);
 }
 
-static LAGC_PART_NOINLINE void shared_part28(const double* q, const double* qd, double* w) {
-    w[108] = w[38] + w[69];
-    w[109] = q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2];
+static LAGC_PART_NOINLINE void shared_part28(double* w) {
+    w[49] = -w[53];
+    w[50] = -w[54];
+    w[51] = -w[55];
 }
 
-static LAGC_PART_NOINLINE void shared_part29(const double* q, const Parameters& p, double* w) {
-    w[110] = 4.0*(p.J2*w[15] + p.J3*w[16] + p.J1*w[17]);
-    w[111] = -4.0*(p.J1*w[19] - w[20]*w[75]);
-    w[112] = -4.0*(p.J2*q[3]*q[5] + q[4]*q[6]*w[76]);
-    w[113] = 4.0*(w[21]*w[77] - p.J3*w[22]);
-    w[114] = 4.0*(p.J3*w[15] + p.J2*w[16] + p.J1*w[18]);
-    w[115] = -4.0*(p.J3*w[21] - w[22]*w[77]);
-    w[116] = -4.0*(q[3]*q[5]*w[76] + p.J2*q[4]*q[6]);
-    w[117] = 4.0*(p.J2*w[18] + p.J1*w[16] + p.J3*w[17]);
-    w[118] = 4.0*(w[19]*w[75] - p.J1*w[20]);
-    w[119] = 4.0*(p.J1*w[15] + p.J3*w[18] + p.J2*w[17]);
-}
-
-static LAGC_PART_NOINLINE void shared_part30(double* w) {
-    w[120] = -w[59];
-    w[121] = -w[60];
-    w[122] = 4.0*w[71];
-}
-
-static LAGC_PART_NOINLINE void shared_part31(double* w) {
-    w[123] = 0.5*w[74];
-}
-
-static LAGC_PART_NOINLINE void shared_part32(const Parameters& p, double* w) {
-    w[124] = p.c*(w[63] + w[70] + w[44] - w[45]);
-    w[125] = w[78] + w[79] + w[80] + w[81];
-}
-
-static LAGC_PART_NOINLINE void shared_part33(const Parameters& p, double* w) {
-    w[126] = p.J2*w[38] + p.J3*w[53] + p.J1*w[39];
-    w[127] = p.J1*(w[2] + w[6]) + p.J3*w[4] - p.J2*w[3];
-    w[128] = p.J1*w[7] + p.J2*(w[8] - w[9]) - p.J3*w[0];
-    w[129] = p.J2*w[10] + p.J3*(w[11] + w[14]) - p.J1*w[12];
-    w[130] = p.J2*w[4] - p.J3*w[3] - p.J1*(w[5] - w[6]);
-    w[131] = p.J3*w[38] + p.J2*w[53] + p.J1*w[54];
-    w[132] = p.J1*w[13] - p.J3*(w[10] - w[14]) - p.J2*w[11];
-    w[133] = p.J1*w[1] + p.J2*(w[0] - w[9]) - p.J3*w[8];
-    w[134] = p.J3*w[7] - p.J2*(w[1] + w[9]) - p.J1*w[0];
-    w[135] = p.J1*w[11] - p.J3*(w[12] + w[14]) - p.J2*w[13];
-    w[136] = p.J2*w[54] + p.J3*w[39] + p.J1*w[53];
-    w[137] = p.J1*(w[4] - w[6]) + p.J3*w[2] - p.J2*w[5];
-    w[138] = p.J2*w[12] + p.J3*(w[13] - w[14]) - p.J1*w[10];
-    w[139] = p.J1*w[8] + p.J2*(w[7] + w[9]) - p.J3*w[1];
-    w[140] = p.J1*(w[3] + w[6]) + p.J3*w[5] - p.J2*w[2];
-    w[141] = p.J1*w[38] + p.J2*w[39] + p.J3*w[54];
-}
-
-static LAGC_PART_NOINLINE void shared_part34(double* w) {
-    w[142] = 2.0*w[88];
-    w[143] = 2.0*w[89] + w[87];
-    w[144] = 2.0*w[90];
-    w[145] = 2.0*w[91];
-}
-
-static LAGC_PART_NOINLINE void shared_part35(const Parameters& p, double* w) {
-    w[146] = p.c*w[92];
-}
-
-static LAGC_PART_NOINLINE void shared_part36(const double* q, const double* qdd, const Parameters& p, double* w) {
-    w[147] = p.g + qdd[2];
-    w[148] = 4.0*(w[63] + w[44] + q[5]*w[8] - w[45]);
-    w[63] = 4.0*(w[50] - w[51] - w[52] - q[4]*w[7]);
-}
-
-static LAGC_PART_NOINLINE void shared_part37(double* w) {
-    w[50] = -w[66];
-    w[51] = -w[67];
-    w[52] = -w[68];
-}
-
-static LAGC_PART_NOINLINE void shared_part38(double* w) {
-    w[149] = 2.0*w[108];
+static LAGC_PART_NOINLINE void shared_part29(const double* q, const double* qd, double* w) {
+    w[126] = w[37] + w[86];
+    w[127] = q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2];
 }
 
 // mass_matrix in parts (short compile times); w carries values between them.
@@ -371,22 +325,22 @@ static LAGC_PART_NOINLINE void mass_matrix_part0(const Parameters& p, double* M,
     M[42] = 0.0;
     M[43] = 0.0;
     M[44] = 0.0;
-    M[24] = w[110];
-    M[25] = w[111];
-    M[31] = w[111];
-    M[26] = w[112];
-    M[38] = w[112];
-    M[27] = w[113];
-    M[45] = w[113];
-    M[32] = w[114];
-    M[33] = w[115];
-    M[39] = w[115];
-    M[34] = w[116];
-    M[46] = w[116];
-    M[40] = w[117];
-    M[41] = w[118];
-    M[47] = w[118];
-    M[48] = w[119];
+    M[24] = w[87];
+    M[25] = w[88];
+    M[31] = w[88];
+    M[26] = w[89];
+    M[38] = w[89];
+    M[27] = w[90];
+    M[45] = w[90];
+    M[32] = w[91];
+    M[33] = w[92];
+    M[39] = w[92];
+    M[34] = w[93];
+    M[46] = w[93];
+    M[40] = w[94];
+    M[41] = w[16];
+    M[47] = w[16];
+    M[48] = w[95];
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
@@ -424,22 +378,22 @@ static LAGC_PART_NOINLINE void coriolis_matrix_part0(double* C, double* w) {
     C[42] = 0.0;
     C[43] = 0.0;
     C[44] = 0.0;
-    C[24] = 4.0*w[126];
-    C[25] = -4.0*w[127];
-    C[26] = -4.0*w[128];
-    C[27] = -4.0*w[129];
-    C[31] = 4.0*w[130];
-    C[32] = 4.0*w[131];
-    C[33] = 4.0*w[132];
-    C[34] = -4.0*w[133];
-    C[38] = 4.0*w[134];
-    C[39] = 4.0*w[135];
-    C[40] = 4.0*w[136];
-    C[41] = -4.0*w[137];
-    C[45] = -4.0*w[138];
-    C[46] = -4.0*w[139];
-    C[47] = -4.0*w[140];
-    C[48] = 4.0*w[141];
+    C[24] = 4.0*w[24];
+    C[25] = -4.0*w[99];
+    C[26] = -4.0*w[100];
+    C[27] = -4.0*w[101];
+    C[31] = 4.0*w[102];
+    C[32] = 4.0*w[103];
+    C[33] = 4.0*w[104];
+    C[34] = -4.0*w[105];
+    C[38] = 4.0*w[106];
+    C[39] = 4.0*w[107];
+    C[40] = 4.0*w[108];
+    C[41] = -4.0*w[109];
+    C[45] = -4.0*w[110];
+    C[46] = -4.0*w[111];
+    C[47] = -4.0*w[112];
+    C[48] = 4.0*w[113];
 }
 
 // potential_gradient in parts (short compile times); w carries values between them.
@@ -450,45 +404,45 @@ static LAGC_PART_NOINLINE void potential_gradient_part0(double* dVdq, double* w)
     dVdq[4] = 0.0;
     dVdq[5] = 0.0;
     dVdq[6] = 0.0;
-    dVdq[2] = w[40];
+    dVdq[2] = w[39];
 }
 
 // bias_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void bias_forces_part0(double* h, double* w) {
     h[0] = 0.0;
     h[1] = 0.0;
-    h[2] = w[40];
-    h[3] = w[82];
-    h[4] = w[83];
-    h[5] = w[84];
-    h[6] = w[85];
+    h[2] = w[39];
+    h[3] = w[61];
+    h[4] = w[62];
+    h[5] = w[63];
+    h[6] = w[64];
 }
 
 // generalized_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void generalized_forces_part0(const double* qd, const Parameters& p, double* Q, double* w) {
-    Q[0] = w[120];
-    Q[1] = w[121];
-    Q[2] = -w[86];
-    Q[3] = -(w[142] - 4.0*p.c*(w[70] + w[44] + qd[4]*w[19] - w[45]));
-    Q[4] = w[143];
-    Q[5] = 4.0*p.c*(w[47] + w[48] + qd[4]*w[21] - w[49]) + w[144];
-    Q[6] = -(w[122] + w[145]);
+    Q[0] = w[15];
+    Q[1] = w[18];
+    Q[2] = -w[67];
+    Q[3] = -(w[118] - 4.0*p.c*(w[96] + w[43] + qd[4]*w[19] - w[44]));
+    Q[4] = w[119];
+    Q[5] = 4.0*p.c*(w[46] + w[47] + qd[4]*w[21] - w[48]) + w[120];
+    Q[6] = -(w[97] + w[121]);
 }
 
 // kinetic_energy in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void kinetic_energy_part0(const Parameters& p, double* result, double* w) {
-    result[0] = 0.5*p.m*w[72] + 2.0*(p.J1*w[6]*w[6] + p.J3*w[14]*w[14] + p.J2*w[9]*w[9]);
+    result[0] = 0.5*p.m*w[98] + 2.0*(p.J1*w[6]*w[6] + p.J3*w[14]*w[14] + p.J2*w[9]*w[9]);
 }
 
 // potential_energy in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void potential_energy_part0(const double* q, double* result, double* w) {
-    result[0] = q[2]*w[40];
+    result[0] = q[2]*w[39];
 }
 
 // constraint_residuals in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_residuals_part0(double* c, double* w) {
-    c[0] = -w[24];
-    c[1] = -w[123];
+    c[0] = -w[23];
+    c[1] = -w[17];
 }
 
 // constraint_jacobian in parts (short compile times); w carries values between them.
@@ -503,10 +457,10 @@ static LAGC_PART_NOINLINE void constraint_jacobian_part0(const double* q, double
     A[11] = 0.0;
     A[12] = 0.0;
     A[13] = 0.0;
-    A[3] = w[65];
-    A[4] = w[66];
-    A[5] = w[67];
-    A[6] = w[68];
+    A[3] = w[52];
+    A[4] = w[53];
+    A[5] = w[54];
+    A[6] = w[55];
 }
 
 // semi_implicit_system in parts (short compile times); w carries values between them.
@@ -568,114 +522,113 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const
     K[78] = 0.0;
     K[79] = 0.0;
     K[80] = 0.0;
-    K[30] = w[110];
-    K[31] = w[111];
-    K[39] = w[111];
-    K[32] = w[112];
-    K[48] = w[112];
-    K[33] = w[113];
-    K[57] = w[113];
-    K[40] = w[114];
-    K[41] = w[115];
-    K[49] = w[115];
-    K[42] = w[116];
-    K[58] = w[116];
-    K[50] = w[117];
-    K[51] = w[118];
-    K[59] = w[118];
-    K[60] = w[119];
-    rhs[0] = w[120];
-    rhs[1] = w[121];
-    rhs[2] = -(w[86] + w[40]);
-    K[34] = w[65];
-    K[66] = w[65];
-    K[43] = w[66];
-    K[67] = w[66];
-    K[52] = w[67];
-    K[68] = w[67];
-    rhs[6] = u[1]*w[66] + u[2]*w[65] - u[0]*w[67] - w[122] - w[85];
-    K[61] = w[68];
-    K[69] = w[68];
-    rhs[4] = w[87] + u[0]*w[65] + u[2]*w[67] - w[83] - u[1]*w[68];
-    rhs[3] = -(w[82] + u[0]*w[66] + u[1]*w[67] + u[2]*w[68] - 4.0*w[124]);
-    rhs[5] = -(u[2]*w[66] + w[84] - w[146] - u[0]*w[68] - u[1]*w[65]);
-    rhs[7] = -(2.0*w[125] + p.k*(4.0*w[108] - p.k*w[24]));
-    rhs[8] = -(p.k*(2.0*w[109] - p.k*w[123]) + w[72]);
+    K[30] = w[87];
+    K[31] = w[88];
+    K[39] = w[88];
+    K[32] = w[89];
+    K[48] = w[89];
+    K[33] = w[90];
+    K[57] = w[90];
+    K[40] = w[91];
+    K[41] = w[92];
+    K[49] = w[92];
+    K[42] = w[93];
+    K[58] = w[93];
+    K[50] = w[94];
+    K[51] = w[16];
+    K[59] = w[16];
+    K[60] = w[95];
+    rhs[0] = w[15];
+    rhs[1] = w[18];
+    rhs[2] = -(w[39] + w[67]);
+    K[34] = w[52];
+    K[66] = w[52];
+    K[43] = w[53];
+    K[67] = w[53];
+    K[52] = w[54];
+    K[68] = w[54];
+    rhs[6] = u[1]*w[53] + u[2]*w[52] - u[0]*w[54] - w[97] - w[64];
+    K[61] = w[55];
+    K[69] = w[55];
+    rhs[4] = u[0]*w[52] + u[2]*w[54] + w[68] - w[62] - u[1]*w[55];
+    rhs[3] = -(w[61] + u[0]*w[53] + u[1]*w[54] + u[2]*w[55] - 4.0*p.c*(w[69] + w[96] + w[43] - w[44]));
+    rhs[5] = -(u[2]*w[53] + w[63] - w[122] - u[0]*w[55] - u[1]*w[52]);
+    rhs[7] = -(2.0*(w[114] + w[115] + w[116] + w[117]) - p.k*(p.k*w[23] - 4.0*w[126]));
+    rhs[8] = p.k*(p.k*w[17] - 2.0*w[127]) - w[98];
 }
 
-// forward_dynamics_quasi in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const Parameters& p, double* D, double* H, double* x, double* l, double* w) {
+// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
+// quasi-velocities, for forward_dynamics.
+static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
     D[0] = 4.0*p.J3;
     D[1] = 4.0*p.J2;
     D[2] = 4.0*p.J1;
     D[3] = p.m;
     D[4] = p.m;
     D[5] = p.m;
-    const double s2 = w[73]/p.m;
-    D[6] = s2;
-    const double s3 = w[18]*w[35];
-    const double s4 = w[17]*w[25];
-    const double s5 = w[16]*w[15];
-    const double s6 = w[17]*w[17] + w[16]*w[16] + w[18]*w[18] + w[15]*w[15];
-    const double s7 = s3 + s4 + s5 + 0.5*s6;
-    H[0] = 16.0*s7*s7;
-    const double s8 = w[23]*w[23];
-    H[1] = 4.0*s8*s8;
-    const double s9 = 2.0*w[40] + w[61];
-    const double s10 = 0.5*(2.0*w[72] - (q[2]*s9 + p.S*p.rho*w[28]*(q[0]*w[41] + q[1]*w[42]))/p.m - p.k*(p.k*w[74] - 4.0*w[109]))/s2;
-    x[0] = -(q[0]*s10 + w[59])/p.m;
-    x[1] = -(q[1]*s10 + w[60])/p.m;
-    x[2] = -(0.5*s9 + q[2]*s10)/p.m;
-    l[1] = s10;
-    const double s11 = q[5]*w[23];
-    const double s12 = q[3]*w[23];
-    const double s13 = 0.5*w[90] + p.c*w[64] - 2.0*w[57];
-    const double s14 = q[4]*w[23];
-    const double s15 = w[71] + 2.0*w[58] + 0.5*w[91];
-    const double s16 = q[6]*w[23];
-    const double s17 = 2.0*w[56] - 0.5*w[89] - p.c*w[46];
-    const double s18 = w[124] - 0.5*w[88] - 2.0*w[55];
-    const double s19 = s12*s13 + s16*s17 - s14*s15 - s11*s18;
-    const double s20 = s14*s13 + s11*s17 + s12*s15 + s16*s18;
-    const double s21 = s14*s18 + s12*s17 - s11*s15 - s16*s13;
-    const double s22 = 2.0*(s3 + s4 + s5) + s6;
-    l[0] = -2.0*(s14*s17 + s16*s15 - s11*s13 - s12*s18)/s22;
-    const double s23 = p.k*(w[149] - 0.5*p.k*w[24]) + w[125];
-    x[3] = -((s11*s19/p.J2 - s16*s20/p.J3 - s14*s21/p.J1)/s22 + s12*s23)/s22;
-    x[4] = -(s14*s23 + (s16*s19/p.J2 + s11*s20/p.J3 + s12*s21/p.J1)/s22)/s22;
-    x[5] = ((s12*s19/p.J2 + s14*s20/p.J3 - s16*s21/p.J1)/s22 - s11*s23)/s22;
-    x[6] = ((s11*s21/p.J1 + s14*s19/p.J2 - s12*s20/p.J3)/s22 - s16*s23)/s22;
-}
-
-// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
-// quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
-    double w[150];
-    detail::shared_part0(q, qd, w);
-    detail::shared_part1(q, qd, w);
-    detail::shared_part2(q, w);
-    detail::shared_part3(q, w);
-    detail::shared_part4(qd, w);
-    detail::shared_part5(w);
-    detail::shared_part6(qd, p, w);
-    detail::shared_part7(q, qd, w);
-    detail::shared_part8(p, w);
-    detail::shared_part9(qd, p, w);
-    detail::shared_part10(q, qd, w);
-    detail::shared_part11(q, qd, w);
-    detail::shared_part12(qd, p, w);
-    detail::shared_part13(p, w);
-    detail::shared_part15(q, w);
-    detail::shared_part17(w);
-    detail::shared_part18(q, p, w);
-    detail::shared_part19(qd, w);
-    detail::shared_part20(q, p, w);
-    detail::shared_part22(qd, w);
-    detail::shared_part25(q, u, w);
-    detail::shared_part28(q, qd, w);
-    detail::shared_part32(p, w);
-    detail::shared_part38(w);
-    detail::forward_dynamics_quasi_part0(q, p, D, H, x, l, w);
+    const double s0 = qd[1]*qd[1];
+    const double s1 = qd[2]*qd[2];
+    const double s2 = p.wind - qd[0];
+    const double s3 = std::sqrt(s0 + s1 + s2*s2);
+    const double s4 = q[2]*q[2] + q[1]*q[1] + q[0]*q[0];
+    const double s5 = s4/p.m;
+    D[6] = s5;
+    const double s6 = q[3]*q[3];
+    const double s7 = q[4]*q[4];
+    const double s8 = q[6]*q[6];
+    const double s9 = q[5]*q[5];
+    const double s10 = s8 + s9;
+    const double s11 = s7 + s10;
+    const double s12 = s8*s9;
+    const double s13 = s7*s7 + s8*s8 + s6*s6 + s9*s9;
+    const double s14 = s6*s11 + s7*s10 + s12 + 0.5*s13;
+    H[0] = 16.0*s14*s14;
+    const double s15 = s6 + s10;
+    const double s16 = s7 + s15;
+    const double s17 = s16*s16;
+    H[1] = 4.0*s17*s17;
+    const double s18 = s8 + s7 - s6 - s9;
+    const double s19 = q[4]*q[5];
+    const double s20 = q[3]*q[6];
+    const double s21 = s19 - s20;
+    const double s22 = 2.0*p.g*p.m + p.S*p.rho*s3*(p.CL*(s18*s2 - 2.0*qd[1]*s21) - p.CD*qd[2]);
+    const double s23 = q[5]*q[6];
+    const double s24 = q[3]*q[4];
+    const double s25 = s23 + s24;
+    const double s26 = p.CL*(2.0*qd[1]*s25 + qd[2]*s18) + p.CD*s2;
+    const double s27 = 2.0*p.CL*(s25*s2 + qd[2]*s21) - p.CD*qd[1];
+    const double s28 = 0.5*(2.0*(s0 + qd[0]*qd[0] + s1) - (q[2]*s22 + p.S*p.rho*s3*(q[0]*s26 + q[1]*s27))/p.m - p.k*(p.k*(p.L*p.L - s4) - 4.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2])))/s5;
+    x[0] = -(q[0]*s28 + 0.5*p.S*p.rho*s3*s26)/p.m;
+    x[1] = -(0.5*p.S*p.rho*s3*s27 + q[1]*s28)/p.m;
+    x[2] = -(0.5*s22 + q[2]*s28)/p.m;
+    l[1] = s28;
+    const double s29 = q[3]*s16;
+    const double s30 = q[5]*qd[5];
+    const double s31 = q[4]*qd[4];
+    const double s32 = qd[6]*qd[6] + qd[4]*qd[4] + qd[5]*qd[5] + qd[3]*qd[3] + p.k*(2.0*(s30 + s31 + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - s16));
+    const double s33 = q[5]*s16;
+    const double s34 = q[3]*qd[4];
+    const double s35 = s34 + q[6]*qd[5] - q[5]*qd[6] - q[4]*qd[3];
+    const double s36 = q[5]*qd[4];
+    const double s37 = s36 + q[3]*qd[6] - q[4]*qd[5] - q[6]*qd[3];
+    const double s38 = q[5]*qd[3];
+    const double s39 = q[4]*qd[6];
+    const double s40 = s38 + q[6]*qd[4] - s39 - q[3]*qd[5];
+    const double s41 = 0.5*(q[3]*u[1] + q[6]*u[0] - q[4]*u[2]) + p.c*(qd[6]*s23 + q[3]*s38 + q[4]*s36 - qd[5]*(s8 + s6 + s7)) - 2.0*(p.J1*qd[6]*s35 - p.J3*qd[4]*s37 - p.J2*qd[3]*s40);
+    const double s42 = q[4]*s16;
+    const double s43 = p.c*(qd[6]*(s6 + s7 + s9) - q[6]*s31 - qd[5]*s23 - qd[3]*s20) + 2.0*(p.J3*qd[3]*s37 - p.J2*qd[4]*s40 - p.J1*qd[5]*s35) + 0.5*(q[5]*u[0] - q[3]*u[2] - q[4]*u[1]);
+    const double s44 = q[6]*s16;
+    const double s45 = 2.0*(p.J1*qd[3]*s35 + p.J2*qd[6]*s40 + p.J3*qd[5]*s37) - 0.5*(q[5]*u[2] + q[3]*u[0] - q[6]*u[1]) - p.c*(qd[3]*s24 + qd[5]*s19 + q[6]*s39 - qd[4]*s15);
+    const double s46 = p.c*(q[4]*s34 + q[3]*s30 + qd[6]*s20 - qd[3]*s11) - 0.5*(q[4]*u[0] + q[5]*u[1] + q[6]*u[2]) - 2.0*(p.J2*qd[5]*s40 - p.J1*qd[4]*s35 - p.J3*qd[6]*s37);
+    const double s47 = s29*s41 + s44*s45 - s42*s43 - s33*s46;
+    const double s48 = s42*s41 + s33*s45 + s29*s43 + s44*s46;
+    const double s49 = s42*s46 + s29*s45 - s33*s43 - s44*s41;
+    const double s50 = 2.0*(s6*s9 + s8*s7 + s7*s9 + s8*s6 + s12 + s6*s7) + s13;
+    x[3] = -(s29*s32 + (s33*s47/p.J2 - s44*s48/p.J3 - s42*s49/p.J1)/s50)/s50;
+    x[4] = -(s42*s32 + (s44*s47/p.J2 + s33*s48/p.J3 + s29*s49/p.J1)/s50)/s50;
+    x[5] = ((s29*s47/p.J2 + s42*s48/p.J3 - s44*s49/p.J1)/s50 - s33*s32)/s50;
+    x[6] = ((s33*s49/p.J1 + s42*s47/p.J2 - s29*s48/p.J3)/s50 - s44*s32)/s50;
+    l[0] = -2.0*(s42*s45 + s44*s43 - s33*s41 - s29*s46)/s50;
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
@@ -755,127 +708,127 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     J[150] = 0.0;
     J[151] = 0.0;
     J[152] = 0.0;
-    J[20] = 0.5*p.S*p.rho*w[28]*2.0*p.CL*(q[6]*qd[2] - q[4]*w[27]);
-    J[21] = -0.5*p.S*p.rho*w[28]*2.0*p.CL*(q[5]*qd[2] + q[3]*w[27]);
-    J[22] = -0.5*p.S*p.rho*w[28]*2.0*p.CL*(q[4]*qd[2] + q[6]*w[27]);
-    J[23] = -0.5*p.S*p.rho*w[28]*2.0*p.CL*(q[5]*w[27] - q[3]*qd[2]);
-    J[61] = -(4.0*p.c*w[35] + 8.0*w[126]);
-    J[79] = -(4.0*p.c*w[26] + 8.0*w[131]);
-    J[97] = -(8.0*w[136] + 4.0*p.c*w[36]);
-    J[115] = -(8.0*w[141] + 4.0*p.c*w[37]);
-    J[82] = w[65];
-    J[100] = w[65];
-    J[118] = w[65];
-    J[122] = -(p.k*(4.0*qd[3] + p.k*w[65]) + 2.0*qdd[3]);
-    J[117] = w[66];
-    J[123] = -(p.k*(4.0*qd[4] + p.k*w[66]) + 2.0*qdd[4]);
-    J[84] = w[67];
-    J[124] = -(2.0*qdd[5] + p.k*(p.k*w[67] + 4.0*qd[5]));
-    J[99] = w[68];
-    J[125] = -(p.k*(4.0*qd[6] + p.k*w[68]) + 2.0*qdd[6]);
-    const double s24 = -lambda[1];
-    J[0] = s24;
-    J[18] = s24;
-    J[36] = s24;
-    const double s25 = qd[1]*w[66];
-    J[3] = -0.5*p.S*p.rho*w[28]*p.CL*(s25 - qd[2]*w[65]);
-    J[39] = 0.5*p.S*p.rho*w[28]*p.CL*(s25 + w[67]*w[27]);
-    const double s26 = qd[1]*w[65];
-    J[4] = -0.5*p.S*p.rho*w[28]*p.CL*(qd[2]*w[66] + s26);
-    J[40] = -0.5*p.S*p.rho*w[28]*p.CL*(w[68]*w[27] + s26);
-    const double s27 = qd[1]*w[68];
-    J[5] = -0.5*p.S*p.rho*w[28]*p.CL*(s27 - qd[2]*w[67]);
-    J[37] = -0.5*p.S*p.rho*w[28]*p.CL*(s27 - w[65]*w[27]);
-    const double s28 = qd[1]*w[67];
-    J[6] = -0.5*p.S*p.rho*w[28]*p.CL*(qd[2]*w[68] + s28);
-    J[38] = -0.5*p.S*p.rho*w[28]*p.CL*(w[66]*w[27] - s28);
-    const double s29 = 0.5*2.0*w[27]/w[28];
-    const double s30 = p.CD*w[28];
-    J[7] = 0.5*p.S*p.rho*(s29*w[41] + s30);
-    const double s31 = w[28]*p.CL*w[30];
-    J[24] = 0.5*p.S*p.rho*(s29*w[42] + s31);
+    J[20] = 0.5*p.S*p.rho*w[27]*2.0*p.CL*(q[6]*qd[2] - q[4]*w[26]);
+    J[21] = -0.5*p.S*p.rho*w[27]*2.0*p.CL*(q[5]*qd[2] + q[3]*w[26]);
+    J[22] = -0.5*p.S*p.rho*w[27]*2.0*p.CL*(q[4]*qd[2] + q[6]*w[26]);
+    J[23] = -0.5*p.S*p.rho*w[27]*2.0*p.CL*(q[5]*w[26] - q[3]*qd[2]);
+    J[61] = -(4.0*p.c*w[34] + 8.0*w[24]);
+    J[79] = -(8.0*w[103] + 4.0*p.c*w[25]);
+    J[97] = -(8.0*w[108] + 4.0*p.c*w[35]);
+    J[115] = -(8.0*w[113] + 4.0*p.c*w[36]);
+    J[82] = w[52];
+    J[100] = w[52];
+    J[118] = w[52];
+    J[122] = -(p.k*(4.0*qd[3] + p.k*w[52]) + 2.0*qdd[3]);
+    J[117] = w[53];
+    J[123] = -(p.k*(4.0*qd[4] + p.k*w[53]) + 2.0*qdd[4]);
+    J[84] = w[54];
+    J[124] = -(2.0*qdd[5] + p.k*(p.k*w[54] + 4.0*qd[5]));
+    J[99] = w[55];
+    J[125] = -(p.k*(4.0*qd[6] + p.k*w[55]) + 2.0*qdd[6]);
+    const double s2 = -lambda[1];
+    J[0] = s2;
+    J[18] = s2;
+    J[36] = s2;
+    const double s3 = qd[1]*w[53];
+    J[3] = -0.5*p.S*p.rho*w[27]*p.CL*(s3 - qd[2]*w[52]);
+    J[39] = 0.5*p.S*p.rho*w[27]*p.CL*(s3 + w[54]*w[26]);
+    const double s4 = qd[1]*w[52];
+    J[4] = -0.5*p.S*p.rho*w[27]*p.CL*(qd[2]*w[53] + s4);
+    J[40] = -0.5*p.S*p.rho*w[27]*p.CL*(w[55]*w[26] + s4);
+    const double s5 = qd[1]*w[55];
+    J[5] = -0.5*p.S*p.rho*w[27]*p.CL*(s5 - qd[2]*w[54]);
+    J[37] = -0.5*p.S*p.rho*w[27]*p.CL*(s5 - w[52]*w[26]);
+    const double s6 = qd[1]*w[54];
+    J[6] = -0.5*p.S*p.rho*w[27]*p.CL*(qd[2]*w[55] + s6);
+    J[38] = -0.5*p.S*p.rho*w[27]*p.CL*(w[53]*w[26] - s6);
+    const double s7 = 0.5*2.0*w[26]/w[27];
+    const double s8 = p.CD*w[27];
+    J[7] = 0.5*p.S*p.rho*(s7*w[40] + s8);
+    const double s9 = w[27]*p.CL*w[29];
+    J[24] = 0.5*p.S*p.rho*(s7*w[41] + s9);
     w[15] = 2.0*qd[1];
-    const double s32 = 0.5*w[15]/w[28];
-    J[8] = -0.5*p.S*p.rho*(s31 + s32*w[41]);
-    J[25] = -0.5*p.S*p.rho*(s32*w[42] - s30);
+    const double s10 = 0.5*w[15]/w[27];
+    J[8] = -0.5*p.S*p.rho*(s9 + s10*w[40]);
+    J[25] = -0.5*p.S*p.rho*(s10*w[41] - s8);
     w[16] = 2.0*qd[2];
-    const double s33 = 0.5*w[16]/w[28];
-    J[43] = -0.5*p.S*p.rho*(s33*w[43] - s30);
-    const double s34 = w[28]*p.CL*w[29];
-    J[9] = -0.5*p.S*p.rho*(s33*w[41] + s34);
-    J[41] = 0.5*p.S*p.rho*(s34 + s29*w[43]);
-    const double s35 = w[28]*p.CL*w[33];
-    J[26] = -0.5*p.S*p.rho*(s35 + s33*w[42]);
-    J[42] = 0.5*p.S*p.rho*(s35 - s32*w[43]);
-    const double s36 = 2.0*lambda[0];
-    J[54] = 4.0*(p.c*(w[38] + w[39] + w[53]) + (p.J3*q[6]*qdd[6] + p.J1*q[4]*qdd[4] + p.J2*q[5]*qdd[5])) + 8.0*(p.J1*w[79] + p.J3*w[78] + p.J2*w[80]) - s36;
-    J[72] = 4.0*(p.c*(w[38] + w[53] + w[54]) + (p.J2*q[6]*qdd[6] + p.J1*q[3]*qdd[3] + p.J3*q[5]*qdd[5])) + 8.0*(p.J2*w[78] + p.J1*w[81] + p.J3*w[80]) - s36;
-    J[90] = 4.0*(p.c*w[69] + (p.J2*q[3]*qdd[3] + p.J1*q[6]*qdd[6] + p.J3*q[4]*qdd[4])) + 8.0*(p.J2*w[81] + p.J3*w[79] + p.J1*w[78]) - s36;
-    J[108] = 8.0*(p.J1*w[80] + p.J3*w[81] + p.J2*w[79]) + 4.0*(p.c*(w[38] + w[39] + w[54]) + (p.J1*q[5]*qdd[5] + p.J3*q[3]*qdd[3] + p.J2*q[4]*qdd[4])) - s36;
-    const double s37 = 8.0*(qd[5]*qd[6]*w[75] - p.J1*qd[3]*qd[4]);
+    const double s11 = 0.5*w[16]/w[27];
+    J[43] = -0.5*p.S*p.rho*(s11*w[42] - s8);
+    const double s12 = w[27]*p.CL*w[28];
+    J[9] = -0.5*p.S*p.rho*(s11*w[40] + s12);
+    J[41] = 0.5*p.S*p.rho*(s12 + s7*w[42]);
+    const double s13 = w[27]*p.CL*w[32];
+    J[26] = -0.5*p.S*p.rho*(s13 + s11*w[41]);
+    J[42] = 0.5*p.S*p.rho*(s13 - s10*w[42]);
+    const double s14 = 2.0*lambda[0];
+    J[54] = 4.0*(p.c*(w[37] + w[38] + w[56]) + (p.J3*q[6]*qdd[6] + p.J1*q[4]*qdd[4] + p.J2*q[5]*qdd[5])) + 8.0*(p.J1*w[115] + p.J3*w[114] + p.J2*w[116]) - s14;
+    J[72] = 4.0*(p.c*(w[37] + w[56] + w[57]) + (p.J2*q[6]*qdd[6] + p.J1*q[3]*qdd[3] + p.J3*q[5]*qdd[5])) + 8.0*(p.J2*w[114] + p.J1*w[117] + p.J3*w[116]) - s14;
+    J[90] = 4.0*(p.c*w[86] + (p.J2*q[3]*qdd[3] + p.J1*q[6]*qdd[6] + p.J3*q[4]*qdd[4])) + 8.0*(p.J2*w[117] + p.J3*w[115] + p.J1*w[114]) - s14;
+    J[108] = 8.0*(p.J1*w[116] + p.J3*w[117] + p.J2*w[115]) + 4.0*(p.c*(w[37] + w[38] + w[57]) + (p.J1*q[5]*qdd[5] + p.J3*q[3]*qdd[3] + p.J2*q[4]*qdd[4])) - s14;
+    const double s15 = 8.0*(qd[5]*qd[6]*w[58] - p.J1*qd[3]*qd[4]);
     w[17] = 2.0*u[0];
-    J[55] = -(4.0*(p.J1*(w[93] + w[97]) + p.J3*w[95] - p.J2*w[96]) + (w[17] - 4.0*p.c*(w[2] - qd[3]*w[66])) - s37);
-    J[71] = s37 + (4.0*p.c*(w[5] - qd[4]*w[65]) + w[17]) - 4.0*(p.J3*w[96] + p.J1*(w[94] - w[97]) - p.J2*w[95]);
-    const double s38 = 8.0*(p.J2*qd[3]*qd[5] + qd[4]*qd[6]*w[76]);
+    J[55] = -(4.0*(p.J1*(w[71] + w[75]) + p.J3*w[73] - p.J2*w[74]) + (w[17] - 4.0*p.c*(w[2] - qd[3]*w[53])) - s15);
+    J[71] = s15 + (4.0*p.c*(w[5] - qd[4]*w[52]) + w[17]) - 4.0*(p.J3*w[74] + p.J1*(w[72] - w[75]) - p.J2*w[73]);
+    const double s16 = 8.0*(p.J2*qd[3]*qd[5] + qd[4]*qd[6]*w[59]);
     w[2] = 2.0*u[1];
-    J[56] = -(s38 + 4.0*(p.J2*(w[98] + w[102]) + p.J1*w[100] - p.J3*w[101]) + (w[2] + 4.0*p.c*(qd[3]*w[67] - w[8])));
-    J[88] = -(s38 + 4.0*(p.J2*(w[99] - w[102]) + p.J1*w[101] - p.J3*w[100]) - (w[2] + 4.0*p.c*(w[1] - qd[5]*w[65])));
-    const double s39 = 8.0*(p.J3*qd[3]*qd[6] - qd[4]*qd[5]*w[77]);
-    const double s40 = 2.0*u[2];
-    J[57] = -(s39 + 4.0*(p.J3*(w[103] + w[107]) + p.J2*w[106] - p.J1*w[105]) + (s40 + 4.0*p.c*(qd[3]*w[68] - w[11])));
-    J[105] = -(s39 + 4.0*(p.J2*w[105] + p.J3*(w[104] - w[107]) - p.J1*w[106]) - (s40 - 4.0*p.c*(qd[6]*w[65] - w[13])));
-    const double s41 = 4.0*p.c*w[19];
-    J[62] = 8.0*w[127] + s41;
-    J[78] = s41 - 8.0*w[130];
-    const double s42 = 4.0*p.c*q[3]*q[5];
-    J[63] = 8.0*w[128] + s42;
-    J[95] = -(8.0*w[134] - s42);
-    const double s43 = 4.0*p.c*w[22];
-    J[64] = s43 + 8.0*w[129];
-    J[112] = s43 + 8.0*w[138];
-    J[65] = w[50];
-    J[101] = w[50];
-    J[66] = w[51];
-    J[116] = w[51];
-    J[67] = w[52];
-    J[83] = w[52];
-    const double s44 = 8.0*(qd[3]*qd[6]*w[77] - p.J3*qd[4]*qd[5]);
-    J[73] = s44 + (s40 - 4.0*p.c*(qd[4]*w[67] - w[10])) - 4.0*(p.J2*w[103] + p.J3*(w[106] - w[107]) - p.J1*w[104]);
-    J[89] = s44 - 4.0*(p.J3*(w[105] + w[107]) + p.J2*w[104] - p.J1*w[103]) - (s40 - 4.0*p.c*(w[12] - qd[5]*w[66]));
-    w[1] = 8.0*(qd[3]*qd[5]*w[76] + p.J2*qd[4]*qd[6]);
+    J[56] = -(s16 + 4.0*(p.J2*(w[76] + w[80]) + p.J1*w[78] - p.J3*w[79]) + (w[2] + 4.0*p.c*(qd[3]*w[54] - w[8])));
+    J[88] = -(s16 + 4.0*(p.J2*(w[77] - w[80]) + p.J1*w[79] - p.J3*w[78]) - (w[2] + 4.0*p.c*(w[1] - qd[5]*w[52])));
+    const double s17 = 8.0*(p.J3*qd[3]*qd[6] - qd[4]*qd[5]*w[60]);
+    const double s18 = 2.0*u[2];
+    J[57] = -(s17 + 4.0*(p.J3*(w[81] + w[85]) + p.J2*w[84] - p.J1*w[83]) + (s18 + 4.0*p.c*(qd[3]*w[55] - w[11])));
+    J[105] = -(s17 + 4.0*(p.J2*w[83] + p.J3*(w[82] - w[85]) - p.J1*w[84]) - (s18 - 4.0*p.c*(qd[6]*w[52] - w[13])));
+    const double s19 = 4.0*p.c*w[19];
+    J[62] = 8.0*w[99] + s19;
+    J[78] = s19 - 8.0*w[102];
+    const double s20 = 4.0*p.c*q[3]*q[5];
+    J[63] = 8.0*w[100] + s20;
+    J[95] = -(8.0*w[106] - s20);
+    const double s21 = 4.0*p.c*w[22];
+    J[64] = s21 + 8.0*w[101];
+    J[112] = s21 + 8.0*w[110];
+    J[65] = w[49];
+    J[101] = w[49];
+    J[66] = w[50];
+    J[116] = w[50];
+    J[67] = w[51];
+    J[83] = w[51];
+    const double s22 = 8.0*(qd[3]*qd[6]*w[60] - p.J3*qd[4]*qd[5]);
+    J[73] = s22 + (s18 - 4.0*p.c*(qd[4]*w[54] - w[10])) - 4.0*(p.J2*w[81] + p.J3*(w[84] - w[85]) - p.J1*w[82]);
+    J[89] = s22 - 4.0*(p.J3*(w[83] + w[85]) + p.J2*w[82] - p.J1*w[81]) - (s18 - 4.0*p.c*(w[12] - qd[5]*w[53]));
+    w[1] = 8.0*(qd[3]*qd[5]*w[59] + p.J2*qd[4]*qd[6]);
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part1(const double* q, const double* qd, const Parameters& p, const double* qdd, double* J, double* w) {
-    J[74] = -(4.0*(p.J2*(w[101] + w[102]) + p.J1*w[99] - p.J3*w[98]) + w[1] + (w[2] + 4.0*p.c*(qd[4]*w[68] - w[0])));
-    J[106] = -(4.0*(p.J1*w[98] + p.J2*(w[100] - w[102]) - p.J3*w[99]) + w[1] - (w[2] - 4.0*p.c*(qd[6]*w[66] - w[7])));
-    const double s45 = 4.0*p.c*w[21];
-    J[80] = -(8.0*w[132] - s45);
-    J[96] = s45 - 8.0*w[135];
-    const double s46 = 4.0*p.c*q[4]*q[6];
-    J[81] = 8.0*w[133] + s46;
-    J[113] = s46 + 8.0*w[139];
-    const double s47 = 8.0*(qd[3]*qd[4]*w[75] - p.J1*qd[5]*qd[6]);
-    J[91] = s47 + 4.0*(p.J2*w[94] - p.J3*w[93] - p.J1*(w[95] - w[97])) + (w[17] - 4.0*p.c*(qd[5]*w[68] - w[4]));
-    J[107] = -(4.0*(p.J3*w[94] + p.J1*(w[96] + w[97]) - p.J2*w[93]) + (w[17] + 4.0*p.c*(qd[6]*w[67] - w[3])) - s47);
-    const double s48 = 4.0*p.c*w[20];
-    J[98] = s48 + 8.0*w[137];
-    J[114] = s48 + 8.0*w[140];
-    const double s49 = p.k*2.0*q[0];
-    const double s50 = 2.0*qd[0];
-    J[136] = -(qdd[0] + p.k*(0.5*s49 + s50));
-    J[143] = -(s50 + s49);
-    const double s51 = p.k*2.0*q[1];
-    J[137] = -(qdd[1] + p.k*(0.5*s51 + w[15]));
-    J[144] = -(s51 + w[15]);
-    const double s52 = p.k*2.0*q[2];
-    J[138] = -(qdd[2] + p.k*(0.5*s52 + w[16]));
-    J[145] = -(s52 + w[16]);
+    J[74] = -(4.0*(p.J2*(w[79] + w[80]) + p.J1*w[77] - p.J3*w[76]) + w[1] + (w[2] + 4.0*p.c*(qd[4]*w[55] - w[0])));
+    J[106] = -(4.0*(p.J1*w[76] + p.J2*(w[78] - w[80]) - p.J3*w[77]) + w[1] - (w[2] - 4.0*p.c*(qd[6]*w[53] - w[7])));
+    const double s23 = 4.0*p.c*w[21];
+    J[80] = -(8.0*w[104] - s23);
+    J[96] = s23 - 8.0*w[107];
+    const double s24 = 4.0*p.c*q[4]*q[6];
+    J[81] = 8.0*w[105] + s24;
+    J[113] = s24 + 8.0*w[111];
+    const double s25 = 8.0*(qd[3]*qd[4]*w[58] - p.J1*qd[5]*qd[6]);
+    J[91] = s25 + 4.0*(p.J2*w[72] - p.J3*w[71] - p.J1*(w[73] - w[75])) + (w[17] - 4.0*p.c*(qd[5]*w[55] - w[4]));
+    J[107] = -(4.0*(p.J3*w[72] + p.J1*(w[74] + w[75]) - p.J2*w[71]) + (w[17] + 4.0*p.c*(qd[6]*w[54] - w[3])) - s25);
+    const double s26 = 4.0*p.c*w[20];
+    J[98] = s26 + 8.0*w[109];
+    J[114] = s26 + 8.0*w[112];
+    const double s27 = p.k*2.0*q[0];
+    const double s28 = 2.0*qd[0];
+    J[136] = -(qdd[0] + p.k*(0.5*s27 + s28));
+    J[143] = -(s28 + s27);
+    const double s29 = p.k*2.0*q[1];
+    J[137] = -(qdd[1] + p.k*(0.5*s29 + w[15]));
+    J[144] = -(s29 + w[15]);
+    const double s30 = p.k*2.0*q[2];
+    J[138] = -(qdd[2] + p.k*(0.5*s30 + w[16]));
+    J[145] = -(s30 + w[16]);
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J) {
-    double w[142];
+    double w[118];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
     detail::shared_part2(q, w);
@@ -885,14 +838,14 @@ static void linearization_terms(const double* q, const double* qd, const double*
     detail::shared_part6(qd, p, w);
     detail::shared_part7(q, qd, w);
     detail::shared_part9(qd, p, w);
-    detail::shared_part11(q, qd, w);
-    detail::shared_part16(q, w);
-    detail::shared_part17(w);
-    detail::shared_part21(p, w);
-    detail::shared_part22(qd, w);
-    detail::shared_part27(q, qdd, w);
-    detail::shared_part33(p, w);
-    detail::shared_part37(w);
+    detail::shared_part11(q, w);
+    detail::shared_part12(q, qd, w);
+    detail::shared_part13(p, w);
+    detail::shared_part17(q, qdd, w);
+    detail::shared_part18(w);
+    detail::shared_part23(p, w);
+    detail::shared_part24(qd, w);
+    detail::shared_part28(w);
     detail::linearization_terms_part0(q, qd, u, p, qdd, lambda, J, w);
     detail::linearization_terms_part1(q, qd, p, qdd, J, w);
 }
@@ -1072,13 +1025,13 @@ static void augment_right_hand_side(double rho, const double* A, const double* r
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void inverse_dynamics_part0(const double* q, const double* qdd, const Parameters& p, double* tau, double* w) {
-    tau[0] = p.m*qdd[0] + w[59];
-    tau[1] = w[60] + p.m*qdd[1];
-    tau[4] = -(4.0*(p.J3*q[5]*w[107] + p.J1*q[3]*w[97] - p.J2*q[6]*w[102]) + w[143] - w[83]);
-    tau[5] = 4.0*(p.J3*q[4]*w[107] - p.J1*q[6]*w[97] - p.J2*q[3]*w[102]) + w[84] - (w[146] + w[144]);
-    tau[2] = p.m*w[147] + w[86];
-    tau[3] = w[82] + 4.0*(p.J3*q[6]*w[107] + p.J2*q[5]*w[102] + p.J1*q[4]*w[97]) + (w[142] - p.c*w[148]);
-    tau[6] = 4.0*(p.J1*q[5]*w[97] - p.J3*q[3]*w[107] - p.J2*q[4]*w[102]) + w[85] + (p.c*w[63] + w[145]);
+    tau[0] = p.m*qdd[0] + w[65];
+    tau[1] = w[66] + p.m*qdd[1];
+    tau[4] = -(4.0*(p.J3*q[5]*w[85] + p.J1*q[3]*w[75] - p.J2*q[6]*w[80]) + w[119] - w[62]);
+    tau[5] = 4.0*(p.J3*q[4]*w[85] - p.J1*q[6]*w[75] - p.J2*q[3]*w[80]) + w[63] - (w[122] + w[120]);
+    tau[2] = p.m*w[123] + w[67];
+    tau[3] = w[61] + 4.0*(p.J3*q[6]*w[85] + p.J2*q[5]*w[80] + p.J1*q[4]*w[75]) - (p.c*w[124] - w[118]);
+    tau[6] = 4.0*(p.J1*q[5]*w[75] - p.J3*q[3]*w[85] - p.J2*q[4]*w[80]) + w[64] + (p.c*w[125] + w[121]);
 }
 
 // inverse_dynamics_regressor in parts (short compile times); w carries values between them.
@@ -1109,29 +1062,29 @@ static LAGC_PART_NOINLINE void inverse_dynamics_regressor_part0(const double* q,
     Y[42] = 0.0;
     Y[46] = 0.0;
     Y[47] = 0.0;
-    Y[5] = 0.5*p.S*p.rho*w[28]*w[27];
-    Y[12] = -0.5*p.S*p.rho*qd[1]*w[28];
-    Y[19] = -0.5*p.S*p.rho*qd[2]*w[28];
-    Y[4] = 0.5*p.S*p.rho*w[28]*w[31];
-    Y[11] = 0.5*p.S*p.rho*w[28]*w[32];
-    Y[18] = 0.5*p.S*p.rho*w[28]*w[34];
-    Y[34] = -w[62];
-    Y[41] = -w[92];
-    Y[22] = -(8.0*qd[4]*w[6] - 4.0*q[4]*w[97]);
-    Y[29] = -(4.0*q[3]*w[97] - 8.0*qd[3]*w[6]);
-    Y[36] = 8.0*qd[6]*w[6] - 4.0*q[6]*w[97];
-    Y[43] = -(8.0*qd[5]*w[6] - 4.0*q[5]*w[97]);
-    Y[23] = 8.0*qd[5]*w[9] + 4.0*q[5]*w[102];
-    Y[30] = 8.0*qd[6]*w[9] + 4.0*q[6]*w[102];
-    Y[37] = -(4.0*q[3]*w[102] + 8.0*qd[3]*w[9]);
-    Y[44] = -(4.0*q[4]*w[102] + 8.0*qd[4]*w[9]);
-    Y[24] = -(8.0*qd[6]*w[14] - 4.0*q[6]*w[107]);
-    Y[31] = -(4.0*q[5]*w[107] - 8.0*qd[5]*w[14]);
-    Y[38] = 4.0*q[4]*w[107] - 8.0*qd[4]*w[14];
-    Y[45] = -(4.0*q[3]*w[107] - 8.0*qd[3]*w[14]);
-    Y[14] = w[147];
-    Y[27] = -w[148];
-    Y[48] = w[63];
+    Y[5] = 0.5*p.S*p.rho*w[27]*w[26];
+    Y[12] = -0.5*p.S*p.rho*qd[1]*w[27];
+    Y[19] = -0.5*p.S*p.rho*qd[2]*w[27];
+    Y[4] = 0.5*p.S*p.rho*w[27]*w[30];
+    Y[11] = 0.5*p.S*p.rho*w[27]*w[31];
+    Y[18] = 0.5*p.S*p.rho*w[27]*w[33];
+    Y[34] = -w[45];
+    Y[41] = -w[70];
+    Y[22] = -(8.0*qd[4]*w[6] - 4.0*q[4]*w[75]);
+    Y[29] = -(4.0*q[3]*w[75] - 8.0*qd[3]*w[6]);
+    Y[36] = 8.0*qd[6]*w[6] - 4.0*q[6]*w[75];
+    Y[43] = -(8.0*qd[5]*w[6] - 4.0*q[5]*w[75]);
+    Y[23] = 8.0*qd[5]*w[9] + 4.0*q[5]*w[80];
+    Y[30] = 8.0*qd[6]*w[9] + 4.0*q[6]*w[80];
+    Y[37] = -(4.0*q[3]*w[80] + 8.0*qd[3]*w[9]);
+    Y[44] = -(4.0*q[4]*w[80] + 8.0*qd[4]*w[9]);
+    Y[24] = -(8.0*qd[6]*w[14] - 4.0*q[6]*w[85]);
+    Y[31] = -(4.0*q[5]*w[85] - 8.0*qd[5]*w[14]);
+    Y[38] = 4.0*q[4]*w[85] - 8.0*qd[4]*w[14];
+    Y[45] = -(4.0*q[3]*w[85] - 8.0*qd[3]*w[14]);
+    Y[14] = w[123];
+    Y[27] = -w[124];
+    Y[48] = w[125];
 }
 
 // input_matrix in parts (short compile times); w carries values between them.
@@ -1145,24 +1098,24 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B, double* w) {
     B[6] = 0.0;
     B[7] = 0.0;
     B[8] = 0.0;
-    B[12] = w[65];
-    B[16] = w[65];
-    B[20] = w[65];
-    B[19] = w[66];
-    B[14] = w[67];
-    B[15] = w[68];
-    B[9] = w[50];
-    B[17] = w[50];
-    B[10] = w[51];
-    B[18] = w[51];
-    B[11] = w[52];
-    B[13] = w[52];
+    B[12] = w[52];
+    B[16] = w[52];
+    B[20] = w[52];
+    B[19] = w[53];
+    B[14] = w[54];
+    B[15] = w[55];
+    B[9] = w[49];
+    B[17] = w[49];
+    B[10] = w[50];
+    B[18] = w[50];
+    B[11] = w[51];
+    B[13] = w[51];
 }
 
 // constraint_velocity in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_velocity_part0(double* v, double* w) {
-    v[1] = w[109];
-    v[0] = w[149];
+    v[0] = 2.0*w[126];
+    v[1] = w[127];
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
@@ -1239,42 +1192,41 @@ static LAGC_PART_NOINLINE void output_angular_velocity_part0(double* out, double
 
 
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
-    double w[120];
+    double w[96];
     detail::shared_part2(q, w);
     detail::shared_part3(q, w);
-    detail::shared_part21(p, w);
-    detail::shared_part29(q, p, w);
+    detail::shared_part13(p, w);
+    detail::shared_part19(q, p, w);
     detail::mass_matrix_part0(p, M, w);
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
-    double w[142];
+    double w[114];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
     detail::shared_part7(q, qd, w);
-    detail::shared_part11(q, qd, w);
-    detail::shared_part33(p, w);
+    detail::shared_part12(q, qd, w);
+    detail::shared_part23(p, w);
     detail::coriolis_matrix_part0(C, w);
 }
 
 void potential_gradient(const double* /*q*/, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    double w[41];
+    double w[40];
     detail::shared_part8(p, w);
     detail::potential_gradient_part0(dVdq, w);
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    double w[86];
+    double w[65];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
     detail::shared_part8(p, w);
-    detail::shared_part12(qd, p, w);
-    detail::shared_part23(w);
+    detail::shared_part14(qd, p, w);
     detail::bias_forces_part0(h, w);
 }
 
 void generalized_forces(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT Q) {
-    double w[146];
+    double w[122];
     detail::shared_part0(q, qd, w);
     detail::shared_part2(q, w);
     detail::shared_part3(q, w);
@@ -1284,29 +1236,25 @@ void generalized_forces(const double* q, const double* qd, const double* u, cons
     detail::shared_part7(q, qd, w);
     detail::shared_part9(qd, p, w);
     detail::shared_part10(q, qd, w);
-    detail::shared_part13(p, w);
-    detail::shared_part14(w);
-    detail::shared_part18(q, p, w);
-    detail::shared_part24(p, w);
+    detail::shared_part15(p, w);
+    detail::shared_part20(q, p, w);
     detail::shared_part25(q, u, w);
-    detail::shared_part30(w);
-    detail::shared_part34(w);
     detail::generalized_forces_part0(qd, p, Q, w);
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    double w[73];
+    double w[99];
     double result[1];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
     detail::shared_part4(qd, w);
-    detail::shared_part19(qd, w);
+    detail::shared_part21(qd, w);
     detail::kinetic_energy_part0(p, result, w);
     return result[0];
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    double w[41];
+    double w[40];
     double result[1];
     detail::shared_part8(p, w);
     detail::potential_energy_part0(q, result, w);
@@ -1314,22 +1262,21 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
-    double w[124];
+    double w[26];
     detail::shared_part2(q, w);
     detail::shared_part5(w);
-    detail::shared_part20(q, p, w);
-    detail::shared_part31(w);
+    detail::shared_part22(q, p, w);
     detail::constraint_residuals_part0(c, w);
 }
 
 void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
-    double w[69];
-    detail::shared_part16(q, w);
+    double w[56];
+    detail::shared_part11(q, w);
     detail::constraint_jacobian_part0(q, A, w);
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
-    double w[147];
+    double w[128];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
     detail::shared_part2(q, w);
@@ -1341,27 +1288,20 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     detail::shared_part8(p, w);
     detail::shared_part9(qd, p, w);
     detail::shared_part10(q, qd, w);
-    detail::shared_part11(q, qd, w);
-    detail::shared_part12(qd, p, w);
+    detail::shared_part11(q, w);
+    detail::shared_part12(q, qd, w);
     detail::shared_part13(p, w);
-    detail::shared_part14(w);
-    detail::shared_part15(q, w);
+    detail::shared_part14(qd, p, w);
+    detail::shared_part15(p, w);
     detail::shared_part16(q, w);
-    detail::shared_part17(w);
-    detail::shared_part18(q, p, w);
-    detail::shared_part19(qd, w);
+    detail::shared_part18(w);
+    detail::shared_part19(q, p, w);
     detail::shared_part20(q, p, w);
-    detail::shared_part21(p, w);
-    detail::shared_part22(qd, w);
-    detail::shared_part23(w);
-    detail::shared_part24(p, w);
-    detail::shared_part26(w);
-    detail::shared_part28(q, qd, w);
-    detail::shared_part29(q, p, w);
-    detail::shared_part30(w);
-    detail::shared_part31(w);
-    detail::shared_part32(p, w);
-    detail::shared_part35(p, w);
+    detail::shared_part21(qd, w);
+    detail::shared_part22(q, p, w);
+    detail::shared_part24(qd, w);
+    detail::shared_part26(p, w);
+    detail::shared_part29(q, qd, w);
     detail::semi_implicit_system_part0(q, u, p, K, rhs, w);
 }
 
@@ -1466,7 +1406,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    double w[149];
+    double w[126];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
     detail::shared_part2(q, w);
@@ -1476,23 +1416,18 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     detail::shared_part6(qd, p, w);
     detail::shared_part9(qd, p, w);
     detail::shared_part10(q, qd, w);
-    detail::shared_part12(qd, p, w);
-    detail::shared_part13(p, w);
-    detail::shared_part14(w);
-    detail::shared_part15(q, w);
-    detail::shared_part23(w);
-    detail::shared_part24(p, w);
+    detail::shared_part14(qd, p, w);
+    detail::shared_part15(p, w);
+    detail::shared_part16(q, w);
+    detail::shared_part17(q, qdd, w);
     detail::shared_part25(q, u, w);
-    detail::shared_part26(w);
-    detail::shared_part27(q, qdd, w);
-    detail::shared_part34(w);
-    detail::shared_part35(p, w);
-    detail::shared_part36(q, qdd, p, w);
+    detail::shared_part26(p, w);
+    detail::shared_part27(q, qdd, p, w);
     detail::inverse_dynamics_part0(q, qdd, p, tau, w);
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
-    double w[149];
+    double w[126];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
     detail::shared_part2(q, w);
@@ -1501,18 +1436,16 @@ void inverse_dynamics_regressor(const double* q, const double* qd, const double*
     detail::shared_part5(w);
     detail::shared_part6(qd, p, w);
     detail::shared_part10(q, qd, w);
-    detail::shared_part14(w);
-    detail::shared_part15(q, w);
-    detail::shared_part26(w);
-    detail::shared_part27(q, qdd, w);
-    detail::shared_part36(q, qdd, p, w);
+    detail::shared_part16(q, w);
+    detail::shared_part17(q, qdd, w);
+    detail::shared_part27(q, qdd, p, w);
     detail::inverse_dynamics_regressor_part0(q, qd, qdd, p, Y, w);
 }
 
 void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
-    double w[69];
-    detail::shared_part16(q, w);
-    detail::shared_part37(w);
+    double w[56];
+    detail::shared_part11(q, w);
+    detail::shared_part28(w);
     detail::input_matrix_part0(B, w);
 }
 
@@ -1793,12 +1726,11 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
-    double w[150];
+    double w[128];
     detail::shared_part7(q, qd, w);
-    detail::shared_part11(q, qd, w);
-    detail::shared_part17(w);
-    detail::shared_part28(q, qd, w);
-    detail::shared_part38(w);
+    detail::shared_part12(q, qd, w);
+    detail::shared_part18(w);
+    detail::shared_part29(q, qd, w);
     detail::constraint_velocity_part0(v, w);
 }
 

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(kite_rotation_matrix::detail::pair_stamp == 0x62a00a9dbbad93c9ull,
+static_assert(kite_rotation_matrix::detail::pair_stamp == 0x4eb4f8da4b32087eull,
               "kite_rotation_matrix.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace kite_rotation_matrix {
@@ -150,221 +150,175 @@ static LAGC_PART_NOINLINE void shared_part7(const double* q, double* w) {
     w[64] = q[9]*q[9];
 }
 
-static LAGC_PART_NOINLINE void shared_part8(const Parameters& p, double* w) {
-    w[65] = p.J2*w[38] - p.J3*w[39];
-    w[66] = p.J1*w[40] - p.J3*w[41];
-    w[67] = p.J2*w[42] - p.J1*w[43];
-    w[68] = p.J3*w[44] - p.J2*w[45];
-    w[69] = p.J3*w[46] - p.J1*w[47];
-    w[70] = p.J1*w[48] - p.J2*w[49];
-    w[71] = p.J2*w[50] - p.J3*w[51];
-    w[72] = p.J1*w[52] - p.J3*w[53];
-    w[73] = p.J1*w[54] - p.J2*w[55];
+static LAGC_PART_NOINLINE void shared_part8(const double* q, double* w) {
+    w[65] = 2.0*q[3];
+    w[66] = 2.0*q[6];
+    w[67] = 2.0*q[9];
+    w[68] = 2.0*q[4];
+    w[69] = 2.0*q[7];
+    w[70] = 2.0*q[10];
+    w[71] = 2.0*q[5];
+    w[72] = 2.0*q[8];
+    w[73] = 2.0*q[11];
 }
 
 static LAGC_PART_NOINLINE void shared_part9(const Parameters& p, double* w) {
-    w[74] = 0.5*p.S*p.rho*w[27]*w[32];
-    w[75] = 0.5*p.S*p.rho*w[27]*w[33];
-    w[76] = p.S*p.rho*w[27]*w[34];
+    w[74] = p.J2*w[38] - p.J3*w[39];
+    w[75] = p.J1*w[40] - p.J3*w[41];
+    w[76] = p.J2*w[42] - p.J1*w[43];
+    w[77] = p.J3*w[44] - p.J2*w[45];
+    w[78] = p.J3*w[46] - p.J1*w[47];
+    w[79] = p.J1*w[48] - p.J2*w[49];
+    w[80] = p.J2*w[50] - p.J3*w[51];
+    w[81] = p.J1*w[52] - p.J3*w[53];
+    w[82] = p.J1*w[54] - p.J2*w[55];
 }
 
-static LAGC_PART_NOINLINE void shared_part10(const double* q, const double* qd, double* w) {
-    w[77] = q[4]*qd[4];
-    w[78] = q[5]*qd[5];
-    w[79] = q[3]*qd[3];
-    w[80] = q[7]*qd[7];
-    w[81] = q[8]*qd[8];
-    w[82] = q[6]*qd[6];
-    w[83] = q[10]*qd[10];
-    w[84] = q[11]*qd[11];
-    w[85] = q[9]*qd[9];
+static LAGC_PART_NOINLINE void shared_part10(const Parameters& p, double* w) {
+    w[83] = 0.5*p.S*p.rho*w[27]*w[32];
+    w[84] = 0.5*p.S*p.rho*w[27]*w[33];
+    w[85] = 0.5*p.S*p.rho*w[27]*w[34];
 }
 
-static LAGC_PART_NOINLINE void shared_part11(const double* q, double* w) {
-    w[86] = q[4]*w[35];
-    w[87] = q[5]*w[36];
-    w[88] = q[3]*w[37];
-    w[89] = q[7]*w[35];
-    w[90] = q[8]*w[36];
-    w[91] = q[6]*w[37];
-    w[92] = q[10]*w[35];
-    w[93] = q[11]*w[36];
-    w[94] = q[9]*w[37];
+static LAGC_PART_NOINLINE void shared_part11(const double* q, const double* qdd, double* w) {
+    w[86] = q[4]*qdd[3];
+    w[87] = q[10]*qdd[9];
+    w[88] = q[7]*qdd[6];
+    w[89] = w[86] + w[87] + w[88];
+    w[90] = q[5]*qdd[4];
+    w[91] = q[11]*qdd[10];
+    w[92] = q[8]*qdd[7];
+    w[93] = w[91] + w[90] + w[92];
+    w[94] = q[3]*qdd[5];
+    w[95] = q[9]*qdd[11];
+    w[96] = q[6]*qdd[8];
+    w[97] = w[95] + w[94] + w[96];
 }
 
-static LAGC_PART_NOINLINE void shared_part12(const double* qd, double* w) {
-    w[95] = w[12] + qd[0]*qd[0] + w[13];
+static LAGC_PART_NOINLINE void shared_part12(const double* q, const double* qd, double* w) {
+    w[98] = q[4]*qd[4];
+    w[99] = q[5]*qd[5];
+    w[100] = q[3]*qd[3];
+    w[101] = q[7]*qd[7];
+    w[102] = q[8]*qd[8];
+    w[103] = q[6]*qd[6];
+    w[104] = q[10]*qd[10];
+    w[105] = q[11]*qd[11];
+    w[106] = q[9]*qd[9];
 }
 
 static LAGC_PART_NOINLINE void shared_part13(const double* q, const Parameters& p, double* w) {
-    w[12] = w[61] + w[58] + w[64];
-    w[13] = 1.0 - w[12];
-    w[96] = q[10]*q[9] + q[6]*q[7] + q[3]*q[4];
-    w[97] = q[6]*q[8] + q[11]*q[9] + q[3]*q[5];
-    w[98] = w[59] + w[62] + w[56];
-    w[99] = 1.0 - w[98];
-    w[100] = q[7]*q[8] + q[10]*q[11] + q[4]*q[5];
-    w[101] = w[60] + w[63] + w[57];
-    w[102] = 1.0 - w[101];
-    w[103] = q[2]*q[2] + q[1]*q[1] + q[0]*q[0];
-    w[104] = p.L*p.L - w[103];
+    w[107] = p.J3*w[56];
+    w[108] = p.J3*q[4]*q[7];
+    w[109] = p.J3*q[10]*q[4];
+    w[110] = p.J1*w[57];
+    w[111] = p.J1*q[5]*q[8];
+    w[112] = p.J1*q[11]*q[5];
+    w[113] = p.J2*w[58];
+    w[114] = p.J2*q[3]*q[6];
+    w[115] = p.J2*q[3]*q[9];
+    w[116] = p.J3*w[59];
+    w[117] = p.J3*q[10]*q[7];
+    w[118] = p.J1*w[60];
+    w[119] = p.J1*q[11]*q[8];
+    w[120] = p.J2*w[61];
+    w[121] = p.J2*q[6]*q[9];
+    w[122] = p.J3*w[62];
+    w[123] = p.J1*w[63];
+    w[124] = p.J2*w[64];
 }
 
 static LAGC_PART_NOINLINE void shared_part14(const double* q, double* w) {
-    w[105] = 2.0*q[3];
-    w[106] = 2.0*q[6];
-    w[107] = 2.0*q[9];
-    w[108] = 2.0*q[4];
-    w[109] = 2.0*q[7];
-    w[110] = 2.0*q[10];
-    w[111] = 2.0*q[5];
-    w[112] = 2.0*q[8];
-    w[113] = 2.0*q[11];
+    w[125] = -w[83];
+    w[126] = -w[84];
+    w[127] = q[4]*w[35];
+    w[128] = q[5]*w[36];
+    w[129] = q[3]*w[37];
+    w[130] = q[7]*w[35];
+    w[131] = q[8]*w[36];
+    w[132] = q[6]*w[37];
+    w[133] = q[10]*w[35];
+    w[134] = q[11]*w[36];
+    w[135] = q[9]*w[37];
 }
 
 static LAGC_PART_NOINLINE void shared_part15(const double* qd, double* w) {
-    w[114] = qd[6]*qd[6];
-    w[115] = qd[3]*qd[3];
-    w[116] = qd[9]*qd[9];
-    w[117] = qd[7]*qd[7];
-    w[118] = qd[4]*qd[4];
-    w[119] = qd[10]*qd[10];
-    w[120] = qd[11]*qd[11];
-    w[121] = qd[8]*qd[8];
-    w[122] = qd[5]*qd[5];
+    w[136] = w[12] + qd[0]*qd[0] + w[13];
 }
 
-static LAGC_PART_NOINLINE void shared_part16(double* w) {
-    w[123] = 0.5*w[76];
+static LAGC_PART_NOINLINE void shared_part16(const double* q, const Parameters& p, double* w) {
+    w[12] = 1.0 - w[61] - w[58] - w[64];
+    w[13] = q[10]*q[9] + q[6]*q[7] + q[3]*q[4];
+    w[58] = q[6]*q[8] + q[11]*q[9] + q[3]*q[5];
+    w[61] = 1.0 - w[59] - w[62] - w[56];
+    w[56] = q[7]*q[8] + q[10]*q[11] + q[4]*q[5];
+    w[59] = 1.0 - w[60] - w[63] - w[57];
+    w[57] = 0.5*(p.L*p.L - q[2]*q[2] - q[1]*q[1] - q[0]*q[0]);
 }
 
-static LAGC_PART_NOINLINE void shared_part17(const double* q, const double* qdd, double* w) {
-    w[124] = q[4]*qdd[3];
-    w[125] = q[10]*qdd[9];
-    w[126] = q[7]*qdd[6];
-    w[127] = w[124] + w[125] + w[126];
-    w[128] = q[5]*qdd[4];
-    w[129] = q[11]*qdd[10];
-    w[130] = q[8]*qdd[7];
-    w[131] = w[129] + w[128] + w[130];
-    w[132] = q[3]*qdd[5];
-    w[133] = q[9]*qdd[11];
-    w[134] = q[6]*qdd[8];
-    w[135] = w[133] + w[132] + w[134];
-}
-
-static LAGC_PART_NOINLINE void shared_part18(const double* q, const double* qd, double* w) {
-    w[136] = w[85] + w[82] + w[79];
-    w[137] = q[9]*qd[10] + q[3]*qd[4] + q[6]*qd[7] + w[3];
-    w[138] = q[8]*qd[6] + q[5]*qd[3] + q[11]*qd[9] + w[7];
-    w[139] = w[77] + w[83] + w[80];
-    w[140] = q[7]*qd[8] + q[10]*qd[11] + q[4]*qd[5] + w[11];
-    w[141] = w[84] + w[81] + w[78];
-    w[142] = q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2];
-}
-
-static LAGC_PART_NOINLINE void shared_part19(const double* q, const Parameters& p, double* w) {
-    w[143] = p.J3*w[56];
-    w[56] = p.J3*q[4]*q[7];
-    w[144] = p.J3*q[10]*q[4];
-    w[145] = p.J1*w[57];
-    w[57] = p.J1*q[5]*q[8];
-    w[146] = p.J1*q[11]*q[5];
-    w[147] = p.J2*w[58];
-    w[58] = p.J2*q[3]*q[6];
-    w[148] = p.J2*q[3]*q[9];
-    w[149] = p.J3*w[59];
-    w[59] = p.J3*q[10]*q[7];
-    w[150] = p.J1*w[60];
-    w[60] = p.J1*q[11]*q[8];
-    w[151] = p.J2*w[61];
-    w[61] = p.J2*q[6]*q[9];
-    w[152] = p.J3*w[62];
-    w[62] = p.J1*w[63];
-    w[63] = p.J2*w[64];
-}
-
-static LAGC_PART_NOINLINE void shared_part20(double* w) {
-    w[64] = -w[74];
-    w[153] = -w[75];
-}
-
-static LAGC_PART_NOINLINE void shared_part21(double* w) {
-    w[154] = 0.5*w[104];
-}
-
-static LAGC_PART_NOINLINE void shared_part22(const Parameters& p, double* w) {
-    w[155] = w[86] + w[65];
-    w[156] = w[87] - w[66];
-    w[157] = w[88] - w[67];
-    w[158] = w[89] - w[68];
-    w[159] = w[90] + w[69];
-    w[160] = w[91] + w[70];
-    w[161] = w[92] + w[71];
-    w[162] = w[93] - w[72];
-    w[163] = w[94] + w[73];
-    w[164] = w[114] + w[115] + w[116];
-    w[165] = p.k*w[13];
-    const double s0 = p.k*p.k;
-    w[166] = s0*w[96];
-    w[167] = p.k*w[137] + w[17];
-    w[168] = p.k*w[138] + w[25];
-    w[169] = s0*w[97];
-    w[170] = p.k*w[99];
-    w[171] = w[117] + w[118] + w[119];
-    w[172] = s0*w[100];
-    w[173] = p.k*w[140] + w[21];
-    w[174] = p.k*w[102];
-    w[175] = w[120] + w[121] + w[122];
-}
-
-static LAGC_PART_NOINLINE void shared_part23(const double* q, const double* qd, const Parameters& p, double* w) {
-    w[176] = p.J3*(w[0] + w[3]);
+static LAGC_PART_NOINLINE void shared_part17(const double* q, const double* qd, const Parameters& p, double* w) {
+    w[60] = p.J3*(w[0] + w[3]);
     w[0] = p.J2*(w[4] + w[7]);
     w[4] = p.J3*(q[4]*qd[7] + q[7]*qd[4]);
-    w[177] = p.J3*q[4]*qd[6];
-    w[178] = p.J2*q[6]*qd[5];
-    w[179] = p.J3*(q[10]*qd[4] + q[4]*qd[10]);
-    w[180] = p.J3*q[4]*qd[9];
-    w[181] = p.J2*q[9]*qd[5];
-    w[182] = p.J1*(w[8] + w[11]);
+    w[62] = p.J3*q[4]*qd[6];
+    w[63] = p.J2*q[6]*qd[5];
+    w[64] = p.J3*(q[10]*qd[4] + q[4]*qd[10]);
+    w[137] = p.J3*q[4]*qd[9];
+    w[138] = p.J2*q[9]*qd[5];
+    w[139] = p.J1*(w[8] + w[11]);
     w[8] = p.J3*q[7]*qd[3];
-    w[183] = p.J1*(q[8]*qd[5] + q[5]*qd[8]);
-    w[184] = p.J1*q[5]*qd[7];
-    w[185] = p.J3*q[10]*qd[3];
-    w[186] = p.J1*(q[11]*qd[5] + q[5]*qd[11]);
-    w[187] = p.J1*q[5]*qd[10];
-    w[188] = p.J2*q[3]*qd[8];
-    w[189] = p.J1*q[8]*qd[4];
-    w[190] = p.J2*(q[3]*qd[6] + q[6]*qd[3]);
-    w[191] = p.J2*q[3]*qd[11];
-    w[192] = p.J1*q[11]*qd[4];
-    w[193] = p.J2*(q[9]*qd[3] + q[3]*qd[9]);
-    w[194] = p.J3*(w[2] + w[3]);
+    w[140] = p.J1*(q[8]*qd[5] + q[5]*qd[8]);
+    w[141] = p.J1*q[5]*qd[7];
+    w[142] = p.J3*q[10]*qd[3];
+    w[143] = p.J1*(q[11]*qd[5] + q[5]*qd[11]);
+    w[144] = p.J1*q[5]*qd[10];
+    w[145] = p.J2*q[3]*qd[8];
+    w[146] = p.J1*q[8]*qd[4];
+    w[147] = p.J2*(q[3]*qd[6] + q[6]*qd[3]);
+    w[148] = p.J2*q[3]*qd[11];
+    w[149] = p.J1*q[11]*qd[4];
+    w[150] = p.J2*(q[9]*qd[3] + q[3]*qd[9]);
+    w[151] = p.J3*(w[2] + w[3]);
     w[2] = p.J2*(w[6] + w[7]);
     w[6] = p.J3*(q[10]*qd[7] + q[7]*qd[10]);
-    w[195] = p.J3*q[7]*qd[9];
-    w[196] = p.J2*q[9]*qd[8];
-    w[197] = p.J1*(w[10] + w[11]);
+    w[152] = p.J3*q[7]*qd[9];
+    w[153] = p.J2*q[9]*qd[8];
+    w[154] = p.J1*(w[10] + w[11]);
     w[10] = p.J3*q[10]*qd[6];
-    w[198] = p.J1*(q[8]*qd[11] + q[11]*qd[8]);
-    w[199] = p.J1*q[8]*qd[10];
-    w[200] = p.J2*q[6]*qd[11];
-    w[201] = p.J1*q[11]*qd[7];
-    w[202] = p.J2*(q[9]*qd[6] + q[6]*qd[9]);
-    w[203] = p.J3*(w[1] + w[3]);
+    w[155] = p.J1*(q[8]*qd[11] + q[11]*qd[8]);
+    w[156] = p.J1*q[8]*qd[10];
+    w[157] = p.J2*q[6]*qd[11];
+    w[158] = p.J1*q[11]*qd[7];
+    w[159] = p.J2*(q[9]*qd[6] + q[6]*qd[9]);
+    w[160] = p.J3*(w[1] + w[3]);
     w[1] = p.J2*(w[5] + w[7]);
     w[5] = p.J1*(w[9] + w[11]);
 }
 
-static LAGC_PART_NOINLINE void shared_part24(const double* qdd, const Parameters& p, double* w) {
-    w[9] = p.g + qdd[2];
+static LAGC_PART_NOINLINE void shared_part18(const double* qd, double* w) {
+    w[9] = qd[6]*qd[6];
+    w[161] = qd[3]*qd[3];
+    w[162] = qd[9]*qd[9];
+    w[163] = qd[7]*qd[7];
+    w[164] = qd[4]*qd[4];
+    w[165] = qd[10]*qd[10];
+    w[166] = qd[11]*qd[11];
+    w[167] = qd[8]*qd[8];
+    w[168] = qd[5]*qd[5];
 }
 
-static LAGC_PART_NOINLINE void shared_part25(double* w) {
-    w[204] = 2.0*w[136];
-    w[205] = 2.0*w[139];
-    w[206] = 2.0*w[141];
+static LAGC_PART_NOINLINE void shared_part19(const double* qdd, const Parameters& p, double* w) {
+    w[169] = p.g + qdd[2];
+}
+
+static LAGC_PART_NOINLINE void shared_part20(const double* q, const double* qd, double* w) {
+    w[170] = w[106] + w[103] + w[100];
+    w[171] = q[9]*qd[10] + q[3]*qd[4] + q[6]*qd[7] + w[3];
+    w[172] = q[8]*qd[6] + q[5]*qd[3] + q[11]*qd[9] + w[7];
+    w[173] = w[98] + w[104] + w[101];
+    w[174] = q[7]*qd[8] + q[10]*qd[11] + q[4]*qd[5] + w[11];
+    w[175] = w[105] + w[102] + w[99];
+    w[176] = q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2];
 }
 
 // mass_matrix in parts (short compile times); w carries values between them.
@@ -486,33 +440,33 @@ static LAGC_PART_NOINLINE void mass_matrix_part0(const Parameters& p, double* M,
     M[139] = 0.0;
     M[141] = 0.0;
     M[142] = 0.0;
-    M[39] = w[143];
-    M[42] = w[56];
-    M[75] = w[56];
-    M[45] = w[144];
-    M[111] = w[144];
-    M[52] = w[145];
-    M[55] = w[57];
-    M[88] = w[57];
-    M[58] = w[146];
-    M[124] = w[146];
-    M[65] = w[147];
-    M[68] = w[58];
-    M[101] = w[58];
-    M[71] = w[148];
-    M[137] = w[148];
-    M[78] = w[149];
-    M[81] = w[59];
-    M[114] = w[59];
-    M[91] = w[150];
-    M[94] = w[60];
-    M[127] = w[60];
-    M[104] = w[151];
-    M[107] = w[61];
-    M[140] = w[61];
-    M[117] = w[152];
-    M[130] = w[62];
-    M[143] = w[63];
+    M[39] = w[107];
+    M[42] = w[108];
+    M[75] = w[108];
+    M[45] = w[109];
+    M[111] = w[109];
+    M[52] = w[110];
+    M[55] = w[111];
+    M[88] = w[111];
+    M[58] = w[112];
+    M[124] = w[112];
+    M[65] = w[113];
+    M[68] = w[114];
+    M[101] = w[114];
+    M[71] = w[115];
+    M[137] = w[115];
+    M[78] = w[116];
+    M[81] = w[117];
+    M[114] = w[117];
+    M[91] = w[118];
+    M[94] = w[119];
+    M[127] = w[119];
+    M[104] = w[120];
+    M[107] = w[121];
+    M[140] = w[121];
+    M[117] = w[122];
+    M[130] = w[123];
+    M[143] = w[124];
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
@@ -580,123 +534,123 @@ static LAGC_PART_NOINLINE void coriolis_matrix_part0(const Parameters& p, double
     C[132] = 0.0;
     C[133] = 0.0;
     C[134] = 0.0;
-    C[39] = p.J3*w[77];
-    const double s1 = 0.5*w[176];
-    C[40] = s1;
-    C[51] = -s1;
-    const double s2 = 0.5*w[0];
-    C[41] = -s2;
-    C[63] = s2;
-    const double s3 = 0.5*w[4];
-    C[42] = s3;
-    C[75] = s3;
-    const double s4 = 0.5*w[177];
-    C[43] = s4;
-    C[87] = -s4;
-    const double s5 = 0.5*w[178];
-    C[44] = -s5;
-    C[99] = s5;
-    const double s6 = 0.5*w[179];
-    C[45] = s6;
-    C[111] = s6;
-    const double s7 = 0.5*w[180];
-    C[46] = s7;
-    C[123] = -s7;
-    const double s8 = 0.5*w[181];
-    C[47] = -s8;
-    C[135] = s8;
-    C[52] = p.J1*w[78];
-    const double s9 = 0.5*w[182];
-    C[53] = s9;
-    C[64] = -s9;
-    const double s10 = 0.5*w[8];
-    C[54] = -s10;
-    C[76] = s10;
-    const double s11 = 0.5*w[183];
-    C[55] = s11;
-    C[88] = s11;
-    const double s12 = 0.5*w[184];
-    C[56] = s12;
-    C[100] = -s12;
-    const double s13 = 0.5*w[185];
-    C[57] = -s13;
-    C[112] = s13;
-    const double s14 = 0.5*w[186];
-    C[58] = s14;
-    C[124] = s14;
-    const double s15 = 0.5*w[187];
-    C[59] = s15;
-    C[136] = -s15;
-    C[65] = p.J2*w[79];
-    const double s16 = 0.5*w[188];
-    C[66] = s16;
-    C[77] = -s16;
-    const double s17 = 0.5*w[189];
-    C[67] = -s17;
-    C[89] = s17;
-    const double s18 = 0.5*w[190];
-    C[68] = s18;
-    C[101] = s18;
-    const double s19 = 0.5*w[191];
-    C[69] = s19;
-    C[113] = -s19;
-    const double s20 = 0.5*w[192];
-    C[70] = -s20;
-    C[125] = s20;
-    const double s21 = 0.5*w[193];
-    C[71] = s21;
-    C[137] = s21;
-    C[78] = p.J3*w[80];
-    const double s22 = 0.5*w[194];
-    C[79] = s22;
-    C[90] = -s22;
-    const double s23 = 0.5*w[2];
-    C[80] = -s23;
-    C[102] = s23;
-    const double s24 = 0.5*w[6];
-    C[81] = s24;
-    C[114] = s24;
-    const double s25 = 0.5*w[195];
-    C[82] = s25;
-    C[126] = -s25;
-    const double s26 = 0.5*w[196];
-    C[83] = -s26;
-    C[138] = s26;
-    C[91] = p.J1*w[81];
-    const double s27 = 0.5*w[197];
-    C[92] = s27;
-    C[103] = -s27;
-    const double s28 = 0.5*w[10];
-    C[93] = -s28;
-    C[115] = s28;
-    const double s29 = 0.5*w[198];
-    C[94] = s29;
-    C[127] = s29;
-    const double s30 = 0.5*w[199];
-    C[95] = s30;
-    C[139] = -s30;
-    C[104] = p.J2*w[82];
-    const double s31 = 0.5*w[200];
-    C[105] = s31;
-    C[116] = -s31;
-    const double s32 = 0.5*w[201];
-    C[106] = -s32;
-    C[128] = s32;
-    const double s33 = 0.5*w[202];
-    C[107] = s33;
-    C[140] = s33;
-    C[117] = p.J3*w[83];
-    const double s34 = 0.5*w[203];
-    C[118] = s34;
-    C[129] = -s34;
-    const double s35 = 0.5*w[1];
-    C[119] = -s35;
-    C[141] = s35;
-    C[130] = p.J1*w[84];
-    const double s36 = 0.5*w[5];
-    C[131] = s36;
-    C[142] = -s36;
-    C[143] = p.J2*w[85];
+    C[39] = p.J3*w[98];
+    const double s0 = 0.5*w[60];
+    C[40] = s0;
+    C[51] = -s0;
+    const double s1 = 0.5*w[0];
+    C[41] = -s1;
+    C[63] = s1;
+    const double s2 = 0.5*w[4];
+    C[42] = s2;
+    C[75] = s2;
+    const double s3 = 0.5*w[62];
+    C[43] = s3;
+    C[87] = -s3;
+    const double s4 = 0.5*w[63];
+    C[44] = -s4;
+    C[99] = s4;
+    const double s5 = 0.5*w[64];
+    C[45] = s5;
+    C[111] = s5;
+    const double s6 = 0.5*w[137];
+    C[46] = s6;
+    C[123] = -s6;
+    const double s7 = 0.5*w[138];
+    C[47] = -s7;
+    C[135] = s7;
+    C[52] = p.J1*w[99];
+    const double s8 = 0.5*w[139];
+    C[53] = s8;
+    C[64] = -s8;
+    const double s9 = 0.5*w[8];
+    C[54] = -s9;
+    C[76] = s9;
+    const double s10 = 0.5*w[140];
+    C[55] = s10;
+    C[88] = s10;
+    const double s11 = 0.5*w[141];
+    C[56] = s11;
+    C[100] = -s11;
+    const double s12 = 0.5*w[142];
+    C[57] = -s12;
+    C[112] = s12;
+    const double s13 = 0.5*w[143];
+    C[58] = s13;
+    C[124] = s13;
+    const double s14 = 0.5*w[144];
+    C[59] = s14;
+    C[136] = -s14;
+    C[65] = p.J2*w[100];
+    const double s15 = 0.5*w[145];
+    C[66] = s15;
+    C[77] = -s15;
+    const double s16 = 0.5*w[146];
+    C[67] = -s16;
+    C[89] = s16;
+    const double s17 = 0.5*w[147];
+    C[68] = s17;
+    C[101] = s17;
+    const double s18 = 0.5*w[148];
+    C[69] = s18;
+    C[113] = -s18;
+    const double s19 = 0.5*w[149];
+    C[70] = -s19;
+    C[125] = s19;
+    const double s20 = 0.5*w[150];
+    C[71] = s20;
+    C[137] = s20;
+    C[78] = p.J3*w[101];
+    const double s21 = 0.5*w[151];
+    C[79] = s21;
+    C[90] = -s21;
+    const double s22 = 0.5*w[2];
+    C[80] = -s22;
+    C[102] = s22;
+    const double s23 = 0.5*w[6];
+    C[81] = s23;
+    C[114] = s23;
+    const double s24 = 0.5*w[152];
+    C[82] = s24;
+    C[126] = -s24;
+    const double s25 = 0.5*w[153];
+    C[83] = -s25;
+    C[138] = s25;
+    C[91] = p.J1*w[102];
+    const double s26 = 0.5*w[154];
+    C[92] = s26;
+    C[103] = -s26;
+    const double s27 = 0.5*w[10];
+    C[93] = -s27;
+    C[115] = s27;
+    const double s28 = 0.5*w[155];
+    C[94] = s28;
+    C[127] = s28;
+    const double s29 = 0.5*w[156];
+    C[95] = s29;
+    C[139] = -s29;
+    C[104] = p.J2*w[103];
+    const double s30 = 0.5*w[157];
+    C[105] = s30;
+    C[116] = -s30;
+    const double s31 = 0.5*w[158];
+    C[106] = -s31;
+    C[128] = s31;
+    const double s32 = 0.5*w[159];
+    C[107] = s32;
+    C[140] = s32;
+    C[117] = p.J3*w[104];
+    const double s33 = 0.5*w[160];
+    C[118] = s33;
+    C[129] = -s33;
+    const double s34 = 0.5*w[1];
+    C[119] = -s34;
+    C[141] = s34;
+    C[130] = p.J1*w[105];
+    const double s35 = 0.5*w[5];
+    C[131] = s35;
+    C[142] = -s35;
+    C[143] = p.J2*w[106];
 }
 
 // potential_gradient in parts (short compile times); w carries values between them.
@@ -720,36 +674,36 @@ static LAGC_PART_NOINLINE void bias_forces_part0(double* h, double* w) {
     h[0] = 0.0;
     h[1] = 0.0;
     h[2] = w[31];
-    h[3] = -w[65];
-    h[4] = w[66];
-    h[5] = w[67];
-    h[6] = w[68];
-    h[7] = -w[69];
-    h[8] = -w[70];
-    h[9] = -w[71];
-    h[10] = w[72];
-    h[11] = -w[73];
+    h[3] = -w[74];
+    h[4] = w[75];
+    h[5] = w[76];
+    h[6] = w[77];
+    h[7] = -w[78];
+    h[8] = -w[79];
+    h[9] = -w[80];
+    h[10] = w[81];
+    h[11] = -w[82];
 }
 
 // generalized_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void generalized_forces_part0(double* Q, double* w) {
-    Q[0] = w[64];
-    Q[1] = w[153];
-    Q[2] = w[123];
-    Q[3] = w[86];
-    Q[4] = w[87];
-    Q[5] = w[88];
-    Q[6] = w[89];
-    Q[7] = w[90];
-    Q[8] = w[91];
-    Q[9] = w[92];
-    Q[10] = w[93];
-    Q[11] = w[94];
+    Q[0] = w[125];
+    Q[1] = w[126];
+    Q[2] = w[85];
+    Q[3] = w[127];
+    Q[4] = w[128];
+    Q[5] = w[129];
+    Q[6] = w[130];
+    Q[7] = w[131];
+    Q[8] = w[132];
+    Q[9] = w[133];
+    Q[10] = w[134];
+    Q[11] = w[135];
 }
 
 // kinetic_energy in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void kinetic_energy_part0(const Parameters& p, double* result, double* w) {
-    result[0] = 0.5*(p.m*w[95] + p.J3*w[3]*w[3] + p.J2*w[7]*w[7] + p.J1*w[11]*w[11]);
+    result[0] = 0.5*(p.m*w[136] + p.J3*w[3]*w[3] + p.J2*w[7]*w[7] + p.J1*w[11]*w[11]);
 }
 
 // potential_energy in parts (short compile times); w carries values between them.
@@ -759,13 +713,13 @@ static LAGC_PART_NOINLINE void potential_energy_part0(const double* q, double* r
 
 // constraint_residuals in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_residuals_part0(double* c, double* w) {
-    c[0] = -w[13];
-    c[1] = w[96];
-    c[2] = w[97];
-    c[3] = -w[99];
-    c[4] = w[100];
-    c[5] = -w[102];
-    c[6] = -w[154];
+    c[0] = -w[12];
+    c[1] = w[13];
+    c[2] = w[58];
+    c[3] = -w[61];
+    c[4] = w[56];
+    c[5] = -w[59];
+    c[6] = -w[57];
 }
 
 // constraint_jacobian in parts (short compile times); w carries values between them.
@@ -845,15 +799,15 @@ static LAGC_PART_NOINLINE void constraint_jacobian_part0(const double* q, double
     A[81] = 0.0;
     A[82] = 0.0;
     A[83] = 0.0;
-    A[3] = w[105];
-    A[6] = w[106];
-    A[9] = w[107];
-    A[40] = w[108];
-    A[43] = w[109];
-    A[46] = w[110];
-    A[65] = w[111];
-    A[68] = w[112];
-    A[71] = w[113];
+    A[3] = w[65];
+    A[6] = w[66];
+    A[9] = w[67];
+    A[40] = w[68];
+    A[43] = w[69];
+    A[46] = w[70];
+    A[65] = w[71];
+    A[68] = w[72];
+    A[71] = w[73];
 }
 
 // semi_implicit_system in parts (short compile times); w carries values between them.
@@ -1174,156 +1128,162 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const
     K[358] = 0.0;
     K[359] = 0.0;
     K[360] = 0.0;
-    K[60] = w[143];
-    K[63] = w[56];
-    K[117] = w[56];
-    K[66] = w[144];
-    K[174] = w[144];
-    K[80] = w[145];
-    K[83] = w[57];
-    K[137] = w[57];
-    K[86] = w[146];
-    K[194] = w[146];
-    K[100] = w[147];
-    K[103] = w[58];
-    K[157] = w[58];
-    K[106] = w[148];
-    K[214] = w[148];
-    K[120] = w[149];
-    K[123] = w[59];
-    K[177] = w[59];
-    K[140] = w[150];
-    K[143] = w[60];
-    K[197] = w[60];
-    K[160] = w[151];
-    K[163] = w[61];
-    K[217] = w[61];
-    K[180] = w[152];
-    K[200] = w[62];
-    K[220] = w[63];
-    rhs[0] = w[64];
-    rhs[1] = w[153];
-    rhs[2] = w[123] - w[31];
-    K[69] = w[105];
-    K[231] = w[105];
-    K[126] = w[106];
-    K[234] = w[106];
-    K[183] = w[107];
-    K[237] = w[107];
-    K[91] = w[108];
-    K[289] = w[108];
-    K[148] = w[109];
-    K[292] = w[109];
-    K[205] = w[110];
-    K[295] = w[110];
-    K[112] = w[111];
-    K[328] = w[111];
-    K[169] = w[112];
-    K[331] = w[112];
-    K[226] = w[113];
-    K[334] = w[113];
-    rhs[3] = w[155];
-    rhs[4] = w[156];
-    rhs[5] = w[157];
-    rhs[6] = w[158];
-    rhs[7] = w[159];
-    rhs[8] = w[160];
-    rhs[9] = w[161];
-    rhs[10] = w[162];
-    rhs[11] = w[163];
-    rhs[12] = -(2.0*w[164] + p.k*(4.0*w[136] - w[165]));
-    rhs[13] = -(w[166] + 2.0*w[167]);
-    rhs[14] = -(2.0*w[168] + w[169]);
-    rhs[15] = -(p.k*(4.0*w[139] - w[170]) + 2.0*w[171]);
-    rhs[16] = -(w[172] + 2.0*w[173]);
-    rhs[17] = -(p.k*(4.0*w[141] - w[174]) + 2.0*w[175]);
-    rhs[18] = -(p.k*(2.0*w[142] - p.k*w[154]) + w[95]);
+    K[60] = w[107];
+    K[63] = w[108];
+    K[117] = w[108];
+    K[66] = w[109];
+    K[174] = w[109];
+    K[80] = w[110];
+    K[83] = w[111];
+    K[137] = w[111];
+    K[86] = w[112];
+    K[194] = w[112];
+    K[100] = w[113];
+    K[103] = w[114];
+    K[157] = w[114];
+    K[106] = w[115];
+    K[214] = w[115];
+    K[120] = w[116];
+    K[123] = w[117];
+    K[177] = w[117];
+    K[140] = w[118];
+    K[143] = w[119];
+    K[197] = w[119];
+    K[160] = w[120];
+    K[163] = w[121];
+    K[217] = w[121];
+    K[180] = w[122];
+    K[200] = w[123];
+    K[220] = w[124];
+    rhs[0] = w[125];
+    rhs[1] = w[126];
+    rhs[2] = w[85] - w[31];
+    rhs[3] = w[127] + w[74];
+    rhs[4] = w[128] - w[75];
+    rhs[5] = w[129] - w[76];
+    rhs[6] = w[130] - w[77];
+    rhs[7] = w[131] + w[78];
+    rhs[8] = w[132] + w[79];
+    rhs[9] = w[133] + w[80];
+    rhs[10] = w[134] - w[81];
+    rhs[11] = w[135] + w[82];
+    K[69] = w[65];
+    K[231] = w[65];
+    K[126] = w[66];
+    K[234] = w[66];
+    K[183] = w[67];
+    K[237] = w[67];
+    K[91] = w[68];
+    K[289] = w[68];
+    K[148] = w[69];
+    K[292] = w[69];
+    K[205] = w[70];
+    K[295] = w[70];
+    K[112] = w[71];
+    K[328] = w[71];
+    K[169] = w[72];
+    K[331] = w[72];
+    K[226] = w[73];
+    K[334] = w[73];
+    rhs[12] = -(2.0*(w[9] + w[161] + w[162]) + p.k*(4.0*w[170] - p.k*w[12]));
+    const double s36 = p.k*p.k;
+    rhs[13] = -(s36*w[13] + 2.0*(p.k*w[171] + w[17]));
+    rhs[14] = -(2.0*(p.k*w[172] + w[25]) + s36*w[58]);
+    rhs[15] = p.k*(p.k*w[61] - 4.0*w[173]) - 2.0*(w[163] + w[164] + w[165]);
+    rhs[16] = -(s36*w[56] + 2.0*(p.k*w[174] + w[21]));
+    rhs[17] = p.k*(p.k*w[59] - 4.0*w[175]) - 2.0*(w[166] + w[167] + w[168]);
+    rhs[18] = p.k*(p.k*w[57] - 2.0*w[176]) - w[136];
 }
 
-// forward_dynamics_quasi in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const Parameters& p, double* D, double* H, double* x, double* l, double* w) {
+// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
+// quasi-velocities, for forward_dynamics.
+static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
     D[0] = p.J3;
     D[1] = p.J2;
     D[2] = p.J1;
     D[3] = p.m;
     D[4] = p.m;
     D[5] = p.m;
-    H[1] = w[98]*w[12]*w[101];
-    const double s37 = w[103]/p.m;
-    D[6] = s37;
-    const double s38 = q[4]*q[9];
-    const double s39 = q[11]*q[4];
-    const double s40 = q[5]*q[6];
-    const double s41 = q[11]*q[3] - q[5]*q[9];
-    const double s42 = q[10]*q[8];
-    const double s43 = q[8]*s38 + q[10]*s40 + q[7]*s41 - q[6]*s39 - q[3]*s42;
-    H[0] = s43*s43;
-    const double s44 = 2.0*w[31] - w[76];
-    const double s45 = 0.5*(2.0*w[95] - p.k*(p.k*w[104] - 4.0*w[142]) - (q[2]*s44 + p.S*p.rho*w[27]*(q[1]*w[33] + q[0]*w[32]))/p.m)/s37;
-    x[0] = -(q[0]*s45 + w[74])/p.m;
-    x[1] = -(w[75] + q[1]*s45)/p.m;
-    x[2] = -(q[2]*s45 + 0.5*s44)/p.m;
-    l[6] = s45;
-    const double s46 = s40 - q[3]*q[8];
-    const double s47 = q[11]*q[6] - q[8]*q[9];
-    l[3] = 0.5*(s41*w[159] + s46*w[162] - w[156]*s47)/s43;
-    const double s48 = s42 - q[11]*q[7];
-    const double s49 = q[4]*q[8] - q[5]*q[7];
-    const double s50 = s39 - q[10]*q[5];
-    l[0] = -0.5*(s50*w[158] + s48*w[155] - s49*w[161])/s43;
-    const double s51 = w[156]*s48 + s50*w[159] - s49*w[162];
-    l[1] = -s51/s43;
-    const double s52 = ((s46*w[161] + s41*w[158] - w[155]*s47) + s51)/s43/p.J3;
-    const double s53 = q[10]*q[6] - q[7]*q[9];
-    const double s54 = q[4]*q[6] - q[3]*q[7];
-    const double s55 = s38 - q[10]*q[3];
-    l[5] = -0.5*(w[163]*s54 - w[160]*s55 - w[157]*s53)/s43;
-    const double s56 = w[161]*s54 - w[158]*s55 - w[155]*s53;
-    l[2] = -s56/s43;
-    const double s57 = ((s50*w[160] + w[157]*s48 - w[163]*s49) - s56)/s43/p.J2;
-    const double s58 = 0.5*(s57 - w[169]) - w[168];
-    const double s59 = p.k*(w[204] - 0.5*w[165]) + w[164];
-    x[3] = -(s52*s47 - 2.0*s53*s58 - s48*s59)/s43;
-    x[6] = (2.0*s55*s58 + s50*s59 + s52*s41)/s43;
-    x[9] = -(s49*s59 + 2.0*s54*s58 - s52*s46)/s43;
-    const double s60 = 0.5*(w[166] + s52) + w[167];
-    const double s61 = w[163]*s46 + s41*w[160] - w[157]*s47;
-    l[4] = s61/s43;
-    const double s62 = ((w[159]*s55 + w[156]*s53 - s54*w[162]) - s61)/s43/p.J1;
-    const double s63 = p.k*(0.5*w[170] - w[205]) - w[171];
-    x[4] = (2.0*s60*s48 + s62*s53 - s63*s47)/s43;
-    x[7] = (s63*s41 + s62*s55 + 2.0*s60*s50)/s43;
-    x[10] = (s63*s46 - s62*s54 - 2.0*s60*s49)/s43;
-    const double s64 = p.k*(w[206] - 0.5*w[174]) + w[175];
-    const double s65 = 0.5*(s62 + w[172]) + w[173];
-    x[5] = -(s53*s64 - 2.0*s47*s65 - s57*s48)/s43;
-    x[8] = -(s55*s64 + 2.0*s41*s65 - s57*s50)/s43;
-    x[11] = -(s57*s49 + 2.0*s46*s65 - s54*s64)/s43;
-}
-
-// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
-// quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
-    double w[207];
-    detail::shared_part0(q, qd, w);
-    detail::shared_part1(qd, w);
-    detail::shared_part2(qd, w);
-    detail::shared_part3(q, qd, p, w);
-    detail::shared_part4(p, w);
-    detail::shared_part5(qd, u, p, w);
-    detail::shared_part6(q, qd, w);
-    detail::shared_part7(q, w);
-    detail::shared_part8(p, w);
-    detail::shared_part9(p, w);
-    detail::shared_part10(q, qd, w);
-    detail::shared_part11(q, w);
-    detail::shared_part12(qd, w);
-    detail::shared_part13(q, p, w);
-    detail::shared_part15(qd, w);
-    detail::shared_part18(q, qd, w);
-    detail::shared_part22(p, w);
-    detail::shared_part25(w);
-    detail::forward_dynamics_quasi_part0(q, p, D, H, x, l, w);
+    const double s0 = qd[1]*qd[1];
+    const double s1 = qd[2]*qd[2];
+    const double s2 = p.wind - qd[0];
+    const double s3 = std::sqrt(s0 + s1 + s2*s2);
+    const double s4 = q[2]*q[2] + q[1]*q[1] + q[0]*q[0];
+    const double s5 = s4/p.m;
+    D[6] = s5;
+    const double s6 = q[4]*q[9];
+    const double s7 = q[11]*q[4];
+    const double s8 = q[5]*q[6];
+    const double s9 = q[11]*q[3] - q[5]*q[9];
+    const double s10 = q[10]*q[8];
+    const double s11 = q[8]*s6 + q[10]*s8 + q[7]*s9 - q[6]*s7 - q[3]*s10;
+    H[0] = s11*s11;
+    const double s12 = q[7]*q[7] + q[10]*q[10] + q[4]*q[4];
+    const double s13 = q[6]*q[6] + q[3]*q[3] + q[9]*q[9];
+    const double s14 = q[8]*q[8] + q[11]*q[11] + q[5]*q[5];
+    H[1] = s12*s13*s14;
+    const double s15 = p.CL*(q[10]*s2 + q[4]*qd[2]) - p.CD*qd[1];
+    const double s16 = p.CD*s2 + p.CL*(q[10]*qd[1] - q[7]*qd[2]);
+    const double s17 = 2.0*p.g*p.m - p.S*p.rho*s3*(p.CL*(q[4]*qd[1] + q[7]*s2) + p.CD*qd[2]);
+    const double s18 = 0.5*(2.0*(s0 + qd[0]*qd[0] + s1) - (p.S*p.rho*s3*(q[1]*s15 + q[0]*s16) + q[2]*s17)/p.m - p.k*(p.k*(p.L*p.L - s4) - 4.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2])))/s5;
+    x[0] = -(q[0]*s18 + 0.5*p.S*p.rho*s3*s16)/p.m;
+    x[1] = -(0.5*p.S*p.rho*s3*s15 + q[1]*s18)/p.m;
+    x[2] = -(0.5*s17 + q[2]*s18)/p.m;
+    l[6] = s18;
+    const double s19 = q[9]*qd[11] + q[3]*qd[5] + q[6]*qd[8];
+    const double s20 = p.k*p.k;
+    const double s21 = q[10]*qd[9] + q[4]*qd[3] + q[7]*qd[6];
+    const double s22 = qd[3]*qd[4] + qd[6]*qd[7] + qd[10]*qd[9];
+    const double s23 = u[2] - p.c*s21;
+    const double s24 = p.J3*(qd[4]*s21 + q[4]*s22) - q[4]*s23 - p.J2*qd[5]*s19;
+    const double s25 = q[10]*q[6] - q[7]*q[9];
+    const double s26 = p.J3*(q[7]*s22 + qd[7]*s21) - p.J2*qd[8]*s19 - q[7]*s23;
+    const double s27 = s6 - q[10]*q[3];
+    const double s28 = p.J3*(qd[10]*s21 + q[10]*s22) - p.J2*qd[11]*s19 - q[10]*s23;
+    const double s29 = q[4]*q[6] - q[3]*q[7];
+    const double s30 = s24*s25 + s26*s27 - s28*s29;
+    l[2] = -s30/s11;
+    const double s31 = s10 - q[11]*q[7];
+    const double s32 = qd[3]*qd[5] + qd[11]*qd[9] + qd[6]*qd[8];
+    const double s33 = q[5]*qd[4] + q[11]*qd[10] + q[8]*qd[7];
+    const double s34 = u[1] - p.c*s19;
+    const double s35 = p.J2*(qd[3]*s19 + q[3]*s32) - p.J1*qd[4]*s33 - q[3]*s34;
+    const double s36 = s7 - q[10]*q[5];
+    const double s37 = q[6]*s34 + p.J1*qd[7]*s33 - p.J2*(qd[6]*s19 + q[6]*s32);
+    const double s38 = p.J2*(q[9]*s32 + qd[9]*s19) - p.J1*qd[10]*s33 - q[9]*s34;
+    l[5] = 0.5*(s38*s29 + s37*s27 - s25*s35)/s11;
+    const double s39 = q[4]*q[8] - q[5]*q[7];
+    l[0] = 0.5*(s24*s31 + s26*s36 - s28*s39)/s11;
+    const double s40 = (s30 + (s31*s35 - s36*s37 - s38*s39))/s11/p.J2;
+    const double s41 = p.k*(q[8]*qd[6] + q[5]*qd[3] + q[11]*qd[9] + s19) + 0.5*(s20*(q[6]*q[8] + q[11]*q[9] + q[3]*q[5]) + s40) + s32;
+    const double s42 = q[11]*q[6] - q[8]*q[9];
+    const double s43 = s8 - q[3]*q[8];
+    const double s44 = qd[10]*qd[11] + qd[4]*qd[5] + qd[7]*qd[8];
+    const double s45 = u[0] - p.c*s33;
+    const double s46 = p.J1*(q[5]*s44 + qd[5]*s33) - p.J3*qd[3]*s21 - q[5]*s45;
+    const double s47 = p.J3*qd[6]*s21 + q[8]*s45 - p.J1*(qd[8]*s33 + q[8]*s44);
+    const double s48 = p.J1*(qd[11]*s33 + q[11]*s44) - p.J3*qd[9]*s21 - q[11]*s45;
+    l[3] = 0.5*(s46*s42 + s9*s47 - s48*s43)/s11;
+    const double s49 = s31*s46 - s36*s47 - s48*s39;
+    l[1] = s49/s11;
+    const double s50 = ((s26*s9 + s28*s43 - s24*s42) + s49)/s11/p.J3;
+    const double s51 = qd[6]*qd[6] + qd[3]*qd[3] + qd[9]*qd[9] + p.k*(2.0*(q[9]*qd[9] + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - s13));
+    x[3] = -(2.0*s41*s25 - s50*s42 - s31*s51)/s11;
+    x[6] = -(2.0*s41*s27 + s50*s9 - s36*s51)/s11;
+    x[9] = -(s39*s51 + s50*s43 - 2.0*s41*s29)/s11;
+    const double s52 = s38*s43 - s37*s9 - s42*s35;
+    l[4] = -s52/s11;
+    const double s53 = (s52 - (s46*s25 - s48*s29 - s27*s47))/s11/p.J1;
+    const double s54 = 0.5*(s20*(q[10]*q[9] + q[6]*q[7] + q[3]*q[4]) - s50) + p.k*(q[9]*qd[10] + q[3]*qd[4] + q[6]*qd[7] + s21) + s22;
+    const double s55 = qd[7]*qd[7] + qd[4]*qd[4] + qd[10]*qd[10] - p.k*(0.5*p.k*(1.0 - s12) - 2.0*(q[4]*qd[4] + q[10]*qd[10] + q[7]*qd[7]));
+    x[4] = (s53*s25 + 2.0*s31*s54 + s55*s42)/s11;
+    x[7] = (s53*s27 + 2.0*s36*s54 - s55*s9)/s11;
+    x[10] = -(2.0*s54*s39 + s55*s43 + s53*s29)/s11;
+    const double s56 = 0.5*(s53 + s20*(q[7]*q[8] + q[10]*q[11] + q[4]*q[5])) + p.k*(q[7]*qd[8] + q[10]*qd[11] + q[4]*qd[5] + s33) + s44;
+    const double s57 = qd[11]*qd[11] + qd[8]*qd[8] + qd[5]*qd[5] - p.k*(0.5*p.k*(1.0 - s14) - 2.0*(q[11]*qd[11] + q[8]*qd[8] + q[5]*qd[5]));
+    x[5] = (2.0*s56*s42 - s57*s25 - s40*s31)/s11;
+    x[8] = -(2.0*s56*s9 + s40*s36 + s57*s27)/s11;
+    x[11] = (s57*s29 + s40*s39 - 2.0*s56*s43)/s11;
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
@@ -1619,342 +1579,342 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     J[510] = 0.0;
     J[511] = 0.0;
     J[512] = 0.0;
-    J[97] = -w[176];
-    J[123] = w[176];
+    J[97] = -w[60];
+    J[123] = w[60];
     J[98] = w[0];
     J[150] = -w[0];
-    J[100] = -w[177];
-    J[204] = w[177];
-    J[101] = w[178];
-    J[231] = -w[178];
-    J[103] = -w[180];
-    J[285] = w[180];
-    J[104] = w[181];
-    J[312] = -w[181];
-    J[125] = -w[182];
-    J[151] = w[182];
+    J[100] = -w[62];
+    J[204] = w[62];
+    J[101] = w[63];
+    J[231] = -w[63];
+    J[103] = -w[137];
+    J[285] = w[137];
+    J[104] = w[138];
+    J[312] = -w[138];
+    J[125] = -w[139];
+    J[151] = w[139];
     J[126] = w[8];
     J[178] = -w[8];
-    J[128] = -w[184];
-    J[232] = w[184];
-    J[129] = w[185];
-    J[259] = -w[185];
-    J[131] = -w[187];
-    J[313] = w[187];
-    J[153] = -w[188];
-    J[179] = w[188];
-    J[154] = w[189];
-    J[206] = -w[189];
-    J[156] = -w[191];
-    J[260] = w[191];
-    J[157] = w[192];
-    J[287] = -w[192];
-    J[181] = -w[194];
-    J[207] = w[194];
+    J[128] = -w[141];
+    J[232] = w[141];
+    J[129] = w[142];
+    J[259] = -w[142];
+    J[131] = -w[144];
+    J[313] = w[144];
+    J[153] = -w[145];
+    J[179] = w[145];
+    J[154] = w[146];
+    J[206] = -w[146];
+    J[156] = -w[148];
+    J[260] = w[148];
+    J[157] = w[149];
+    J[287] = -w[149];
+    J[181] = -w[151];
+    J[207] = w[151];
     J[182] = w[2];
     J[234] = -w[2];
-    J[184] = -w[195];
-    J[288] = w[195];
-    J[185] = w[196];
-    J[315] = -w[196];
-    J[209] = -w[197];
-    J[235] = w[197];
+    J[184] = -w[152];
+    J[288] = w[152];
+    J[185] = w[153];
+    J[315] = -w[153];
+    J[209] = -w[154];
+    J[235] = w[154];
     J[210] = w[10];
     J[262] = -w[10];
-    J[212] = -w[199];
-    J[316] = w[199];
-    J[237] = -w[200];
-    J[263] = w[200];
-    J[238] = w[201];
-    J[290] = -w[201];
-    J[265] = -w[203];
-    J[291] = w[203];
+    J[212] = -w[156];
+    J[316] = w[156];
+    J[237] = -w[157];
+    J[263] = w[157];
+    J[238] = w[158];
+    J[290] = -w[158];
+    J[265] = -w[160];
+    J[291] = w[160];
     J[266] = w[1];
     J[318] = -w[1];
     J[293] = -w[5];
     J[319] = w[5];
-    const double s66 = -lambda[6];
-    J[0] = s66;
-    J[28] = s66;
-    J[56] = s66;
-    const double s67 = 0.5*p.S*p.rho*w[27]*p.CL*qd[2];
-    J[7] = s67;
-    J[31] = -s67;
-    const double s68 = 0.5*p.S*p.rho*w[27]*p.CL*qd[1];
-    J[10] = -s68;
-    J[58] = s68;
-    const double s69 = 0.5*2.0*w[26]/w[27];
-    const double s70 = p.CD*w[27];
-    J[12] = 0.5*p.S*p.rho*(s69*w[32] + s70);
+    const double s37 = -lambda[6];
+    J[0] = s37;
+    J[28] = s37;
+    J[56] = s37;
+    const double s38 = 0.5*p.S*p.rho*w[27]*p.CL*qd[2];
+    J[7] = s38;
+    J[31] = -s38;
+    const double s39 = 0.5*p.S*p.rho*w[27]*p.CL*qd[1];
+    J[10] = -s39;
+    J[58] = s39;
+    const double s40 = 0.5*2.0*w[26]/w[27];
+    const double s41 = p.CD*w[27];
+    J[12] = 0.5*p.S*p.rho*(s40*w[32] + s41);
     w[0] = 2.0*qd[1];
-    const double s71 = 0.5*w[0]/w[27];
-    J[40] = -0.5*p.S*p.rho*(s71*w[33] - s70);
-    const double s72 = w[27]*p.CL*q[10];
-    J[13] = -0.5*p.S*p.rho*(s71*w[32] + s72);
-    J[39] = 0.5*p.S*p.rho*(s69*w[33] + s72);
-    const double s73 = w[27]*p.CL*q[7];
-    J[66] = -0.5*p.S*p.rho*(s73 + s69*w[34]);
+    const double s42 = 0.5*w[0]/w[27];
+    J[40] = -0.5*p.S*p.rho*(s42*w[33] - s41);
+    const double s43 = w[27]*p.CL*q[10];
+    J[13] = -0.5*p.S*p.rho*(s42*w[32] + s43);
+    J[39] = 0.5*p.S*p.rho*(s40*w[33] + s43);
+    const double s44 = w[27]*p.CL*q[7];
+    J[66] = -0.5*p.S*p.rho*(s44 + s40*w[34]);
     w[1] = 2.0*qd[2];
-    const double s74 = 0.5*w[1]/w[27];
-    J[14] = 0.5*p.S*p.rho*(s73 - s74*w[32]);
-    J[68] = 0.5*p.S*p.rho*(s74*w[34] + s70);
-    const double s75 = 0.5*p.S*p.rho*w[27]*p.CL*w[26];
-    J[37] = -s75;
-    J[61] = s75;
-    const double s76 = w[27]*p.CL*q[4];
-    J[41] = -0.5*p.S*p.rho*(s76 + s74*w[33]);
-    J[67] = 0.5*p.S*p.rho*(s71*w[34] + s76);
-    const double s77 = 2.0*lambda[0];
-    J[84] = -(s77 - p.J2*w[122]);
-    J[168] = p.J2*w[121] - s77;
-    J[252] = p.J2*w[120] - s77;
-    const double s78 = p.c*qd[3];
-    J[85] = -(lambda[1] + p.J3*((w[124] + w[127]) + (w[14] + w[17])) + (q[4]*s78 - w[35]));
-    J[166] = -(q[7]*s78 + p.J3*(qd[3]*qd[7] + q[7]*qdd[3]));
-    J[247] = -(p.J3*(q[10]*qdd[3] + qd[10]*qd[3]) + q[10]*s78);
-    const double s79 = -lambda[2];
-    J[86] = s79;
-    J[170] = s79;
-    J[254] = s79;
-    const double s80 = p.J2*qd[5]*qd[8];
-    J[87] = s80;
-    J[165] = s80;
-    const double s81 = p.c*qd[6];
-    J[88] = -(p.J3*(qd[4]*qd[6] + q[4]*qdd[6]) + q[4]*s81);
-    J[169] = -(lambda[1] + p.J3*((w[15] + w[17]) + (w[126] + w[127])) + (q[7]*s81 - w[35]));
-    J[250] = -(p.J3*(qd[10]*qd[6] + q[10]*qdd[6]) + q[10]*s81);
-    const double s82 = p.J2*qd[11]*qd[5];
-    J[90] = s82;
-    J[246] = s82;
-    const double s83 = p.c*qd[9];
-    J[91] = -(q[4]*s83 + p.J3*(q[4]*qdd[9] + qd[4]*qd[9]));
-    J[172] = -(q[7]*s83 + p.J3*(q[7]*qdd[9] + qd[7]*qd[9]));
-    J[253] = -(lambda[1] + p.J3*((w[125] + w[127]) + (w[16] + w[17])) + (q[10]*s83 - w[35]));
-    const double s84 = p.c*q[4];
-    J[177] = -(w[4] + q[7]*s84);
-    J[258] = -(q[10]*s84 + w[179]);
-    const double s85 = 1.0 + 1.0;
-    J[96] = -q[4]*(s84 + p.J3*qd[4]*s85);
-    const double s86 = p.c*q[7];
-    J[99] = -(w[4] + q[4]*s86);
-    J[180] = -q[7]*(s86 + p.J3*qd[7]*s85);
-    J[261] = -(q[10]*s86 + w[6]);
-    const double s87 = p.c*q[10];
-    J[102] = -(q[4]*s87 + w[179]);
-    J[183] = -(q[7]*s87 + w[6]);
-    J[264] = -q[10]*(p.J3*qd[10]*s85 + s87);
-    const double s88 = -lambda[1];
-    J[111] = s88;
-    J[195] = s88;
-    J[279] = s88;
-    const double s89 = 2.0*lambda[3];
-    J[112] = -(s89 - p.J3*w[115]);
-    J[196] = -(s89 - p.J3*w[114]);
-    J[280] = -(s89 - p.J3*w[116]);
-    const double s90 = p.c*qd[4];
-    J[113] = -(lambda[4] + p.J1*((w[19] + w[21]) + (w[128] + w[131])) + (q[5]*s90 - w[36]));
-    J[194] = -(p.J1*(q[8]*qdd[4] + qd[4]*qd[8]) + q[8]*s90);
-    J[275] = -(p.J1*(q[11]*qdd[4] + qd[11]*qd[4]) + q[11]*s90);
-    const double s91 = p.J3*qd[3]*qd[6];
-    J[115] = s91;
-    J[193] = s91;
-    const double s92 = p.c*qd[7];
-    J[116] = -(q[5]*s92 + p.J1*(qd[5]*qd[7] + q[5]*qdd[7]));
-    J[197] = -(lambda[4] + p.J1*((w[130] + w[131]) + (w[20] + w[21])) + (q[8]*s92 - w[36]));
-    J[278] = -(p.J1*(qd[11]*qd[7] + q[11]*qdd[7]) + q[11]*s92);
-    const double s93 = p.J3*qd[3]*qd[9];
-    J[118] = s93;
-    J[274] = s93;
-    const double s94 = p.c*qd[10];
-    J[119] = -(p.J1*(qd[10]*qd[5] + q[5]*qdd[10]) + q[5]*s94);
-    J[200] = -(q[8]*s94 + p.J1*(qd[10]*qd[8] + q[8]*qdd[10]));
-    J[281] = -(lambda[4] + p.J1*((w[18] + w[21]) + (w[129] + w[131])) + (q[11]*s94 - w[36]));
-    const double s95 = p.c*q[5];
-    J[124] = -q[5]*(p.J1*qd[5]*s85 + s95);
-    J[205] = -(w[183] + q[8]*s95);
-    J[286] = -(w[186] + q[11]*s95);
-    const double s96 = p.c*q[8];
-    J[127] = -(q[5]*s96 + w[183]);
-    J[208] = -q[8]*(s96 + p.J1*qd[8]*s85);
-    J[289] = -(q[11]*s96 + w[198]);
-    const double s97 = p.c*q[11];
-    J[130] = -(w[186] + q[5]*s97);
-    J[211] = -(q[8]*s97 + w[198]);
-    J[292] = -q[11]*(s97 + p.J1*qd[11]*s85);
-    const double s98 = p.c*qd[5];
-    J[138] = -(lambda[2] + p.J2*((w[22] + w[25]) + (w[132] + w[135])) + (q[3]*s98 - w[37]));
-    J[219] = -(p.J2*(q[6]*qdd[5] + qd[5]*qd[6]) + q[6]*s98);
-    J[300] = -(q[9]*s98 + p.J2*(qd[5]*qd[9] + q[9]*qdd[5]));
-    const double s99 = -lambda[4];
-    J[139] = s99;
-    J[223] = s99;
-    J[307] = s99;
-    const double s100 = 2.0*lambda[5];
-    J[140] = p.J1*w[118] - s100;
-    J[224] = -(s100 - p.J1*w[117]);
-    J[308] = -(s100 - p.J1*w[119]);
-    const double s101 = p.c*qd[8];
-    J[141] = -(q[3]*s101 + p.J2*(qd[3]*qd[8] + q[3]*qdd[8]));
-    J[222] = -(lambda[2] + p.J2*((w[134] + w[135]) + (w[24] + w[25])) + (q[6]*s101 - w[37]));
-    J[303] = -(p.J2*(q[9]*qdd[8] + qd[8]*qd[9]) + q[9]*s101);
-    const double s102 = p.J1*qd[4]*qd[7];
-    J[143] = s102;
-    J[221] = s102;
-    const double s103 = p.c*qd[11];
-    J[144] = -(q[3]*s103 + p.J2*(qd[11]*qd[3] + q[3]*qdd[11]));
-    J[225] = -(p.J2*(q[6]*qdd[11] + qd[11]*qd[6]) + q[6]*s103);
-    J[306] = -(lambda[2] + p.J2*((w[133] + w[135]) + (w[23] + w[25])) + (q[9]*s103 - w[37]));
-    const double s104 = p.J1*qd[10]*qd[4];
-    J[146] = s104;
-    J[302] = s104;
-    const double s105 = p.c*q[3];
-    J[152] = -q[3]*(s105 + p.J2*qd[3]*s85);
-    J[233] = -(w[190] + q[6]*s105);
-    J[314] = -(w[193] + q[9]*s105);
-    const double s106 = p.c*q[6];
-    J[155] = -(w[190] + q[3]*s106);
-    J[236] = -q[6]*(p.J2*qd[6]*s85 + s106);
-    J[317] = -(q[9]*s106 + w[202]);
-    const double s107 = p.c*q[9];
-    J[158] = -(q[3]*s107 + w[193]);
-    J[239] = -(w[202] + q[6]*s107);
-    J[320] = -q[9]*(s107 + p.J2*qd[9]*s85);
-    const double s108 = p.J2*qd[11]*qd[8];
-    J[171] = s108;
-    J[249] = s108;
-    const double s109 = p.J3*qd[6]*qd[9];
-    J[199] = s109;
-    J[277] = s109;
-    const double s110 = p.J1*qd[10]*qd[7];
-    J[227] = s110;
-    J[305] = s110;
-    w[2] = p.k*w[105];
+    const double s45 = 0.5*w[1]/w[27];
+    J[14] = 0.5*p.S*p.rho*(s44 - s45*w[32]);
+    J[68] = 0.5*p.S*p.rho*(s45*w[34] + s41);
+    const double s46 = 0.5*p.S*p.rho*w[27]*p.CL*w[26];
+    J[37] = -s46;
+    J[61] = s46;
+    const double s47 = w[27]*p.CL*q[4];
+    J[41] = -0.5*p.S*p.rho*(s47 + s45*w[33]);
+    J[67] = 0.5*p.S*p.rho*(s42*w[34] + s47);
+    const double s48 = 2.0*lambda[0];
+    J[84] = -(s48 - p.J2*w[168]);
+    J[168] = p.J2*w[167] - s48;
+    J[252] = p.J2*w[166] - s48;
+    const double s49 = p.c*qd[3];
+    J[85] = -(lambda[1] + p.J3*((w[86] + w[89]) + (w[14] + w[17])) + (q[4]*s49 - w[35]));
+    J[166] = -(q[7]*s49 + p.J3*(qd[3]*qd[7] + q[7]*qdd[3]));
+    J[247] = -(p.J3*(q[10]*qdd[3] + qd[10]*qd[3]) + q[10]*s49);
+    const double s50 = -lambda[2];
+    J[86] = s50;
+    J[170] = s50;
+    J[254] = s50;
+    const double s51 = p.J2*qd[5]*qd[8];
+    J[87] = s51;
+    J[165] = s51;
+    const double s52 = p.c*qd[6];
+    J[88] = -(p.J3*(qd[4]*qd[6] + q[4]*qdd[6]) + q[4]*s52);
+    J[169] = -(lambda[1] + p.J3*((w[15] + w[17]) + (w[88] + w[89])) + (q[7]*s52 - w[35]));
+    J[250] = -(p.J3*(qd[10]*qd[6] + q[10]*qdd[6]) + q[10]*s52);
+    const double s53 = p.J2*qd[11]*qd[5];
+    J[90] = s53;
+    J[246] = s53;
+    const double s54 = p.c*qd[9];
+    J[91] = -(q[4]*s54 + p.J3*(q[4]*qdd[9] + qd[4]*qd[9]));
+    J[172] = -(q[7]*s54 + p.J3*(q[7]*qdd[9] + qd[7]*qd[9]));
+    J[253] = -(lambda[1] + p.J3*((w[87] + w[89]) + (w[16] + w[17])) + (q[10]*s54 - w[35]));
+    const double s55 = p.c*q[4];
+    J[177] = -(w[4] + q[7]*s55);
+    J[258] = -(q[10]*s55 + w[64]);
+    const double s56 = 1.0 + 1.0;
+    J[96] = -q[4]*(s55 + p.J3*qd[4]*s56);
+    const double s57 = p.c*q[7];
+    J[99] = -(w[4] + q[4]*s57);
+    J[180] = -q[7]*(s57 + p.J3*qd[7]*s56);
+    J[261] = -(q[10]*s57 + w[6]);
+    const double s58 = p.c*q[10];
+    J[102] = -(q[4]*s58 + w[64]);
+    J[183] = -(q[7]*s58 + w[6]);
+    J[264] = -q[10]*(p.J3*qd[10]*s56 + s58);
+    const double s59 = -lambda[1];
+    J[111] = s59;
+    J[195] = s59;
+    J[279] = s59;
+    const double s60 = 2.0*lambda[3];
+    J[112] = -(s60 - p.J3*w[161]);
+    J[196] = -(s60 - p.J3*w[9]);
+    J[280] = -(s60 - p.J3*w[162]);
+    const double s61 = p.c*qd[4];
+    J[113] = -(lambda[4] + p.J1*((w[19] + w[21]) + (w[90] + w[93])) + (q[5]*s61 - w[36]));
+    J[194] = -(p.J1*(q[8]*qdd[4] + qd[4]*qd[8]) + q[8]*s61);
+    J[275] = -(p.J1*(q[11]*qdd[4] + qd[11]*qd[4]) + q[11]*s61);
+    const double s62 = p.J3*qd[3]*qd[6];
+    J[115] = s62;
+    J[193] = s62;
+    const double s63 = p.c*qd[7];
+    J[116] = -(q[5]*s63 + p.J1*(qd[5]*qd[7] + q[5]*qdd[7]));
+    J[197] = -(lambda[4] + p.J1*((w[92] + w[93]) + (w[20] + w[21])) + (q[8]*s63 - w[36]));
+    J[278] = -(p.J1*(qd[11]*qd[7] + q[11]*qdd[7]) + q[11]*s63);
+    const double s64 = p.J3*qd[3]*qd[9];
+    J[118] = s64;
+    J[274] = s64;
+    const double s65 = p.c*qd[10];
+    J[119] = -(p.J1*(qd[10]*qd[5] + q[5]*qdd[10]) + q[5]*s65);
+    J[200] = -(q[8]*s65 + p.J1*(qd[10]*qd[8] + q[8]*qdd[10]));
+    J[281] = -(lambda[4] + p.J1*((w[18] + w[21]) + (w[91] + w[93])) + (q[11]*s65 - w[36]));
+    const double s66 = p.c*q[5];
+    J[124] = -q[5]*(p.J1*qd[5]*s56 + s66);
+    J[205] = -(w[140] + q[8]*s66);
+    J[286] = -(w[143] + q[11]*s66);
+    const double s67 = p.c*q[8];
+    J[127] = -(q[5]*s67 + w[140]);
+    J[208] = -q[8]*(s67 + p.J1*qd[8]*s56);
+    J[289] = -(q[11]*s67 + w[155]);
+    const double s68 = p.c*q[11];
+    J[130] = -(w[143] + q[5]*s68);
+    J[211] = -(q[8]*s68 + w[155]);
+    J[292] = -q[11]*(s68 + p.J1*qd[11]*s56);
+    const double s69 = p.c*qd[5];
+    J[138] = -(lambda[2] + p.J2*((w[22] + w[25]) + (w[94] + w[97])) + (q[3]*s69 - w[37]));
+    J[219] = -(p.J2*(q[6]*qdd[5] + qd[5]*qd[6]) + q[6]*s69);
+    J[300] = -(q[9]*s69 + p.J2*(qd[5]*qd[9] + q[9]*qdd[5]));
+    const double s70 = -lambda[4];
+    J[139] = s70;
+    J[223] = s70;
+    J[307] = s70;
+    const double s71 = 2.0*lambda[5];
+    J[140] = p.J1*w[164] - s71;
+    J[224] = -(s71 - p.J1*w[163]);
+    J[308] = -(s71 - p.J1*w[165]);
+    const double s72 = p.c*qd[8];
+    J[141] = -(q[3]*s72 + p.J2*(qd[3]*qd[8] + q[3]*qdd[8]));
+    J[222] = -(lambda[2] + p.J2*((w[96] + w[97]) + (w[24] + w[25])) + (q[6]*s72 - w[37]));
+    J[303] = -(p.J2*(q[9]*qdd[8] + qd[8]*qd[9]) + q[9]*s72);
+    const double s73 = p.J1*qd[4]*qd[7];
+    J[143] = s73;
+    J[221] = s73;
+    const double s74 = p.c*qd[11];
+    J[144] = -(q[3]*s74 + p.J2*(qd[11]*qd[3] + q[3]*qdd[11]));
+    J[225] = -(p.J2*(q[6]*qdd[11] + qd[11]*qd[6]) + q[6]*s74);
+    J[306] = -(lambda[2] + p.J2*((w[95] + w[97]) + (w[23] + w[25])) + (q[9]*s74 - w[37]));
+    const double s75 = p.J1*qd[10]*qd[4];
+    J[146] = s75;
+    J[302] = s75;
+    const double s76 = p.c*q[3];
+    J[152] = -q[3]*(s76 + p.J2*qd[3]*s56);
+    J[233] = -(w[147] + q[6]*s76);
+    J[314] = -(w[150] + q[9]*s76);
+    const double s77 = p.c*q[6];
+    J[155] = -(w[147] + q[3]*s77);
+    J[236] = -q[6]*(p.J2*qd[6]*s56 + s77);
+    J[317] = -(q[9]*s77 + w[159]);
+    const double s78 = p.c*q[9];
+    J[158] = -(q[3]*s78 + w[150]);
+    J[239] = -(w[159] + q[6]*s78);
+    J[320] = -q[9]*(s78 + p.J2*qd[9]*s56);
+    const double s79 = p.J2*qd[11]*qd[8];
+    J[171] = s79;
+    J[249] = s79;
+    const double s80 = p.J3*qd[6]*qd[9];
+    J[199] = s80;
+    J[277] = s80;
+    const double s81 = p.J1*qd[10]*qd[7];
+    J[227] = s81;
+    J[305] = s81;
+    w[2] = p.k*w[65];
     J[327] = -(p.k*(4.0*qd[3] + w[2]) + 2.0*qdd[3]);
-    w[4] = p.k*w[106];
+    w[4] = p.k*w[66];
     J[330] = -(p.k*(4.0*qd[6] + w[4]) + 2.0*qdd[6]);
-    w[5] = p.k*w[107];
+    w[5] = p.k*w[67];
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part1(const double* q, const double* qd, const Parameters& p, const double* qdd, double* J, double* w) {
     J[333] = -(p.k*(4.0*qd[9] + w[5]) + 2.0*qdd[9]);
-    const double s111 = p.k*q[3];
-    const double s112 = 2.0*qd[3];
-    J[339] = -(4.0*s111 + 2.0*s112);
-    const double s113 = 2.0*qd[6];
-    const double s114 = p.k*q[6];
-    J[342] = -(2.0*s113 + 4.0*s114);
-    const double s115 = p.k*q[9];
-    const double s116 = 2.0*qd[9];
-    J[345] = -(4.0*s115 + 2.0*s116);
-    const double s117 = 2.0*qd[4];
-    const double s118 = p.k*q[4];
-    J[421] = -(4.0*s118 + 2.0*s117);
-    const double s119 = -(qdd[4] + p.k*(s117 + s118));
-    J[354] = s119;
-    J[437] = s119;
-    const double s120 = -(qdd[3] + p.k*(s112 + s111));
-    J[355] = s120;
-    J[383] = s120;
-    const double s121 = p.k*q[7];
-    const double s122 = 2.0*qd[7];
-    J[424] = -(2.0*s122 + 4.0*s121);
-    const double s123 = -(qdd[7] + p.k*(s121 + s122));
-    J[357] = s123;
-    J[440] = s123;
-    const double s124 = -(qdd[6] + p.k*(s114 + s113));
-    J[358] = s124;
-    J[386] = s124;
-    const double s125 = p.k*q[10];
-    const double s126 = 2.0*qd[10];
-    J[427] = -(4.0*s125 + 2.0*s126);
-    const double s127 = -(qdd[10] + p.k*(s125 + s126));
-    J[360] = s127;
-    J[443] = s127;
-    const double s128 = -(qdd[9] + p.k*(s115 + s116));
-    J[361] = s128;
-    J[389] = s128;
-    const double s129 = p.k*w[108];
-    J[409] = -(p.k*(4.0*qd[4] + s129) + 2.0*qdd[4]);
-    const double s130 = -(s117 + s129);
-    J[366] = s130;
-    J[449] = s130;
-    const double s131 = -(s112 + w[2]);
-    J[367] = s131;
-    J[395] = s131;
-    const double s132 = p.k*w[109];
-    J[412] = -(2.0*qdd[7] + p.k*(s132 + 4.0*qd[7]));
-    const double s133 = -(s132 + s122);
-    J[369] = s133;
-    J[452] = s133;
-    const double s134 = -(s113 + w[4]);
-    J[370] = s134;
-    J[398] = s134;
-    const double s135 = p.k*w[110];
-    J[415] = -(2.0*qdd[10] + p.k*(4.0*qd[10] + s135));
-    const double s136 = -(s135 + s126);
-    J[372] = s136;
-    J[455] = s136;
-    const double s137 = -(s116 + w[5]);
-    J[373] = s137;
-    J[401] = s137;
-    const double s138 = p.k*q[5];
-    const double s139 = 2.0*qd[5];
-    J[476] = -(2.0*s139 + 4.0*s138);
-    const double s140 = -(qdd[5] + p.k*(s138 + s139));
-    J[381] = s140;
-    J[436] = s140;
-    const double s141 = p.k*q[8];
-    const double s142 = 2.0*qd[8];
-    J[479] = -(4.0*s141 + 2.0*s142);
-    const double s143 = -(qdd[8] + p.k*(s141 + s142));
-    J[384] = s143;
-    J[439] = s143;
-    const double s144 = p.k*q[11];
-    const double s145 = 2.0*qd[11];
-    J[482] = -(2.0*s145 + 4.0*s144);
-    const double s146 = -(qdd[11] + p.k*(s144 + s145));
-    J[387] = s146;
-    J[442] = s146;
-    const double s147 = p.k*w[111];
-    J[464] = -(2.0*qdd[5] + p.k*(s147 + 4.0*qd[5]));
-    const double s148 = -(s147 + s139);
-    J[393] = s148;
-    J[448] = s148;
-    const double s149 = p.k*w[112];
-    J[467] = -(2.0*qdd[8] + p.k*(4.0*qd[8] + s149));
-    const double s150 = -(s142 + s149);
-    J[396] = s150;
-    J[451] = s150;
-    const double s151 = p.k*w[113];
-    J[470] = -(p.k*(4.0*qd[11] + s151) + 2.0*qdd[11]);
-    const double s152 = -(s145 + s151);
-    J[399] = s152;
-    J[454] = s152;
-    const double s153 = p.k*2.0*q[0];
-    const double s154 = 2.0*qd[0];
-    J[486] = -(qdd[0] + p.k*(0.5*s153 + s154));
-    J[498] = -(s154 + s153);
-    const double s155 = p.k*2.0*q[1];
-    J[487] = -(qdd[1] + p.k*(0.5*s155 + w[0]));
-    J[499] = -(s155 + w[0]);
-    const double s156 = p.k*2.0*q[2];
-    J[488] = -(qdd[2] + p.k*(0.5*s156 + w[1]));
-    J[500] = -(s156 + w[1]);
+    const double s82 = p.k*q[3];
+    const double s83 = 2.0*qd[3];
+    J[339] = -(4.0*s82 + 2.0*s83);
+    const double s84 = 2.0*qd[6];
+    const double s85 = p.k*q[6];
+    J[342] = -(2.0*s84 + 4.0*s85);
+    const double s86 = p.k*q[9];
+    const double s87 = 2.0*qd[9];
+    J[345] = -(4.0*s86 + 2.0*s87);
+    const double s88 = 2.0*qd[4];
+    const double s89 = p.k*q[4];
+    J[421] = -(4.0*s89 + 2.0*s88);
+    const double s90 = -(qdd[4] + p.k*(s88 + s89));
+    J[354] = s90;
+    J[437] = s90;
+    const double s91 = -(qdd[3] + p.k*(s83 + s82));
+    J[355] = s91;
+    J[383] = s91;
+    const double s92 = p.k*q[7];
+    const double s93 = 2.0*qd[7];
+    J[424] = -(2.0*s93 + 4.0*s92);
+    const double s94 = -(qdd[7] + p.k*(s92 + s93));
+    J[357] = s94;
+    J[440] = s94;
+    const double s95 = -(qdd[6] + p.k*(s85 + s84));
+    J[358] = s95;
+    J[386] = s95;
+    const double s96 = p.k*q[10];
+    const double s97 = 2.0*qd[10];
+    J[427] = -(4.0*s96 + 2.0*s97);
+    const double s98 = -(qdd[10] + p.k*(s96 + s97));
+    J[360] = s98;
+    J[443] = s98;
+    const double s99 = -(qdd[9] + p.k*(s86 + s87));
+    J[361] = s99;
+    J[389] = s99;
+    const double s100 = p.k*w[68];
+    J[409] = -(p.k*(4.0*qd[4] + s100) + 2.0*qdd[4]);
+    const double s101 = -(s88 + s100);
+    J[366] = s101;
+    J[449] = s101;
+    const double s102 = -(s83 + w[2]);
+    J[367] = s102;
+    J[395] = s102;
+    const double s103 = p.k*w[69];
+    J[412] = -(2.0*qdd[7] + p.k*(s103 + 4.0*qd[7]));
+    const double s104 = -(s103 + s93);
+    J[369] = s104;
+    J[452] = s104;
+    const double s105 = -(s84 + w[4]);
+    J[370] = s105;
+    J[398] = s105;
+    const double s106 = p.k*w[70];
+    J[415] = -(2.0*qdd[10] + p.k*(4.0*qd[10] + s106));
+    const double s107 = -(s106 + s97);
+    J[372] = s107;
+    J[455] = s107;
+    const double s108 = -(s87 + w[5]);
+    J[373] = s108;
+    J[401] = s108;
+    const double s109 = p.k*q[5];
+    const double s110 = 2.0*qd[5];
+    J[476] = -(2.0*s110 + 4.0*s109);
+    const double s111 = -(qdd[5] + p.k*(s109 + s110));
+    J[381] = s111;
+    J[436] = s111;
+    const double s112 = p.k*q[8];
+    const double s113 = 2.0*qd[8];
+    J[479] = -(4.0*s112 + 2.0*s113);
+    const double s114 = -(qdd[8] + p.k*(s112 + s113));
+    J[384] = s114;
+    J[439] = s114;
+    const double s115 = p.k*q[11];
+    const double s116 = 2.0*qd[11];
+    J[482] = -(2.0*s116 + 4.0*s115);
+    const double s117 = -(qdd[11] + p.k*(s115 + s116));
+    J[387] = s117;
+    J[442] = s117;
+    const double s118 = p.k*w[71];
+    J[464] = -(2.0*qdd[5] + p.k*(s118 + 4.0*qd[5]));
+    const double s119 = -(s118 + s110);
+    J[393] = s119;
+    J[448] = s119;
+    const double s120 = p.k*w[72];
+    J[467] = -(2.0*qdd[8] + p.k*(4.0*qd[8] + s120));
+    const double s121 = -(s113 + s120);
+    J[396] = s121;
+    J[451] = s121;
+    const double s122 = p.k*w[73];
+    J[470] = -(p.k*(4.0*qd[11] + s122) + 2.0*qdd[11]);
+    const double s123 = -(s116 + s122);
+    J[399] = s123;
+    J[454] = s123;
+    const double s124 = p.k*2.0*q[0];
+    const double s125 = 2.0*qd[0];
+    J[486] = -(qdd[0] + p.k*(0.5*s124 + s125));
+    J[498] = -(s125 + s124);
+    const double s126 = p.k*2.0*q[1];
+    J[487] = -(qdd[1] + p.k*(0.5*s126 + w[0]));
+    J[499] = -(s126 + w[0]);
+    const double s127 = p.k*2.0*q[2];
+    J[488] = -(qdd[2] + p.k*(0.5*s127 + w[1]));
+    J[500] = -(s127 + w[1]);
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J) {
-    double w[204];
+    double w[169];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(qd, w);
     detail::shared_part3(q, qd, p, w);
     detail::shared_part5(qd, u, p, w);
-    detail::shared_part14(q, w);
-    detail::shared_part15(qd, w);
-    detail::shared_part17(q, qdd, w);
-    detail::shared_part23(q, qd, p, w);
+    detail::shared_part8(q, w);
+    detail::shared_part11(q, qdd, w);
+    detail::shared_part17(q, qd, p, w);
+    detail::shared_part18(qd, w);
     detail::linearization_terms_part0(q, qd, p, qdd, lambda, J, w);
     detail::linearization_terms_part1(q, qd, p, qdd, J, w);
 }
@@ -2264,21 +2224,21 @@ static void augment_right_hand_side(double rho, const double* A, const double* r
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void inverse_dynamics_part0(const double* q, const double* qdd, const Parameters& p, double* tau, double* w) {
-    tau[0] = p.m*qdd[0] + w[74];
-    tau[1] = w[75] + p.m*qdd[1];
-    tau[2] = -(w[123] - p.m*w[9]);
-    const double s157 = p.J3*w[127] - w[35];
-    tau[3] = q[4]*s157 - w[65];
-    tau[6] = q[7]*s157 + w[68];
-    tau[9] = q[10]*s157 - w[71];
-    const double s158 = p.J1*w[131] - w[36];
-    tau[4] = q[5]*s158 + w[66];
-    tau[7] = q[8]*s158 - w[69];
-    tau[10] = q[11]*s158 + w[72];
-    const double s159 = p.J2*w[135] - w[37];
-    tau[5] = q[3]*s159 + w[67];
-    tau[8] = q[6]*s159 - w[70];
-    tau[11] = q[9]*s159 - w[73];
+    tau[0] = p.m*qdd[0] + w[83];
+    tau[1] = w[84] + p.m*qdd[1];
+    tau[2] = p.m*w[169] - w[85];
+    const double s128 = p.J3*w[89] - w[35];
+    tau[3] = q[4]*s128 - w[74];
+    tau[6] = q[7]*s128 + w[77];
+    tau[9] = q[10]*s128 - w[80];
+    const double s129 = p.J1*w[93] - w[36];
+    tau[4] = q[5]*s129 + w[75];
+    tau[7] = q[8]*s129 - w[78];
+    tau[10] = q[11]*s129 + w[81];
+    const double s130 = p.J2*w[97] - w[37];
+    tau[5] = q[3]*s130 + w[76];
+    tau[8] = q[6]*s130 - w[79];
+    tau[11] = q[9]*s130 - w[82];
 }
 
 // inverse_dynamics_regressor in parts (short compile times); w carries values between them.
@@ -2357,16 +2317,16 @@ static LAGC_PART_NOINLINE void inverse_dynamics_regressor_part0(const double* q,
     Y[4] = 0.5*p.S*p.rho*w[27]*w[28];
     Y[11] = 0.5*p.S*p.rho*w[27]*w[29];
     Y[18] = -0.5*p.S*p.rho*w[27]*w[30];
-    Y[24] = q[4]*w[127] + w[39];
-    Y[45] = q[7]*w[127] + w[44];
-    Y[66] = q[10]*w[127] + w[51];
-    Y[29] = q[5]*w[131] + w[40];
-    Y[50] = q[8]*w[131] + w[47];
-    Y[71] = q[11]*w[131] + w[52];
-    Y[37] = q[3]*w[135] + w[42];
-    Y[58] = q[6]*w[135] + w[49];
-    Y[79] = q[9]*w[135] + w[55];
-    Y[14] = w[9];
+    Y[24] = q[4]*w[89] + w[39];
+    Y[45] = q[7]*w[89] + w[44];
+    Y[66] = q[10]*w[89] + w[51];
+    Y[29] = q[5]*w[93] + w[40];
+    Y[50] = q[8]*w[93] + w[47];
+    Y[71] = q[11]*w[93] + w[52];
+    Y[37] = q[3]*w[97] + w[42];
+    Y[58] = q[6]*w[97] + w[49];
+    Y[79] = q[9]*w[97] + w[55];
+    Y[14] = w[169];
 }
 
 // input_matrix in parts (short compile times); w carries values between them.
@@ -2411,13 +2371,13 @@ static LAGC_PART_NOINLINE void input_matrix_part0(const double* q, double* B) {
 
 // constraint_velocity in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_velocity_part0(double* v, double* w) {
-    v[1] = w[137];
-    v[2] = w[138];
-    v[4] = w[140];
-    v[6] = w[142];
-    v[0] = w[204];
-    v[3] = w[205];
-    v[5] = w[206];
+    v[0] = 2.0*w[170];
+    v[1] = w[171];
+    v[2] = w[172];
+    v[3] = 2.0*w[173];
+    v[4] = w[174];
+    v[5] = 2.0*w[175];
+    v[6] = w[176];
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
@@ -2509,17 +2469,17 @@ static LAGC_PART_NOINLINE void output_angular_velocity_part0(double* out, double
 
 
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
-    double w[153];
+    double w[125];
     detail::shared_part7(q, w);
-    detail::shared_part19(q, p, w);
+    detail::shared_part13(q, p, w);
     detail::mass_matrix_part0(p, M, w);
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
-    double w[204];
+    double w[161];
     detail::shared_part0(q, qd, w);
-    detail::shared_part10(q, qd, w);
-    detail::shared_part23(q, qd, p, w);
+    detail::shared_part12(q, qd, w);
+    detail::shared_part17(q, qd, p, w);
     detail::coriolis_matrix_part0(p, C, w);
 }
 
@@ -2530,34 +2490,32 @@ void potential_gradient(const double* /*q*/, const Parameters& p, double* LAGC_R
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    double w[74];
+    double w[83];
     detail::shared_part0(q, qd, w);
     detail::shared_part2(qd, w);
     detail::shared_part4(p, w);
     detail::shared_part6(q, qd, w);
-    detail::shared_part8(p, w);
+    detail::shared_part9(p, w);
     detail::bias_forces_part0(h, w);
 }
 
 void generalized_forces(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT Q) {
-    double w[154];
+    double w[136];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part3(q, qd, p, w);
     detail::shared_part5(qd, u, p, w);
-    detail::shared_part9(p, w);
-    detail::shared_part11(q, w);
-    detail::shared_part16(w);
-    detail::shared_part20(w);
+    detail::shared_part10(p, w);
+    detail::shared_part14(q, w);
     detail::generalized_forces_part0(Q, w);
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    double w[96];
+    double w[137];
     double result[1];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
-    detail::shared_part12(qd, w);
+    detail::shared_part15(qd, w);
     detail::kinetic_energy_part0(p, result, w);
     return result[0];
 }
@@ -2571,21 +2529,20 @@ double potential_energy(const double* q, const Parameters& p) {
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
-    double w[155];
+    double w[65];
     detail::shared_part7(q, w);
-    detail::shared_part13(q, p, w);
-    detail::shared_part21(w);
+    detail::shared_part16(q, p, w);
     detail::constraint_residuals_part0(c, w);
 }
 
 void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
-    double w[114];
-    detail::shared_part14(q, w);
+    double w[74];
+    detail::shared_part8(q, w);
     detail::constraint_jacobian_part0(q, A, w);
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
-    double w[176];
+    double w[177];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(qd, w);
@@ -2594,20 +2551,16 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     detail::shared_part5(qd, u, p, w);
     detail::shared_part6(q, qd, w);
     detail::shared_part7(q, w);
-    detail::shared_part8(p, w);
+    detail::shared_part8(q, w);
     detail::shared_part9(p, w);
-    detail::shared_part10(q, qd, w);
-    detail::shared_part11(q, w);
-    detail::shared_part12(qd, w);
+    detail::shared_part10(p, w);
+    detail::shared_part12(q, qd, w);
     detail::shared_part13(q, p, w);
     detail::shared_part14(q, w);
     detail::shared_part15(qd, w);
-    detail::shared_part16(w);
-    detail::shared_part18(q, qd, w);
-    detail::shared_part19(q, p, w);
-    detail::shared_part20(w);
-    detail::shared_part21(w);
-    detail::shared_part22(p, w);
+    detail::shared_part16(q, p, w);
+    detail::shared_part18(qd, w);
+    detail::shared_part20(q, qd, w);
     detail::semi_implicit_system_part0(q, p, K, rhs, w);
 }
 
@@ -2712,30 +2665,29 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    double w[136];
+    double w[170];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(qd, w);
     detail::shared_part3(q, qd, p, w);
     detail::shared_part5(qd, u, p, w);
     detail::shared_part6(q, qd, w);
-    detail::shared_part8(p, w);
     detail::shared_part9(p, w);
-    detail::shared_part16(w);
-    detail::shared_part17(q, qdd, w);
-    detail::shared_part24(qdd, p, w);
+    detail::shared_part10(p, w);
+    detail::shared_part11(q, qdd, w);
+    detail::shared_part19(qdd, p, w);
     detail::inverse_dynamics_part0(q, qdd, p, tau, w);
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
-    double w[136];
+    double w[170];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(qd, w);
     detail::shared_part3(q, qd, p, w);
     detail::shared_part6(q, qd, w);
-    detail::shared_part17(q, qdd, w);
-    detail::shared_part24(qdd, p, w);
+    detail::shared_part11(q, qdd, w);
+    detail::shared_part19(qdd, p, w);
     detail::inverse_dynamics_regressor_part0(q, qd, qdd, p, Y, w);
 }
 
@@ -3020,11 +2972,10 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
-    double w[207];
+    double w[177];
     detail::shared_part0(q, qd, w);
-    detail::shared_part10(q, qd, w);
-    detail::shared_part18(q, qd, w);
-    detail::shared_part25(w);
+    detail::shared_part12(q, qd, w);
+    detail::shared_part20(q, qd, w);
     detail::constraint_velocity_part0(v, w);
 }
 

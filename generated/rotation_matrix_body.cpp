@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rotation_matrix_body::detail::pair_stamp == 0xc384d90684097740ull,
+static_assert(rotation_matrix_body::detail::pair_stamp == 0xb209fc7befaa1155ull,
               "rotation_matrix_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rotation_matrix_body {
@@ -136,188 +136,154 @@ static LAGC_PART_NOINLINE void shared_part4(const double* q, double* w) {
     w[59] = q[6]*q[6];
 }
 
-static LAGC_PART_NOINLINE void shared_part5(const Parameters& p, double* w) {
-    w[60] = p.J2*w[24] - p.J3*w[25];
-    w[61] = p.J1*w[26] - p.J3*w[27];
-    w[62] = p.J2*w[28] - p.J1*w[29];
-    w[63] = p.J3*w[30] - p.J2*w[31];
-    w[64] = p.J3*w[32] - p.J1*w[33];
-    w[65] = p.J1*w[34] - p.J2*w[35];
-    w[66] = p.J2*w[36] - p.J3*w[37];
-    w[67] = p.J1*w[38] - p.J3*w[39];
-    w[68] = p.J1*w[40] - p.J2*w[41];
+static LAGC_PART_NOINLINE void shared_part5(const double* q, double* w) {
+    w[60] = 2.0*q[0];
+    w[61] = 2.0*q[3];
+    w[62] = 2.0*q[6];
+    w[63] = 2.0*q[1];
+    w[64] = 2.0*q[4];
+    w[65] = 2.0*q[7];
+    w[66] = 2.0*q[2];
+    w[67] = 2.0*q[5];
+    w[68] = 2.0*q[8];
 }
 
-static LAGC_PART_NOINLINE void shared_part6(const double* q, const double* u, double* w) {
-    w[69] = q[1]*u[2];
-    w[70] = q[2]*u[0];
-    w[71] = q[0]*u[1];
-    w[72] = q[4]*u[2];
-    w[73] = q[5]*u[0];
-    w[74] = q[3]*u[1];
-    w[75] = q[7]*u[2];
-    w[76] = q[8]*u[0];
-    w[77] = q[6]*u[1];
+static LAGC_PART_NOINLINE void shared_part6(const Parameters& p, double* w) {
+    w[69] = p.J2*w[24] - p.J3*w[25];
+    w[70] = p.J1*w[26] - p.J3*w[27];
+    w[71] = p.J2*w[28] - p.J1*w[29];
+    w[72] = p.J3*w[30] - p.J2*w[31];
+    w[73] = p.J3*w[32] - p.J1*w[33];
+    w[74] = p.J1*w[34] - p.J2*w[35];
+    w[75] = p.J2*w[36] - p.J3*w[37];
+    w[76] = p.J1*w[38] - p.J3*w[39];
+    w[77] = p.J1*w[40] - p.J2*w[41];
 }
 
-static LAGC_PART_NOINLINE void shared_part7(const double* q, double* w) {
-    w[78] = w[59] + w[56] + w[53];
-    w[79] = 1.0 - w[78];
-    w[80] = q[0]*q[1] + q[6]*q[7] + q[3]*q[4];
-    w[81] = q[6]*q[8] + q[0]*q[2] + q[3]*q[5];
-    w[82] = w[57] + w[51] + w[54];
-    w[83] = 1.0 - w[82];
-    w[84] = q[7]*q[8] + q[4]*q[5] + q[1]*q[2];
-    w[85] = w[52] + w[58] + w[55];
-    w[86] = 1.0 - w[85];
+static LAGC_PART_NOINLINE void shared_part7(const double* q, const double* qdd, double* w) {
+    w[78] = q[1]*qdd[0];
+    w[79] = q[4]*qdd[3];
+    w[80] = q[7]*qdd[6];
+    w[81] = w[79] + w[80] + w[78];
+    w[82] = q[2]*qdd[1];
+    w[83] = q[5]*qdd[4];
+    w[84] = q[8]*qdd[7];
+    w[85] = w[83] + w[84] + w[82];
+    w[86] = q[0]*qdd[2];
+    w[87] = q[3]*qdd[5];
+    w[88] = q[6]*qdd[8];
+    w[89] = w[86] + w[87] + w[88];
 }
 
-static LAGC_PART_NOINLINE void shared_part8(const double* q, double* w) {
-    w[87] = 2.0*q[0];
-    w[88] = 2.0*q[3];
-    w[89] = 2.0*q[6];
-    w[90] = 2.0*q[1];
-    w[91] = 2.0*q[4];
-    w[92] = 2.0*q[7];
-    w[93] = 2.0*q[2];
-    w[94] = 2.0*q[5];
-    w[95] = 2.0*q[8];
+static LAGC_PART_NOINLINE void shared_part8(const double* q, const Parameters& p, double* w) {
+    w[90] = p.J3*w[51];
+    w[91] = p.J3*q[1]*q[4];
+    w[92] = p.J3*q[1]*q[7];
+    w[93] = p.J1*w[52];
+    w[94] = p.J1*q[2]*q[5];
+    w[95] = p.J1*q[2]*q[8];
+    w[96] = p.J2*w[53];
+    w[97] = p.J2*q[0]*q[3];
+    w[98] = p.J2*q[0]*q[6];
+    w[99] = p.J3*w[54];
+    w[100] = p.J3*q[4]*q[7];
+    w[101] = p.J1*w[55];
+    w[102] = p.J1*q[5]*q[8];
+    w[103] = p.J2*w[56];
+    w[104] = p.J2*q[3]*q[6];
+    w[105] = p.J3*w[57];
+    w[106] = p.J1*w[58];
+    w[107] = p.J2*w[59];
 }
 
-static LAGC_PART_NOINLINE void shared_part9(const double* qd, double* w) {
-    w[96] = qd[6]*qd[6];
-    w[97] = qd[0]*qd[0];
-    w[98] = qd[3]*qd[3];
-    w[99] = qd[1]*qd[1];
-    w[100] = qd[7]*qd[7];
-    w[101] = qd[4]*qd[4];
-    w[102] = qd[8]*qd[8];
-    w[103] = qd[5]*qd[5];
-    w[104] = qd[2]*qd[2];
+static LAGC_PART_NOINLINE void shared_part9(const double* q, const double* u, double* w) {
+    w[108] = q[1]*u[2];
+    w[109] = q[2]*u[0];
+    w[110] = q[0]*u[1];
+    w[111] = q[4]*u[2];
+    w[112] = q[5]*u[0];
+    w[113] = q[3]*u[1];
+    w[114] = q[7]*u[2];
+    w[115] = q[8]*u[0];
+    w[116] = q[6]*u[1];
 }
 
-static LAGC_PART_NOINLINE void shared_part10(const double* q, const double* qdd, double* w) {
-    w[105] = q[1]*qdd[0];
-    w[106] = q[4]*qdd[3];
-    w[107] = q[7]*qdd[6];
-    w[108] = w[106] + w[107] + w[105];
-    w[109] = q[2]*qdd[1];
-    w[110] = q[5]*qdd[4];
-    w[111] = q[8]*qdd[7];
-    w[112] = w[110] + w[111] + w[109];
-    w[113] = q[0]*qdd[2];
-    w[114] = q[3]*qdd[5];
-    w[115] = q[6]*qdd[8];
-    w[116] = w[113] + w[114] + w[115];
+static LAGC_PART_NOINLINE void shared_part10(const double* q, double* w) {
+    w[117] = 1.0 - w[59] - w[56] - w[53];
+    w[53] = q[0]*q[1] + q[6]*q[7] + q[3]*q[4];
+    w[56] = q[6]*q[8] + q[0]*q[2] + q[3]*q[5];
+    w[59] = 1.0 - w[57] - w[51] - w[54];
+    w[51] = q[7]*q[8] + q[4]*q[5] + q[1]*q[2];
+    w[54] = 1.0 - w[52] - w[58] - w[55];
 }
 
-static LAGC_PART_NOINLINE void shared_part11(const double* q, const double* qd, double* w) {
-    w[117] = w[44] + w[50] + w[47];
-    w[118] = q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + w[3];
-    w[119] = q[8]*qd[6] + q[5]*qd[3] + q[2]*qd[0] + w[7];
-    w[120] = w[42] + w[45] + w[48];
-    w[121] = q[7]*qd[8] + q[4]*qd[5] + q[1]*qd[2] + w[11];
-    w[122] = w[43] + w[49] + w[46];
-}
-
-static LAGC_PART_NOINLINE void shared_part12(const double* q, const Parameters& p, double* w) {
-    w[123] = p.J3*w[51];
-    w[51] = p.J3*q[1]*q[4];
-    w[124] = p.J3*q[1]*q[7];
-    w[125] = p.J1*w[52];
-    w[52] = p.J1*q[2]*q[5];
-    w[126] = p.J1*q[2]*q[8];
-    w[127] = p.J2*w[53];
-    w[53] = p.J2*q[0]*q[3];
-    w[128] = p.J2*q[0]*q[6];
-    w[129] = p.J3*w[54];
-    w[54] = p.J3*q[4]*q[7];
-    w[130] = p.J1*w[55];
-    w[55] = p.J1*q[5]*q[8];
-    w[131] = p.J2*w[56];
-    w[56] = p.J2*q[3]*q[6];
-    w[132] = p.J3*w[57];
-    w[57] = p.J1*w[58];
-    w[58] = p.J2*w[59];
-}
-
-static LAGC_PART_NOINLINE void shared_part13(const Parameters& p, double* w) {
-    w[59] = w[69] + w[60];
-    w[133] = w[70] - w[61];
-    w[134] = w[71] - w[62];
-    w[135] = w[72] - w[63];
-    w[136] = w[73] + w[64];
-    w[137] = w[74] + w[65];
-    w[138] = w[75] + w[66];
-    w[139] = w[76] - w[67];
-    w[140] = w[77] + w[68];
-    w[141] = w[96] + w[97] + w[98];
-    w[142] = p.k*w[79];
-    w[143] = p.k*w[118] + w[15];
-    const double s0 = p.k*p.k;
-    w[144] = s0*w[80];
-    w[145] = p.k*w[119] + w[23];
-    w[146] = s0*w[81];
-    w[147] = p.k*w[83];
-    w[148] = w[99] + w[100] + w[101];
-    w[149] = s0*w[84];
-    w[150] = p.k*w[121] + w[19];
-    w[151] = p.k*w[86];
-    w[152] = w[102] + w[103] + w[104];
-}
-
-static LAGC_PART_NOINLINE void shared_part14(const double* q, const double* qd, const Parameters& p, double* w) {
-    w[153] = p.J3*w[42];
-    w[42] = p.J3*(w[0] + w[3]);
+static LAGC_PART_NOINLINE void shared_part11(const double* q, const double* qd, const Parameters& p, double* w) {
+    w[52] = p.J3*w[42];
+    w[55] = p.J3*(w[0] + w[3]);
     w[0] = p.J2*(w[4] + w[7]);
     w[4] = p.J3*(q[1]*qd[4] + q[4]*qd[1]);
-    w[154] = p.J3*q[1]*qd[3];
-    w[155] = p.J2*q[3]*qd[2];
-    w[156] = p.J3*(q[7]*qd[1] + q[1]*qd[7]);
-    w[157] = p.J3*q[1]*qd[6];
-    w[158] = p.J2*q[6]*qd[2];
-    w[159] = p.J1*w[43];
-    w[43] = p.J1*(w[8] + w[11]);
+    w[57] = p.J3*q[1]*qd[3];
+    w[58] = p.J2*q[3]*qd[2];
+    w[118] = p.J3*(q[7]*qd[1] + q[1]*qd[7]);
+    w[119] = p.J3*q[1]*qd[6];
+    w[120] = p.J2*q[6]*qd[2];
+    w[121] = p.J1*w[43];
+    w[122] = p.J1*(w[8] + w[11]);
     w[8] = p.J3*q[4]*qd[0];
-    w[160] = p.J1*(q[5]*qd[2] + q[2]*qd[5]);
-    w[161] = p.J1*q[2]*qd[4];
-    w[162] = p.J3*q[7]*qd[0];
-    w[163] = p.J1*(q[2]*qd[8] + q[8]*qd[2]);
-    w[164] = p.J1*q[2]*qd[7];
-    w[165] = p.J2*w[44];
-    w[44] = p.J2*q[0]*qd[5];
-    w[166] = p.J1*q[5]*qd[1];
-    w[167] = p.J2*(q[3]*qd[0] + q[0]*qd[3]);
-    w[168] = p.J2*q[0]*qd[8];
-    w[169] = p.J1*q[8]*qd[1];
-    w[170] = p.J2*(q[0]*qd[6] + q[6]*qd[0]);
-    w[171] = p.J3*w[45];
-    w[45] = p.J3*(w[1] + w[3]);
+    w[123] = p.J1*(q[5]*qd[2] + q[2]*qd[5]);
+    w[124] = p.J1*q[2]*qd[4];
+    w[125] = p.J3*q[7]*qd[0];
+    w[126] = p.J1*(q[2]*qd[8] + q[8]*qd[2]);
+    w[127] = p.J1*q[2]*qd[7];
+    w[128] = p.J2*w[44];
+    w[129] = p.J2*q[0]*qd[5];
+    w[130] = p.J1*q[5]*qd[1];
+    w[131] = p.J2*(q[3]*qd[0] + q[0]*qd[3]);
+    w[132] = p.J2*q[0]*qd[8];
+    w[133] = p.J1*q[8]*qd[1];
+    w[134] = p.J2*(q[0]*qd[6] + q[6]*qd[0]);
+    w[135] = p.J3*w[45];
+    w[136] = p.J3*(w[1] + w[3]);
     w[1] = p.J2*(w[5] + w[7]);
     w[5] = p.J3*(q[4]*qd[7] + q[7]*qd[4]);
-    w[172] = p.J3*q[4]*qd[6];
-    w[173] = p.J2*q[6]*qd[5];
-    w[174] = p.J1*w[46];
-    w[46] = p.J1*(w[9] + w[11]);
+    w[137] = p.J3*q[4]*qd[6];
+    w[138] = p.J2*q[6]*qd[5];
+    w[139] = p.J1*w[46];
+    w[140] = p.J1*(w[9] + w[11]);
     w[9] = p.J3*q[7]*qd[3];
-    w[175] = p.J1*(q[8]*qd[5] + q[5]*qd[8]);
-    w[176] = p.J1*q[5]*qd[7];
-    w[177] = p.J2*w[47];
-    w[47] = p.J2*q[3]*qd[8];
-    w[178] = p.J1*q[8]*qd[4];
-    w[179] = p.J2*(q[3]*qd[6] + q[6]*qd[3]);
-    w[180] = p.J3*w[48];
-    w[48] = p.J3*(w[2] + w[3]);
+    w[141] = p.J1*(q[8]*qd[5] + q[5]*qd[8]);
+    w[142] = p.J1*q[5]*qd[7];
+    w[143] = p.J2*w[47];
+    w[144] = p.J2*q[3]*qd[8];
+    w[145] = p.J1*q[8]*qd[4];
+    w[146] = p.J2*(q[3]*qd[6] + q[6]*qd[3]);
+    w[147] = p.J3*w[48];
+    w[148] = p.J3*(w[2] + w[3]);
     w[2] = p.J2*(w[6] + w[7]);
     w[6] = p.J1*w[49];
-    w[49] = p.J1*(w[10] + w[11]);
+    w[149] = p.J1*(w[10] + w[11]);
     w[10] = p.J2*w[50];
 }
 
-static LAGC_PART_NOINLINE void shared_part15(double* w) {
-    w[50] = 2.0*w[117];
-    w[181] = 2.0*w[120];
-    w[182] = 2.0*w[122];
+static LAGC_PART_NOINLINE void shared_part12(const double* qd, double* w) {
+    w[150] = qd[6]*qd[6];
+    w[151] = qd[0]*qd[0];
+    w[152] = qd[3]*qd[3];
+    w[153] = qd[1]*qd[1];
+    w[154] = qd[7]*qd[7];
+    w[155] = qd[4]*qd[4];
+    w[156] = qd[8]*qd[8];
+    w[157] = qd[5]*qd[5];
+    w[158] = qd[2]*qd[2];
+}
+
+static LAGC_PART_NOINLINE void shared_part13(const double* q, const double* qd, double* w) {
+    w[159] = w[44] + w[50] + w[47];
+    w[44] = q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + w[3];
+    w[47] = q[8]*qd[6] + q[5]*qd[3] + q[2]*qd[0] + w[7];
+    w[50] = w[42] + w[45] + w[48];
+    w[42] = q[7]*qd[8] + q[4]*qd[5] + q[1]*qd[2] + w[11];
+    w[45] = w[43] + w[49] + w[46];
 }
 
 // mass_matrix in parts (short compile times); w carries values between them.
@@ -376,153 +342,153 @@ static LAGC_PART_NOINLINE void mass_matrix_part0(double* M, double* w) {
     M[76] = 0.0;
     M[78] = 0.0;
     M[79] = 0.0;
-    M[0] = w[123];
-    M[3] = w[51];
-    M[27] = w[51];
-    M[6] = w[124];
-    M[54] = w[124];
-    M[10] = w[125];
-    M[13] = w[52];
-    M[37] = w[52];
-    M[16] = w[126];
-    M[64] = w[126];
-    M[20] = w[127];
-    M[23] = w[53];
-    M[47] = w[53];
-    M[26] = w[128];
-    M[74] = w[128];
-    M[30] = w[129];
-    M[33] = w[54];
-    M[57] = w[54];
-    M[40] = w[130];
-    M[43] = w[55];
-    M[67] = w[55];
-    M[50] = w[131];
-    M[53] = w[56];
-    M[77] = w[56];
-    M[60] = w[132];
-    M[70] = w[57];
-    M[80] = w[58];
+    M[0] = w[90];
+    M[3] = w[91];
+    M[27] = w[91];
+    M[6] = w[92];
+    M[54] = w[92];
+    M[10] = w[93];
+    M[13] = w[94];
+    M[37] = w[94];
+    M[16] = w[95];
+    M[64] = w[95];
+    M[20] = w[96];
+    M[23] = w[97];
+    M[47] = w[97];
+    M[26] = w[98];
+    M[74] = w[98];
+    M[30] = w[99];
+    M[33] = w[100];
+    M[57] = w[100];
+    M[40] = w[101];
+    M[43] = w[102];
+    M[67] = w[102];
+    M[50] = w[103];
+    M[53] = w[104];
+    M[77] = w[104];
+    M[60] = w[105];
+    M[70] = w[106];
+    M[80] = w[107];
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void coriolis_matrix_part0(double* C, double* w) {
-    C[0] = w[153];
-    const double s1 = 0.5*w[42];
-    C[1] = s1;
-    C[9] = -s1;
-    const double s2 = 0.5*w[0];
-    C[2] = -s2;
-    C[18] = s2;
-    const double s3 = 0.5*w[4];
-    C[3] = s3;
-    C[27] = s3;
-    const double s4 = 0.5*w[154];
-    C[4] = s4;
-    C[36] = -s4;
-    const double s5 = 0.5*w[155];
-    C[5] = -s5;
-    C[45] = s5;
-    const double s6 = 0.5*w[156];
-    C[6] = s6;
-    C[54] = s6;
-    const double s7 = 0.5*w[157];
-    C[7] = s7;
-    C[63] = -s7;
-    const double s8 = 0.5*w[158];
-    C[8] = -s8;
-    C[72] = s8;
-    C[10] = w[159];
-    const double s9 = 0.5*w[43];
-    C[11] = s9;
-    C[19] = -s9;
-    const double s10 = 0.5*w[8];
-    C[12] = -s10;
-    C[28] = s10;
-    const double s11 = 0.5*w[160];
-    C[13] = s11;
-    C[37] = s11;
-    const double s12 = 0.5*w[161];
-    C[14] = s12;
-    C[46] = -s12;
-    const double s13 = 0.5*w[162];
-    C[15] = -s13;
-    C[55] = s13;
-    const double s14 = 0.5*w[163];
-    C[16] = s14;
-    C[64] = s14;
-    const double s15 = 0.5*w[164];
-    C[17] = s15;
-    C[73] = -s15;
-    C[20] = w[165];
-    const double s16 = 0.5*w[44];
-    C[21] = s16;
-    C[29] = -s16;
-    const double s17 = 0.5*w[166];
-    C[22] = -s17;
-    C[38] = s17;
-    const double s18 = 0.5*w[167];
-    C[23] = s18;
-    C[47] = s18;
-    const double s19 = 0.5*w[168];
-    C[24] = s19;
-    C[56] = -s19;
-    const double s20 = 0.5*w[169];
-    C[25] = -s20;
-    C[65] = s20;
-    const double s21 = 0.5*w[170];
-    C[26] = s21;
-    C[74] = s21;
-    C[30] = w[171];
-    const double s22 = 0.5*w[45];
-    C[31] = s22;
-    C[39] = -s22;
-    const double s23 = 0.5*w[1];
-    C[32] = -s23;
-    C[48] = s23;
-    const double s24 = 0.5*w[5];
-    C[33] = s24;
-    C[57] = s24;
-    const double s25 = 0.5*w[172];
-    C[34] = s25;
-    C[66] = -s25;
-    const double s26 = 0.5*w[173];
-    C[35] = -s26;
-    C[75] = s26;
-    C[40] = w[174];
-    const double s27 = 0.5*w[46];
-    C[41] = s27;
-    C[49] = -s27;
-    const double s28 = 0.5*w[9];
-    C[42] = -s28;
-    C[58] = s28;
-    const double s29 = 0.5*w[175];
-    C[43] = s29;
-    C[67] = s29;
-    const double s30 = 0.5*w[176];
-    C[44] = s30;
-    C[76] = -s30;
-    C[50] = w[177];
-    const double s31 = 0.5*w[47];
-    C[51] = s31;
-    C[59] = -s31;
-    const double s32 = 0.5*w[178];
-    C[52] = -s32;
-    C[68] = s32;
-    const double s33 = 0.5*w[179];
-    C[53] = s33;
-    C[77] = s33;
-    C[60] = w[180];
-    const double s34 = 0.5*w[48];
-    C[61] = s34;
-    C[69] = -s34;
-    const double s35 = 0.5*w[2];
-    C[62] = -s35;
-    C[78] = s35;
+    C[0] = w[52];
+    const double s0 = 0.5*w[55];
+    C[1] = s0;
+    C[9] = -s0;
+    const double s1 = 0.5*w[0];
+    C[2] = -s1;
+    C[18] = s1;
+    const double s2 = 0.5*w[4];
+    C[3] = s2;
+    C[27] = s2;
+    const double s3 = 0.5*w[57];
+    C[4] = s3;
+    C[36] = -s3;
+    const double s4 = 0.5*w[58];
+    C[5] = -s4;
+    C[45] = s4;
+    const double s5 = 0.5*w[118];
+    C[6] = s5;
+    C[54] = s5;
+    const double s6 = 0.5*w[119];
+    C[7] = s6;
+    C[63] = -s6;
+    const double s7 = 0.5*w[120];
+    C[8] = -s7;
+    C[72] = s7;
+    C[10] = w[121];
+    const double s8 = 0.5*w[122];
+    C[11] = s8;
+    C[19] = -s8;
+    const double s9 = 0.5*w[8];
+    C[12] = -s9;
+    C[28] = s9;
+    const double s10 = 0.5*w[123];
+    C[13] = s10;
+    C[37] = s10;
+    const double s11 = 0.5*w[124];
+    C[14] = s11;
+    C[46] = -s11;
+    const double s12 = 0.5*w[125];
+    C[15] = -s12;
+    C[55] = s12;
+    const double s13 = 0.5*w[126];
+    C[16] = s13;
+    C[64] = s13;
+    const double s14 = 0.5*w[127];
+    C[17] = s14;
+    C[73] = -s14;
+    C[20] = w[128];
+    const double s15 = 0.5*w[129];
+    C[21] = s15;
+    C[29] = -s15;
+    const double s16 = 0.5*w[130];
+    C[22] = -s16;
+    C[38] = s16;
+    const double s17 = 0.5*w[131];
+    C[23] = s17;
+    C[47] = s17;
+    const double s18 = 0.5*w[132];
+    C[24] = s18;
+    C[56] = -s18;
+    const double s19 = 0.5*w[133];
+    C[25] = -s19;
+    C[65] = s19;
+    const double s20 = 0.5*w[134];
+    C[26] = s20;
+    C[74] = s20;
+    C[30] = w[135];
+    const double s21 = 0.5*w[136];
+    C[31] = s21;
+    C[39] = -s21;
+    const double s22 = 0.5*w[1];
+    C[32] = -s22;
+    C[48] = s22;
+    const double s23 = 0.5*w[5];
+    C[33] = s23;
+    C[57] = s23;
+    const double s24 = 0.5*w[137];
+    C[34] = s24;
+    C[66] = -s24;
+    const double s25 = 0.5*w[138];
+    C[35] = -s25;
+    C[75] = s25;
+    C[40] = w[139];
+    const double s26 = 0.5*w[140];
+    C[41] = s26;
+    C[49] = -s26;
+    const double s27 = 0.5*w[9];
+    C[42] = -s27;
+    C[58] = s27;
+    const double s28 = 0.5*w[141];
+    C[43] = s28;
+    C[67] = s28;
+    const double s29 = 0.5*w[142];
+    C[44] = s29;
+    C[76] = -s29;
+    C[50] = w[143];
+    const double s30 = 0.5*w[144];
+    C[51] = s30;
+    C[59] = -s30;
+    const double s31 = 0.5*w[145];
+    C[52] = -s31;
+    C[68] = s31;
+    const double s32 = 0.5*w[146];
+    C[53] = s32;
+    C[77] = s32;
+    C[60] = w[147];
+    const double s33 = 0.5*w[148];
+    C[61] = s33;
+    C[69] = -s33;
+    const double s34 = 0.5*w[2];
+    C[62] = -s34;
+    C[78] = s34;
     C[70] = w[6];
-    const double s36 = 0.5*w[49];
-    C[71] = s36;
-    C[79] = -s36;
+    const double s35 = 0.5*w[149];
+    C[71] = s35;
+    C[79] = -s35;
     C[80] = w[10];
 }
 
@@ -541,28 +507,28 @@ static LAGC_PART_NOINLINE void potential_gradient_part0(double* dVdq) {
 
 // bias_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void bias_forces_part0(double* h, double* w) {
-    h[0] = -w[60];
-    h[1] = w[61];
-    h[2] = w[62];
-    h[3] = w[63];
-    h[4] = -w[64];
-    h[5] = -w[65];
-    h[6] = -w[66];
-    h[7] = w[67];
-    h[8] = -w[68];
+    h[0] = -w[69];
+    h[1] = w[70];
+    h[2] = w[71];
+    h[3] = w[72];
+    h[4] = -w[73];
+    h[5] = -w[74];
+    h[6] = -w[75];
+    h[7] = w[76];
+    h[8] = -w[77];
 }
 
 // generalized_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void generalized_forces_part0(double* Q, double* w) {
-    Q[0] = w[69];
-    Q[1] = w[70];
-    Q[2] = w[71];
-    Q[3] = w[72];
-    Q[4] = w[73];
-    Q[5] = w[74];
-    Q[6] = w[75];
-    Q[7] = w[76];
-    Q[8] = w[77];
+    Q[0] = w[108];
+    Q[1] = w[109];
+    Q[2] = w[110];
+    Q[3] = w[111];
+    Q[4] = w[112];
+    Q[5] = w[113];
+    Q[6] = w[114];
+    Q[7] = w[115];
+    Q[8] = w[116];
 }
 
 // kinetic_energy in parts (short compile times); w carries values between them.
@@ -577,12 +543,12 @@ static LAGC_PART_NOINLINE void potential_energy_part0(double* result) {
 
 // constraint_residuals in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_residuals_part0(double* c, double* w) {
-    c[0] = -w[79];
-    c[1] = w[80];
-    c[2] = w[81];
-    c[3] = -w[83];
-    c[4] = w[84];
-    c[5] = -w[86];
+    c[0] = -w[117];
+    c[1] = w[53];
+    c[2] = w[56];
+    c[3] = -w[59];
+    c[4] = w[51];
+    c[5] = -w[54];
 }
 
 // constraint_jacobian in parts (short compile times); w carries values between them.
@@ -632,15 +598,15 @@ static LAGC_PART_NOINLINE void constraint_jacobian_part0(const double* q, double
     A[49] = 0.0;
     A[51] = 0.0;
     A[52] = 0.0;
-    A[0] = w[87];
-    A[3] = w[88];
-    A[6] = w[89];
-    A[28] = w[90];
-    A[31] = w[91];
-    A[34] = w[92];
-    A[47] = w[93];
-    A[50] = w[94];
-    A[53] = w[95];
+    A[0] = w[60];
+    A[3] = w[61];
+    A[6] = w[62];
+    A[28] = w[63];
+    A[31] = w[64];
+    A[34] = w[65];
+    A[47] = w[66];
+    A[50] = w[67];
+    A[53] = w[68];
 }
 
 // semi_implicit_system in parts (short compile times); w carries values between them.
@@ -825,135 +791,137 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const
     K[222] = 0.0;
     K[223] = 0.0;
     K[224] = 0.0;
-    K[0] = w[123];
-    K[3] = w[51];
-    K[45] = w[51];
-    K[6] = w[124];
-    K[90] = w[124];
-    K[16] = w[125];
-    K[19] = w[52];
-    K[61] = w[52];
-    K[22] = w[126];
-    K[106] = w[126];
-    K[32] = w[127];
-    K[35] = w[53];
-    K[77] = w[53];
-    K[38] = w[128];
-    K[122] = w[128];
-    K[48] = w[129];
-    K[51] = w[54];
-    K[93] = w[54];
-    K[64] = w[130];
-    K[67] = w[55];
-    K[109] = w[55];
-    K[80] = w[131];
-    K[83] = w[56];
-    K[125] = w[56];
-    K[96] = w[132];
-    K[112] = w[57];
-    K[128] = w[58];
-    K[9] = w[87];
-    K[135] = w[87];
-    K[54] = w[88];
-    K[138] = w[88];
-    K[99] = w[89];
-    K[141] = w[89];
-    K[27] = w[90];
-    K[181] = w[90];
-    K[72] = w[91];
-    K[184] = w[91];
-    K[117] = w[92];
-    K[187] = w[92];
-    K[44] = w[93];
-    K[212] = w[93];
-    K[89] = w[94];
-    K[215] = w[94];
-    K[134] = w[95];
-    K[218] = w[95];
-    rhs[0] = w[59];
-    rhs[1] = w[133];
-    rhs[2] = w[134];
-    rhs[3] = w[135];
-    rhs[4] = w[136];
-    rhs[5] = w[137];
-    rhs[6] = w[138];
-    rhs[7] = w[139];
-    rhs[8] = w[140];
-    rhs[9] = -(2.0*w[141] + p.k*(4.0*w[117] - w[142]));
-    rhs[10] = -(2.0*w[143] + w[144]);
-    rhs[11] = -(2.0*w[145] + w[146]);
-    rhs[12] = -(p.k*(4.0*w[120] - w[147]) + 2.0*w[148]);
-    rhs[13] = -(w[149] + 2.0*w[150]);
-    rhs[14] = p.k*(w[151] - 4.0*w[122]) - 2.0*w[152];
-}
-
-// forward_dynamics_quasi in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const Parameters& p, double* D, double* H, double* x, double* l, double* w) {
-    D[0] = p.J3;
-    D[1] = p.J2;
-    D[2] = p.J1;
-    H[1] = w[78]*w[82]*w[85];
-    const double s37 = q[4]*q[6];
-    const double s38 = q[5]*q[6];
-    const double s39 = q[5]*q[7];
-    const double s40 = q[0]*q[4];
-    const double s41 = q[2]*q[7] - q[1]*q[8];
-    const double s42 = q[2]*s37 + q[0]*s39 - q[1]*s38 - q[8]*s40 - q[3]*s41;
-    H[0] = s42*s42;
-    const double s43 = q[2]*q[3] - q[0]*q[5];
-    const double s44 = s38 - q[3]*q[8];
-    const double s45 = q[0]*q[8] - q[2]*q[6];
-    l[3] = -0.5*(w[136]*s45 + s43*w[139] + w[133]*s44)/s42;
-    const double s46 = q[1]*q[5] - q[2]*q[4];
-    const double s47 = q[4]*q[8] - s39;
-    l[0] = -0.5*(s46*w[138] + s41*w[135] + w[59]*s47)/s42;
-    const double s48 = s46*w[139] + s41*w[136] + w[133]*s47;
-    l[1] = -s48/s42;
-    const double s49 = ((s43*w[138] + w[59]*s44 + w[135]*s45) - s48)/s42/p.J3;
-    const double s50 = q[1]*q[3] - s40;
-    const double s51 = q[1]*q[6] - q[0]*q[7];
-    const double s52 = s37 - q[3]*q[7];
-    l[5] = 0.5*(w[134]*s52 + s50*w[140] - s51*w[137])/s42;
-    const double s53 = s50*w[138] + w[59]*s52 - s51*w[135];
-    l[2] = s53/s42;
-    const double s54 = (s53 + (w[140]*s46 + s41*w[137] + w[134]*s47))/s42/p.J2;
-    const double s55 = 0.5*(s54 - w[146]) - w[145];
-    const double s56 = p.k*(0.5*w[142] - w[50]) - w[141];
-    x[0] = (s49*s44 + 2.0*s55*s52 - s56*s47)/s42;
-    x[3] = -(2.0*s51*s55 + s41*s56 - s49*s45)/s42;
-    x[6] = (2.0*s50*s55 + s49*s43 - s46*s56)/s42;
-    const double s57 = s45*w[137] + w[134]*s44 + w[140]*s43;
-    l[4] = -s57/s42;
-    const double s58 = (s57 + (s50*w[139] + w[133]*s52 - s51*w[136]))/s42/p.J1;
-    const double s59 = 0.5*(s49 - w[144]) - w[143];
-    const double s60 = p.k*(0.5*w[147] - w[181]) - w[148];
-    x[1] = (s58*s52 - 2.0*s59*s47 - s60*s44)/s42;
-    x[4] = -(s58*s51 + 2.0*s59*s41 + s60*s45)/s42;
-    x[7] = (s58*s50 - s43*s60 - 2.0*s59*s46)/s42;
-    const double s61 = p.k*(w[182] - 0.5*w[151]) + w[152];
-    const double s62 = 0.5*(w[149] + s58) + w[150];
-    x[2] = (s54*s47 + 2.0*s62*s44 - s61*s52)/s42;
-    x[5] = (s51*s61 + s54*s41 + 2.0*s62*s45)/s42;
-    x[8] = -(s50*s61 - 2.0*s62*s43 - s54*s46)/s42;
+    K[0] = w[90];
+    K[3] = w[91];
+    K[45] = w[91];
+    K[6] = w[92];
+    K[90] = w[92];
+    K[16] = w[93];
+    K[19] = w[94];
+    K[61] = w[94];
+    K[22] = w[95];
+    K[106] = w[95];
+    K[32] = w[96];
+    K[35] = w[97];
+    K[77] = w[97];
+    K[38] = w[98];
+    K[122] = w[98];
+    K[48] = w[99];
+    K[51] = w[100];
+    K[93] = w[100];
+    K[64] = w[101];
+    K[67] = w[102];
+    K[109] = w[102];
+    K[80] = w[103];
+    K[83] = w[104];
+    K[125] = w[104];
+    K[96] = w[105];
+    K[112] = w[106];
+    K[128] = w[107];
+    rhs[0] = w[108] + w[69];
+    rhs[1] = w[109] - w[70];
+    rhs[2] = w[110] - w[71];
+    rhs[3] = w[111] - w[72];
+    rhs[4] = w[112] + w[73];
+    rhs[5] = w[113] + w[74];
+    rhs[6] = w[114] + w[75];
+    rhs[7] = w[115] - w[76];
+    rhs[8] = w[116] + w[77];
+    K[9] = w[60];
+    K[135] = w[60];
+    K[54] = w[61];
+    K[138] = w[61];
+    K[99] = w[62];
+    K[141] = w[62];
+    K[27] = w[63];
+    K[181] = w[63];
+    K[72] = w[64];
+    K[184] = w[64];
+    K[117] = w[65];
+    K[187] = w[65];
+    K[44] = w[66];
+    K[212] = w[66];
+    K[89] = w[67];
+    K[215] = w[67];
+    K[134] = w[68];
+    K[218] = w[68];
+    rhs[9] = -(p.k*(4.0*w[159] - p.k*w[117]) + 2.0*(w[150] + w[151] + w[152]));
+    const double s36 = p.k*p.k;
+    rhs[10] = -(2.0*(p.k*w[44] + w[15]) + s36*w[53]);
+    rhs[11] = -(2.0*(p.k*w[47] + w[23]) + s36*w[56]);
+    rhs[12] = -(2.0*(w[153] + w[154] + w[155]) + p.k*(4.0*w[50] - p.k*w[59]));
+    rhs[13] = -(s36*w[51] + 2.0*(p.k*w[42] + w[19]));
+    rhs[14] = -(p.k*(4.0*w[45] - p.k*w[54]) + 2.0*(w[156] + w[157] + w[158]));
 }
 
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
 static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
-    double w[183];
-    detail::shared_part0(q, qd, w);
-    detail::shared_part1(qd, w);
-    detail::shared_part2(q, qd, w);
-    detail::shared_part3(q, qd, w);
-    detail::shared_part4(q, w);
-    detail::shared_part5(p, w);
-    detail::shared_part6(q, u, w);
-    detail::shared_part7(q, w);
-    detail::shared_part9(qd, w);
-    detail::shared_part11(q, qd, w);
-    detail::shared_part13(p, w);
-    detail::shared_part15(w);
-    detail::forward_dynamics_quasi_part0(q, p, D, H, x, l, w);
+    D[0] = p.J3;
+    D[1] = p.J2;
+    D[2] = p.J1;
+    const double s0 = q[4]*q[6];
+    const double s1 = q[5]*q[6];
+    const double s2 = q[5]*q[7];
+    const double s3 = q[0]*q[4];
+    const double s4 = q[2]*q[7] - q[1]*q[8];
+    const double s5 = q[2]*s0 + q[0]*s2 - q[1]*s1 - q[8]*s3 - q[3]*s4;
+    H[0] = s5*s5;
+    const double s6 = q[6]*q[6] + q[3]*q[3] + q[0]*q[0];
+    const double s7 = q[7]*q[7] + q[1]*q[1] + q[4]*q[4];
+    const double s8 = q[2]*q[2] + q[8]*q[8] + q[5]*q[5];
+    H[1] = s6*s7*s8;
+    const double s9 = q[4]*qd[3] + q[1]*qd[0] + q[7]*qd[6];
+    const double s10 = qd[3]*qd[4] + qd[0]*qd[1] + qd[6]*qd[7];
+    const double s11 = q[0]*qd[2] + q[3]*qd[5] + q[6]*qd[8];
+    const double s12 = p.J3*(qd[4]*s9 + q[4]*s10) - p.J2*qd[5]*s11 - q[4]*u[2];
+    const double s13 = q[0]*q[8] - q[2]*q[6];
+    const double s14 = q[2]*q[3] - q[0]*q[5];
+    const double s15 = q[7]*u[2] + p.J2*qd[8]*s11 - p.J3*(q[7]*s10 + qd[7]*s9);
+    const double s16 = q[1]*u[2] + p.J2*qd[2]*s11 - p.J3*(q[1]*s10 + qd[1]*s9);
+    const double s17 = s1 - q[3]*q[8];
+    const double s18 = q[4]*q[8] - s2;
+    const double s19 = qd[1]*qd[2] + qd[4]*qd[5] + qd[7]*qd[8];
+    const double s20 = q[5]*qd[4] + q[2]*qd[1] + q[8]*qd[7];
+    const double s21 = p.J1*(q[2]*s19 + qd[2]*s20) - p.J3*qd[0]*s9 - q[2]*u[0];
+    const double s22 = q[5]*u[0] + p.J3*qd[3]*s9 - p.J1*(qd[5]*s20 + q[5]*s19);
+    const double s23 = p.J1*(qd[8]*s20 + q[8]*s19) - q[8]*u[0] - p.J3*qd[6]*s9;
+    l[3] = 0.5*(s21*s17 + s23*s14 - s13*s22)/s5;
+    const double s24 = q[1]*q[5] - q[2]*q[4];
+    l[0] = 0.5*(s4*s12 - s24*s15 - s16*s18)/s5;
+    const double s25 = s18*s21 + s23*s24 - s4*s22;
+    l[1] = s25/s5;
+    const double s26 = ((s12*s13 - s14*s15 - s16*s17) - s25)/s5/p.J3;
+    const double s27 = qd[3]*qd[5] + qd[6]*qd[8] + qd[0]*qd[2];
+    const double s28 = q[3]*u[1] + p.J1*qd[4]*s20 - p.J2*(q[3]*s27 + qd[3]*s11);
+    const double s29 = p.J2*(qd[6]*s11 + q[6]*s27) - p.J1*qd[7]*s20 - q[6]*u[1];
+    const double s30 = p.J1*qd[1]*s20 + q[0]*u[1] - p.J2*(qd[0]*s11 + q[0]*s27);
+    const double s31 = q[1]*q[6] - q[0]*q[7];
+    const double s32 = q[1]*q[3] - s3;
+    const double s33 = s0 - q[3]*q[7];
+    l[5] = 0.5*(s30*s33 - s29*s32 - s31*s28)/s5;
+    const double s34 = s31*s12 + s32*s15 + s16*s33;
+    l[2] = s34/s5;
+    const double s35 = ((s4*s28 + s30*s18 - s29*s24) + s34)/s5/p.J2;
+    const double s36 = p.k*p.k;
+    const double s37 = p.k*(q[8]*qd[6] + q[5]*qd[3] + q[2]*qd[0] + s11) + s27 - 0.5*(s35 - s36*(q[6]*q[8] + q[0]*q[2] + q[3]*q[5]));
+    const double s38 = qd[6]*qd[6] + qd[0]*qd[0] + qd[3]*qd[3] + p.k*(2.0*(q[0]*qd[0] + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - s6));
+    x[0] = -(s26*s17 + 2.0*s37*s33 - s18*s38)/s5;
+    x[3] = (2.0*s31*s37 + s4*s38 - s26*s13)/s5;
+    x[6] = -(s26*s14 + 2.0*s32*s37 - s24*s38)/s5;
+    const double s39 = qd[1]*qd[1] + qd[7]*qd[7] + qd[4]*qd[4] - p.k*(0.5*p.k*(1.0 - s7) - 2.0*(q[1]*qd[1] + q[4]*qd[4] + q[7]*qd[7]));
+    const double s40 = p.k*(q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + s9) + 0.5*(s26 + s36*(q[0]*q[1] + q[6]*q[7] + q[3]*q[4])) + s10;
+    const double s41 = s29*s14 - s30*s17 - s28*s13;
+    l[4] = s41/s5;
+    const double s42 = ((s23*s32 + s21*s33 + s31*s22) + s41)/s5/p.J1;
+    x[1] = (s39*s17 + 2.0*s18*s40 - s42*s33)/s5;
+    x[4] = (s42*s31 + 2.0*s4*s40 + s39*s13)/s5;
+    x[7] = -(s42*s32 - s14*s39 - 2.0*s24*s40)/s5;
+    const double s43 = qd[8]*qd[8] + qd[5]*qd[5] + qd[2]*qd[2] + p.k*(2.0*(q[2]*qd[2] + q[8]*qd[8] + q[5]*qd[5]) - 0.5*p.k*(1.0 - s8));
+    const double s44 = p.k*(q[7]*qd[8] + q[4]*qd[5] + q[1]*qd[2] + s20) + 0.5*(s36*(q[7]*q[8] + q[4]*q[5] + q[1]*q[2]) - s42) + s19;
+    x[2] = -(s43*s33 - 2.0*s17*s44 - s35*s18)/s5;
+    x[5] = (s43*s31 + s35*s4 + 2.0*s13*s44)/s5;
+    x[8] = (2.0*s14*s44 + s35*s24 - s43*s32)/s5;
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
@@ -1093,269 +1061,269 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     J[312] = 0.0;
     J[313] = 0.0;
     J[314] = 0.0;
-    J[10] = -w[42];
-    J[30] = w[42];
+    J[10] = -w[55];
+    J[30] = w[55];
     J[11] = w[0];
     J[51] = -w[0];
-    J[13] = -w[154];
-    J[93] = w[154];
-    J[14] = w[155];
-    J[114] = -w[155];
-    J[16] = -w[157];
-    J[156] = w[157];
-    J[17] = w[158];
-    J[177] = -w[158];
-    J[32] = -w[43];
-    J[52] = w[43];
+    J[13] = -w[57];
+    J[93] = w[57];
+    J[14] = w[58];
+    J[114] = -w[58];
+    J[16] = -w[119];
+    J[156] = w[119];
+    J[17] = w[120];
+    J[177] = -w[120];
+    J[32] = -w[122];
+    J[52] = w[122];
     J[33] = w[8];
     J[73] = -w[8];
-    J[35] = -w[161];
-    J[115] = w[161];
-    J[36] = w[162];
-    J[136] = -w[162];
-    J[38] = -w[164];
-    J[178] = w[164];
-    J[54] = -w[44];
-    J[74] = w[44];
-    J[55] = w[166];
-    J[95] = -w[166];
-    J[57] = -w[168];
-    J[137] = w[168];
-    J[58] = w[169];
-    J[158] = -w[169];
-    J[76] = -w[45];
-    J[96] = w[45];
+    J[35] = -w[124];
+    J[115] = w[124];
+    J[36] = w[125];
+    J[136] = -w[125];
+    J[38] = -w[127];
+    J[178] = w[127];
+    J[54] = -w[129];
+    J[74] = w[129];
+    J[55] = w[130];
+    J[95] = -w[130];
+    J[57] = -w[132];
+    J[137] = w[132];
+    J[58] = w[133];
+    J[158] = -w[133];
+    J[76] = -w[136];
+    J[96] = w[136];
     J[77] = w[1];
     J[117] = -w[1];
-    J[79] = -w[172];
-    J[159] = w[172];
-    J[80] = w[173];
-    J[180] = -w[173];
-    J[98] = -w[46];
-    J[118] = w[46];
+    J[79] = -w[137];
+    J[159] = w[137];
+    J[80] = w[138];
+    J[180] = -w[138];
+    J[98] = -w[140];
+    J[118] = w[140];
     J[99] = w[9];
     J[139] = -w[9];
-    J[101] = -w[176];
-    J[181] = w[176];
-    J[120] = -w[47];
-    J[140] = w[47];
-    J[121] = w[178];
-    J[161] = -w[178];
-    J[142] = -w[48];
-    J[162] = w[48];
+    J[101] = -w[142];
+    J[181] = w[142];
+    J[120] = -w[144];
+    J[140] = w[144];
+    J[121] = w[145];
+    J[161] = -w[145];
+    J[142] = -w[148];
+    J[162] = w[148];
     J[143] = w[2];
     J[183] = -w[2];
-    J[164] = -w[49];
-    J[184] = w[49];
-    const double s63 = 2.0*lambda[0];
-    J[0] = p.J2*w[104] - s63;
-    J[66] = -(s63 - p.J2*w[103]);
-    J[132] = p.J2*w[102] - s63;
-    J[1] = -(lambda[1] + p.J3*((w[105] + w[108]) + (w[13] + w[15])) - u[2]);
-    J[67] = -(lambda[1] + p.J3*((w[106] + w[108]) + (w[12] + w[15])) - u[2]);
-    J[133] = -(lambda[1] + p.J3*((w[107] + w[108]) + (w[14] + w[15])) - u[2]);
-    const double s64 = -lambda[2];
-    J[2] = s64;
-    J[68] = s64;
-    J[134] = s64;
-    const double s65 = p.J2*qd[2]*qd[5];
-    J[3] = s65;
-    J[63] = s65;
-    const double s66 = p.J2*qd[2]*qd[8];
-    J[6] = s66;
-    J[126] = s66;
-    const double s67 = 1.0 + 1.0;
-    J[9] = -w[153]*s67;
-    J[31] = -w[159]*s67;
-    J[53] = -w[165]*s67;
-    J[75] = -w[171]*s67;
-    J[97] = -w[174]*s67;
-    J[119] = -w[177]*s67;
-    J[141] = -w[180]*s67;
-    J[163] = -w[6]*s67;
-    J[185] = -w[10]*s67;
-    const double s68 = -w[4];
-    J[12] = s68;
-    J[72] = s68;
-    const double s69 = -w[156];
-    J[15] = s69;
-    J[135] = s69;
-    const double s70 = -lambda[1];
-    J[21] = s70;
-    J[87] = s70;
-    J[153] = s70;
-    const double s71 = 2.0*lambda[3];
-    J[22] = -(s71 - p.J3*w[97]);
-    J[88] = -(s71 - p.J3*w[98]);
-    J[154] = -(s71 - p.J3*w[96]);
-    J[23] = -(lambda[4] + p.J1*((w[16] + w[19]) + (w[109] + w[112])) - u[0]);
-    J[89] = -(lambda[4] + p.J1*((w[17] + w[19]) + (w[110] + w[112])) - u[0]);
-    J[155] = -(lambda[4] + p.J1*((w[111] + w[112]) + (w[18] + w[19])) - u[0]);
-    const double s72 = p.J3*qd[0]*qd[3];
-    J[25] = s72;
-    J[85] = s72;
-    const double s73 = p.J3*qd[0]*qd[6];
-    J[28] = s73;
-    J[148] = s73;
-    const double s74 = -w[160];
-    J[34] = s74;
-    J[94] = s74;
-    const double s75 = -w[163];
-    J[37] = s75;
-    J[157] = s75;
-    J[42] = -(lambda[2] + p.J2*((w[113] + w[116]) + (w[22] + w[23])) - u[1]);
-    J[108] = -(lambda[2] + p.J2*((w[114] + w[116]) + (w[20] + w[23])) - u[1]);
-    J[174] = -(lambda[2] + p.J2*((w[115] + w[116]) + (w[21] + w[23])) - u[1]);
-    const double s76 = -lambda[4];
-    J[43] = s76;
-    J[109] = s76;
-    J[175] = s76;
-    const double s77 = 2.0*lambda[5];
-    J[44] = -(s77 - p.J1*w[99]);
-    J[110] = p.J1*w[101] - s77;
-    J[176] = -(s77 - p.J1*w[100]);
-    const double s78 = p.J1*qd[1]*qd[4];
-    J[47] = s78;
-    J[107] = s78;
-    const double s79 = p.J1*qd[1]*qd[7];
-    J[50] = s79;
-    J[170] = s79;
-    const double s80 = -w[167];
-    J[56] = s80;
-    J[116] = s80;
-    const double s81 = -w[170];
-    J[59] = s81;
-    J[179] = s81;
-    const double s82 = p.J2*qd[5]*qd[8];
-    J[69] = s82;
-    J[129] = s82;
-    const double s83 = -w[5];
-    J[78] = s83;
-    J[138] = s83;
-    const double s84 = p.J3*qd[3]*qd[6];
-    J[91] = s84;
-    J[151] = s84;
-    const double s85 = -w[175];
-    J[100] = s85;
-    J[160] = s85;
-    const double s86 = p.J1*qd[4]*qd[7];
-    J[113] = s86;
-    J[173] = s86;
-    const double s87 = -w[179];
-    J[122] = s87;
-    J[182] = s87;
-    const double s88 = p.k*w[87];
-    J[189] = -(p.k*(4.0*qd[0] + s88) + 2.0*qdd[0]);
-    const double s89 = p.k*w[88];
-    J[192] = -(p.k*(4.0*qd[3] + s89) + 2.0*qdd[3]);
-    const double s90 = p.k*w[89];
-    J[195] = -(p.k*(4.0*qd[6] + s90) + 2.0*qdd[6]);
-    const double s91 = p.k*q[0];
-    const double s92 = 2.0*qd[0];
-    J[198] = -(4.0*s91 + 2.0*s92);
-    const double s93 = p.k*q[3];
-    const double s94 = 2.0*qd[3];
-    J[201] = -(4.0*s93 + 2.0*s94);
-    const double s95 = 2.0*qd[6];
-    const double s96 = p.k*q[6];
-    J[204] = -(2.0*s95 + 4.0*s96);
-    const double s97 = p.k*q[1];
-    const double s98 = 2.0*qd[1];
-    J[262] = -(4.0*s97 + 2.0*s98);
-    const double s99 = -(qdd[1] + p.k*(s97 + s98));
-    J[210] = s99;
-    J[275] = s99;
-    const double s100 = -(qdd[0] + p.k*(s92 + s91));
-    J[211] = s100;
-    J[233] = s100;
-    const double s101 = 2.0*qd[4];
-    const double s102 = p.k*q[4];
-    J[265] = -(4.0*s102 + 2.0*s101);
-    const double s103 = -(qdd[4] + p.k*(s101 + s102));
-    J[213] = s103;
-    J[278] = s103;
-    const double s104 = -(qdd[3] + p.k*(s94 + s93));
-    J[214] = s104;
-    J[236] = s104;
-    const double s105 = p.k*q[7];
-    const double s106 = 2.0*qd[7];
-    J[268] = -(2.0*s106 + 4.0*s105);
-    const double s107 = -(qdd[7] + p.k*(s105 + s106));
-    J[216] = s107;
-    J[281] = s107;
-    const double s108 = -(qdd[6] + p.k*(s96 + s95));
-    J[217] = s108;
-    J[239] = s108;
-    const double s109 = p.k*w[90];
-    J[253] = -(2.0*qdd[1] + p.k*(4.0*qd[1] + s109));
-    const double s110 = -(s109 + s98);
-    J[219] = s110;
-    J[284] = s110;
-    const double s111 = -(s92 + s88);
-    J[220] = s111;
-    J[242] = s111;
-    const double s112 = p.k*w[91];
-    J[256] = -(p.k*(4.0*qd[4] + s112) + 2.0*qdd[4]);
-    const double s113 = -(s101 + s112);
-    J[222] = s113;
-    J[287] = s113;
-    const double s114 = -(s94 + s89);
-    J[223] = s114;
-    J[245] = s114;
-    const double s115 = p.k*w[92];
-    J[259] = -(2.0*qdd[7] + p.k*(s115 + 4.0*qd[7]));
-    const double s116 = -(s115 + s106);
-    J[225] = s116;
-    J[290] = s116;
-    const double s117 = -(s95 + s90);
-    J[226] = s117;
-    J[248] = s117;
-    const double s118 = 2.0*qd[2];
-    const double s119 = p.k*q[2];
-    J[305] = -(4.0*s119 + 2.0*s118);
-    const double s120 = -(qdd[2] + p.k*(s118 + s119));
-    J[231] = s120;
-    J[274] = s120;
-    const double s121 = p.k*q[5];
-    const double s122 = 2.0*qd[5];
-    J[308] = -(2.0*s122 + 4.0*s121);
-    const double s123 = -(qdd[5] + p.k*(s121 + s122));
-    J[234] = s123;
-    J[277] = s123;
-    const double s124 = p.k*q[8];
-    const double s125 = 2.0*qd[8];
-    J[311] = -(4.0*s124 + 2.0*s125);
-    const double s126 = -(qdd[8] + p.k*(s124 + s125));
-    J[237] = s126;
-    J[280] = s126;
-    const double s127 = p.k*w[93];
-    J[296] = -(p.k*(4.0*qd[2] + s127) + 2.0*qdd[2]);
-    const double s128 = -(s127 + s118);
-    J[240] = s128;
-    J[283] = s128;
-    const double s129 = p.k*w[94];
-    J[299] = -(2.0*qdd[5] + p.k*(s129 + 4.0*qd[5]));
-    const double s130 = -(s129 + s122);
-    J[243] = s130;
-    J[286] = s130;
-    const double s131 = p.k*w[95];
-    J[302] = -(2.0*qdd[8] + p.k*(4.0*qd[8] + s131));
-    const double s132 = -(s125 + s131);
-    J[246] = s132;
-    J[289] = s132;
+    J[164] = -w[149];
+    J[184] = w[149];
+    const double s37 = 2.0*lambda[0];
+    J[0] = p.J2*w[158] - s37;
+    J[66] = -(s37 - p.J2*w[157]);
+    J[132] = p.J2*w[156] - s37;
+    J[1] = -(lambda[1] + p.J3*((w[78] + w[81]) + (w[13] + w[15])) - u[2]);
+    J[67] = -(lambda[1] + p.J3*((w[79] + w[81]) + (w[12] + w[15])) - u[2]);
+    J[133] = -(lambda[1] + p.J3*((w[80] + w[81]) + (w[14] + w[15])) - u[2]);
+    const double s38 = -lambda[2];
+    J[2] = s38;
+    J[68] = s38;
+    J[134] = s38;
+    const double s39 = p.J2*qd[2]*qd[5];
+    J[3] = s39;
+    J[63] = s39;
+    const double s40 = p.J2*qd[2]*qd[8];
+    J[6] = s40;
+    J[126] = s40;
+    const double s41 = 1.0 + 1.0;
+    J[9] = -w[52]*s41;
+    J[31] = -w[121]*s41;
+    J[53] = -w[128]*s41;
+    J[75] = -w[135]*s41;
+    J[97] = -w[139]*s41;
+    J[119] = -w[143]*s41;
+    J[141] = -w[147]*s41;
+    J[163] = -w[6]*s41;
+    J[185] = -w[10]*s41;
+    const double s42 = -w[4];
+    J[12] = s42;
+    J[72] = s42;
+    const double s43 = -w[118];
+    J[15] = s43;
+    J[135] = s43;
+    const double s44 = -lambda[1];
+    J[21] = s44;
+    J[87] = s44;
+    J[153] = s44;
+    const double s45 = 2.0*lambda[3];
+    J[22] = -(s45 - p.J3*w[151]);
+    J[88] = -(s45 - p.J3*w[152]);
+    J[154] = -(s45 - p.J3*w[150]);
+    J[23] = -(lambda[4] + p.J1*((w[16] + w[19]) + (w[82] + w[85])) - u[0]);
+    J[89] = -(lambda[4] + p.J1*((w[17] + w[19]) + (w[83] + w[85])) - u[0]);
+    J[155] = -(lambda[4] + p.J1*((w[84] + w[85]) + (w[18] + w[19])) - u[0]);
+    const double s46 = p.J3*qd[0]*qd[3];
+    J[25] = s46;
+    J[85] = s46;
+    const double s47 = p.J3*qd[0]*qd[6];
+    J[28] = s47;
+    J[148] = s47;
+    const double s48 = -w[123];
+    J[34] = s48;
+    J[94] = s48;
+    const double s49 = -w[126];
+    J[37] = s49;
+    J[157] = s49;
+    J[42] = -(lambda[2] + p.J2*((w[86] + w[89]) + (w[22] + w[23])) - u[1]);
+    J[108] = -(lambda[2] + p.J2*((w[87] + w[89]) + (w[20] + w[23])) - u[1]);
+    J[174] = -(lambda[2] + p.J2*((w[88] + w[89]) + (w[21] + w[23])) - u[1]);
+    const double s50 = -lambda[4];
+    J[43] = s50;
+    J[109] = s50;
+    J[175] = s50;
+    const double s51 = 2.0*lambda[5];
+    J[44] = -(s51 - p.J1*w[153]);
+    J[110] = p.J1*w[155] - s51;
+    J[176] = -(s51 - p.J1*w[154]);
+    const double s52 = p.J1*qd[1]*qd[4];
+    J[47] = s52;
+    J[107] = s52;
+    const double s53 = p.J1*qd[1]*qd[7];
+    J[50] = s53;
+    J[170] = s53;
+    const double s54 = -w[131];
+    J[56] = s54;
+    J[116] = s54;
+    const double s55 = -w[134];
+    J[59] = s55;
+    J[179] = s55;
+    const double s56 = p.J2*qd[5]*qd[8];
+    J[69] = s56;
+    J[129] = s56;
+    const double s57 = -w[5];
+    J[78] = s57;
+    J[138] = s57;
+    const double s58 = p.J3*qd[3]*qd[6];
+    J[91] = s58;
+    J[151] = s58;
+    const double s59 = -w[141];
+    J[100] = s59;
+    J[160] = s59;
+    const double s60 = p.J1*qd[4]*qd[7];
+    J[113] = s60;
+    J[173] = s60;
+    const double s61 = -w[146];
+    J[122] = s61;
+    J[182] = s61;
+    const double s62 = p.k*w[60];
+    J[189] = -(p.k*(4.0*qd[0] + s62) + 2.0*qdd[0]);
+    const double s63 = p.k*w[61];
+    J[192] = -(p.k*(4.0*qd[3] + s63) + 2.0*qdd[3]);
+    const double s64 = p.k*w[62];
+    J[195] = -(p.k*(4.0*qd[6] + s64) + 2.0*qdd[6]);
+    const double s65 = p.k*q[0];
+    const double s66 = 2.0*qd[0];
+    J[198] = -(4.0*s65 + 2.0*s66);
+    const double s67 = p.k*q[3];
+    const double s68 = 2.0*qd[3];
+    J[201] = -(4.0*s67 + 2.0*s68);
+    const double s69 = 2.0*qd[6];
+    const double s70 = p.k*q[6];
+    J[204] = -(2.0*s69 + 4.0*s70);
+    const double s71 = p.k*q[1];
+    const double s72 = 2.0*qd[1];
+    J[262] = -(4.0*s71 + 2.0*s72);
+    const double s73 = -(qdd[1] + p.k*(s71 + s72));
+    J[210] = s73;
+    J[275] = s73;
+    const double s74 = -(qdd[0] + p.k*(s66 + s65));
+    J[211] = s74;
+    J[233] = s74;
+    const double s75 = 2.0*qd[4];
+    const double s76 = p.k*q[4];
+    J[265] = -(4.0*s76 + 2.0*s75);
+    const double s77 = -(qdd[4] + p.k*(s75 + s76));
+    J[213] = s77;
+    J[278] = s77;
+    const double s78 = -(qdd[3] + p.k*(s68 + s67));
+    J[214] = s78;
+    J[236] = s78;
+    const double s79 = p.k*q[7];
+    const double s80 = 2.0*qd[7];
+    J[268] = -(2.0*s80 + 4.0*s79);
+    const double s81 = -(qdd[7] + p.k*(s79 + s80));
+    J[216] = s81;
+    J[281] = s81;
+    const double s82 = -(qdd[6] + p.k*(s70 + s69));
+    J[217] = s82;
+    J[239] = s82;
+    const double s83 = p.k*w[63];
+    J[253] = -(2.0*qdd[1] + p.k*(4.0*qd[1] + s83));
+    const double s84 = -(s83 + s72);
+    J[219] = s84;
+    J[284] = s84;
+    const double s85 = -(s66 + s62);
+    J[220] = s85;
+    J[242] = s85;
+    const double s86 = p.k*w[64];
+    J[256] = -(p.k*(4.0*qd[4] + s86) + 2.0*qdd[4]);
+    const double s87 = -(s75 + s86);
+    J[222] = s87;
+    J[287] = s87;
+    const double s88 = -(s68 + s63);
+    J[223] = s88;
+    J[245] = s88;
+    const double s89 = p.k*w[65];
+    J[259] = -(2.0*qdd[7] + p.k*(s89 + 4.0*qd[7]));
+    const double s90 = -(s89 + s80);
+    J[225] = s90;
+    J[290] = s90;
+    const double s91 = -(s69 + s64);
+    J[226] = s91;
+    J[248] = s91;
+    const double s92 = 2.0*qd[2];
+    const double s93 = p.k*q[2];
+    J[305] = -(4.0*s93 + 2.0*s92);
+    const double s94 = -(qdd[2] + p.k*(s92 + s93));
+    J[231] = s94;
+    J[274] = s94;
+    const double s95 = p.k*q[5];
+    const double s96 = 2.0*qd[5];
+    J[308] = -(2.0*s96 + 4.0*s95);
+    const double s97 = -(qdd[5] + p.k*(s95 + s96));
+    J[234] = s97;
+    J[277] = s97;
+    const double s98 = p.k*q[8];
+    const double s99 = 2.0*qd[8];
+    J[311] = -(4.0*s98 + 2.0*s99);
+    const double s100 = -(qdd[8] + p.k*(s98 + s99));
+    J[237] = s100;
+    J[280] = s100;
+    const double s101 = p.k*w[66];
+    J[296] = -(p.k*(4.0*qd[2] + s101) + 2.0*qdd[2]);
+    const double s102 = -(s101 + s92);
+    J[240] = s102;
+    J[283] = s102;
+    const double s103 = p.k*w[67];
+    J[299] = -(2.0*qdd[5] + p.k*(s103 + 4.0*qd[5]));
+    const double s104 = -(s103 + s96);
+    J[243] = s104;
+    J[286] = s104;
+    const double s105 = p.k*w[68];
+    J[302] = -(2.0*qdd[8] + p.k*(4.0*qd[8] + s105));
+    const double s106 = -(s99 + s105);
+    J[246] = s106;
+    J[289] = s106;
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J) {
-    double w[181];
+    double w[159];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part3(q, qd, w);
-    detail::shared_part8(q, w);
-    detail::shared_part9(qd, w);
-    detail::shared_part10(q, qdd, w);
-    detail::shared_part14(q, qd, p, w);
+    detail::shared_part5(q, w);
+    detail::shared_part7(q, qdd, w);
+    detail::shared_part11(q, qd, p, w);
+    detail::shared_part12(qd, w);
     detail::linearization_terms_part0(q, qd, u, p, qdd, lambda, J, w);
 }
 
@@ -1616,18 +1584,18 @@ static void augment_right_hand_side(double rho, const double* A, const double* r
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void inverse_dynamics_part0(const double* q, const double* u, const Parameters& p, double* tau, double* w) {
-    const double s133 = u[2] - p.J3*w[108];
-    tau[0] = -(q[1]*s133 + w[60]);
-    tau[3] = -(q[4]*s133 - w[63]);
-    tau[6] = -(q[7]*s133 + w[66]);
-    const double s134 = u[0] - p.J1*w[112];
-    tau[1] = -(q[2]*s134 - w[61]);
-    tau[4] = -(q[5]*s134 + w[64]);
-    tau[7] = -(q[8]*s134 - w[67]);
-    const double s135 = u[1] - p.J2*w[116];
-    tau[2] = -(q[0]*s135 - w[62]);
-    tau[5] = -(q[3]*s135 + w[65]);
-    tau[8] = -(q[6]*s135 + w[68]);
+    const double s107 = u[2] - p.J3*w[81];
+    tau[0] = -(q[1]*s107 + w[69]);
+    tau[3] = -(q[4]*s107 - w[72]);
+    tau[6] = -(q[7]*s107 + w[75]);
+    const double s108 = u[0] - p.J1*w[85];
+    tau[1] = -(q[2]*s108 - w[70]);
+    tau[4] = -(q[5]*s108 + w[73]);
+    tau[7] = -(q[8]*s108 - w[76]);
+    const double s109 = u[1] - p.J2*w[89];
+    tau[2] = -(q[0]*s109 - w[71]);
+    tau[5] = -(q[3]*s109 + w[74]);
+    tau[8] = -(q[6]*s109 + w[77]);
 }
 
 // inverse_dynamics_regressor in parts (short compile times); w carries values between them.
@@ -1650,15 +1618,15 @@ static LAGC_PART_NOINLINE void inverse_dynamics_regressor_part0(const double* q,
     Y[19] = -w[36];
     Y[23] = -w[39];
     Y[24] = -w[40];
-    Y[2] = q[1]*w[108] + w[25];
-    Y[11] = q[4]*w[108] + w[30];
-    Y[20] = q[7]*w[108] + w[37];
-    Y[3] = q[2]*w[112] + w[26];
-    Y[12] = q[5]*w[112] + w[33];
-    Y[21] = q[8]*w[112] + w[38];
-    Y[7] = q[0]*w[116] + w[28];
-    Y[16] = q[3]*w[116] + w[35];
-    Y[25] = q[6]*w[116] + w[41];
+    Y[2] = q[1]*w[81] + w[25];
+    Y[11] = q[4]*w[81] + w[30];
+    Y[20] = q[7]*w[81] + w[37];
+    Y[3] = q[2]*w[85] + w[26];
+    Y[12] = q[5]*w[85] + w[33];
+    Y[21] = q[8]*w[85] + w[38];
+    Y[7] = q[0]*w[89] + w[28];
+    Y[16] = q[3]*w[89] + w[35];
+    Y[25] = q[6]*w[89] + w[41];
 }
 
 // input_matrix in parts (short compile times); w carries values between them.
@@ -1694,12 +1662,12 @@ static LAGC_PART_NOINLINE void input_matrix_part0(const double* q, double* B) {
 
 // constraint_velocity in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_velocity_part0(double* v, double* w) {
-    v[1] = w[118];
-    v[2] = w[119];
-    v[4] = w[121];
-    v[0] = w[50];
-    v[3] = w[181];
-    v[5] = w[182];
+    v[0] = 2.0*w[159];
+    v[1] = w[44];
+    v[2] = w[47];
+    v[3] = 2.0*w[50];
+    v[4] = w[42];
+    v[5] = 2.0*w[45];
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
@@ -1737,17 +1705,17 @@ static LAGC_PART_NOINLINE void output_angular_velocity_part0(double* out, double
 
 
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
-    double w[133];
+    double w[108];
     detail::shared_part4(q, w);
-    detail::shared_part12(q, p, w);
+    detail::shared_part8(q, p, w);
     detail::mass_matrix_part0(M, w);
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
-    double w[181];
+    double w[150];
     detail::shared_part0(q, qd, w);
     detail::shared_part3(q, qd, w);
-    detail::shared_part14(q, qd, p, w);
+    detail::shared_part11(q, qd, p, w);
     detail::coriolis_matrix_part0(C, w);
 }
 
@@ -1756,17 +1724,17 @@ void potential_gradient(const double* /*q*/, const Parameters& /*p*/, double* LA
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    double w[69];
+    double w[78];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(q, qd, w);
-    detail::shared_part5(p, w);
+    detail::shared_part6(p, w);
     detail::bias_forces_part0(h, w);
 }
 
 void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
-    double w[78];
-    detail::shared_part6(q, u, w);
+    double w[117];
+    detail::shared_part9(q, u, w);
     detail::generalized_forces_part0(Q, w);
 }
 
@@ -1785,33 +1753,32 @@ double potential_energy(const double* /*q*/, const Parameters& /*p*/) {
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT c) {
-    double w[87];
+    double w[118];
     detail::shared_part4(q, w);
-    detail::shared_part7(q, w);
+    detail::shared_part10(q, w);
     detail::constraint_residuals_part0(c, w);
 }
 
 void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
-    double w[96];
-    detail::shared_part8(q, w);
+    double w[69];
+    detail::shared_part5(q, w);
     detail::constraint_jacobian_part0(q, A, w);
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
-    double w[153];
+    double w[160];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(q, qd, w);
     detail::shared_part3(q, qd, w);
     detail::shared_part4(q, w);
-    detail::shared_part5(p, w);
-    detail::shared_part6(q, u, w);
-    detail::shared_part7(q, w);
-    detail::shared_part8(q, w);
-    detail::shared_part9(qd, w);
-    detail::shared_part11(q, qd, w);
-    detail::shared_part12(q, p, w);
-    detail::shared_part13(p, w);
+    detail::shared_part5(q, w);
+    detail::shared_part6(p, w);
+    detail::shared_part8(q, p, w);
+    detail::shared_part9(q, u, w);
+    detail::shared_part10(q, w);
+    detail::shared_part12(qd, w);
+    detail::shared_part13(q, qd, w);
     detail::semi_implicit_system_part0(q, p, K, rhs, w);
 }
 
@@ -1909,21 +1876,21 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    double w[117];
+    double w[90];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(q, qd, w);
-    detail::shared_part5(p, w);
-    detail::shared_part10(q, qdd, w);
+    detail::shared_part6(p, w);
+    detail::shared_part7(q, qdd, w);
     detail::inverse_dynamics_part0(q, u, p, tau, w);
 }
 
 void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& /*p*/, double* LAGC_RESTRICT Y) {
-    double w[117];
+    double w[90];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(q, qd, w);
-    detail::shared_part10(q, qdd, w);
+    detail::shared_part7(q, qdd, w);
     detail::inverse_dynamics_regressor_part0(q, Y, w);
 }
 
@@ -2208,11 +2175,10 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
-    double w[183];
+    double w[160];
     detail::shared_part0(q, qd, w);
     detail::shared_part3(q, qd, w);
-    detail::shared_part11(q, qd, w);
-    detail::shared_part15(w);
+    detail::shared_part13(q, qd, w);
     detail::constraint_velocity_part0(v, w);
 }
 
