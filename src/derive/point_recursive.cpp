@@ -55,12 +55,18 @@ point_composite::articulated_solution point_composite::articulated(std::vector<c
     std::vector<std::size_t> const up = children_first();
     std::vector<std::size_t> down(up.rbegin(), up.rend());
     vec6 const zero = {ex(0), ex(0), ex(0), ex(0), ex(0), ex(0)};
-    std::vector<vec6> S(nodes), v(nodes), c(nodes, zero), U(nodes);
+    std::vector<vec6> S(nodes), v(nodes), avp(nodes, zero), U(nodes);
     std::vector<ex> D(nodes), Dinv(nodes), u(nodes);
     for (std::size_t N : down) {
         auto const j = static_cast<std::size_t>(joint[N]);
         for (std::size_t r = 0; r < 3; ++r) S[N][r] = s_[j][r], S[N][r + 3] = u_[j][r], v[N][r] = Omega[N][r], v[N][r + 3] = V[N][r];
-        if (nodes_[N].parent >= 0) c[N] = scaled(motion_cross(v[static_cast<std::size_t>(nodes_[N].parent)], S[N]), m_.qd[j]);
+        if (nodes_[N].parent < 0) continue;
+        // The velocity-product acceleration a_vp = a_vp(parent) + (v_parent × S) q̇: the body's
+        // acceleration at q̈ = 0, whose force I a_vp goes into its bias once (instead of I^a c
+        // at every level: a 6 × 6 product a joint).
+        auto const P = static_cast<std::size_t>(nodes_[N].parent);
+        vec6 const c = scaled(motion_cross(v[P], S[N]), m_.qd[j]);
+        for (std::size_t r = 0; r < 6; ++r) avp[N][r] = sum({avp[P][r], c[r]});
     }
     // Up the tree: each node's articulated inertia and bias force, its children's added as
     // one sum with its own.
@@ -71,7 +77,9 @@ point_composite::articulated_solution point_composite::articulated(std::vector<c
         std::vector<std::pair<ex, std::array<ex, 3>>> own;
         for (std::size_t b : nodes_[N].own) own.push_back({points_[b].mass, points_[b].position});
         mat6 const Y = body_inertia(own, rotational[N]);
-        vec6 const bias = force_cross(v[N], times(Y, v[N]));
+        vec6 const spin = force_cross(v[N], times(Y, v[N])), push = times(Y, avp[N]);
+        vec6 bias;
+        for (std::size_t r = 0; r < 6; ++r) bias[r] = sum({spin[r], push[r]});
         mat6 IA;
         vec6 pA;
         for (std::size_t k = 0; k < 36; ++k) IA_terms[N][k].push_back(Y[k]), IA[k] = sum(IA_terms[N][k]);
@@ -90,11 +98,10 @@ point_composite::articulated_solution point_composite::articulated(std::vector<c
                 Ia[r * 6 + s] = sum({IA[r * 6 + s], negated(product(W[r], U[N][s]))});
                 Ia[s * 6 + r] = Ia[r * 6 + s];
             }
-        vec6 const Iac = times(Ia, c[N]);
         for (std::size_t k = 0; k < 36; ++k) IA_terms[P][k].push_back(Ia[k]);
-        for (std::size_t r = 0; r < 6; ++r) pA_terms[P][r].push_back(sum({pA[r], Iac[r], product(W[r], u[N])}));
+        for (std::size_t r = 0; r < 6; ++r) pA_terms[P][r].push_back(sum({pA[r], product(W[r], u[N])}));
     }
-    // Down the tree: the accelerations.
+    // Down the tree: the accelerations beyond a_vp (the joints' and the base's).
     articulated_solution out{exvector(n_, 0), exvector(n_, 0)};
     std::vector<vec6> a(nodes, zero);
     vec6 base = zero;
@@ -102,9 +109,7 @@ point_composite::articulated_solution point_composite::articulated(std::vector<c
         for (std::size_t r = 0; r < 3; ++r) base[r + 3] = (*gravity)[r];
     for (std::size_t N : down) {
         auto const j = static_cast<std::size_t>(joint[N]);
-        vec6 const& above = nodes_[N].parent < 0 ? base : a[static_cast<std::size_t>(nodes_[N].parent)];
-        vec6 ap;
-        for (std::size_t r = 0; r < 6; ++r) ap[r] = sum({above[r], c[N][r]});
+        vec6 const& ap = nodes_[N].parent < 0 ? base : a[static_cast<std::size_t>(nodes_[N].parent)];
         out.qdd[j] = product(sum({u[N], negated(dot(U[N], ap))}), Dinv[N]);
         out.pivots[j] = D[N];
         for (std::size_t r = 0; r < 6; ++r) a[N][r] = sum({ap[r], product(S[N][r], out.qdd[j])});
