@@ -19,13 +19,9 @@
     // when M is positive definite) and qdd, with no M formed or factored.
     {scalar} D[nq], x[nq];
     detail::forward_dynamics_recursive({args_q_qd_u_p}D, x);
+    // Each pivot against the largest (NaN fails the comparison; Inf makes the threshold Inf).
     {scalar} largest = 0;
-    for (int i = 0; i < nq; ++i)
-        if (D[i] > largest) largest = D[i];
-    for (int i = 0; i < nq; ++i)
-        if (!(D[i] > {tolerance} * largest) || !{math}isfinite(D[i])) return 1;
-    // NaN or Inf in the state, inputs or parameters: not a solution.
-    for (int i = 0; i < nq; ++i)
-        if (!{math}isfinite(x[i])) return 3;
-    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
+{largest}    const {scalar} threshold = {tolerance} * largest;
+    if ({pivots}) return 1;
+{finite_check}    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     return 0;

@@ -1008,7 +1008,7 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"cholesky_steps.tpl#finite_check", {"conditions"}},
         {"forward_dynamics_unrolled.tpl", {"terms", "factor", "solve", "finite_check"}},
         {"forward_dynamics.tpl#factored", {"scalar", "args_q_qd_u_p", "factor", "solve", "math"}},
-        {"forward_dynamics.tpl#recursive", {"scalar", "args_q_qd_u_p", "tolerance", "math"}},
+        {"forward_dynamics.tpl#recursive", {"scalar", "args_q_qd_u_p", "largest", "tolerance", "pivots", "finite_check"}},
         {"forward_dynamics.tpl#call", {"scalar", "args_q_qd_u_p"}},
         {"forward_dynamics.tpl#loop_solve", {"solve"}},
         {"forward_dynamics_constrained.tpl#head", {"scalar", "args_q_qd_p", "args_q_qd_u_p"}},
