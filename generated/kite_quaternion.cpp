@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(kite_quaternion::detail::pair_stamp == 0x1f4cc7feb49ea3fcull,
+static_assert(kite_quaternion::detail::pair_stamp == 0x9f46146413d2210dull,
               "kite_quaternion.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace kite_quaternion {
@@ -1312,29 +1312,33 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     double D[7], x[nq], l[nc];
     double H[2];
     detail::forward_dynamics_quasi(q, qd, u, p, D, H, x, l);
+    // Pivots D[0..5] each against their largest (NaN fails the comparison; Inf makes
+    // the threshold Inf).
     {
         double largest = 0;
-        for (int i = 0; i < 6; ++i)
-            if (D[i] > largest) largest = D[i];
-        for (int i = 0; i < 6; ++i)
-            if (!(D[i] > 1e-12 * largest) || !std::isfinite(D[i])) return 1;
+        if (D[0] > largest) largest = D[0];
+        if (D[1] > largest) largest = D[1];
+        if (D[2] > largest) largest = D[2];
+        if (D[3] > largest) largest = D[3];
+        if (D[4] > largest) largest = D[4];
+        if (D[5] > largest) largest = D[5];
+        const double threshold = 1e-12 * largest;
+        if (!(D[0] > threshold) || !(D[1] > threshold) || !(D[2] > threshold) || !(D[3] > threshold) || !(D[4] > threshold) || !(D[5] > threshold)) return 1;
     }
+    // Pivots D[6..6] each against their largest (NaN fails the comparison; Inf makes
+    // the threshold Inf).
     {
         double largest = 0;
-        for (int i = 6; i < 7; ++i)
-            if (D[i] > largest) largest = D[i];
-        for (int i = 6; i < 7; ++i)
-            if (!(D[i] > 1e-12 * largest) || !std::isfinite(D[i])) return 2;
+        if (D[6] > largest) largest = D[6];
+        const double threshold = 1e-12 * largest;
+        if (!(D[6] > threshold)) return 2;
     }
     // Each block of K regular: det(K_b)^2 against the product of its rows' squared norms,
     // which bounds it (Hadamard).
     for (int b = 0; b < 2; b += 2)
         if (!(H[b] > 1e-12 * 1e-12 * H[b + 1]) || !std::isfinite(H[b])) return 1;
     // NaN or Inf in the state, inputs or parameters: not a solution.
-    for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(x[i])) return 3;
-    for (int k = 0; k < nc; ++k)
-        if (!std::isfinite(l[k])) return 3;
+    if (!std::isfinite(x[0]) || !std::isfinite(x[1]) || !std::isfinite(x[2]) || !std::isfinite(x[3]) || !std::isfinite(x[4]) || !std::isfinite(x[5]) || !std::isfinite(x[6]) || !std::isfinite(l[0]) || !std::isfinite(l[1])) return 3;
     for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     // lambda may be null when the multipliers are not wanted.
     if (lambda)

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rotation_matrix_body::detail::pair_stamp == 0xb209fc7befaa1155ull,
+static_assert(rotation_matrix_body::detail::pair_stamp == 0x2780d8d0227f22d5ull,
               "rotation_matrix_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rotation_matrix_body {
@@ -1789,22 +1789,22 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     double D[3], x[nq], l[nc];
     double H[2];
     detail::forward_dynamics_quasi(q, qd, u, p, D, H, x, l);
+    // Pivots D[0..2] each against their largest (NaN fails the comparison; Inf makes
+    // the threshold Inf).
     {
         double largest = 0;
-        for (int i = 0; i < 3; ++i)
-            if (D[i] > largest) largest = D[i];
-        for (int i = 0; i < 3; ++i)
-            if (!(D[i] > 1e-12 * largest) || !std::isfinite(D[i])) return 1;
+        if (D[0] > largest) largest = D[0];
+        if (D[1] > largest) largest = D[1];
+        if (D[2] > largest) largest = D[2];
+        const double threshold = 1e-12 * largest;
+        if (!(D[0] > threshold) || !(D[1] > threshold) || !(D[2] > threshold)) return 1;
     }
     // Each block of K regular: det(K_b)^2 against the product of its rows' squared norms,
     // which bounds it (Hadamard).
     for (int b = 0; b < 2; b += 2)
         if (!(H[b] > 1e-12 * 1e-12 * H[b + 1]) || !std::isfinite(H[b])) return 1;
     // NaN or Inf in the state, inputs or parameters: not a solution.
-    for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(x[i])) return 3;
-    for (int k = 0; k < nc; ++k)
-        if (!std::isfinite(l[k])) return 3;
+    if (!std::isfinite(x[0]) || !std::isfinite(x[1]) || !std::isfinite(x[2]) || !std::isfinite(x[3]) || !std::isfinite(x[4]) || !std::isfinite(x[5]) || !std::isfinite(x[6]) || !std::isfinite(x[7]) || !std::isfinite(x[8]) || !std::isfinite(l[0]) || !std::isfinite(l[1]) || !std::isfinite(l[2]) || !std::isfinite(l[3]) || !std::isfinite(l[4]) || !std::isfinite(l[5])) return 3;
     for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     // lambda may be null when the multipliers are not wanted.
     if (lambda)

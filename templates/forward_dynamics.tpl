@@ -19,9 +19,13 @@
     // when M is positive definite) and qdd, with no M formed or factored.
     {scalar} D[nq], x[nq];
     detail::forward_dynamics_recursive({args_q_qd_u_p}D, x);
-    // Each pivot against the largest (NaN fails the comparison; Inf makes the threshold Inf).
-    {scalar} largest = 0;
-{largest}    const {scalar} threshold = {tolerance} * largest;
-    if ({pivots}) return 1;
-{finite_check}    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
+{pivot_checks}{finite_check}    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     return 0;
+@@ pivot_check
+    // Pivots D[{begin}..{last}] each against their largest (NaN fails the comparison; Inf makes
+    // the threshold Inf).
+    {{
+        {scalar} largest = 0;
+{largest}        const {scalar} threshold = {tolerance} * largest;
+        if ({pivots}) return {status};
+    }}

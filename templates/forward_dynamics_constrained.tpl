@@ -98,12 +98,7 @@
     // with no M, A or system of nq + nc unknowns formed.
     {scalar} D[{nd}], x[nq], l[nc];
 {blocks_declaration}    detail::forward_dynamics_quasi({args_q_qd_u_p}D, {blocks_argument}x, l);
-{pivot_checks}{blocks_check}    // NaN or Inf in the state, inputs or parameters: not a solution.
-    for (int i = 0; i < nq; ++i)
-        if (!{math}isfinite(x[i])) return 3;
-    for (int k = 0; k < nc; ++k)
-        if (!{math}isfinite(l[k])) return 3;
-    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
+{pivot_checks}{blocks_check}{finite_check}    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     // lambda may be null when the multipliers are not wanted.
     if (lambda)
         for (int k = 0; k < nc; ++k) lambda[k] = l[k];
@@ -115,11 +110,3 @@
     // which bounds it (Hadamard).
     for (int b = 0; b < {nh}; b += 2)
         if (!(H[b] > {tolerance} * {tolerance} * H[b + 1]) || !{math}isfinite(H[b])) return 1;
-@@ quasi_pivot_group
-    {{
-        {scalar} largest = 0;
-        for (int i = {begin}; i < {end}; ++i)
-            if (D[i] > largest) largest = D[i];
-        for (int i = {begin}; i < {end}; ++i)
-            if (!(D[i] > {tolerance} * largest) || !{math}isfinite(D[i])) return {status};
-    }}

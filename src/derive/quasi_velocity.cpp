@@ -277,15 +277,11 @@ bool rational_matrix(std::vector<exvector> const& coefficients, std::vector<std:
 // complements', each kind one group as the dense path has M's and A M⁻¹ Aᵀ's.
 struct transformed_solution {
     exvector a, lambda;
-    exvector inertia, schur;
-    void group(exvector const& p, int status) {
-        exvector& to = status == 1 ? inertia : schur;
-        to.insert(to.end(), p.begin(), p.end());
-    }
+    exvector inertia, schur; // pivots: status 1 and 2 where one is not safely positive
     void pivots(exvector& all, std::vector<derived::quasi_pivot_group>& groups) const {
-        for (auto const* g : {&inertia, &schur}) {
+        for (auto const& [g, status] : {std::pair{&inertia, 1}, std::pair{&schur, 2}}) {
             if (g->empty()) continue;
-            groups.push_back({all.size(), all.size() + g->size(), g == &inertia ? 1 : 2});
+            groups.push_back({all.size(), all.size() + g->size(), status});
             all.insert(all.end(), g->begin(), g->end());
         }
     }
@@ -317,7 +313,7 @@ bool square_part(subsystem const& s, std::vector<exvector> const& coefficients, 
     exvector const a = times(Ti, va, false);
     for (std::size_t j = 0; j < s.forms.size(); ++j) out.a[s.forms[j]] = a[j];
     for (std::size_t c = 0; c < s.rows.size(); ++c) out.lambda[s.rows[c]] = z[s.rates.size() + c];
-    out.group(inertia.pivots, 1);
+    out.inertia.insert(out.inertia.end(), inertia.pivots.begin(), inertia.pivots.end());
     return true;
 }
 
@@ -359,8 +355,8 @@ bool regular_part(subsystem const& s, std::vector<exvector> const& coefficients,
         out.a[s.forms[j]] = sum_of(terms);
     }
     for (std::size_t c = 0; c < ms; ++c) out.lambda[s.rows[c]] = lambda[c];
-    out.group(inertia.pivots, 1);
-    out.group(schur.pivots, 2);
+    out.inertia.insert(out.inertia.end(), inertia.pivots.begin(), inertia.pivots.end());
+    out.schur.insert(out.schur.end(), schur.pivots.begin(), schur.pivots.end());
     return true;
 }
 

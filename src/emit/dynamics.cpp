@@ -198,6 +198,23 @@ std::string emitter::finite_check(std::size_t count, std::function<std::string(s
     return text("cholesky_steps.tpl#finite_check", {{"conditions", conditions}});
 }
 
+// The pivots D[begin..end) each against the largest of them, unrolled (as loops the checks
+// were 2% of forward_dynamics at 12 joints); `status` where one is not safely positive.
+std::string emitter::pivot_check(std::size_t begin, std::size_t end, int status) const {
+    std::string largest, pivots;
+    for (std::size_t i = begin; i < end; ++i) {
+        largest += fmt::format("        if (D[{0}] > largest) largest = D[{0}];\n", i);
+        pivots += fmt::format("{}!(D[{}] > threshold)", i > begin ? " || " : "", i);
+    }
+    return text("forward_dynamics.tpl#pivot_check", {{"scalar", scalar()},
+                                                      {"tolerance", single() ? "1e-12f" : "1e-12"},
+                                                      {"begin", std::to_string(begin)},
+                                                      {"last", std::to_string(end - 1)},
+                                                      {"largest", largest},
+                                                      {"pivots", pivots},
+                                                      {"status", std::to_string(status)}});
+}
+
 std::function<std::string(std::size_t, std::size_t)> emitter::in_array(char const* array) const {
     return [nq = d_.nq, array](std::size_t i, std::size_t j) { return fmt::format("{}[{}]", array, i * nq + j); };
 }
@@ -443,14 +460,7 @@ bool emitter::recursive_forward_dynamics(std::vector<cxx_argument> const& args,
     if (f.stats.operations_after_cse >= closed_form) return false;
     write_function(std::move(f), with_output(with_output(inputs({"q", "qd", "u", "p"}), "D"), "x"),
                    text("comments.tpl#forward_dynamics_recursive"), cxx_printer::place::helper);
-    // The checks unrolled (as loops they were 2% of the call at 12 joints).
-    std::string largest, pivots;
-    for (std::size_t i = 0; i < n; ++i) {
-        largest += fmt::format("    if (D[{0}] > largest) largest = D[{0}];\n", i);
-        pivots += fmt::format("{}!(D[{}] > threshold)", i ? " || " : "", i);
-    }
-    values.push_back({"largest", largest});
-    values.push_back({"pivots", pivots});
+    values.push_back({"pivot_checks", pivot_check(0, n, 1)});
     values.push_back({"finite_check", finite_check(n, [](std::size_t i) { return fmt::format("x[{}]", i); })});
     out_.define("int", "forward_dynamics", args, {"t", "q", "qd", "u", "p", "qdd"},
                 text("forward_dynamics.tpl#recursive", values), "", cxx_printer::place::api);
@@ -481,14 +491,11 @@ void emitter::quasi_forward_dynamics(std::vector<cxx_argument> const& args) {
         {"nd", std::to_string(nd)},
         {"nh", std::to_string(nh)}};
     std::string pivots; // each group against its own largest pivot
-    for (auto const& g : d_.quasi_groups) {
-        auto group = values;
-        group.push_back({"begin", std::to_string(g.begin)});
-        group.push_back({"end", std::to_string(g.end)});
-        group.push_back({"status", std::to_string(g.status)});
-        pivots += text(section + "quasi_pivot_group", group);
-    }
+    for (auto const& g : d_.quasi_groups) pivots += pivot_check(g.begin, g.end, g.status);
     values.push_back({"pivot_checks", pivots});
+    values.push_back({"finite_check", finite_check(n + nc, [n](std::size_t i) {
+                          return i < n ? fmt::format("x[{}]", i) : fmt::format("l[{}]", i - n);
+                      })});
     values.push_back({"blocks_declaration", nh > 0 ? text(section + "quasi_blocks_declaration", values) : ""});
     values.push_back({"blocks_argument", nh > 0 ? "H, " : ""});
     values.push_back({"blocks_check", nh > 0 ? text(section + "quasi_blocks_check", values) : ""});

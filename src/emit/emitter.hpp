@@ -161,6 +161,7 @@ private:
     std::string solve_statements(factor_names const& names, std::function<std::string(std::size_t)> const& b,
                                  std::function<std::string(std::size_t)> const& out) const;
     std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
+    std::string pivot_check(std::size_t begin, std::size_t end, int status) const;
     std::string unrolled_cholesky() const;
     // forward_dynamics' solve with constraints, unrolled (constrained_solve.cpp).
     std::string unrolled_constrained_solve() const;
