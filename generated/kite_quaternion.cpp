@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(kite_quaternion::detail::pair_stamp == 0x9f46146413d2210dull,
+static_assert(kite_quaternion::detail::pair_stamp == 0x5b815d3fd09f6174ull,
               "kite_quaternion.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace kite_quaternion {
@@ -579,56 +579,53 @@ static void forward_dynamics_quasi(const double* q, const double* qd, const doub
     const double s9 = q[5]*q[5];
     const double s10 = s8 + s9;
     const double s11 = s7 + s10;
-    const double s12 = s8*s9;
-    const double s13 = s7*s7 + s8*s8 + s6*s6 + s9*s9;
-    const double s14 = s6*s11 + s7*s10 + s12 + 0.5*s13;
-    H[0] = 16.0*s14*s14;
-    const double s15 = s6 + s10;
-    const double s16 = s7 + s15;
-    const double s17 = s16*s16;
-    H[1] = 4.0*s17*s17;
-    const double s18 = s8 + s7 - s6 - s9;
-    const double s19 = q[4]*q[5];
-    const double s20 = q[3]*q[6];
-    const double s21 = s19 - s20;
-    const double s22 = 2.0*p.g*p.m + p.S*p.rho*s3*(p.CL*(s18*s2 - 2.0*qd[1]*s21) - p.CD*qd[2]);
-    const double s23 = q[5]*q[6];
-    const double s24 = q[3]*q[4];
-    const double s25 = s23 + s24;
-    const double s26 = p.CL*(2.0*qd[1]*s25 + qd[2]*s18) + p.CD*s2;
-    const double s27 = 2.0*p.CL*(s25*s2 + qd[2]*s21) - p.CD*qd[1];
-    const double s28 = 0.5*(2.0*(s0 + qd[0]*qd[0] + s1) - (q[2]*s22 + p.S*p.rho*s3*(q[0]*s26 + q[1]*s27))/p.m - p.k*(p.k*(p.L*p.L - s4) - 4.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2])))/s5;
-    x[0] = -(q[0]*s28 + 0.5*p.S*p.rho*s3*s26)/p.m;
-    x[1] = -(0.5*p.S*p.rho*s3*s27 + q[1]*s28)/p.m;
-    x[2] = -(0.5*s22 + q[2]*s28)/p.m;
-    l[1] = s28;
-    const double s29 = q[3]*s16;
-    const double s30 = q[5]*qd[5];
-    const double s31 = q[4]*qd[4];
-    const double s32 = qd[6]*qd[6] + qd[4]*qd[4] + qd[5]*qd[5] + qd[3]*qd[3] + p.k*(2.0*(s30 + s31 + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - s16));
-    const double s33 = q[5]*s16;
-    const double s34 = q[3]*qd[4];
-    const double s35 = s34 + q[6]*qd[5] - q[5]*qd[6] - q[4]*qd[3];
-    const double s36 = q[5]*qd[4];
-    const double s37 = s36 + q[3]*qd[6] - q[4]*qd[5] - q[6]*qd[3];
-    const double s38 = q[5]*qd[3];
-    const double s39 = q[4]*qd[6];
-    const double s40 = s38 + q[6]*qd[4] - s39 - q[3]*qd[5];
-    const double s41 = 0.5*(q[3]*u[1] + q[6]*u[0] - q[4]*u[2]) + p.c*(qd[6]*s23 + q[3]*s38 + q[4]*s36 - qd[5]*(s8 + s6 + s7)) - 2.0*(p.J1*qd[6]*s35 - p.J3*qd[4]*s37 - p.J2*qd[3]*s40);
-    const double s42 = q[4]*s16;
-    const double s43 = p.c*(qd[6]*(s6 + s7 + s9) - q[6]*s31 - qd[5]*s23 - qd[3]*s20) + 2.0*(p.J3*qd[3]*s37 - p.J2*qd[4]*s40 - p.J1*qd[5]*s35) + 0.5*(q[5]*u[0] - q[3]*u[2] - q[4]*u[1]);
-    const double s44 = q[6]*s16;
-    const double s45 = 2.0*(p.J1*qd[3]*s35 + p.J2*qd[6]*s40 + p.J3*qd[5]*s37) - 0.5*(q[5]*u[2] + q[3]*u[0] - q[6]*u[1]) - p.c*(qd[3]*s24 + qd[5]*s19 + q[6]*s39 - qd[4]*s15);
-    const double s46 = p.c*(q[4]*s34 + q[3]*s30 + qd[6]*s20 - qd[3]*s11) - 0.5*(q[4]*u[0] + q[5]*u[1] + q[6]*u[2]) - 2.0*(p.J2*qd[5]*s40 - p.J1*qd[4]*s35 - p.J3*qd[6]*s37);
-    const double s47 = s29*s41 + s44*s45 - s42*s43 - s33*s46;
-    const double s48 = s42*s41 + s33*s45 + s29*s43 + s44*s46;
-    const double s49 = s42*s46 + s29*s45 - s33*s43 - s44*s41;
-    const double s50 = 2.0*(s6*s9 + s8*s7 + s7*s9 + s8*s6 + s12 + s6*s7) + s13;
-    x[3] = -(s29*s32 + (s33*s47/p.J2 - s44*s48/p.J3 - s42*s49/p.J1)/s50)/s50;
-    x[4] = -(s42*s32 + (s44*s47/p.J2 + s33*s48/p.J3 + s29*s49/p.J1)/s50)/s50;
-    x[5] = ((s29*s47/p.J2 + s42*s48/p.J3 - s44*s49/p.J1)/s50 - s33*s32)/s50;
-    x[6] = ((s33*s49/p.J1 + s42*s47/p.J2 - s29*s48/p.J3)/s50 - s44*s32)/s50;
-    l[0] = -2.0*(s42*s45 + s44*s43 - s33*s41 - s29*s46)/s50;
+    const double s12 = s6*s11 + s7*s10 + s8*s9 + 0.5*(s7*s7 + s8*s8 + s6*s6 + s9*s9);
+    H[0] = 16.0*s12*s12;
+    const double s13 = s6 + s10;
+    const double s14 = s7 + s13;
+    const double s15 = s14*s14;
+    H[1] = 4.0*s15*s15;
+    const double s16 = s8 + s7 - s6 - s9;
+    const double s17 = q[4]*q[5];
+    const double s18 = q[3]*q[6];
+    const double s19 = s17 - s18;
+    const double s20 = 2.0*p.g*p.m + p.S*p.rho*s3*(p.CL*(s16*s2 - 2.0*qd[1]*s19) - p.CD*qd[2]);
+    const double s21 = q[5]*q[6];
+    const double s22 = q[3]*q[4];
+    const double s23 = s21 + s22;
+    const double s24 = p.CL*(2.0*qd[1]*s23 + qd[2]*s16) + p.CD*s2;
+    const double s25 = 2.0*p.CL*(s23*s2 + qd[2]*s19) - p.CD*qd[1];
+    const double s26 = 0.5*(2.0*(s0 + qd[0]*qd[0] + s1) - (q[2]*s20 + p.S*p.rho*s3*(q[0]*s24 + q[1]*s25))/p.m - p.k*(p.k*(p.L*p.L - s4) - 4.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2])))/s5;
+    x[0] = -(q[0]*s26 + 0.5*p.S*p.rho*s3*s24)/p.m;
+    x[1] = -(0.5*p.S*p.rho*s3*s25 + q[1]*s26)/p.m;
+    x[2] = -(0.5*s20 + q[2]*s26)/p.m;
+    l[1] = s26;
+    const double s27 = q[5]*s14;
+    const double s28 = q[3]*s14;
+    const double s29 = q[3]*qd[4];
+    const double s30 = s29 + q[6]*qd[5] - q[5]*qd[6] - q[4]*qd[3];
+    const double s31 = q[5]*qd[4];
+    const double s32 = s31 + q[3]*qd[6] - q[4]*qd[5] - q[6]*qd[3];
+    const double s33 = q[5]*qd[3];
+    const double s34 = q[4]*qd[6];
+    const double s35 = s33 + q[6]*qd[4] - s34 - q[3]*qd[5];
+    const double s36 = 0.5*(q[3]*u[1] + q[6]*u[0] - q[4]*u[2]) + p.c*(qd[6]*s21 + q[3]*s33 + q[4]*s31 - qd[5]*(s8 + s6 + s7)) - 2.0*(p.J1*qd[6]*s30 - p.J3*qd[4]*s32 - p.J2*qd[3]*s35);
+    const double s37 = q[4]*s14;
+    const double s38 = q[4]*qd[4];
+    const double s39 = p.c*(qd[6]*(s6 + s7 + s9) - q[6]*s38 - qd[5]*s21 - qd[3]*s18) + 2.0*(p.J3*qd[3]*s32 - p.J2*qd[4]*s35 - p.J1*qd[5]*s30) + 0.5*(q[5]*u[0] - q[3]*u[2] - q[4]*u[1]);
+    const double s40 = q[6]*s14;
+    const double s41 = 2.0*(p.J1*qd[3]*s30 + p.J2*qd[6]*s35 + p.J3*qd[5]*s32) - 0.5*(q[5]*u[2] + q[3]*u[0] - q[6]*u[1]) - p.c*(qd[3]*s22 + qd[5]*s17 + q[6]*s34 - qd[4]*s13);
+    const double s42 = q[5]*qd[5];
+    const double s43 = p.c*(q[4]*s29 + q[3]*s42 + qd[6]*s18 - qd[3]*s11) - 0.5*(q[4]*u[0] + q[5]*u[1] + q[6]*u[2]) - 2.0*(p.J2*qd[5]*s35 - p.J1*qd[4]*s30 - p.J3*qd[6]*s32);
+    l[0] = -(s37*s41 + s40*s39 - s27*s36 - s28*s43)/s12;
+    const double s44 = s28*s36 + s40*s41 - s37*s39 - s27*s43;
+    const double s45 = s37*s36 + s27*s41 + s28*s39 + s40*s43;
+    const double s46 = s37*s43 + s28*s41 - s27*s39 - s40*s36;
+    const double s47 = qd[6]*qd[6] + qd[4]*qd[4] + qd[5]*qd[5] + qd[3]*qd[3] + p.k*(2.0*(s42 + s38 + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - s14));
+    x[3] = -0.25*((s27*s44/p.J2 - s40*s45/p.J3 - s37*s46/p.J1)/s12 + 2.0*s28*s47)/s12;
+    x[4] = -0.25*((s40*s44/p.J2 + s27*s45/p.J3 + s28*s46/p.J1)/s12 + 2.0*s37*s47)/s12;
+    x[5] = 0.25*((s28*s44/p.J2 + s37*s45/p.J3 - s40*s46/p.J1)/s12 - 2.0*s27*s47)/s12;
+    x[6] = 0.25*((s27*s46/p.J1 + s37*s44/p.J2 - s28*s45/p.J3)/s12 - 2.0*s40*s47)/s12;
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.

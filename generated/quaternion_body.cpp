@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quaternion_body::detail::pair_stamp == 0x0e8216c69101f032ull,
+static_assert(quaternion_body::detail::pair_stamp == 0xc043e3e7d71e3067ull,
               "quaternion_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quaternion_body {
@@ -62,36 +62,33 @@ static void forward_dynamics_quasi(const double* q, const double* qd, const doub
     const double s4 = q[3]*q[3];
     const double s5 = q[0]*q[0];
     const double s6 = q[1]*q[1];
-    const double s7 = s3*s3 + s4*s4 + s5*s5 + s6*s6;
-    const double s8 = s4 + s3;
-    const double s9 = s6 + s8;
-    const double s10 = s4*s3;
-    const double s11 = 0.5*s7 + s6*s8 + s5*s9 + s10;
-    H[0] = 16.0*s11*s11;
-    const double s12 = s5 + s9;
-    const double s13 = s12*s12;
-    H[1] = 4.0*s13*s13;
-    const double s14 = q[0]*s12;
-    const double s15 = qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2] + qd[3]*qd[3] - p.k*(0.5*p.k*(1.0 - s12) - 2.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2] + q[3]*qd[3]));
-    const double s16 = q[3]*s12;
-    const double s17 = q[2]*s12;
-    const double s18 = q[0]*qd[1] + q[3]*qd[2] - q[2]*qd[3] - q[1]*qd[0];
-    const double s19 = q[1]*qd[3] + q[0]*qd[2] - q[3]*qd[1] - q[2]*qd[0];
-    const double s20 = q[1]*qd[2] + q[3]*qd[0] - q[2]*qd[1] - q[0]*qd[3];
-    const double s21 = q[3]*u[1] + qd[0]*s2*s18 - qd[3]*s1*s19 - q[0]*u[0] - q[2]*u[2] - qd[2]*s0*s20;
-    const double s22 = qd[2]*s2*s18 + q[1]*u[1] + q[0]*u[2] + qd[0]*s0*s20 - qd[1]*s1*s19 - q[2]*u[0];
-    const double s23 = qd[3]*s0*s20 + q[2]*u[1] + q[3]*u[2] + q[1]*u[0] - qd[2]*s1*s19 - qd[1]*s2*s18;
-    const double s24 = q[1]*s12;
-    const double s25 = qd[1]*s0*s20 + q[1]*u[2] + qd[3]*s2*s18 + qd[0]*s1*s19 - q[0]*u[1] - q[3]*u[0];
-    const double s26 = s17*s21 - s14*s22 - s16*s23 - s24*s25;
-    const double s27 = s24*s23 - s16*s25 - s14*s21 - s17*s22;
-    const double s28 = s17*s23 + s24*s22 + s16*s21 - s14*s25;
-    const double s29 = 2.0*(s4*s5 + s4*s6 + s3*s6 + s3*s5 + s10 + s6*s5) + s7;
-    x[0] = -0.5*(2.0*s14*s15 - (s16*s26/p.J3 - s24*s27/p.J1 - s17*s28/p.J2)/s29)/s29;
-    x[1] = -0.5*((s16*s28/p.J2 + s17*s26/p.J3 - s14*s27/p.J1)/s29 + 2.0*s24*s15)/s29;
-    x[2] = 0.5*((s24*s26/p.J3 + s16*s27/p.J1 + s14*s28/p.J2)/s29 - 2.0*s17*s15)/s29;
-    x[3] = -0.5*(2.0*s16*s15 - (s24*s28/p.J2 - s17*s27/p.J1 - s14*s26/p.J3)/s29)/s29;
-    l[0] = (s16*s22 - s14*s23 - s24*s21 - s17*s25)/s29;
+    const double s7 = s4 + s3;
+    const double s8 = s6 + s7;
+    const double s9 = 0.5*(s3*s3 + s4*s4 + s5*s5 + s6*s6) + s6*s7 + s5*s8 + s4*s3;
+    H[0] = 16.0*s9*s9;
+    const double s10 = s5 + s8;
+    const double s11 = s10*s10;
+    H[1] = 4.0*s11*s11;
+    const double s12 = q[3]*s10;
+    const double s13 = q[2]*s10;
+    const double s14 = q[0]*qd[1] + q[3]*qd[2] - q[2]*qd[3] - q[1]*qd[0];
+    const double s15 = q[1]*qd[3] + q[0]*qd[2] - q[3]*qd[1] - q[2]*qd[0];
+    const double s16 = q[1]*qd[2] + q[3]*qd[0] - q[2]*qd[1] - q[0]*qd[3];
+    const double s17 = q[3]*u[1] + qd[0]*s2*s14 - qd[3]*s1*s15 - q[0]*u[0] - q[2]*u[2] - qd[2]*s0*s16;
+    const double s18 = q[0]*s10;
+    const double s19 = qd[2]*s2*s14 + q[1]*u[1] + q[0]*u[2] + qd[0]*s0*s16 - qd[1]*s1*s15 - q[2]*u[0];
+    const double s20 = qd[3]*s0*s16 + q[2]*u[1] + q[3]*u[2] + q[1]*u[0] - qd[2]*s1*s15 - qd[1]*s2*s14;
+    const double s21 = q[1]*s10;
+    const double s22 = qd[1]*s0*s16 + q[1]*u[2] + qd[3]*s2*s14 + qd[0]*s1*s15 - q[0]*u[1] - q[3]*u[0];
+    l[0] = 0.5*(s12*s19 - s18*s20 - s21*s17 - s13*s22)/s9;
+    const double s23 = s13*s17 - s18*s19 - s12*s20 - s21*s22;
+    const double s24 = s21*s20 - s12*s22 - s18*s17 - s13*s19;
+    const double s25 = s13*s20 + s21*s19 + s12*s17 - s18*s22;
+    const double s26 = qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2] + qd[3]*qd[3] - p.k*(0.5*p.k*(1.0 - s10) - 2.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2] + q[3]*qd[3]));
+    x[0] = 0.125*((s12*s23/p.J3 - s21*s24/p.J1 - s13*s25/p.J2)/s9 - 4.0*s18*s26)/s9;
+    x[1] = -0.125*((s12*s25/p.J2 + s13*s23/p.J3 - s18*s24/p.J1)/s9 + 4.0*s21*s26)/s9;
+    x[2] = -0.125*(4.0*s13*s26 - (s21*s23/p.J3 + s12*s24/p.J1 + s18*s25/p.J2)/s9)/s9;
+    x[3] = -0.125*(4.0*s12*s26 - (s21*s25/p.J2 - s13*s24/p.J1 - s18*s23/p.J3)/s9)/s9;
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,

@@ -5,6 +5,8 @@
 #include "chain10_rel_double.hpp"
 #include "four_bar.hpp"
 #include "four_bar_double.hpp"
+#include "arm10_decimals.hpp"
+#include "arm10_decimals_double.hpp"
 
 #include <gtest/gtest.h>
 
@@ -96,6 +98,29 @@ TEST(ScalarFloat, FourBarConstraintTermsAgreeWithDouble) {
                 out.insert(out.end(), rhs.begin(), rhs.end());
             },
             1e-5, "four_bar semi_implicit_system");
+}
+
+// forward_dynamics by the articulated-body algorithm (tests/data/arm10_decimals.lag: 10
+// joints, 17-digit decimals). Its float code once failed with status 1 everywhere: the
+// decimals' exact rationals left factors like 1e+34 in its sums, and their products overflowed.
+// The algorithm's rounding grows with M's conditioning (about 1e3 here), hence 1e-4.
+TEST(ScalarFloat, ArticulatedBodyAlgorithmWithLongDecimalsAgreesWithDouble) {
+    arm10_decimals::Parameters pf;
+    arm10_decimals_double::Parameters pd;
+    compare(10, 10,
+            [&](auto& q, auto& qd, auto& u, auto& out) {
+                out.assign(10, 0);
+                ASSERT_EQ(arm10_decimals::forward_dynamics(q.data(), qd.data(), u.data(), pf, out.data(), nullptr), 0);
+            },
+            [&](auto& q, auto& qd, auto& u, auto& out) {
+                out.assign(10, 0);
+                ASSERT_EQ(arm10_decimals_double::forward_dynamics(q.data(), qd.data(), u.data(), pd, out.data(), nullptr), 0);
+            },
+            1e-4, "arm10_decimals forward_dynamics");
+    compare(10, 10,
+            [&](auto& q, auto&, auto&, auto& out) { out.assign(100, 0); arm10_decimals::mass_matrix(q.data(), pf, out.data()); },
+            [&](auto& q, auto&, auto&, auto& out) { out.assign(100, 0); arm10_decimals_double::mass_matrix(q.data(), pd, out.data()); },
+            1e-5, "arm10_decimals mass_matrix");
 }
 
 } // namespace

@@ -50,7 +50,7 @@ codegen_options emitter::codegen() const {
     c.scalar = scalar();
     c.literal_suffix = single() ? "f" : "";
     c.math_prefix = math();
-    c.unit_scales = unit_scales_;
+    c.scales = unit_scales_ ? codegen_options::sum_scales::unit : o_.templated || o_.scalar == "float" ? codegen_options::sum_scales::decimal : codegen_options::sum_scales::none;
     return c;
 }
 

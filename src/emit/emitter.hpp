@@ -125,7 +125,7 @@ private:
     // forward_dynamics is a wrapper of detail::forward_dynamics_factored (large models
     // without constraints), which linearization calls for q̈ and M's factor.
     bool forward_dynamics_factored_ = false;
-    bool unit_scales_ = true; // codegen_options::unit_scales of the functions being built
+    bool unit_scales_ = true; // unit sum scales (codegen_options::scales) for the functions being built, else none or decimal
     // How the generated code factors M and solves with it, wherever it does (forward
     // dynamics, linearization, project_state): unrolled over M's structure up to nq = 32
     // (detail::factor_mass_matrix and detail::solve_mass_matrix, added once, here, when

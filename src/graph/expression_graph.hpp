@@ -31,10 +31,15 @@ struct codegen_options {
     std::string scalar = "double"; // the C++ type of every value
     std::string literal_suffix;    // "" for double, "f" for float
     std::string math_prefix = "std::";
-    // Sums converted at the scale most of their coefficients have (convert_unit_scaled).
-    // Off for the articulated-body algorithm, whose sums nest level after level: their scales
-    // compound into factors like 1e+34 that cost a multiplication each and cancel nothing.
-    bool unit_scales = true;
+    // How a sum that is a factor is converted (convert_unit_scaled): at the scale most of its
+    // coefficients have (unit), as GiNaC keeps it with its integer content taken out (none),
+    // or as that with only a power of ten beyond 10^±6 taken out (decimal). The
+    // articulated-body algorithm's sums nest level after level: at unit scales their scales
+    // compound into factors that cost a multiplication each and cancel nothing, so it takes
+    // none in double; in float (and templates, which may be float) a 17-digit decimal's
+    // content would leave factors like 1e+34 that overflow, so decimal.
+    enum class sum_scales { unit, decimal, none };
+    sum_scales scales = sum_scales::unit;
 };
 
 // One generated function body: `const double sK = ...;` then `target = ...;`.
@@ -224,14 +229,16 @@ private:
     std::pair<GiNaC::numeric, int> convert_unit_scaled(GiNaC::ex const& sum);
     int convert_product(GiNaC::ex const& e, GiNaC::numeric const& scale = 1);
     void product_factor(GiNaC::ex const& f, GiNaC::numeric& coefficient, std::vector<std::pair<int, bool>>& factors);
-    // A factor that is a sum, or a small power of one whose scale fits a double: the scale it
-    // brings into its product (kⁿ), the node of the sum at its natural scale, and n (1 for a
-    // sum); nothing for another factor. What product_factor converts, and what a sum around
-    // such products counts (convert_unit_scaled).
+    // A factor that is a sum, or a small power of one (positive or negative) whose scale fits
+    // a double: the scale it brings into its product (kⁿ, or k⁻ⁿ for a denominator), the node
+    // of the sum at its natural scale, n (1 for a sum), and whether it divides; nothing for
+    // another factor. What product_factor converts, and what a sum around such products
+    // counts (convert_unit_scaled).
     struct scaled_sum {
         GiNaC::numeric scale;
         int node;
         long exponent;
+        bool denominator = false;
     };
     std::optional<scaled_sum> scaled_sum_factor(GiNaC::ex const& f);
     int product_with(std::vector<std::pair<int, bool>> factors, GiNaC::numeric coefficient);

@@ -57,6 +57,14 @@ bool small_power_of_sum(GiNaC::ex const& e) {
            ex_to<numeric>(e.op(1)) <= 16;
 }
 
+// b⁻ⁿ with b a sum and n as above: a denominator that GiNaC keeps, like a factor, with its
+// integer content taken out (1/D of the articulated-body algorithm).
+bool small_inverse_power_of_sum(GiNaC::ex const& e) {
+    using namespace GiNaC;
+    return is_exactly_a<power>(e) && is_exactly_a<add>(e.op(0)) && is_exactly_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_integer() &&
+           ex_to<numeric>(e.op(1)) < 0 && ex_to<numeric>(e.op(1)) >= -16;
+}
+
 // Whether kⁿ, the scale of the power e = bⁿ, is a finite, non-zero double.
 bool scale_fits(GiNaC::numeric const& k, GiNaC::ex const& e) {
     double const v = GiNaC::pow(k, GiNaC::ex_to<GiNaC::numeric>(e.op(1))).to_double();
@@ -82,7 +90,9 @@ std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex c
         }
         return k;
     };
-    GiNaC::numeric k = options_.unit_scales ? unit_scale(sum, nested) : GiNaC::numeric(1);
+    GiNaC::numeric k = 1;
+    if (options_.scales == codegen_options::sum_scales::unit) k = unit_scale(sum, nested);
+    else if (options_.scales == codegen_options::sum_scales::decimal) k = decimal_scale(sum, nested);
     // Sums nested in products level after level (the articulated-body algorithm's
     // I^A - U U^T / D, with U = I^A S of the level below) would square their scales at each
     // level: past 10^±100 a sum keeps scale 1, so that no coefficient leaves the doubles.
@@ -110,10 +120,12 @@ std::optional<expression_graph::scaled_sum> expression_graph::scaled_sum_factor(
         auto const [k, id] = convert_unit_scaled(f);
         return scaled_sum{k, id, 1};
     }
-    if (!small_power_of_sum(f)) return std::nullopt;
+    bool const denominator = small_inverse_power_of_sum(f);
+    if (!denominator && !small_power_of_sum(f)) return std::nullopt;
     auto const [k, id] = convert_unit_scaled(f.op(0));
     if (!scale_fits(k, f)) return std::nullopt;
-    return scaled_sum{pow(k, ex_to<numeric>(f.op(1))), id, ex_to<numeric>(f.op(1)).to_long()};
+    long const n = ex_to<numeric>(f.op(1)).to_long();
+    return scaled_sum{pow(k, ex_to<numeric>(f.op(1))), id, denominator ? -n : n, denominator};
 }
 
 // One factor f of a product: a number joins the coefficient, a sum (or a small power of
@@ -127,7 +139,7 @@ void expression_graph::product_factor(GiNaC::ex const& f, GiNaC::numeric& coeffi
         coefficient *= v;
     } else if (auto const s = scaled_sum_factor(f)) {
         coefficient *= s->scale;
-        factors.push_back({s->exponent == 1 ? s->node : make_pow(s->node, s->exponent), false});
+        factors.push_back({s->exponent == 1 ? s->node : make_pow(s->node, s->exponent), s->denominator});
     } else if (is_exactly_a<power>(f) && is_exactly_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_real() &&
                ex_to<numeric>(f.op(1)).is_negative()) {
         factors.push_back({convert(pow(f.op(0), -f.op(1))), true});

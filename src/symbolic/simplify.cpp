@@ -166,4 +166,29 @@ numeric unit_scale(ex const& b, std::function<numeric(ex const&)> const& nested)
     return best;
 }
 
+numeric decimal_scale(ex const& b, std::function<numeric(ex const&)> const& nested) {
+    if (!is_exactly_a<add>(b)) return 1;
+    numeric largest = 0;
+    auto consider = [&](numeric const& k) {
+        if (!k.is_rational()) return false;
+        if (abs(k) > largest) largest = abs(k);
+        return true;
+    };
+    add const& sum = ex_to<add>(b);
+    for (auto const& pair : sum_terms::pairs(sum))
+        if (!consider(nested ? ex_to<numeric>(pair.coeff) * nested(pair.rest) : ex_to<numeric>(pair.coeff))) return 1;
+    if (ex const& c = sum_terms::constant(sum); !c.is_zero() && !consider(ex_to<numeric>(c))) return 1;
+    numeric const bound(1000000);
+    if (largest.is_zero() || (largest <= bound && largest * bound >= 1)) return 1;
+    // 10^e ≤ largest < 10^(e+1), counted exactly (a double's log10 can be off by one at a
+    // power of ten).
+    double const magnitude = largest.to_double();
+    if (!std::isfinite(magnitude) || magnitude == 0) return 1;
+    numeric const ten(10);
+    numeric k = ex_to<numeric>(pow(ten, static_cast<long>(std::floor(std::log10(magnitude)))));
+    if (k > largest) k /= ten;
+    else if (k * ten <= largest) k *= ten;
+    return k;
+}
+
 } // namespace lagc

@@ -64,5 +64,10 @@ struct sum_terms : GiNaC::expairseq {
 // brings along once converted (the scales of the sums among its factors), counted with the
 // coefficient: (a + 10⁻¹⁷ b)² + (c + 10⁻¹⁷ d)² is at scale 10⁻³⁴ when its squares are.
 GiNaC::numeric unit_scale(GiNaC::ex const& b, std::function<GiNaC::numeric(GiNaC::ex const&)> const& nested = {});
+// A power of ten k (counted as unit_scale counts) that brings b's largest coefficient into
+// [1, 10) when it lies outside [10⁻⁶, 10⁶], else 1: the integer content GiNaC takes out of a
+// sum with a 17-digit decimal (0.33999999999999997 a + b is kept as 10⁻¹⁷ (33999999999999997 a
+// + 10¹⁷ b)) is put back, and nothing else is moved.
+GiNaC::numeric decimal_scale(GiNaC::ex const& b, std::function<GiNaC::numeric(GiNaC::ex const&)> const& nested = {});
 
 } // namespace lagc
