@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quadrotor_omega_from_R::detail::pair_stamp == 0x0035c89f4822f30dull,
+static_assert(quadrotor_omega_from_R::detail::pair_stamp == 0x005814f4e4f48391ull,
               "quadrotor_omega_from_R.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quadrotor_omega_from_R {
@@ -626,9 +626,9 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
 int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
-    double lambda[nc > 0 ? nc : 1];
+    double* const no_lambda = nullptr;
     double qdd[nq];
-    const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
+    const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
@@ -795,26 +795,41 @@ void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, co
 }
 
 int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
-    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. x is written only
-    // when every entry of the new state is finite.
+    // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
+    // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
+    // copied. x is written only when every entry of the new state is finite.
     if (!std::isfinite(dt)) return 3;
-    double k1[2 * nq], k2[2 * nq], k3[2 * nq], k4[2 * nq], y[2 * nq];
-    int status = state_derivative(x, u, p, k1);
+    double* const no_lambda = nullptr;
+    double a1[nq], a2[nq], a3[nq], a4[nq], v2[nq], v3[nq], y[2 * nq], next[2 * nq];
+    int status = forward_dynamics(x, x + nq, u, p, a1, no_lambda);
     if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt / 2 * k1[i];
-    status = state_derivative(y, u, p, k2);
-    if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt / 2 * k2[i];
-    status = state_derivative(y, u, p, k3);
-    if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) y[i] = x[i] + dt * k3[i];
-    status = state_derivative(y, u, p, k4);
-    if (status != 0) return status;
-    for (int i = 0; i < 2 * nq; ++i) {
-        y[i] = x[i] + dt / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
-        if (!std::isfinite(y[i])) return 3;
+    for (int i = 0; i < nq; ++i) {
+        y[i] = x[i] + dt / 2 * x[nq + i];
+        y[nq + i] = x[nq + i] + dt / 2 * a1[i];
     }
-    for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
+    status = forward_dynamics(y, y + nq, u, p, a2, no_lambda);
+    if (status != 0) return status;
+    for (int i = 0; i < nq; ++i) {
+        v2[i] = y[nq + i];
+        y[i] = x[i] + dt / 2 * v2[i];
+        y[nq + i] = x[nq + i] + dt / 2 * a2[i];
+    }
+    status = forward_dynamics(y, y + nq, u, p, a3, no_lambda);
+    if (status != 0) return status;
+    for (int i = 0; i < nq; ++i) {
+        v3[i] = y[nq + i];
+        y[i] = x[i] + dt * v3[i];
+        y[nq + i] = x[nq + i] + dt * a3[i];
+    }
+    status = forward_dynamics(y, y + nq, u, p, a4, no_lambda);
+    if (status != 0) return status;
+    for (int i = 0; i < nq; ++i) {
+        next[i] = x[i] + dt / 6 * (x[nq + i] + 2 * v2[i] + 2 * v3[i] + y[nq + i]);
+        next[nq + i] = x[nq + i] + dt / 6 * (a1[i] + 2 * a2[i] + 2 * a3[i] + a4[i]);
+    }
+    for (int i = 0; i < 2 * nq; ++i)
+        if (!std::isfinite(next[i])) return 3;
+    for (int i = 0; i < 2 * nq; ++i) x[i] = next[i];
     return 0;
 }
 
