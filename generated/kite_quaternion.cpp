@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(kite_quaternion::detail::pair_stamp == 0xdeb33ea13226c2b4ull,
+static_assert(kite_quaternion::detail::pair_stamp == 0x1654ff1de86f8dd7ull,
               "kite_quaternion.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace kite_quaternion {
@@ -557,9 +557,8 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const
     rhs[8] = p.k*(p.k*w[17] - 2.0*w[127]) - w[98];
 }
 
-// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
-// quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+// forward_dynamics_quasi in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const double* qd, const Parameters& p, double* D, double* H, double* x, double* l, double* w) {
     D[0] = 4.0*p.J3;
     D[1] = 4.0*p.J2;
     D[2] = 4.0*p.J1;
@@ -573,59 +572,74 @@ static void forward_dynamics_quasi(const double* q, const double* qd, const doub
     const double s4 = q[2]*q[2] + q[1]*q[1] + q[0]*q[0];
     const double s5 = s4/p.m;
     D[6] = s5;
-    const double s6 = q[3]*q[3];
-    const double s7 = q[4]*q[4];
-    const double s8 = q[6]*q[6];
-    const double s9 = q[5]*q[5];
-    const double s10 = s8 + s9;
-    const double s11 = s7 + s10;
-    const double s12 = s6*s11 + s7*s10 + s8*s9 + 0.5*(s7*s7 + s8*s8 + s6*s6 + s9*s9);
-    H[0] = 16.0*s12*s12;
-    const double s13 = s6 + s10;
-    const double s14 = s7 + s13;
-    const double s15 = s14*s14;
-    H[1] = 4.0*s15*s15;
-    const double s16 = s8 + s7 - s6 - s9;
-    const double s17 = q[4]*q[5];
-    const double s18 = q[3]*q[6];
-    const double s19 = s17 - s18;
-    const double s20 = 2.0*p.g*p.m + p.S*p.rho*s3*(p.CL*(s16*s2 - 2.0*qd[1]*s19) - p.CD*qd[2]);
-    const double s21 = q[5]*q[6];
-    const double s22 = q[3]*q[4];
-    const double s23 = s21 + s22;
-    const double s24 = p.CL*(2.0*qd[1]*s23 + qd[2]*s16) + p.CD*s2;
-    const double s25 = 2.0*p.CL*(s23*s2 + qd[2]*s19) - p.CD*qd[1];
-    const double s26 = 0.5*(2.0*(s0 + qd[0]*qd[0] + s1) - (q[2]*s20 + p.S*p.rho*s3*(q[0]*s24 + q[1]*s25))/p.m - p.k*(p.k*(p.L*p.L - s4) - 4.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2])))/s5;
-    x[0] = -(q[0]*s26 + 0.5*p.S*p.rho*s3*s24)/p.m;
-    x[1] = -(0.5*p.S*p.rho*s3*s25 + q[1]*s26)/p.m;
-    x[2] = -(0.5*s20 + q[2]*s26)/p.m;
-    l[1] = s26;
-    const double s27 = q[5]*s14;
-    const double s28 = q[3]*s14;
-    const double s29 = q[3]*qd[4];
-    const double s30 = s29 + q[6]*qd[5] - q[5]*qd[6] - q[4]*qd[3];
-    const double s31 = q[5]*qd[4];
-    const double s32 = s31 + q[3]*qd[6] - q[4]*qd[5] - q[6]*qd[3];
-    const double s33 = q[5]*qd[3];
-    const double s34 = q[4]*qd[6];
-    const double s35 = s33 + q[6]*qd[4] - s34 - q[3]*qd[5];
-    const double s36 = 0.5*(q[3]*u[1] + q[6]*u[0] - q[4]*u[2]) + p.c*(qd[6]*s21 + q[3]*s33 + q[4]*s31 - qd[5]*(s8 + s6 + s7)) - 2.0*(p.J1*qd[6]*s30 - p.J3*qd[4]*s32 - p.J2*qd[3]*s35);
-    const double s37 = q[4]*s14;
-    const double s38 = q[4]*qd[4];
-    const double s39 = p.c*(qd[6]*(s6 + s7 + s9) - q[6]*s38 - qd[5]*s21 - qd[3]*s18) + 2.0*(p.J3*qd[3]*s32 - p.J2*qd[4]*s35 - p.J1*qd[5]*s30) + 0.5*(q[5]*u[0] - q[3]*u[2] - q[4]*u[1]);
-    const double s40 = q[6]*s14;
-    const double s41 = 2.0*(p.J1*qd[3]*s30 + p.J2*qd[6]*s35 + p.J3*qd[5]*s32) - 0.5*(q[5]*u[2] + q[3]*u[0] - q[6]*u[1]) - p.c*(qd[3]*s22 + qd[5]*s17 + q[6]*s34 - qd[4]*s13);
-    const double s42 = q[5]*qd[5];
-    const double s43 = p.c*(q[4]*s29 + q[3]*s42 + qd[6]*s18 - qd[3]*s11) - 0.5*(q[4]*u[0] + q[5]*u[1] + q[6]*u[2]) - 2.0*(p.J2*qd[5]*s35 - p.J1*qd[4]*s30 - p.J3*qd[6]*s32);
-    l[0] = -(s37*s41 + s40*s39 - s27*s36 - s28*s43)/s12;
-    const double s44 = s28*s36 + s40*s41 - s37*s39 - s27*s43;
-    const double s45 = s37*s36 + s27*s41 + s28*s39 + s40*s43;
-    const double s46 = s37*s43 + s28*s41 - s27*s39 - s40*s36;
-    const double s47 = qd[6]*qd[6] + qd[4]*qd[4] + qd[5]*qd[5] + qd[3]*qd[3] + p.k*(2.0*(s42 + s38 + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - s14));
-    x[3] = -0.25*((s27*s44/p.J2 - s40*s45/p.J3 - s37*s46/p.J1)/s12 + 2.0*s28*s47)/s12;
-    x[4] = -0.25*((s40*s44/p.J2 + s27*s45/p.J3 + s28*s46/p.J1)/s12 + 2.0*s37*s47)/s12;
-    x[5] = 0.25*((s28*s44/p.J2 + s37*s45/p.J3 - s40*s46/p.J1)/s12 - 2.0*s27*s47)/s12;
-    x[6] = 0.25*((s27*s46/p.J1 + s37*s44/p.J2 - s28*s45/p.J3)/s12 - 2.0*s40*s47)/s12;
+    w[0] = q[3]*q[3];
+    w[1] = q[4]*q[4];
+    w[2] = q[6]*q[6];
+    w[3] = q[5]*q[5];
+    const double s6 = w[2] + w[3];
+    w[4] = w[1] + s6;
+    w[5] = w[0]*w[4] + w[1]*s6 + w[2]*w[3] + 0.5*(w[1]*w[1] + w[2]*w[2] + w[0]*w[0] + w[3]*w[3]);
+    H[0] = 16.0*w[5]*w[5];
+    w[6] = w[0] + s6;
+    w[7] = w[1] + w[6];
+    const double s7 = w[7]*w[7];
+    H[1] = 4.0*s7*s7;
+    const double s8 = w[2] + w[1] - w[0] - w[3];
+    w[8] = q[4]*q[5];
+    w[9] = q[3]*q[6];
+    const double s9 = w[8] - w[9];
+    const double s10 = 2.0*p.g*p.m + p.S*p.rho*s3*(p.CL*(s8*s2 - 2.0*qd[1]*s9) - p.CD*qd[2]);
+    w[10] = q[5]*q[6];
+    w[11] = q[3]*q[4];
+    const double s11 = w[10] + w[11];
+    const double s12 = p.CL*(2.0*qd[1]*s11 + qd[2]*s8) + p.CD*s2;
+    const double s13 = 2.0*p.CL*(s11*s2 + qd[2]*s9) - p.CD*qd[1];
+    const double s14 = 0.5*(2.0*(s0 + qd[0]*qd[0] + s1) - (q[2]*s10 + p.S*p.rho*s3*(q[0]*s12 + q[1]*s13))/p.m - p.k*(p.k*(p.L*p.L - s4) - 4.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2])))/s5;
+    x[0] = -(q[0]*s14 + 0.5*p.S*p.rho*s3*s12)/p.m;
+    x[1] = -(0.5*p.S*p.rho*s3*s13 + q[1]*s14)/p.m;
+    x[2] = -(0.5*s10 + q[2]*s14)/p.m;
+    l[1] = s14;
+    w[12] = q[5]*w[7];
+    w[13] = q[3]*w[7];
+    w[14] = q[3]*qd[4];
+    w[15] = w[14] + q[6]*qd[5] - q[5]*qd[6] - q[4]*qd[3];
+    w[16] = q[5]*qd[4];
+    w[17] = w[16] + q[3]*qd[6] - q[4]*qd[5] - q[6]*qd[3];
+    w[18] = q[5]*qd[3];
+    w[19] = q[4]*qd[6];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, const double* qd, const double* u, const Parameters& p, double* l, double* w) {
+    const double s15 = w[18] + q[6]*qd[4] - w[19] - q[3]*qd[5];
+    const double s16 = 0.5*(q[3]*u[1] + q[6]*u[0] - q[4]*u[2]) + p.c*(qd[6]*w[10] + q[3]*w[18] + q[4]*w[16] - qd[5]*(w[2] + w[0] + w[1])) - 2.0*(p.J1*qd[6]*w[15] - p.J3*qd[4]*w[17] - p.J2*qd[3]*s15);
+    w[2] = q[4]*w[7];
+    w[16] = q[4]*qd[4];
+    const double s17 = p.c*(qd[6]*(w[0] + w[1] + w[3]) - q[6]*w[16] - qd[5]*w[10] - qd[3]*w[9]) + 2.0*(p.J3*qd[3]*w[17] - p.J2*qd[4]*s15 - p.J1*qd[5]*w[15]) + 0.5*(q[5]*u[0] - q[3]*u[2] - q[4]*u[1]);
+    w[0] = q[6]*w[7];
+    const double s18 = 2.0*(p.J1*qd[3]*w[15] + p.J2*qd[6]*s15 + p.J3*qd[5]*w[17]) - 0.5*(q[5]*u[2] + q[3]*u[0] - q[6]*u[1]) - p.c*(qd[3]*w[11] + qd[5]*w[8] + q[6]*w[19] - qd[4]*w[6]);
+    w[1] = q[5]*qd[5];
+    const double s19 = p.c*(q[4]*w[14] + q[3]*w[1] + qd[6]*w[9] - qd[3]*w[4]) - 0.5*(q[4]*u[0] + q[5]*u[1] + q[6]*u[2]) - 2.0*(p.J2*qd[5]*s15 - p.J1*qd[4]*w[15] - p.J3*qd[6]*w[17]);
+    l[0] = -(w[2]*s18 + w[0]*s17 - w[12]*s16 - w[13]*s19)/w[5];
+    w[3] = w[13]*s16 + w[0]*s18 - w[2]*s17 - w[12]*s19;
+    w[4] = w[2]*s16 + w[12]*s18 + w[13]*s17 + w[0]*s19;
+    w[6] = w[2]*s19 + w[13]*s18 - w[12]*s17 - w[0]*s16;
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part2(const double* q, const double* qd, const Parameters& p, double* x, double* w) {
+    const double s20 = qd[6]*qd[6] + qd[4]*qd[4] + qd[5]*qd[5] + qd[3]*qd[3] + p.k*(2.0*(w[1] + w[16] + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - w[7]));
+    x[3] = -0.25*((w[12]*w[3]/p.J2 - w[0]*w[4]/p.J3 - w[2]*w[6]/p.J1)/w[5] + 2.0*w[13]*s20)/w[5];
+    x[4] = -0.25*((w[0]*w[3]/p.J2 + w[12]*w[4]/p.J3 + w[13]*w[6]/p.J1)/w[5] + 2.0*w[2]*s20)/w[5];
+    x[5] = 0.25*((w[13]*w[3]/p.J2 + w[2]*w[4]/p.J3 - w[0]*w[6]/p.J1)/w[5] - 2.0*w[12]*s20)/w[5];
+    x[6] = 0.25*((w[12]*w[6]/p.J1 + w[2]*w[3]/p.J2 - w[13]*w[4]/p.J3)/w[5] - 2.0*w[0]*s20)/w[5];
+}
+
+// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
+// quasi-velocities, for forward_dynamics.
+static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+    double w[20];
+    detail::forward_dynamics_quasi_part0(q, qd, p, D, H, x, l, w);
+    detail::forward_dynamics_quasi_part1(q, qd, u, p, l, w);
+    detail::forward_dynamics_quasi_part2(q, qd, p, x, w);
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(kite_rotation_matrix::detail::pair_stamp == 0x4153210a1faa9a0aull,
+static_assert(kite_rotation_matrix::detail::pair_stamp == 0xadf9777949058804ull,
               "kite_rotation_matrix.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace kite_rotation_matrix {
@@ -1195,9 +1195,8 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const
     rhs[18] = p.k*(p.k*w[57] - 2.0*w[176]) - w[136];
 }
 
-// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
-// quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+// forward_dynamics_quasi in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l, double* w) {
     D[0] = p.J3;
     D[1] = p.J2;
     D[2] = p.J1;
@@ -1211,79 +1210,98 @@ static void forward_dynamics_quasi(const double* q, const double* qd, const doub
     const double s4 = q[2]*q[2] + q[1]*q[1] + q[0]*q[0];
     const double s5 = s4/p.m;
     D[6] = s5;
-    const double s6 = q[4]*q[9];
-    const double s7 = q[11]*q[4];
-    const double s8 = q[5]*q[6];
-    const double s9 = q[11]*q[3] - q[5]*q[9];
-    const double s10 = q[10]*q[8];
-    const double s11 = q[8]*s6 + q[10]*s8 + q[7]*s9 - q[6]*s7 - q[3]*s10;
-    H[0] = s11*s11;
-    const double s12 = q[7]*q[7] + q[10]*q[10] + q[4]*q[4];
-    const double s13 = q[6]*q[6] + q[3]*q[3] + q[9]*q[9];
-    const double s14 = q[8]*q[8] + q[11]*q[11] + q[5]*q[5];
-    H[1] = s12*s13*s14;
-    const double s15 = p.CL*(q[10]*s2 + q[4]*qd[2]) - p.CD*qd[1];
-    const double s16 = p.CD*s2 + p.CL*(q[10]*qd[1] - q[7]*qd[2]);
-    const double s17 = 2.0*p.g*p.m - p.S*p.rho*s3*(p.CL*(q[4]*qd[1] + q[7]*s2) + p.CD*qd[2]);
-    const double s18 = 0.5*(2.0*(s0 + qd[0]*qd[0] + s1) - (p.S*p.rho*s3*(q[1]*s15 + q[0]*s16) + q[2]*s17)/p.m - p.k*(p.k*(p.L*p.L - s4) - 4.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2])))/s5;
-    x[0] = -(q[0]*s18 + 0.5*p.S*p.rho*s3*s16)/p.m;
-    x[1] = -(0.5*p.S*p.rho*s3*s15 + q[1]*s18)/p.m;
-    x[2] = -(0.5*s17 + q[2]*s18)/p.m;
-    l[6] = s18;
-    const double s19 = q[9]*qd[11] + q[3]*qd[5] + q[6]*qd[8];
-    const double s20 = p.k*p.k;
-    const double s21 = q[10]*qd[9] + q[4]*qd[3] + q[7]*qd[6];
-    const double s22 = qd[3]*qd[4] + qd[6]*qd[7] + qd[10]*qd[9];
-    const double s23 = u[2] - p.c*s21;
-    const double s24 = p.J3*(qd[4]*s21 + q[4]*s22) - q[4]*s23 - p.J2*qd[5]*s19;
-    const double s25 = q[10]*q[6] - q[7]*q[9];
-    const double s26 = p.J3*(q[7]*s22 + qd[7]*s21) - p.J2*qd[8]*s19 - q[7]*s23;
-    const double s27 = s6 - q[10]*q[3];
-    const double s28 = p.J3*(qd[10]*s21 + q[10]*s22) - p.J2*qd[11]*s19 - q[10]*s23;
-    const double s29 = q[4]*q[6] - q[3]*q[7];
-    const double s30 = s24*s25 + s26*s27 - s28*s29;
-    l[2] = -s30/s11;
-    const double s31 = s10 - q[11]*q[7];
-    const double s32 = qd[3]*qd[5] + qd[11]*qd[9] + qd[6]*qd[8];
-    const double s33 = q[5]*qd[4] + q[11]*qd[10] + q[8]*qd[7];
-    const double s34 = u[1] - p.c*s19;
-    const double s35 = p.J2*(qd[3]*s19 + q[3]*s32) - p.J1*qd[4]*s33 - q[3]*s34;
-    const double s36 = s7 - q[10]*q[5];
-    const double s37 = q[6]*s34 + p.J1*qd[7]*s33 - p.J2*(qd[6]*s19 + q[6]*s32);
-    const double s38 = p.J2*(q[9]*s32 + qd[9]*s19) - p.J1*qd[10]*s33 - q[9]*s34;
-    l[5] = 0.5*(s38*s29 + s37*s27 - s25*s35)/s11;
-    const double s39 = q[4]*q[8] - q[5]*q[7];
-    l[0] = 0.5*(s24*s31 + s26*s36 - s28*s39)/s11;
-    const double s40 = (s30 + (s31*s35 - s36*s37 - s38*s39))/s11/p.J2;
-    const double s41 = p.k*(q[8]*qd[6] + q[5]*qd[3] + q[11]*qd[9] + s19) + 0.5*(s20*(q[6]*q[8] + q[11]*q[9] + q[3]*q[5]) + s40) + s32;
-    const double s42 = q[11]*q[6] - q[8]*q[9];
-    const double s43 = s8 - q[3]*q[8];
-    const double s44 = qd[10]*qd[11] + qd[4]*qd[5] + qd[7]*qd[8];
-    const double s45 = u[0] - p.c*s33;
-    const double s46 = p.J1*(q[5]*s44 + qd[5]*s33) - p.J3*qd[3]*s21 - q[5]*s45;
-    const double s47 = p.J3*qd[6]*s21 + q[8]*s45 - p.J1*(qd[8]*s33 + q[8]*s44);
-    const double s48 = p.J1*(qd[11]*s33 + q[11]*s44) - p.J3*qd[9]*s21 - q[11]*s45;
-    l[3] = 0.5*(s46*s42 + s9*s47 - s48*s43)/s11;
-    const double s49 = s31*s46 - s36*s47 - s48*s39;
-    l[1] = s49/s11;
-    const double s50 = ((s26*s9 + s28*s43 - s24*s42) + s49)/s11/p.J3;
-    const double s51 = qd[6]*qd[6] + qd[3]*qd[3] + qd[9]*qd[9] + p.k*(2.0*(q[9]*qd[9] + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - s13));
-    x[3] = -(2.0*s41*s25 - s50*s42 - s31*s51)/s11;
-    x[6] = -(2.0*s41*s27 + s50*s9 - s36*s51)/s11;
-    x[9] = -(s39*s51 + s50*s43 - 2.0*s41*s29)/s11;
-    const double s52 = s38*s43 - s37*s9 - s42*s35;
-    l[4] = -s52/s11;
-    const double s53 = (s52 - (s46*s25 - s48*s29 - s27*s47))/s11/p.J1;
-    const double s54 = 0.5*(s20*(q[10]*q[9] + q[6]*q[7] + q[3]*q[4]) - s50) + p.k*(q[9]*qd[10] + q[3]*qd[4] + q[6]*qd[7] + s21) + s22;
-    const double s55 = qd[7]*qd[7] + qd[4]*qd[4] + qd[10]*qd[10] - p.k*(0.5*p.k*(1.0 - s12) - 2.0*(q[4]*qd[4] + q[10]*qd[10] + q[7]*qd[7]));
-    x[4] = (s53*s25 + 2.0*s31*s54 + s55*s42)/s11;
-    x[7] = (s53*s27 + 2.0*s36*s54 - s55*s9)/s11;
-    x[10] = -(2.0*s54*s39 + s55*s43 + s53*s29)/s11;
-    const double s56 = 0.5*(s53 + s20*(q[7]*q[8] + q[10]*q[11] + q[4]*q[5])) + p.k*(q[7]*qd[8] + q[10]*qd[11] + q[4]*qd[5] + s33) + s44;
-    const double s57 = qd[11]*qd[11] + qd[8]*qd[8] + qd[5]*qd[5] - p.k*(0.5*p.k*(1.0 - s14) - 2.0*(q[11]*qd[11] + q[8]*qd[8] + q[5]*qd[5]));
-    x[5] = (2.0*s56*s42 - s57*s25 - s40*s31)/s11;
-    x[8] = -(2.0*s56*s9 + s40*s36 + s57*s27)/s11;
-    x[11] = (s57*s29 + s40*s39 - 2.0*s56*s43)/s11;
+    w[0] = q[4]*q[9];
+    w[1] = q[11]*q[4];
+    w[2] = q[5]*q[6];
+    w[3] = q[11]*q[3] - q[5]*q[9];
+    w[4] = q[10]*q[8];
+    w[5] = q[8]*w[0] + q[10]*w[2] + q[7]*w[3] - q[6]*w[1] - q[3]*w[4];
+    H[0] = w[5]*w[5];
+    w[6] = q[7]*q[7] + q[10]*q[10] + q[4]*q[4];
+    w[7] = q[6]*q[6] + q[3]*q[3] + q[9]*q[9];
+    w[8] = q[8]*q[8] + q[11]*q[11] + q[5]*q[5];
+    H[1] = w[6]*w[7]*w[8];
+    const double s6 = p.CL*(q[10]*s2 + q[4]*qd[2]) - p.CD*qd[1];
+    const double s7 = p.CD*s2 + p.CL*(q[10]*qd[1] - q[7]*qd[2]);
+    const double s8 = 2.0*p.g*p.m - p.S*p.rho*s3*(p.CL*(q[4]*qd[1] + q[7]*s2) + p.CD*qd[2]);
+    const double s9 = 0.5*(2.0*(s0 + qd[0]*qd[0] + s1) - (p.S*p.rho*s3*(q[1]*s6 + q[0]*s7) + q[2]*s8)/p.m - p.k*(p.k*(p.L*p.L - s4) - 4.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2])))/s5;
+    x[0] = -(q[0]*s9 + 0.5*p.S*p.rho*s3*s7)/p.m;
+    x[1] = -(0.5*p.S*p.rho*s3*s6 + q[1]*s9)/p.m;
+    x[2] = -(0.5*s8 + q[2]*s9)/p.m;
+    l[6] = s9;
+    w[9] = q[9]*qd[11] + q[3]*qd[5] + q[6]*qd[8];
+    w[10] = p.k*p.k;
+    w[11] = q[10]*qd[9] + q[4]*qd[3] + q[7]*qd[6];
+    w[12] = qd[3]*qd[4] + qd[6]*qd[7] + qd[10]*qd[9];
+    w[13] = u[2] - p.c*w[11];
+    w[14] = p.J3*(qd[4]*w[11] + q[4]*w[12]) - q[4]*w[13] - p.J2*qd[5]*w[9];
+    w[15] = q[10]*q[6] - q[7]*q[9];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, const double* qd, const double* u, const Parameters& p, double* l, double* w) {
+    w[16] = p.J3*(q[7]*w[12] + qd[7]*w[11]) - p.J2*qd[8]*w[9] - q[7]*w[13];
+    w[17] = w[0] - q[10]*q[3];
+    w[0] = p.J3*(qd[10]*w[11] + q[10]*w[12]) - p.J2*qd[11]*w[9] - q[10]*w[13];
+    w[13] = q[4]*q[6] - q[3]*q[7];
+    const double s10 = w[14]*w[15] + w[16]*w[17] - w[0]*w[13];
+    l[2] = -s10/w[5];
+    w[18] = w[4] - q[11]*q[7];
+    const double s11 = qd[3]*qd[5] + qd[11]*qd[9] + qd[6]*qd[8];
+    w[4] = q[5]*qd[4] + q[11]*qd[10] + q[8]*qd[7];
+    const double s12 = u[1] - p.c*w[9];
+    w[19] = p.J2*(qd[3]*w[9] + q[3]*s11) - p.J1*qd[4]*w[4] - q[3]*s12;
+    w[20] = w[1] - q[10]*q[5];
+    w[1] = q[6]*s12 + p.J1*qd[7]*w[4] - p.J2*(qd[6]*w[9] + q[6]*s11);
+    w[21] = p.J2*(q[9]*s11 + qd[9]*w[9]) - p.J1*qd[10]*w[4] - q[9]*s12;
+    l[5] = 0.5*(w[21]*w[13] + w[1]*w[17] - w[15]*w[19])/w[5];
+    w[22] = q[4]*q[8] - q[5]*q[7];
+    l[0] = 0.5*(w[14]*w[18] + w[16]*w[20] - w[0]*w[22])/w[5];
+    w[23] = (s10 + (w[18]*w[19] - w[20]*w[1] - w[21]*w[22]))/w[5]/p.J2;
+    w[24] = p.k*(q[8]*qd[6] + q[5]*qd[3] + q[11]*qd[9] + w[9]) + 0.5*(w[10]*(q[6]*q[8] + q[11]*q[9] + q[3]*q[5]) + w[23]) + s11;
+    w[9] = q[11]*q[6] - q[8]*q[9];
+    w[25] = w[2] - q[3]*q[8];
+    w[2] = qd[10]*qd[11] + qd[4]*qd[5] + qd[7]*qd[8];
+    w[26] = u[0] - p.c*w[4];
+    w[27] = p.J1*(q[5]*w[2] + qd[5]*w[4]) - p.J3*qd[3]*w[11] - q[5]*w[26];
+    w[28] = p.J3*qd[6]*w[11] + q[8]*w[26] - p.J1*(qd[8]*w[4] + q[8]*w[2]);
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part2(const double* q, const double* qd, const Parameters& p, double* x, double* l, double* w) {
+    const double s13 = p.J1*(qd[11]*w[4] + q[11]*w[2]) - p.J3*qd[9]*w[11] - q[11]*w[26];
+    l[3] = 0.5*(w[27]*w[9] + w[3]*w[28] - s13*w[25])/w[5];
+    const double s14 = w[18]*w[27] - w[20]*w[28] - s13*w[22];
+    l[1] = s14/w[5];
+    const double s15 = ((w[16]*w[3] + w[0]*w[25] - w[14]*w[9]) + s14)/w[5]/p.J3;
+    const double s16 = qd[6]*qd[6] + qd[3]*qd[3] + qd[9]*qd[9] + p.k*(2.0*(q[9]*qd[9] + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - w[7]));
+    x[3] = -(2.0*w[24]*w[15] - s15*w[9] - w[18]*s16)/w[5];
+    x[6] = -(2.0*w[24]*w[17] + s15*w[3] - w[20]*s16)/w[5];
+    x[9] = -(w[22]*s16 + s15*w[25] - 2.0*w[24]*w[13])/w[5];
+    const double s17 = w[21]*w[25] - w[1]*w[3] - w[9]*w[19];
+    l[4] = -s17/w[5];
+    w[0] = (s17 - (w[27]*w[15] - s13*w[13] - w[17]*w[28]))/w[5]/p.J1;
+    const double s18 = 0.5*(w[10]*(q[10]*q[9] + q[6]*q[7] + q[3]*q[4]) - s15) + p.k*(q[9]*qd[10] + q[3]*qd[4] + q[6]*qd[7] + w[11]) + w[12];
+    const double s19 = qd[7]*qd[7] + qd[4]*qd[4] + qd[10]*qd[10] - p.k*(0.5*p.k*(1.0 - w[6]) - 2.0*(q[4]*qd[4] + q[10]*qd[10] + q[7]*qd[7]));
+    x[4] = (w[0]*w[15] + 2.0*w[18]*s18 + s19*w[9])/w[5];
+    x[7] = (w[0]*w[17] + 2.0*w[20]*s18 - s19*w[3])/w[5];
+    x[10] = -(2.0*s18*w[22] + s19*w[25] + w[0]*w[13])/w[5];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part3(const double* q, const double* qd, const Parameters& p, double* x, double* w) {
+    const double s20 = 0.5*(w[0] + w[10]*(q[7]*q[8] + q[10]*q[11] + q[4]*q[5])) + p.k*(q[7]*qd[8] + q[10]*qd[11] + q[4]*qd[5] + w[4]) + w[2];
+    const double s21 = qd[11]*qd[11] + qd[8]*qd[8] + qd[5]*qd[5] - p.k*(0.5*p.k*(1.0 - w[8]) - 2.0*(q[11]*qd[11] + q[8]*qd[8] + q[5]*qd[5]));
+    x[5] = (2.0*s20*w[9] - s21*w[15] - w[23]*w[18])/w[5];
+    x[8] = -(2.0*s20*w[3] + w[23]*w[20] + s21*w[17])/w[5];
+    x[11] = (s21*w[13] + w[23]*w[22] - 2.0*s20*w[25])/w[5];
+}
+
+// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
+// quasi-velocities, for forward_dynamics.
+static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+    double w[29];
+    detail::forward_dynamics_quasi_part0(q, qd, u, p, D, H, x, l, w);
+    detail::forward_dynamics_quasi_part1(q, qd, u, p, l, w);
+    detail::forward_dynamics_quasi_part2(q, qd, p, x, l, w);
+    detail::forward_dynamics_quasi_part3(q, qd, p, x, w);
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.

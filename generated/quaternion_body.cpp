@@ -3,12 +3,22 @@
 
 #include <cmath>
 
-static_assert(quaternion_body::detail::pair_stamp == 0x255c897115c16de3ull,
+static_assert(quaternion_body::detail::pair_stamp == 0xed156ddaeff2d632ull,
               "quaternion_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quaternion_body {
 
 namespace detail {
+// A long function's parts stay functions of their own: GCC would inline a static
+// function called once, and compile one function as long as the whole again.
+#if defined(__GNUC__)
+#define LAGC_PART_NOINLINE __attribute__((__noinline__))
+#elif defined(_MSC_VER)
+#define LAGC_PART_NOINLINE __declspec(noinline)
+#else
+#define LAGC_PART_NOINLINE
+#endif
+
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -49,9 +59,8 @@ void cholesky_solve(const double* L, double* b) {
     }
 }
 
-// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
-// quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+// forward_dynamics_quasi in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* l, double* w) {
     const double s0 = 4.0*p.J3;
     D[0] = s0;
     const double s1 = 4.0*p.J2;
@@ -64,31 +73,42 @@ static void forward_dynamics_quasi(const double* q, const double* qd, const doub
     const double s6 = q[1]*q[1];
     const double s7 = s4 + s3;
     const double s8 = s6 + s7;
-    const double s9 = 0.5*(s3*s3 + s4*s4 + s5*s5 + s6*s6) + s6*s7 + s5*s8 + s4*s3;
-    H[0] = 16.0*s9*s9;
-    const double s10 = s5 + s8;
-    const double s11 = s10*s10;
-    H[1] = 4.0*s11*s11;
-    const double s12 = q[3]*s10;
-    const double s13 = q[2]*s10;
-    const double s14 = q[0]*qd[1] + q[3]*qd[2] - q[2]*qd[3] - q[1]*qd[0];
-    const double s15 = q[1]*qd[3] + q[0]*qd[2] - q[3]*qd[1] - q[2]*qd[0];
-    const double s16 = q[1]*qd[2] + q[3]*qd[0] - q[2]*qd[1] - q[0]*qd[3];
-    const double s17 = q[3]*u[1] + qd[0]*s2*s14 - qd[3]*s1*s15 - q[0]*u[0] - q[2]*u[2] - qd[2]*s0*s16;
-    const double s18 = q[0]*s10;
-    const double s19 = qd[2]*s2*s14 + q[1]*u[1] + q[0]*u[2] + qd[0]*s0*s16 - qd[1]*s1*s15 - q[2]*u[0];
-    const double s20 = qd[3]*s0*s16 + q[2]*u[1] + q[3]*u[2] + q[1]*u[0] - qd[2]*s1*s15 - qd[1]*s2*s14;
-    const double s21 = q[1]*s10;
-    const double s22 = qd[1]*s0*s16 + q[1]*u[2] + qd[3]*s2*s14 + qd[0]*s1*s15 - q[0]*u[1] - q[3]*u[0];
-    l[0] = 0.5*(s12*s19 - s18*s20 - s21*s17 - s13*s22)/s9;
-    const double s23 = s13*s17 - s18*s19 - s12*s20 - s21*s22;
-    const double s24 = s21*s20 - s12*s22 - s18*s17 - s13*s19;
-    const double s25 = s13*s20 + s21*s19 + s12*s17 - s18*s22;
-    const double s26 = qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2] + qd[3]*qd[3] - p.k*(0.5*p.k*(1.0 - s10) - 2.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2] + q[3]*qd[3]));
-    x[0] = 0.125*((s12*s23/p.J3 - s21*s24/p.J1 - s13*s25/p.J2)/s9 - 4.0*s18*s26)/s9;
-    x[1] = -0.125*((s12*s25/p.J2 + s13*s23/p.J3 - s18*s24/p.J1)/s9 + 4.0*s21*s26)/s9;
-    x[2] = -0.125*(4.0*s13*s26 - (s21*s23/p.J3 + s12*s24/p.J1 + s18*s25/p.J2)/s9)/s9;
-    x[3] = -0.125*(4.0*s12*s26 - (s21*s25/p.J2 - s13*s24/p.J1 - s18*s23/p.J3)/s9)/s9;
+    w[0] = 0.5*(s3*s3 + s4*s4 + s5*s5 + s6*s6) + s6*s7 + s5*s8 + s4*s3;
+    H[0] = 16.0*w[0]*w[0];
+    w[1] = s5 + s8;
+    const double s9 = w[1]*w[1];
+    H[1] = 4.0*s9*s9;
+    w[2] = q[3]*w[1];
+    w[3] = q[2]*w[1];
+    const double s10 = q[0]*qd[1] + q[3]*qd[2] - q[2]*qd[3] - q[1]*qd[0];
+    const double s11 = q[1]*qd[3] + q[0]*qd[2] - q[3]*qd[1] - q[2]*qd[0];
+    const double s12 = q[1]*qd[2] + q[3]*qd[0] - q[2]*qd[1] - q[0]*qd[3];
+    const double s13 = q[3]*u[1] + qd[0]*s2*s10 - qd[3]*s1*s11 - q[0]*u[0] - q[2]*u[2] - qd[2]*s0*s12;
+    w[4] = q[0]*w[1];
+    const double s14 = qd[2]*s2*s10 + q[1]*u[1] + q[0]*u[2] + qd[0]*s0*s12 - qd[1]*s1*s11 - q[2]*u[0];
+    const double s15 = qd[3]*s0*s12 + q[2]*u[1] + q[3]*u[2] + q[1]*u[0] - qd[2]*s1*s11 - qd[1]*s2*s10;
+    w[5] = q[1]*w[1];
+    const double s16 = qd[1]*s0*s12 + q[1]*u[2] + qd[3]*s2*s10 + qd[0]*s1*s11 - q[0]*u[1] - q[3]*u[0];
+    l[0] = 0.5*(w[2]*s14 - w[4]*s15 - w[5]*s13 - w[3]*s16)/w[0];
+    w[6] = w[3]*s13 - w[4]*s14 - w[2]*s15 - w[5]*s16;
+    w[7] = w[5]*s15 - w[2]*s16 - w[4]*s13 - w[3]*s14;
+    w[8] = w[3]*s15 + w[5]*s14 + w[2]*s13 - w[4]*s16;
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, const double* qd, const Parameters& p, double* x, double* w) {
+    const double s17 = qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2] + qd[3]*qd[3] - p.k*(0.5*p.k*(1.0 - w[1]) - 2.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2] + q[3]*qd[3]));
+    x[0] = 0.125*((w[2]*w[6]/p.J3 - w[5]*w[7]/p.J1 - w[3]*w[8]/p.J2)/w[0] - 4.0*w[4]*s17)/w[0];
+    x[1] = -0.125*((w[2]*w[8]/p.J2 + w[3]*w[6]/p.J3 - w[4]*w[7]/p.J1)/w[0] + 4.0*w[5]*s17)/w[0];
+    x[2] = -0.125*(4.0*w[3]*s17 - (w[5]*w[6]/p.J3 + w[2]*w[7]/p.J1 + w[4]*w[8]/p.J2)/w[0])/w[0];
+    x[3] = -0.125*(4.0*w[2]*s17 - (w[5]*w[8]/p.J2 - w[3]*w[7]/p.J1 - w[4]*w[6]/p.J3)/w[0])/w[0];
+}
+
+// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
+// quasi-velocities, for forward_dynamics.
+static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+    double w[9];
+    detail::forward_dynamics_quasi_part0(q, qd, u, p, D, H, l, w);
+    detail::forward_dynamics_quasi_part1(q, qd, p, x, w);
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
@@ -353,6 +373,7 @@ int project_onto_rows(const double* M, const double* A, const double* r, double*
         for (int k = 0; k < rows; ++k) x[i] -= Y[k * nq + i] * l[k];
     return 0;
 }
+#undef LAGC_PART_NOINLINE
 }  // namespace detail
 
 

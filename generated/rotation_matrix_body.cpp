@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rotation_matrix_body::detail::pair_stamp == 0xc988be0eac7bd49full,
+static_assert(rotation_matrix_body::detail::pair_stamp == 0x504b8d483bb74e9full,
               "rotation_matrix_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rotation_matrix_body {
@@ -854,74 +854,88 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const
     rhs[14] = -(p.k*(4.0*w[45] - p.k*w[54]) + 2.0*(w[156] + w[157] + w[158]));
 }
 
-// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
-// quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+// forward_dynamics_quasi in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* l, double* w) {
     D[0] = p.J3;
     D[1] = p.J2;
     D[2] = p.J1;
-    const double s0 = q[4]*q[6];
-    const double s1 = q[5]*q[6];
-    const double s2 = q[5]*q[7];
-    const double s3 = q[0]*q[4];
-    const double s4 = q[2]*q[7] - q[1]*q[8];
-    const double s5 = q[2]*s0 + q[0]*s2 - q[1]*s1 - q[8]*s3 - q[3]*s4;
-    H[0] = s5*s5;
-    const double s6 = q[6]*q[6] + q[3]*q[3] + q[0]*q[0];
-    const double s7 = q[7]*q[7] + q[1]*q[1] + q[4]*q[4];
-    const double s8 = q[2]*q[2] + q[8]*q[8] + q[5]*q[5];
-    H[1] = s6*s7*s8;
-    const double s9 = q[4]*qd[3] + q[1]*qd[0] + q[7]*qd[6];
-    const double s10 = qd[3]*qd[4] + qd[0]*qd[1] + qd[6]*qd[7];
-    const double s11 = q[0]*qd[2] + q[3]*qd[5] + q[6]*qd[8];
-    const double s12 = p.J3*(qd[4]*s9 + q[4]*s10) - p.J2*qd[5]*s11 - q[4]*u[2];
-    const double s13 = q[0]*q[8] - q[2]*q[6];
-    const double s14 = q[2]*q[3] - q[0]*q[5];
-    const double s15 = q[7]*u[2] + p.J2*qd[8]*s11 - p.J3*(q[7]*s10 + qd[7]*s9);
-    const double s16 = q[1]*u[2] + p.J2*qd[2]*s11 - p.J3*(q[1]*s10 + qd[1]*s9);
-    const double s17 = s1 - q[3]*q[8];
-    const double s18 = q[4]*q[8] - s2;
-    const double s19 = qd[1]*qd[2] + qd[4]*qd[5] + qd[7]*qd[8];
-    const double s20 = q[5]*qd[4] + q[2]*qd[1] + q[8]*qd[7];
-    const double s21 = p.J1*(q[2]*s19 + qd[2]*s20) - p.J3*qd[0]*s9 - q[2]*u[0];
-    const double s22 = q[5]*u[0] + p.J3*qd[3]*s9 - p.J1*(qd[5]*s20 + q[5]*s19);
-    const double s23 = p.J1*(qd[8]*s20 + q[8]*s19) - q[8]*u[0] - p.J3*qd[6]*s9;
-    l[3] = 0.5*(s21*s17 + s23*s14 - s13*s22)/s5;
-    const double s24 = q[1]*q[5] - q[2]*q[4];
-    l[0] = 0.5*(s4*s12 - s24*s15 - s16*s18)/s5;
-    const double s25 = s18*s21 + s23*s24 - s4*s22;
-    l[1] = s25/s5;
-    const double s26 = ((s12*s13 - s14*s15 - s16*s17) - s25)/s5/p.J3;
-    const double s27 = qd[3]*qd[5] + qd[6]*qd[8] + qd[0]*qd[2];
-    const double s28 = q[3]*u[1] + p.J1*qd[4]*s20 - p.J2*(q[3]*s27 + qd[3]*s11);
-    const double s29 = p.J2*(qd[6]*s11 + q[6]*s27) - p.J1*qd[7]*s20 - q[6]*u[1];
-    const double s30 = p.J1*qd[1]*s20 + q[0]*u[1] - p.J2*(qd[0]*s11 + q[0]*s27);
-    const double s31 = q[1]*q[6] - q[0]*q[7];
-    const double s32 = q[1]*q[3] - s3;
-    const double s33 = s0 - q[3]*q[7];
-    l[5] = 0.5*(s30*s33 - s29*s32 - s31*s28)/s5;
-    const double s34 = s31*s12 + s32*s15 + s16*s33;
-    l[2] = s34/s5;
-    const double s35 = ((s4*s28 + s30*s18 - s29*s24) + s34)/s5/p.J2;
-    const double s36 = p.k*p.k;
-    const double s37 = p.k*(q[8]*qd[6] + q[5]*qd[3] + q[2]*qd[0] + s11) + s27 - 0.5*(s35 - s36*(q[6]*q[8] + q[0]*q[2] + q[3]*q[5]));
-    const double s38 = qd[6]*qd[6] + qd[0]*qd[0] + qd[3]*qd[3] + p.k*(2.0*(q[0]*qd[0] + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - s6));
-    x[0] = -(s26*s17 + 2.0*s37*s33 - s18*s38)/s5;
-    x[3] = (2.0*s31*s37 + s4*s38 - s26*s13)/s5;
-    x[6] = -(s26*s14 + 2.0*s32*s37 - s24*s38)/s5;
-    const double s39 = qd[1]*qd[1] + qd[7]*qd[7] + qd[4]*qd[4] - p.k*(0.5*p.k*(1.0 - s7) - 2.0*(q[1]*qd[1] + q[4]*qd[4] + q[7]*qd[7]));
-    const double s40 = p.k*(q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + s9) + 0.5*(s26 + s36*(q[0]*q[1] + q[6]*q[7] + q[3]*q[4])) + s10;
-    const double s41 = s29*s14 - s30*s17 - s28*s13;
-    l[4] = s41/s5;
-    const double s42 = ((s23*s32 + s21*s33 + s31*s22) + s41)/s5/p.J1;
-    x[1] = (s39*s17 + 2.0*s18*s40 - s42*s33)/s5;
-    x[4] = (s42*s31 + 2.0*s4*s40 + s39*s13)/s5;
-    x[7] = -(s42*s32 - s14*s39 - 2.0*s24*s40)/s5;
-    const double s43 = qd[8]*qd[8] + qd[5]*qd[5] + qd[2]*qd[2] + p.k*(2.0*(q[2]*qd[2] + q[8]*qd[8] + q[5]*qd[5]) - 0.5*p.k*(1.0 - s8));
-    const double s44 = p.k*(q[7]*qd[8] + q[4]*qd[5] + q[1]*qd[2] + s20) + 0.5*(s36*(q[7]*q[8] + q[4]*q[5] + q[1]*q[2]) - s42) + s19;
-    x[2] = -(s43*s33 - 2.0*s17*s44 - s35*s18)/s5;
-    x[5] = (s43*s31 + s35*s4 + 2.0*s13*s44)/s5;
-    x[8] = (2.0*s14*s44 + s35*s24 - s43*s32)/s5;
+    w[0] = q[4]*q[6];
+    const double s0 = q[5]*q[6];
+    const double s1 = q[5]*q[7];
+    w[1] = q[0]*q[4];
+    w[2] = q[2]*q[7] - q[1]*q[8];
+    w[3] = q[2]*w[0] + q[0]*s1 - q[1]*s0 - q[8]*w[1] - q[3]*w[2];
+    H[0] = w[3]*w[3];
+    w[4] = q[6]*q[6] + q[3]*q[3] + q[0]*q[0];
+    w[5] = q[7]*q[7] + q[1]*q[1] + q[4]*q[4];
+    w[6] = q[2]*q[2] + q[8]*q[8] + q[5]*q[5];
+    H[1] = w[4]*w[5]*w[6];
+    w[7] = q[4]*qd[3] + q[1]*qd[0] + q[7]*qd[6];
+    w[8] = qd[3]*qd[4] + qd[0]*qd[1] + qd[6]*qd[7];
+    w[9] = q[0]*qd[2] + q[3]*qd[5] + q[6]*qd[8];
+    w[10] = p.J3*(qd[4]*w[7] + q[4]*w[8]) - p.J2*qd[5]*w[9] - q[4]*u[2];
+    w[11] = q[0]*q[8] - q[2]*q[6];
+    w[12] = q[2]*q[3] - q[0]*q[5];
+    w[13] = q[7]*u[2] + p.J2*qd[8]*w[9] - p.J3*(q[7]*w[8] + qd[7]*w[7]);
+    w[14] = q[1]*u[2] + p.J2*qd[2]*w[9] - p.J3*(q[1]*w[8] + qd[1]*w[7]);
+    w[15] = s0 - q[3]*q[8];
+    w[16] = q[4]*q[8] - s1;
+    w[17] = qd[1]*qd[2] + qd[4]*qd[5] + qd[7]*qd[8];
+    w[18] = q[5]*qd[4] + q[2]*qd[1] + q[8]*qd[7];
+    w[19] = p.J1*(q[2]*w[17] + qd[2]*w[18]) - p.J3*qd[0]*w[7] - q[2]*u[0];
+    w[20] = q[5]*u[0] + p.J3*qd[3]*w[7] - p.J1*(qd[5]*w[18] + q[5]*w[17]);
+    w[21] = p.J1*(qd[8]*w[18] + q[8]*w[17]) - q[8]*u[0] - p.J3*qd[6]*w[7];
+    l[3] = 0.5*(w[19]*w[15] + w[21]*w[12] - w[11]*w[20])/w[3];
+    w[22] = q[1]*q[5] - q[2]*q[4];
+    l[0] = 0.5*(w[2]*w[10] - w[22]*w[13] - w[14]*w[16])/w[3];
+    w[23] = w[16]*w[19] + w[21]*w[22] - w[2]*w[20];
+    l[1] = w[23]/w[3];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, const double* qd, const double* u, const Parameters& p, double* x, double* l, double* w) {
+    w[24] = ((w[10]*w[11] - w[12]*w[13] - w[14]*w[15]) - w[23])/w[3]/p.J3;
+    const double s2 = qd[3]*qd[5] + qd[6]*qd[8] + qd[0]*qd[2];
+    w[23] = q[3]*u[1] + p.J1*qd[4]*w[18] - p.J2*(q[3]*s2 + qd[3]*w[9]);
+    w[25] = p.J2*(qd[6]*w[9] + q[6]*s2) - p.J1*qd[7]*w[18] - q[6]*u[1];
+    w[26] = p.J1*qd[1]*w[18] + q[0]*u[1] - p.J2*(qd[0]*w[9] + q[0]*s2);
+    w[27] = q[1]*q[6] - q[0]*q[7];
+    w[28] = q[1]*q[3] - w[1];
+    w[1] = w[0] - q[3]*q[7];
+    l[5] = 0.5*(w[26]*w[1] - w[25]*w[28] - w[27]*w[23])/w[3];
+    const double s3 = w[27]*w[10] + w[28]*w[13] + w[14]*w[1];
+    l[2] = s3/w[3];
+    w[0] = ((w[2]*w[23] + w[26]*w[16] - w[25]*w[22]) + s3)/w[3]/p.J2;
+    w[10] = p.k*p.k;
+    const double s4 = p.k*(q[8]*qd[6] + q[5]*qd[3] + q[2]*qd[0] + w[9]) + s2 - 0.5*(w[0] - w[10]*(q[6]*q[8] + q[0]*q[2] + q[3]*q[5]));
+    const double s5 = qd[6]*qd[6] + qd[0]*qd[0] + qd[3]*qd[3] + p.k*(2.0*(q[0]*qd[0] + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - w[4]));
+    x[0] = -(w[24]*w[15] + 2.0*s4*w[1] - w[16]*s5)/w[3];
+    x[3] = (2.0*w[27]*s4 + w[2]*s5 - w[24]*w[11])/w[3];
+    x[6] = -(w[24]*w[12] + 2.0*w[28]*s4 - w[22]*s5)/w[3];
+    w[4] = qd[1]*qd[1] + qd[7]*qd[7] + qd[4]*qd[4] - p.k*(0.5*p.k*(1.0 - w[5]) - 2.0*(q[1]*qd[1] + q[4]*qd[4] + q[7]*qd[7]));
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_part2(const double* q, const double* qd, const Parameters& p, double* x, double* l, double* w) {
+    const double s6 = p.k*(q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + w[7]) + 0.5*(w[24] + w[10]*(q[0]*q[1] + q[6]*q[7] + q[3]*q[4])) + w[8];
+    const double s7 = w[25]*w[12] - w[26]*w[15] - w[23]*w[11];
+    l[4] = s7/w[3];
+    const double s8 = ((w[21]*w[28] + w[19]*w[1] + w[27]*w[20]) + s7)/w[3]/p.J1;
+    x[1] = (w[4]*w[15] + 2.0*w[16]*s6 - s8*w[1])/w[3];
+    x[4] = (s8*w[27] + 2.0*w[2]*s6 + w[4]*w[11])/w[3];
+    x[7] = -(s8*w[28] - w[12]*w[4] - 2.0*w[22]*s6)/w[3];
+    const double s9 = qd[8]*qd[8] + qd[5]*qd[5] + qd[2]*qd[2] + p.k*(2.0*(q[2]*qd[2] + q[8]*qd[8] + q[5]*qd[5]) - 0.5*p.k*(1.0 - w[6]));
+    const double s10 = p.k*(q[7]*qd[8] + q[4]*qd[5] + q[1]*qd[2] + w[18]) + 0.5*(w[10]*(q[7]*q[8] + q[4]*q[5] + q[1]*q[2]) - s8) + w[17];
+    x[2] = -(s9*w[1] - 2.0*w[15]*s10 - w[0]*w[16])/w[3];
+    x[5] = (s9*w[27] + w[0]*w[2] + 2.0*w[11]*s10)/w[3];
+    x[8] = (2.0*w[12]*s10 + w[0]*w[22] - s9*w[28])/w[3];
+}
+
+// D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
+// quasi-velocities, for forward_dynamics.
+static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+    double w[29];
+    detail::forward_dynamics_quasi_part0(q, qd, u, p, D, H, l, w);
+    detail::forward_dynamics_quasi_part1(q, qd, u, p, x, l, w);
+    detail::forward_dynamics_quasi_part2(q, qd, p, x, l, w);
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.

@@ -265,7 +265,8 @@ private:
     static std::string definition_marker(std::size_t k);
     static std::string parts_marker(std::size_t k);
     void write_deferred();
-    void write_group(std::vector<std::size_t> const& members); // indices into deferred_
+    // members: indices into deferred_; budget: the operations of a part at most
+    void write_group(std::vector<std::size_t> const& members, std::size_t budget);
     std::size_t shared_parts_ = 0; // shared_partK written so far
     // The operations of the functions written in parts (write_group), each value once, and
     // which those functions are (emitted_files::operations).

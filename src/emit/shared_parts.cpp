@@ -42,13 +42,21 @@ std::vector<cxx_argument> part_parameters(std::vector<cxx_argument> const& args,
 // dynamics' terms (the hot path of every simulation step) are always written on their own:
 // in a group they go through the group's rewrites and parts, which the other functions
 // profit from and they do not (the generic 10-joint arm: 10,792 instructions per call in
-// the group, 10,037 alone).
+// the group, 10,037 alone). And in smaller parts, of at most 3/10 of --split's operations
+// (150 by default): g++ -O2 spills fewer of a part's values than of a long one's, more than
+// the values the parts pass on in w cost (bench's generic arms, instructions per call: 8
+// joints 7,115 → 7,037, 12 joints 12,143 → 11,771).
 void emitter::write_deferred() {
     std::size_t const split = o_.split_operations;
     bool const large = std::any_of(deferred_.begin(), deferred_.end(),
                                    [&](deferred_function const& d) { return d.f.stats.operations_after_cse > split; });
+    auto hot = [&](std::size_t f) {
+        std::string const& name = deferred_[f].f.stats.name;
+        return name == "dynamics_terms" || name == "forward_dynamics_recursive" || name == "forward_dynamics_quasi";
+    };
     auto alone = [&](std::size_t f) {
-        if (deferred_[f].f.stats.operations_after_cse > split) return write_group({f});
+        std::size_t const budget = hot(f) ? std::max<std::size_t>(split * 3 / 10, 10) : split;
+        if (deferred_[f].f.stats.operations_after_cse > budget) return write_group({f}, budget);
         deferred_function const& d = deferred_[f];
         emitted_body b = d.f.graph->emit(d.f.roots, "    ");
         if (d.returns()) b.text += text("scalar_function_return.tpl");
@@ -74,18 +82,17 @@ void emitter::write_deferred() {
     }
     std::vector<std::size_t> shared;
     for (std::size_t f = 0; f < deferred_.size(); ++f) {
-        std::string const& name = deferred_[f].f.stats.name;
-        if (name == "dynamics_terms" || name == "forward_dynamics_recursive" || name == "forward_dynamics_quasi") alone(f);
+        if (hot(f)) alone(f);
         else shared.push_back(f);
     }
     for (std::size_t first = 0; first < shared.size(); first += 64) {
         std::vector<std::size_t> members(shared.begin() + static_cast<std::ptrdiff_t>(first),
                                          shared.begin() + static_cast<std::ptrdiff_t>(std::min(shared.size(), first + 64)));
-        write_group(members);
+        write_group(members, split);
     }
 }
 
-void emitter::write_group(std::vector<std::size_t> const& members) {
+void emitter::write_group(std::vector<std::size_t> const& members, std::size_t budget) {
     expression_graph g(symbols_, codegen());
     std::vector<std::vector<std::pair<std::string, int>>> outputs;
     // A function that returns its output writes it to result[0] (its definition's array).
@@ -111,7 +118,7 @@ void emitter::write_group(std::vector<std::size_t> const& members) {
         for (auto& o : outputs)
             for (auto& [target, id] : o) id = roots[k++];
     }
-    auto e = timed([&] { return g.emit_shared(outputs, "    ", o_.split_operations); });
+    auto e = timed([&] { return g.emit_shared(outputs, "    ", budget); });
     shared_operations_ += e.operations;
     for (std::size_t f : members) grouped_.push_back(f);
     std::size_t const n = members.size();
