@@ -50,7 +50,9 @@ codegen_options emitter::codegen() const {
     c.scalar = scalar();
     c.literal_suffix = single() ? "f" : "";
     c.math_prefix = math();
-    c.scales = unit_scales_ ? codegen_options::sum_scales::unit : o_.templated || o_.scalar == "float" ? codegen_options::sum_scales::decimal : codegen_options::sum_scales::none;
+    using scales = codegen_options::sum_scales;
+    bool const may_be_float = o_.templated || o_.scalar == "float";
+    c.scales = unit_scales_ ? scales::unit : may_be_float ? scales::decimal : scales::none;
     return c;
 }
 
