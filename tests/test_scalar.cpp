@@ -7,6 +7,7 @@
 #include "four_bar_double.hpp"
 #include "arm10_decimals.hpp"
 #include "arm10_decimals_double.hpp"
+#include "arm10_decimals_template.hpp"
 
 #include <gtest/gtest.h>
 
@@ -117,6 +118,18 @@ TEST(ScalarFloat, ArticulatedBodyAlgorithmWithLongDecimalsAgreesWithDouble) {
                 ASSERT_EQ(arm10_decimals_double::forward_dynamics(q.data(), qd.data(), u.data(), pd, out.data(), nullptr), 0);
             },
             1e-4, "arm10_decimals forward_dynamics");
+    // The same from --template code instantiated on float.
+    arm10_decimals_template::Parameters pt;
+    compare(10, 10,
+            [&](auto& q, auto& qd, auto& u, auto& out) {
+                out.assign(10, 0);
+                ASSERT_EQ(arm10_decimals_template::forward_dynamics(q.data(), qd.data(), u.data(), pt, out.data(), nullptr), 0);
+            },
+            [&](auto& q, auto& qd, auto& u, auto& out) {
+                out.assign(10, 0);
+                ASSERT_EQ(arm10_decimals_double::forward_dynamics(q.data(), qd.data(), u.data(), pd, out.data(), nullptr), 0);
+            },
+            1e-4, "arm10_decimals forward_dynamics, --template on float");
     compare(10, 10,
             [&](auto& q, auto&, auto&, auto& out) { out.assign(100, 0); arm10_decimals::mass_matrix(q.data(), pf, out.data()); },
             [&](auto& q, auto&, auto&, auto& out) { out.assign(100, 0); arm10_decimals_double::mass_matrix(q.data(), pd, out.data()); },
