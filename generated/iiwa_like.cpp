@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(iiwa_like::detail::pair_stamp == 0xdff4eb0d760dff1aull,
+static_assert(iiwa_like::detail::pair_stamp == 0xb21e155d5075df90ull,
               "iiwa_like.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace iiwa_like {
@@ -4023,9 +4023,9 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!std::isfinite(dt)) return 3;
+    double* const no_lambda = nullptr;
     double qdd[nq];
-    double lambda[nc > 0 ? nc : 1];
-    const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
+    const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
     double y[2 * nq];
     for (int i = 0; i < nq; ++i) {
@@ -4181,8 +4181,9 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
     if (!std::isfinite(dt)) return 3;
     constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
-    double A[n * n], B[n * m], qdd[nq], lambda[nc > 0 ? nc : 1];
-    int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
+    double* const no_lambda = nullptr;
+    double A[n * n], B[n * m], qdd[nq];
+    int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status == 0) status = linearization(x, x + nq, u, p, A, B);
     if (status != 0) return status;
     double y[n], Ax[n * n], Au[n * m];

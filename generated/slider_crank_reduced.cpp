@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(slider_crank_reduced::detail::pair_stamp == 0x9db3c90c15393072ull,
+static_assert(slider_crank_reduced::detail::pair_stamp == 0xbef1966855054140ull,
               "slider_crank_reduced.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace slider_crank_reduced {
@@ -387,9 +387,9 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!std::isfinite(dt)) return 3;
+    double* const no_lambda = nullptr;
     double qdd[nq];
-    double lambda[nc > 0 ? nc : 1];
-    const int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
+    const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
     double y[2 * nq];
     for (int i = 0; i < nq; ++i) {
@@ -545,8 +545,9 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
     if (!std::isfinite(dt)) return 3;
     constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
-    double A[n * n], B[n * m], qdd[nq], lambda[nc > 0 ? nc : 1];
-    int status = forward_dynamics(x, x + nq, u, p, qdd, lambda);
+    double* const no_lambda = nullptr;
+    double A[n * n], B[n * m], qdd[nq];
+    int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status == 0) status = linearization(x, x + nq, u, p, A, B);
     if (status != 0) return status;
     double y[n], Ax[n * n], Au[n * m];

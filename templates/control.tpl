@@ -288,8 +288,9 @@
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
     if (!{math}isfinite(dt)) return 3;
     constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
-    {scalar} A[n * n], B[n * m], qdd[nq], lambda[nc > 0 ? nc : 1];
-    int status = forward_dynamics({t}x, x + nq, u, p, qdd, lambda);
+    {scalar}* const no_lambda = nullptr;
+    {scalar} A[n * n], B[n * m], qdd[nq];
+    int status = forward_dynamics({t}x, x + nq, u, p, qdd, no_lambda);
     if (status == 0) status = linearization({t}x, x + nq, u, p, A, B);
     if (status != 0) return status;
     {scalar} y[n], Ax[n * n], Au[n * m];
@@ -398,9 +399,9 @@
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!{math}isfinite(dt)) return 3;
+    {scalar}* const no_lambda = nullptr;
     {scalar} qdd[nq];
-    {scalar} lambda[nc > 0 ? nc : 1];
-    const int status = forward_dynamics({t}x, x + nq, u, p, qdd, lambda);
+    const int status = forward_dynamics({t}x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
     {scalar} y[2 * nq];
     for (int i = 0; i < nq; ++i) {{
