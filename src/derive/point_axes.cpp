@@ -109,8 +109,9 @@ void point_composite::choose_axes(std::vector<std::vector<std::array<ex, 3>>> co
 
 // u_i = o × s_i with o the first candidate on the axis (u_i − o × s_i = 0 at random states).
 void point_composite::on_axes() {
-    std::vector<std::array<ex, 3>> candidates = {{ex(0), ex(0), ex(0)}};
-    for (auto const& o : m_.origins) candidates.push_back({o[0], o[1], o[2]});
+    // Positions are about origin_ (common_origin): the model's origins too, and its own origin.
+    std::vector<std::array<ex, 3>> candidates = {{ex(0), ex(0), ex(0)}, {-origin_[0], -origin_[1], -origin_[2]}};
+    for (auto const& o : m_.origins) candidates.push_back({o[0] - origin_[0], o[1] - origin_[1], o[2] - origin_[2]});
     for (auto const& p : points_) candidates.push_back(p.position);
     if (candidates.size() * n_ > 1'000'000) return;
     samples s(m_);

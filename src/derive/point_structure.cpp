@@ -1,6 +1,7 @@
 // Stage 3: points of rotating frames among the rate form's rates, and their translational
 // inertia and forces as composites along the joints (rate_structure.hpp, point_composite).
 #include "symbolic/chain_rule.hpp"
+#include "symbolic/simplify.hpp"
 #include "graph/expression_graph.hpp"
 #include "derive/derive_support.hpp"
 #include "derive/point_math.hpp"
@@ -42,7 +43,7 @@ bool point_composite::points(composite_inertia const& rotational) {
         x.rate = {-1, -1, -1};
         bool ok = true;
         for (std::size_t c = 0; c < 3 && ok; ++c) {
-            x.position[c] = p.position[c];
+            x.position[c] = x.written[c] = p.position[c];
             if (p.velocity[c].is_zero()) continue;
             ok = false;
             ex const key = without_numeric_factor(p.velocity[c]);
@@ -86,7 +87,33 @@ bool point_composite::points(composite_inertia const& rotational) {
             x.acceleration[c] = x.rate[c] < 0 ? ex(0) : total_time_derivative(m_.points[x.source].velocity[c], m_);
     }
     for (auto const& [rate, point] : owner) rate_point_[rate] = point;
+    common_origin();
     return true;
+}
+
+void point_composite::common_origin() {
+    auto constant = [](ex const& e) -> ex {
+        if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) return e;
+        if (GiNaC::is_exactly_a<GiNaC::add>(e)) return sum_terms::constant(GiNaC::ex_to<GiNaC::add>(e));
+        return 0;
+    };
+    // In each axis the number most positions hold (the first such on a tie; none if that is
+    // 0): the base's height under a chain (0.333 for every link beyond the Panda's first
+    // joint, 0.36 beyond the iiwa's second).
+    for (std::size_t c = 0; c < 3; ++c) {
+        std::vector<std::pair<ex, std::size_t>> counts;
+        for (auto const& x : points_) {
+            ex const k = constant(x.position[c]);
+            auto it = std::find_if(counts.begin(), counts.end(), [&](auto const& e) { return e.first.is_equal(k); });
+            if (it == counts.end()) counts.push_back({k, 1});
+            else ++it->second;
+        }
+        auto const most = std::max_element(counts.begin(), counts.end(),
+                                           [](auto const& a, auto const& b) { return a.second < b.second; });
+        if (most->first.is_zero()) continue;
+        origin_[c] = most->first;
+        for (auto& x : points_) x.position[c] -= origin_[c];
+    }
 }
 
 frame_turns::frame_turns(model const& m, std::vector<std::array<ex, 3>> const& omegas, std::uint64_t seed) : s_(m) {
@@ -430,7 +457,7 @@ std::optional<std::vector<std::array<ex, 3>>> point_composite::weights(ex* other
         bool matched = false;
         for (std::size_t b = 0; b < points_.size() && !matched; ++b)
             for (std::size_t c = 0; c < 3 && !matched; ++c) {
-                ex const& e = points_[b].position[c];
+                ex const& e = points_[b].written[c];
                 if (free_of(e, m_.q)) continue;
                 ex const ratio = t / e;
                 if (!free_of(ratio, m_.q)) continue;

@@ -219,7 +219,9 @@ public:
 
 private:
     struct point {
-        std::array<GiNaC::ex, 3> position, kappa; // rate = κ der(p)[c]
+        // position: as written less origin_ (the composites' reference point); written: as
+        // the model wrote it (V's terms are matched against it).
+        std::array<GiNaC::ex, 3> position, written, kappa; // rate = κ der(p)[c]
         std::array<GiNaC::ex, 3> acceleration;    // d/dt der(p) at q̈ = 0
         std::size_t source;                       // in model::points
         std::array<int, 3> rate;                  // −1: that element of der(p) is zero
@@ -236,6 +238,11 @@ private:
     std::size_t n_;
     bool usable_ = false;
     std::vector<point> points_;
+    // A constant point every position shares (the number in each of its sums: a base at
+    // height 0.333 m), taken off every position: M, h and the recursive algorithms are the
+    // same about any point, and their terms are fewer about this one.
+    std::array<GiNaC::ex, 3> origin_ = {0, 0, 0};
+    void common_origin();
     std::map<std::size_t, std::size_t> rate_point_;
     std::vector<std::array<GiNaC::ex, 3>> s_, u_;
     std::vector<std::vector<std::array<GiNaC::ex, 3>>> axis_candidates_; // per coordinate (axes())
