@@ -71,6 +71,25 @@ TEST_P(Golden, HeaderDeclaresEachFunctionOnce) {
     for (auto const& [name, count] : declared) EXPECT_EQ(count, 1) << name << " is declared " << count << " times";
 }
 
+// The composites are taken about the point the positions share (point_composite::
+// common_origin): the Panda-like arm's base height, 0.333 in every link's z, is in none of
+// forward dynamics' terms, while the model's positions (its potential energy) still hold it.
+// Their values are the same (MuJoCo.PandaLikeAgreesToRoundOff checks M, h and q̈).
+TEST(Golden, PandaCompositesAreAboutTheBaseHeight) {
+    std::string const text = read(fs::path(LAGC_SOURCE_DIR) / "generated" / "panda_like.cpp");
+    std::size_t parts = 0;
+    for (std::size_t at = text.find("void dynamics_terms_part"); at != std::string::npos;
+         at = text.find("void dynamics_terms_part", at + 1)) {
+        std::string const body = text.substr(at, text.find("\n}\n", at) - at);
+        EXPECT_EQ(body.find("0.333"), std::string::npos) << body.substr(0, body.find('\n'));
+        ++parts;
+    }
+    EXPECT_GE(parts, 2u);
+    std::size_t const energy = text.find("void potential_energy_part0(");
+    ASSERT_NE(energy, std::string::npos);
+    EXPECT_NE(text.substr(energy, text.find("\n}\n", energy) - energy).find("0.333"), std::string::npos);
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, Golden, ::testing::ValuesIn(model_names()),
                          [](auto const& info) { return info.param; });
 
