@@ -90,6 +90,33 @@ TEST(Golden, PandaCompositesAreAboutTheBaseHeight) {
     EXPECT_NE(text.substr(energy, text.find("\n}\n", energy) - energy).find("0.333"), std::string::npos);
 }
 
+// The same with the base's height a parameter h0: the part of the positions free of q is
+// taken off whether it is a number or not.
+TEST(Golden, PandaCompositesAreAboutAParameterBaseHeight) {
+    std::string model = read(fs::path(LAGC_SOURCE_DIR) / "models" / "panda_like.lag");
+    for (auto const& [from, to] : {std::pair<std::string, std::string>{"let o1 = [0.0, 0.0, 0.333]", "let o1 = [0.0, 0.0, h0]"},
+                                   {"coordinate q1", "parameter h0 = 0.333\ncoordinate q1"}}) {
+        std::size_t const at = model.find(from);
+        ASSERT_NE(at, std::string::npos) << from;
+        model.replace(at, from.size(), to);
+    }
+    lagc::compile_options o;
+    o.emit.source_name = "panda_h0.lag";
+    o.emit.header_name = "panda_h0.hpp";
+    auto const r = lagc::compile(model, o);
+    ASSERT_TRUE(r.files.has_value());
+    std::string const& text = r.files->source;
+    std::size_t parts = 0;
+    for (std::size_t at = text.find("void dynamics_terms_part"); at != std::string::npos;
+         at = text.find("void dynamics_terms_part", at + 1)) {
+        std::string const body = text.substr(at, text.find("\n}\n", at) - at);
+        EXPECT_EQ(body.find("p.h0"), std::string::npos) << body.substr(0, body.find('\n'));
+        ++parts;
+    }
+    EXPECT_GE(parts, 2u);
+    EXPECT_NE(text.find("p.h0"), std::string::npos); // in the potential energy
+}
+
 INSTANTIATE_TEST_SUITE_P(Models, Golden, ::testing::ValuesIn(model_names()),
                          [](auto const& info) { return info.param; });
 

@@ -92,14 +92,18 @@ bool point_composite::points(composite_inertia const& rotational) {
 }
 
 void point_composite::common_origin() {
-    auto constant = [](ex const& e) -> ex {
-        if (GiNaC::is_exactly_a<GiNaC::numeric>(e)) return e;
-        if (GiNaC::is_exactly_a<GiNaC::add>(e)) return sum_terms::constant(GiNaC::ex_to<GiNaC::add>(e));
-        return 0;
+    auto constant = [&](ex const& e) -> ex {
+        if (free_of(e, m_.q) && !has_any(e, {m_.t})) return e;
+        if (!GiNaC::is_exactly_a<GiNaC::add>(e)) return 0;
+        ex k = 0;
+        for (std::size_t i = 0; i < e.nops(); ++i)
+            if (free_of(e.op(i), m_.q) && !has_any(e.op(i), {m_.t})) k += e.op(i);
+        return k;
     };
-    // In each axis the number most positions hold (the first such on a tie; none if that is
-    // 0): the base's height under a chain (0.333 for every link beyond the Panda's first
-    // joint, 0.36 beyond the iiwa's second).
+    // In each axis the part free of q and t (numbers, parameters) most positions hold (the
+    // first such on a tie; none if that is 0): the base's height under a chain (0.333 for
+    // every link beyond the Panda's first joint, 0.36 beyond the iiwa's second, or a
+    // parameter h0 written for it).
     for (std::size_t c = 0; c < 3; ++c) {
         std::vector<std::pair<ex, std::size_t>> counts;
         for (auto const& x : points_) {

@@ -238,9 +238,10 @@ private:
     std::size_t n_;
     bool usable_ = false;
     std::vector<point> points_;
-    // A constant point every position shares (the number in each of its sums: a base at
-    // height 0.333 m), taken off every position: M, h and the recursive algorithms are the
-    // same about any point, and their terms are fewer about this one.
+    // A constant point most positions share (the part of each of their sums free of q and t:
+    // a base at height 0.333 m), taken off every position (common_origin): M, h and the
+    // recursive algorithms are the same about any point, and their terms are fewer about
+    // this one.
     std::array<GiNaC::ex, 3> origin_ = {0, 0, 0};
     void common_origin();
     std::map<std::size_t, std::size_t> rate_point_;
