@@ -93,11 +93,12 @@ bool point_composite::points(composite_inertia const& rotational) {
 
 void point_composite::common_origin() {
     auto constant = [&](ex const& e) -> ex {
-        if (free_of(e, m_.q) && !has_any(e, {m_.t})) return e;
+        auto const fixed = [&](ex const& x) { return free_of(x, m_.q) && free_of(x, m_.u) && !has_any(x, {m_.t}); };
+        if (fixed(e)) return e;
         if (!GiNaC::is_exactly_a<GiNaC::add>(e)) return 0;
         ex k = 0;
         for (std::size_t i = 0; i < e.nops(); ++i)
-            if (free_of(e.op(i), m_.q) && !has_any(e.op(i), {m_.t})) k += e.op(i);
+            if (fixed(e.op(i))) k += e.op(i);
         return k;
     };
     // In each axis the part free of q and t (numbers, parameters) most positions hold (the
