@@ -101,7 +101,7 @@ void point_composite::common_origin() {
             if (fixed(e.op(i))) k += e.op(i);
         return k;
     };
-    // In each axis the part free of q and t (numbers, parameters) most positions hold (the
+    // In each axis the part free of q, u and t (numbers, parameters) most positions hold (the
     // first such on a tie; none if that is 0): the base's height under a chain (0.333 for
     // every link beyond the Panda's first joint, 0.36 beyond the iiwa's second, or a
     // parameter h0 written for it).

@@ -238,7 +238,7 @@ private:
     std::size_t n_;
     bool usable_ = false;
     std::vector<point> points_;
-    // A constant point most positions share (the part of each of their sums free of q and t:
+    // A constant point most positions share (the part of their sums free of q, u and t:
     // a base at height 0.333 m), taken off every position (common_origin): M, h and the
     // recursive algorithms are the same about any point, and their terms are fewer about
     // this one.
