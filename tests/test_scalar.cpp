@@ -108,28 +108,26 @@ TEST(ScalarFloat, FourBarConstraintTermsAgreeWithDouble) {
 TEST(ScalarFloat, ArticulatedBodyAlgorithmWithLongDecimalsAgreesWithDouble) {
     arm10_decimals::Parameters pf;
     arm10_decimals_double::Parameters pd;
-    compare(10, 10,
-            [&](auto& q, auto& qd, auto& u, auto& out) {
-                out.assign(10, 0);
-                ASSERT_EQ(arm10_decimals::forward_dynamics(q.data(), qd.data(), u.data(), pf, out.data(), nullptr), 0);
-            },
-            [&](auto& q, auto& qd, auto& u, auto& out) {
-                out.assign(10, 0);
-                ASSERT_EQ(arm10_decimals_double::forward_dynamics(q.data(), qd.data(), u.data(), pd, out.data(), nullptr), 0);
-            },
-            1e-4, "arm10_decimals forward_dynamics");
-    // The same from --template code instantiated on float.
     arm10_decimals_template::Parameters pt;
-    compare(10, 10,
-            [&](auto& q, auto& qd, auto& u, auto& out) {
-                out.assign(10, 0);
-                ASSERT_EQ(arm10_decimals_template::forward_dynamics(q.data(), qd.data(), u.data(), pt, out.data(), nullptr), 0);
-            },
-            [&](auto& q, auto& qd, auto& u, auto& out) {
-                out.assign(10, 0);
-                ASSERT_EQ(arm10_decimals_double::forward_dynamics(q.data(), qd.data(), u.data(), pd, out.data(), nullptr), 0);
-            },
-            1e-4, "arm10_decimals forward_dynamics, --template on float");
+    // compare's call of a forward_dynamics (fd(q, qd, u, qdd), status 0 required).
+    auto forward = [](auto fd) {
+        return [fd](auto& q, auto& qd, auto& u, auto& out) {
+            out.assign(10, 0);
+            ASSERT_EQ(fd(q.data(), qd.data(), u.data(), out.data()), 0);
+        };
+    };
+    auto const in_double = forward([&](double const* q, double const* qd, double const* u, double* out) {
+        return arm10_decimals_double::forward_dynamics(q, qd, u, pd, out, nullptr);
+    });
+    compare(10, 10, forward([&](float const* q, float const* qd, float const* u, float* out) {
+                return arm10_decimals::forward_dynamics(q, qd, u, pf, out, nullptr);
+            }),
+            in_double, 1e-4, "arm10_decimals forward_dynamics");
+    // The same from --template code instantiated on float.
+    compare(10, 10, forward([&](float const* q, float const* qd, float const* u, float* out) {
+                return arm10_decimals_template::forward_dynamics(q, qd, u, pt, out, nullptr);
+            }),
+            in_double, 1e-4, "arm10_decimals forward_dynamics, --template on float");
     compare(10, 10,
             [&](auto& q, auto&, auto&, auto& out) { out.assign(100, 0); arm10_decimals::mass_matrix(q.data(), pf, out.data()); },
             [&](auto& q, auto&, auto&, auto& out) { out.assign(100, 0); arm10_decimals_double::mass_matrix(q.data(), pd, out.data()); },

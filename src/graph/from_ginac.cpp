@@ -50,19 +50,14 @@ std::pair<int, bool> expression_graph::convert_term(GiNaC::expair const& p, GiNa
 // number; (k, node of b/k), cached per GiNaC object.
 namespace {
 
-// bⁿ with b a sum and n a positive integer small enough that the scale kⁿ stays a double.
-bool small_power_of_sum(GiNaC::ex const& e) {
+// n of bⁿ with b a sum and n a non-zero integer in [−16, 16], small enough that the scale
+// kⁿ stays a double; 0 for anything else. A negative n is a denominator that GiNaC keeps,
+// like a factor, with its integer content taken out (1/D of the articulated-body algorithm).
+long small_power_of_sum(GiNaC::ex const& e) {
     using namespace GiNaC;
-    return is_exactly_a<power>(e) && is_exactly_a<add>(e.op(0)) && is_exactly_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_pos_integer() &&
-           ex_to<numeric>(e.op(1)) <= 16;
-}
-
-// b⁻ⁿ with b a sum and n as above: a denominator that GiNaC keeps, like a factor, with its
-// integer content taken out (1/D of the articulated-body algorithm).
-bool small_inverse_power_of_sum(GiNaC::ex const& e) {
-    using namespace GiNaC;
-    return is_exactly_a<power>(e) && is_exactly_a<add>(e.op(0)) && is_exactly_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_integer() &&
-           ex_to<numeric>(e.op(1)) < 0 && ex_to<numeric>(e.op(1)) >= -16;
+    if (!is_exactly_a<power>(e) || !is_exactly_a<add>(e.op(0)) || !is_exactly_a<numeric>(e.op(1))) return 0;
+    numeric const& n = ex_to<numeric>(e.op(1));
+    return n.is_integer() && abs(n) <= 16 ? n.to_long() : 0;
 }
 
 // Whether kⁿ, the scale of the power e = bⁿ, is a finite, non-zero double.
@@ -120,12 +115,11 @@ std::optional<expression_graph::scaled_sum> expression_graph::scaled_sum_factor(
         auto const [k, id] = convert_unit_scaled(f);
         return scaled_sum{k, id, 1};
     }
-    bool const denominator = small_inverse_power_of_sum(f);
-    if (!denominator && !small_power_of_sum(f)) return std::nullopt;
+    long const n = small_power_of_sum(f);
+    if (n == 0) return std::nullopt;
     auto const [k, id] = convert_unit_scaled(f.op(0));
     if (!scale_fits(k, f)) return std::nullopt;
-    long const n = ex_to<numeric>(f.op(1)).to_long();
-    return scaled_sum{pow(k, ex_to<numeric>(f.op(1))), id, denominator ? -n : n, denominator};
+    return scaled_sum{pow(k, ex_to<numeric>(f.op(1))), id, n < 0 ? -n : n, n < 0};
 }
 
 // One factor f of a product: a number joins the coefficient, a sum (or a small power of
@@ -186,7 +180,7 @@ int expression_graph::convert(GiNaC::ex const& e) {
         id = make_add(std::move(terms));
     } else if (is_exactly_a<mul>(e)) {
         id = convert_product(e);
-    } else if (small_power_of_sum(e) && scale_fits(convert_unit_scaled(e.op(0)).first, e)) {
+    } else if (small_power_of_sum(e) > 0 && scale_fits(convert_unit_scaled(e.op(0)).first, e)) {
         auto [k, base] = convert_unit_scaled(e.op(0));
         int const p = make_pow(base, ex_to<numeric>(e.op(1)).to_long());
         id = k == 1 ? p : make_mul({{number(pow(k, ex_to<numeric>(e.op(1)))), false}, {p, false}}, false);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -145,20 +146,33 @@ ex simplify(ex const& e, double max_terms) {
     return best;
 }
 
-numeric unit_scale(ex const& b, std::function<numeric(ex const&)> const& nested) {
-    if (!is_exactly_a<add>(b)) return 1;
-    // Each term's number: the coefficient of its pair (1 for a term without one) times the
-    // scales its factors will bring (nested), and the constant term itself.
-    std::map<numeric, std::size_t> count;
-    auto tally = [&](numeric const& k) {
+namespace {
+
+// Each term's number of a sum: the coefficient of its pair (1 for a term without one) times
+// the scales its factors will bring (nested), and the constant term itself, as magnitudes;
+// nothing where one is not a non-zero rational (or b is not a sum).
+std::optional<std::vector<numeric>> term_magnitudes(ex const& b, std::function<numeric(ex const&)> const& nested) {
+    if (!is_exactly_a<add>(b)) return std::nullopt;
+    std::vector<numeric> out;
+    auto take = [&](numeric const& k) {
         if (!k.is_rational() || k.is_zero()) return false;
-        ++count[abs(k)];
+        out.push_back(abs(k));
         return true;
     };
     add const& sum = ex_to<add>(b);
     for (auto const& pair : sum_terms::pairs(sum))
-        if (!tally(nested ? ex_to<numeric>(pair.coeff) * nested(pair.rest) : ex_to<numeric>(pair.coeff))) return 1;
-    if (ex const& c = sum_terms::constant(sum); !c.is_zero() && !tally(ex_to<numeric>(c))) return 1;
+        if (!take(nested ? ex_to<numeric>(pair.coeff) * nested(pair.rest) : ex_to<numeric>(pair.coeff))) return std::nullopt;
+    if (ex const& c = sum_terms::constant(sum); !c.is_zero() && !take(ex_to<numeric>(c))) return std::nullopt;
+    return out;
+}
+
+} // namespace
+
+numeric unit_scale(ex const& b, std::function<numeric(ex const&)> const& nested) {
+    auto const magnitudes = term_magnitudes(b, nested);
+    if (!magnitudes) return 1;
+    std::map<numeric, std::size_t> count;
+    for (numeric const& k : *magnitudes) ++count[k];
     numeric best = 1;
     std::size_t most = count.count(1) ? count[1] : 0; // 1 unless another magnitude is more common
     for (auto const& [k, c] : count) // ascending: a tie between others goes to the largest
@@ -167,19 +181,11 @@ numeric unit_scale(ex const& b, std::function<numeric(ex const&)> const& nested)
 }
 
 numeric decimal_scale(ex const& b, std::function<numeric(ex const&)> const& nested) {
-    if (!is_exactly_a<add>(b)) return 1;
-    numeric largest = 0;
-    auto consider = [&](numeric const& k) {
-        if (!k.is_rational()) return false;
-        if (abs(k) > largest) largest = abs(k);
-        return true;
-    };
-    add const& sum = ex_to<add>(b);
-    for (auto const& pair : sum_terms::pairs(sum))
-        if (!consider(nested ? ex_to<numeric>(pair.coeff) * nested(pair.rest) : ex_to<numeric>(pair.coeff))) return 1;
-    if (ex const& c = sum_terms::constant(sum); !c.is_zero() && !consider(ex_to<numeric>(c))) return 1;
+    auto const magnitudes = term_magnitudes(b, nested);
+    if (!magnitudes || magnitudes->empty()) return 1;
+    numeric const largest = *std::max_element(magnitudes->begin(), magnitudes->end());
     numeric const bound(1000000);
-    if (largest.is_zero() || (largest <= bound && largest * bound >= 1)) return 1;
+    if (largest <= bound && largest * bound >= 1) return 1;
     // 10^e ≤ largest < 10^(e+1), counted exactly (a double's log10 can be off by one at a
     // power of ten).
     double const magnitude = largest.to_double();
