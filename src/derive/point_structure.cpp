@@ -43,7 +43,7 @@ bool point_composite::points(composite_inertia const& rotational) {
         x.rate = {-1, -1, -1};
         bool ok = true;
         for (std::size_t c = 0; c < 3 && ok; ++c) {
-            x.position[c] = x.written[c] = p.position[c];
+            x.position[c] = p.position[c];
             if (p.velocity[c].is_zero()) continue;
             ok = false;
             ex const key = without_numeric_factor(p.velocity[c]);
@@ -462,7 +462,7 @@ std::optional<std::vector<std::array<ex, 3>>> point_composite::weights(ex* other
         bool matched = false;
         for (std::size_t b = 0; b < points_.size() && !matched; ++b)
             for (std::size_t c = 0; c < 3 && !matched; ++c) {
-                ex const& e = points_[b].written[c];
+                ex const e = points_[b].position[c] + origin_[c]; // as written: V's terms hold it
                 if (free_of(e, m_.q)) continue;
                 ex const ratio = t / e;
                 if (!free_of(ratio, m_.q)) continue;

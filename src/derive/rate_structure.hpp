@@ -219,9 +219,8 @@ public:
 
 private:
     struct point {
-        // position: as written less origin_ (the composites' reference point); written: as
-        // the model wrote it (V's terms are matched against it).
-        std::array<GiNaC::ex, 3> position, written, kappa; // rate = κ der(p)[c]
+        // position: as written less origin_ (the composites' reference point)
+        std::array<GiNaC::ex, 3> position, kappa; // rate = κ der(p)[c]
         std::array<GiNaC::ex, 3> acceleration;    // d/dt der(p) at q̈ = 0
         std::size_t source;                       // in model::points
         std::array<int, 3> rate;                  // −1: that element of der(p) is zero
