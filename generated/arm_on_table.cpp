@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(arm_on_table::detail::pair_stamp == 0x8038440cb0c0c26aull,
+static_assert(arm_on_table::detail::pair_stamp == 0x035c4f88ecadb56eull,
               "arm_on_table.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace arm_on_table {
@@ -97,607 +97,670 @@ static LAGC_PART_NOINLINE void shared_part5(const double* q, double* w) {
     const double a4 = q[3];
     w[13] = std::sin(a4);
     w[14] = 40.0*w[0];
-    w[15] = 18.0*w[6];
-    w[16] = w[13]*w[6];
-    w[17] = w[12]*w[9];
-    w[18] = 0.025*w[17];
-    w[19] = w[18] + w[6];
-    w[20] = w[0] + w[19];
-    w[21] = w[15] + w[9];
-    w[22] = w[14] + w[21];
 }
 
 static LAGC_PART_NOINLINE void shared_part6(double* w) {
-    w[23] = w[12]*w[6];
+    w[15] = w[12]*w[6];
 }
 
 static LAGC_PART_NOINLINE void shared_part7(double* w) {
-    w[24] = 0.15*w[6];
-    w[25] = w[24] - w[9];
-    w[26] = w[10]*w[7];
-    w[27] = w[2]*w[10];
-    w[28] = w[1]*w[27];
-    w[29] = w[26] + w[28];
-    w[30] = w[11]*w[7];
-    w[31] = w[11]*w[2];
-    w[32] = w[1]*w[31];
-    w[33] = w[30] + w[32];
-    w[34] = w[0]*w[11];
-    w[35] = w[10] - 20.0*w[34];
-    w[36] = w[0]*w[10];
-    w[37] = w[11] + 20.0*w[36];
-    w[38] = 7.0*w[23] + w[16];
-    w[39] = 60.0*w[6] - w[9];
-    w[40] = w[11]*w[13];
-    w[41] = w[12]*w[29];
-    w[42] = w[40] - w[41];
-    w[43] = 0.025*w[42];
-    w[44] = w[3]*w[27];
-    w[45] = w[44] - w[1]*w[36];
-    w[46] = w[13]*w[10];
-    w[47] = w[12]*w[33];
-    w[48] = w[46] + w[47];
-    w[49] = 0.025*w[48];
-    w[50] = w[3]*w[31];
-    w[51] = w[50] - w[11]*w[4];
-    w[52] = 40.0*w[31];
-    w[53] = 0.025*w[12]*w[45];
-    w[54] = w[53] + w[29];
-    w[55] = w[27] + w[54];
-    w[56] = 0.025*w[12]*w[51];
-    w[57] = w[56] + w[33];
-    w[58] = w[31] + w[57];
-    w[59] = w[13] - 9.0*w[12];
-    w[60] = 7.0*w[13];
-    w[61] = w[12] - w[60];
-    w[62] = w[12]*w[11];
-    w[63] = w[13]*w[29] + w[62];
-    w[64] = w[12]*w[10];
-    w[65] = w[64] - w[13]*w[33];
+    w[16] = 0.4*w[0];
 }
 
-static LAGC_PART_NOINLINE void shared_part8(const double* qd, double* w) {
-    w[66] = qd[2]*w[9];
+static LAGC_PART_NOINLINE void shared_part8(double* w) {
+    w[17] = 0.15*w[6];
+    w[18] = w[17] - w[9];
+    w[19] = 60.0*w[6] - w[9];
+    w[20] = w[0]*w[11];
+    w[21] = w[10] - 20.0*w[20];
+    w[22] = w[0]*w[10];
+    w[23] = w[11] + 20.0*w[22];
+    w[24] = w[13]*w[6];
+    w[25] = 7.0*w[15] + w[24];
+    w[26] = w[13] - 9.0*w[12];
+    w[27] = 7.0*w[13];
+    w[28] = w[12] - w[27];
 }
 
-static LAGC_PART_NOINLINE void shared_part9(const double* qd, double* w) {
-    w[67] = qd[1] + qd[2];
+static LAGC_PART_NOINLINE void shared_part9(double* w) {
+    w[29] = 0.025*w[9];
 }
 
-static LAGC_PART_NOINLINE void shared_part10(double* w) {
-    w[68] = 0.4*w[0];
+static LAGC_PART_NOINLINE void shared_part10(const double* qd, double* w) {
+    w[30] = qd[1] + qd[2];
 }
 
 static LAGC_PART_NOINLINE void shared_part11(double* w) {
-    const double s5 = w[14] + w[15];
-    w[69] = w[10]*s5 + w[29];
-    w[70] = w[11]*s5 + w[33];
-    w[71] = w[36] - w[43] - w[45];
-    w[72] = w[49] + w[34] - w[51];
-    w[73] = 40.0*w[27];
-    w[74] = 18.0*w[29];
-    w[75] = w[74] + w[45];
-    w[76] = w[73] + w[75];
-    w[77] = 18.0*w[33] + w[51];
-    w[78] = w[52] + w[77];
+    w[31] = 0.4*w[2];
 }
 
 static LAGC_PART_NOINLINE void shared_part12(const Parameters& p, double* w) {
-    w[79] = 8e-04*w[9];
-    w[80] = 0.04*p.m2;
+    w[32] = 0.04*p.m2;
 }
 
-static LAGC_PART_NOINLINE void shared_part13(const double* qd, double* w) {
-    w[81] = qd[2]*w[6];
+static LAGC_PART_NOINLINE void shared_part13(double* w) {
+    w[33] = 18.0*w[6];
+    w[34] = w[33] + w[9];
 }
 
-static LAGC_PART_NOINLINE void shared_part14(const double* qd, double* w) {
-    w[82] = qd[2]*qd[2];
+static LAGC_PART_NOINLINE void shared_part14(const Parameters& p, double* w) {
+    w[35] = p.m4*w[13];
 }
 
 static LAGC_PART_NOINLINE void shared_part15(double* w) {
-    w[83] = 0.45*w[9];
+    w[36] = w[11]*w[6];
+    w[37] = w[10]*w[36];
+    w[38] = w[10]*w[6];
+    w[39] = w[11]*w[38];
+    w[40] = w[0]*(w[37] - w[39]);
+    w[41] = w[10]*w[9];
+    w[42] = w[11]*w[41];
+    w[43] = w[11]*w[9];
+    w[44] = w[10]*w[43];
+    w[45] = w[0]*(w[42] - w[44]);
+    w[46] = w[11]*w[36];
+    w[47] = w[10]*w[38];
+    w[48] = w[0]*w[9];
+    w[49] = w[2]*(w[46] + w[47]) - w[48];
+    w[50] = w[11]*w[43];
+    w[51] = w[10]*w[41];
+    w[52] = w[0]*w[6];
+    w[53] = w[2]*(w[50] + w[51]) + w[52];
 }
 
-static LAGC_PART_NOINLINE void shared_part16(double* w) {
-    w[84] = w[23] + 9.0*w[16];
+static LAGC_PART_NOINLINE void shared_part16(const double* qd, double* w) {
+    w[54] = qd[1]*w[2];
 }
 
-static LAGC_PART_NOINLINE void shared_part17(const double* qd, double* w) {
-    w[85] = qd[3]*w[23];
-    w[86] = qd[1]*w[7];
-    w[87] = qd[3]*w[13];
-    w[88] = w[87]*w[6];
-    w[89] = qd[1]*w[4];
-    w[90] = 0.025*w[40];
-    w[91] = w[36] - w[90];
-    w[92] = qd[0]*w[26];
-    w[93] = qd[2]*w[4];
-    w[94] = qd[2]*w[5];
-    w[95] = w[94] - w[89];
-    w[96] = qd[0]*w[8];
-    w[97] = w[10]*w[96];
-    w[98] = qd[0]*w[27];
-    w[99] = qd[0]*w[4];
-    w[100] = 0.025*w[46];
-    w[101] = w[34] + w[100];
-    w[102] = w[11]*w[96];
-    w[103] = qd[0]*w[6];
-    w[104] = 18.0*w[4];
-    w[105] = w[11]*w[104];
-    w[106] = 0.05*w[10] - w[34];
-    w[107] = w[36] + 0.05*w[11];
-    w[108] = qd[0]*w[107];
-    w[109] = qd[0]*w[31];
-    w[110] = 0.15*w[5];
-    w[111] = 0.15*w[99] - qd[0]*(w[110] + w[9]);
-    w[112] = qd[0]*w[9];
-    w[113] = qd[3] - w[112];
-    w[114] = w[13]*w[67];
-    w[115] = w[12]*w[103];
-    w[116] = w[114] - w[115];
-    w[117] = w[12]*w[67];
-    w[118] = w[13]*w[103];
-    w[119] = w[117] + w[118];
-    w[120] = 7.0*w[116] - w[119];
-    w[121] = 16.0*w[2];
-    w[122] = qd[1] - qd[0]*w[121];
-    w[123] = 60.0*w[5];
-    w[124] = 60.0*w[99] - qd[0]*(w[123] + w[9]);
-    w[125] = w[93] - w[94];
-    w[126] = w[11]*w[125];
-    w[127] = w[10]*w[94];
-    w[128] = w[10]*w[104];
-    w[129] = 7.0*w[119] + w[116];
+static LAGC_PART_NOINLINE void shared_part17(double* w) {
+    w[55] = 0.45*w[9];
+    w[56] = w[31] + w[55];
 }
 
 static LAGC_PART_NOINLINE void shared_part18(double* w) {
-    w[130] = w[2]*w[2];
-    w[131] = w[0]*w[0];
-    w[132] = w[6]*w[6];
-    w[133] = w[13]*w[13];
+    w[57] = w[14] + w[34];
 }
 
-static LAGC_PART_NOINLINE void shared_part19(const double* qd, double* w) {
-    w[134] = qd[3]*qd[3];
-    w[135] = 2.0*qd[2];
+static LAGC_PART_NOINLINE void shared_part19(double* w) {
+    w[58] = w[15] + 9.0*w[24];
 }
 
-static LAGC_PART_NOINLINE void shared_part20(double* w) {
-    w[136] = w[67]*w[6];
+static LAGC_PART_NOINLINE void shared_part20(const double* qd, double* w) {
+    w[59] = qd[3]*w[15];
+    w[60] = qd[1]*w[7];
+    w[61] = qd[3]*w[13];
+    w[62] = w[61]*w[6];
+    w[63] = qd[2]*w[5];
+    w[64] = qd[0]*w[8];
+    w[65] = w[11]*w[2];
+    w[66] = qd[1]*w[65];
+    w[67] = qd[0]*w[4];
+    w[68] = w[10]*w[54];
+    w[69] = qd[0]*w[6];
+    w[70] = 0.05*w[10];
+    w[71] = 0.05*w[11];
+    w[72] = 0.15*w[5];
+    w[73] = 0.15*w[67] - qd[0]*(w[72] + w[9]);
+    w[74] = qd[0]*w[9];
+    w[75] = qd[3] - w[74];
+    w[76] = w[13]*w[30];
+    w[77] = w[12]*w[69];
+    w[78] = w[76] - w[77];
+    w[79] = w[12]*w[30];
+    w[80] = w[13]*w[69];
+    w[81] = w[79] + w[80];
+    w[82] = w[12]*w[74];
+    w[83] = w[13]*w[74];
+    w[84] = 7.0*w[78] - w[81];
+    w[85] = 16.0*w[2];
+    w[86] = qd[1] - qd[0]*w[85];
+    w[87] = 60.0*w[5];
+    w[88] = 60.0*w[67] - qd[0]*(w[87] + w[9]);
+    w[89] = 18.0*w[5];
+    w[90] = 7.0*w[81] + w[78];
 }
 
-static LAGC_PART_NOINLINE void shared_part21(double* w) {
-    w[137] = 0.45*w[6];
-    w[138] = w[68] + w[137];
+static LAGC_PART_NOINLINE void shared_part21(const Parameters& p, double* w) {
+    w[91] = w[2]*w[2];
+    const double s5 = 0.45*p.m3;
+    w[92] = p.m4 + s5;
+    w[93] = w[40]*w[35];
+    w[94] = w[13]*w[13];
+    w[95] = p.m4*(1600.0 + w[94]) + 324.0*p.m3;
+    w[96] = p.m4*w[12];
+    const double s6 = w[96] + s5;
+    w[97] = s6*w[9];
+    w[98] = w[14]*w[92] + 0.025*w[95]*w[6] + w[97] - w[93];
+    w[99] = p.m3 + p.m4;
+    w[100] = 40.0*w[40]*w[99];
+    w[101] = p.m3 + w[96];
+    w[102] = s6*w[6];
+    w[103] = w[45]*w[35];
+    w[104] = w[29]*w[99] + w[0]*w[101] + w[102] + w[103];
+    w[105] = w[35]*w[9];
+    w[106] = 40.0*w[45]*w[99] + w[105];
+    w[107] = w[0]*w[99] + w[29]*w[101] + w[92]*w[6];
+    w[108] = p.m4*w[15];
+    w[109] = w[49]*w[99];
+    w[110] = 40.0*w[109] - w[101];
+    w[111] = w[53]*w[99];
+    w[112] = w[111] + w[92];
+    w[113] = w[12]*w[12];
 }
 
 static LAGC_PART_NOINLINE void shared_part22(const double* qd, double* w) {
-    w[139] = qd[1]*qd[1];
-    w[140] = w[9]*w[67];
-    w[141] = qd[0]*qd[0];
+    w[114] = qd[3]*qd[3];
 }
 
 static LAGC_PART_NOINLINE void shared_part23(double* w) {
-    w[142] = 0.4*w[2] + w[83];
+    w[115] = w[30]*w[6];
 }
 
-static LAGC_PART_NOINLINE void shared_part24(const double* qd, double* w) {
-    w[143] = qd[0]*w[106];
-    w[144] = 0.029*qd[0]*w[2];
-    w[145] = w[12]*w[113];
-    w[146] = w[13]*w[113];
+static LAGC_PART_NOINLINE void shared_part24(double* w) {
+    w[116] = 0.45*w[6];
+    w[117] = w[16] + w[116];
 }
 
-static LAGC_PART_NOINLINE void shared_part25(const Parameters& p, double* w) {
-    w[147] = 0.01*p.g*w[16];
+static LAGC_PART_NOINLINE void shared_part25(const double* qd, double* w) {
+    w[118] = qd[1]*qd[1];
+    w[119] = w[9]*w[30];
+    w[120] = qd[0]*qd[0];
 }
 
-static LAGC_PART_NOINLINE void shared_part26(const Parameters& p, double* w) {
-    w[148] = p.m1 + p.m3*(w[69]*w[69] + w[70]*w[70]) + p.m2*(w[35]*w[35] + w[37]*w[37]) + w[16]*w[84] + w[23]*w[38];
-    w[149] = w[71]*w[71] + w[72]*w[72];
-    w[150] = w[76]*w[70] - w[78]*w[69];
-    w[151] = w[55]*w[72] - w[71]*w[58];
-    w[152] = w[13]*w[38] + w[16]*w[59] - w[12]*w[84] - w[23]*w[61];
-    w[153] = w[72]*w[54] - w[71]*w[57];
-    w[154] = w[70]*w[75] - w[69]*w[77];
-    w[155] = p.m4*(w[63]*w[72] + w[71]*w[65]);
-    w[156] = w[20]*w[20] + w[58]*w[58] + w[55]*w[55];
-    const double s6 = w[13]*w[61];
-    const double s7 = w[12]*w[59];
-    w[157] = s6 + s7 - p.m3*(w[76]*w[76] + w[22]*w[22] + w[78]*w[78]);
-    w[158] = w[57]*w[58] + w[20]*w[19] + w[55]*w[54];
-    w[159] = s6 + s7 - p.m3*(w[78]*w[77] + w[76]*w[75] + w[21]*w[22]);
-    w[160] = p.m4*(w[65]*w[58] - w[55]*w[63] - w[16]*w[20]);
-    w[161] = w[57]*w[57] + w[54]*w[54] + w[19]*w[19];
-    w[162] = s6 + s7 - p.m3*(w[75]*w[75] + w[21]*w[21] + w[77]*w[77]);
-    w[163] = p.m4*(w[63]*w[54] + w[16]*w[19] - w[57]*w[65]);
-    w[164] = p.m4*(w[63]*w[63] + w[65]*w[65] + w[132]*w[133]);
+static LAGC_PART_NOINLINE void shared_part26(double* w) {
+    w[121] = 8e-04*w[9];
 }
 
-static LAGC_PART_NOINLINE void shared_part27(const double* qd, const Parameters& p, double* w) {
-    w[165] = w[119]*w[120];
-    w[166] = w[99]*w[67];
-    w[167] = qd[0]*w[5]*w[67] - w[166];
-    w[168] = 0.1111111111111111*w[111] + 2.0*w[112];
-    w[169] = w[67]*w[168];
-    w[170] = qd[1]*w[5];
-    w[171] = qd[1]*w[9];
-    w[172] = qd[2]*w[112] + qd[0]*w[171];
-    w[173] = 2.0*qd[1];
-    w[174] = w[27]*w[173];
-    w[175] = w[31]*w[173];
-    w[176] = qd[0]*(w[175] + w[108]);
-    w[177] = 120.0*w[103] - w[124];
-    w[178] = w[67]*w[177];
-    w[179] = qd[1] + w[122];
-    w[180] = 0.058*qd[0]*w[2];
-    w[181] = 2.0*w[89];
-    w[182] = w[2]*w[139];
-    w[183] = w[3]*w[182];
-    w[184] = w[44] - w[91];
-    w[185] = qd[0]*w[30];
-    w[186] = qd[0]*w[86] + qd[2]*qd[0]*w[7];
-    w[187] = w[1]*w[182];
-    w[188] = qd[1]*w[8];
-    w[189] = w[86] + w[188];
-    w[190] = w[82]*w[8];
-    w[191] = w[50] - w[101];
-    w[192] = 0.05*qd[3]*w[62];
-    w[193] = w[139] + w[141];
-    w[194] = qd[2]*w[99];
-    w[195] = qd[2]*w[96];
-    w[196] = w[195] + w[186];
-    w[197] = w[12]*w[172];
-    w[198] = w[197] + qd[3]*w[119];
-    w[199] = w[12]*w[140];
-    w[200] = w[199] + w[88];
-    w[201] = w[13]*w[140];
-    w[202] = w[201] - w[85];
-    w[203] = 7.0*w[200] + w[202];
-    const double s8 = w[13]*w[172];
-    w[204] = s8 + qd[3]*w[116];
-    w[205] = 7.0*(qd[3]*w[117] + w[197]);
-    w[206] = qd[3]*7.0*w[118];
-    w[207] = 16.0*w[119];
-    w[208] = 16.0*w[116];
-    w[209] = w[208] - w[120];
-    w[210] = s8 - qd[3]*w[115];
-    w[211] = w[209]*w[113] + 9.0*(qd[3]*w[114] + w[210]) + w[198];
-    w[212] = qd[0]*w[188];
-    w[213] = w[10]*w[89];
-    w[214] = w[213] + w[102];
-    w[215] = 80.0*w[109];
-    w[216] = w[82]*w[5];
-    w[217] = 80.0*w[98];
-    w[218] = w[82]*w[9];
-    w[219] = 36.0*w[171];
-    w[220] = 8.0*w[2];
-    w[221] = qd[1] - qd[0]*w[220];
-    w[222] = 0.2*p.g;
-    w[223] = 2.0*w[171];
+static LAGC_PART_NOINLINE void shared_part27(const double* qd, double* w) {
+    w[122] = qd[0]*w[20];
+    w[123] = 0.029*qd[0]*w[2];
+    w[124] = w[12]*w[75];
+    w[125] = w[13]*w[75];
 }
 
-static LAGC_PART_NOINLINE void shared_part28(double* w) {
-    w[224] = -w[138];
-    w[225] = -w[137];
+static LAGC_PART_NOINLINE void shared_part28(const Parameters& p, double* w) {
+    const double s7 = w[12]*w[29] + w[6];
+    w[126] = 0.4*p.m4*(w[0] + s7) + 0.01*p.m3*w[57];
+    w[127] = p.g*(0.4*p.m4*s7 + 0.01*p.m3*w[34]);
 }
 
-static LAGC_PART_NOINLINE void shared_part29(double* w) {
-    w[137] = w[139] + w[82];
-    w[226] = w[141] + w[137];
+static LAGC_PART_NOINLINE void shared_part29(const Parameters& p, double* w) {
+    w[128] = p.m1 + p.m2*(w[21]*w[21] + w[23]*w[23]) + w[24]*w[58] + w[15]*w[25];
+    w[129] = w[98]*w[6];
+    w[130] = w[9]*w[104];
+    w[131] = w[45]*w[106];
+    w[132] = w[53]*w[106];
+    w[133] = w[10]*w[21] + w[11]*w[23];
+    w[134] = w[40]*w[101];
+    w[135] = w[12]*w[58];
+    w[136] = w[24]*w[26];
+    w[137] = w[15]*w[28];
+    w[138] = w[0]*w[96];
+    w[139] = w[101] - w[110];
+    w[140] = w[92] + w[112];
+    w[141] = w[13]*w[28] + w[12]*w[26] - p.m4*(1600.0 + w[113]);
 }
 
 static LAGC_PART_NOINLINE void shared_part30(double* w) {
-    w[227] = 0.004*w[160];
-    w[228] = 0.004*w[163];
+    w[142] = w[35]*w[6];
 }
 
 static LAGC_PART_NOINLINE void shared_part31(const double* qd, const Parameters& p, double* w) {
-    const double s9 = 9.0*w[119] - w[116];
-    const double s10 = w[166] - qd[0]*(w[170] + w[94]);
-    const double s11 = w[139]*w[34];
-    const double s12 = qd[0]*(w[143] + w[174]) - s11;
-    const double s13 = w[139]*w[36];
-    const double s14 = w[176] + s13;
-    const double s15 = qd[2]*(w[81] + w[181]);
-    const double s16 = 2.0*w[94];
-    const double s17 = s15 - w[183] - qd[1]*s16;
-    const double s18 = qd[0]*(w[175] + qd[0]*w[36]);
-    const double s19 = w[187] + w[135]*w[189] + w[190];
-    const double s20 = qd[0]*(2.0*w[11]*(w[89] + w[125]) - qd[0]*w[28]) - w[26]*w[137] - w[3]*s18 - w[10]*s19;
-    const double s21 = w[10]*s17 + qd[0]*(w[175] - qd[0]*w[184] - 0.05*qd[3]*w[64]) + s13 + 0.05*w[87]*(w[185] + w[10]*w[136] + w[102]) + 2.0*(qd[2]*w[102] + w[11]*w[186]) + w[1]*(s13 + s18) - w[134]*w[43] - 0.025*w[12]*s20;
-    const double s22 = qd[0]*w[174];
-    const double s23 = w[34]*w[193];
-    const double s24 = 2.0*w[10]*w[194] + w[139]*w[30] + w[11]*(w[82]*w[7] + s19) + qd[0]*(qd[0]*w[33] - 2.0*w[10]*w[95]) - w[3]*s22;
-    const double s25 = qd[0]*(qd[0]*w[191] + w[192] + w[174]) + w[1]*(s22 - s23) + 0.05*w[87]*(w[92] + w[97] - w[11]*w[136]) + 2.0*w[10]*w[196] - 0.025*w[12]*s24 - s11 - w[11]*s17 - w[134]*w[49];
-    const double s26 = w[205] + w[206] + (w[207] - s9)*w[113] + w[204];
-    const double s27 = w[212] + w[186];
-    const double s28 = w[216] + w[183];
-    const double s29 = 40.0*w[36]*w[193] + 36.0*(w[11]*s27 + qd[2]*w[214] - qd[1]*w[127]) + w[128]*w[226] + qd[1]*w[215] - 18.0*(w[10]*s28 + w[141]*w[44]) - s20;
-    const double s30 = w[105]*w[226] + 40.0*s23 + s24 - 18.0*(w[141]*w[50] + w[11]*s28) - qd[1]*w[217] - 36.0*(w[10]*(w[195] + s27) - qd[1]*w[126]);
-    w[50] = w[79]*(0.0625*(w[165] - w[116]*s9) - w[167]) + 0.001*(w[25]*w[167] + w[112]*(w[136] + 0.15*w[140])) - 0.009*(w[169] + 0.016666666666666666*s10 + w[172])*w[6] - 0.002*p.m2*(w[37]*s12 - s14*w[35]) - 0.00015*(w[39]*w[172] + w[103]*(w[136] + 60.0*w[140]) - (6.666666666666667*s10 + w[178] + w[172])*w[9]) - qd[1]*w[0]*(0.00025*w[179] + w[180]) - 0.16*p.m4*(s21*w[72] + w[71]*s25) - 5e-05*(w[38]*w[198] + w[204]*w[84] + w[23]*s26 + w[119]*(9.0*w[202] + w[200]) + w[16]*w[211] - w[116]*w[203]) - 1e-04*p.m3*(w[70]*s29 - s30*w[69]);
-    const double s31 = 5e-05*(w[13]*s26 + w[204]*w[59] + (w[146] + 7.0*w[145])*w[116] - w[61]*w[198] - w[119]*(9.0*w[146] + w[145]) - w[12]*w[211]);
-    const double s32 = 0.001*(w[103]*w[111] - w[112]*(w[103] + 0.15*w[112]));
-    const double s33 = 0.00015*(w[103]*(w[103] + 60.0*w[112]) + w[112]*w[124]);
-    w[84] = w[187] + w[218] + w[139]*w[7];
-    const double s34 = qd[1]*(s16 - w[89]) + w[183] - s15;
-    const double s35 = 18.0*w[84] + 40.0*w[182] + qd[2]*w[219] + s34;
-    const double s36 = w[187] + qd[2]*(w[66] + w[223]) + 0.025*(w[12]*s34 - w[134]*w[23]) + 0.05*w[87]*w[140] + w[139]*(w[2] + w[7]);
-    w[137] = s31 + s32 + s33 + p.m3*(1e-04*(w[78]*s30 + w[76]*s29 - s35*w[22]) - 0.01*p.g*w[22]) + p.m4*(0.16*(s21*w[55] - s25*w[58] - w[20]*s36) - 0.4*p.g*w[20]) - w[80]*(w[31]*s12 - w[27]*s14) - w[0]*(qd[0]*(0.00025*(qd[1] - w[221]) - w[144]) + p.m2*(0.04*w[182] + w[222]));
-    w[166] = s31 + s32 + s33 + p.m3*(1e-04*(s30*w[77] + w[75]*s29 - w[21]*s35) - 0.01*p.g*w[21]) - p.m4*(0.4*p.g*w[19] - 0.16*(s21*w[54] - w[19]*s36 - s25*w[57]));
-    w[186] = 5e-05*(((9.0*w[116] + w[119]) - w[120])*w[119] - (w[129] - s9)*w[116]) - p.m4*(w[147] - 0.004*(s21*w[63] + s25*w[65] - w[16]*s36)) - 8e-04*s10;
+    w[143] = qd[1] + w[86];
+    w[144] = 0.058*qd[0]*w[2];
+    w[145] = w[67]*w[30];
+    w[146] = qd[0]*w[5]*w[30] - w[145];
+    w[147] = w[12]*w[146];
+    w[148] = w[13]*w[114] - w[147];
+    w[149] = 0.025*w[83];
+    w[150] = w[149] - w[30];
+    w[151] = w[74]*w[150];
+    w[152] = 0.05*w[83];
+    w[153] = qd[3]*w[152];
+    w[154] = qd[1]*w[9];
+    w[155] = qd[2]*w[74] + qd[0]*w[154];
+    w[156] = qd[0]*w[22];
+    w[157] = w[118]*w[22];
+    w[158] = w[74]*w[30];
+    w[159] = qd[1]*w[8];
+    w[160] = qd[0]*w[7];
+    w[161] = qd[0]*(w[60] + w[159]) + qd[2]*(w[160] + w[64]);
+    w[162] = w[69]*w[30];
+    w[163] = w[12]*w[155];
+    w[164] = w[163] + qd[3]*w[81];
+    w[165] = w[12]*w[119];
+    w[166] = w[165] + w[62];
+    w[167] = w[13]*w[119];
+    w[168] = w[167] - w[59];
+    w[169] = 7.0*w[166] + w[168];
+    w[170] = w[13]*w[155];
+    w[171] = qd[3]*w[78];
+    w[172] = w[170] + w[171];
+    w[173] = qd[3]*w[79];
+    w[174] = 7.0*(w[173] + w[163]);
+    w[175] = qd[3]*7.0*w[80];
+    w[176] = 16.0*w[81];
+    w[177] = 16.0*w[78];
+    w[178] = w[177] - w[84];
+    w[179] = w[178]*w[75];
+    w[180] = 0.1111111111111111*w[73];
+    w[181] = w[180] + 2.0*w[74];
+    w[182] = qd[1]*w[5];
+    w[183] = w[2]*w[6];
+    w[184] = w[118]*w[183];
+    const double s8 = w[30]*w[30];
+    w[185] = 18.0*w[67];
+    w[186] = qd[0]*(w[89] - w[9]) - w[185];
+    w[187] = w[74]*w[186];
+    w[188] = 0.025*(s8 - w[187]);
+    w[189] = 0.025*w[82];
+    w[190] = w[69] + w[189];
+    w[191] = w[74]*w[190];
+    w[192] = w[13]*w[146];
+    w[193] = w[12]*w[114] + w[192];
+    w[194] = 0.05*w[82];
+    w[195] = w[30]*w[150];
+    w[196] = 0.025*w[170];
+    w[197] = w[2]*w[9];
+    w[198] = w[118]*w[197];
+    w[199] = w[69]*w[190];
+    w[200] = w[69]*w[186];
+    w[201] = 0.025*w[200];
+    w[202] = 0.45*s8;
+    w[203] = w[81]*w[84];
+    w[204] = w[120]*w[70];
+    w[205] = w[120]*w[71];
+    w[206] = 0.2*p.g;
+    w[207] = 8.0*w[2];
+    w[208] = qd[1] - qd[0]*w[207];
 }
 
-static LAGC_PART_NOINLINE void shared_part32(const Parameters& p, double* w) {
-    w[195] = 400.0*p.m2;
+static LAGC_PART_NOINLINE void shared_part32(double* w) {
+    w[209] = -w[117];
+    w[210] = -w[116];
 }
 
 static LAGC_PART_NOINLINE void shared_part33(const double* qd, double* w) {
-    w[229] = qd[1]*w[2];
+    w[116] = qd[2]*w[9];
 }
 
-static LAGC_PART_NOINLINE void shared_part34(double* w) {
-    w[230] = 0.9*w[66];
+static LAGC_PART_NOINLINE void shared_part34(const double* qd, double* w) {
+    w[211] = qd[2]*qd[2];
 }
 
 static LAGC_PART_NOINLINE void shared_part35(const Parameters& p, double* w) {
-    w[231] = 0.012 + 1e-04*w[148] + 3e-04*w[39]*w[6] + 0.004*w[130] + 0.16*p.m4*w[149] + 0.031*w[131] - (0.002*w[25] - w[79])*w[9];
-    const double s37 = 5e-05*w[152];
-    w[232] = 0.002*p.m2*(w[27]*w[35] + w[31]*w[37]) - 1e-04*p.m3*w[150] - 5e-04*w[2] - 0.16*p.m4*w[151] - s37;
-    w[233] = -(0.16*p.m4*w[153] + s37 + 1e-04*p.m3*w[154]);
-    w[234] = -(w[79] + 0.004*w[155]);
-    w[235] = 0.048 + w[80] + 0.16*p.m4*w[156] - 1e-04*w[157];
-    w[236] = 0.018 + 0.16*p.m4*w[158] - 1e-04*w[159];
-    w[237] = -w[227];
-    w[238] = 0.018 + 0.16*p.m4*w[161] - 1e-04*w[162];
-    w[239] = 8e-04 + 1e-04*w[164];
+    w[212] = 1e-04*p.m4;
 }
 
-static LAGC_PART_NOINLINE void shared_part36(const double* qd, double* w) {
-    w[240] = 9.0*w[13];
-    w[241] = w[12] + w[240];
-    w[242] = w[241]*w[6];
-    w[243] = 9.0*w[85];
-    w[244] = w[0]*w[229];
-    w[245] = qd[0]*w[91];
-    w[91] = w[93] - w[95];
-    w[246] = qd[3]*w[65];
-    w[247] = qd[1]*w[31];
-    w[248] = qd[2]*w[30];
-    w[249] = w[10]*w[99];
-    w[250] = qd[2]*w[8];
-    w[251] = qd[0]*w[101];
-    w[101] = qd[0]*w[34];
-    w[252] = qd[3]*w[63];
-    w[253] = qd[2]*w[26];
-    w[254] = w[11]*w[103];
-    w[255] = qd[0]*w[105];
-    w[256] = qd[0]*w[5];
-    w[257] = w[11]*w[256];
-    const double s38 = 60.0*w[7];
-    w[258] = qd[2]*s38;
-    const double s39 = 0.15*w[7];
-    w[259] = qd[2]*s39;
-    w[260] = qd[1]*w[36];
-    w[261] = 0.15*w[96] + qd[0]*(s39 + w[6]);
-    w[262] = w[9]*w[261];
-    w[263] = w[111]*w[6];
-    w[264] = 0.15*w[9] + w[6];
-    w[265] = w[112]*w[264];
-    w[266] = w[103]*w[25];
-    w[267] = w[265] - w[266];
-    w[268] = w[13]*w[9];
-    w[269] = 7.0*w[17] + w[268];
-    w[270] = w[116]*w[269];
-    w[271] = w[9]*w[241];
-    w[272] = w[271]*w[119];
-    w[273] = 7.0*w[12];
-    w[274] = w[13] + w[273];
-    w[275] = qd[3]*w[274];
-    w[276] = w[12]*w[112];
-    w[277] = 7.0*w[276];
-    w[278] = w[13]*w[112];
-    w[279] = w[277] + w[278];
-    const double s40 = qd[3] + w[112];
-    w[280] = w[13]*s40;
-    w[281] = w[242]*w[280];
-    w[282] = w[241]*s40;
-    w[283] = 9.0*w[117] + w[103]*w[240];
-    w[117] = w[116] - w[283];
-    w[284] = w[13]*w[117];
-    w[285] = w[12]*w[120];
-    w[286] = w[12]*s40;
-    w[287] = w[286]*w[38];
-    w[288] = 60.0*w[96] + qd[0]*(s38 + w[6]);
-    w[96] = 60.0*w[9] + w[6];
-    w[289] = w[103]*w[96];
-    w[290] = w[112]*w[39];
-    w[291] = (w[288]*w[6] + w[289]) + (w[290] + w[124]*w[9]);
-    w[292] = w[11]*w[14];
-    w[293] = 18.0*w[5];
-    w[294] = w[104] - w[293];
-    w[295] = w[11]*w[294];
-    w[296] = w[10]*w[14];
-    w[297] = qd[0]*w[52];
-    w[298] = w[240]*w[67] + w[119] - 9.0*w[115];
-    w[299] = 9.0*w[23] - w[16];
-    w[300] = w[119]*(w[299] - w[38]);
-    const double s41 = w[241] + w[61];
-    w[301] = s41*w[6]*w[116];
-    w[302] = qd[0]*w[62];
-    w[303] = qd[3]*w[12];
-    w[304] = qd[0]*w[64];
-    w[305] = w[241]*w[113];
-    w[306] = w[272] - w[305]*w[16];
-    w[307] = w[275] - w[279];
-    w[308] = w[270] + w[23]*w[307];
-    w[309] = w[87]*w[9];
-    w[310] = qd[2]*w[7];
-    w[311] = w[116]*(w[59] + w[274]);
-    w[312] = w[119]*s41;
-    w[313] = w[12]*w[298];
-    w[314] = w[13]*w[129];
+static LAGC_PART_NOINLINE void shared_part36(const Parameters& p, double* w) {
+    w[213] = p.m4*w[24];
 }
 
 static LAGC_PART_NOINLINE void shared_part37(double* w) {
-    w[315] = 40.0*w[2];
-    w[316] = 18.0*w[9];
-    w[317] = w[316] - w[6];
-    w[318] = w[315] + w[317];
-    w[319] = 0.025*w[23];
+    w[214] = 0.004*w[35];
 }
 
-static LAGC_PART_NOINLINE void shared_part38(double* w) {
-    w[320] = 0.9*w[171];
+static LAGC_PART_NOINLINE void shared_part38(const double* qd, const Parameters& p, double* w) {
+    const double s9 = qd[0]*(w[156] + 2.0*w[66]) + w[157];
+    const double s10 = w[118]*w[20] + qd[0]*(w[122] - 2.0*w[68]);
+    const double s11 = w[11]*s9 - w[10]*s10;
+    w[215] = 0.025*(w[69]*w[81] + w[148]) + w[151] - w[153] - w[155] - s11;
+    w[216] = p.m4*w[215];
+    const double s12 = p.m3*(18.0*(w[158] + w[161]) + 40.0*s11 + w[146] - w[162]);
+    w[217] = w[0]*(qd[1]*(0.00025*w[143] + w[144]) - 0.004*(40.0*w[216] - s12));
+    const double s13 = 9.0*w[81] - w[78];
+    const double s14 = w[174] + w[175] + (w[176] - s13)*w[75] + w[172];
+    const double s15 = 9.0*w[172] + w[179] + w[164];
+    w[218] = 5e-05*(w[25]*w[164] + w[172]*w[58] + w[15]*s14 + w[24]*s15 + w[81]*(9.0*w[168] + w[166]) - w[78]*w[169]);
+    const double s16 = w[145] - qd[0]*(w[182] + w[63]);
+    w[58] = 0.009*(w[30]*w[181] + 0.016666666666666666*s16 + w[155])*w[6];
+    const double s17 = w[41]*s9;
+    const double s18 = w[43]*s10;
+    const double s19 = p.m3*(w[184] - s17 - w[188] - s18);
+    w[145] = w[184] + qd[3]*w[194] - s17 - w[191] - s18 - 0.025*(w[30]*w[81] + w[193]);
+    const double s20 = p.m4*w[145];
+    const double s21 = s19 + s20;
+    const double s22 = w[38]*s9;
+    const double s23 = w[36]*s10;
+    w[219] = w[195] - w[196] - 0.05*w[171] - s22 - s23 - w[198] - w[199];
+    w[171] = p.m4*w[219];
+    w[220] = p.m3*(s22 + s23 + w[202] + w[198] - w[201]);
+    const double s24 = w[171] - w[220];
+    w[221] = 0.16*(w[45]*s21 + (0.025*w[13]*w[171] + w[216] - 0.01125*s12)*w[6] - w[40]*s24);
+    w[222] = 0.025*s12;
+    w[223] = w[13]*s20;
+    w[224] = 8e-04*(0.0625*(w[203] - w[78]*s13) - w[146]);
+    w[225] = 0.00015*(w[19]*w[155] + w[69]*(w[115] + 60.0*w[119]) + w[9]*(w[88]*w[30] - 6.666666666666667*s16 - 120.0*w[162] - w[155]));
+    w[226] = 0.001*(w[18]*w[146] + w[74]*(w[115] + 0.15*w[119]));
+    const double s25 = w[204] - s10;
+    const double s26 = w[205] + s9;
+    w[227] = 0.002*p.m2*(w[23]*s25 - s26*w[21]);
+    w[228] = 0.072*s19;
+    w[229] = 0.16*(s20 + s21*w[53] + w[49]*s24);
+    w[230] = 0.001*(w[69]*w[73] - w[74]*(w[69] + 0.15*w[74]));
+    w[231] = 0.00015*(w[69]*(w[69] + 60.0*w[74]) + w[74]*w[88]);
+    w[232] = p.g*w[126];
+    w[233] = w[2]*w[32]*(w[10]*s26 - w[11]*s25);
+    w[234] = 5e-05*(w[13]*s14 + w[172]*w[26] + (w[125] + 7.0*w[124])*w[78] - w[12]*s15 - w[28]*w[164] - w[81]*(9.0*w[125] + w[124]));
+    w[235] = w[0]*(p.m2*(w[206] + 0.04*w[2]*w[118]) + qd[0]*(0.00025*(qd[1] - w[208]) - w[123]));
+    w[236] = 0.16*s20;
+    w[237] = 5e-05*(((9.0*w[78] + w[81]) - w[84])*w[81] - (w[90] - s13)*w[78]);
+    w[238] = 8e-04*s16;
 }
 
 static LAGC_PART_NOINLINE void shared_part39(const Parameters& p, double* w) {
-    w[321] = 120.0 + 310.0*w[131] + 3.0*w[39]*w[6] + 1600.0*p.m4*w[149] + w[9]*(8.0*w[9] - 20.0*w[25]) + 40.0*w[130] + w[148];
-    w[148] = 0.2*w[9] + w[155];
-    w[149] = p.m2*(w[73]*w[35] + w[52]*w[37]) - 3200.0*p.m4*w[151] - 2.0*p.m3*w[150] - 10.0*w[2] - w[152];
-    w[73] = 2.0*p.m3*w[154] + 3200.0*p.m4*w[153] + w[152];
-    w[150] = 8.0 + w[164];
-    w[151] = 180.0 + 1600.0*p.m4*w[161] - w[162];
-    w[152] = 180.0 + 1600.0*p.m4*w[158] - w[159];
-    w[153] = 480.0 + w[195] + 1600.0*p.m4*w[156] - w[157];
+    w[239] = w[100] - w[142];
+    w[240] = 400.0*p.m2;
 }
 
-static LAGC_PART_NOINLINE void shared_part40(const double* u, double* w) {
-    w[154] = u[1] - w[137];
-    w[155] = u[2] - w[166];
-    w[156] = u[3] - w[186];
+static LAGC_PART_NOINLINE void shared_part40(double* w) {
+    w[241] = w[118] + w[211];
 }
 
 static LAGC_PART_NOINLINE void shared_part41(double* w) {
-    w[157] = 0.3 - w[142];
+    w[242] = 0.9*w[116];
 }
 
-static LAGC_PART_NOINLINE void shared_part42(double* w) {
-    w[158] = w[11]*w[138];
-    w[159] = w[10]*w[138];
+static LAGC_PART_NOINLINE void shared_part42(const Parameters& p, double* w) {
+    const double s27 = w[100] - w[213];
+    w[100] = 0.012 + 3e-04*w[19]*w[6] + 1e-04*w[128] + 0.004*(w[91] + w[129] + w[40]*s27 + w[130] + w[131]) + w[0]*(0.16*w[107] + 0.031*w[0]) - (0.002*w[18] - w[121])*w[9];
+    const double s28 = 0.004*w[134] + w[214]*w[9] + 5e-05*(w[13]*w[25] + w[136] - w[135] - w[137]) + 0.16*w[45]*w[92] - 1e-04*w[12]*w[213];
+    w[243] = 0.004*(w[49]*s27 - w[132]) - w[2]*(5e-04 - 0.002*p.m2*w[133]) - s28;
+    w[244] = -s28;
+    w[245] = 8e-04 + w[212];
+    w[246] = -(w[245]*w[9] + w[45]*w[214] + 0.004*(w[138] + w[108]));
+    const double s29 = 0.0325*p.m3;
+    const double s30 = 1e-04*w[141];
+    w[247] = 0.048 + 0.16*w[53]*w[140] + w[32] + s29 - 0.004*w[49]*w[139] - s30;
+    w[248] = 0.018 + s29 - s30;
+    w[249] = -(0.004*w[49]*w[101] - 0.16*w[53]*w[92] - w[248]);
+    w[250] = w[214]*w[53] + w[214];
 }
 
-static LAGC_PART_NOINLINE void shared_part43(const double* qd, double* w) {
-    w[138] = w[82]*w[83] + qd[1]*(qd[1]*w[142] + w[230]);
+static LAGC_PART_NOINLINE void shared_part43(const Parameters& p, double* w) {
+    w[251] = 0.01*p.g*w[213];
 }
 
 static LAGC_PART_NOINLINE void shared_part44(const double* qd, double* w) {
-    w[161] = qd[1]*w[68];
+    w[213] = 9.0*w[13];
+    w[252] = w[12] + w[213];
+    w[253] = w[252]*w[6];
+    w[254] = 9.0*w[59];
+    w[255] = qd[1]*w[4];
+    w[256] = qd[2]*w[4];
+    w[257] = w[63] - w[255];
+    w[258] = w[256] - w[257];
+    w[259] = w[2]*w[10];
+    w[260] = qd[2]*w[8];
+    w[261] = qd[0]*w[5];
+    const double s31 = 60.0*w[7];
+    w[5] = qd[2]*s31;
+    const double s32 = 0.15*w[7];
+    w[262] = qd[2]*s32;
+    w[263] = qd[1]*w[20];
+    w[264] = 0.15*w[64] + qd[0]*(s32 + w[6]);
+    w[265] = w[9]*w[264];
+    w[266] = w[73]*w[6];
+    w[267] = 0.15*w[9] + w[6];
+    w[268] = w[74]*w[267];
+    w[269] = w[69]*w[18];
+    w[270] = w[268] - w[269];
+    w[271] = w[12]*w[9];
+    w[272] = w[13]*w[9];
+    w[273] = 7.0*w[271] + w[272];
+    w[274] = w[78]*w[273];
+    w[275] = w[9]*w[252];
+    w[276] = w[275]*w[81];
+    w[277] = 7.0*w[12];
+    w[278] = w[13] + w[277];
+    w[279] = qd[3]*w[278];
+    w[280] = 7.0*w[82];
+    w[281] = w[280] + w[83];
+    const double s33 = qd[3] + w[74];
+    w[282] = w[13]*s33;
+    w[283] = w[253]*w[282];
+    w[284] = w[252]*s33;
+    w[285] = 9.0*w[79] + w[69]*w[213];
+    w[286] = w[78] - w[285];
+    w[287] = w[13]*w[286];
+    w[288] = w[12]*w[84];
+    w[289] = w[12]*s33;
+    w[290] = w[289]*w[25];
+    w[291] = 60.0*w[64] + qd[0]*(s31 + w[6]);
+    w[292] = 60.0*w[9] + w[6];
+    w[293] = w[69]*w[292];
+    w[294] = w[74]*w[19];
+    w[295] = (w[291]*w[6] + w[293]) + (w[294] + w[88]*w[9]);
+    w[296] = w[213]*w[30] + w[81] - 9.0*w[77];
+    w[297] = 9.0*w[15] - w[24];
+    w[298] = w[81]*(w[297] - w[25]);
+    const double s34 = w[252] + w[28];
+    w[299] = s34*w[6]*w[78];
+    w[300] = qd[3]*w[12];
+    w[301] = w[252]*w[75];
+    w[302] = w[276] - w[301]*w[24];
+    w[303] = w[279] - w[281];
+    w[304] = w[274] + w[15]*w[303];
+    w[305] = 0.025*w[271] + w[6];
+    w[306] = w[61]*w[9];
+    w[307] = w[78]*(w[26] + w[278]);
+    w[308] = w[81]*s34;
+    w[309] = w[12]*w[296];
+    w[310] = w[13]*w[90];
+}
+
+static LAGC_PART_NOINLINE void shared_part45(const double* qd, double* w) {
+    w[311] = 2.0*qd[2];
+}
+
+static LAGC_PART_NOINLINE void shared_part46(double* w) {
+    w[312] = 40.0*w[2];
+    w[313] = 18.0*w[9];
+    w[314] = w[313] - w[6];
+    w[315] = w[312] + w[314];
+    w[316] = 0.025*w[15];
+}
+
+static LAGC_PART_NOINLINE void shared_part47(double* w) {
+    w[317] = 0.9*w[154];
+}
+
+static LAGC_PART_NOINLINE void shared_part48(const Parameters& p, double* w) {
+    w[318] = 0.01*p.g*w[142];
+}
+
+static LAGC_PART_NOINLINE void shared_part49(const Parameters& p, double* w) {
+    const double s35 = 325.0*p.m3;
+    w[319] = 180.0 + s35 - w[141];
+    w[320] = w[135] + w[13]*(2.0*w[108] - w[25]) + w[137] - w[136] - 3200.0*w[45]*w[92] - 80.0*(w[105] + w[134]);
+    w[134] = 0.2*w[9] + w[138] + p.m4*(w[29] + w[15]) + w[103];
+    w[135] = 120.0 + 3.0*w[19]*w[6] + w[9]*(8.0*w[9] - 20.0*w[18]) + 40.0*(w[91] + w[40]*w[239] + w[129] + w[130] + w[131]) + w[0]*(1600.0*w[107] + 310.0*w[0]) + w[128];
+    w[128] = w[2]*(10.0 - 40.0*p.m2*w[133]) + 80.0*(w[132] - w[49]*w[239]) - w[320];
+    w[129] = 8.0 + p.m4;
+    w[130] = 480.0 + s35 + 1600.0*w[53]*w[140] + w[240] - 40.0*w[49]*w[139] - w[141];
+    w[131] = 1600.0*w[53]*w[92] + w[319] - 40.0*w[49]*w[101];
+    w[132] = w[35]*w[53] + w[35];
+}
+
+static LAGC_PART_NOINLINE void shared_part50(double* w) {
+    w[133] = w[96]*w[215];
+    w[136] = w[223] + w[133];
+    w[137] = w[217] + w[218] + w[58] + w[225] + w[9]*(0.004*(w[222] - w[136]) - w[224]) + w[227] - w[221] - w[226];
+    const double s36 = 0.004*(w[220] - w[96]*w[219]);
+    w[138] = w[228] + w[229] + w[232] + s36 + w[235] - w[230] - w[231] - w[233] - w[234];
+    w[139] = w[228] + w[236] + s36 + w[127] - w[230] - w[231] - w[234];
+}
+
+static LAGC_PART_NOINLINE void shared_part51(double* w) {
+    w[140] = 0.3 - w[56];
+}
+
+static LAGC_PART_NOINLINE void shared_part52(double* w) {
+    w[141] = w[11]*w[117];
+    w[215] = w[10]*w[117];
+}
+
+static LAGC_PART_NOINLINE void shared_part53(const double* qd, double* w) {
+    w[117] = qd[2]*w[6];
+}
+
+static LAGC_PART_NOINLINE void shared_part54(const double* qd, double* w) {
+    w[219] = w[211]*w[55] + qd[1]*(qd[1]*w[56] + w[242]);
+}
+
+static LAGC_PART_NOINLINE void shared_part55(const double* qd, double* w) {
+    w[211] = qd[1]*w[16];
 }
 
 // mass_matrix in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void mass_matrix_part0(double* M, double* w) {
-    M[0] = w[231];
-    M[1] = w[232];
-    M[4] = w[232];
-    M[2] = w[233];
-    M[8] = w[233];
-    M[3] = w[234];
-    M[12] = w[234];
-    M[5] = w[235];
-    M[6] = w[236];
-    M[9] = w[236];
-    M[7] = w[237];
-    M[13] = w[237];
-    M[10] = w[238];
-    M[11] = w[228];
-    M[14] = w[228];
-    M[15] = w[239];
+    M[0] = w[100];
+    M[11] = w[214];
+    M[14] = w[214];
+    M[1] = w[243];
+    M[4] = w[243];
+    M[2] = w[244];
+    M[8] = w[244];
+    M[15] = w[245];
+    M[3] = w[246];
+    M[12] = w[246];
+    M[5] = w[247];
+    M[10] = w[248];
+    M[6] = w[249];
+    M[9] = w[249];
+    M[7] = w[250];
+    M[13] = w[250];
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void coriolis_matrix_part0(const double* qd, const Parameters& p, double* C, double* w) {
-    const double s42 = w[1]*w[229];
-    const double s43 = w[86] + w[66] + s42;
-    const double s44 = w[85] - w[13]*s43;
-    const double s45 = w[88] + w[12]*s43;
-    const double s46 = w[240]*s43 + s45 - w[243];
-    const double s47 = 7.0*s45 - s44;
-    const double s48 = w[3]*w[229];
-    const double s49 = w[81] + w[89] - s48;
-    const double s50 = s48 - w[91];
-    const double s51 = w[92] + w[11]*s50 + w[97];
-    const double s52 = w[3]*w[98];
-    const double s53 = w[86] + w[250];
-    const double s54 = s42 + s53;
-    const double s55 = s52 - w[248] - w[249] - w[11]*s54;
-    const double s56 = w[245] + 0.025*(w[12]*s51 - w[246]) + w[247] - s55;
-    const double s57 = w[10]*w[229];
-    const double s58 = w[10]*w[91] + w[3]*(w[101] - s57) + w[102];
-    const double s59 = w[1]*s57;
-    const double s60 = s59 + w[10]*s53 + w[253] - w[254];
-    const double s61 = w[251] + 0.025*(w[12]*s58 - w[252]) - s57 - s60;
-    const double s62 = 40.0*w[229];
-    const double s63 = 18.0*s53 + s62;
-    const double s64 = w[255] + 40.0*w[101] + s58 - w[10]*s63 - 18.0*(w[257] + s59) - qd[2]*18.0*w[26];
-    const double s65 = 18.0*(w[11]*s42 - s52) + qd[0]*w[10]*(w[14] + w[104]) + w[11]*s63 + qd[2]*18.0*w[30] + s51;
-    const double s66 = w[143] + s57;
-    const double s67 = w[108] + w[247];
-    C[0] = 5e-05*(w[242]*s44 - w[16]*s46 - w[23]*s47 - w[38]*s45) + w[79]*s49 + 1e-04*p.m3*(s64*w[69] - w[70]*s65) - 0.027*w[244] - 0.16*p.m4*(s56*w[72] - w[71]*s61) - 0.00015*(w[39]*s43 + (60.0*s54 + w[258] + s49)*w[6]) - 0.002*p.m2*(s66*w[37] - s67*w[35]) - 0.001*(s49*w[25] - w[9]*(0.15*s54 + w[259] + s49));
-    const double s68 = w[109] + w[260];
-    const double s69 = w[98] - qd[1]*w[34];
-    const double s70 = 5e-04*(w[262] + w[267] - w[263]);
-    const double s71 = 4e-04*(w[113]*w[6] - w[103]*w[9]);
-    const double s72 = w[12]*s46;
-    const double s73 = w[59]*s44;
-    const double s74 = w[13]*s47;
-    const double s75 = w[284] + w[285];
-    const double s76 = w[9]*s75;
-    const double s77 = w[61]*s45;
-    const double s78 = 2.5e-05*(w[270] + s74 + s76 - s72 - w[272] - w[23]*(w[275] + w[279]) - s73 - w[281] - w[16]*w[282] - s77 - w[287]);
-    const double s79 = 0.025*(w[87]*w[45] - w[12]*s60) - s58;
-    const double s80 = s68 - s79;
-    const double s81 = 0.025*(w[12]*s55 + w[87]*w[51]) + s51;
-    const double s82 = s69 + s81;
-    const double s83 = 7.5e-05*w[291];
-    const double s84 = qd[0]*w[74] + s55 - 18.0*w[126] - qd[1]*w[295];
-    const double s85 = qd[1]*w[292] - 40.0*w[98] - s84;
-    const double s86 = 18.0*(w[3]*w[101] - w[127]) + qd[2]*w[128] + qd[0]*18.0*w[32] + qd[1]*w[10]*w[294] + s60;
-    C[2] = -(0.16*p.m4*(w[71]*s81 - w[72]*s79) + s71 + 1e-04*p.m3*(s86*w[70] + s84*w[69]) + s83 - s70 - s78);
-    const double s87 = qd[1]*w[296] + w[297] + s86;
-    C[1] = 0.002*p.m2*(s68*w[35] - w[37]*s69) + s70 + s78 + 1e-04*p.m3*(s85*w[69] - s87*w[70]) - s71 - 0.16*p.m4*(w[72]*s80 + w[71]*s82) - w[0]*(0.000125*w[122] + 0.000375*qd[1] + w[144]) - s83;
-    const double s88 = 2.5e-05*(w[16]*(w[298] - w[120]) + w[301] + w[23]*(w[129] + w[117]) - w[300]);
-    const double s89 = 4e-04*s50;
-    C[12] = s88 + s89 - 0.004*p.m4*(s61*w[65] - s56*w[63]);
-    const double s90 = w[10]*w[87] + w[303]*w[33] - w[13]*s51 - w[302];
-    const double s91 = w[13]*s58 + w[303]*w[29] - w[11]*w[87] - w[304];
-    C[3] = -(s88 - s89 - 0.004*p.m4*(w[71]*s90 - w[72]*s91));
-    C[15] = 1e-04*p.m4*(w[63]*s91 + w[16]*s44 - s90*w[65]);
-    const double s92 = 2.5e-05*(s72 + s73 + s76 + s77 + w[145]*w[38] + w[146]*w[242] + w[308] - s74 - w[306]);
-    C[4] = -(s70 + w[0]*(0.000125*(qd[1] - w[122]) - w[144]) + s92 - s71 - w[80]*(w[27]*s67 - w[31]*s66) - 0.16*p.m4*(s61*w[58] + s56*w[55]) - 1e-04*p.m3*(w[76]*s65 + s64*w[78]) - s83);
-    C[8] = -(s70 + s92 - s71 - 1e-04*p.m3*(s64*w[77] + w[75]*s65) - 0.16*p.m4*(s56*w[54] + s61*w[57]) - s83);
-    const double s93 = 5e-05*(w[87]*w[59] + w[13]*w[275] - w[12]*qd[3]*w[241] - w[303]*w[61]);
-    const double s94 = 0.025*(w[309] - w[12]*s49) + s43;
-    const double s95 = w[229] + s94;
-    const double s96 = 18.0*(w[310] + s54) - s49;
-    C[6] = s93 - 1e-04*p.m3*(s84*w[78] + w[22]*s96 - w[76]*s86) - 0.16*p.m4*(w[20]*s94 + w[55]*s79 + s81*w[58]);
-    C[10] = s93 + 1e-04*p.m3*(s86*w[75] - w[21]*s96 - s84*w[77]) - 0.16*p.m4*(w[57]*s81 + w[19]*s94 + s79*w[54]);
-    const double s97 = s62 + s96;
-    C[5] = -(w[80]*(w[31]*s69 + w[244] - w[27]*s68) - s93 - 0.16*p.m4*(w[55]*s80 - s82*w[58] - w[20]*s95) - 1e-04*p.m3*(s87*w[76] + s85*w[78] - s97*w[22]));
-    C[9] = s93 + 0.16*p.m4*(s80*w[54] - s82*w[57] - s95*w[19]) + 1e-04*p.m3*(s87*w[75] + s85*w[77] - w[21]*s97);
-    const double s98 = 4e-04*w[103];
-    const double s99 = 2.5e-05*(w[311] + w[314] + s75 - w[312] - w[313]);
-    C[7] = s98 + s99 + 0.004*p.m4*(w[55]*s91 + s90*w[58] + w[20]*s44);
-    C[11] = s98 + s99 + 0.004*p.m4*(s90*w[57] + s91*w[54] + w[19]*s44);
-    C[13] = -(s98 + s99 - 0.004*p.m4*(s82*w[65] + w[63]*s80 - w[16]*s95));
-    C[14] = -(s98 + 0.004*p.m4*(w[63]*s79 + w[16]*s94 - w[65]*s81) + s99);
+    const double s37 = w[1]*w[54];
+    const double s38 = w[60] + w[116] + s37;
+    w[116] = w[59] - w[13]*s38;
+    const double s39 = w[62] + w[12]*s38;
+    const double s40 = w[213]*s38 + s39 - w[254];
+    const double s41 = 7.0*s39 - w[116];
+    const double s42 = w[3]*w[54];
+    const double s43 = w[117] + w[255] - s42;
+    const double s44 = w[0]*w[54];
+    const double s45 = w[11]*w[13];
+    const double s46 = w[10]*w[7];
+    const double s47 = s42 - w[258];
+    const double s48 = qd[0]*s46 + w[11]*s47 + w[10]*w[64];
+    const double s49 = w[12]*w[10];
+    const double s50 = w[11]*w[7];
+    const double s51 = w[1]*w[65];
+    const double s52 = s50 + s51;
+    w[62] = s49 - w[13]*s52;
+    const double s53 = qd[0]*w[259];
+    const double s54 = w[3]*s53;
+    const double s55 = w[60] + w[260];
+    const double s56 = s37 + s55;
+    const double s57 = s54 - qd[2]*s50 - w[10]*w[67] - w[11]*s56;
+    const double s58 = qd[0]*(w[22] - 0.025*s45) + 0.025*(w[12]*s48 - qd[3]*w[62]) + w[66] - s57;
+    const double s59 = w[13]*w[10];
+    const double s60 = w[3]*w[65] - w[11]*w[4];
+    const double s61 = 0.025*(s59 + w[12]*s52) + w[20] - s60;
+    const double s62 = s46 + w[1]*w[259];
+    const double s63 = w[3]*w[259] - w[1]*w[22];
+    const double s64 = w[22] - 0.025*(s45 - w[12]*s62) - s63;
+    const double s65 = w[10]*w[258] + w[3]*(w[122] - w[68]) + w[11]*w[64];
+    const double s66 = w[12]*w[11];
+    w[60] = w[13]*s62 + s66;
+    const double s67 = w[1]*w[68];
+    const double s68 = s67 + w[10]*s55 + qd[2]*s46 - w[11]*w[69];
+    const double s69 = qd[0]*(w[20] + 0.025*s59) + 0.025*(w[12]*s65 - qd[3]*w[60]) - w[68] - s68;
+    const double s70 = 18.0*w[4];
+    const double s71 = 40.0*w[54];
+    const double s72 = 18.0*s55 + s71;
+    const double s73 = qd[0]*w[11]*s70 + 40.0*w[122] + s65 - w[10]*s72 - 18.0*(w[11]*w[261] + s67) - qd[2]*18.0*s46;
+    const double s74 = w[14] + w[33];
+    const double s75 = w[10]*s74 + s62;
+    const double s76 = w[11]*s74 + s52;
+    const double s77 = 18.0*(w[11]*s37 - s54) + qd[0]*w[10]*(w[14] + s70) + w[11]*s72 + qd[2]*18.0*s50 + s48;
+    const double s78 = qd[0]*(w[70] - w[20]) + w[68];
+    const double s79 = qd[0]*(w[22] + w[71]) + w[66];
+    C[0] = 5e-05*(w[253]*w[116] - w[24]*s40 - w[15]*s41 - w[25]*s39) + w[121]*s43 + 1e-04*p.m3*(s73*s75 - s76*s77) - 0.027*s44 - 0.16*p.m4*(s58*s61 - s64*s69) - 0.00015*(w[19]*s38 + (60.0*s56 + w[5] + s43)*w[6]) - 0.002*p.m2*(s78*w[23] - s79*w[21]) - 0.001*(s43*w[18] - w[9]*(0.15*s56 + w[262] + s43));
+    const double s80 = qd[0]*w[65] + qd[1]*w[22];
+    const double s81 = s53 - w[263];
+    const double s82 = 5e-04*(w[265] + w[270] - w[266]);
+    const double s83 = 4e-04*(w[75]*w[6] - w[69]*w[9]);
+    const double s84 = w[12]*s40;
+    const double s85 = w[26]*w[116];
+    const double s86 = w[13]*s41;
+    w[33] = w[287] + w[288];
+    const double s87 = w[9]*w[33];
+    const double s88 = w[28]*s39;
+    const double s89 = 2.5e-05*(w[274] + s86 + s87 - s84 - w[276] - w[15]*(w[279] + w[281]) - s85 - w[283] - w[24]*w[284] - s88 - w[290]);
+    w[321] = 0.025*(w[61]*s63 - w[12]*s68) - s65;
+    w[322] = s80 - w[321];
+    w[323] = 0.025*(w[12]*s57 + w[61]*s60) + s48;
+    w[324] = s81 + w[323];
+    const double s90 = 7.5e-05*w[295];
+    const double s91 = 18.0*s62;
+    const double s92 = s70 - w[89];
+    w[325] = qd[0]*s91 + s57 - 18.0*w[11]*(w[256] - w[63]) - qd[1]*w[11]*s92;
+    const double s93 = qd[1]*w[11]*w[14] - 40.0*s53 - w[325];
+    const double s94 = 40.0*w[65];
+    w[256] = 18.0*(w[3]*w[122] - w[10]*w[63]) + qd[2]*w[10]*s70 + qd[0]*18.0*s51 + qd[1]*w[10]*s92 + s68;
+    C[2] = -(0.16*p.m4*(s64*w[323] - s61*w[321]) + s83 + 1e-04*p.m3*(w[256]*s76 + w[325]*s75) + s90 - s82 - s89);
+    const double s95 = qd[1]*w[10]*w[14] + qd[0]*s94 + w[256];
+    C[1] = 0.002*p.m2*(s80*w[21] - w[23]*s81) + s82 + s89 + 1e-04*p.m3*(s93*s75 - s95*s76) - s83 - 0.16*p.m4*(s61*w[322] + s64*w[324]) - w[0]*(0.000125*w[86] + 0.000375*qd[1] + w[123]) - s90;
+    const double s96 = 2.5e-05*(w[24]*(w[296] - w[84]) + w[299] + w[15]*(w[90] + w[286]) - w[298]);
+    const double s97 = 4e-04*s47;
+    C[12] = s96 + s97 - 0.004*p.m4*(s69*w[62] - s58*w[60]);
+    w[3] = w[10]*w[61] + w[300]*s52 - w[13]*s48 - qd[0]*s66;
+    w[122] = w[13]*s65 + w[300]*s62 - w[11]*w[61] - qd[0]*s49;
+    C[3] = -(s96 - s97 - 0.004*p.m4*(s64*w[3] - s61*w[122]));
+    C[15] = w[212]*(w[60]*w[122] + w[24]*w[116] - w[3]*w[62]);
+    w[212] = 0.025*w[12]*s60 + s52;
+    w[326] = w[65] + w[212];
+    w[327] = 0.025*w[12]*s63 + s62;
+    w[328] = w[259] + w[327];
+    const double s98 = s91 + s63;
+    w[329] = 40.0*w[259] + s98;
+    const double s99 = 18.0*s52 + s60;
+    w[330] = s94 + s99;
+    const double s100 = 2.5e-05*(s84 + s85 + s87 + s88 + w[124]*w[25] + w[125]*w[253] + w[304] - s86 - w[302]);
+    C[4] = -(s82 + w[0]*(0.000125*(qd[1] - w[86]) - w[123]) + s100 - s83 - w[32]*(w[259]*s79 - w[65]*s78) - 0.16*p.m4*(s69*w[326] + s58*w[328]) - 1e-04*p.m3*(w[329]*s77 + s73*w[330]) - s90);
+    C[8] = -(s82 + s100 - s83 - 1e-04*p.m3*(s73*s99 + s98*s77) - 0.16*p.m4*(s58*w[327] + s69*w[212]) - s90);
+    w[123] = 5e-05*(w[61]*w[26] + w[13]*w[279] - w[12]*qd[3]*w[252] - w[300]*w[28]);
+    w[124] = w[0] + w[305];
+    w[125] = 0.025*(w[306] - w[12]*s43) + s38;
+    w[279] = w[54] + w[125];
+    w[331] = 18.0*(qd[2]*w[7] + s56) - s43;
+    const double s101 = s71 + w[331];
+    C[9] = w[123] + 0.16*p.m4*(w[322]*w[327] - w[324]*w[212] - w[279]*w[305]) + 1e-04*p.m3*(s95*s98 + s93*s99 - w[34]*s101);
+    C[10] = w[123] + 1e-04*p.m3*(w[256]*s98 - w[34]*w[331] - w[325]*s99) - 0.16*p.m4*(w[212]*w[323] + w[305]*w[125] + w[321]*w[327]);
+    C[5] = -(w[32]*(w[65]*s81 + s44 - w[259]*s80) - w[123] - 0.16*p.m4*(w[328]*w[322] - w[324]*w[326] - w[124]*w[279]) - 1e-04*p.m3*(s95*w[329] + s93*w[330] - s101*w[57]));
+}
+
+static LAGC_PART_NOINLINE void coriolis_matrix_part1(const Parameters& p, double* C, double* w) {
+    C[6] = w[123] - 1e-04*p.m3*(w[325]*w[330] + w[57]*w[331] - w[329]*w[256]) - 0.16*p.m4*(w[124]*w[125] + w[328]*w[321] + w[323]*w[326]);
+    const double s102 = 4e-04*w[69];
+    const double s103 = 2.5e-05*(w[307] + w[310] + w[33] - w[308] - w[309]);
+    C[7] = s102 + s103 + 0.004*p.m4*(w[328]*w[122] + w[3]*w[326] + w[124]*w[116]);
+    C[11] = s102 + s103 + 0.004*p.m4*(w[3]*w[212] + w[122]*w[327] + w[305]*w[116]);
+    C[13] = -(s102 + s103 - 0.004*p.m4*(w[324]*w[62] + w[60]*w[322] - w[24]*w[279]));
+    C[14] = -(s102 + 0.004*p.m4*(w[60]*w[321] + w[24]*w[125] - w[62]*w[323]) + s103);
 }
 
 // potential_gradient in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void potential_gradient_part0(const Parameters& p, double* dVdq, double* w) {
     dVdq[0] = 0.0;
-    dVdq[2] = -p.g*(0.4*p.m4*w[19] + 0.01*p.m3*w[21]);
-    dVdq[1] = -p.g*(0.4*p.m4*w[20] + 0.2*p.m2*w[0] + 0.01*p.m3*w[22]);
-    dVdq[3] = -p.m4*w[147];
+    dVdq[1] = -p.g*(0.2*p.m2*w[0] + w[126]);
+    dVdq[2] = -w[127];
+    dVdq[3] = -w[318];
 }
 
 // bias_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void bias_forces_part0(double* h, double* w) {
-    h[0] = w[50];
-    h[1] = w[137];
-    h[2] = w[166];
-    h[3] = w[186];
+    const double s104 = w[223] + w[12]*w[216];
+    h[0] = -(w[217] + w[218] + w[58] + (0.004*(w[222] - s104) - w[224])*w[9] + w[225] + w[227] - w[221] - w[226]);
+    const double s105 = 0.004*(w[12]*w[171] - w[220]);
+    h[1] = -(w[228] + w[229] + w[232] + w[235] - w[230] - w[231] - s105 - w[233] - w[234]);
+    h[2] = -(w[228] + w[236] + w[127] - w[230] - w[231] - s105 - w[234]);
+    h[3] = -(w[251] + 0.004*s104 + w[238] - w[237]);
 }
 
 // generalized_forces in parts (short compile times); w carries values between them.
@@ -710,25 +773,25 @@ static LAGC_PART_NOINLINE void generalized_forces_part0(const double* u, double*
 
 // kinetic_energy in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void kinetic_energy_part0(const double* qd, double* result, double* w) {
-    result[0] = 5e-05*(qd[0]*(qd[0]*w[321] + qd[1]*w[149] - 80.0*qd[3]*w[148] - qd[2]*w[73]) + w[134]*w[150] + qd[2]*(80.0*qd[3]*w[163] + qd[2]*w[151]) + qd[1]*(w[135]*w[152] + qd[1]*w[153] - 80.0*qd[3]*w[160]));
+    result[0] = 5e-05*(qd[2]*(80.0*qd[3]*w[35] + qd[2]*w[319]) + qd[0]*(qd[2]*w[320] + qd[0]*w[135] - 80.0*qd[3]*w[134] - qd[1]*w[128]) + w[114]*w[129] + qd[1]*(qd[1]*w[130] + w[311]*w[131] + 80.0*qd[3]*w[132]));
 }
 
 // potential_energy in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void potential_energy_part0(const Parameters& p, double* result, double* w) {
-    result[0] = p.g*(0.01*p.m3*(30.0 - w[318]) + 0.4*p.m4*(0.75 + w[319] - w[7] - w[2]*(1.0 + w[1])) + 0.25*p.m1 + 0.3*p.m2*(1.0 - 0.6666666666666666*w[2]));
+    result[0] = p.g*(0.01*p.m3*(30.0 - w[315]) + 0.4*p.m4*(0.75 + w[316] - w[7] - w[2]*(1.0 + w[1])) + 0.25*p.m1 + 0.3*p.m2*(1.0 - 0.6666666666666666*w[2]));
 }
 
 // constraint_residuals in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_residuals_part0(const Parameters& p, double* c, double* w) {
-    c[0] = -(p.table - w[157]);
+    c[0] = -(p.table - w[140]);
 }
 
 // constraint_jacobian in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_jacobian_part0(double* A, double* w) {
     A[0] = 0.0;
     A[3] = 0.0;
-    A[1] = w[224];
-    A[2] = w[225];
+    A[1] = w[209];
+    A[2] = w[210];
 }
 
 // semi_implicit_system in parts (short compile times); w carries values between them.
@@ -738,57 +801,57 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* qd, cons
     K[20] = 0.0;
     K[23] = 0.0;
     K[24] = 0.0;
-    K[0] = w[231];
-    K[1] = w[232];
-    K[5] = w[232];
-    K[2] = w[233];
-    K[10] = w[233];
-    K[3] = w[234];
-    K[15] = w[234];
-    K[6] = w[235];
-    K[7] = w[236];
-    K[11] = w[236];
-    K[8] = w[237];
-    K[16] = w[237];
-    K[12] = w[238];
-    K[13] = w[228];
-    K[17] = w[228];
-    K[18] = w[239];
-    rhs[0] = u[0] - w[50];
-    K[9] = w[224];
-    K[21] = w[224];
-    K[14] = w[225];
-    K[22] = w[225];
-    rhs[1] = w[154];
-    rhs[2] = w[155];
-    rhs[3] = w[156];
-    rhs[4] = -(0.45*w[84] + 0.4*w[182] + qd[2]*w[320]);
+    K[0] = w[100];
+    K[13] = w[214];
+    K[17] = w[214];
+    K[1] = w[243];
+    K[5] = w[243];
+    K[2] = w[244];
+    K[10] = w[244];
+    K[18] = w[245];
+    K[3] = w[246];
+    K[15] = w[246];
+    K[6] = w[247];
+    K[12] = w[248];
+    K[7] = w[249];
+    K[11] = w[249];
+    K[8] = w[250];
+    K[16] = w[250];
+    K[9] = w[209];
+    K[21] = w[209];
+    K[14] = w[210];
+    K[22] = w[210];
+    rhs[3] = u[3] + w[251] + 0.004*w[133] + w[238] + w[214]*w[145] - w[237];
+    rhs[0] = u[0] + w[137];
+    rhs[1] = u[1] + w[138];
+    rhs[2] = u[2] + w[139];
+    rhs[4] = -(0.45*w[9]*w[241] + w[118]*w[31] + qd[2]*w[317]);
 }
 
 // constraint_terms in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_terms_part0(double* A, double* r, double* w) {
     A[0] = 0.0;
     A[3] = 0.0;
-    A[1] = w[224];
-    A[2] = w[225];
-    r[0] = -w[138];
+    A[1] = w[209];
+    A[2] = w[210];
+    r[0] = -w[219];
 }
 
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 static void constraint_terms(const double* q, const double* qd, const Parameters& /*p*/, double* A, double* r) {
-    double w[231];
+    double w[243];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
-    detail::shared_part8(qd, w);
-    detail::shared_part10(w);
-    detail::shared_part14(qd, w);
-    detail::shared_part15(w);
-    detail::shared_part21(w);
-    detail::shared_part23(w);
-    detail::shared_part28(w);
-    detail::shared_part34(w);
-    detail::shared_part43(qd, w);
+    detail::shared_part7(w);
+    detail::shared_part11(w);
+    detail::shared_part17(w);
+    detail::shared_part24(w);
+    detail::shared_part32(w);
+    detail::shared_part33(qd, w);
+    detail::shared_part34(qd, w);
+    detail::shared_part41(w);
+    detail::shared_part54(qd, w);
     detail::constraint_terms_part0(A, r, w);
 }
 
@@ -797,207 +860,171 @@ static LAGC_PART_NOINLINE void dynamics_terms_part0(const double* q, const Param
     const double a0 = q[1];
     w[0] = std::cos(a0);
     const double a1 = q[2];
-    w[1] = std::cos(a1);
-    w[2] = std::sin(a0);
-    w[3] = std::sin(a1);
-    const double a2 = q[0];
-    w[4] = std::sin(a2);
-    w[5] = std::cos(a2);
-    const double a3 = q[3];
-    w[6] = std::sin(a3);
-    w[7] = std::cos(a3);
-    w[8] = w[0]*w[1];
-    w[9] = w[2]*w[3];
-    w[10] = w[8] - w[9];
-    w[11] = w[0]*w[3];
-    w[12] = w[1]*w[2];
-    w[13] = w[11] + w[12];
-    w[14] = 0.15*w[10] - w[13];
-    w[15] = 8e-04*w[13];
-    w[16] = 60.0*w[10] - w[13];
-    w[17] = w[2]*w[2];
-    w[18] = w[0]*w[4];
-    w[19] = w[5]*w[6];
-    w[20] = w[4]*w[11];
-    w[21] = w[2]*w[4];
-    w[22] = w[1]*w[21];
-    w[23] = w[20] + w[22];
-    w[24] = w[7]*w[23];
-    w[25] = w[3]*w[21];
-    const double s4 = w[25] - w[1]*w[18];
-    w[26] = w[18] - 0.025*(w[19] - w[24]) - s4;
-    w[27] = w[6]*w[4];
-    w[28] = w[5]*w[11];
-    w[29] = w[5]*w[2];
-    w[30] = w[28] + w[1]*w[29];
-    w[31] = w[7]*w[30];
-    w[32] = w[0]*w[5];
-    w[33] = w[3]*w[29];
-    const double s5 = w[33] - w[5]*w[8];
-    w[34] = 0.025*(w[27] + w[31]) + w[32] - s5;
-    w[35] = w[0]*w[0];
-    w[36] = w[4] - 20.0*w[32];
-    w[37] = w[5] + 20.0*w[18];
-    w[38] = w[6]*w[10];
-    w[39] = w[7]*w[10];
-    w[40] = w[39] + 9.0*w[38];
-    w[41] = 7.0*w[39] + w[38];
-    w[42] = 40.0*w[0];
-    w[43] = 18.0*w[8];
-    const double s6 = w[42] + w[43] - 18.0*w[9];
-    w[44] = w[5]*s6 + w[30];
-    w[45] = w[4]*s6 + w[23];
-    M[0] = 0.012 + 3e-04*w[16]*w[10] + 0.004*w[17] + 0.16*p.m4*(w[26]*w[26] + w[34]*w[34]) + 0.031*w[35] + 1e-04*(p.m1 + p.m2*(w[36]*w[36] + w[37]*w[37]) + w[38]*w[40] + w[39]*w[41] + p.m3*(w[44]*w[44] + w[45]*w[45])) - (0.002*w[14] - w[15])*w[13];
-    w[46] = 0.025*w[7]*s4 + w[23];
-    w[47] = w[21] + w[46];
-    w[48] = 0.025*w[7]*s5 + w[30];
-    w[49] = w[29] + w[48];
-    w[50] = w[6] - 9.0*w[7];
-    w[51] = w[7] - 7.0*w[6];
-    w[52] = 5e-05*(w[6]*w[41] + w[38]*w[50] - w[7]*w[40] - w[39]*w[51]);
-    w[53] = 18.0*w[30] + s5;
-    w[54] = 40.0*w[29] + w[53];
-    w[55] = 18.0*w[23] + s4;
-    M[8] = -(0.16*p.m4*(w[34]*w[46] - w[26]*w[48]) + w[52] + 1e-04*p.m3*(w[55]*w[44] - w[45]*w[53]));
-    w[56] = 40.0*w[21] + w[55];
+    const double s2 = std::cos(a1);
+    w[1] = std::sin(a0);
+    const double s3 = std::sin(a1);
+    const double a4 = q[3];
+    w[2] = std::sin(a4);
+    const double a5 = q[0];
+    w[3] = std::cos(a5);
+    w[4] = std::sin(a5);
+    w[5] = std::cos(a4);
+    w[6] = w[0]*s2;
+    w[7] = w[1]*s3;
+    w[8] = w[6] - w[7];
+    w[9] = w[0]*s3;
+    w[10] = s2*w[1];
+    w[11] = w[9] + w[10];
+    w[12] = 0.15*w[8] - w[11];
+    w[13] = w[1]*w[1];
+    w[14] = p.m3 + p.m4;
+    w[15] = w[4]*w[11];
+    w[16] = w[3]*w[11];
+    w[17] = w[0]*(w[3]*w[15] - w[4]*w[16]);
+    w[18] = p.m4*w[5];
+    w[19] = p.m3 + w[18];
+    const double s6 = 0.45*p.m3;
+    const double s7 = w[18] + s6;
+    w[20] = w[3]*w[8];
+    w[21] = w[4]*w[8];
+    w[22] = w[0]*(w[4]*w[20] - w[3]*w[21]);
+    w[23] = w[2]*w[8];
+    w[24] = p.m4*w[23];
+    w[25] = 40.0*w[22]*w[14] - w[24];
+    w[26] = 40.0*w[0];
+    w[27] = p.m4 + s6;
+    w[28] = 40.0*w[17]*w[14] + p.m4*w[2]*w[11];
+    w[29] = 60.0*w[8] - w[11];
+    w[30] = w[5]*w[8];
+    w[31] = w[30] + 9.0*w[23];
+    w[32] = w[4] - 20.0*w[0]*w[3];
+    w[33] = w[3] + 20.0*w[0]*w[4];
+    w[34] = 7.0*w[30] + w[23];
+    M[0] = 0.012 + 0.004*(w[13] + (0.025*w[11]*w[14] + p.m4*w[2]*w[17] + w[0]*w[19] + s7*w[8])*w[11] + w[22]*w[25] + w[17]*w[28] - (p.m4*w[2]*w[22] - w[26]*w[27] - 0.025*(p.m4*(1600.0 + w[2]*w[2]) + 324.0*p.m3)*w[8] - s7*w[11])*w[8]) + w[0]*(0.16*(w[0]*w[14] + 0.025*w[11]*w[19] + w[27]*w[8]) + 0.031*w[0]) + 3e-04*w[29]*w[8] + 1e-04*(p.m1 + w[23]*w[31] + p.m2*(w[32]*w[32] + w[33]*w[33]) + w[30]*w[34]) - (0.002*w[12] - 8e-04*w[11])*w[11];
+    w[35] = w[1]*(w[3]*w[16] + w[4]*w[15]) + w[0]*w[8];
+    w[36] = w[1]*(w[3]*w[20] + w[4]*w[21]) - w[0]*w[11];
+    w[37] = 0.004*p.m4*w[2];
+    M[13] = w[37] + w[37]*w[35];
+    M[14] = w[37];
+    w[38] = w[2] - 9.0*w[5];
+    w[39] = w[5] - 7.0*w[2];
 }
 
 static LAGC_PART_NOINLINE void dynamics_terms_part1(const double* qd, const Parameters& p, double* M, double* w) {
-    M[4] = 0.002*p.m2*(w[21]*w[36] + w[29]*w[37]) + 1e-04*p.m3*(w[54]*w[45] - w[56]*w[44]) - 5e-04*w[2] - 0.16*p.m4*(w[47]*w[34] - w[26]*w[49]) - w[52];
-    w[52] = 0.025*w[7]*w[13] + w[10];
-    w[57] = w[0] + w[52];
-    const double s7 = w[6]*w[51];
-    const double s8 = w[7]*w[50];
-    w[58] = 18.0*w[10] + w[13];
-    M[10] = 0.018 + 0.16*p.m4*(w[52]*w[52] + w[48]*w[48] + w[46]*w[46]) - 1e-04*(s7 + s8 - p.m3*(w[55]*w[55] + w[58]*w[58] + w[53]*w[53]));
-    w[59] = w[42] + w[58];
-    M[5] = 0.048 + 0.16*p.m4*(w[49]*w[49] + w[47]*w[47] + w[57]*w[57]) + 0.04*p.m2*(w[17] + w[35]) - 1e-04*(s7 + s8 - p.m3*(w[56]*w[56] + w[59]*w[59] + w[54]*w[54]));
-    M[9] = 0.018 + 0.16*p.m4*(w[57]*w[52] + w[48]*w[49] + w[47]*w[46]) - 1e-04*(s7 + s8 - p.m3*(w[54]*w[53] + w[56]*w[55] + w[58]*w[59]));
-    w[17] = w[7]*w[5];
-    w[35] = w[6]*w[23] + w[17];
-    w[23] = w[7]*w[4];
-    w[42] = w[23] - w[6]*w[30];
-    M[12] = -(w[15] + 0.004*p.m4*(w[35]*w[34] + w[26]*w[42]));
-    M[13] = -0.004*p.m4*(w[42]*w[49] - w[47]*w[35] - w[38]*w[57]);
-    M[14] = 0.004*p.m4*(w[35]*w[46] + w[38]*w[52] - w[48]*w[42]);
-    M[15] = 8e-04 + 1e-04*p.m4*(w[35]*w[35] + w[42]*w[42] + w[10]*w[10]*w[6]*w[6]);
-    w[60] = qd[1]*w[11];
-    w[61] = qd[1]*w[12];
-    w[62] = w[60] + w[61];
-    w[63] = qd[0]*w[11];
-    w[64] = qd[0]*w[12];
-    w[65] = w[63] + w[64];
-    w[66] = qd[0]*w[62] + qd[2]*w[65];
-    w[67] = qd[1] + qd[2];
-    w[68] = qd[0]*w[10];
-    w[69] = qd[0]*w[8];
-    w[70] = 60.0*w[69] - qd[0]*(60.0*w[9] + w[13]);
-    w[71] = qd[2]*w[9];
-    w[72] = qd[2]*w[69];
-    w[73] = qd[1]*w[9];
+    const double s8 = 0.004*w[22]*w[19] + w[37]*w[11] + 5e-05*(w[2]*w[34] + w[23]*w[38] - w[5]*w[31] - w[30]*w[39]) + 0.16*w[17]*w[27] - 1e-04*w[5]*w[24];
+    M[4] = -(0.004*(w[35]*w[28] - w[36]*w[25]) + w[1]*(5e-04 - 0.002*p.m2*(w[3]*w[33] + w[4]*w[32])) + s8);
+    M[8] = -s8;
+    const double s9 = 0.0325*p.m3;
+    const double s10 = 1e-04*(w[2]*w[39] + w[5]*w[38] - p.m4*(1600.0 + w[5]*w[5]));
+    M[5] = 0.048 + 0.004*w[36]*((40.0*w[36]*w[14] - w[19]) - w[19]) + 0.16*w[35]*(w[27] + (w[35]*w[14] + w[27])) + s9 + 0.04*p.m2*(w[13] + w[0]*w[0]) - s10;
+    const double s11 = 0.018 + s9 - s10;
+    M[9] = -(0.004*w[36]*w[19] - 0.16*w[35]*w[27] - s11);
+    M[10] = s11;
+    const double s12 = 8e-04 + 1e-04*p.m4;
+    M[12] = -(s12*w[11] + 0.004*(w[0]*w[18] + p.m4*w[30]) + w[17]*w[37]);
+    M[15] = s12;
+    w[13] = qd[1] + qd[2];
+    const double s13 = w[2]*w[13];
+    w[14] = qd[0]*w[8];
+    const double s14 = w[5]*w[14];
+    w[19] = s13 - s14;
+    const double s15 = w[11]*w[13];
+    w[25] = qd[3]*w[2];
+    w[27] = w[5]*s15 + w[25]*w[8];
+    w[28] = w[2]*s15 - qd[3]*w[30];
+    w[40] = qd[1]*w[9];
+    w[41] = qd[1]*w[10];
+    w[42] = w[40] + w[41];
+    w[43] = qd[0]*w[9];
+    w[44] = qd[0]*w[10];
+    w[45] = w[43] + w[44];
+    w[46] = qd[0]*w[42] + qd[2]*w[45];
+    const double s16 = w[5]*w[46];
+    const double s17 = w[5]*w[13];
+    const double s18 = w[2]*w[14];
+    w[47] = s17 + s18;
+    w[48] = s16 + qd[3]*w[47];
+    w[49] = w[2]*w[46];
+    w[50] = qd[3]*s13 - qd[3]*s14;
+    w[51] = 7.0*w[19] - w[47];
+    w[52] = qd[0]*w[11];
+    w[53] = qd[3] - w[52];
+    w[54] = 9.0*(w[49] + w[50]) + (16.0*w[19] - w[51])*w[53] + w[48];
+    w[55] = w[49] + qd[3]*w[19];
+    w[56] = 9.0*w[47] - w[19];
+    w[57] = qd[3]*7.0*s18 + (16.0*w[47] - w[56])*w[53] + 7.0*(qd[3]*s17 + s16) + w[55];
+    w[58] = qd[0]*w[6];
+    w[6] = qd[1]*w[7];
+    w[59] = qd[2]*w[7];
+    w[60] = w[58]*w[13] - qd[0]*(w[6] + w[59]);
+    w[61] = w[5]*w[52];
+    w[62] = qd[1]*qd[1];
 }
 
-static LAGC_PART_NOINLINE void dynamics_terms_part2(const double* qd, double* w) {
-    w[74] = qd[0]*w[71] + qd[0]*w[73] - w[72] - qd[1]*w[69];
-    w[75] = w[67]*w[10];
-    w[76] = qd[2]*w[11] + qd[2]*w[12] + w[62];
-    const double s9 = w[6]*w[67];
-    const double s10 = w[7]*w[68];
-    w[77] = s9 - s10;
-    w[78] = w[13]*w[67];
-    w[79] = qd[3]*w[6];
-    w[80] = w[7]*w[78] + w[79]*w[10];
-    w[81] = w[6]*w[78] - qd[3]*w[39];
-    const double s11 = w[7]*w[66];
-    const double s12 = w[7]*w[67];
-    const double s13 = w[6]*w[68];
-    w[82] = s12 + s13;
-    w[83] = s11 + qd[3]*w[82];
-    const double s14 = w[6]*w[66];
-    w[84] = 7.0*w[77] - w[82];
-    w[85] = qd[0]*w[13];
-    w[86] = qd[3] - w[85];
-    w[87] = 9.0*(s14 + qd[3]*s9 - qd[3]*s10) + (16.0*w[77] - w[84])*w[86] + w[83];
-    w[88] = s14 + qd[3]*w[77];
-    w[89] = 9.0*w[82] - w[77];
-    w[90] = qd[3]*7.0*s13 + (16.0*w[82] - w[89])*w[86] + 7.0*(qd[3]*s12 + s11) + w[88];
-    w[91] = 2.0*qd[1]*w[29];
-    w[92] = qd[1]*qd[1];
-    w[93] = w[92]*w[18];
-    w[94] = qd[0]*(w[91] + qd[0]*(w[18] + 0.05*w[5])) + w[93];
-    w[95] = 2.0*qd[1]*w[21];
-    w[96] = w[92]*w[32];
-    w[97] = qd[0]*(w[95] + qd[0]*(0.05*w[4] - w[32])) - w[96];
-    w[98] = qd[2]*qd[2];
-    w[99] = w[98]*w[9];
-    w[100] = qd[1]*w[8];
-    w[101] = 2.0*w[100];
-    w[102] = w[2]*w[92];
-    w[103] = w[3]*w[102];
-    w[104] = 2.0*w[71];
-    w[105] = w[99] + w[103] + qd[1]*w[104] - w[98]*w[8] - qd[2]*w[101];
-    w[106] = qd[3]*qd[3];
-    w[107] = 0.025*w[27];
-    w[27] = qd[0]*w[95];
-    w[108] = qd[0]*qd[0];
-    w[109] = w[108]*w[32] + w[96];
-    w[110] = w[98]*w[11];
-    w[111] = w[1]*w[102];
-    w[112] = w[98]*w[12];
-    w[12] = w[111] + 2.0*qd[2]*w[61] + 2.0*qd[2]*w[60] + w[112];
-    w[113] = w[4]*w[100];
-    w[114] = w[4]*w[71];
-    w[115] = 2.0*w[4]*w[72] + w[5]*(w[110] + w[12]) + w[92]*w[28] + qd[0]*(qd[0]*w[30] + 2.0*(w[113] - w[114])) - w[3]*w[27];
-    w[30] = qd[2]*w[8];
-    w[8] = w[73] + w[71];
-    w[72] = w[30] + w[100] - w[8];
-    w[73] = qd[2]*w[64];
-    w[116] = qd[0]*w[60] + qd[2]*w[63];
+static LAGC_PART_NOINLINE void dynamics_terms_part2(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
+    w[63] = w[0]*w[4]*w[62] + qd[0]*(2.0*qd[1]*w[3]*w[1] + qd[0]*w[0]*w[4]);
+    w[64] = w[15]*w[63];
+    const double s19 = w[14] + 0.025*w[61];
+    w[15] = w[0]*w[3]*w[62] + qd[0]*(qd[0]*w[0]*w[3] - 2.0*qd[1]*w[1]*w[4]);
+    w[65] = w[16]*w[15];
+    w[16] = w[1]*w[62]*w[8];
+    const double s20 = qd[3]*qd[3];
+    const double s21 = 0.05*qd[3]*w[61] + w[16] - w[64] - w[52]*s19 - w[65] - 0.025*(w[5]*s20 + w[13]*w[47] - w[2]*w[60]);
+    w[66] = p.m4*s21;
+    w[67] = w[2]*w[52];
+    const double s22 = 0.025*w[67] - w[13];
+    const double s23 = w[4]*w[15] - w[3]*w[63];
+    const double s24 = 0.025*(w[2]*s20 + w[5]*w[60] + w[14]*w[47]) + w[52]*s22 + s23 - 0.05*qd[3]*w[67] - w[46];
+    w[68] = w[18]*s24;
+    w[69] = w[14]*w[13];
+    w[70] = p.m3*(18.0*(qd[0]*w[41] + qd[2]*w[44] + w[52]*w[13] + qd[0]*w[40] + qd[2]*w[43]) - w[69] - 40.0*s23 - w[60]);
+    w[40] = 60.0*w[58] - qd[0]*(60.0*w[7] + w[11]);
+    w[41] = qd[0]*w[59] + qd[0]*w[6] - qd[2]*w[58] - qd[1]*w[58];
+    b[3] = u[3] + (w[37]*s21 + 0.01*p.g*w[24] + 0.004*w[68] - 8e-04*w[41] - 5e-05*(((9.0*w[19] + w[47]) - w[51])*w[47] - ((7.0*w[47] + w[19]) - w[56])*w[19]));
+    w[6] = w[13]*w[8];
+    w[24] = qd[2]*w[9] + qd[2]*w[10] + w[42];
+    w[9] = p.m4*s24;
+    const double s25 = w[1]*w[62]*w[11];
+    const double s26 = w[20]*w[15];
+    const double s27 = w[21]*w[63];
+    w[10] = w[13]*s22 - s25 - 0.05*w[50] - s26 - s27 - 0.025*w[49] - w[14]*s19;
+    w[20] = p.m4*w[10];
+    w[21] = qd[0]*(18.0*w[7] - w[11]) - 18.0*w[58];
+    w[37] = w[13]*w[13];
+    w[42] = p.m3*(0.025*w[14]*w[21] - s25 - s26 - s27 - 0.45*w[37]);
+    w[43] = w[42] + w[20];
 }
 
-static LAGC_PART_NOINLINE void dynamics_terms_part3(const double* qd, double* w) {
-    w[60] = w[5]*w[105] + w[1]*(w[27] - w[109]) + 0.05*w[79]*(qd[0]*w[20] + w[4]*w[64] - w[5]*w[72]) + 2.0*w[4]*(w[73] + w[116]) + qd[0]*(qd[0]*(w[33] - w[32] - w[107]) + w[95] + 0.05*qd[3]*w[17]) - w[106]*(0.025*w[31] + w[107]) - 0.025*w[7]*w[115] - w[96];
-    const double s15 = w[92] + w[98];
-    const double s16 = w[108]*w[18];
-    const double s17 = qd[0]*w[91] + s16;
-    const double s18 = w[5]*w[71] - w[5]*w[30];
-    const double s19 = w[20]*s15 + w[3]*s17 + w[4]*w[12] - qd[0]*(2.0*(w[5]*w[100] - s18) - qd[0]*w[22]);
-    const double s20 = 0.025*w[19];
-    const double s21 = w[5]*w[64];
-    w[3] = 0.025*w[7]*s19 + w[93] + 2.0*(qd[2]*s21 + w[5]*w[116]) + w[1]*(w[93] + s17) + 0.05*w[79]*(w[4]*w[72] + qd[0]*w[28] + s21) - w[106]*(s20 - 0.025*w[24]) - w[4]*w[105] - qd[0]*(0.05*qd[3]*w[23] + qd[0]*(w[25] + s20 - w[18]) - w[91]);
-    w[1] = w[69]*w[67] - qd[0]*w[8];
-    const double s22 = qd[0]*w[61] + w[116];
-    const double s23 = w[108] + s15;
-    w[8] = 40.0*(w[93] + s16) + 80.0*qd[0]*qd[1]*w[29] + 36.0*(w[5]*s22 + qd[2]*(w[113] + s21) - qd[1]*w[114]) + w[4]*w[43]*s23 + s19 - 18.0*(w[108]*w[25] + w[4]*w[99] + w[4]*w[103]);
-    w[12] = w[5]*w[43]*s23 + 40.0*w[109] + w[115] - 36.0*(w[4]*(w[73] + s22) + qd[1]*s18) - 18.0*(w[5]*w[99] + w[108]*w[33] + w[5]*w[103]) - 80.0*qd[0]*qd[1]*w[21];
-    w[4] = 0.15*w[69] - qd[0]*(0.15*w[9] + w[13]);
+static LAGC_PART_NOINLINE void dynamics_terms_part3(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
+    const double s28 = p.m3*(w[64] + 0.025*(w[37] - w[52]*w[21]) + w[65] - w[16]);
+    w[16] = s28 - w[66];
+    const double s29 = 0.15*w[58] - qd[0]*(0.15*w[7] + w[11]);
+    const double s30 = qd[0]*qd[0];
+    w[7] = 0.05*w[3]*s30 + w[63];
+    w[21] = 0.05*w[4]*s30 - w[15];
+    b[0] = u[0] - (5e-05*(w[19]*(7.0*w[27] + w[28]) - w[48]*w[34] - w[23]*w[54] - w[55]*w[31] - w[30]*w[57] - w[47]*(9.0*w[28] + w[27])) + w[11]*(8e-04*(0.0625*(w[47]*w[51] - w[19]*w[56]) + w[60]) + 0.004*(w[2]*w[66] + w[68] - 0.025*w[70])) + 0.001*(w[52]*(w[6] + 0.15*w[24]) - w[60]*w[12]) + 0.002*p.m2*(w[32]*w[7] - w[21]*w[33]) - 0.00015*(w[11]*(w[40]*w[13] + 6.666666666666667*w[41] - 120.0*w[69] - w[46]) + w[46]*w[29] + w[14]*(w[6] + 60.0*w[24])) - 0.16*((0.01125*w[70] - w[9] - 0.025*w[2]*w[20])*w[8] + w[22]*w[43] + w[17]*w[16]) - 0.009*(w[13]*(0.1111111111111111*s29 + 2.0*w[52]) + w[46] - 0.016666666666666666*w[41])*w[8] - w[0]*(qd[1]*(0.058*qd[0]*w[1] + 0.00025*(qd[1] + (qd[1] - 16.0*qd[0]*w[1]))) - 0.004*(40.0*w[9] - w[70])));
+    w[6] = 0.025*w[5]*w[11] + w[8];
+    w[9] = 18.0*w[8] + w[11];
+    w[8] = 0.001*(w[14]*s29 - w[52]*(w[14] + 0.15*w[45]));
+    w[11] = 0.00015*(w[14]*(w[14] + 60.0*w[45]) + w[52]*w[40]);
+    w[12] = 0.072*s28;
 }
 
 static LAGC_PART_NOINLINE void dynamics_terms_part4(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
-    b[0] = u[0] + (0.00015*(w[66]*w[16] + w[68]*(w[75] + 60.0*w[76]) - w[13]*(w[67]*(120.0*w[68] - w[70]) + w[66] - 6.666666666666667*w[74])) + 0.16*p.m4*(w[26]*w[60] + w[34]*w[3]) + qd[1]*w[0]*(0.058*qd[0]*w[2] + 0.00025*(qd[1] + (qd[1] - 16.0*qd[0]*w[2]))) + 1e-04*p.m3*(w[8]*w[44] - w[12]*w[45]) + 0.009*(w[67]*(0.1111111111111111*w[4] + 2.0*w[85]) + w[66] - 0.016666666666666666*w[74])*w[10] - 5e-05*(w[77]*(7.0*w[80] + w[81]) - w[83]*w[41] - w[38]*w[87] - w[88]*w[40] - w[39]*w[90] - w[82]*(9.0*w[81] + w[80])) - 0.002*p.m2*(w[36]*w[94] - w[97]*w[37]) - w[15]*(0.0625*(w[82]*w[84] - w[77]*w[89]) + w[1]) - 0.001*(w[85]*(w[75] + 0.15*w[76]) - w[1]*w[14]));
-    const double s24 = qd[1]*(w[104] - w[100]) + w[103] - qd[2]*(qd[2]*w[10] + w[101]);
-    w[1] = 40.0*w[102] + 18.0*(w[111] + w[110] + w[92]*w[11] + w[112]) + 36.0*qd[2]*w[62] + s24;
-    w[5] = w[111] + qd[2]*(qd[2]*w[13] + 2.0*w[62]) + 0.025*(w[7]*s24 - w[106]*w[39]) + 0.05*w[79]*w[78] + w[92]*(w[2] + w[11]);
-    b[3] = u[3] - (8e-04*w[74] + 5e-05*(((9.0*w[77] + w[82]) - w[84])*w[82] - ((7.0*w[82] + w[77]) - w[89])*w[77]) - p.m4*(0.01*p.g*w[38] - 0.004*(w[35]*w[3] + w[42]*w[60] - w[38]*w[5])));
-    w[9] = 0.001*(w[68]*w[4] - w[85]*(w[68] + 0.15*w[65]));
-}
-
-static LAGC_PART_NOINLINE void dynamics_terms_part5(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
-    const double s25 = 0.00015*(w[68]*(w[68] + 60.0*w[65]) + w[85]*w[70]);
-    const double s26 = 5e-05*(w[6]*w[90] + (9.0*(w[6]*w[85] - w[79]) - w[7]*w[86])*w[82] + w[50]*w[88] + w[77]*(w[6]*w[86] - 7.0*(w[7]*w[85] - qd[3]*w[7])) - w[7]*w[87] - w[83]*w[51]);
-    b[1] = u[1] - (p.m3*(1e-04*(w[56]*w[8] + w[12]*w[54] - w[1]*w[59]) - 0.01*p.g*w[59]) + 0.04*p.m2*(w[21]*w[94] - w[29]*w[97]) + w[9] + s25 + s26 + w[0]*(qd[0]*(0.029*qd[0]*w[2] - 0.00025*(qd[1] - (qd[1] - 8.0*qd[0]*w[2]))) - p.m2*(0.04*w[102] + 0.2*p.g)) - p.m4*(0.4*p.g*w[57] - 0.16*(w[47]*w[3] - w[57]*w[5] - w[60]*w[49])));
-    b[2] = u[2] + (p.m4*(0.4*p.g*w[52] - 0.16*(w[3]*w[46] - w[48]*w[60] - w[52]*w[5])) - w[9] - s25 - s26 - p.m3*(1e-04*(w[55]*w[8] + w[12]*w[53] - w[1]*w[58]) - 0.01*p.g*w[58]));
+    const double s31 = 5e-05*(w[2]*w[57] + (9.0*(w[67] - w[25]) - w[5]*w[53])*w[47] + w[38]*w[55] + w[19]*(w[2]*w[53] - 7.0*(w[61] - qd[3]*w[5])) - w[48]*w[39] - w[5]*w[54]);
+    const double s32 = 0.004*(w[42] + w[18]*w[10]);
+    b[1] = u[1] + (w[0]*(p.m2*(0.2*p.g + 0.04*w[1]*w[62]) - qd[0]*(0.029*qd[0]*w[1] - 0.00025*(qd[1] - (qd[1] - 8.0*qd[0]*w[1])))) + p.g*(0.4*p.m4*(w[0] + w[6]) + 0.01*p.m3*(w[26] + w[9])) - w[8] - w[11] - 0.04*p.m2*w[1]*(w[4]*w[7] - w[3]*w[21]) - w[12] - 0.16*(w[35]*w[16] - w[36]*w[43] - w[66]) - s31 - s32);
+    b[2] = u[2] - (w[8] + w[11] + w[12] + s31 + s32 - 0.16*w[66] - p.g*(0.01*p.m3*w[9] + 0.4*p.m4*w[6]));
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
 static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
-    double w[117];
+    double w[71];
     detail::dynamics_terms_part0(q, p, M, w);
     detail::dynamics_terms_part1(qd, p, M, w);
-    detail::dynamics_terms_part2(qd, w);
-    detail::dynamics_terms_part3(qd, w);
+    detail::dynamics_terms_part2(qd, u, p, b, w);
+    detail::dynamics_terms_part3(qd, u, p, b, w);
     detail::dynamics_terms_part4(qd, u, p, b, w);
-    detail::dynamics_terms_part5(qd, u, p, b, w);
 }
 
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
@@ -1106,414 +1133,375 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* qd, const
     J[57] = 0.0;
     J[58] = 0.0;
     J[59] = 0.0;
-    w[69] = 0.025*w[47] - w[51];
-    w[47] = w[34] + w[69];
-    w[70] = w[100] + w[47];
-    w[71] = 0.025*w[41] - w[45];
-    w[41] = w[36] + w[71];
-    w[72] = w[90] - w[41];
-    w[74] = 1.0 - 1.0;
-    w[75] = p.m4*(w[70]*w[65] - w[72]*w[63])*w[74];
-    w[76] = w[72]*w[54];
-    w[77] = w[70]*w[57];
-    w[78] = w[10]*w[316] + w[45];
-    w[84] = w[10]*w[15] + w[29];
-    w[29] = w[296] + w[84];
-    w[88] = w[78]*w[29];
-    w[90] = w[11]*w[316] + w[51];
-    w[98] = w[11]*w[15] + w[33];
-    w[100] = w[292] + w[98];
-    w[104] = w[90]*w[100];
-    w[108] = w[74]*(3200.0*p.m4*(w[76] + w[77]) - (2.0*p.m3*w[88] - p.m3*2.0*w[104]));
-    const double s100 = w[10]*w[315];
-    w[109] = s100 + w[78];
-    const double s101 = w[29]*w[109];
-    w[137] = w[52] + w[90];
-    const double s102 = w[137]*w[100];
-    w[143] = w[55]*w[72];
-    w[144] = w[70]*w[58];
-    w[145] = (p.m3*2.0*(s101 - s102) + p.m2*(w[52]*w[35] + s100*w[37]) + 3200.0*p.m4*(w[143] + w[144]))*w[74];
-    const double s103 = w[29]*w[100];
-    w[146] = 2.0*w[11]*w[10];
-    const double s104 = 36.0*w[250];
-    w[147] = 80.0*w[247];
-    w[162] = w[141]*w[27];
-    const double s105 = w[141]*w[36];
-    w[164] = w[139]*w[14];
-    const double s106 = 18.0*(w[216] - w[82]*w[4]) - w[164];
-    w[14] = w[10]*w[93];
-    w[166] = 2.0*qd[0];
-    w[186] = w[166]*w[34];
-    const double s107 = qd[1]*w[186] - w[162];
-    w[216] = w[10]*w[182] - s107;
-    const double s108 = 2.0*w[310];
-    const double s109 = 2.0*w[250];
-    const double s110 = w[10]*(s108 + s109);
-    const double s111 = w[11]*w[93];
-    w[93] = w[11]*w[94] - s111;
-    w[231] = w[3]*s105 + w[10]*w[190] + w[1]*w[216] + qd[1]*(qd[1]*w[26] + 2.0*w[257] + s110) + qd[0]*2.0*w[93] + w[82]*w[26];
-    w[190] = qd[0]*(w[11]*s104 + qd[0]*w[128] + w[147]) + 40.0*s105 + qd[1]*(qd[1]*w[128] + 36.0*(w[185] + w[14] + w[102] - w[127])) + qd[2]*36.0*w[185] + w[231] - 18.0*(w[10]*w[183] + w[3]*w[162]) - w[10]*s106;
-    w[232] = w[190]*w[29];
-    w[233] = 36.0*w[310];
-    w[234] = w[233] + s104;
-    w[235] = w[10]*w[234];
-    w[236] = w[141]*w[31];
-    const double s112 = w[3]*w[236];
-    const double s113 = w[141]*w[34];
-    w[237] = w[11]*w[170];
-    w[238] = 2.0*w[170];
-    const double s114 = 2.0*w[14];
-    w[239] = w[11]*w[86];
-    w[257] = 2.0*w[239];
-    w[275] = w[27]*w[166];
-    w[294] = w[3]*w[275];
-    w[322] = qd[0]*(w[185] + s114 - w[10]*(w[238] - w[181])) + w[11]*w[218] + qd[2]*(w[257] - w[294]) + w[1]*w[31]*w[193] + qd[1]*(w[11]*s109 + qd[1]*w[30]);
-    w[323] = qd[0]*(w[255] - w[235] - 36.0*w[10]*w[188]) + 40.0*s113 + w[322] - 18.0*(w[11]*w[183] + s112) - qd[2]*36.0*w[237] - w[11]*s106 - qd[1]*(w[217] + 36.0*(w[92] - s111) - qd[1]*w[105]);
-    w[255] = w[323]*w[100];
-    w[324] = w[170] - w[91];
-    w[91] = w[185] + w[102] - w[10]*w[324];
-    w[325] = 0.05*(w[13]*w[91] - w[304]);
-    w[304] = w[0]*w[139];
-    const double s115 = w[10]*w[304];
-    w[326] = w[31]*w[166];
-    w[327] = w[1]*w[326];
-    w[328] = w[82]*w[6];
-    w[329] = w[328] - w[183];
-    w[330] = w[1]*(s115 + s105) + qd[0]*w[11]*s108 + qd[2]*w[327] + w[3]*s107 + qd[1]*(s114 + w[327]) - w[10]*(qd[2]*w[238] - w[329]);
-    w[331] = qd[3]*(w[325] - qd[3]*w[43]) + 0.025*w[12]*w[231] + qd[0]*(w[175] + w[245]) + s115 + w[330];
-    w[245] = w[92] + w[97] + w[11]*w[324];
-    w[332] = w[13]*w[245];
-    const double s116 = qd[1]*w[275];
-    const double s117 = w[11]*w[304];
-    w[333] = qd[0]*s110 + qd[1]*2.0*(w[92] + w[93]) + s112 - w[1]*(s113 + s117 - s116) - w[11]*w[329];
-    w[334] = qd[3]*(0.05*w[332] - qd[3]*w[49]) + s116 + w[333] - s117 - qd[0]*(w[251] - w[192]) - 0.025*w[12]*w[322];
-    w[192] = w[176] + s115;
-    w[176] = w[141]*w[106] + s116 - s117;
-    J[0] = 0.004*qdd[3]*w[75] + (1e-04*p.m3*(w[232] - w[255]) - 0.16*p.m4*(w[72]*w[331] - w[70]*w[334]) - 0.002*p.m2*(w[37]*w[192] - w[176]*w[35]))*w[74] - 5e-05*(qdd[2]*w[108] + qdd[1]*w[145]) - 1e-04*qdd[0]*(p.m3*2.0*s103 + (1600.0*p.m4*2.0*w[72]*w[70] + p.m2*2.0*w[37]*w[35] + p.m1*w[146]))*w[74];
-    w[251] = 0.2*w[6];
-    w[335] = w[55]*w[65];
-    w[336] = w[13]*w[51];
-    w[51] = w[336]*w[72];
-    w[337] = w[13]*w[45];
-    w[45] = w[337]*w[70];
-    w[338] = w[63]*w[58];
-    w[339] = w[251] - p.m4*((w[335] + w[51]) + (w[45] + w[338]));
-    w[340] = w[72]*w[69];
-    w[341] = w[55]*w[57];
-    w[342] = w[54]*w[58];
-    w[343] = w[71]*w[70];
-    w[344] = w[12]*w[271];
-    w[345] = w[12]*w[61];
-    w[346] = w[13]*w[59];
-    w[347] = w[9]*(w[345] - w[346]);
-    w[348] = w[78]*w[137];
-    w[349] = w[84]*w[100];
-    w[350] = w[29]*w[98];
-    w[351] = w[90]*w[109];
-    w[352] = w[13]*w[269];
-    w[353] = 3200.0*p.m4*((w[340] + w[341]) - (w[342] - w[343])) + w[344] + w[347] - 2.0*p.m3*((w[348] - w[349]) + (w[350] - w[351])) - w[352];
-    w[354] = 20.0*w[27];
-    w[355] = 20.0*w[31];
-    w[356] = w[55]*w[58];
-    w[357] = w[109]*w[137];
-    w[358] = w[344] + 10.0*w[0] + 3200.0*p.m4*((w[72]*w[47] + w[356]) - (w[356] - w[41]*w[70])) + w[347] - p.m2*((w[292]*w[37] - w[52]*w[354]) + (w[296]*w[35] + s100*w[355])) - p.m3*2.0*(s103 - w[357])*w[74] - w[352];
-    w[292] = s101 + s102;
-    w[296] = 3.0*(w[9]*w[39] + w[96]*w[6]);
-    w[359] = 2.0*w[0]*w[2];
-    w[360] = 2.0*w[9]*w[6];
-    w[361] = 8.0*w[360];
-    w[362] = 20.0*(w[25]*w[6] - w[9]*w[264]);
-    w[363] = w[13]*w[242];
-    w[364] = w[363]*w[9] + w[16]*w[271];
-    w[365] = w[12]*w[38];
-    w[366] = w[23]*w[269] + w[365]*w[9];
-    w[367] = w[130] - w[131];
-    w[131] = w[331]*w[58];
-    const double s118 = w[171] + w[250];
-    w[171] = 0.025*w[12]*w[330] - w[134]*w[53] - 0.05*w[87]*(w[253] + w[10]*s118 - w[254]) - w[231];
-    w[53] = w[171] - w[216];
-    w[253] = 0.025*w[12]*w[333] + 0.05*w[87]*(w[248] + w[10]*w[103] + w[11]*s118) + w[134]*w[56] + w[322];
-    w[56] = w[166]*w[36];
-    w[248] = qd[1]*(w[56] + w[247]) + w[236];
-    w[247] = w[253] + w[248];
-    w[254] = w[55]*w[334];
-    w[368] = w[112]*w[241];
-    w[369] = (w[119]*w[279] - w[278]*w[120]) + (w[276]*w[117] + w[368]*w[116]);
-    w[370] = 8e-04*(w[9]*(0.0625*w[369] - w[172]) + (0.0625*(w[117]*w[116] + w[165]) - w[167])*w[6]);
-    w[165] = w[136] + 0.15*s118 + w[259];
-    w[259] = 0.001*((w[264]*w[167] - w[172]*w[25]) - (w[112]*(0.15*w[89] + qd[2]*w[24] - qd[1]*w[110] - w[140]) + w[103]*w[165]));
-    w[24] = w[136] + 60.0*s118 + w[258];
-    w[110] = w[212] + w[196];
-    w[196] = w[99] - w[256];
-    w[212] = 0.00015*((w[112]*w[24] + w[103]*(60.0*w[95] + qd[1]*w[123] + w[140] - qd[2]*60.0*w[4])) + (w[39]*w[167] + w[96]*w[172]) - ((6.666666666666667*w[110] + w[67]*(120.0*w[112] - w[288]) + w[167])*w[9] - (qd[1]*6.666666666666667*w[196] + 6.666666666666667*w[194] + w[178] + w[172] - qd[2]*6.666666666666667*w[256])*w[6]));
+    J[54] = -(w[55]*w[311] + w[317]);
+    w[1] = 1.0 - 1.0;
+    const double s106 = w[0]*w[1]*(w[50] - w[51]);
+    const double s107 = 3200.0*s106*w[92];
+    const double s108 = w[0]*(w[46] - w[47])*w[1];
+    const double s109 = s108*w[101];
+    w[3] = s107 - 80.0*s109;
+    w[31] = w[2]*(w[37] + w[39])*w[1];
+    const double s110 = 40.0*s108*w[99];
+    w[33] = w[2]*(w[42] + w[44])*w[1];
+    const double s111 = 40.0*s106*w[99];
+    w[37] = 80.0*(s109 + (w[31]*w[239] - s110*w[49]) - (w[33]*w[106] + s111*w[53])) + p.m2*w[312]*(w[11]*w[21] + w[10]*w[23])*w[1] - s107;
+    w[39] = 2.0*w[11]*w[10];
+    const double s112 = w[0]*w[39]*w[1];
+    const double s113 = s106*w[35];
+    w[42] = s112*w[96] + s113;
+    w[44] = 2.0*qd[0];
+    w[46] = w[259]*w[44];
+    const double s114 = w[120]*w[20] - qd[1]*(w[46] - w[263]);
+    w[47] = 2.0*qd[1];
+    J[53] = -(w[47]*w[56] + w[242]);
+    w[50] = w[65]*w[47];
+    const double s115 = w[157] + qd[0]*(w[50] + w[156]);
+    w[51] = (w[38]*s114 + w[36]*s115)*w[1];
+    const double s116 = (w[11]*s114 - w[10]*s115)*w[1];
+    const double s117 = p.m3*40.0*s116;
+    const double s118 = p.m4*s116;
+    w[57] = w[36]*s114;
+    w[58] = w[38]*s115;
+    w[60] = qd[3]*w[77];
+    w[62] = 0.05*w[60];
+    w[100] = w[195] + w[62] - w[196] - w[57] - qd[3]*0.05*w[76] - w[58] - w[198] - w[199];
+    const double s119 = p.m4*w[100];
+    w[114] = p.m3*(w[57] + w[58] + w[202] + w[198] - w[201]) - s119;
+    w[116] = w[51]*w[99];
+    w[122] = w[41]*s115;
+    w[123] = w[43]*s114;
+    w[124] = qd[3]*w[82];
+    w[125] = 0.05*w[124];
+    w[126] = 0.025*w[81];
+    w[127] = w[122] + w[123] + 0.025*w[193] + w[191] + w[126]*w[30] - w[125] - w[184];
+    w[133] = p.m4*w[127];
+    w[145] = p.m3*(w[122] + w[123] + w[188] - w[184]) + w[133];
+    w[156] = (w[41]*s114 + w[43]*s115)*w[1];
+    w[157] = w[156]*w[99];
+    w[171] = w[204] - s114;
+    w[188] = w[205] + s115;
+    w[195] = p.m4*w[156];
+    w[196] = s116*w[96] + w[13]*w[195];
+    const double s120 = 18.0*w[7];
+    w[7] = qd[1]*s120;
+    const double s121 = w[10]*s114 - w[11]*s115;
+    w[201] = p.m3*(qd[0]*(qd[2]*18.0*w[8] + w[7]) + 18.0*(qd[0]*w[159] + w[158] + qd[2]*w[160]) + w[146] - 40.0*s121 - w[162]);
+    w[8] = w[69]*w[126] + w[151] + 0.025*w[148] + s121 - w[153] - w[155];
+    w[151] = p.m4*w[8];
+    w[160] = w[201] - 40.0*w[151];
+    J[0] = 5e-05*(qdd[2]*w[3] - qdd[1]*w[37]) + 0.004*qdd[3]*w[42] - 1e-04*qdd[0]*(1600.0*(w[0]*s112*w[99] + s112*w[107]) + 40.0*((w[35]*s108 + 40.0*s112*w[92])*w[6] + w[9]*(s113 + s112*w[101]) + (s106*w[106] + w[45]*s111) - (w[40]*s110 + s108*w[239])) + (p.m2*2.0*w[23]*w[21] + p.m1*w[39])*w[1]) - (0.16*((0.025*w[35]*w[51] - 0.01125*s117 - s118)*w[6] - (s108*w[114] + w[40]*w[116]) - (s106*w[145] + w[45]*w[157])) + 0.002*p.m2*(w[171]*w[21] - w[23]*w[188])*w[1] - 0.004*(w[9]*(0.025*s117 + w[196]) + (w[0]*(40.0*s118 + s117) + s112*w[160])));
+    const double s122 = w[2]*w[43] - w[0]*w[36];
+    const double s123 = w[2]*w[41] - w[0]*w[38];
+    const double s124 = w[197] - w[52];
+    w[52] = w[11]*s122 + w[10]*s123 - s124;
+    const double s125 = w[0]*w[41] + w[2]*w[38];
+    const double s126 = w[2]*w[36] + w[0]*w[43];
+    w[202] = w[11]*s125 - w[10]*s126;
+    w[204] = w[105] + 40.0*w[202]*w[99];
+    w[205] = w[11]*s123 - w[10]*s122;
+    w[212] = 40.0*w[99]*w[205] - w[142];
+    const double s127 = w[183] + w[48];
+    w[48] = w[11]*s126 + w[10]*s125 - s127;
+    w[216] = 20.0*w[259];
+    w[217] = 20.0*w[65];
+    w[218] = w[12]*w[275];
+    w[220] = w[12]*w[28];
+    w[221] = w[13]*w[26];
+    w[222] = w[9]*(w[220] - w[221]);
+    w[223] = w[96]*w[9];
+    w[224] = w[13]*(2.0*w[223] - w[273]);
+    w[225] = w[218] + 80.0*(w[142] + w[101]*w[202]) + w[222] + w[224] - 3200.0*w[92]*w[205];
+    w[226] = 10.0*w[0] + 80.0*((w[52]*w[239] - w[49]*w[204]) - (w[212]*w[53] - w[106]*w[48])) + p.m2*(w[11]*(w[312]*w[216] - w[14]*w[23]) - w[10]*(w[14]*w[21] + w[312]*w[217])) + w[225];
+    w[14] = (0.2 + 0.025*p.m4)*w[6];
+    w[227] = w[35]*w[205];
+    w[228] = w[14] - w[96]*(w[2] + w[9]) - w[227];
+    w[229] = 2.0*w[0]*w[2];
+    w[230] = w[98]*w[9];
+    w[98] = w[29]*w[95];
+    w[95] = w[104]*w[6];
+    w[104] = 0.025*w[99]*w[6];
+    w[231] = 0.025*w[101]*w[6] - w[9]*w[92];
+    w[232] = 3.0*(w[9]*w[19] + w[292]*w[6]);
+    w[233] = 8.0*2.0*w[9]*w[6];
+    w[234] = 20.0*(w[18]*w[6] - w[9]*w[267]);
+    w[235] = w[13]*w[253];
+    w[236] = w[235]*w[9] + w[24]*w[275];
+    w[242] = w[12]*w[25];
+    w[243] = w[15]*w[273] + w[242]*w[9];
+    w[244] = 2.0*w[30];
+    const double s128 = w[67] - w[261];
+    w[245] = 0.009*((w[69]*w[244] - 0.1111111111111111*w[30]*w[264] - 0.016666666666666666*w[161] - w[146])*w[6] + w[9]*(qd[0]*0.016666666666666666*w[182] - qd[2]*0.016666666666666666*s128 - w[180]*w[30] - 2.0*w[158] - qd[1]*0.016666666666666666*w[67] - w[155]));
+    w[180] = w[154] + w[260];
+    w[154] = w[115] + 60.0*w[180] + w[5];
+    w[5] = qd[2]*w[67];
+    w[67] = 120.0*w[69] - w[88];
+    w[246] = 0.00015*((w[74]*w[154] + w[69]*(60.0*w[257] + qd[1]*w[87] + w[119] - qd[2]*60.0*w[4])) + ((qd[1]*6.666666666666667*s128 + 6.666666666666667*w[5] + w[30]*w[67] + w[155] - qd[2]*6.666666666666667*w[261])*w[6] + w[9]*(w[30]*w[291] - 120.0*w[158] - 6.666666666666667*w[161] - w[146])) + (w[19]*w[146] + w[292]*w[155]));
+    w[4] = w[74]*w[252];
+    w[87] = (w[81]*w[281] - w[83]*w[84]) + (w[82]*w[286] + w[4]*w[78]);
+    w[247] = 8e-04*(w[9]*(0.0625*w[87] - w[155]) + (0.0625*(w[286]*w[78] + w[203]) - w[146])*w[6]);
+    w[203] = 0.025*w[80];
+    w[248] = w[203]*w[30];
+    const double s129 = w[118]*s127;
+    w[249] = 0.025*w[192];
+    w[250] = 0.025*w[77];
+    const double s130 = w[250] - w[74];
+    w[251] = w[191] - w[69]*s130;
+    w[191] = w[44]*w[20];
+    w[20] = qd[1]*(w[191] - w[68]) - w[120]*w[259];
+    const double s131 = w[38]*w[20] - w[122];
+    w[68] = w[44]*w[22];
+    w[22] = qd[1]*(w[68] + w[66]) + w[120]*w[65];
+    const double s132 = w[123] + w[36]*w[22];
+    w[66] = p.m4*(w[125] + s129 + s131 - w[248] - w[249] - w[251] - s132);
+    w[256] = qd[0]*(s120 - w[6]) + 18.0*w[64];
+    w[64] = 0.025*(w[187] - w[69]*w[256]);
+    w[187] = p.m3*(s129 + w[64] + s131 - s132);
+    w[257] = w[66] + w[187];
+    w[260] = 0.025*(w[200] + w[74]*w[256]);
+    const double s133 = w[118]*s124;
+    const double s134 = w[57] - w[43]*w[22];
+    const double s135 = w[58] + w[41]*w[20];
+    w[200] = p.m3*(w[260] - s133 - s134 - s135);
+    w[261] = 0.025*(w[170] - w[83]*w[30]);
+    w[263] = w[74]*s130 + w[199];
+    w[199] = w[261] + s133 + s134 + s135 + w[263] - w[62];
+    w[279] = p.m4*w[199];
+    w[292] = w[200] - w[279];
+    w[311] = w[13]*s119;
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part1(const double* qd, const Parameters& p, const double* qdd, double* J, double* w) {
-    const double s119 = 0.009*((w[67]*(2.0*w[103] - 0.1111111111111111*w[261]) - 0.016666666666666666*w[110] - w[167])*w[6] - w[9]*(w[169] + qd[2]*0.016666666666666666*w[196] + qd[1]*0.016666666666666666*w[99] + w[172] - qd[0]*0.016666666666666666*w[170]));
-    const double s120 = 18.0*w[7];
-    const double s121 = w[82]*s120;
-    const double s122 = 18.0*w[8];
-    w[7] = w[10]*s121 + 18.0*w[1]*w[162] + w[82]*w[10]*s122 + qd[1]*(w[235] + qd[1]*w[10]*(s120 + s122)) + qd[0]*(qd[0]*w[10]*s120 - 36.0*(w[11]*w[89] - w[237] - w[93])) - w[330];
-    w[93] = 80.0*qd[1]*w[101] - w[10]*w[139]*w[315] - 40.0*w[162] - w[7];
-    w[95] = w[190]*w[137];
-    w[96] = w[10]*w[170];
-    w[99] = 18.0*(w[30]*w[193] + w[1]*(w[139]*w[31] + w[236])) + w[11]*s121 + w[82]*w[11]*s122 + qd[1]*w[11]*w[234] + w[333] - qd[0]*36.0*(w[96] + w[127] - w[14] - w[213]);
-    w[14] = w[139]*w[52] + qd[0]*(w[297] + 80.0*w[260]) + w[99];
-    w[30] = w[323]*w[109];
-    w[52] = w[243] - w[240]*w[140] - w[200];
-    w[82] = 9.0*w[303] - w[87];
-    w[101] = w[13]*w[167] - qd[3]*w[276];
-    const double s123 = w[12]*w[167];
-    w[123] = qd[3]*w[278] + s123;
-    const double s124 = 5e-05*((w[278]*w[52] + (w[136]*w[241] + w[9]*w[82])*w[119]) - ((7.0*(w[12]*w[136] - w[309]) + w[13]*w[136] + qd[3]*w[17])*w[116] + w[276]*w[203]) - (w[242]*w[101] + w[271]*w[204]) - (w[38]*w[123] + w[269]*w[198]));
-    w[17] = 9.0*w[101] + (w[103]*w[208] - 16.0*w[276]*w[113]) + w[123] - (w[103]*w[120] - w[113]*w[279]);
-    w[127] = w[13]*w[211];
-    const double s125 = 5e-05*w[16]*w[17] + 5e-05*w[127]*w[9];
-    w[162] = 0.00025*qd[1];
-    w[167] = w[2]*w[162];
-    w[169] = w[0]*w[162];
-    w[172] = w[207] + w[117];
-    const double s126 = w[205] + w[206] + w[113]*w[172] + w[204];
-    w[178] = w[12]*s126;
-    w[193] = 7.0*w[278];
-    w[194] = qd[3]*w[193] + 7.0*s123 + (16.0*w[278]*w[113] + w[103]*w[207]) + w[101] + (w[103]*w[117] - w[368]*w[113]);
-    const double s127 = 5e-05*w[178]*w[9] + 5e-05*w[23]*w[194];
-    J[1] = 0.004*qdd[3]*w[339] + 5e-05*(qdd[2]*w[353] + qdd[1]*w[358]) + 1e-04*qdd[0]*(p.m3*2.0*w[292] + w[296] + w[359]*(310.0 - 40.0) + w[362] + w[364] + w[366] - 1600.0*p.m4*2.0*(w[143] - w[144]) - w[361] - p.m2*2.0*(w[355]*w[35] - w[354]*w[37])) - (0.058*qd[0]*qd[1]*w[367] + 0.16*p.m4*((w[131] - w[70]*w[53]) + (w[72]*w[247] + w[254])) + w[370] + 0.00025*w[182] + w[212] + 0.002*p.m2*((w[354]*w[176] - w[37]*w[248]) + (w[355]*w[192] - w[35]*w[216])) + s125 + (w[167]*w[122] + w[169]*16.0*qd[0]*w[0]) + s127 - w[259] - s119 - 1e-04*p.m3*((w[93]*w[100] - w[95]) + (w[29]*w[14] + w[30])) - s124);
-    w[122] = w[65]*w[54];
-    w[143] = w[63]*w[57];
-    w[144] = p.m4*((w[122] + w[51]) + (w[45] + w[143])) - w[251];
-    w[45] = w[57]*w[54];
-    w[51] = w[90]*w[78];
-    w[205] = w[344] + 3200.0*p.m4*((w[340] + w[45]) - (w[45] - w[343])) + w[347] - p.m3*2.0*((w[51] - w[349]) + (w[350] - w[51])) - w[352];
-    w[206] = 3200.0*p.m4*((w[343] - w[341]) + (w[340] + w[342])) + w[344] + w[347] - 2.0*p.m3*((w[350] - w[348]) + (w[351] - w[349])) - w[352];
-    w[213] = w[334]*w[54];
-    w[234] = w[331]*w[57];
-    w[235] = w[90]*w[190];
-    w[236] = w[323]*w[78];
-    J[2] = 1e-04*qdd[0]*(w[296] + w[362] + p.m3*2.0*(w[104] + w[88]) + w[364] + w[366] - 1600.0*p.m4*2.0*(w[76] - w[77]) - w[361]) + 5e-05*(qdd[2]*w[205] + qdd[1]*w[206]) - 0.004*qdd[3]*w[144] - (0.16*p.m4*((w[72]*w[253] + w[213]) - (w[70]*w[171] - w[234])) + w[370] + 1e-04*p.m3*((w[235] + w[7]*w[100]) - (w[99]*w[29] + w[236])) + w[212] + s125 + s127 - w[259] - s119 - s124);
-    const double s128 = 0.025*w[65];
-    const double s129 = 0.025*w[63];
-    w[76] = p.m4*((s128*w[63] - w[70]*w[42]) + (w[72]*w[48] - s129*w[65]));
-    w[77] = w[61]*w[6];
-    w[212] = 0.025*w[337];
-    const double s130 = w[212]*w[70];
-    w[237] = 0.025*w[336];
-    const double s131 = w[237]*w[72];
-    const double s132 = w[23]*w[274] + w[16]*w[61];
-    const double s133 = w[23]*w[59] + w[16]*w[241];
-    const double s134 = w[12]*w[299] - w[363];
-    const double s135 = w[365] + w[13]*w[77];
-    w[243] = 3200.0*p.m4*((s130 - s128*w[54]) - (s129*w[57] - s131)) + s134 - s132 - s133 - s135;
-    w[251] = 3200.0*p.m4*((s129*w[58] - s131) - (s130 - s128*w[55])) + s132 + s133 + s135 - s134;
-    w[256] = (w[116]*w[120] - w[129]*w[119]) - (w[117]*w[119] + w[298]*w[116]);
-    w[258] = w[113]*(w[208] - w[298]) + qd[3]*7.0*w[114] + 7.0*w[210] - w[198];
-    w[114] = (w[207] - w[129])*w[113] + 9.0*w[197] + qd[3]*w[283] - w[204];
-    w[197] = 0.05*w[303]*w[245] + 0.025*w[13]*w[322] - w[141]*0.025*w[64] - qd[3]*(qd[3]*s128 + 0.05*qd[0]*w[40]);
-    w[40] = 0.025*w[13]*w[231] + qd[3]*(qd[3]*s129 - 0.05*qd[0]*w[46]) + w[141]*0.025*w[62] - 0.05*w[303]*w[91];
-    J[3] = 0.004*qdd[3]*w[76] + (w[79]*0.0625*w[256] - 5e-05*((w[119]*w[203] - (w[60]*w[140] - 7.0*w[85] - w[200])*w[116]) + (w[23]*w[258] + w[16]*s126) + (w[204]*w[38] - w[77]*w[198]) - (w[16]*w[114] + w[23]*w[211]) - (w[116]*w[52] + (9.0*w[199] + qd[3]*w[240]*w[6] - w[202])*w[119]) - (w[242]*w[198] + w[204]*w[299])) - 0.16*p.m4*((w[72]*w[197] + s129*w[334]) + (w[70]*w[40] - s128*w[331]))) - 1e-04*qdd[0]*(1600.0*p.m4*2.0*(s129*w[72] + s128*w[70]) + (w[23]*w[242] + w[16]*w[299]) - (w[16]*w[38] - w[23]*w[77])) - 5e-05*(qdd[2]*w[243] - qdd[1]*w[251]);
+    const double s136 = w[9]*(0.01125*w[201] - w[151] - 0.025*w[311]);
+    const double s137 = w[10]*w[22] + w[11]*w[20];
+    w[317] = 0.05*w[61];
+    const double s138 = 0.025*w[163];
+    const double s139 = w[69]*w[317] + s138 + (w[74]*w[126] + w[69]*w[149]) - (w[69]*w[150] + w[74]*w[203]) - w[146];
+    const double s140 = s137 + s139;
+    const double s141 = p.m4*s140;
+    const double s142 = qd[0]*w[89];
+    const double s143 = 18.0*(w[5] + w[162]) + qd[1]*(w[185] - s142) + w[158] + w[155] - qd[2]*s142;
+    const double s144 = p.m3*(40.0*s137 + s143);
+    w[5] = w[115] + 0.15*w[180] + w[262];
+    const double s145 = 0.001*((w[267]*w[146] - w[155]*w[18]) - (w[74]*(0.15*w[255] + qd[2]*w[17] - qd[1]*w[72] - w[119]) + w[69]*w[5]));
+    w[17] = w[91] - w[0]*w[0];
+    w[72] = 0.00025*w[54];
+    w[89] = w[96]*s140 + w[35]*w[199];
+    const double s146 = (w[96]*w[8] - w[13]*w[133] - 0.025*w[201])*w[6];
+    w[8] = w[254] - w[213]*w[119] - w[166];
+    w[133] = 9.0*w[300] - w[61];
+    w[61] = w[12]*w[115];
+    w[146] = w[13]*w[115];
+    w[155] = qd[3]*w[271];
+    w[158] = w[192] - w[124];
+    w[124] = qd[3]*w[83] + w[147];
+    const double s147 = 5e-05*((w[83]*w[8] + (w[115]*w[252] + w[9]*w[133])*w[81]) - ((7.0*(w[61] - w[306]) + w[146] + w[155])*w[78] + w[82]*w[169]) - (w[253]*w[158] + w[275]*w[172]) - (w[25]*w[124] + w[273]*w[164]));
+    w[162] = 9.0*w[158] + (w[69]*w[177] - 16.0*w[82]*w[75]) + w[124] - (w[69]*w[84] - w[75]*w[281]);
+    const double s148 = w[170] - w[60];
+    w[60] = w[179] + 9.0*(qd[3]*w[76] + s148) + w[164];
+    w[170] = w[13]*w[60];
+    const double s149 = 5e-05*w[24]*w[162] + 5e-05*w[170]*w[9];
+    w[179] = w[176] + w[286];
+    w[180] = w[174] + w[175] + w[75]*w[179] + w[172];
+    w[174] = w[12]*w[180];
+    w[175] = 7.0*w[83];
+    w[185] = qd[3]*w[175] + 7.0*w[147] + (16.0*w[83]*w[75] + w[69]*w[176]) + w[158] + (w[69]*w[286] - w[4]*w[75]);
+    const double s150 = 5e-05*w[174]*w[9] + 5e-05*w[15]*w[185];
+    w[4] = 0.00025*qd[1]*w[0];
+    J[1] = 5e-05*(qdd[1]*w[226] + qdd[2]*w[225]) + 0.004*qdd[3]*w[228] + (w[245] + s145 + 0.004*((w[9]*(0.025*s144 + w[89]) - s146) - (w[2]*w[160] - w[0]*(40.0*s141 + s144))) + s147 - w[246] - w[247] - 0.16*((w[114]*w[202] + w[40]*w[257]) + (w[45]*w[292] + w[205]*w[145]) + (s136 - (s141 + 0.025*w[13]*w[66] + 0.01125*s144)*w[6])) - qd[1]*(0.058*qd[0]*w[17] + w[72]) - 0.002*p.m2*((w[216]*w[171] - w[23]*w[22]) + (w[20]*w[21] + w[217]*w[188])) - s149 - s150 - (w[72]*w[86] + 16.0*qd[0]*w[0]*w[4])) - 1e-04*qdd[0]*(40.0*(w[229] + (w[40]*w[204] + w[202]*w[239]) + (w[95] + w[9]*(w[104] - w[227] - w[97] - w[2]*w[101])) - (w[45]*w[212] + w[106]*w[205]) - (w[230] + (w[312]*w[92] + w[35]*w[202] + w[98] - w[102])*w[6])) + w[233] + p.m2*2.0*(w[217]*w[21] - w[216]*w[23]) - 1600.0*(w[0]*(w[2]*w[99] - w[231]) + w[2]*w[107]) - w[232] - 310.0*w[229] - w[234] - w[236] - w[243]);
+    w[86] = w[14] - w[223] - w[93];
+    const double s151 = 3200.0*w[40]*w[92];
+    const double s152 = w[45]*w[101] + w[142];
+    w[14] = w[218] + w[222] + w[224] - s151 - 80.0*((w[49]*w[106] - w[53]*w[239])*w[1] - s152);
+    w[107] = w[218] + w[222] + w[224] + 80.0*s152 - s151;
+    w[142] = p.m3*(w[122] + w[123] - w[184] - w[64]);
+    w[64] = p.m4*(w[122] + w[123] + w[248] + w[249] + w[251] - w[125] - w[184]);
+    w[122] = w[142] + w[64];
+    const double s153 = p.m3*s143;
+    const double s154 = p.m4*s139;
+    w[123] = p.m3*(w[57] + w[58] + w[198] - w[260]);
+    w[147] = p.m4*(w[57] + w[261] + w[58] + w[198] + w[263] - w[62]);
+    w[57] = w[123] + w[147];
+    w[58] = w[12]*s154 + w[13]*w[147];
+    J[2] = 0.004*qdd[3]*w[86] + 1e-04*qdd[0]*(w[232] + w[234] + w[236] + w[243] - 1600.0*w[0]*w[231] - 40.0*((w[45]*w[239] + w[40]*w[106])*w[1] + ((w[104] - w[93] - w[97])*w[9] + w[95]) - (w[230] + (w[98] + w[103] - w[102])*w[6])) - w[233]) + 5e-05*(qdd[1]*w[14] + qdd[2]*w[107]) + (w[245] + s145 + 0.16*((w[40]*w[122] - w[45]*w[114]) - (s136 + (0.025*w[13]*w[64] - 0.01125*s153 - s154)*w[6]) - (w[40]*w[145] - w[45]*w[57])) + 0.004*(w[0]*(40.0*s154 + s153) + (w[9]*(0.025*s153 + w[58]) - s146)) + s147 - w[246] - w[247] - s149 - s150);
+    const double s155 = 2.0*w[12]*w[13];
+    w[62] = p.m4*s155;
+    w[95] = p.m4*s155*w[1];
+    w[97] = w[35]*(w[0] + w[6]) - w[29]*w[95] - w[45]*w[96];
+    w[29] = w[28]*w[6];
+    w[98] = 2.0*p.m4*(w[113] - w[94])*w[6] + (w[12]*w[297] - w[235]) - 80.0*(w[223] - w[93]) - (w[15]*w[278] + w[24]*w[28]) - (w[15]*w[26] + w[24]*w[252]) - (w[242] + w[13]*w[29]);
+    w[93] = 80.0*(w[223]*w[53] + w[108]*w[49]) - w[98];
+    w[94] = (w[78]*w[84] - w[90]*w[81]) - (w[286]*w[81] + w[296]*w[78]);
+    const double s156 = w[125] + 0.025*(w[69]*w[78] - w[193]) - w[74]*w[189];
+    w[102] = p.m4*s156;
+    w[103] = p.m4*(w[149]*w[74] + 0.025*(w[30]*w[78] + w[148]) - w[153]);
+    w[104] = (w[13]*w[103] - w[96]*w[127]) - (w[96]*s156 + w[13]*w[151]);
+    w[106] = w[69]*(w[149] - w[317]) + w[189]*w[30] - s138 - 0.05*w[173];
+    w[113] = p.m4*w[106];
+    w[125] = w[75]*(w[177] - w[296]) + qd[3]*7.0*w[76] + 7.0*s148 - w[164];
+    w[76] = (w[176] - w[90])*w[75] + 9.0*w[163] + qd[3]*w[285] - w[172];
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part2(const double* qd, const Parameters& p, const double* qdd, double* J, double* w) {
-    w[46] = (w[9]*w[117] + w[242]*w[113]) - w[203] - (16.0*w[16]*w[113] - w[207]*w[9]);
-    w[60] = (w[113]*w[38] + w[9]*w[120]) - (w[208]*w[9] + 16.0*w[23]*w[113]) - w[52];
-    w[62] = w[166]*w[106] + w[174];
-    w[64] = w[175] + w[166]*w[107];
-    const double s136 = w[10]*w[189];
-    const double s137 = w[10]*w[125];
-    const double s138 = w[170] - w[89];
-    w[85] = 2.0*s138;
-    const double s139 = w[166]*w[33] + 2.0*s137 - w[10]*w[85];
-    const double s140 = w[1]*w[186];
-    const double s141 = w[310] + w[250];
-    w[33] = 2.0*s141;
-    const double s142 = w[10]*w[33];
-    w[91] = w[166]*w[191] + 2.0*s136 + 0.05*w[252] + w[174] + s142 - 0.025*w[12]*s139 - s140;
-    const double s143 = w[175] + w[56];
-    const double s144 = w[11]*w[33];
-    const double s145 = w[3]*s143 + w[28]*w[166] - w[11]*w[181] - 2.0*w[126];
-    w[106] = w[175] + w[257] + w[1]*s143 + s144 + 0.025*w[12]*s145 - 0.05*w[246] - w[166]*w[184];
-    const double s146 = (w[23]*w[117] + w[242]*w[116]) - (w[16]*w[120] - w[119]*w[38]);
-    J[40] = -(8e-04*w[324] + 5e-05*(s146 + (w[77]*w[116] + w[23]*w[129]) + (w[16]*w[298] - w[299]*w[119])) + 0.004*p.m4*(w[63]*w[106] + w[91]*w[65]));
-    w[77] = 40.0*w[56] + w[128]*w[166] + 36.0*w[11]*w[188] + w[11]*36.0*(w[86] + s141) + w[147] + s145 - 18.0*w[44]*w[166];
-    w[44] = 36.0*s136 + w[11]*w[293]*w[166] + 80.0*qd[1]*w[27] + w[10]*36.0*s141 - 18.0*s140 - 40.0*w[186] - s139;
-    J[4] = 0.058*w[244] + 5e-05*(w[200]*w[38] + w[242]*w[202] - w[23]*(w[46] - w[203]) - w[16]*(w[52] - w[60])) + 0.002*p.m2*(w[37]*w[62] - w[64]*w[35]) + 0.009*(w[67]*(w[9]*(1.0 + 2.0) + 0.1111111111111111*w[25]) - 0.016666666666666666*w[324])*w[6] + 0.00015*(w[9]*(6.666666666666667*w[324] - w[67]*(120.0*w[6] + w[9] - w[39])) + w[24]*w[6] + w[140]*w[39]) + 1e-04*p.m3*(w[77]*w[100] + w[44]*w[29]) - 0.001*(w[165]*w[9] - w[136]*w[25]) - 0.16*p.m4*(w[72]*w[91] - w[70]*w[106]) - w[169]*w[121] - w[79]*(w[136] - 0.0625*s146);
-    w[24] = w[113]*(16.0*w[13] + w[61]) + w[282];
-    w[25] = w[277] + w[113]*(16.0*w[12] + w[59]) + qd[3]*w[273] + w[280];
-    const double s147 = 5e-05*(w[16]*w[24] + w[23]*w[25] + w[281] + w[287] + (w[272] - w[12]*w[52]) - (w[270] + w[13]*w[203]));
-    const double s148 = 0.001*w[267];
-    const double s149 = 0.009*(0.016666666666666666*w[103] + w[112] + w[168])*w[6];
-    const double s150 = w[34]*w[173];
-    w[38] = w[275] - s150;
-    const double s151 = w[36]*w[173];
-    w[39] = s151 + w[326];
-    w[52] = w[2]*w[173];
-    J[53] = -(0.4*w[52] + 0.45*w[173]*w[9] + w[230]);
-    const double s152 = w[3]*w[52];
-    const double s153 = w[92] - w[126];
-    const double s154 = w[32]*w[173] + s144 + 2.0*w[249] - w[3]*w[38];
-    w[32] = w[217] + 18.0*w[11]*s152 + 36.0*(w[97] + s153) - w[105]*w[173] - 40.0*s150 - s154;
-    const double s155 = w[185] + s137;
-    const double s156 = w[11]*w[196];
-    const double s157 = w[28]*w[173] + w[3]*s151 + s142 - 2.0*s156;
-    w[28] = 36.0*(w[102] + s155) + 40.0*s151 + w[215] + w[128]*w[173] + s157 - 18.0*w[10]*s152;
-    w[56] = (w[119]*w[61] - w[285]) - (w[284] + w[59]*w[116]);
-    const double s158 = w[79]*(w[103] - 0.0625*w[56]);
-    const double s159 = 0.00015*(w[9]*(6.666666666666667*w[103] + w[112] + w[177]) - w[289] - w[290]);
-    w[67] = s152 - w[4]*w[173];
-    const double s160 = 0.05*qd[3]*w[337];
-    w[4] = 2.0*s155 + 0.025*w[12]*s157 + w[327] + w[39] - w[10]*w[67] - s160;
-    const double s161 = w[1]*w[275];
-    const double s162 = 0.05*qd[3]*w[336];
-    w[79] = s161 + w[11]*w[67] + 2.0*s153 + s162 + w[38] - 0.025*w[12]*s154;
-    J[5] = s147 + s149 + 0.002*p.m2*(w[38]*w[37] - w[35]*w[39]) + 1e-04*p.m3*(w[29]*w[32] + w[28]*w[100]) + w[0]*(0.00025*(w[173] + w[179]) + w[180]) + 0.16*p.m4*(w[70]*w[4] - w[72]*w[79]) - s148 - s158 - s159;
-    w[35] = w[135]*w[9];
-    J[54] = -(0.45*w[35] + w[320]);
-    const double s163 = 2.0*(w[249] + w[239]) + w[11]*w[35] + w[1]*w[175] - w[294];
-    w[37] = w[295]*w[135] + s163 - 36.0*(w[92] + w[11]*s138 + w[97]);
-    const double s164 = 2.0*(s156 - s136) - w[26]*w[135] - w[10]*w[8]*w[135];
-    w[8] = w[128]*w[135] + 36.0*(w[185] + w[214] - w[96]) - 18.0*w[10]*w[135]*w[5] - s164;
-    w[5] = w[135]*w[6];
-    const double s165 = w[181] + w[5];
-    w[26] = w[10]*(w[238] - s165) + s160 + 0.025*w[12]*s164 - 2.0*w[185] - w[327];
-    w[96] = w[11]*s165 + 0.025*w[12]*s163 - w[3]*w[175] - s161 - 2.0*w[92] - s162;
-    J[6] = s147 + s149 - s148 - 1e-04*p.m3*(w[29]*w[37] - w[100]*w[8]) - s158 - 0.16*p.m4*(w[70]*w[26] - w[72]*w[96]) - s159;
-    w[3] = w[209] + w[298];
-    w[29] = w[129] + w[172];
-    w[92] = 2.0*qd[3];
-    w[97] = w[49]*w[92] - 0.05*(w[302] + w[332]);
-    w[49] = w[325] - w[92]*w[43];
-    J[7] = 5e-05*(w[16]*w[3] + w[301] + w[23]*w[29] - w[300]) + 0.16*p.m4*(w[72]*w[97] + w[70]*w[49]);
-    w[43] = (p.m3*(w[348] + w[351]) + 1600.0*p.m4*(w[342] + w[341]))*w[74];
-    w[70] = p.m4*(w[335] - w[338])*w[74];
-    J[12] = -(1e-04*(qdd[2]*w[43] + qdd[1]*(p.m3*2.0*w[357] + w[130]*w[146]*w[195] + 1600.0*p.m4*2.0*w[356])*w[74]) + 5e-05*qdd[0]*w[145] + 0.004*qdd[3]*w[70] - (1e-04*p.m3*(w[30] + w[95]) + 0.16*p.m4*(w[254] - w[131]) + w[80]*(w[31]*w[192] - w[27]*w[176]))*w[74]);
-    w[30] = w[337]*w[55];
-    w[72] = w[336]*w[58];
-    w[95] = w[268]*w[20];
-    w[100] = w[319] - w[9];
-    w[102] = w[2] - w[100];
-    w[105] = p.m4*((w[30] - w[41]*w[63]) + (w[72] + w[65]*w[47]) + (w[95] + w[16]*w[102]));
-    w[107] = w[22]*w[317];
-    w[113] = w[98]*w[137];
-    w[117] = w[84]*w[109];
-    w[120] = w[55]*w[71];
-    w[121] = w[20]*w[100];
-    w[125] = w[69]*w[58];
+    J[3] = 1e-04*qdd[0]*(1600.0*w[0]*0.025*w[105] + 40.0*((w[105] + w[40]*w[96] - 0.025*w[62]*w[6])*w[6] + w[40]*w[108] + w[97]*w[9] - w[45]*w[223]) + (w[24]*w[25] - w[15]*w[29]) - (w[15]*w[253] + w[24]*w[297])) + (w[121]*0.0625*w[94] + 0.004*(w[0]*40.0*w[102] - w[104]*w[9]) - 0.16*(w[45]*w[103] - (w[102] - 0.025*(w[96]*w[100] + w[13]*w[113]))*w[6] - w[40]*w[113]) - 5e-05*((w[81]*w[169] - (w[27]*w[119] - 7.0*w[59] - w[166])*w[78]) + (w[15]*w[125] + w[24]*w[180]) + (w[172]*w[25] - w[29]*w[164]) - (w[24]*w[76] + w[15]*w[60]) - (w[78]*w[8] + (9.0*w[165] + qd[3]*w[213]*w[6] - w[168])*w[81]) - (w[253]*w[164] + w[172]*w[297]))) - 0.004*qdd[3]*w[97] - 5e-05*(qdd[2]*w[98] - qdd[1]*w[93]);
+    w[27] = (w[9]*w[286] + w[253]*w[75]) - w[169] - (16.0*w[24]*w[75] - w[176]*w[9]);
+    w[60] = (w[75]*w[25] + w[9]*w[84]) - (w[177]*w[9] + 16.0*w[15]*w[75]) - w[8];
+    const double s157 = w[191] - w[259]*w[47];
+    const double s158 = w[43]*s157;
+    const double s159 = w[50] + w[68];
+    const double s160 = w[41]*s159;
+    w[50] = p.m4*(0.025*(w[146] - w[24]*w[30]) + 0.05*w[155] - s158 - s160 - (w[9]*w[190] + w[74]*w[305]));
+    w[68] = p.m3*(0.025*(w[186]*w[9] - w[74]*w[34]) - s158 - s160);
+    w[100] = w[50] + w[68];
+    const double s161 = w[11]*s159 - w[10]*s157;
+    w[102] = 0.025*w[272];
+    const double s162 = 0.05*w[306] + w[119] + s161 - 0.025*w[61] - (w[9]*w[150] + w[102]*w[74]) - (w[126]*w[6] + 0.025*w[69]*w[24]);
+    const double s163 = p.m4*s162;
+    const double s164 = w[38]*s159;
+    const double s165 = w[36]*s157;
+    w[61] = p.m4*(s164 + s165 + 0.025*w[167] + (w[190]*w[6] + w[69]*w[305]) - 0.05*w[59] - w[102]*w[30]);
+    w[59] = 1.0 + 1.0;
+    const double s166 = p.m3*(w[30]*(w[59]*w[6] - w[313]) - 40.0*s161 - 18.0*w[159] - w[7] - qd[2]*w[313]);
+    w[7] = p.m3*(s164 + s165 + 0.025*(w[69]*w[34] - w[186]*w[6]));
+    w[34] = w[61] + w[7];
+    w[121] = w[70]*w[44] - s157;
+    w[70] = w[44]*w[71] + s159;
+    const double s167 = w[182] - w[258];
+    const double s168 = (w[15]*w[286] + w[253]*w[78]) - (w[24]*w[84] - w[81]*w[25]);
+    const double s169 = w[13]*w[50] - w[96]*s162;
+    J[4] = -(w[85]*w[4] + 0.16*(w[45]*w[100] + w[40]*w[34] - (s163 + 0.025*w[13]*w[61] - 0.01125*s166)*w[6]) + w[0]*(0.004*(s166 - 40.0*s163) - 0.058*w[54]) + w[9]*(0.001*w[5] + 8e-04*(w[115] - 0.0625*s168) + 0.004*(0.025*s166 + s169) + 0.00015*(120.0*w[115] + (w[9] - w[19])*w[30] - 6.666666666666667*s167)) - 5e-05*(w[166]*w[25] + w[253]*w[168] - w[15]*(w[27] - w[169]) - w[24]*(w[8] - w[60])) - 0.002*p.m2*(w[23]*w[121] - w[21]*w[70]) - 0.001*w[115]*w[18] - 0.009*(0.1111111111111111*w[30]*w[18] + w[30]*(1.0 + 2.0)*w[9] - 0.016666666666666666*s167)*w[6] - 0.00015*(w[154]*w[6] + w[119]*w[19]));
+    J[40] = -(8e-04*s167 + 5e-05*(s168 + (w[29]*w[78] + w[15]*w[90]) + (w[24]*w[296] - w[297]*w[81])) - 0.004*s169);
+    w[5] = w[75]*(16.0*w[13] + w[28]) + w[284];
+    w[18] = w[280] + w[75]*(16.0*w[12] + w[26]) + qd[3]*w[277] + w[282];
+    const double s170 = 5e-05*(w[24]*w[5] + w[15]*w[18] + w[283] + w[290] + (w[276] - w[12]*w[8]) - (w[274] + w[13]*w[169]));
+    const double s171 = 0.001*w[270];
+    const double s172 = 0.009*(0.016666666666666666*w[69] + w[74] + w[181])*w[6];
+    w[8] = w[0]*w[47];
+    w[19] = w[10]*w[8] + w[65]*w[44];
+    w[25] = w[11]*w[8] - w[46];
+    const double s173 = 0.025*w[244];
+    const double s174 = w[43]*w[25];
+    const double s175 = w[41]*w[19];
+    const double s176 = w[183]*w[47];
+    w[29] = p.m3*(s173 + s174 + s175 - s176);
+    const double s177 = 0.025*(w[80] - (w[79] + w[81]));
+    w[41] = p.m4*(s174 + s175 - s177 - s176);
+    w[43] = w[29] + w[41];
+    const double s178 = w[36]*w[25];
+    const double s179 = w[197]*w[47];
+    const double s180 = w[38]*w[19];
+    const double s181 = 0.45*w[244];
+    w[36] = p.m3*(s178 + s179 + s180 + s181);
+    const double s182 = w[149] + w[317] + (w[30] - w[150]);
+    w[30] = p.m4*(s178 + s179 + s180 + s182);
+    w[38] = w[36] + w[30];
+    const double s183 = w[10]*w[25] - w[11]*w[19];
+    const double s184 = w[69] - 18.0*w[74] - w[256];
+    const double s185 = p.m3*(40.0*s183 + s184);
+    const double s186 = qd[0]*w[9]*w[59] - w[250]*w[59];
+    const double s187 = p.m4*(s183 - s186);
+    const double s188 = 0.00015*(w[9]*(6.666666666666667*w[69] + w[74] + w[67]) - w[293] - w[294]);
+    w[46] = (w[81]*w[28] - w[288]) - (w[287] + w[26]*w[78]);
+    const double s189 = 8e-04*(w[69] - 0.0625*w[46]);
+    w[65] = w[12]*s187 - w[13]*w[41];
+    J[5] = s170 + s172 + 0.16*(w[45]*w[43] + (0.025*w[13]*w[30] - 0.01125*s185 - s187)*w[6] - w[40]*w[38]) + w[0]*(0.00025*(w[47] + w[143]) + w[144] - 0.004*(40.0*s187 + s185)) - s171 - 0.002*p.m2*(w[19]*w[21] + w[23]*w[25]) - s188 - w[9]*(s189 + 0.004*(0.025*s185 + w[65]));
+    const double s190 = p.m3*s184;
+    const double s191 = p.m4*s186;
+    w[21] = p.m4*s182;
+    w[23] = p.m4*s177;
+    w[47] = p.m3*s173;
+    w[67] = w[23] - w[47];
+    w[71] = p.m3*s181;
+    w[75] = w[21] + w[71];
+    w[79] = w[96]*s186 - w[13]*w[23];
+    J[6] = s170 + s172 + 0.004*(w[0]*(40.0*s191 - s190) - w[9]*(0.025*s190 - w[79])) - s171 - 0.16*((0.01125*s190 - s191 - 0.025*w[13]*w[21])*w[6] + w[45]*w[67] + w[40]*w[75]) - s188 - s189*w[9];
+    w[84] = 0.05*w[78];
+    w[85] = p.m4*w[84];
+    const double s192 = 2.0*qd[3];
+    const double s193 = 0.025*w[12]*s192 - w[194];
+    w[126] = p.m4*s193;
+    const double s194 = w[152] - 0.025*w[13]*s192;
+    w[127] = p.m4*s194;
+    w[143] = w[178] + w[296];
+    w[144] = w[90] + w[179];
+    w[146] = w[96]*s194 + w[35]*s193;
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part3(const double* qd, const Parameters& p, const double* qdd, const double* lambda, double* J, double* w) {
-    w[126] = p.m3*((w[107] + w[21]*w[318]) - (w[104] + w[113]) - (w[88] + w[117])) - 1600.0*p.m4*((w[120] + w[41]*w[54]) + (w[57]*w[47] + w[125]) - (w[102]*w[19] - w[121]));
-    w[88] = 0.8888888888888888*w[2] + w[9];
-    w[104] = qd[2]*w[89];
-    const double s166 = w[187] + w[218] + qd[1]*(w[86] + w[33]);
-    w[33] = 18.0*w[328] + qd[1]*(qd[1]*w[15] - 36.0*w[94]) + 36.0*w[104] + s166;
-    w[15] = w[164] + w[33];
-    const double s167 = w[315] + w[316];
-    w[86] = w[1]*w[304];
-    const double s168 = qd[2]*(w[81] - w[85]) + w[86] - w[183];
-    const double s169 = qd[1]*(w[233] + qd[1]*s167) + qd[2]*(36.0*w[188] + qd[2]*w[316]) - s168;
-    w[1] = 0.05*w[201];
-    w[85] = w[182] + s166 - 0.025*w[12]*s168 - qd[3]*(qd[3]*w[319] - w[1]);
-    w[89] = w[134]*w[18] + 0.025*w[12]*s166 + 0.05*w[136]*w[87] + s168;
-    w[18] = w[304] + w[89];
-    w[87] = 1.0 + 1.0;
-    w[128] = (0.001*(w[103]*w[261] + w[112]*w[111]) - 0.00015*(w[103]*w[124] - w[112]*w[288]))*w[87];
-    w[111] = 5e-05*(w[61]*w[123] + w[12]*w[17] + (w[103]*w[241]*w[119] + w[278]*w[305]) - w[59]*w[101] - w[13]*w[194] - (w[116]*(7.0*w[115] + w[118]) - w[276]*w[307]));
-    const double s170 = 0.00025*qd[0]*w[0];
-    J[13] = 0.004*qdd[3]*w[105] + 1e-04*(qdd[1]*(w[359]*w[195]*w[74] + p.m3*2.0*(w[318]*w[22] - w[292]) - 1600.0*p.m4*2.0*(w[41]*w[55] + w[47]*w[58] - w[102]*w[20])) + qdd[2]*w[126]) + 5e-05*qdd[0]*w[358] - 0.45*lambda[0]*w[88] - (p.m3*(1e-04*((w[232] + w[93]*w[109]) - (w[22]*w[15] - w[318]*s169) - (w[137]*w[14] - w[255])) + 0.01*p.g*w[318]) + p.m4*(0.4*p.g*w[102] + 0.16*((w[55]*w[53] + w[41]*w[331]) + (w[102]*w[85] - w[20]*w[18]) - (w[247]*w[58] + w[334]*w[47]))) + w[111] + p.m2*(0.04*(w[139]*w[367] - (w[27]*w[216] - w[36]*w[192]) - (w[31]*w[248] + w[34]*w[176])) + w[2]*w[222]) + qd[0]*(w[167] - 0.029*qd[0]*w[367]) - w[128] - (0.00025*qd[0]*w[2]*w[221] + s170*8.0*qd[0]*w[0]));
-    const double s171 = w[55] + w[54];
-    const double s172 = w[57] + w[58];
-    const double s173 = w[20] + w[19];
-    w[17] = 1600.0*p.m4*(w[71]*s171 + w[69]*s172 + s173*w[100]) - p.m3*((w[21] + w[22])*w[317] - w[84]*(w[78] + w[109]) - (w[90] + w[137])*w[98]);
-    w[34] = lambda[0]*w[83];
-    w[36] = w[71]*w[63];
-    w[41] = w[16]*w[100];
-    w[47] = w[69]*w[65];
-    w[101] = p.m4*((w[30] - w[36]) + (w[95] - w[41]) + (w[47] + w[72]));
-    w[30] = w[323]*w[98];
-    w[72] = w[84]*w[190];
-    w[95] = s169*w[317];
-    w[102] = 0.01*p.g*w[317];
-    w[112] = 0.4*p.g*w[100];
-    w[115] = w[85]*w[100];
-    w[118] = w[69]*w[334];
-    w[123] = w[71]*w[331];
-    J[14] = 5e-05*qdd[0]*w[206] + 0.004*qdd[3]*w[101] - 1e-04*(qdd[2]*w[17] + qdd[1]*(1600.0*p.m4*2.0*(w[120] + w[125] + w[121]) - p.m3*2.0*(w[107] - w[113] - w[117]))) - w[34] - (p.m3*(1e-04*((w[30] - w[99]*w[137]) + (w[72] - w[7]*w[109]) - (w[33]*w[22] - w[95])) + w[102]) + w[111] - w[128] - p.m4*(w[112] + 0.16*((w[115] + w[20]*w[89]) + (w[118] + w[253]*w[58]) - (w[123] + w[55]*w[171]))));
-    w[107] = 0.025*w[268];
-    w[113] = w[345] - w[13]*w[274];
-    w[117] = w[346] - w[12]*w[241];
-    w[120] = 1600.0*p.m4*(w[237]*s172 + w[107]*s173 + w[212]*s171) + w[113] - w[117];
-    w[121] = w[237]*w[65];
-    w[124] = w[107]*w[16];
-    w[125] = w[212]*w[63];
-    w[130] = p.m4*((w[121] + w[48]*w[58]) - (w[124] - w[23]*w[20]) - (w[55]*w[42] + w[125]));
-    w[131] = w[278] - 9.0*w[276];
-    w[139] = w[193] - w[276];
-    w[145] = 5e-05*((w[12]*w[114] - w[127]) - (w[198]*w[274] + w[204]*w[61]) - (w[204]*w[241] + w[59]*w[198]) - (w[178] - w[13]*w[258]) - (w[305]*w[116] - w[119]*(w[131] + w[82])) - ((qd[3]*w[61] + w[139])*w[116] + w[119]*w[307]));
-    w[82] = w[107]*w[85];
-    w[114] = 0.025*(w[13]*s168 + w[134]*w[16]) + 0.05*qd[3]*w[199];
-    w[127] = w[212]*w[331];
-    w[134] = w[237]*w[334];
-    w[146] = 0.4*p.g*w[107];
-    J[15] = 1e-04*(qdd[1]*(1600.0*p.m4*2.0*(w[212]*w[55] + w[107]*w[20] + w[237]*w[58]) + w[113] - w[117]) + qdd[2]*w[120]) + 5e-05*qdd[0]*w[251] + (w[145] - p.m4*(0.16*((w[82] - w[20]*w[114]) - (w[55]*w[40] + w[127]) - (w[197]*w[58] - w[134])) + w[146])) - 0.004*qdd[3]*w[130];
-    const double s174 = 0.00015*w[291];
-    const double s175 = 0.001*((w[266] + w[263]) - (w[265] + w[262]));
-    const double s176 = 5e-05*(w[200]*w[61] + w[13]*w[46] + w[12]*w[60] + w[308] - w[202]*w[59] - w[306]);
-    J[16] = -(s174 + s175 + (0.00025*w[0]*w[221] - w[220]*s170) - w[0]*(w[162] - 0.029*w[2]*w[166]) - 1e-04*p.m3*(w[44]*w[137] - w[109]*w[77]) - 0.16*p.m4*(w[91]*w[58] - w[55]*w[106]) - s176 - w[80]*(w[31]*w[62] - w[27]*w[64]));
-    J[28] = -(s174 + s175 + 0.16*p.m4*(w[106]*w[54] - w[91]*w[57]) + 1e-04*p.m3*(w[78]*w[77] - w[44]*w[90]) - s176);
-    w[44] = 5e-05*(w[12]*(w[305] + w[24]) + w[286]*w[61] - w[13]*(w[307] + w[25]) - w[280]*w[59]);
-    const double s177 = 2.0*w[81] - w[67];
-    w[24] = w[173]*s167 + 36.0*w[66] - s177;
-    w[25] = 0.05*w[309];
-    w[46] = 2.0*w[66] + w[25] + w[173]*(w[2] + w[9]) - 0.025*w[12]*s177;
-    J[17] = w[44] + w[80]*(w[0]*w[52] + w[31]*w[38] - w[27]*w[39]) + s170*w[74] + 1e-04*p.m3*(w[24]*w[22] + w[32]*w[137] - w[28]*w[109]) + 0.16*p.m4*(w[20]*w[46] + w[79]*w[58] - w[55]*w[4]);
+    J[7] = -(0.16*(w[40]*w[85] - w[45]*w[126] - (w[127] + 0.025*w[84]*w[35])*w[6]) - 5e-05*(w[24]*w[143] + w[299] + w[15]*w[144] - w[298]) - 0.004*(w[9]*w[146] + w[0]*40.0*w[127]));
+    J[43] = -0.004*w[146];
+    const double s195 = w[35]*w[33];
+    J[36] = -0.004*(qdd[1]*s195 + w[196] - qdd[0]*w[42]);
+    const double s196 = w[31]*w[101];
+    const double s197 = w[33]*w[92];
+    const double s198 = 40.0*s196 - 1600.0*s197;
+    const double s199 = 0.072*p.m3*w[156];
+    const double s200 = 0.004*w[51]*w[101];
+    J[12] = -(0.004*qdd[3]*s195 + 5e-05*qdd[0]*w[37] + (s199 + 0.16*(w[195] + (w[157]*w[53] + w[33]*w[145]) - (w[116]*w[49] - w[31]*w[114])) + s200 - w[2]*w[32]*w[1]*(w[11]*w[188] - w[10]*w[171])) - 1e-04*(qdd[2]*s198 + qdd[1]*(40.0*(s196 - (40.0*w[31]*w[99]*w[49] + w[31]*w[110])) - w[91]*w[39]*w[240]*w[1] - 1600.0*(s197 + (w[33]*w[99]*w[53] + w[33]*w[112])))));
+    J[24] = 5e-05*qdd[0]*w[3] + 1e-04*qdd[1]*s198 - (s199 + 0.16*w[195] + s200);
+    const double s201 = 1600.0*w[92]*w[48] + 40.0*w[101]*w[52];
+    w[3] = 0.8888888888888888*w[2] + w[9];
+    w[15] = w[35]*w[48];
+    const double s202 = w[316] - w[9];
+    const double s203 = 0.072*w[200];
+    const double s204 = (0.001*(w[69]*w[264] + w[74]*w[73]) - 0.00015*(w[69]*w[88] - w[74]*w[291]))*w[59];
+    const double s205 = 5e-05*(w[28]*w[124] + w[12]*w[162] + (w[69]*w[252]*w[81] + w[83]*w[301]) - w[26]*w[158] - w[13]*w[185] - (w[78]*(7.0*w[77] + w[80]) - w[82]*w[303]));
+    const double s206 = 0.004*(w[187] + w[12]*w[66]);
+    const double s207 = 0.00025*qd[0]*w[0];
+    J[13] = -(1e-04*(qdd[1]*(w[229]*w[240]*w[1] + 1600.0*(w[99]*w[48]*w[53] + w[48]*w[112]) + s201 - 40.0*(40.0*w[52]*w[99]*w[49] + w[52]*w[110])) + qdd[2]*s201) + 0.45*lambda[0]*w[3] + 0.004*qdd[3]*w[15] - 5e-05*qdd[0]*w[226] - (qd[0]*(0.029*qd[0]*w[17] - w[72]) + s203 + s204 + s206 + (0.00025*qd[0]*w[2]*w[208] + s207*8.0*qd[0]*w[0]) - p.g*(0.4*p.m4*(w[2] - s202) + 0.01*p.m3*w[315]) - p.m2*(0.04*(w[10]*(w[2]*w[20] + w[0]*w[188]) + w[118]*w[17] - w[11]*(w[2]*w[22] + w[0]*w[171])) + w[2]*w[206]) - s205 - 0.16*(w[279] + (w[48]*w[145] - w[53]*w[292]) + (w[49]*w[257] - w[114]*w[52]))));
+    const double s208 = lambda[0]*w[55];
+    w[17] = w[35]*w[49];
+    const double s209 = 40.0*w[53]*w[101] + 1600.0*w[49]*w[92];
+    const double s210 = 0.072*w[123];
+    const double s211 = p.g*(0.4*p.m4*s202 - 0.01*p.m3*w[314]);
+    J[25] = -(s208 + 1e-04*qdd[1]*s201 - 5e-05*qdd[0]*w[225] - (s203 + s204 + s206 + s211 - s205 - 0.16*w[279]));
+    const double s212 = 0.004*(w[12]*w[64] + w[142]);
+    J[14] = -(s208 + 0.004*qdd[3]*w[17] + (s210 + s205 + 0.16*(w[147] + (w[49]*w[145] + w[57]*w[53]) - (w[49]*w[122] + w[114]*w[53])) + s212 - s204 - s211) - 5e-05*qdd[0]*w[14] - 1e-04*(qdd[1]*(40.0*(40.0*w[111]*w[49] + w[53]*w[110]) - 1600.0*(w[109]*w[53] + w[49]*w[112]) - s209) - qdd[2]*s209));
+    J[26] = -(s208 + 1e-04*qdd[1]*s209 + (s210 + s205 + 0.16*w[147] + s212 - s204 - s211) - 5e-05*qdd[0]*w[107]);
+    const double s213 = 40.0*w[17];
+    const double s214 = w[62] + (w[220] - w[13]*w[278]) - (w[221] - w[12]*w[252]);
+    const double s215 = s213 - s214;
+    const double s216 = w[96]*w[53] + w[96];
+    J[39] = -(1e-04*qdd[3]*w[95] + 0.004*(qdd[0]*w[97] + qdd[2]*w[96] + qdd[1]*s216) - (0.004*w[104] + 0.01*p.g*w[108] - 5e-05*w[94]*w[59]));
+    w[14] = w[83] - 9.0*w[82];
+    w[20] = w[175] - w[82];
+    const double s217 = 0.004*(w[96]*w[106] - w[311]) + 0.4*p.g*p.m4*w[102] - 0.16*w[103] - 5e-05*((w[12]*w[76] - w[170]) - (w[164]*w[278] + w[172]*w[28]) - (w[172]*w[252] + w[26]*w[164]) - (w[174] - w[13]*w[125]) - (w[301]*w[78] - w[81]*(w[14] + w[133])) - ((qd[3]*w[28] + w[20])*w[78] + w[81]*w[303]));
+    J[15] = 5e-05*qdd[0]*w[93] + (0.16*(w[113]*w[49] + w[103]*w[53]) - s217) - 1e-04*(qdd[2]*s215 + qdd[1]*(s213*w[59] - s214)) - 0.004*qdd[3]*s216;
+    J[27] = -(1e-04*(qdd[1]*s215 - qdd[2]*s214) + 0.004*qdd[3]*w[96] + 5e-05*qdd[0]*w[98] + s217);
+    const double s218 = 0.00015*w[295] + 0.001*((w[269] + w[266]) - (w[268] + w[265])) - 0.16*w[50] - 0.004*(w[12]*w[61] + w[7]) - 0.072*w[68] - 5e-05*(w[166]*w[28] + w[13]*w[27] + w[12]*w[60] + w[304] - w[168]*w[26] - w[302]);
+    J[16] = -(0.16*(w[49]*w[34] - w[100]*w[53]) + w[2]*(w[32]*(w[10]*w[70] - w[11]*w[121]) + 0.029*w[0]*w[44]) + s218 + (0.00025*w[0]*w[208] - w[207]*s207) - w[4]);
+    J[28] = -s218;
+    const double s219 = 5e-05*(w[12]*(w[301] + w[5]) + w[289]*w[28] - w[13]*(w[303] + w[18]) - w[282]*w[26]);
+    const double s220 = 0.072*w[29];
+    const double s221 = 0.004*(w[12]*w[30] + w[36]);
+    J[17] = s219 + s207*w[1] + s221 - 0.16*(w[41] + w[53]*w[43] + w[49]*w[38]) - s220 - w[2]*w[32]*(w[11]*w[25] + w[10]*w[19] - w[8]);
+    J[29] = s219 + s221 - 0.16*w[41] - s220;
+    const double s222 = s219 + 0.16*w[23] + 0.004*(w[12]*w[21] + w[71]) - 0.072*w[47];
+    J[18] = -(0.16*(w[49]*w[75] - w[67]*w[53]) - s222);
+    J[30] = s222;
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part4(const double* qd, const Parameters& p, const double* qdd, double* J, double* w) {
-    J[29] = w[44] - 1e-04*p.m3*(w[78]*w[28] - w[90]*w[32] - w[21]*w[24]) - 0.16*p.m4*(w[4]*w[54] - w[19]*w[46] - w[79]*w[57]);
-    const double s178 = w[5] + 2.0*qd[1]*w[6];
-    const double s179 = w[35] + w[223] + w[25] - 0.025*w[12]*s178;
-    const double s180 = w[135]*w[316] + w[219] - s178;
-    J[18] = w[44] - 0.16*p.m4*(w[58]*w[96] - w[55]*w[26] - w[20]*s179) - 1e-04*p.m3*(w[109]*w[8] + w[37]*w[137] - s180*w[22]);
-    J[30] = w[44] + 0.16*p.m4*(w[19]*s179 + w[26]*w[54] - w[57]*w[96]) - 1e-04*p.m3*(w[90]*w[37] + w[78]*w[8] - w[21]*s180);
-    const double s181 = w[1] - w[92]*w[319];
-    J[43] = 0.004*p.m4*(w[65]*w[97] + w[16]*s181 - w[63]*w[49]);
-    const double s182 = 5e-05*(w[311] + w[13]*w[29] - w[312] - w[12]*w[3]);
-    J[19] = -(0.16*p.m4*(w[97]*w[58] + w[55]*w[49] - w[20]*s181) + s182);
-    J[31] = 0.16*p.m4*(w[19]*s181 - w[57]*w[97] - w[49]*w[54]) - s182;
-    const double s183 = p.m4*(w[143] - w[122])*w[74];
-    J[24] = -((0.16*p.m4*(w[234] - w[213]) - 1e-04*p.m3*(w[235] + w[236]))*w[74] + 1e-04*(qdd[1]*w[43] + qdd[2]*(p.m3*2.0*w[51] + 1600.0*p.m4*2.0*w[45])*w[74]) + 5e-05*qdd[0]*w[108] + 0.004*qdd[3]*s183);
-    J[36] = -(1e-04*qdd[3]*p.m4*2.0*w[63]*w[65]*w[74] + 0.004*(p.m4*w[74]*(w[331]*w[65] + w[63]*w[334]) + qdd[2]*s183 + qdd[1]*w[70] - qdd[0]*w[75]));
-    const double s184 = qdd[2]*(1600.0*p.m4*2.0*(w[19]*w[100] + w[57]*w[69] + w[71]*w[54]) + p.m3*2.0*(w[84]*w[78] + w[90]*w[98] - w[21]*w[317]));
-    const double s185 = p.m4*((w[336]*w[57] + w[47]) + (w[268]*w[19] - w[41]) - (w[36] - w[337]*w[54]));
-    const double s186 = 0.004*qdd[3]*s185;
-    J[25] = -(w[34] + 1e-04*(s184 - qdd[1]*w[126]) - 5e-05*qdd[0]*w[353] - s186 - (w[128] + p.m4*(w[112] + 0.16*((w[118] + w[247]*w[57]) + (w[115] + w[19]*w[18]) - (w[54]*w[53] + w[123]))) - w[111] - p.m3*(w[102] - 1e-04*((w[90]*w[14] - w[30]) - (w[72] + w[93]*w[78]) - (w[95] - w[21]*w[15])))));
-    J[26] = -(w[34] + 1e-04*(qdd[1]*w[17] + s184) + (p.m3*(w[102] + 1e-04*((w[95] - w[33]*w[21]) + (w[72] - w[78]*w[7]) + (w[30] - w[99]*w[90]))) + w[111] - w[128] - p.m4*(w[112] + 0.16*((w[115] + w[19]*w[89]) + (w[118] + w[253]*w[57]) - (w[171]*w[54] + w[123])))) - s186 - 5e-05*qdd[0]*w[205]);
-    const double s187 = p.m4*((w[125] + w[42]*w[54]) + (w[124] - w[23]*w[19]) - (w[57]*w[48] + w[121]));
-    J[27] = 1e-04*(qdd[2]*(1600.0*p.m4*2.0*(w[107]*w[19] + w[212]*w[54] + w[237]*w[57]) + w[113] - w[117]) + qdd[1]*w[120]) + 0.004*qdd[3]*s187 + (p.m4*(0.16*((w[127] + w[40]*w[54]) + (w[57]*w[197] - w[134]) - (w[82] - w[19]*w[114])) - w[146]) + w[145]) - 5e-05*qdd[0]*w[243];
-    J[39] = -(1e-04*qdd[3]*p.m4*(w[132]*2.0*w[12]*w[13] - 2.0*(w[48]*w[65] + w[63]*w[42])) - 0.004*(qdd[0]*w[76] + qdd[2]*s187 - qdd[1]*w[130]) - (p.m4*(0.004*((w[23]*w[85] + w[16]*w[114]) + (w[331]*w[42] + w[63]*w[40]) - (w[65]*w[197] - w[334]*w[48])) + 0.01*p.g*w[23]) - 5e-05*w[256]*w[87]));
-    const double s188 = 1e-04*qdd[3]*p.m4*(2.0*(w[337]*w[63] - w[336]*w[65]) + w[133]*w[360]);
-    const double s189 = qdd[2]*s185;
-    const double s190 = 5e-05*(w[369] + (w[278]*w[298] + w[131]*w[119]) - (w[139]*w[116] - w[276]*w[129]));
-    const double s191 = 8e-04*w[110];
-    const double s192 = 0.01*p.g*w[268];
-    const double s193 = w[336]*w[334];
-    const double s194 = w[268]*w[85];
-    const double s195 = w[337]*w[331];
-    J[37] = s188 + 0.004*(qdd[1]*w[105] + s189 + qdd[0]*w[339]) + (s190 - s191 - p.m4*(s192 + 0.004*((s193 + w[247]*w[65]) + (s194 - w[16]*w[18]) + (w[63]*w[53] - s195))));
-    J[38] = 0.004*(qdd[1]*w[101] + s189 - qdd[0]*w[144]) + s188 + (s190 - s191 - p.m4*(s192 + 0.004*((w[63]*w[171] - s195) + (s194 - w[16]*w[89]) + (w[253]*w[65] + s193))));
-    const double s196 = 5e-05*((w[116]*w[274] + w[314]) - w[56] - (w[313] + w[241]*w[119]));
-    const double s197 = 8e-04*w[103];
-    J[41] = s196 + s197 + 0.004*p.m4*(w[16]*w[46] - w[63]*w[4] - w[79]*w[65]);
-    J[42] = s196 + 0.004*p.m4*(w[63]*w[26] + w[65]*w[96] + w[16]*s179) + s197;
-    const double s198 = 0.45*(w[86] + w[329]) + 0.9*(w[104] - qd[1]*w[94]);
-    J[49] = -(0.45*(qdd[1]*w[88] + qdd[2]*w[9]) + (0.4*w[304] + s198));
-    J[50] = -(w[83]*(qdd[1] + qdd[2]) + s198);
+    const double s223 = 0.004*w[96]*w[84] - 0.16*w[126] - 5e-05*(w[307] + w[13]*w[144] - w[308] - w[12]*w[143]);
+    J[19] = -(0.16*(w[126]*w[53] + w[85]*w[49]) - s223);
+    J[31] = s223;
+    const double s224 = 5e-05*(w[87] + (w[83]*w[296] + w[14]*w[81]) - (w[20]*w[78] - w[82]*w[90]));
+    const double s225 = 0.01*p.g*w[105];
+    const double s226 = 8e-04*w[161];
+    J[37] = 0.004*(qdd[0]*w[228] - qdd[1]*w[15]) + (s224 - 0.004*w[89] - s225 - s226);
+    J[38] = -(0.004*(qdd[1]*w[17] - qdd[0]*w[86]) - (s224 - s225 - s226 - 0.004*w[58]));
+    const double s227 = 5e-05*((w[78]*w[278] + w[310]) - w[46] - (w[309] + w[252]*w[81]));
+    const double s228 = 8e-04*w[69];
+    J[41] = 0.004*w[65] + s227 + s228;
+    J[42] = -(0.004*w[79] - s227 - s228);
+    const double s229 = 0.45*w[6]*w[241] + 0.9*(qd[2]*w[255] - qd[1]*w[63]);
+    J[49] = -(0.45*(qdd[1]*w[3] + qdd[2]*w[9]) + (w[118]*w[16] + s229));
+    J[50] = -(w[55]*(qdd[1] + qdd[2]) + s229);
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, const double* lambda, double* J) {
-    double w[371];
+    double w[318];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1522,24 +1510,33 @@ static void linearization_terms(const double* q, const double* qd, const double*
     detail::shared_part5(q, w);
     detail::shared_part6(w);
     detail::shared_part7(w);
-    detail::shared_part8(qd, w);
-    detail::shared_part9(qd, w);
+    detail::shared_part8(w);
+    detail::shared_part9(w);
+    detail::shared_part10(qd, w);
+    detail::shared_part11(w);
     detail::shared_part12(p, w);
-    detail::shared_part13(qd, w);
-    detail::shared_part14(qd, w);
+    detail::shared_part13(w);
+    detail::shared_part14(p, w);
     detail::shared_part15(w);
-    detail::shared_part17(qd, w);
-    detail::shared_part18(w);
-    detail::shared_part19(qd, w);
-    detail::shared_part20(w);
+    detail::shared_part16(qd, w);
+    detail::shared_part17(w);
+    detail::shared_part20(qd, w);
+    detail::shared_part21(p, w);
     detail::shared_part22(qd, w);
-    detail::shared_part27(qd, p, w);
-    detail::shared_part32(p, w);
+    detail::shared_part23(w);
+    detail::shared_part25(qd, w);
+    detail::shared_part26(w);
+    detail::shared_part30(w);
+    detail::shared_part31(qd, p, w);
     detail::shared_part33(qd, w);
-    detail::shared_part34(w);
-    detail::shared_part36(qd, w);
-    detail::shared_part37(w);
-    detail::shared_part38(w);
+    detail::shared_part34(qd, w);
+    detail::shared_part39(p, w);
+    detail::shared_part40(w);
+    detail::shared_part41(w);
+    detail::shared_part44(qd, w);
+    detail::shared_part45(qd, w);
+    detail::shared_part46(w);
+    detail::shared_part47(w);
     detail::linearization_terms_part0(qd, p, qdd, J, w);
     detail::linearization_terms_part1(qd, p, qdd, J, w);
     detail::linearization_terms_part2(qd, p, qdd, J, w);
@@ -1576,10 +1573,10 @@ static void store_linearization_column(int c, const double* column, double* A, d
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void inverse_dynamics_part0(const double* qdd, const double* u, double* tau, double* w) {
-    tau[0] = -(u[0] + 0.004*qdd[3]*w[148] + 5e-05*(qdd[2]*w[73] - qdd[1]*w[149]) - 1e-04*qdd[0]*w[321] - w[50]);
-    tau[1] = 5e-05*qdd[0]*w[149] + 1e-04*(qdd[1]*w[153] + qdd[2]*w[152]) - qdd[3]*w[227] - w[154];
-    tau[2] = -(5e-05*qdd[0]*w[73] + w[155] - 1e-04*(qdd[1]*w[152] + qdd[2]*w[151]) - qdd[3]*w[228]);
-    tau[3] = -(0.004*(qdd[1]*w[160] + qdd[0]*w[148] - qdd[2]*w[163]) + w[156] - 1e-04*qdd[3]*w[150]);
+    tau[3] = -(u[3] + 0.004*(qdd[0]*w[134] - qdd[1]*w[132] - qdd[2]*w[35]) + (w[318] + 0.004*w[136] + w[238] - w[237]) - 1e-04*qdd[3]*w[129]);
+    tau[0] = -(u[0] + 0.004*qdd[3]*w[134] + w[137] - 1e-04*qdd[0]*w[135] - 5e-05*(qdd[2]*w[320] - qdd[1]*w[128]));
+    tau[1] = -(u[1] + 5e-05*qdd[0]*w[128] + w[138] - 0.004*qdd[3]*w[132] - 1e-04*(qdd[1]*w[130] + qdd[2]*w[131]));
+    tau[2] = -(u[2] + w[139] - qdd[3]*w[214] - 5e-05*qdd[0]*w[320] - 1e-04*(qdd[2]*w[319] + qdd[1]*w[131]));
 }
 
 // input_matrix in parts (short compile times); w carries values between them.
@@ -1604,7 +1601,7 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B) {
 
 // constraint_velocity in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_velocity_part0(double* v, double* w) {
-    v[0] = -(0.45*w[136] + w[161]);
+    v[0] = -(0.45*w[115] + w[211]);
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
@@ -1657,9 +1654,9 @@ int project_onto_rows_augmented(const double* M, const double* A, const double* 
 
 // output_tip_position in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void output_tip_position_part0(double* out, double* w) {
-    out[2] = w[157];
-    out[0] = w[158];
-    out[1] = w[159];
+    out[2] = w[140];
+    out[0] = w[141];
+    out[1] = w[215];
 }
 
 // output_tip_position_jacobian in parts (short compile times); w carries values between them.
@@ -1668,30 +1665,30 @@ static LAGC_PART_NOINLINE void output_tip_position_jacobian_part0(double* J, dou
     J[7] = 0.0;
     J[8] = 0.0;
     J[11] = 0.0;
-    J[2] = -w[11]*w[83];
-    J[6] = -w[10]*w[83];
-    J[1] = -w[11]*w[142];
-    J[5] = -w[10]*w[142];
-    J[9] = w[224];
-    J[10] = w[225];
-    J[4] = w[158];
-    J[0] = -w[159];
+    J[2] = -w[11]*w[55];
+    J[6] = -w[10]*w[55];
+    J[1] = -w[11]*w[56];
+    J[5] = -w[10]*w[56];
+    J[9] = w[209];
+    J[10] = w[210];
+    J[4] = w[141];
+    J[0] = -w[215];
 }
 
 // output_tip_position_drift in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void output_tip_position_drift_part0(const double* qd, double* a, double* w) {
-    a[2] = w[138];
-    const double s199 = w[141]*w[68] + 0.45*w[226]*w[6] + qd[1]*(w[161] + 0.9*w[81]);
-    const double s200 = 0.9*w[140] + 0.8*w[229];
-    a[0] = -(w[11]*s199 - qd[0]*w[10]*s200);
-    a[1] = -(w[10]*s199 + qd[0]*w[11]*s200);
+    a[2] = w[219];
+    const double s230 = w[120]*w[16] + 0.45*(w[120] + w[241])*w[6] + qd[1]*(w[211] + 0.9*w[117]);
+    const double s231 = 0.9*w[119] + 0.8*w[54];
+    a[0] = -(w[11]*s230 - qd[0]*w[10]*s231);
+    a[1] = -(w[10]*s230 + qd[0]*w[11]*s231);
 }
 #undef LAGC_PART_NOINLINE
 }  // namespace detail
 
 
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
-    double w[240];
+    double w[251];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1699,19 +1696,24 @@ void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) 
     detail::shared_part4(q, w);
     detail::shared_part5(q, w);
     detail::shared_part6(w);
-    detail::shared_part7(w);
-    detail::shared_part11(w);
+    detail::shared_part8(w);
+    detail::shared_part9(w);
     detail::shared_part12(p, w);
-    detail::shared_part16(w);
-    detail::shared_part18(w);
-    detail::shared_part26(p, w);
-    detail::shared_part30(w);
+    detail::shared_part14(p, w);
+    detail::shared_part15(w);
+    detail::shared_part19(w);
+    detail::shared_part21(p, w);
+    detail::shared_part26(w);
+    detail::shared_part29(p, w);
     detail::shared_part35(p, w);
+    detail::shared_part36(p, w);
+    detail::shared_part37(w);
+    detail::shared_part42(p, w);
     detail::mass_matrix_part0(M, w);
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
-    double w[315];
+    double w[332];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1719,32 +1721,42 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     detail::shared_part4(q, w);
     detail::shared_part5(q, w);
     detail::shared_part6(w);
-    detail::shared_part7(w);
-    detail::shared_part8(qd, w);
-    detail::shared_part9(qd, w);
-    detail::shared_part11(w);
+    detail::shared_part8(w);
+    detail::shared_part10(qd, w);
     detail::shared_part12(p, w);
-    detail::shared_part13(qd, w);
-    detail::shared_part17(qd, w);
-    detail::shared_part24(qd, w);
+    detail::shared_part13(w);
+    detail::shared_part16(qd, w);
+    detail::shared_part18(w);
+    detail::shared_part20(qd, w);
+    detail::shared_part26(w);
+    detail::shared_part27(qd, w);
     detail::shared_part33(qd, w);
-    detail::shared_part36(qd, w);
+    detail::shared_part35(p, w);
+    detail::shared_part44(qd, w);
+    detail::shared_part53(qd, w);
     detail::coriolis_matrix_part0(qd, p, C, w);
+    detail::coriolis_matrix_part1(p, C, w);
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    double w[148];
+    double w[319];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
     detail::shared_part4(q, w);
     detail::shared_part5(q, w);
-    detail::shared_part25(p, w);
+    detail::shared_part9(w);
+    detail::shared_part13(w);
+    detail::shared_part14(p, w);
+    detail::shared_part18(w);
+    detail::shared_part28(p, w);
+    detail::shared_part30(w);
+    detail::shared_part48(p, w);
     detail::potential_gradient_part0(p, dVdq, w);
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    double w[227];
+    double w[252];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1752,23 +1764,25 @@ void bias_forces(const double* q, const double* qd, const Parameters& p, double*
     detail::shared_part4(q, w);
     detail::shared_part5(q, w);
     detail::shared_part6(w);
-    detail::shared_part7(w);
-    detail::shared_part8(qd, w);
-    detail::shared_part9(qd, w);
-    detail::shared_part11(w);
+    detail::shared_part8(w);
+    detail::shared_part9(w);
+    detail::shared_part10(qd, w);
     detail::shared_part12(p, w);
-    detail::shared_part13(qd, w);
-    detail::shared_part14(qd, w);
-    detail::shared_part16(w);
-    detail::shared_part17(qd, w);
-    detail::shared_part19(qd, w);
-    detail::shared_part20(w);
+    detail::shared_part13(w);
+    detail::shared_part15(w);
+    detail::shared_part16(qd, w);
+    detail::shared_part18(w);
+    detail::shared_part19(w);
+    detail::shared_part20(qd, w);
     detail::shared_part22(qd, w);
-    detail::shared_part24(qd, w);
-    detail::shared_part25(p, w);
-    detail::shared_part27(qd, p, w);
-    detail::shared_part29(w);
+    detail::shared_part23(w);
+    detail::shared_part25(qd, w);
+    detail::shared_part27(qd, w);
+    detail::shared_part28(p, w);
     detail::shared_part31(qd, p, w);
+    detail::shared_part36(p, w);
+    detail::shared_part38(qd, p, w);
+    detail::shared_part43(p, w);
     detail::bias_forces_part0(h, w);
 }
 
@@ -1777,7 +1791,7 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    double w[322];
+    double w[321];
     double result[1];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -1786,53 +1800,57 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     detail::shared_part4(q, w);
     detail::shared_part5(q, w);
     detail::shared_part6(w);
-    detail::shared_part7(w);
-    detail::shared_part11(w);
-    detail::shared_part16(w);
-    detail::shared_part18(w);
-    detail::shared_part19(qd, w);
-    detail::shared_part26(p, w);
-    detail::shared_part32(p, w);
+    detail::shared_part8(w);
+    detail::shared_part9(w);
+    detail::shared_part14(p, w);
+    detail::shared_part15(w);
+    detail::shared_part19(w);
+    detail::shared_part21(p, w);
+    detail::shared_part22(qd, w);
+    detail::shared_part29(p, w);
+    detail::shared_part30(w);
     detail::shared_part39(p, w);
+    detail::shared_part45(qd, w);
+    detail::shared_part49(p, w);
     detail::kinetic_energy_part0(qd, result, w);
     return result[0];
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    double w[320];
+    double w[317];
     double result[1];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
     detail::shared_part4(q, w);
     detail::shared_part6(w);
-    detail::shared_part37(w);
+    detail::shared_part46(w);
     detail::potential_energy_part0(p, result, w);
     return result[0];
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
-    double w[158];
+    double w[141];
     detail::shared_part0(q, w);
     detail::shared_part2(w);
-    detail::shared_part15(w);
-    detail::shared_part23(w);
-    detail::shared_part41(w);
+    detail::shared_part11(w);
+    detail::shared_part17(w);
+    detail::shared_part51(w);
     detail::constraint_residuals_part0(p, c, w);
 }
 
 void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
-    double w[226];
+    double w[211];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
-    detail::shared_part10(w);
-    detail::shared_part21(w);
-    detail::shared_part28(w);
+    detail::shared_part7(w);
+    detail::shared_part24(w);
+    detail::shared_part32(w);
     detail::constraint_jacobian_part0(A, w);
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
-    double w[321];
+    double w[318];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1841,31 +1859,39 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     detail::shared_part5(q, w);
     detail::shared_part6(w);
     detail::shared_part7(w);
-    detail::shared_part8(qd, w);
-    detail::shared_part9(qd, w);
-    detail::shared_part10(w);
+    detail::shared_part8(w);
+    detail::shared_part9(w);
+    detail::shared_part10(qd, w);
     detail::shared_part11(w);
     detail::shared_part12(p, w);
-    detail::shared_part13(qd, w);
-    detail::shared_part14(qd, w);
-    detail::shared_part16(w);
-    detail::shared_part17(qd, w);
+    detail::shared_part13(w);
+    detail::shared_part14(p, w);
+    detail::shared_part15(w);
+    detail::shared_part16(qd, w);
     detail::shared_part18(w);
-    detail::shared_part19(qd, w);
-    detail::shared_part20(w);
-    detail::shared_part21(w);
+    detail::shared_part19(w);
+    detail::shared_part20(qd, w);
+    detail::shared_part21(p, w);
     detail::shared_part22(qd, w);
-    detail::shared_part24(qd, w);
-    detail::shared_part25(p, w);
-    detail::shared_part26(p, w);
-    detail::shared_part27(qd, p, w);
-    detail::shared_part28(w);
-    detail::shared_part29(w);
-    detail::shared_part30(w);
+    detail::shared_part23(w);
+    detail::shared_part24(w);
+    detail::shared_part25(qd, w);
+    detail::shared_part26(w);
+    detail::shared_part27(qd, w);
+    detail::shared_part28(p, w);
+    detail::shared_part29(p, w);
     detail::shared_part31(qd, p, w);
+    detail::shared_part32(w);
+    detail::shared_part34(qd, w);
     detail::shared_part35(p, w);
-    detail::shared_part38(w);
-    detail::shared_part40(u, w);
+    detail::shared_part36(p, w);
+    detail::shared_part37(w);
+    detail::shared_part38(qd, p, w);
+    detail::shared_part40(w);
+    detail::shared_part42(p, w);
+    detail::shared_part43(p, w);
+    detail::shared_part47(w);
+    detail::shared_part50(w);
     detail::semi_implicit_system_part0(qd, u, K, rhs, w);
 }
 
@@ -2078,7 +2104,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    double w[322];
+    double w[321];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -2086,29 +2112,32 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     detail::shared_part4(q, w);
     detail::shared_part5(q, w);
     detail::shared_part6(w);
-    detail::shared_part7(w);
-    detail::shared_part8(qd, w);
-    detail::shared_part9(qd, w);
-    detail::shared_part11(w);
+    detail::shared_part8(w);
+    detail::shared_part9(w);
+    detail::shared_part10(qd, w);
     detail::shared_part12(p, w);
-    detail::shared_part13(qd, w);
-    detail::shared_part14(qd, w);
-    detail::shared_part16(w);
-    detail::shared_part17(qd, w);
+    detail::shared_part13(w);
+    detail::shared_part14(p, w);
+    detail::shared_part15(w);
+    detail::shared_part16(qd, w);
     detail::shared_part18(w);
-    detail::shared_part19(qd, w);
-    detail::shared_part20(w);
+    detail::shared_part19(w);
+    detail::shared_part20(qd, w);
+    detail::shared_part21(p, w);
     detail::shared_part22(qd, w);
-    detail::shared_part24(qd, w);
-    detail::shared_part25(p, w);
-    detail::shared_part26(p, w);
-    detail::shared_part27(qd, p, w);
-    detail::shared_part29(w);
+    detail::shared_part23(w);
+    detail::shared_part25(qd, w);
+    detail::shared_part27(qd, w);
+    detail::shared_part28(p, w);
+    detail::shared_part29(p, w);
     detail::shared_part30(w);
     detail::shared_part31(qd, p, w);
-    detail::shared_part32(p, w);
+    detail::shared_part37(w);
+    detail::shared_part38(qd, p, w);
     detail::shared_part39(p, w);
-    detail::shared_part40(u, w);
+    detail::shared_part48(p, w);
+    detail::shared_part49(p, w);
+    detail::shared_part50(w);
     detail::inverse_dynamics_part0(qdd, u, tau, w);
 }
 
@@ -2409,13 +2438,13 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
-    double w[162];
+    double w[212];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
-    detail::shared_part9(qd, w);
-    detail::shared_part10(w);
-    detail::shared_part20(w);
-    detail::shared_part44(qd, w);
+    detail::shared_part7(w);
+    detail::shared_part10(qd, w);
+    detail::shared_part23(w);
+    detail::shared_part55(qd, w);
     detail::constraint_velocity_part0(v, w);
 }
 
@@ -2510,54 +2539,54 @@ double project_state(double* q, double* qd, const Parameters& p) {
 }
 
 void output_tip_position(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
-    double w[160];
+    double w[216];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
     detail::shared_part3(q, w);
-    detail::shared_part10(w);
-    detail::shared_part15(w);
-    detail::shared_part21(w);
-    detail::shared_part23(w);
-    detail::shared_part41(w);
-    detail::shared_part42(w);
+    detail::shared_part7(w);
+    detail::shared_part11(w);
+    detail::shared_part17(w);
+    detail::shared_part24(w);
+    detail::shared_part51(w);
+    detail::shared_part52(w);
     detail::output_tip_position_part0(out, w);
 }
 
 void output_tip_position_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT J) {
-    double w[226];
+    double w[216];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
     detail::shared_part3(q, w);
-    detail::shared_part10(w);
-    detail::shared_part15(w);
-    detail::shared_part21(w);
-    detail::shared_part23(w);
-    detail::shared_part28(w);
-    detail::shared_part42(w);
+    detail::shared_part7(w);
+    detail::shared_part11(w);
+    detail::shared_part17(w);
+    detail::shared_part24(w);
+    detail::shared_part32(w);
+    detail::shared_part52(w);
     detail::output_tip_position_jacobian_part0(J, w);
 }
 
 void output_tip_position_drift(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT a) {
-    double w[231];
+    double w[243];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
     detail::shared_part3(q, w);
-    detail::shared_part8(qd, w);
-    detail::shared_part9(qd, w);
-    detail::shared_part10(w);
-    detail::shared_part13(qd, w);
-    detail::shared_part14(qd, w);
-    detail::shared_part15(w);
-    detail::shared_part22(qd, w);
-    detail::shared_part23(w);
-    detail::shared_part29(w);
+    detail::shared_part7(w);
+    detail::shared_part10(qd, w);
+    detail::shared_part11(w);
+    detail::shared_part16(qd, w);
+    detail::shared_part17(w);
+    detail::shared_part25(qd, w);
     detail::shared_part33(qd, w);
-    detail::shared_part34(w);
-    detail::shared_part43(qd, w);
-    detail::shared_part44(qd, w);
+    detail::shared_part34(qd, w);
+    detail::shared_part40(w);
+    detail::shared_part41(w);
+    detail::shared_part53(qd, w);
+    detail::shared_part54(qd, w);
+    detail::shared_part55(qd, w);
     detail::output_tip_position_drift_part0(qd, a, w);
 }
 

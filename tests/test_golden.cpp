@@ -90,6 +90,26 @@ TEST(Golden, PandaCompositesAreAboutTheBaseHeight) {
     EXPECT_NE(text.substr(energy, text.find("\n}\n", energy) - energy).find("0.333"), std::string::npos);
 }
 
+// The composites work in the first link's axes (point_frame.cpp): an arm whose first joint
+// turns about the vertical has M, h and its weights' torques free of that joint's angle
+// there, so no part of forward dynamics' terms reads q[0] (each did before, for sin q1 and
+// cos q1 in every link's position), a fixed turn before the joint (the arm on a ceiling)
+// included. The linearization still reads it (its derivatives are in world axes).
+TEST(Golden, ArmsForwardDynamicsReadNoFirstJointAngle) {
+    for (std::string const arm : {"panda_like", "iiwa_like", "iiwa_ceiling", "ur5_like"}) {
+        std::string const text = read(fs::path(LAGC_SOURCE_DIR) / "generated" / (arm + ".cpp"));
+        std::size_t parts = 0;
+        for (std::size_t at = text.find("void dynamics_terms_part"); at != std::string::npos;
+             at = text.find("void dynamics_terms_part", at + 1)) {
+            std::string const body = text.substr(at, text.find("\n}\n", at) - at);
+            EXPECT_EQ(body.find("q[0]"), std::string::npos) << arm << ": " << body.substr(0, body.find('\n'));
+            ++parts;
+        }
+        EXPECT_GE(parts, 2u) << arm;
+        EXPECT_NE(text.find("q[0]"), std::string::npos) << arm;
+    }
+}
+
 // The same with the base's height a parameter h0: the part of the positions free of q is
 // taken off whether it is a number or not.
 TEST(Golden, PandaCompositesAreAboutAParameterBaseHeight) {

@@ -280,6 +280,8 @@ struct rate_form_sums {
     exvector point_share;   // what h holds of the points' translational terms (derived::bias_point_share)
     exvector body_share;    // what h holds of the covered rotational terms (derived::bias_body_share)
     coefficient_derivatives da;
+    point_composite const* framed = nullptr;      // the points in the root body's axes, if found
+    point_composite const* points_used = nullptr; // the composites M and h took, if any
 
     void add_antisymmetric(std::size_t i, std::size_t j, ex const& w) {
         if (w.is_zero()) return;
@@ -297,8 +299,8 @@ struct covered_parts {
 // The composites where they apply and agree (the points' where they also make M and h
 // smaller), else the covered rates' parts term by term.
 void add_covered(composite_inertia const& composite, point_composite const& points, exvector const& F,
-                 covered_parts const& covered, exvector& M, exvector& h, exvector& compact_delta, exvector& point_share,
-                 exvector& body_share) {
+                 covered_parts const& covered, rate_form_sums& x) {
+    exvector &M = x.M, &h = x.h, &compact_delta = x.compact_delta, &point_share = x.point_share, &body_share = x.body_share;
     // The composite inertias, and the forces F^c = F + Σ Xᵀ F^c of the children, as the RNEA sums them.
     if (!composite.add_to(M, covered.M))
         for (std::size_t k = 0; k < M.size(); ++k) M[k] += covered.M[k];
@@ -306,8 +308,11 @@ void add_covered(composite_inertia const& composite, point_composite const& poin
         body_share = covered.h;
         for (std::size_t i = 0; i < h.size(); ++i) h[i] += covered.h[i];
     }
-    // The points' translational inertia and forces, composites over the points each joint moves.
-    if (!points.add(M, h, covered.Mp, covered.hp, compact_delta, point_share)) {
+    // The points' translational inertia and forces, composites over the points each joint
+    // moves: in the root body's axes if they apply there, else in the world's.
+    if (x.framed && x.framed->add(M, h, covered.Mp, covered.hp, compact_delta, point_share)) x.points_used = x.framed;
+    else if (points.add(M, h, covered.Mp, covered.hp, compact_delta, point_share)) x.points_used = &points;
+    else {
         point_share = covered.hp;
         for (std::size_t k = 0; k < M.size(); ++k) M[k] += covered.Mp[k];
         for (std::size_t i = 0; i < h.size(); ++i) h[i] += covered.hp[i];
@@ -397,7 +402,7 @@ void gathered_terms(bilinear_form const& f, composite_inertia const& composite, 
             }
         }
     }
-    add_covered(composite, points, F, covered, M, h, x.compact_delta, x.point_share, x.body_share);
+    add_covered(composite, points, F, covered, x);
 }
 
 // Terms whose c depends on q, one by one: c (…) for M, Ṁ and P − Pᵀ as above, plus
@@ -450,14 +455,17 @@ void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, 
     bilinear_form const& f = s.form;
     point_composite const& points = s.points;
     rate_form_sums x(m, f);
+    if (s.framed_points.framed()) x.framed = &s.framed_points;
     gathered_terms(f, s.rotational, points, x);
+    s.summed = x.points_used;
     varying_coefficient_terms(f, x);
     // The lower triangle was built; the upper is the same expressions.
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = i + 1; j < n; ++j) x.M[i * n + j] = x.M[j * n + i];
     for (std::size_t k = 0; k < n * n; ++k) d.mass_matrix[k] = x.M[k];
     d.velocity_bias.clear();
-    points.potential_gradient(d.potential_gradient);
+    if (!s.framed_points.framed() || !s.framed_points.potential_gradient(d.potential_gradient))
+        points.potential_gradient(d.potential_gradient);
     for (std::size_t i = 0; i < n; ++i) d.bias[i] = x.h[i] + d.potential_gradient[i];
     d.bias_point_share = x.point_share;
     d.bias_body_share = x.body_share;
@@ -501,7 +509,7 @@ GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures cons
         for (std::size_t i = 0; i < n; ++i)
             if (!f.rates[k].a[i].is_zero()) p[i] += f.rates[k].a[i] * F[k];
     }
-    exvector const rotational = composite.forces(F), translational = points.momentum(qdd);
+    exvector const rotational = composite.forces(F), translational = s.sums().momentum(qdd);
     for (std::size_t i = 0; i < n; ++i) p[i] += rotational[i] + translational[i];
     if (shares)
         for (std::size_t i = 0; i < n; ++i) shares->push_back(rotational[i] + translational[i]);

@@ -204,7 +204,7 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
     for (int attempt = 0; attempt < 4 && sh.dtau_dq.empty(); ++attempt) {
         with_bodies = attempt < 2, with_gravity = attempt % 2 == 0;
         if ((with_bodies && bodies.empty()) || (with_gravity && !gravity)) continue;
-        hs = d.bias_point_share, ps = with_bodies ? both : rs.points.momentum(qdd);
+        hs = d.bias_point_share, ps = with_bodies ? both : rs.sums().momentum(qdd);
         for (std::size_t i = 0; i < n; ++i) {
             if (with_bodies) hs[i] += d.bias_body_share[i];
             if (with_gravity) hs[i] += d.potential_gradient[i] - partial(gravity->other, m.q[i]);

@@ -66,7 +66,7 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
                                                                 std::vector<composite_inertia::body> const& bodies,
                                                                 std::array<ex, 3> const* gravity) const {
     share_derivatives out;
-    std::vector<int> const joint = usable_ ? joints() : std::vector<int>{};
+    std::vector<int> const joint = usable_ && !framed() ? joints() : std::vector<int>{};
     if (joint.empty()) return out;
     std::size_t const nodes = nodes_.size();
     std::vector<exvector> rotational(nodes, exvector(9, 0));
@@ -186,10 +186,13 @@ bool point_composite::place(std::vector<composite_inertia::body> const& bodies, 
                 for (std::size_t r = 0; r < 3; ++r)
                     for (std::size_t c = 0; c < 3; ++c)
                         Rp[r * 3 + static_cast<std::size_t>(pi[c])] = sign[c] * m_.frames[F][r * 3 + c];
+                // In the root body's axes (root_frame): the body's turn relative to the root's,
+                // the same at the root's coordinates where the root's frame is the identity.
+                if (framed()) Rp = in_root_axes(Rp);
                 // C R turns with ω too for a constant C (rotz(q1) and rotx(pi)*rotz(q1) both turn
                 // with [0, 0, q̇1]): the body's frame is the one that turns the node's joint's
                 // axis in its axes into the joint's axis in the world's.
-                if (!turns_joint_axes(Rp, bodies[b].rate, N)) Rp.clear();
+                if (Rp.empty() || !turns_joint_axes(Rp, bodies[b].rate, N)) Rp.clear();
             }
         if (Rp.empty()) return false;
         exvector const& J = bodies[b].J;

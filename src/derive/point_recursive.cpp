@@ -44,7 +44,9 @@ std::vector<composite_inertia::body> rotational_bodies(model const& m) {
 point_composite::articulated_solution point_composite::articulated(std::vector<composite_inertia::body> const& bodies,
                                                                    std::array<ex, 3> const* gravity,
                                                                    exvector const& tau) const {
-    std::vector<int> const joint = usable_ ? joints() : std::vector<int>{};
+    // In the root body's axes where the root is one joint with a constant twist there (the
+    // velocity-product accelerations are then those of the world's axes, turned).
+    std::vector<int> const joint = usable_ && (!framed() || single_fixed_root_) ? joints() : std::vector<int>{};
     if (joint.empty() || tau.size() != n_) return {};
     if (std::any_of(joint.begin(), joint.end(), [](int j) { return j < 0; })) return {};
     if (std::any_of(node_of_.begin(), node_of_.end(), [](int N) { return N < 0; })) return {};
@@ -124,15 +126,23 @@ void recursive_forward_dynamics(model const& m, rate_structures const& rs, deriv
     exvector tau(n);
     for (std::size_t i = 0; i < n; ++i)
         tau[i] = d.generalized_forces[i] - (gravity ? partial(gravity->other, m.q[i]) : d.potential_gradient[i]);
-    auto solution = rs.points.articulated(rotational_bodies(m), gravity ? &gravity->g : nullptr, tau);
-    if (solution.qdd.empty()) return;
+    // In the root body's axes where they apply (fewer terms), else the world's.
+    point_composite::articulated_solution solution;
+    if (rs.framed_points.framed()) {
+        std::array<ex, 3> const g = gravity ? rs.framed_points.in_root_axes(gravity->g) : std::array<ex, 3>{};
+        solution = rs.framed_points.articulated(rotational_bodies(m), gravity ? &g : nullptr, tau);
+    }
     // q̈ in the inverse dynamics M q̈ + h − Q (derive_control.cpp's rows, cheaper to evaluate
     // than M's n² entries): each row's parts at the algorithm's q̈ sum to zero, to 1e-9 of
     // their sizes, at three random states (a backward error: M's conditioning does not enter).
-    if (d.inverse_dynamics.size() != n) return;
-    GiNaC::exmap at;
-    for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = solution.qdd[i];
-    if (!rows_vanish_at_random_states(m, d.inverse_dynamics, at, 0x61626121ull)) return;
+    auto const holds = [&](point_composite::articulated_solution const& x) {
+        if (x.qdd.empty() || d.inverse_dynamics.size() != n) return false;
+        GiNaC::exmap at;
+        for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = x.qdd[i];
+        return rows_vanish_at_random_states(m, d.inverse_dynamics, at, 0x61626121ull);
+    };
+    if (!holds(solution)) solution = rs.points.articulated(rotational_bodies(m), gravity ? &gravity->g : nullptr, tau);
+    if (!holds(solution)) return;
     d.recursive_qdd = std::move(solution.qdd);
     d.recursive_pivots = std::move(solution.pivots);
 }

@@ -405,6 +405,7 @@ std::array<std::vector<std::array<ex, 3>>, 2> point_composite::velocity_accelera
 }
 
 std::vector<std::array<ex, 3>> point_composite::recursive_forces() const {
+    if (framed() && !single_fixed_root_) return {};
     std::vector<int> const joint = joints();
     if (joint.empty()) return {};
     auto const [Omega, V] = sums_down(exvector(m_.qd.begin(), m_.qd.end()));
@@ -462,7 +463,8 @@ std::optional<std::vector<std::array<ex, 3>>> point_composite::weights(ex* other
         bool matched = false;
         for (std::size_t b = 0; b < points_.size() && !matched; ++b)
             for (std::size_t c = 0; c < 3 && !matched; ++c) {
-                ex const e = points_[b].position[c] + origin_[c]; // as written: V's terms hold it
+                // As written: V's terms hold it.
+                ex const e = (framed() ? written_[b][c] : points_[b].position[c]) + origin_[c];
                 if (free_of(e, m_.q)) continue;
                 ex const ratio = t / e;
                 if (!free_of(ratio, m_.q)) continue;
@@ -472,6 +474,12 @@ std::optional<std::vector<std::array<ex, 3>>> point_composite::weights(ex* other
         if (!matched && !other) return std::nullopt;
         if (!matched) *other += t;
     }
+    if (framed()) // V = Σ w·p = Σ (R_Fᵀ w)·r + terms free of the inner coordinates
+        for (auto& x : w) {
+            std::array<ex, 3> turned;
+            for (std::size_t r = 0; r < 3; ++r) turned[r] = frame_[r] * x[0] + frame_[3 + r] * x[1] + frame_[6 + r] * x[2];
+            x = turned;
+        }
     return w;
 }
 
@@ -489,6 +497,7 @@ bool point_composite::potential_gradient(exvector& gradient) const {
 // expressions, exactly, except along coordinates that q does not move (the first link's
 // height under a vertical first axis: a constant in V, which weights() skips).
 std::optional<point_composite::uniform_gravity> point_composite::gravity() const {
+    if (framed()) return std::nullopt;
     ex other = 0;
     auto const w = weights(&other);
     if (!w) return std::nullopt;

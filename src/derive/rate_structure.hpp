@@ -217,6 +217,17 @@ public:
     articulated_solution articulated(std::vector<composite_inertia::body> const& bodies,
                                      std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau) const;
 
+    // Turns the composites into the axes of the root body's frame, about its origin
+    // (point_frame.cpp): M, h and ∂V/∂q from them hold fewer terms where the root turns.
+    // False (nothing changed) where no frame of the model fits. After it, gravity(),
+    // derivatives() and articulated() offer nothing (they are formed in world axes).
+    bool root_frame();
+    bool framed() const { return !frame_.empty(); }
+    // A vector of world axes in the root body's (R_Fᵀ v), and a frame of the tree beyond the
+    // root as seen from the root's (its value where the root's frame is the identity).
+    std::array<GiNaC::ex, 3> in_root_axes(std::array<GiNaC::ex, 3> const& v) const;
+    GiNaC::exvector in_root_axes(GiNaC::exvector const& R) const;
+
 private:
     struct point {
         // position: as written less origin_ (the composites' reference point)
@@ -243,6 +254,20 @@ private:
     // this one.
     std::array<GiNaC::ex, 3> origin_ = {0, 0, 0};
     void common_origin();
+    // After root_frame(): R_F, the positions in world axes (less origin_), and whether the
+    // root is one coordinate of a constant twist in F (the RNEA's accelerations then hold).
+    GiNaC::exvector frame_;
+    GiNaC::exmap frame_identity_;
+    std::vector<std::array<GiNaC::ex, 3>> written_;
+    bool single_fixed_root_ = false;
+    struct root_axes {
+        GiNaC::exvector R;                      // R_F (turned to be the identity at `identity`)
+        GiNaC::exmap identity;                  // the root coordinates' values where R_F = I
+        std::vector<std::array<GiNaC::ex, 3>> sigma; // per root coordinate: ∂ω/∂q̇_i
+        std::array<GiNaC::ex, 3> omega;         // F's body angular velocity
+    };
+    std::vector<root_axes> root_frames_of(std::vector<std::size_t> const& C) const;
+    std::optional<std::array<GiNaC::ex, 3>> root_origin(root_axes const& F, std::vector<std::size_t> const& C) const;
     std::map<std::size_t, std::size_t> rate_point_;
     std::vector<std::array<GiNaC::ex, 3>> s_, u_;
     std::vector<std::vector<std::array<GiNaC::ex, 3>>> axis_candidates_; // per coordinate (axes())
@@ -254,6 +279,9 @@ private:
     std::vector<GiNaC::exvector> K_;
 
     bool points(composite_inertia const& rotational);
+    bool root_accelerations(root_axes const& F, std::array<GiNaC::ex, 3> const& o, std::vector<point>& moved) const;
+    bool root_twists_hold(GiNaC::exvector const& R, std::vector<point> const& moved,
+                          std::vector<std::array<GiNaC::ex, 3>> const& s, std::vector<std::array<GiNaC::ex, 3>> const& u) const;
     bool axes();
     bool twists();
     void on_axes();
@@ -282,12 +310,22 @@ private:
 // model's expressions): M, h and C use them, and so does M q̈ for the control API. Not
 // copyable: the composites refer to the form and to each other.
 struct rate_structures {
-    rate_structures(model const& m, bilinear_form const& f) : form(f), rotational(m, f), points(m, f, rotational) {}
+    rate_structures(model const& m, bilinear_form const& f)
+        : form(f), rotational(m, f), points(m, f, rotational), framed_points(points) {
+        framed_points.root_frame();
+    }
     rate_structures(rate_structures const&) = delete;
     rate_structures& operator=(rate_structures const&) = delete;
     bilinear_form const& form;
     composite_inertia rotational;
     point_composite points;
+    // The same in the root body's axes (point_composite::root_frame), where they apply
+    // (framed()); M and h take them first.
+    point_composite framed_points;
+    // The composites M and h took (mass_and_bias_from_bilinear_form), whose momentum M q̈
+    // then cancels theirs term by term.
+    mutable point_composite const* summed = nullptr;
+    point_composite const& sums() const { return summed ? *summed : points; }
 };
 
 } // namespace lagc

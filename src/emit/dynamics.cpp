@@ -384,7 +384,7 @@ void emitter::forward_dynamics() {
         out_.define("int", "forward_dynamics", args, read, body, "", cxx_printer::place::api);
         return;
     }
-    std::size_t const closed_form = f.stats.operations_after_cse + 7 * n * n;
+    std::size_t const closed_form = f.stats.operations_after_cse + 8 * n * n;
     write_function(std::move(f), with_output(with_output(inputs({"q", "qd", "u", "p"}), "M"), "b"),
                    text("comments.tpl#dynamics_terms"), cxx_printer::place::helper);
     factorisation const mf = mass_factorisation();
@@ -441,10 +441,12 @@ void emitter::forward_dynamics() {
 }
 
 // forward_dynamics by the articulated-body algorithm (derived::recursive_qdd) where it takes
-// fewer operations than `closed_form`: M's and b's terms and 7n² for the factorisation and the
-// solves. Both forms take about 2.2 instructions per operation, and the factorisation and
-// solves about 16 n² (bench's generic arms, callgrind: 6 joints 734, 10 joints 1,664, 20
-// joints 6,144 instructions). False (nothing written) otherwise.
+// fewer operations than `closed_form`: M's and b's terms and 8n² for the factorisation and the
+// solves. Both forms take about 1.7 instructions per operation, and the factorisation and
+// solves about 14 n² (bench's generic arms, callgrind, both forms of each arm: 8 joints 6,573
+// against 6,936 instructions, closed form first; 9 joints 8,152 against 8,328; 10 joints
+// 9,608 against 9,411, the algorithm's 4,809 operations against 4,103 + 8n²). False (nothing
+// written) otherwise.
 bool emitter::recursive_forward_dynamics(std::vector<cxx_argument> const& args,
                                          std::vector<std::pair<std::string, std::string>> values,
                                          std::size_t closed_form) {
