@@ -220,7 +220,7 @@ private:
         static char const* const prefixes[] = {"m_",   "cx_",  "cy_",  "cz_",  "Jxx_", "Jyy_", "Jzz_", "Jxy_",
                                                "Jxz_", "Jyz_", "T_",   "R_",   "o_",   "w_",   "p_",   "J_",
                                                "mx_",  "my_",  "mz_",  "Kxx_", "Kyy_", "Kzz_", "Kxy_", "Kxz_",
-                                               "Kyz_", "h_",   "K_"};
+                                               "Kyz_", "h_",   "K_",   "Q_",   "N_"};
         std::string const base = sanitized(raw);
         for (int k = 1;; ++k) {
             std::string const s = k == 1 ? base : base + "_" + std::to_string(k);
@@ -354,23 +354,27 @@ private:
         std::string prefix() const { return parts.empty() ? std::string() : join_product(parts) + "*"; }
     };
 
-    // A ball or free joint: its rotation Q_s from the unit quaternion, w = 2 G(q) q̇ in the
-    // body's axes, the norm a constraint.
+    // A ball or free joint: its rotation Q_s from the quaternion and w = 2 G(q) q̇ in the body's
+    // axes, both over N_s = |q|² (a rotation, and its angular velocity, at every q ≠ 0, so
+    // that lagc's composites take the body as the root of its tree; on |q| = 1 they are the
+    // unit quaternion's), the norm a constraint.
     void quaternion_joint(joint_def const& j, std::string const& s, motion& m) {
         auto const& cs = names_.at(j.name).coordinates;
         std::size_t const k = j.type == joint_def::kind::free ? 3 : 0;
         std::string const qw = cs[k], qx = cs[k + 1], qy = cs[k + 2], qz = cs[k + 3];
-        std::string const Q = "Q_" + s;
-        used_.insert(Q);
-        out_ << "let " << Q << " = [[1 - 2*(" << qy << "^2 + " << qz << "^2), 2*(" << qx << "*" << qy << " - " << qw << "*"
-             << qz << "), 2*(" << qx << "*" << qz << " + " << qw << "*" << qy << ")],\n"
-             << "        [2*(" << qx << "*" << qy << " + " << qw << "*" << qz << "), 1 - 2*(" << qx << "^2 + " << qz
-             << "^2), 2*(" << qy << "*" << qz << " - " << qw << "*" << qx << ")],\n"
+        std::string const Q = "Q_" + s, N = "N_" + s;
+        used_.insert(Q), used_.insert(N);
+        auto sq = [](std::string const& x) { return x + "^2"; };
+        out_ << "let " << N << " = " << sq(qw) << " + " << sq(qx) << " + " << sq(qy) << " + " << sq(qz) << "\n";
+        out_ << "let " << Q << " = [[" << sq(qw) << " + " << sq(qx) << " - " << sq(qy) << " - " << sq(qz) << ", 2*(" << qx
+             << "*" << qy << " - " << qw << "*" << qz << "), 2*(" << qx << "*" << qz << " + " << qw << "*" << qy << ")],\n"
+             << "        [2*(" << qx << "*" << qy << " + " << qw << "*" << qz << "), " << sq(qw) << " - " << sq(qx) << " + "
+             << sq(qy) << " - " << sq(qz) << ", 2*(" << qy << "*" << qz << " - " << qw << "*" << qx << ")],\n"
              << "        [2*(" << qx << "*" << qz << " - " << qw << "*" << qy << "), 2*(" << qy << "*" << qz << " + " << qw
-             << "*" << qx << "), 1 - 2*(" << qx << "^2 + " << qy << "^2)]]\n";
-        std::string const G = "2*[[-" + qx + ", " + qw + ", " + qz + ", -" + qy + "], [-" + qy + ", -" + qz + ", " + qw +
-                              ", " + qx + "], [-" + qz + ", " + qy + ", -" + qx + ", " + qw + "]]*[der(" + qw + "), der(" +
-                              qx + "), der(" + qy + "), der(" + qz + ")]";
+             << "*" << qx << "), " << sq(qw) << " - " << sq(qx) << " - " << sq(qy) << " + " << sq(qz) << "]]/" << N << "\n";
+        std::string const G = "2/" + N + "*[[-" + qx + ", " + qw + ", " + qz + ", -" + qy + "], [-" + qy + ", -" + qz + ", " +
+                              qw + ", " + qx + "], [-" + qz + ", " + qy + ", -" + qx + ", " + qw + "]]*[der(" + qw +
+                              "), der(" + qx + "), der(" + qy + "), der(" + qz + ")]";
         if (j.type == joint_def::kind::free) {
             m.origin = "[" + cs[0] + ", " + cs[1] + ", " + cs[2] + "]";
             m.w = G;
