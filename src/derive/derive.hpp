@@ -77,6 +77,9 @@ struct derived {
     // each joint's pivot D (M is positive definite exactly where all are positive). The
     // emitter writes forward_dynamics from it where that takes fewer operations. Else empty.
     GiNaC::exvector recursive_qdd, recursive_pivots;
+    // The same in the other axes (world or the root body's, point_frame.cpp) where both
+    // apply: the emitter keeps the one with fewer operations once written. Else empty.
+    GiNaC::exvector recursive_qdd_other, recursive_pivots_other;
     // q̈ and λ of the constrained system in quasi-velocities (quasi_velocity.cpp), where M alone
     // is singular and M = Kᵀ Eᵀ D E K, A = Ã K with K block-diagonal (blocks of at most 4), E
     // rational and Ã rational on every block but der(q_i)'s, as a rotation matrix's W = Rᵀ Ṙ

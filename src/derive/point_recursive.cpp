@@ -126,12 +126,6 @@ void recursive_forward_dynamics(model const& m, rate_structures const& rs, deriv
     exvector tau(n);
     for (std::size_t i = 0; i < n; ++i)
         tau[i] = d.generalized_forces[i] - (gravity ? partial(gravity->other, m.q[i]) : d.potential_gradient[i]);
-    // In the root body's axes where they apply (fewer terms), else the world's.
-    point_composite::articulated_solution solution;
-    if (rs.framed_points.framed()) {
-        std::array<ex, 3> const g = gravity ? rs.framed_points.in_root_axes(gravity->g) : std::array<ex, 3>{};
-        solution = rs.framed_points.articulated(rotational_bodies(m), gravity ? &g : nullptr, tau);
-    }
     // q̈ in the inverse dynamics M q̈ + h − Q (derive_control.cpp's rows, cheaper to evaluate
     // than M's n² entries): each row's parts at the algorithm's q̈ sum to zero, to 1e-9 of
     // their sizes, at three random states (a backward error: M's conditioning does not enter).
@@ -141,8 +135,21 @@ void recursive_forward_dynamics(model const& m, rate_structures const& rs, deriv
         for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = x.qdd[i];
         return rows_vanish_at_random_states(m, d.inverse_dynamics, at, 0x61626121ull);
     };
-    if (!holds(solution)) solution = rs.points.articulated(rotational_bodies(m), gravity ? &gravity->g : nullptr, tau);
-    if (!holds(solution)) return;
+    // In world axes, and in the root body's where they apply; the emitter writes the one
+    // with fewer operations (the root's axes drop its turn from every position, but a long
+    // chain's algorithm can take more terms there: 14 joints 7,248 operations against 7,111).
+    point_composite::articulated_solution solution = rs.points.articulated(rotational_bodies(m), gravity ? &gravity->g : nullptr, tau);
+    if (!holds(solution)) solution = {};
+    if (rs.framed_points.framed()) {
+        std::array<ex, 3> const g = gravity ? rs.framed_points.in_root_axes(gravity->g) : std::array<ex, 3>{};
+        auto framed = rs.framed_points.articulated(rotational_bodies(m), gravity ? &g : nullptr, tau);
+        if (holds(framed)) {
+            d.recursive_qdd_other = std::move(solution.qdd);
+            d.recursive_pivots_other = std::move(solution.pivots);
+            solution = std::move(framed);
+        }
+    }
+    if (solution.qdd.empty()) return;
     d.recursive_qdd = std::move(solution.qdd);
     d.recursive_pivots = std::move(solution.pivots);
 }

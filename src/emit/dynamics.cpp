@@ -452,13 +452,22 @@ bool emitter::recursive_forward_dynamics(std::vector<cxx_argument> const& args,
                                          std::size_t closed_form) {
     std::size_t const n = d_.nq;
     if (d_.recursive_qdd.size() != n || d_.nc > 0) return false;
-    std::vector<std::pair<std::string, exvector>> terms;
-    for (std::size_t i = 0; i < n; ++i) terms.push_back({"D[" + std::to_string(i) + "]", {d_.recursive_pivots[i]}});
-    for (std::size_t i = 0; i < n; ++i) terms.push_back({"x[" + std::to_string(i) + "]", {d_.recursive_qdd[i]}});
+    auto written = [&](exvector const& pivots, exvector const& qdd) {
+        std::vector<std::pair<std::string, exvector>> terms;
+        for (std::size_t i = 0; i < n; ++i) terms.push_back({"D[" + std::to_string(i) + "]", {pivots[i]}});
+        for (std::size_t i = 0; i < n; ++i) terms.push_back({"x[" + std::to_string(i) + "]", {qdd[i]}});
+        unit_scales_ = false;
+        built_function f = build("forward_dynamics_recursive", terms);
+        unit_scales_ = true;
+        return f;
+    };
     values.push_back({"tolerance", single() ? "1e-12f" : "1e-12"});
-    unit_scales_ = false;
-    built_function f = build("forward_dynamics_recursive", terms);
-    unit_scales_ = true;
+    built_function f = written(d_.recursive_pivots, d_.recursive_qdd);
+    // The algorithm in the other axes (derived::recursive_qdd_other), where it is shorter.
+    if (d_.recursive_qdd_other.size() == n)
+        if (built_function g = written(d_.recursive_pivots_other, d_.recursive_qdd_other);
+            g.stats.operations_after_cse < f.stats.operations_after_cse)
+            f = std::move(g);
     if (f.stats.operations_after_cse >= closed_form) return false;
     write_function(std::move(f), with_output(with_output(inputs({"q", "qd", "u", "p"}), "D"), "x"),
                    text("comments.tpl#forward_dynamics_recursive"), cxx_printer::place::helper);

@@ -1,6 +1,7 @@
 // A floating body imported from tests/robots/floating_body.xml, simulated for 10 s with
 // rk4_step and project_state after each step (the documented way to advance a free joint's
-// quaternion): the energy and |quaternion| stay within 1e-10.
+// quaternion): the energy and |quaternion| stay within 1e-10. And off |q| = 1 the model is
+// the rigid motion of q/|q|.
 #include "floating_body.hpp"
 
 #include <cmath>
@@ -27,6 +28,17 @@ int main() {
     double const u[fb::nu] = {};
     auto energy = [&]() { return fb::kinetic_energy(q, qd, p) + fb::potential_energy(q, p); };
     double const E0 = energy();
+    // Off |q| = 1 the model is the rigid motion of q/|q| (the importer writes the rotation and
+    // ω over |q|²): the state with q and its rate scaled by 2 has the same energies.
+    double scaled[2 * fb::nq];
+    for (int k = 0; k < 2 * fb::nq; ++k) scaled[k] = x[k];
+    for (int r = 0; r < 4; ++r) scaled[iq + r] *= 2, scaled[fb::nq + iq + r] *= 2;
+    double const T0 = fb::kinetic_energy(q, qd, p), V0 = fb::potential_energy(q, p);
+    double const T2 = fb::kinetic_energy(scaled, scaled + fb::nq, p), V2 = fb::potential_energy(scaled, p);
+    if (!(std::abs(T2 - T0) <= 1e-14 * std::abs(T0) && std::abs(V2 - V0) <= 1e-14 * std::abs(V0))) {
+        std::fprintf(stderr, "the quaternion scaled by 2: T %.17g against %.17g, V %.17g against %.17g\n", T2, T0, V2, V0);
+        return 1;
+    }
     double const dt = 1e-3;
     double worst_E = 0, worst_norm = 0;
     for (int step = 0; step < 10000; ++step) {
