@@ -254,9 +254,11 @@ if(NOT ceiling LESS_EQUAL allowed)
 endif()
 
 # A floating base costs about the base's own rows (issue 34): the importer writes the free
-# joint's turn and angular velocity over |q|², exact rotations everywhere, and the composites
-# take the legs in the trunk's axes, free of its turn. The quadruped's forward-dynamics terms
-# were 5.2 times those of the same legs on a fixed base (10,996 against 2,112 operations).
+# joint's turn and angular velocity over |q|², exact rotations everywhere, the composites
+# take the legs in the trunk's axes, free of its turn, and the bodies' rotational inertias
+# are composites too, the trunk's ω = 2 G q̇ / |q|² found as an angular velocity up to its
+# factor 2. The quadruped's forward-dynamics terms were 5.2 times those of the same legs on
+# a fixed base (10,996 against 2,112 operations), 3.9 times without the last step (8,316).
 file(READ ${SOURCE_DIR}/tests/robots/quadruped.xml legged)
 string(REGEX REPLACE "<freejoint[^>]*/>" "" fixed "${legged}")
 file(WRITE ${WORK_DIR}/quadruped_fixed.xml "${fixed}")
@@ -264,7 +266,7 @@ counted_operations(counts "dynamics_terms +operations [0-9]+ before CSE, ([0-9]+
                    ${SOURCE_DIR}/tests/robots/quadruped.xml ${WORK_DIR}/quadruped_fixed.xml)
 list(GET counts 0 floating)
 list(GET counts 1 standing)
-math(EXPR allowed "${standing} * 9 / 2")
+math(EXPR allowed "${standing} * 7 / 2")
 if(NOT floating LESS_EQUAL allowed)
   fail("the floating quadruped's forward dynamics takes ${floating} operations, on a fixed base ${standing}")
 endif()

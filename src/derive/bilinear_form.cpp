@@ -358,16 +358,19 @@ void gathered_terms(bilinear_form const& f, composite_inertia const& composite, 
     std::vector<char> angular(nr, 0);
     for (auto const& w : f.angular) {
         auto const& k = w.rate;
+        // With G_a scaled by λ_a / s where the triple is an angular velocity up to numbers.
+        bool const scaled = !w.scale[0].is_equal(1) || !w.scale[1].is_equal(1) || !w.scale[2].is_equal(1);
+        auto g = [&](exvector const& v, std::size_t c) { return scaled ? w.scale[c] * v[k[c]] : v[k[c]]; };
         for (std::size_t c = 0; c < 3; ++c) {
             std::size_t const a = k[c], b = k[(c + 1) % 3], d = k[(c + 2) % 3];
-            F[a] += w.sign * (G[b] * R[d].r - G[d] * R[b].r);
+            F[a] += w.sign * (g(G, (c + 1) % 3) * R[d].r - g(G, (c + 2) % 3) * R[b].r);
             angular[a] = 1;
         }
         // G·(α_j × α_i) = α_i·(G × α_j), with G × α_j once per j.
         for (std::size_t j = 0; j < n; ++j) {
             std::array<ex, 3> Y;
             for (std::size_t c = 0; c < 3; ++c)
-                Y[c] = Gc[k[(c + 1) % 3]] * R[k[(c + 2) % 3]].a[j] - Gc[k[(c + 2) % 3]] * R[k[(c + 1) % 3]].a[j];
+                Y[c] = g(Gc, (c + 1) % 3) * R[k[(c + 2) % 3]].a[j] - g(Gc, (c + 2) % 3) * R[k[(c + 1) % 3]].a[j];
             for (std::size_t i = 0; i < j; ++i) {
                 ex s = 0;
                 for (std::size_t c = 0; c < 3; ++c) s += R[k[c]].a[i] * Y[c];

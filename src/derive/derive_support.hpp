@@ -67,9 +67,14 @@ struct bilinear_form {
     // Three rates w = (w_x, w_y, w_z) that are an angular velocity: α̇_i − ∂_i w = s w × α_i
     // for every i (s = +1 in body axes, −1 in world axes), the structure equation of a
     // rotation's angular velocity. Their curl terms are then cross products (angular_rates).
+    // A triple may also be an angular velocity up to a number in each element (w_c = r_c/κ_c:
+    // the rates are kept without their numeric factors, so a quaternion's ω = 2 G q̇ has
+    // rates G q̇); its structure equation is then curl r_a = λ_a (r_b α_d − r_d α_b) with
+    // λ_a = s κ_a / (κ_b κ_d), `scale` holding λ / s (1 for an angular velocity itself).
     struct angular_velocity {
         std::array<std::size_t, 3> rate;
         int sign;
+        std::array<GiNaC::ex, 3> scale = {1, 1, 1};
     };
     std::vector<angular_velocity> angular;
 };

@@ -39,6 +39,14 @@ private:
     double curl(int s, std::size_t k, std::size_t i) const { return values_[s][k * (1 + 2 * n_) + 1 + n_ + i]; }
 
     bool holds(std::size_t x, std::size_t y, std::size_t z, int sign) const;
+    std::optional<std::array<GiNaC::ex, 3>> holds_scaled(std::size_t x, std::size_t y, std::size_t z) const;
+
+public:
+    // Triples among the rates left that are an angular velocity up to a number in each
+    // element (w_c = r_c / κ_c: the rate form keeps a rate without its numeric factor, so
+    // a quaternion's ω = 2 G q̇ has rates G q̇): curl r_a = λ_a (r_b × α_d − r_d × α_b), one
+    // λ_a per element at every state and coordinate.
+    std::vector<bilinear_form::angular_velocity> scaled_triples(std::vector<bilinear_form::angular_velocity> const& found) const;
 };
 
 angular_search::angular_search(model const& m, bilinear_form const& f) : n_(m.q.size()), f_(f) {
@@ -79,6 +87,74 @@ std::vector<bilinear_form::angular_velocity> angular_search::triples() const {
     return out;
 }
 
+std::vector<bilinear_form::angular_velocity> angular_search::scaled_triples(
+    std::vector<bilinear_form::angular_velocity> const& found) const {
+    std::size_t const nr = f_.rates.size();
+    std::vector<bilinear_form::angular_velocity> out;
+    if (!finite_ || nr < 3 || nr > 400) return out;
+    // Only rates with a curl somewhere (a gradient's is zero) can be in one.
+    std::vector<char> used(nr, 0);
+    for (auto const& w : found)
+        for (std::size_t k : w.rate) used[k] = 1;
+    for (std::size_t k = 0; k < nr; ++k) {
+        bool curls = false;
+        for (int s = 0; s < 3 && !curls; ++s)
+            for (std::size_t i = 0; i < n_ && !curls; ++i) curls = curl(s, k, i) != 0;
+        if (!curls) used[k] = 1;
+    }
+    for (std::size_t x = 0; x < nr; ++x)
+        for (std::size_t y = x + 1; y < nr && !used[x]; ++y)
+            for (std::size_t z = y + 1; z < nr && !used[x] && !used[y]; ++z) {
+                if (used[z]) continue;
+                for (auto const& k : {std::array<std::size_t, 3>{x, y, z}, std::array<std::size_t, 3>{x, z, y}})
+                    if (auto const scale = holds_scaled(k[0], k[1], k[2])) {
+                        out.push_back({k, 1, *scale});
+                        used[x] = used[y] = used[z] = 1;
+                        break;
+                    }
+            }
+    return out;
+}
+
+// λ as a fraction p/q, q ≤ 4096, where one is within 1e-9 of it (the ratio of the rates'
+// numeric factors); nothing otherwise.
+std::optional<GiNaC::ex> fraction(double lambda) {
+    for (long q = 1; q <= 4096; ++q) {
+        double const p = std::round(lambda * static_cast<double>(q));
+        if (p != 0 && std::abs(p / static_cast<double>(q) - lambda) <= 1e-9 * std::abs(lambda))
+            return GiNaC::ex(GiNaC::numeric(static_cast<long>(p), q));
+    }
+    return std::nullopt;
+}
+
+std::optional<std::array<ex, 3>> angular_search::holds_scaled(std::size_t x, std::size_t y, std::size_t z) const {
+    std::array<std::size_t, 3> const k = {x, y, z};
+    std::array<ex, 3> scale;
+    for (std::size_t c = 0; c < 3; ++c) {
+        std::size_t const b = k[(c + 1) % 3], d = k[(c + 2) % 3];
+        double lambda = 0;
+        for (int s = 0; s < 3; ++s)
+            for (std::size_t i = 0; i < n_; ++i) {
+                double const cross = r(s, b) * a(s, d, i) - r(s, d) * a(s, b, i), lhs = curl(s, k[c], i);
+                double const size = std::abs(lhs) + std::abs(r(s, b) * a(s, d, i)) + std::abs(r(s, d) * a(s, b, i));
+                if (size == 0) continue;
+                if (lambda == 0) {
+                    if (std::abs(cross) <= 1e-6 * size) {
+                        if (std::abs(lhs) > 1e-10 * size) return std::nullopt;
+                        continue;
+                    }
+                    lambda = lhs / cross;
+                    if (lambda == 0) return std::nullopt;
+                }
+                if (std::abs(lhs - lambda * cross) > 1e-10 * size * (1 + std::abs(lambda))) return std::nullopt;
+            }
+        auto const exact = fraction(lambda);
+        if (lambda == 0 || !exact) return std::nullopt;
+        scale[c] = *exact;
+    }
+    return scale;
+}
+
 bool angular_search::holds(std::size_t x, std::size_t y, std::size_t z, int sign) const {
     std::array<std::size_t, 3> const k = {x, y, z};
     bool some_curl = false;
@@ -97,13 +173,18 @@ bool angular_search::holds(std::size_t x, std::size_t y, std::size_t z, int sign
 } // namespace
 
 std::vector<bilinear_form::angular_velocity> angular_velocities(model const& m, bilinear_form const& f) {
-    return angular_search(m, f).triples();
+    angular_search const search(m, f);
+    auto out = search.triples();
+    for (auto& w : search.scaled_triples(out)) out.push_back(std::move(w));
+    return out;
 }
 
 composite_inertia::composite_inertia(model const& m, bilinear_form const& f) : m_(m), f_(f), n_(m.q.size()) {
-    if (f.angular.empty() || m.transports.empty()) return;
+    triples_ = f.angular;
+    if (triples_.empty() || m.transports.empty()) return;
     nodes();
     inertias();
+
     if (!tree() || !coordinates()) return;
     composite();
     usable_ = true;
@@ -140,7 +221,7 @@ bool composite_inertia::add_to(exvector& M, exvector const& term_by_term) const 
 }
 
 ex const& composite_inertia::alpha(std::size_t node, std::size_t c, std::size_t i) const {
-    return f_.rates[f_.angular[node].rate[c]].a[i];
+    return f_.rates[triples_[node].rate[c]].a[i];
 }
 
 std::optional<std::tuple<std::size_t, std::size_t, ex>> composite_inertia::find(ex const& e) const {
@@ -149,18 +230,18 @@ std::optional<std::tuple<std::size_t, std::size_t, ex>> composite_inertia::find(
         auto it = by_key_.find(sign * key);
         if (it == by_key_.end()) continue;
         auto const [w, c] = it->second;
-        ex const& o = f_.rates[f_.angular[w].rate[c]].original;
+        ex const& o = f_.rates[triples_[w].rate[c]].original;
         return std::make_tuple(w, c, sign * ex(o.integer_content()) / e.integer_content());
     }
     return std::nullopt;
 }
 
 void composite_inertia::nodes() {
-    std::size_t const count = f_.angular.size();
+    std::size_t const count = triples_.size();
     for (std::size_t w = 0; w < count; ++w)
         for (std::size_t c = 0; c < 3; ++c) {
-            rate_node_[f_.angular[w].rate[c]] = w;
-            by_key_.emplace(without_numeric_factor(f_.rates[f_.angular[w].rate[c]].original), std::make_pair(w, c));
+            rate_node_[triples_[w].rate[c]] = w;
+            by_key_.emplace(without_numeric_factor(f_.rates[triples_[w].rate[c]].original), std::make_pair(w, c));
         }
     parent_.assign(count, -1);
     X_.assign(count, exvector(9, 0));
@@ -190,7 +271,7 @@ void composite_inertia::nodes() {
 }
 
 void composite_inertia::inertias() {
-    std::size_t const count = f_.angular.size();
+    std::size_t const count = triples_.size();
     eligible_.assign(count, 1);
     J_.assign(count, exvector(9, 0));
     for (auto const& t : f_.terms) {
@@ -201,7 +282,7 @@ void composite_inertia::inertias() {
             if (b != rate_node_.end()) eligible_[b->second] = 0;
             continue;
         }
-        auto const& w = f_.angular[a->second].rate;
+        auto const& w = triples_[a->second].rate;
         std::size_t const ca = std::find(w.begin(), w.end(), t.a) - w.begin();
         std::size_t const cb = std::find(w.begin(), w.end(), t.b) - w.begin();
         J_[a->second][ca * 3 + cb] += t.c;
@@ -257,7 +338,7 @@ exvector composite_inertia::forces(exvector const& F) const {
     std::vector<std::array<ex, 3>> Fc(count, {ex(0), ex(0), ex(0)});
     for (std::size_t w : children_first()) {
         if (!eligible_[w]) continue;
-        for (std::size_t c = 0; c < 3; ++c) Fc[w][c] += F[f_.angular[w].rate[c]];
+        for (std::size_t c = 0; c < 3; ++c) Fc[w][c] += F[triples_[w].rate[c]];
         int const p = parent_[w];
         if (p < 0) continue;
         for (std::size_t a = 0; a < 3; ++a)
@@ -286,7 +367,7 @@ std::vector<composite_inertia::body> composite_inertia::bodies() const {
     for (std::size_t w = 0; w < parent_.size(); ++w) {
         if (!eligible_[w]) continue;
         body b;
-        for (std::size_t c = 0; c < 3; ++c) b.rate[c] = f_.rates[f_.angular[w].rate[c]].original;
+        for (std::size_t c = 0; c < 3; ++c) b.rate[c] = f_.rates[triples_[w].rate[c]].original;
         b.J = J_[w];
         out.push_back(std::move(b));
     }

@@ -113,6 +113,8 @@ private:
     std::vector<int> parent_;
     std::vector<GiNaC::exvector> X_, J_, Jc_;                  // 3×3, in the triples' own order
     std::vector<int> intro_;                            // coordinate → the node it enters at
+    // The rate form's angular velocities (bilinear_form::angular).
+    std::vector<bilinear_form::angular_velocity> triples_;
 
     GiNaC::ex const& alpha(std::size_t node, std::size_t c, std::size_t i) const;
 
