@@ -147,7 +147,8 @@ std::vector<point_composite::root_axes> point_composite::root_frames_of(std::vec
 // F's origin: 0, the root's translations (the coordinates whose twists turn nothing, with
 // constant u), or an origin the model added up, whichever every position is o_F + R_F r
 // about (at random states).
-std::optional<std::array<ex, 3>> point_composite::root_origin(root_axes const& F, std::vector<std::size_t> const& C) const {
+std::optional<point_composite::root_positions> point_composite::root_origin(root_axes const& F,
+                                                                              std::vector<std::size_t> const& C) const {
     std::vector<vec3> candidates = {{ex(0), ex(0), ex(0)}};
     vec3 moved = {ex(0), ex(0), ex(0)};
     for (std::size_t i : C)
@@ -158,20 +159,22 @@ std::optional<std::array<ex, 3>> point_composite::root_origin(root_axes const& F
         if (candidates.size() < 64) candidates.push_back({o[0] - origin_[0], o[1] - origin_[1], o[2] - origin_[2]});
     std::vector<vec3> positions;
     for (auto const& x : points_) positions.push_back(x.position);
-    auto const r = at(positions, F.identity);
+    auto const at_identity = at(positions, F.identity);
+    if (!at_identity) return std::nullopt;
     for (auto const& o : candidates) {
         auto const o_star = at(o, F.identity);
         if (!o_star) continue;
-        if (!r) return std::nullopt;
+        root_positions out{o, *o_star, {}};
         samples s(m_);
         std::vector<std::array<std::size_t, 2>> pairs;
         for (std::size_t b = 0; b < points_.size(); ++b) {
-            vec3 const& p = (*r)[b];
-            vec3 const turned = rotate(F.R, {p[0] - (*o_star)[0], p[1] - (*o_star)[1], p[2] - (*o_star)[2]}, false);
+            vec3 const& p = (*at_identity)[b];
+            out.r.push_back({p[0] - (*o_star)[0], p[1] - (*o_star)[1], p[2] - (*o_star)[2]});
+            vec3 const turned = rotate(F.R, out.r.back(), false);
             for (std::size_t c = 0; c < 3; ++c) pairs.push_back({s.add(points_[b].position[c] - o[c]), s.add(turned[c])});
         }
         if (!s.evaluate(m_, 0x6f726967ull, 2)) continue;
-        if (all_same(s, pairs)) return o;
+        if (all_same(s, pairs)) return out;
     }
     return std::nullopt;
 }
@@ -194,41 +197,35 @@ bool point_composite::root_frame() {
     // The first frame every position turns with (rotz(q1) turns with the same ω as
     // rotx(pi)*rotz(q1), but only one of them carries the points).
     std::optional<root_axes> F;
-    std::optional<vec3> o;
+    std::optional<root_positions> o;
     for (auto& candidate : root_frames_of(C))
         if ((o = root_origin(candidate, C))) {
             F = std::move(candidate);
             break;
         }
     if (!F) return false;
-    auto const o_star = at(*o, F->identity);
-    if (!o_star) return false;
-    std::vector<vec3> positions;
-    for (auto const& x : points_) positions.push_back(x.position);
-    auto const r = at(positions, F->identity);
     std::vector<vec3> twists = s_;
     twists.insert(twists.end(), u_.begin(), u_.end());
     auto const at_identity = at(twists, F->identity);
-    if (!r || !at_identity) return false;
+    if (!at_identity) return false;
     std::vector<point> moved = points_;
-    for (std::size_t b = 0; b < moved.size(); ++b)
-        for (std::size_t c = 0; c < 3; ++c) moved[b].position[c] = (*r)[b][c] - (*o_star)[c];
+    for (std::size_t b = 0; b < moved.size(); ++b) moved[b].position = o->r[b];
     std::vector<vec3> s = s_, u = u_;
     for (std::size_t i = 0; i < n_; ++i) {
         auto const k = std::find(C.begin(), C.end(), i);
         if (k != C.end()) {
             s[i] = F->sigma[static_cast<std::size_t>(k - C.begin())];
-            vec3 const d = {partial((*o)[0], m_.q[i]), partial((*o)[1], m_.q[i]), partial((*o)[2], m_.q[i])};
+            vec3 const d = {partial(o->origin[0], m_.q[i]), partial(o->origin[1], m_.q[i]), partial(o->origin[2], m_.q[i])};
             u[i] = rotate(F->R, d, true);
             continue;
         }
         vec3 const& si = (*at_identity)[i];
         vec3 const& ui = (*at_identity)[n_ + i];
-        vec3 const os = cross(*o_star, si);
+        vec3 const os = cross(o->at_identity, si);
         s[i] = si;
         for (std::size_t c = 0; c < 3; ++c) u[i][c] = ui[c] - os[c];
     }
-    if (!root_accelerations(*F, *o, moved) || !root_twists_hold(F->R, moved, s, u)) return false;
+    if (!root_accelerations(*F, o->origin, moved) || !root_twists_hold(F->R, moved, s, u)) return false;
     written_.clear();
     for (auto const& x : points_) written_.push_back(x.position);
     points_ = std::move(moved);

@@ -475,11 +475,7 @@ std::optional<std::vector<std::array<ex, 3>>> point_composite::weights(ex* other
         if (!matched) *other += t;
     }
     if (framed()) // V = Σ w·p = Σ (R_Fᵀ w)·r + terms free of the inner coordinates
-        for (auto& x : w) {
-            std::array<ex, 3> turned;
-            for (std::size_t r = 0; r < 3; ++r) turned[r] = frame_[r] * x[0] + frame_[3 + r] * x[1] + frame_[6 + r] * x[2];
-            x = turned;
-        }
+        for (auto& x : w) x = in_root_axes(x);
     return w;
 }
 

@@ -180,11 +180,9 @@ std::vector<bilinear_form::angular_velocity> angular_velocities(model const& m, 
 }
 
 composite_inertia::composite_inertia(model const& m, bilinear_form const& f) : m_(m), f_(f), n_(m.q.size()) {
-    triples_ = f.angular;
-    if (triples_.empty() || m.transports.empty()) return;
+    if (f.angular.empty() || m.transports.empty()) return;
     nodes();
     inertias();
-
     if (!tree() || !coordinates()) return;
     composite();
     usable_ = true;
@@ -221,7 +219,7 @@ bool composite_inertia::add_to(exvector& M, exvector const& term_by_term) const 
 }
 
 ex const& composite_inertia::alpha(std::size_t node, std::size_t c, std::size_t i) const {
-    return f_.rates[triples_[node].rate[c]].a[i];
+    return f_.rates[f_.angular[node].rate[c]].a[i];
 }
 
 std::optional<std::tuple<std::size_t, std::size_t, ex>> composite_inertia::find(ex const& e) const {
@@ -230,18 +228,18 @@ std::optional<std::tuple<std::size_t, std::size_t, ex>> composite_inertia::find(
         auto it = by_key_.find(sign * key);
         if (it == by_key_.end()) continue;
         auto const [w, c] = it->second;
-        ex const& o = f_.rates[triples_[w].rate[c]].original;
+        ex const& o = f_.rates[f_.angular[w].rate[c]].original;
         return std::make_tuple(w, c, sign * ex(o.integer_content()) / e.integer_content());
     }
     return std::nullopt;
 }
 
 void composite_inertia::nodes() {
-    std::size_t const count = triples_.size();
+    std::size_t const count = f_.angular.size();
     for (std::size_t w = 0; w < count; ++w)
         for (std::size_t c = 0; c < 3; ++c) {
-            rate_node_[triples_[w].rate[c]] = w;
-            by_key_.emplace(without_numeric_factor(f_.rates[triples_[w].rate[c]].original), std::make_pair(w, c));
+            rate_node_[f_.angular[w].rate[c]] = w;
+            by_key_.emplace(without_numeric_factor(f_.rates[f_.angular[w].rate[c]].original), std::make_pair(w, c));
         }
     parent_.assign(count, -1);
     X_.assign(count, exvector(9, 0));
@@ -271,7 +269,7 @@ void composite_inertia::nodes() {
 }
 
 void composite_inertia::inertias() {
-    std::size_t const count = triples_.size();
+    std::size_t const count = f_.angular.size();
     eligible_.assign(count, 1);
     J_.assign(count, exvector(9, 0));
     for (auto const& t : f_.terms) {
@@ -282,7 +280,7 @@ void composite_inertia::inertias() {
             if (b != rate_node_.end()) eligible_[b->second] = 0;
             continue;
         }
-        auto const& w = triples_[a->second].rate;
+        auto const& w = f_.angular[a->second].rate;
         std::size_t const ca = std::find(w.begin(), w.end(), t.a) - w.begin();
         std::size_t const cb = std::find(w.begin(), w.end(), t.b) - w.begin();
         J_[a->second][ca * 3 + cb] += t.c;
@@ -338,7 +336,7 @@ exvector composite_inertia::forces(exvector const& F) const {
     std::vector<std::array<ex, 3>> Fc(count, {ex(0), ex(0), ex(0)});
     for (std::size_t w : children_first()) {
         if (!eligible_[w]) continue;
-        for (std::size_t c = 0; c < 3; ++c) Fc[w][c] += F[triples_[w].rate[c]];
+        for (std::size_t c = 0; c < 3; ++c) Fc[w][c] += F[f_.angular[w].rate[c]];
         int const p = parent_[w];
         if (p < 0) continue;
         for (std::size_t a = 0; a < 3; ++a)
@@ -367,7 +365,7 @@ std::vector<composite_inertia::body> composite_inertia::bodies() const {
     for (std::size_t w = 0; w < parent_.size(); ++w) {
         if (!eligible_[w]) continue;
         body b;
-        for (std::size_t c = 0; c < 3; ++c) b.rate[c] = f_.rates[triples_[w].rate[c]].original;
+        for (std::size_t c = 0; c < 3; ++c) b.rate[c] = f_.rates[f_.angular[w].rate[c]].original;
         b.J = J_[w];
         out.push_back(std::move(b));
     }

@@ -113,8 +113,6 @@ private:
     std::vector<int> parent_;
     std::vector<GiNaC::exvector> X_, J_, Jc_;                  // 3×3, in the triples' own order
     std::vector<int> intro_;                            // coordinate → the node it enters at
-    // The rate form's angular velocities (bilinear_form::angular).
-    std::vector<bilinear_form::angular_velocity> triples_;
 
     GiNaC::ex const& alpha(std::size_t node, std::size_t c, std::size_t i) const;
 
@@ -221,8 +219,9 @@ public:
 
     // Turns the composites into the axes of the root body's frame, about its origin
     // (point_frame.cpp): M, h and ∂V/∂q from them hold fewer terms where the root turns.
-    // False (nothing changed) where no frame of the model fits. After it, gravity(),
-    // derivatives() and articulated() offer nothing (they are formed in world axes).
+    // False (nothing changed) where no frame of the model fits. After it, gravity() and
+    // derivatives() offer nothing (formed in world axes), nor articulated() unless the root
+    // is one joint with a constant twist in F.
     bool root_frame();
     bool framed() const { return !frame_.empty(); }
     // A vector of world axes in the root body's (R_Fᵀ v), and a frame of the tree beyond the
@@ -269,7 +268,13 @@ private:
         std::array<GiNaC::ex, 3> omega;         // F's body angular velocity
     };
     std::vector<root_axes> root_frames_of(std::vector<std::size_t> const& C) const;
-    std::optional<std::array<GiNaC::ex, 3>> root_origin(root_axes const& F, std::vector<std::size_t> const& C) const;
+    // F's origin o_F, its value o* at F's identity, and each point's r of p = o_F + R_F r
+    // (its position there, less o*).
+    struct root_positions {
+        std::array<GiNaC::ex, 3> origin, at_identity;
+        std::vector<std::array<GiNaC::ex, 3>> r;
+    };
+    std::optional<root_positions> root_origin(root_axes const& F, std::vector<std::size_t> const& C) const;
     std::map<std::size_t, std::size_t> rate_point_;
     std::vector<std::array<GiNaC::ex, 3>> s_, u_;
     std::vector<std::vector<std::array<GiNaC::ex, 3>>> axis_candidates_; // per coordinate (axes())
