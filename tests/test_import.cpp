@@ -229,6 +229,24 @@ TEST(ImportWrite, NamesInCommentsCannotStartStatements) {
     EXPECT_EQ(compile_errors(lag), "") << lag;
 }
 
+TEST(ImportWrite, SeveralJointsCarryTheParentsAngularVelocityThroughTheWholeTurn) {
+    // w = Tᵀ w_parent + (own rates), the parent's w behind one matrix, as a single hinge
+    // writes it (lagc's composites follow w from body to body); not X2ᵀ (X1ᵀ w_parent + a1) + a2,
+    // whose inner vector is no body's. The values: robot_against_mujoco_humanoid_xml.
+    auto r = imp::read_robot("<mujoco><worldbody><body name=\"a\"><joint name=\"q1\"/>"
+                             "<inertial pos=\"0 0 0.1\" mass=\"1\" diaginertia=\"1 1 1\"/>"
+                             "<body name=\"b\" pos=\"0 0 0.5\"><joint name=\"q2\" axis=\"0 0 1\"/>"
+                             "<joint name=\"q3\" axis=\"0 1 0\"/><joint name=\"q4\" axis=\"1 0 0\"/>"
+                             "<inertial pos=\"0 0 0.1\" mass=\"1\" diaginertia=\"1 2 3\"/></body></body></worldbody></mujoco>");
+    ASSERT_EQ(first_error(r), "");
+    std::string const lag = imp::write_lag(r, "test.xml");
+    EXPECT_EQ(compile_errors(lag), "") << lag;
+    EXPECT_NE(lag.find("let w_b = transpose(T_b)*w_a + (der(q2)*(transpose(roty(q3)*rotx(q4))*[0.0, 0.0, 1.0]) + "
+                       "der(q3)*(transpose(rotx(q4))*[0.0, 1.0, 0.0]) + [der(q4), 0, 0])\n"),
+              std::string::npos)
+        << lag;
+}
+
 TEST(ImportWrite, QuarterTurnsAreWrittenExactly) {
     // A turn the file gives as seven-digit quaternions is written rotx(pi/2), not as numbers.
     auto r = imp::read_robot("<mujoco><worldbody><body quat=\"0.7071068 0.7071068 0 0\"><joint name=\"q\"/>"

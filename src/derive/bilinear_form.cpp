@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace lagc {
@@ -64,11 +65,27 @@ public:
         auto& R = out_.rates;
         std::map<ex, std::size_t, GiNaC::ex_is_less> by_key;
         for (std::size_t k = 0; k < originals_.size(); ++k) by_key.emplace(without_numeric_factor(originals_[k]), k);
+        // An element of a vector the model turned, X(q) u (a body's ω = Tᵀ w_parent + a q̇), stays
+        // a rate of its own even where it is a constant combination of others (a fixed turn
+        // before a joint): the angular velocities are found among the rates.
+        std::set<ex, GiNaC::ex_is_less> turned;
+        for (auto const& t : m_.transports) {
+            bool const moving_frame = std::any_of(t.matrix.begin(), t.matrix.end(), [&](ex const& x) { return !free_of(x, m_.q); });
+            if (moving_frame)
+                for (ex const& e : t.result) turned.insert(without_numeric_factor(e)), turned.insert(without_numeric_factor(-e));
+        }
         std::vector<std::vector<std::pair<ex, std::size_t>>> parts(R.size());
-        for (std::size_t k = 0; k < R.size(); ++k) parts[k] = combination(originals_[k], k, by_key);
-        for (auto& p : parts) // onto rates that stay only
+        for (std::size_t k = 0; k < R.size(); ++k)
+            if (!turned.count(without_numeric_factor(originals_[k]))) parts[k] = combination(originals_[k], k, by_key);
+        // Onto rates that stay only: a rate written through one that is itself a combination
+        // stays as it is (decided on the combinations as found, not as they are cleared one
+        // by one, so that the rates' order, which is GiNaC's and varies between runs, does
+        // not change the outcome).
+        std::vector<char> combined(R.size());
+        for (std::size_t k = 0; k < R.size(); ++k) combined[k] = !parts[k].empty();
+        for (auto& p : parts)
             for (auto const& [coefficient, j] : p)
-                if (!parts[j].empty()) {
+                if (combined[j]) {
                     p.clear();
                     break;
                 }

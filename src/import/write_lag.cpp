@@ -351,6 +351,14 @@ private:
     struct motion {
         std::vector<std::string> parts;
         std::string offset, w, origin;
+        // Each hinge: the number of turns in parts up to and including its own, its
+        // coordinate, axis and rate (a q̇).
+        struct hinge_rate {
+            std::size_t turns;
+            std::string coordinate, axis, rate;
+        };
+        std::vector<hinge_rate> rates;
+        bool quaternion = false;
         std::string prefix() const { return parts.empty() ? std::string() : join_product(parts) + "*"; }
     };
 
@@ -402,10 +410,12 @@ private:
                 if (!is_zero(j.pos)) m.offset += " + " + m.prefix() + "(" + vec(j.pos) + " - " + t + "*" + vec(j.pos) + ")";
                 m.parts.push_back(t);
                 std::string const rate = axis_rate(j.axis, cs[0]);
+                m.rates.push_back({m.parts.size(), cs[0], vec(j.axis), rate});
                 m.w = m.w.empty() ? rate : "transpose(" + t + ")*" + parenthesized(m.w) + " + " + rate;
             } else if (j.type == joint_def::kind::slide) {
                 m.offset += " + " + m.prefix() + vec(j.axis) + "*(" + displacement(cs[0], j.ref) + ")";
             } else {
+                m.quaternion = true;
                 quaternion_joint(j, s, m);
             }
         }
@@ -431,6 +441,8 @@ private:
                   axis_rate(b.joints[0].axis, coordinate_of(b.joints[0].name));
         else if (b.joints.empty() && !parent.w.empty())
             m.w = Tn.empty() ? parent.w : "transpose(" + Tn + ")*" + parent.w;
+        else if (m.rates.size() > 1 && !m.quaternion && !parent.w.empty())
+            m.w = transported(Tn, parent.w, m);
         // R = Rp T, o = op + Rp (origin + offset).
         std::string R = parent.R.empty() ? Tn : (Tn.empty() ? parent.R : parent.R + "*" + Tn);
         out_ << "let R_" << s << " = " << (R.empty() ? "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]" : R) << "\n";
@@ -449,6 +461,19 @@ private:
             std::string const name = fresh(site.name);
             out_ << "output " << name << " = o_" << s << (is_zero(site.pos) ? "" : " + R_" + s + "*" + vec(site.pos)) << "\n";
         }
+    }
+
+    // Several hinges: w = Tᵀ w_parent + Σ_k (t_{k+1} … t_last)ᵀ a_k q̇_k, the parent's angular
+    // velocity carried through the body's whole turn T (its name), as one hinge's is, so that
+    // lagc finds the body's twist relative to its parent's.
+    static std::string transported(std::string const& Tn, std::string const& wp, motion const& m) {
+        std::string own;
+        for (auto const& r : m.rates) {
+            std::vector<std::string> const after(m.parts.begin() + static_cast<std::ptrdiff_t>(r.turns), m.parts.end());
+            own += (own.empty() ? "" : " + ") +
+                   (after.empty() ? r.rate : "der(" + r.coordinate + ")*(transpose(" + join_product(after) + ")*" + r.axis + ")");
+        }
+        return "transpose(" + Tn + ")*" + wp + " + (" + own + ")";
     }
 
     // The joints' armature, damping and springs; the body's kinetic and potential energy.
