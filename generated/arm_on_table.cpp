@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(arm_on_table::detail::pair_stamp == 0x035c4f88ecadb56eull,
+static_assert(arm_on_table::detail::pair_stamp == 0x39129275229ec1a4ull,
               "arm_on_table.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace arm_on_table {
@@ -301,448 +301,454 @@ static LAGC_PART_NOINLINE void shared_part29(const Parameters& p, double* w) {
     w[141] = w[13]*w[28] + w[12]*w[26] - p.m4*(1600.0 + w[113]);
 }
 
-static LAGC_PART_NOINLINE void shared_part30(double* w) {
-    w[142] = w[35]*w[6];
+static LAGC_PART_NOINLINE void shared_part30(const double* qd, double* w) {
+    w[142] = qd[3]*w[12];
 }
 
-static LAGC_PART_NOINLINE void shared_part31(const double* qd, const Parameters& p, double* w) {
-    w[143] = qd[1] + w[86];
-    w[144] = 0.058*qd[0]*w[2];
-    w[145] = w[67]*w[30];
-    w[146] = qd[0]*w[5]*w[30] - w[145];
-    w[147] = w[12]*w[146];
-    w[148] = w[13]*w[114] - w[147];
-    w[149] = 0.025*w[83];
-    w[150] = w[149] - w[30];
-    w[151] = w[74]*w[150];
-    w[152] = 0.05*w[83];
-    w[153] = qd[3]*w[152];
-    w[154] = qd[1]*w[9];
-    w[155] = qd[2]*w[74] + qd[0]*w[154];
-    w[156] = qd[0]*w[22];
-    w[157] = w[118]*w[22];
-    w[158] = w[74]*w[30];
-    w[159] = qd[1]*w[8];
-    w[160] = qd[0]*w[7];
-    w[161] = qd[0]*(w[60] + w[159]) + qd[2]*(w[160] + w[64]);
-    w[162] = w[69]*w[30];
-    w[163] = w[12]*w[155];
-    w[164] = w[163] + qd[3]*w[81];
-    w[165] = w[12]*w[119];
-    w[166] = w[165] + w[62];
-    w[167] = w[13]*w[119];
-    w[168] = w[167] - w[59];
-    w[169] = 7.0*w[166] + w[168];
-    w[170] = w[13]*w[155];
-    w[171] = qd[3]*w[78];
-    w[172] = w[170] + w[171];
-    w[173] = qd[3]*w[79];
-    w[174] = 7.0*(w[173] + w[163]);
-    w[175] = qd[3]*7.0*w[80];
-    w[176] = 16.0*w[81];
-    w[177] = 16.0*w[78];
-    w[178] = w[177] - w[84];
-    w[179] = w[178]*w[75];
-    w[180] = 0.1111111111111111*w[73];
-    w[181] = w[180] + 2.0*w[74];
-    w[182] = qd[1]*w[5];
-    w[183] = w[2]*w[6];
-    w[184] = w[118]*w[183];
+static LAGC_PART_NOINLINE void shared_part31(double* w) {
+    w[143] = w[35]*w[6];
+}
+
+static LAGC_PART_NOINLINE void shared_part32(const double* qd, const Parameters& p, double* w) {
+    w[144] = w[2]*w[6];
+    w[145] = w[118]*w[144];
+    w[146] = qd[0]*w[22];
+    w[147] = w[118]*w[22];
+    w[148] = 0.025*w[82];
+    w[149] = w[69] + w[148];
+    w[150] = w[67]*w[30];
+    w[151] = qd[0]*w[5]*w[30] - w[150];
+    w[152] = w[13]*w[151];
+    w[153] = w[12]*w[114] + w[152];
     const double s8 = w[30]*w[30];
-    w[185] = 18.0*w[67];
-    w[186] = qd[0]*(w[89] - w[9]) - w[185];
-    w[187] = w[74]*w[186];
-    w[188] = 0.025*(s8 - w[187]);
-    w[189] = 0.025*w[82];
-    w[190] = w[69] + w[189];
-    w[191] = w[74]*w[190];
-    w[192] = w[13]*w[146];
-    w[193] = w[12]*w[114] + w[192];
-    w[194] = 0.05*w[82];
-    w[195] = w[30]*w[150];
-    w[196] = 0.025*w[170];
-    w[197] = w[2]*w[9];
-    w[198] = w[118]*w[197];
-    w[199] = w[69]*w[190];
-    w[200] = w[69]*w[186];
-    w[201] = 0.025*w[200];
-    w[202] = 0.45*s8;
-    w[203] = w[81]*w[84];
-    w[204] = w[120]*w[70];
-    w[205] = w[120]*w[71];
-    w[206] = 0.2*p.g;
-    w[207] = 8.0*w[2];
-    w[208] = qd[1] - qd[0]*w[207];
+    w[154] = 18.0*w[67];
+    w[155] = qd[0]*(w[89] - w[9]) - w[154];
+    w[156] = w[74]*w[155];
+    w[157] = 0.025*(s8 - w[156]);
+    w[158] = qd[1]*w[9];
+    w[159] = qd[2]*w[74] + qd[0]*w[158];
+    w[160] = w[13]*w[159];
+    w[161] = 0.025*w[160];
+    w[162] = 0.025*w[83];
+    w[163] = w[2]*w[9];
+    w[164] = w[118]*w[163];
+    w[165] = w[74]*w[30];
+    w[166] = qd[1]*w[8];
+    w[167] = qd[0]*w[7];
+    w[168] = qd[0]*(w[60] + w[166]) + qd[2]*(w[167] + w[64]);
+    w[169] = w[69]*w[30];
+    w[170] = w[12]*w[151];
+    w[171] = w[13]*w[114] - w[170];
+    w[172] = w[69]*w[155];
+    w[173] = 0.025*w[172];
+    w[174] = 0.45*s8;
+    w[175] = qd[1] + w[86];
+    w[176] = 0.058*qd[0]*w[2];
+    w[177] = w[12]*w[159];
+    w[178] = w[177] + qd[3]*w[81];
+    w[179] = w[12]*w[119];
+    w[180] = w[179] + w[62];
+    w[181] = w[13]*w[119];
+    w[182] = w[181] - w[59];
+    w[183] = 7.0*w[180] + w[182];
+    w[184] = qd[3]*w[78];
+    w[185] = w[160] + w[184];
+    w[186] = qd[3]*w[79];
+    w[187] = 7.0*(w[186] + w[177]);
+    w[188] = qd[3]*7.0*w[80];
+    w[189] = 16.0*w[81];
+    w[190] = 16.0*w[78];
+    w[191] = w[190] - w[84];
+    w[192] = w[191]*w[75];
+    w[193] = 0.1111111111111111*w[73];
+    w[194] = w[193] + 2.0*w[74];
+    w[195] = qd[1]*w[5];
+    w[196] = w[81]*w[84];
+    w[197] = w[120]*w[70];
+    w[198] = w[120]*w[71];
+    w[199] = 0.2*p.g;
+    w[200] = 8.0*w[2];
+    w[201] = qd[1] - qd[0]*w[200];
 }
 
-static LAGC_PART_NOINLINE void shared_part32(double* w) {
-    w[209] = -w[117];
-    w[210] = -w[116];
-}
-
-static LAGC_PART_NOINLINE void shared_part33(const double* qd, double* w) {
-    w[116] = qd[2]*w[9];
+static LAGC_PART_NOINLINE void shared_part33(double* w) {
+    w[202] = -w[117];
+    w[203] = -w[116];
 }
 
 static LAGC_PART_NOINLINE void shared_part34(const double* qd, double* w) {
-    w[211] = qd[2]*qd[2];
+    w[116] = qd[2]*w[9];
 }
 
-static LAGC_PART_NOINLINE void shared_part35(const Parameters& p, double* w) {
-    w[212] = 1e-04*p.m4;
+static LAGC_PART_NOINLINE void shared_part35(const double* qd, double* w) {
+    w[204] = qd[2]*qd[2];
 }
 
 static LAGC_PART_NOINLINE void shared_part36(const Parameters& p, double* w) {
-    w[213] = p.m4*w[24];
+    w[205] = 1e-04*p.m4;
 }
 
-static LAGC_PART_NOINLINE void shared_part37(double* w) {
-    w[214] = 0.004*w[35];
+static LAGC_PART_NOINLINE void shared_part37(const Parameters& p, double* w) {
+    w[206] = p.m4*w[24];
 }
 
-static LAGC_PART_NOINLINE void shared_part38(const double* qd, const Parameters& p, double* w) {
-    const double s9 = qd[0]*(w[156] + 2.0*w[66]) + w[157];
+static LAGC_PART_NOINLINE void shared_part38(double* w) {
+    w[207] = 0.004*w[35];
+}
+
+static LAGC_PART_NOINLINE void shared_part39(const double* qd, const Parameters& p, double* w) {
+    const double s9 = qd[0]*(w[146] + 2.0*w[66]) + w[147];
+    w[208] = w[41]*s9;
     const double s10 = w[118]*w[20] + qd[0]*(w[122] - 2.0*w[68]);
-    const double s11 = w[11]*s9 - w[10]*s10;
-    w[215] = 0.025*(w[69]*w[81] + w[148]) + w[151] - w[153] - w[155] - s11;
-    w[216] = p.m4*w[215];
-    const double s12 = p.m3*(18.0*(w[158] + w[161]) + 40.0*s11 + w[146] - w[162]);
-    w[217] = w[0]*(qd[1]*(0.00025*w[143] + w[144]) - 0.004*(40.0*w[216] - s12));
-    const double s13 = 9.0*w[81] - w[78];
-    const double s14 = w[174] + w[175] + (w[176] - s13)*w[75] + w[172];
-    const double s15 = 9.0*w[172] + w[179] + w[164];
-    w[218] = 5e-05*(w[25]*w[164] + w[172]*w[58] + w[15]*s14 + w[24]*s15 + w[81]*(9.0*w[168] + w[166]) - w[78]*w[169]);
-    const double s16 = w[145] - qd[0]*(w[182] + w[63]);
-    w[58] = 0.009*(w[30]*w[181] + 0.016666666666666666*s16 + w[155])*w[6];
-    const double s17 = w[41]*s9;
-    const double s18 = w[43]*s10;
-    const double s19 = p.m3*(w[184] - s17 - w[188] - s18);
-    w[145] = w[184] + qd[3]*w[194] - s17 - w[191] - s18 - 0.025*(w[30]*w[81] + w[193]);
-    const double s20 = p.m4*w[145];
-    const double s21 = s19 + s20;
-    const double s22 = w[38]*s9;
-    const double s23 = w[36]*s10;
-    w[219] = w[195] - w[196] - 0.05*w[171] - s22 - s23 - w[198] - w[199];
-    w[171] = p.m4*w[219];
-    w[220] = p.m3*(s22 + s23 + w[202] + w[198] - w[201]);
-    const double s24 = w[171] - w[220];
-    w[221] = 0.16*(w[45]*s21 + (0.025*w[13]*w[171] + w[216] - 0.01125*s12)*w[6] - w[40]*s24);
-    w[222] = 0.025*s12;
-    w[223] = w[13]*s20;
-    w[224] = 8e-04*(0.0625*(w[203] - w[78]*s13) - w[146]);
-    w[225] = 0.00015*(w[19]*w[155] + w[69]*(w[115] + 60.0*w[119]) + w[9]*(w[88]*w[30] - 6.666666666666667*s16 - 120.0*w[162] - w[155]));
-    w[226] = 0.001*(w[18]*w[146] + w[74]*(w[115] + 0.15*w[119]));
-    const double s25 = w[204] - s10;
-    const double s26 = w[205] + s9;
-    w[227] = 0.002*p.m2*(w[23]*s25 - s26*w[21]);
-    w[228] = 0.072*s19;
-    w[229] = 0.16*(s20 + s21*w[53] + w[49]*s24);
-    w[230] = 0.001*(w[69]*w[73] - w[74]*(w[69] + 0.15*w[74]));
-    w[231] = 0.00015*(w[69]*(w[69] + 60.0*w[74]) + w[74]*w[88]);
-    w[232] = p.g*w[126];
-    w[233] = w[2]*w[32]*(w[10]*s26 - w[11]*s25);
-    w[234] = 5e-05*(w[13]*s14 + w[172]*w[26] + (w[125] + 7.0*w[124])*w[78] - w[12]*s15 - w[28]*w[164] - w[81]*(9.0*w[125] + w[124]));
-    w[235] = w[0]*(p.m2*(w[206] + 0.04*w[2]*w[118]) + qd[0]*(0.00025*(qd[1] - w[208]) - w[123]));
-    w[236] = 0.16*s20;
-    w[237] = 5e-05*(((9.0*w[78] + w[81]) - w[84])*w[81] - (w[90] - s13)*w[78]);
-    w[238] = 8e-04*s16;
-}
-
-static LAGC_PART_NOINLINE void shared_part39(const Parameters& p, double* w) {
-    w[239] = w[100] - w[142];
-    w[240] = 400.0*p.m2;
+    w[209] = w[43]*s10;
+    w[210] = 0.025*(w[30]*w[81] + w[153]);
+    w[211] = p.m3*(w[145] - w[208] - w[157] - w[209]);
+    w[212] = w[38]*s9;
+    w[213] = w[36]*s10;
+    w[214] = w[11]*s9 - w[10]*s10;
+    w[215] = p.m3*(18.0*(w[165] + w[168]) + 40.0*w[214] + w[151] - w[169]);
+    w[216] = 0.01125*w[215];
+    w[217] = 0.025*(w[69]*w[81] + w[171]);
+    w[218] = p.m3*(w[212] + w[213] + w[174] + w[164] - w[173]);
+    w[219] = qd[1]*(0.00025*w[175] + w[176]);
+    const double s11 = 9.0*w[81] - w[78];
+    const double s12 = w[187] + w[188] + (w[189] - s11)*w[75] + w[185];
+    const double s13 = 9.0*w[185] + w[192] + w[178];
+    w[220] = 5e-05*(w[25]*w[178] + w[185]*w[58] + w[15]*s12 + w[24]*s13 + w[81]*(9.0*w[182] + w[180]) - w[78]*w[183]);
+    const double s14 = w[150] - qd[0]*(w[195] + w[63]);
+    w[58] = 0.009*(w[30]*w[194] + 0.016666666666666666*s14 + w[159])*w[6];
+    w[150] = 8e-04*(0.0625*(w[196] - w[78]*s11) - w[151]);
+    w[221] = 0.025*w[215];
+    w[222] = 0.00015*(w[19]*w[159] + w[69]*(w[115] + 60.0*w[119]) + w[9]*(w[88]*w[30] - 6.666666666666667*s14 - 120.0*w[169] - w[159]));
+    w[223] = 0.001*(w[18]*w[151] + w[74]*(w[115] + 0.15*w[119]));
+    const double s15 = w[197] - s10;
+    const double s16 = w[198] + s9;
+    w[224] = 0.002*p.m2*(w[23]*s15 - s16*w[21]);
+    w[225] = 0.072*w[211];
+    w[226] = 0.001*(w[69]*w[73] - w[74]*(w[69] + 0.15*w[74]));
+    w[227] = 0.00015*(w[69]*(w[69] + 60.0*w[74]) + w[74]*w[88]);
+    w[228] = p.g*w[126];
+    w[229] = w[2]*w[32]*(w[10]*s16 - w[11]*s15);
+    w[230] = 5e-05*(w[13]*s12 + w[185]*w[26] + (w[125] + 7.0*w[124])*w[78] - w[12]*s13 - w[28]*w[178] - w[81]*(9.0*w[125] + w[124]));
+    w[231] = w[0]*(p.m2*(w[199] + 0.04*w[2]*w[118]) + qd[0]*(0.00025*(qd[1] - w[201]) - w[123]));
+    w[232] = 5e-05*(((9.0*w[78] + w[81]) - w[84])*w[81] - (w[90] - s11)*w[78]);
+    w[233] = 8e-04*s14;
 }
 
 static LAGC_PART_NOINLINE void shared_part40(double* w) {
-    w[241] = w[118] + w[211];
+    w[234] = 0.05*w[61];
+    w[235] = w[162] - w[234];
 }
 
-static LAGC_PART_NOINLINE void shared_part41(double* w) {
-    w[242] = 0.9*w[116];
+static LAGC_PART_NOINLINE void shared_part41(const Parameters& p, double* w) {
+    w[236] = w[100] - w[143];
+    w[237] = 400.0*p.m2;
 }
 
-static LAGC_PART_NOINLINE void shared_part42(const Parameters& p, double* w) {
-    const double s27 = w[100] - w[213];
-    w[100] = 0.012 + 3e-04*w[19]*w[6] + 1e-04*w[128] + 0.004*(w[91] + w[129] + w[40]*s27 + w[130] + w[131]) + w[0]*(0.16*w[107] + 0.031*w[0]) - (0.002*w[18] - w[121])*w[9];
-    const double s28 = 0.004*w[134] + w[214]*w[9] + 5e-05*(w[13]*w[25] + w[136] - w[135] - w[137]) + 0.16*w[45]*w[92] - 1e-04*w[12]*w[213];
-    w[243] = 0.004*(w[49]*s27 - w[132]) - w[2]*(5e-04 - 0.002*p.m2*w[133]) - s28;
-    w[244] = -s28;
-    w[245] = 8e-04 + w[212];
-    w[246] = -(w[245]*w[9] + w[45]*w[214] + 0.004*(w[138] + w[108]));
-    const double s29 = 0.0325*p.m3;
-    const double s30 = 1e-04*w[141];
-    w[247] = 0.048 + 0.16*w[53]*w[140] + w[32] + s29 - 0.004*w[49]*w[139] - s30;
-    w[248] = 0.018 + s29 - s30;
-    w[249] = -(0.004*w[49]*w[101] - 0.16*w[53]*w[92] - w[248]);
-    w[250] = w[214]*w[53] + w[214];
+static LAGC_PART_NOINLINE void shared_part42(double* w) {
+    w[238] = w[118] + w[204];
 }
 
-static LAGC_PART_NOINLINE void shared_part43(const Parameters& p, double* w) {
-    w[251] = 0.01*p.g*w[213];
+static LAGC_PART_NOINLINE void shared_part43(double* w) {
+    w[239] = 0.9*w[116];
 }
 
-static LAGC_PART_NOINLINE void shared_part44(const double* qd, double* w) {
-    w[213] = 9.0*w[13];
-    w[252] = w[12] + w[213];
-    w[253] = w[252]*w[6];
-    w[254] = 9.0*w[59];
-    w[255] = qd[1]*w[4];
-    w[256] = qd[2]*w[4];
-    w[257] = w[63] - w[255];
-    w[258] = w[256] - w[257];
-    w[259] = w[2]*w[10];
-    w[260] = qd[2]*w[8];
-    w[261] = qd[0]*w[5];
-    const double s31 = 60.0*w[7];
-    w[5] = qd[2]*s31;
-    const double s32 = 0.15*w[7];
-    w[262] = qd[2]*s32;
-    w[263] = qd[1]*w[20];
-    w[264] = 0.15*w[64] + qd[0]*(s32 + w[6]);
-    w[265] = w[9]*w[264];
-    w[266] = w[73]*w[6];
-    w[267] = 0.15*w[9] + w[6];
-    w[268] = w[74]*w[267];
-    w[269] = w[69]*w[18];
-    w[270] = w[268] - w[269];
-    w[271] = w[12]*w[9];
-    w[272] = w[13]*w[9];
-    w[273] = 7.0*w[271] + w[272];
-    w[274] = w[78]*w[273];
-    w[275] = w[9]*w[252];
-    w[276] = w[275]*w[81];
-    w[277] = 7.0*w[12];
-    w[278] = w[13] + w[277];
-    w[279] = qd[3]*w[278];
-    w[280] = 7.0*w[82];
-    w[281] = w[280] + w[83];
-    const double s33 = qd[3] + w[74];
-    w[282] = w[13]*s33;
-    w[283] = w[253]*w[282];
-    w[284] = w[252]*s33;
-    w[285] = 9.0*w[79] + w[69]*w[213];
-    w[286] = w[78] - w[285];
-    w[287] = w[13]*w[286];
-    w[288] = w[12]*w[84];
-    w[289] = w[12]*s33;
-    w[290] = w[289]*w[25];
-    w[291] = 60.0*w[64] + qd[0]*(s31 + w[6]);
-    w[292] = 60.0*w[9] + w[6];
-    w[293] = w[69]*w[292];
-    w[294] = w[74]*w[19];
-    w[295] = (w[291]*w[6] + w[293]) + (w[294] + w[88]*w[9]);
-    w[296] = w[213]*w[30] + w[81] - 9.0*w[77];
-    w[297] = 9.0*w[15] - w[24];
-    w[298] = w[81]*(w[297] - w[25]);
-    const double s34 = w[252] + w[28];
-    w[299] = s34*w[6]*w[78];
-    w[300] = qd[3]*w[12];
-    w[301] = w[252]*w[75];
-    w[302] = w[276] - w[301]*w[24];
-    w[303] = w[279] - w[281];
-    w[304] = w[274] + w[15]*w[303];
-    w[305] = 0.025*w[271] + w[6];
-    w[306] = w[61]*w[9];
-    w[307] = w[78]*(w[26] + w[278]);
-    w[308] = w[81]*s34;
-    w[309] = w[12]*w[296];
-    w[310] = w[13]*w[90];
+static LAGC_PART_NOINLINE void shared_part44(const Parameters& p, double* w) {
+    const double s17 = w[100] - w[206];
+    w[100] = 0.012 + 3e-04*w[19]*w[6] + 1e-04*w[128] + 0.004*(w[91] + w[129] + w[40]*s17 + w[130] + w[131]) + w[0]*(0.16*w[107] + 0.031*w[0]) - (0.002*w[18] - w[121])*w[9];
+    const double s18 = 0.004*w[134] + w[207]*w[9] + 5e-05*(w[13]*w[25] + w[136] - w[135] - w[137]) + 0.16*w[45]*w[92] - 1e-04*w[12]*w[206];
+    w[240] = 0.004*(w[49]*s17 - w[132]) - w[2]*(5e-04 - 0.002*p.m2*w[133]) - s18;
+    w[241] = -s18;
+    w[242] = 8e-04 + w[205];
+    w[243] = -(w[242]*w[9] + w[45]*w[207] + 0.004*(w[138] + w[108]));
+    const double s19 = 0.0325*p.m3;
+    const double s20 = 1e-04*w[141];
+    w[244] = 0.048 + 0.16*w[53]*w[140] + w[32] + s19 - 0.004*w[49]*w[139] - s20;
+    w[245] = 0.018 + s19 - s20;
+    w[246] = -(0.004*w[49]*w[101] - 0.16*w[53]*w[92] - w[245]);
+    w[247] = w[207]*w[53] + w[207];
 }
 
-static LAGC_PART_NOINLINE void shared_part45(const double* qd, double* w) {
-    w[311] = 2.0*qd[2];
+static LAGC_PART_NOINLINE void shared_part45(const Parameters& p, double* w) {
+    w[248] = 0.01*p.g*w[206];
 }
 
-static LAGC_PART_NOINLINE void shared_part46(double* w) {
-    w[312] = 40.0*w[2];
-    w[313] = 18.0*w[9];
-    w[314] = w[313] - w[6];
-    w[315] = w[312] + w[314];
-    w[316] = 0.025*w[15];
+static LAGC_PART_NOINLINE void shared_part46(const double* qd, double* w) {
+    w[206] = 9.0*w[13];
+    w[249] = w[12] + w[206];
+    w[250] = w[249]*w[6];
+    w[251] = 9.0*w[59];
+    w[252] = qd[1]*w[4];
+    w[253] = qd[2]*w[4];
+    w[254] = w[63] - w[252];
+    w[255] = w[253] - w[254];
+    w[256] = w[2]*w[10];
+    w[257] = qd[2]*w[8];
+    w[258] = qd[0]*w[5];
+    const double s21 = 60.0*w[7];
+    w[5] = qd[2]*s21;
+    const double s22 = 0.15*w[7];
+    w[259] = qd[2]*s22;
+    w[260] = qd[1]*w[20];
+    w[261] = 0.15*w[64] + qd[0]*(s22 + w[6]);
+    w[262] = w[9]*w[261];
+    w[263] = w[73]*w[6];
+    w[264] = 0.15*w[9] + w[6];
+    w[265] = w[74]*w[264];
+    w[266] = w[69]*w[18];
+    w[267] = w[265] - w[266];
+    w[268] = w[12]*w[9];
+    w[269] = w[13]*w[9];
+    w[270] = 7.0*w[268] + w[269];
+    w[271] = w[78]*w[270];
+    w[272] = w[9]*w[249];
+    w[273] = w[272]*w[81];
+    w[274] = 7.0*w[12];
+    w[275] = w[13] + w[274];
+    w[276] = qd[3]*w[275];
+    w[277] = 7.0*w[82];
+    w[278] = w[277] + w[83];
+    const double s23 = qd[3] + w[74];
+    w[279] = w[13]*s23;
+    w[280] = w[250]*w[279];
+    w[281] = w[249]*s23;
+    w[282] = 9.0*w[79] + w[69]*w[206];
+    w[283] = w[78] - w[282];
+    w[284] = w[13]*w[283];
+    w[285] = w[12]*w[84];
+    w[286] = w[12]*s23;
+    w[287] = w[286]*w[25];
+    w[288] = 60.0*w[64] + qd[0]*(s21 + w[6]);
+    w[289] = 60.0*w[9] + w[6];
+    w[290] = w[69]*w[289];
+    w[291] = w[74]*w[19];
+    w[292] = (w[288]*w[6] + w[290]) + (w[291] + w[88]*w[9]);
+    w[293] = w[206]*w[30] + w[81] - 9.0*w[77];
+    w[294] = 9.0*w[15] - w[24];
+    w[295] = w[81]*(w[294] - w[25]);
+    const double s24 = w[249] + w[28];
+    w[296] = s24*w[6]*w[78];
+    w[297] = w[249]*w[75];
+    w[298] = w[273] - w[297]*w[24];
+    w[299] = w[276] - w[278];
+    w[300] = w[271] + w[15]*w[299];
+    w[301] = 0.025*w[268] + w[6];
+    w[302] = w[61]*w[9];
+    w[303] = w[78]*(w[26] + w[275]);
+    w[304] = w[81]*s24;
+    w[305] = w[12]*w[293];
+    w[306] = w[13]*w[90];
 }
 
-static LAGC_PART_NOINLINE void shared_part47(double* w) {
-    w[317] = 0.9*w[154];
+static LAGC_PART_NOINLINE void shared_part47(const double* qd, double* w) {
+    w[307] = 2.0*qd[2];
 }
 
-static LAGC_PART_NOINLINE void shared_part48(const Parameters& p, double* w) {
-    w[318] = 0.01*p.g*w[142];
+static LAGC_PART_NOINLINE void shared_part48(double* w) {
+    w[308] = 40.0*w[2];
+    w[309] = 18.0*w[9];
+    w[310] = w[309] - w[6];
+    w[311] = w[308] + w[310];
+    w[312] = 0.025*w[15];
 }
 
-static LAGC_PART_NOINLINE void shared_part49(const Parameters& p, double* w) {
-    const double s35 = 325.0*p.m3;
-    w[319] = 180.0 + s35 - w[141];
-    w[320] = w[135] + w[13]*(2.0*w[108] - w[25]) + w[137] - w[136] - 3200.0*w[45]*w[92] - 80.0*(w[105] + w[134]);
+static LAGC_PART_NOINLINE void shared_part49(const double* qd, double* w) {
+    w[313] = w[162] - w[30];
+    w[314] = w[74]*w[313];
+    w[315] = 0.05*w[83];
+    w[316] = qd[3]*w[315];
+    w[317] = w[74]*w[149];
+    w[318] = 0.05*w[82];
+    w[319] = w[30]*w[313];
+    w[320] = w[69]*w[149];
+    w[321] = 0.9*w[158];
+}
+
+static LAGC_PART_NOINLINE void shared_part50(const Parameters& p, double* w) {
+    w[322] = 0.01*p.g*w[143];
+}
+
+static LAGC_PART_NOINLINE void shared_part51(const Parameters& p, double* w) {
+    const double s25 = 0.05*w[142] - w[149];
+    const double s26 = p.m4*(w[145] + w[74]*s25 - w[208] - w[209] - w[210]);
+    const double s27 = s26 + w[211];
+    const double s28 = w[235] - w[30];
+    const double s29 = p.m4*(w[161] + w[212] + w[213] + w[164] - w[69]*s25 - w[30]*s28);
+    const double s30 = p.m4*(w[74]*s28 + w[217] - w[159] - w[214]);
+    const double s31 = s29 + w[218];
+    const double s32 = w[12]*s30 + w[13]*s26;
+    w[323] = 0.16*(w[45]*s27 + w[40]*s31 - (0.025*w[13]*s29 + w[216] - s30)*w[6]) + w[9]*(w[150] - 0.004*(w[221] - s32)) + w[223] - w[0]*(0.004*(w[215] - 40.0*s30) + w[219]) - w[220] - w[58] - w[222] - w[224];
+    const double s33 = 0.004*(w[12]*s29 + w[218]);
+    w[324] = w[225] + w[228] + 0.16*(s26 + w[53]*s27 - w[49]*s31) + w[231] + s33 - w[226] - w[227] - w[229] - w[230];
+    w[325] = w[225] + 0.16*s26 + s33 + w[127] - w[226] - w[227] - w[230];
+    w[326] = 0.004*s32;
+}
+
+static LAGC_PART_NOINLINE void shared_part52(const Parameters& p, double* w) {
+    const double s34 = 325.0*p.m3;
+    w[327] = 180.0 + s34 - w[141];
+    w[328] = w[135] + w[13]*(2.0*w[108] - w[25]) + w[137] - w[136] - 3200.0*w[45]*w[92] - 80.0*(w[105] + w[134]);
     w[134] = 0.2*w[9] + w[138] + p.m4*(w[29] + w[15]) + w[103];
-    w[135] = 120.0 + 3.0*w[19]*w[6] + w[9]*(8.0*w[9] - 20.0*w[18]) + 40.0*(w[91] + w[40]*w[239] + w[129] + w[130] + w[131]) + w[0]*(1600.0*w[107] + 310.0*w[0]) + w[128];
-    w[128] = w[2]*(10.0 - 40.0*p.m2*w[133]) + 80.0*(w[132] - w[49]*w[239]) - w[320];
+    w[135] = 120.0 + 3.0*w[19]*w[6] + w[9]*(8.0*w[9] - 20.0*w[18]) + 40.0*(w[91] + w[40]*w[236] + w[129] + w[130] + w[131]) + w[0]*(1600.0*w[107] + 310.0*w[0]) + w[128];
+    w[128] = w[2]*(10.0 - 40.0*p.m2*w[133]) + 80.0*(w[132] - w[49]*w[236]) - w[328];
     w[129] = 8.0 + p.m4;
-    w[130] = 480.0 + s35 + 1600.0*w[53]*w[140] + w[240] - 40.0*w[49]*w[139] - w[141];
-    w[131] = 1600.0*w[53]*w[92] + w[319] - 40.0*w[49]*w[101];
+    w[130] = 480.0 + s34 + 1600.0*w[53]*w[140] + w[237] - 40.0*w[49]*w[139] - w[141];
+    w[131] = 1600.0*w[53]*w[92] + w[327] - 40.0*w[49]*w[101];
     w[132] = w[35]*w[53] + w[35];
 }
 
-static LAGC_PART_NOINLINE void shared_part50(double* w) {
-    w[133] = w[96]*w[215];
-    w[136] = w[223] + w[133];
-    w[137] = w[217] + w[218] + w[58] + w[225] + w[9]*(0.004*(w[222] - w[136]) - w[224]) + w[227] - w[221] - w[226];
-    const double s36 = 0.004*(w[220] - w[96]*w[219]);
-    w[138] = w[228] + w[229] + w[232] + s36 + w[235] - w[230] - w[231] - w[233] - w[234];
-    w[139] = w[228] + w[236] + s36 + w[127] - w[230] - w[231] - w[234];
+static LAGC_PART_NOINLINE void shared_part53(double* w) {
+    w[133] = 0.3 - w[56];
 }
 
-static LAGC_PART_NOINLINE void shared_part51(double* w) {
-    w[140] = 0.3 - w[56];
-}
-
-static LAGC_PART_NOINLINE void shared_part52(double* w) {
-    w[141] = w[11]*w[117];
-    w[215] = w[10]*w[117];
-}
-
-static LAGC_PART_NOINLINE void shared_part53(const double* qd, double* w) {
-    w[117] = qd[2]*w[6];
-}
-
-static LAGC_PART_NOINLINE void shared_part54(const double* qd, double* w) {
-    w[219] = w[211]*w[55] + qd[1]*(qd[1]*w[56] + w[242]);
+static LAGC_PART_NOINLINE void shared_part54(double* w) {
+    w[136] = w[11]*w[117];
+    w[137] = w[10]*w[117];
 }
 
 static LAGC_PART_NOINLINE void shared_part55(const double* qd, double* w) {
-    w[211] = qd[1]*w[16];
+    w[117] = qd[2]*w[6];
+}
+
+static LAGC_PART_NOINLINE void shared_part56(const double* qd, double* w) {
+    w[138] = w[204]*w[55] + qd[1]*(qd[1]*w[56] + w[239]);
+}
+
+static LAGC_PART_NOINLINE void shared_part57(const double* qd, double* w) {
+    w[139] = qd[1]*w[16];
 }
 
 // mass_matrix in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void mass_matrix_part0(double* M, double* w) {
     M[0] = w[100];
-    M[11] = w[214];
-    M[14] = w[214];
-    M[1] = w[243];
-    M[4] = w[243];
-    M[2] = w[244];
-    M[8] = w[244];
-    M[15] = w[245];
-    M[3] = w[246];
-    M[12] = w[246];
-    M[5] = w[247];
-    M[10] = w[248];
-    M[6] = w[249];
-    M[9] = w[249];
-    M[7] = w[250];
-    M[13] = w[250];
+    M[11] = w[207];
+    M[14] = w[207];
+    M[1] = w[240];
+    M[4] = w[240];
+    M[2] = w[241];
+    M[8] = w[241];
+    M[15] = w[242];
+    M[3] = w[243];
+    M[12] = w[243];
+    M[5] = w[244];
+    M[10] = w[245];
+    M[6] = w[246];
+    M[9] = w[246];
+    M[7] = w[247];
+    M[13] = w[247];
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void coriolis_matrix_part0(const double* qd, const Parameters& p, double* C, double* w) {
-    const double s37 = w[1]*w[54];
-    const double s38 = w[60] + w[116] + s37;
-    w[116] = w[59] - w[13]*s38;
-    const double s39 = w[62] + w[12]*s38;
-    const double s40 = w[213]*s38 + s39 - w[254];
-    const double s41 = 7.0*s39 - w[116];
-    const double s42 = w[3]*w[54];
-    const double s43 = w[117] + w[255] - s42;
-    const double s44 = w[0]*w[54];
-    const double s45 = w[11]*w[13];
-    const double s46 = w[10]*w[7];
-    const double s47 = s42 - w[258];
-    const double s48 = qd[0]*s46 + w[11]*s47 + w[10]*w[64];
-    const double s49 = w[12]*w[10];
-    const double s50 = w[11]*w[7];
-    const double s51 = w[1]*w[65];
-    const double s52 = s50 + s51;
-    w[62] = s49 - w[13]*s52;
-    const double s53 = qd[0]*w[259];
-    const double s54 = w[3]*s53;
-    const double s55 = w[60] + w[260];
-    const double s56 = s37 + s55;
-    const double s57 = s54 - qd[2]*s50 - w[10]*w[67] - w[11]*s56;
-    const double s58 = qd[0]*(w[22] - 0.025*s45) + 0.025*(w[12]*s48 - qd[3]*w[62]) + w[66] - s57;
-    const double s59 = w[13]*w[10];
-    const double s60 = w[3]*w[65] - w[11]*w[4];
-    const double s61 = 0.025*(s59 + w[12]*s52) + w[20] - s60;
-    const double s62 = s46 + w[1]*w[259];
-    const double s63 = w[3]*w[259] - w[1]*w[22];
-    const double s64 = w[22] - 0.025*(s45 - w[12]*s62) - s63;
-    const double s65 = w[10]*w[258] + w[3]*(w[122] - w[68]) + w[11]*w[64];
-    const double s66 = w[12]*w[11];
-    w[60] = w[13]*s62 + s66;
-    const double s67 = w[1]*w[68];
-    const double s68 = s67 + w[10]*s55 + qd[2]*s46 - w[11]*w[69];
-    const double s69 = qd[0]*(w[20] + 0.025*s59) + 0.025*(w[12]*s65 - qd[3]*w[60]) - w[68] - s68;
-    const double s70 = 18.0*w[4];
-    const double s71 = 40.0*w[54];
-    const double s72 = 18.0*s55 + s71;
-    const double s73 = qd[0]*w[11]*s70 + 40.0*w[122] + s65 - w[10]*s72 - 18.0*(w[11]*w[261] + s67) - qd[2]*18.0*s46;
-    const double s74 = w[14] + w[33];
-    const double s75 = w[10]*s74 + s62;
-    const double s76 = w[11]*s74 + s52;
-    const double s77 = 18.0*(w[11]*s37 - s54) + qd[0]*w[10]*(w[14] + s70) + w[11]*s72 + qd[2]*18.0*s50 + s48;
-    const double s78 = qd[0]*(w[70] - w[20]) + w[68];
-    const double s79 = qd[0]*(w[22] + w[71]) + w[66];
-    C[0] = 5e-05*(w[253]*w[116] - w[24]*s40 - w[15]*s41 - w[25]*s39) + w[121]*s43 + 1e-04*p.m3*(s73*s75 - s76*s77) - 0.027*s44 - 0.16*p.m4*(s58*s61 - s64*s69) - 0.00015*(w[19]*s38 + (60.0*s56 + w[5] + s43)*w[6]) - 0.002*p.m2*(s78*w[23] - s79*w[21]) - 0.001*(s43*w[18] - w[9]*(0.15*s56 + w[262] + s43));
-    const double s80 = qd[0]*w[65] + qd[1]*w[22];
-    const double s81 = s53 - w[263];
-    const double s82 = 5e-04*(w[265] + w[270] - w[266]);
-    const double s83 = 4e-04*(w[75]*w[6] - w[69]*w[9]);
-    const double s84 = w[12]*s40;
-    const double s85 = w[26]*w[116];
-    const double s86 = w[13]*s41;
-    w[33] = w[287] + w[288];
-    const double s87 = w[9]*w[33];
-    const double s88 = w[28]*s39;
-    const double s89 = 2.5e-05*(w[274] + s86 + s87 - s84 - w[276] - w[15]*(w[279] + w[281]) - s85 - w[283] - w[24]*w[284] - s88 - w[290]);
-    w[321] = 0.025*(w[61]*s63 - w[12]*s68) - s65;
-    w[322] = s80 - w[321];
-    w[323] = 0.025*(w[12]*s57 + w[61]*s60) + s48;
-    w[324] = s81 + w[323];
-    const double s90 = 7.5e-05*w[295];
-    const double s91 = 18.0*s62;
-    const double s92 = s70 - w[89];
-    w[325] = qd[0]*s91 + s57 - 18.0*w[11]*(w[256] - w[63]) - qd[1]*w[11]*s92;
-    const double s93 = qd[1]*w[11]*w[14] - 40.0*s53 - w[325];
-    const double s94 = 40.0*w[65];
-    w[256] = 18.0*(w[3]*w[122] - w[10]*w[63]) + qd[2]*w[10]*s70 + qd[0]*18.0*s51 + qd[1]*w[10]*s92 + s68;
-    C[2] = -(0.16*p.m4*(s64*w[323] - s61*w[321]) + s83 + 1e-04*p.m3*(w[256]*s76 + w[325]*s75) + s90 - s82 - s89);
-    const double s95 = qd[1]*w[10]*w[14] + qd[0]*s94 + w[256];
-    C[1] = 0.002*p.m2*(s80*w[21] - w[23]*s81) + s82 + s89 + 1e-04*p.m3*(s93*s75 - s95*s76) - s83 - 0.16*p.m4*(s61*w[322] + s64*w[324]) - w[0]*(0.000125*w[86] + 0.000375*qd[1] + w[123]) - s90;
-    const double s96 = 2.5e-05*(w[24]*(w[296] - w[84]) + w[299] + w[15]*(w[90] + w[286]) - w[298]);
-    const double s97 = 4e-04*s47;
-    C[12] = s96 + s97 - 0.004*p.m4*(s69*w[62] - s58*w[60]);
-    w[3] = w[10]*w[61] + w[300]*s52 - w[13]*s48 - qd[0]*s66;
-    w[122] = w[13]*s65 + w[300]*s62 - w[11]*w[61] - qd[0]*s49;
-    C[3] = -(s96 - s97 - 0.004*p.m4*(s64*w[3] - s61*w[122]));
-    C[15] = w[212]*(w[60]*w[122] + w[24]*w[116] - w[3]*w[62]);
-    w[212] = 0.025*w[12]*s60 + s52;
-    w[326] = w[65] + w[212];
-    w[327] = 0.025*w[12]*s63 + s62;
-    w[328] = w[259] + w[327];
-    const double s98 = s91 + s63;
-    w[329] = 40.0*w[259] + s98;
-    const double s99 = 18.0*s52 + s60;
-    w[330] = s94 + s99;
-    const double s100 = 2.5e-05*(s84 + s85 + s87 + s88 + w[124]*w[25] + w[125]*w[253] + w[304] - s86 - w[302]);
-    C[4] = -(s82 + w[0]*(0.000125*(qd[1] - w[86]) - w[123]) + s100 - s83 - w[32]*(w[259]*s79 - w[65]*s78) - 0.16*p.m4*(s69*w[326] + s58*w[328]) - 1e-04*p.m3*(w[329]*s77 + s73*w[330]) - s90);
-    C[8] = -(s82 + s100 - s83 - 1e-04*p.m3*(s73*s99 + s98*s77) - 0.16*p.m4*(s58*w[327] + s69*w[212]) - s90);
-    w[123] = 5e-05*(w[61]*w[26] + w[13]*w[279] - w[12]*qd[3]*w[252] - w[300]*w[28]);
-    w[124] = w[0] + w[305];
-    w[125] = 0.025*(w[306] - w[12]*s43) + s38;
-    w[279] = w[54] + w[125];
-    w[331] = 18.0*(qd[2]*w[7] + s56) - s43;
-    const double s101 = s71 + w[331];
-    C[9] = w[123] + 0.16*p.m4*(w[322]*w[327] - w[324]*w[212] - w[279]*w[305]) + 1e-04*p.m3*(s95*s98 + s93*s99 - w[34]*s101);
-    C[10] = w[123] + 1e-04*p.m3*(w[256]*s98 - w[34]*w[331] - w[325]*s99) - 0.16*p.m4*(w[212]*w[323] + w[305]*w[125] + w[321]*w[327]);
-    C[5] = -(w[32]*(w[65]*s81 + s44 - w[259]*s80) - w[123] - 0.16*p.m4*(w[328]*w[322] - w[324]*w[326] - w[124]*w[279]) - 1e-04*p.m3*(s95*w[329] + s93*w[330] - s101*w[57]));
+    const double s35 = w[1]*w[54];
+    const double s36 = w[60] + w[116] + s35;
+    w[116] = w[59] - w[13]*s36;
+    const double s37 = w[62] + w[12]*s36;
+    const double s38 = w[206]*s36 + s37 - w[251];
+    const double s39 = 7.0*s37 - w[116];
+    const double s40 = w[3]*w[54];
+    const double s41 = w[117] + w[252] - s40;
+    const double s42 = w[0]*w[54];
+    const double s43 = w[11]*w[13];
+    const double s44 = w[10]*w[7];
+    const double s45 = s40 - w[255];
+    const double s46 = qd[0]*s44 + w[11]*s45 + w[10]*w[64];
+    const double s47 = w[12]*w[10];
+    const double s48 = w[11]*w[7];
+    const double s49 = w[1]*w[65];
+    const double s50 = s48 + s49;
+    w[62] = s47 - w[13]*s50;
+    const double s51 = qd[0]*w[256];
+    const double s52 = w[3]*s51;
+    const double s53 = w[60] + w[257];
+    const double s54 = s35 + s53;
+    const double s55 = s52 - qd[2]*s48 - w[10]*w[67] - w[11]*s54;
+    const double s56 = qd[0]*(w[22] - 0.025*s43) + 0.025*(w[12]*s46 - qd[3]*w[62]) + w[66] - s55;
+    const double s57 = w[13]*w[10];
+    const double s58 = w[3]*w[65] - w[11]*w[4];
+    const double s59 = 0.025*(s57 + w[12]*s50) + w[20] - s58;
+    const double s60 = s44 + w[1]*w[256];
+    const double s61 = w[3]*w[256] - w[1]*w[22];
+    const double s62 = w[22] - 0.025*(s43 - w[12]*s60) - s61;
+    const double s63 = w[10]*w[255] + w[3]*(w[122] - w[68]) + w[11]*w[64];
+    const double s64 = w[12]*w[11];
+    w[60] = w[13]*s60 + s64;
+    const double s65 = w[1]*w[68];
+    const double s66 = s65 + w[10]*s53 + qd[2]*s44 - w[11]*w[69];
+    const double s67 = qd[0]*(w[20] + 0.025*s57) + 0.025*(w[12]*s63 - qd[3]*w[60]) - w[68] - s66;
+    const double s68 = 18.0*w[4];
+    const double s69 = 40.0*w[54];
+    const double s70 = 18.0*s53 + s69;
+    const double s71 = qd[0]*w[11]*s68 + 40.0*w[122] + s63 - w[10]*s70 - 18.0*(w[11]*w[258] + s65) - qd[2]*18.0*s44;
+    const double s72 = w[14] + w[33];
+    const double s73 = w[10]*s72 + s60;
+    const double s74 = w[11]*s72 + s50;
+    const double s75 = 18.0*(w[11]*s35 - s52) + qd[0]*w[10]*(w[14] + s68) + w[11]*s70 + qd[2]*18.0*s48 + s46;
+    const double s76 = qd[0]*(w[70] - w[20]) + w[68];
+    const double s77 = qd[0]*(w[22] + w[71]) + w[66];
+    C[0] = 5e-05*(w[250]*w[116] - w[24]*s38 - w[15]*s39 - w[25]*s37) + w[121]*s41 + 1e-04*p.m3*(s71*s73 - s74*s75) - 0.027*s42 - 0.16*p.m4*(s56*s59 - s62*s67) - 0.00015*(w[19]*s36 + (60.0*s54 + w[5] + s41)*w[6]) - 0.002*p.m2*(s76*w[23] - s77*w[21]) - 0.001*(s41*w[18] - w[9]*(0.15*s54 + w[259] + s41));
+    const double s78 = qd[0]*w[65] + qd[1]*w[22];
+    const double s79 = s51 - w[260];
+    const double s80 = 5e-04*(w[262] + w[267] - w[263]);
+    const double s81 = 4e-04*(w[75]*w[6] - w[69]*w[9]);
+    const double s82 = w[12]*s38;
+    const double s83 = w[26]*w[116];
+    const double s84 = w[13]*s39;
+    w[33] = w[284] + w[285];
+    const double s85 = w[9]*w[33];
+    const double s86 = w[28]*s37;
+    const double s87 = 2.5e-05*(w[271] + s84 + s85 - s82 - w[273] - w[15]*(w[276] + w[278]) - s83 - w[280] - w[24]*w[281] - s86 - w[287]);
+    w[140] = 0.025*(w[61]*s61 - w[12]*s66) - s63;
+    w[141] = s78 - w[140];
+    w[204] = 0.025*(w[12]*s55 + w[61]*s58) + s46;
+    w[329] = s79 + w[204];
+    const double s88 = 7.5e-05*w[292];
+    const double s89 = 18.0*s60;
+    const double s90 = s68 - w[89];
+    w[330] = qd[0]*s89 + s55 - 18.0*w[11]*(w[253] - w[63]) - qd[1]*w[11]*s90;
+    const double s91 = qd[1]*w[11]*w[14] - 40.0*s51 - w[330];
+    const double s92 = 40.0*w[65];
+    w[253] = 18.0*(w[3]*w[122] - w[10]*w[63]) + qd[2]*w[10]*s68 + qd[0]*18.0*s49 + qd[1]*w[10]*s90 + s66;
+    C[2] = -(0.16*p.m4*(s62*w[204] - s59*w[140]) + s81 + 1e-04*p.m3*(w[253]*s74 + w[330]*s73) + s88 - s80 - s87);
+    const double s93 = qd[1]*w[10]*w[14] + qd[0]*s92 + w[253];
+    C[1] = 0.002*p.m2*(s78*w[21] - w[23]*s79) + s80 + s87 + 1e-04*p.m3*(s91*s73 - s93*s74) - s81 - 0.16*p.m4*(s59*w[141] + s62*w[329]) - w[0]*(0.000125*w[86] + 0.000375*qd[1] + w[123]) - s88;
+    const double s94 = 2.5e-05*(w[24]*(w[293] - w[84]) + w[296] + w[15]*(w[90] + w[283]) - w[295]);
+    const double s95 = 4e-04*s45;
+    C[12] = s94 + s95 - 0.004*p.m4*(s67*w[62] - s56*w[60]);
+    w[3] = w[10]*w[61] + w[142]*s50 - w[13]*s46 - qd[0]*s64;
+    w[122] = w[13]*s63 + w[142]*s60 - w[11]*w[61] - qd[0]*s47;
+    C[3] = -(s94 - s95 - 0.004*p.m4*(s62*w[3] - s59*w[122]));
+    C[15] = w[205]*(w[60]*w[122] + w[24]*w[116] - w[3]*w[62]);
+    w[205] = 0.025*w[12]*s58 + s50;
+    w[331] = w[65] + w[205];
+    w[332] = 0.025*w[12]*s61 + s60;
+    w[333] = w[256] + w[332];
+    const double s96 = s89 + s61;
+    w[334] = 40.0*w[256] + s96;
+    const double s97 = 18.0*s50 + s58;
+    w[335] = s92 + s97;
+    const double s98 = 2.5e-05*(s82 + s83 + s85 + s86 + w[124]*w[25] + w[125]*w[250] + w[300] - s84 - w[298]);
+    C[4] = -(s80 + w[0]*(0.000125*(qd[1] - w[86]) - w[123]) + s98 - s81 - w[32]*(w[256]*s77 - w[65]*s76) - 0.16*p.m4*(s67*w[331] + s56*w[333]) - 1e-04*p.m3*(w[334]*s75 + s71*w[335]) - s88);
+    C[8] = -(s80 + s98 - s81 - 1e-04*p.m3*(s71*s97 + s96*s75) - 0.16*p.m4*(s56*w[332] + s67*w[205]) - s88);
+    w[123] = 5e-05*(w[61]*w[26] + w[13]*w[276] - w[12]*qd[3]*w[249] - w[142]*w[28]);
+    w[124] = w[0] + w[301];
+    w[125] = 0.025*(w[302] - w[12]*s41) + s36;
+    w[276] = w[54] + w[125];
+    w[336] = 18.0*(qd[2]*w[7] + s54) - s41;
+    const double s99 = s69 + w[336];
+    C[9] = w[123] + 0.16*p.m4*(w[141]*w[332] - w[329]*w[205] - w[276]*w[301]) + 1e-04*p.m3*(s93*s96 + s91*s97 - w[34]*s99);
+    C[10] = w[123] + 1e-04*p.m3*(w[253]*s96 - w[34]*w[336] - w[330]*s97) - 0.16*p.m4*(w[205]*w[204] + w[301]*w[125] + w[140]*w[332]);
+    C[5] = -(w[32]*(w[65]*s79 + s42 - w[256]*s78) - w[123] - 0.16*p.m4*(w[333]*w[141] - w[329]*w[331] - w[124]*w[276]) - 1e-04*p.m3*(s93*w[334] + s91*w[335] - s99*w[57]));
 }
 
 static LAGC_PART_NOINLINE void coriolis_matrix_part1(const Parameters& p, double* C, double* w) {
-    C[6] = w[123] - 1e-04*p.m3*(w[325]*w[330] + w[57]*w[331] - w[329]*w[256]) - 0.16*p.m4*(w[124]*w[125] + w[328]*w[321] + w[323]*w[326]);
-    const double s102 = 4e-04*w[69];
-    const double s103 = 2.5e-05*(w[307] + w[310] + w[33] - w[308] - w[309]);
-    C[7] = s102 + s103 + 0.004*p.m4*(w[328]*w[122] + w[3]*w[326] + w[124]*w[116]);
-    C[11] = s102 + s103 + 0.004*p.m4*(w[3]*w[212] + w[122]*w[327] + w[305]*w[116]);
-    C[13] = -(s102 + s103 - 0.004*p.m4*(w[324]*w[62] + w[60]*w[322] - w[24]*w[279]));
-    C[14] = -(s102 + 0.004*p.m4*(w[60]*w[321] + w[24]*w[125] - w[62]*w[323]) + s103);
+    C[6] = w[123] - 1e-04*p.m3*(w[330]*w[335] + w[57]*w[336] - w[334]*w[253]) - 0.16*p.m4*(w[124]*w[125] + w[333]*w[140] + w[204]*w[331]);
+    const double s100 = 4e-04*w[69];
+    const double s101 = 2.5e-05*(w[303] + w[306] + w[33] - w[304] - w[305]);
+    C[7] = s100 + s101 + 0.004*p.m4*(w[333]*w[122] + w[3]*w[331] + w[124]*w[116]);
+    C[11] = s100 + s101 + 0.004*p.m4*(w[3]*w[205] + w[122]*w[332] + w[301]*w[116]);
+    C[13] = -(s100 + s101 - 0.004*p.m4*(w[329]*w[62] + w[60]*w[141] - w[24]*w[276]));
+    C[14] = -(s100 + 0.004*p.m4*(w[60]*w[140] + w[24]*w[125] - w[62]*w[204]) + s101);
 }
 
 // potential_gradient in parts (short compile times); w carries values between them.
@@ -750,17 +756,15 @@ static LAGC_PART_NOINLINE void potential_gradient_part0(const Parameters& p, dou
     dVdq[0] = 0.0;
     dVdq[1] = -p.g*(0.2*p.m2*w[0] + w[126]);
     dVdq[2] = -w[127];
-    dVdq[3] = -w[318];
+    dVdq[3] = -w[322];
 }
 
 // bias_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void bias_forces_part0(double* h, double* w) {
-    const double s104 = w[223] + w[12]*w[216];
-    h[0] = -(w[217] + w[218] + w[58] + (0.004*(w[222] - s104) - w[224])*w[9] + w[225] + w[227] - w[221] - w[226]);
-    const double s105 = 0.004*(w[12]*w[171] - w[220]);
-    h[1] = -(w[228] + w[229] + w[232] + w[235] - w[230] - w[231] - s105 - w[233] - w[234]);
-    h[2] = -(w[228] + w[236] + w[127] - w[230] - w[231] - s105 - w[234]);
-    h[3] = -(w[251] + 0.004*s104 + w[238] - w[237]);
+    h[0] = w[323];
+    h[1] = -w[324];
+    h[2] = -w[325];
+    h[3] = -(w[248] + w[326] + w[233] - w[232]);
 }
 
 // generalized_forces in parts (short compile times); w carries values between them.
@@ -773,73 +777,83 @@ static LAGC_PART_NOINLINE void generalized_forces_part0(const double* u, double*
 
 // kinetic_energy in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void kinetic_energy_part0(const double* qd, double* result, double* w) {
-    result[0] = 5e-05*(qd[2]*(80.0*qd[3]*w[35] + qd[2]*w[319]) + qd[0]*(qd[2]*w[320] + qd[0]*w[135] - 80.0*qd[3]*w[134] - qd[1]*w[128]) + w[114]*w[129] + qd[1]*(qd[1]*w[130] + w[311]*w[131] + 80.0*qd[3]*w[132]));
+    result[0] = 5e-05*(qd[2]*(80.0*qd[3]*w[35] + qd[2]*w[327]) + qd[0]*(qd[2]*w[328] + qd[0]*w[135] - 80.0*qd[3]*w[134] - qd[1]*w[128]) + w[114]*w[129] + qd[1]*(qd[1]*w[130] + w[307]*w[131] + 80.0*qd[3]*w[132]));
 }
 
 // potential_energy in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void potential_energy_part0(const Parameters& p, double* result, double* w) {
-    result[0] = p.g*(0.01*p.m3*(30.0 - w[315]) + 0.4*p.m4*(0.75 + w[316] - w[7] - w[2]*(1.0 + w[1])) + 0.25*p.m1 + 0.3*p.m2*(1.0 - 0.6666666666666666*w[2]));
+    result[0] = p.g*(0.01*p.m3*(30.0 - w[311]) + 0.4*p.m4*(0.75 + w[312] - w[7] - w[2]*(1.0 + w[1])) + 0.25*p.m1 + 0.3*p.m2*(1.0 - 0.6666666666666666*w[2]));
 }
 
 // constraint_residuals in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_residuals_part0(const Parameters& p, double* c, double* w) {
-    c[0] = -(p.table - w[140]);
+    c[0] = -(p.table - w[133]);
 }
 
 // constraint_jacobian in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_jacobian_part0(double* A, double* w) {
     A[0] = 0.0;
     A[3] = 0.0;
-    A[1] = w[209];
-    A[2] = w[210];
+    A[1] = w[202];
+    A[2] = w[203];
 }
 
 // semi_implicit_system in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* qd, const double* u, double* K, double* rhs, double* w) {
+static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* qd, const double* u, const Parameters& p, double* K, double* rhs, double* w) {
     K[4] = 0.0;
     K[19] = 0.0;
     K[20] = 0.0;
     K[23] = 0.0;
     K[24] = 0.0;
     K[0] = w[100];
-    K[13] = w[214];
-    K[17] = w[214];
-    K[1] = w[243];
-    K[5] = w[243];
-    K[2] = w[244];
-    K[10] = w[244];
-    K[18] = w[245];
-    K[3] = w[246];
-    K[15] = w[246];
-    K[6] = w[247];
-    K[12] = w[248];
-    K[7] = w[249];
-    K[11] = w[249];
-    K[8] = w[250];
-    K[16] = w[250];
-    K[9] = w[209];
-    K[21] = w[209];
-    K[14] = w[210];
-    K[22] = w[210];
-    rhs[3] = u[3] + w[251] + 0.004*w[133] + w[238] + w[214]*w[145] - w[237];
-    rhs[0] = u[0] + w[137];
-    rhs[1] = u[1] + w[138];
-    rhs[2] = u[2] + w[139];
-    rhs[4] = -(0.45*w[9]*w[241] + w[118]*w[31] + qd[2]*w[317]);
+    K[13] = w[207];
+    K[17] = w[207];
+    K[1] = w[240];
+    K[5] = w[240];
+    K[2] = w[241];
+    K[10] = w[241];
+    K[18] = w[242];
+    K[3] = w[243];
+    K[15] = w[243];
+    K[6] = w[244];
+    K[12] = w[245];
+    K[7] = w[246];
+    K[11] = w[246];
+    K[8] = w[247];
+    K[16] = w[247];
+    K[9] = w[202];
+    K[21] = w[202];
+    K[14] = w[203];
+    K[22] = w[203];
+    const double s102 = w[217] + w[314] - w[316] - w[159] - w[214];
+    const double s103 = p.m4*s102;
+    const double s104 = w[145] + qd[3]*w[318] - w[208] - w[317] - w[209] - w[210];
+    const double s105 = p.m4*s104;
+    const double s106 = w[211] + s105;
+    const double s107 = w[319] - w[161] - 0.05*w[184] - w[212] - w[213] - w[164] - w[320];
+    const double s108 = p.m4*s107;
+    const double s109 = s108 - w[218];
+    const double s110 = w[96]*s102;
+    rhs[0] = u[0] + w[0]*(w[219] - 0.004*(40.0*s103 - w[215])) + w[220] + w[58] + w[222] + w[224] - 0.16*(w[45]*s106 + (0.025*w[13]*s108 + s103 - w[216])*w[6] - w[40]*s109) - (0.004*(w[13]*s105 + s110 - w[221]) + w[150])*w[9] - w[223];
+    rhs[3] = u[3] + w[248] + 0.004*s110 + w[233] + w[207]*s104 - w[232];
+    const double s111 = 0.004*(w[218] - w[96]*s107);
+    rhs[1] = u[1] + w[225] + 0.16*(s105 + s106*w[53] + w[49]*s109) + w[228] + s111 + w[231] - w[226] - w[227] - w[229] - w[230];
+    rhs[2] = u[2] + w[225] + 0.16*s105 + s111 + w[127] - w[226] - w[227] - w[230];
+    rhs[4] = -(0.45*w[9]*w[238] + w[118]*w[31] + qd[2]*w[321]);
 }
 
 // constraint_terms in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_terms_part0(double* A, double* r, double* w) {
     A[0] = 0.0;
     A[3] = 0.0;
-    A[1] = w[209];
-    A[2] = w[210];
-    r[0] = -w[219];
+    A[1] = w[202];
+    A[2] = w[203];
+    r[0] = -w[138];
 }
 
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 static void constraint_terms(const double* q, const double* qd, const Parameters& /*p*/, double* A, double* r) {
-    double w[243];
+    double w[240];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -847,11 +861,11 @@ static void constraint_terms(const double* q, const double* qd, const Parameters
     detail::shared_part11(w);
     detail::shared_part17(w);
     detail::shared_part24(w);
-    detail::shared_part32(w);
-    detail::shared_part33(qd, w);
+    detail::shared_part33(w);
     detail::shared_part34(qd, w);
-    detail::shared_part41(w);
-    detail::shared_part54(qd, w);
+    detail::shared_part35(qd, w);
+    detail::shared_part43(w);
+    detail::shared_part56(qd, w);
     detail::constraint_terms_part0(A, r, w);
 }
 
@@ -927,102 +941,100 @@ static LAGC_PART_NOINLINE void dynamics_terms_part1(const double* qd, const Para
     const double s13 = w[2]*w[13];
     w[14] = qd[0]*w[8];
     const double s14 = w[5]*w[14];
-    w[19] = s13 - s14;
+    w[18] = s13 - s14;
     const double s15 = w[11]*w[13];
-    w[25] = qd[3]*w[2];
-    w[27] = w[5]*s15 + w[25]*w[8];
-    w[28] = w[2]*s15 - qd[3]*w[30];
-    w[40] = qd[1]*w[9];
-    w[41] = qd[1]*w[10];
-    w[42] = w[40] + w[41];
-    w[43] = qd[0]*w[9];
-    w[44] = qd[0]*w[10];
-    w[45] = w[43] + w[44];
-    w[46] = qd[0]*w[42] + qd[2]*w[45];
-    const double s16 = w[5]*w[46];
+    w[19] = qd[3]*w[2];
+    w[25] = w[5]*s15 + w[19]*w[8];
+    w[27] = w[2]*s15 - qd[3]*w[30];
+    w[28] = qd[1]*w[9];
+    w[40] = qd[1]*w[10];
+    w[41] = w[28] + w[40];
+    w[42] = qd[0]*w[9];
+    w[43] = qd[0]*w[10];
+    w[44] = w[42] + w[43];
+    w[45] = qd[0]*w[41] + qd[2]*w[44];
+    const double s16 = w[5]*w[45];
     const double s17 = w[5]*w[13];
     const double s18 = w[2]*w[14];
-    w[47] = s17 + s18;
-    w[48] = s16 + qd[3]*w[47];
-    w[49] = w[2]*w[46];
-    w[50] = qd[3]*s13 - qd[3]*s14;
-    w[51] = 7.0*w[19] - w[47];
-    w[52] = qd[0]*w[11];
-    w[53] = qd[3] - w[52];
-    w[54] = 9.0*(w[49] + w[50]) + (16.0*w[19] - w[51])*w[53] + w[48];
-    w[55] = w[49] + qd[3]*w[19];
-    w[56] = 9.0*w[47] - w[19];
-    w[57] = qd[3]*7.0*s18 + (16.0*w[47] - w[56])*w[53] + 7.0*(qd[3]*s17 + s16) + w[55];
-    w[58] = qd[0]*w[6];
-    w[6] = qd[1]*w[7];
-    w[59] = qd[2]*w[7];
-    w[60] = w[58]*w[13] - qd[0]*(w[6] + w[59]);
-    w[61] = w[5]*w[52];
-    w[62] = qd[1]*qd[1];
+    w[46] = s17 + s18;
+    w[47] = s16 + qd[3]*w[46];
+    w[48] = w[2]*w[45];
+    w[49] = 7.0*w[18] - w[46];
+    w[50] = qd[0]*w[11];
+    w[51] = qd[3] - w[50];
+    w[52] = 9.0*(w[48] + qd[3]*s13 - qd[3]*s14) + (16.0*w[18] - w[49])*w[51] + w[47];
+    w[53] = w[48] + qd[3]*w[18];
+    w[54] = 9.0*w[46] - w[18];
+    w[55] = qd[3]*7.0*s18 + (16.0*w[46] - w[54])*w[51] + 7.0*(qd[3]*s17 + s16) + w[53];
+    w[56] = qd[0]*w[6];
+    w[6] = 60.0*w[56] - qd[0]*(60.0*w[7] + w[11]);
+    w[57] = w[14]*w[13];
+    w[58] = qd[2]*w[7];
+    w[59] = qd[1]*w[7];
 }
 
-static LAGC_PART_NOINLINE void dynamics_terms_part2(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
-    w[63] = w[0]*w[4]*w[62] + qd[0]*(2.0*qd[1]*w[3]*w[1] + qd[0]*w[0]*w[4]);
-    w[64] = w[15]*w[63];
-    const double s19 = w[14] + 0.025*w[61];
-    w[15] = w[0]*w[3]*w[62] + qd[0]*(qd[0]*w[0]*w[3] - 2.0*qd[1]*w[1]*w[4]);
-    w[65] = w[16]*w[15];
-    w[16] = w[1]*w[62]*w[8];
-    const double s20 = qd[3]*qd[3];
-    const double s21 = 0.05*qd[3]*w[61] + w[16] - w[64] - w[52]*s19 - w[65] - 0.025*(w[5]*s20 + w[13]*w[47] - w[2]*w[60]);
-    w[66] = p.m4*s21;
-    w[67] = w[2]*w[52];
-    const double s22 = 0.025*w[67] - w[13];
-    const double s23 = w[4]*w[15] - w[3]*w[63];
-    const double s24 = 0.025*(w[2]*s20 + w[5]*w[60] + w[14]*w[47]) + w[52]*s22 + s23 - 0.05*qd[3]*w[67] - w[46];
-    w[68] = w[18]*s24;
-    w[69] = w[14]*w[13];
-    w[70] = p.m3*(18.0*(qd[0]*w[41] + qd[2]*w[44] + w[52]*w[13] + qd[0]*w[40] + qd[2]*w[43]) - w[69] - 40.0*s23 - w[60]);
-    w[40] = 60.0*w[58] - qd[0]*(60.0*w[7] + w[11]);
-    w[41] = qd[0]*w[59] + qd[0]*w[6] - qd[2]*w[58] - qd[1]*w[58];
-    b[3] = u[3] + (w[37]*s21 + 0.01*p.g*w[24] + 0.004*w[68] - 8e-04*w[41] - 5e-05*(((9.0*w[19] + w[47]) - w[51])*w[47] - ((7.0*w[47] + w[19]) - w[56])*w[19]));
-    w[6] = w[13]*w[8];
-    w[24] = qd[2]*w[9] + qd[2]*w[10] + w[42];
-    w[9] = p.m4*s24;
-    const double s25 = w[1]*w[62]*w[11];
-    const double s26 = w[20]*w[15];
-    const double s27 = w[21]*w[63];
-    w[10] = w[13]*s22 - s25 - 0.05*w[50] - s26 - s27 - 0.025*w[49] - w[14]*s19;
-    w[20] = p.m4*w[10];
-    w[21] = qd[0]*(18.0*w[7] - w[11]) - 18.0*w[58];
-    w[37] = w[13]*w[13];
-    w[42] = p.m3*(0.025*w[14]*w[21] - s25 - s26 - s27 - 0.45*w[37]);
-    w[43] = w[42] + w[20];
+static LAGC_PART_NOINLINE void dynamics_terms_part2(const double* qd, const Parameters& p, double* w) {
+    w[60] = qd[0]*w[58] + qd[0]*w[59] - qd[2]*w[56] - qd[1]*w[56];
+    w[61] = w[13]*w[8];
+    w[62] = qd[2]*w[9] + qd[2]*w[10] + w[41];
+    const double s19 = qd[0]*(18.0*w[7] - w[11]) - 18.0*w[56];
+    w[9] = qd[1]*qd[1];
+    const double s20 = w[1]*w[9]*w[11];
+    w[10] = w[0]*w[3]*w[9] + qd[0]*(qd[0]*w[0]*w[3] - 2.0*qd[1]*w[1]*w[4]);
+    const double s21 = w[20]*w[10];
+    w[20] = w[0]*w[4]*w[9] + qd[0]*(2.0*qd[1]*w[3]*w[1] + qd[0]*w[0]*w[4]);
+    const double s22 = w[21]*w[20];
+    const double s23 = w[13]*w[13];
+    w[21] = p.m3*(0.025*w[14]*s19 - s20 - s21 - s22 - 0.45*s23);
+    w[41] = w[5]*w[50];
+    w[63] = qd[3]*w[5];
+    const double s24 = w[14] + 0.025*w[41] - 0.05*w[63];
+    w[64] = w[2]*w[50];
+    const double s25 = 0.025*w[64] - 0.05*w[19] - w[13];
+    w[65] = p.m4*(s20 + s21 + w[14]*s24 + s22 + 0.025*w[48] - w[13]*s25);
+    w[48] = w[21] - w[65];
+    const double s26 = w[4]*w[10] - w[3]*w[20];
+    w[66] = w[56]*w[13] - qd[0]*(w[59] + w[58]);
+    w[58] = p.m3*(18.0*(qd[0]*w[40] + qd[2]*w[43] + w[50]*w[13] + qd[0]*w[28] + qd[2]*w[42]) - w[57] - 40.0*s26 - w[66]);
+    const double s27 = qd[3]*qd[3];
+    w[28] = p.m4*(0.025*(w[2]*s27 + w[5]*w[66] + w[14]*w[46]) + w[50]*s25 + s26 - w[45]);
+    const double s28 = w[15]*w[20];
+    const double s29 = w[16]*w[10];
+    const double s30 = w[1]*w[9]*w[8];
+    w[15] = p.m3*(s28 + 0.025*(s23 - w[50]*s19) + s29 - s30);
+    w[16] = w[50]*s24 + s28 + s29 + 0.025*(w[5]*s27 + w[13]*w[46] - w[2]*w[66]) - s30;
+    w[40] = p.m4*w[16];
+    w[42] = w[15] + w[40];
+    w[43] = 0.15*w[56] - qd[0]*(0.15*w[7] + w[11]);
+    w[7] = w[5]*w[28];
 }
 
 static LAGC_PART_NOINLINE void dynamics_terms_part3(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
-    const double s28 = p.m3*(w[64] + 0.025*(w[37] - w[52]*w[21]) + w[65] - w[16]);
-    w[16] = s28 - w[66];
-    const double s29 = 0.15*w[58] - qd[0]*(0.15*w[7] + w[11]);
-    const double s30 = qd[0]*qd[0];
-    w[7] = 0.05*w[3]*s30 + w[63];
-    w[21] = 0.05*w[4]*s30 - w[15];
-    b[0] = u[0] - (5e-05*(w[19]*(7.0*w[27] + w[28]) - w[48]*w[34] - w[23]*w[54] - w[55]*w[31] - w[30]*w[57] - w[47]*(9.0*w[28] + w[27])) + w[11]*(8e-04*(0.0625*(w[47]*w[51] - w[19]*w[56]) + w[60]) + 0.004*(w[2]*w[66] + w[68] - 0.025*w[70])) + 0.001*(w[52]*(w[6] + 0.15*w[24]) - w[60]*w[12]) + 0.002*p.m2*(w[32]*w[7] - w[21]*w[33]) - 0.00015*(w[11]*(w[40]*w[13] + 6.666666666666667*w[41] - 120.0*w[69] - w[46]) + w[46]*w[29] + w[14]*(w[6] + 60.0*w[24])) - 0.16*((0.01125*w[70] - w[9] - 0.025*w[2]*w[20])*w[8] + w[22]*w[43] + w[17]*w[16]) - 0.009*(w[13]*(0.1111111111111111*s29 + 2.0*w[52]) + w[46] - 0.016666666666666666*w[41])*w[8] - w[0]*(qd[1]*(0.058*qd[0]*w[1] + 0.00025*(qd[1] + (qd[1] - 16.0*qd[0]*w[1]))) - 0.004*(40.0*w[9] - w[70])));
-    w[6] = 0.025*w[5]*w[11] + w[8];
-    w[9] = 18.0*w[8] + w[11];
-    w[8] = 0.001*(w[14]*s29 - w[52]*(w[14] + 0.15*w[45]));
-    w[11] = 0.00015*(w[14]*(w[14] + 60.0*w[45]) + w[52]*w[40]);
-    w[12] = 0.072*s28;
+    b[3] = u[3] + (0.01*p.g*w[24] + 0.004*w[7] - 8e-04*w[60] - 5e-05*(((9.0*w[18] + w[46]) - w[49])*w[46] - ((7.0*w[46] + w[18]) - w[54])*w[18]) - w[37]*w[16]);
+    const double s31 = qd[0]*qd[0];
+    w[16] = 0.05*w[3]*s31 + w[20];
+    w[20] = 0.05*w[4]*s31 - w[10];
+    b[0] = u[0] - (5e-05*(w[18]*(7.0*w[25] + w[27]) - w[47]*w[34] - w[23]*w[52] - w[53]*w[31] - w[30]*w[55] - w[46]*(9.0*w[27] + w[25])) + 0.001*(w[50]*(w[61] + 0.15*w[62]) - w[66]*w[12]) + w[11]*(0.004*(w[7] - 0.025*w[58] - w[2]*w[40]) + 8e-04*(0.0625*(w[46]*w[49] - w[18]*w[54]) + w[66])) + 0.002*p.m2*(w[32]*w[16] - w[20]*w[33]) + w[0]*(0.004*(40.0*w[28] - w[58]) - qd[1]*(0.058*qd[0]*w[1] + 0.00025*(qd[1] + (qd[1] - 16.0*qd[0]*w[1])))) - 0.00015*(w[11]*(w[6]*w[13] + 6.666666666666667*w[60] - 120.0*w[57] - w[45]) + w[45]*w[29] + w[14]*(w[61] + 60.0*w[62])) - 0.16*(w[22]*w[48] + (0.01125*w[58] + 0.025*w[2]*w[65] - w[28])*w[8] + w[17]*w[42]) - 0.009*(w[13]*(0.1111111111111111*w[43] + 2.0*w[50]) + w[45] - 0.016666666666666666*w[60])*w[8]);
+    w[7] = 0.025*w[5]*w[11] + w[8];
+    w[10] = 18.0*w[8] + w[11];
+    w[8] = 0.001*(w[14]*w[43] - w[50]*(w[14] + 0.15*w[44]));
+    w[11] = 0.00015*(w[14]*(w[14] + 60.0*w[44]) + w[50]*w[6]);
+    w[6] = 0.072*w[15];
 }
 
 static LAGC_PART_NOINLINE void dynamics_terms_part4(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
-    const double s31 = 5e-05*(w[2]*w[57] + (9.0*(w[67] - w[25]) - w[5]*w[53])*w[47] + w[38]*w[55] + w[19]*(w[2]*w[53] - 7.0*(w[61] - qd[3]*w[5])) - w[48]*w[39] - w[5]*w[54]);
-    const double s32 = 0.004*(w[42] + w[18]*w[10]);
-    b[1] = u[1] + (w[0]*(p.m2*(0.2*p.g + 0.04*w[1]*w[62]) - qd[0]*(0.029*qd[0]*w[1] - 0.00025*(qd[1] - (qd[1] - 8.0*qd[0]*w[1])))) + p.g*(0.4*p.m4*(w[0] + w[6]) + 0.01*p.m3*(w[26] + w[9])) - w[8] - w[11] - 0.04*p.m2*w[1]*(w[4]*w[7] - w[3]*w[21]) - w[12] - 0.16*(w[35]*w[16] - w[36]*w[43] - w[66]) - s31 - s32);
-    b[2] = u[2] - (w[8] + w[11] + w[12] + s31 + s32 - 0.16*w[66] - p.g*(0.01*p.m3*w[9] + 0.4*p.m4*w[6]));
+    const double s32 = 5e-05*(w[2]*w[55] + (9.0*(w[64] - w[19]) - w[5]*w[51])*w[46] + w[38]*w[53] + w[18]*(w[2]*w[51] - 7.0*(w[41] - w[63])) - w[5]*w[52] - w[47]*w[39]);
+    const double s33 = 0.004*(w[21] - w[5]*w[65]);
+    b[1] = u[1] + (w[0]*(p.m2*(0.2*p.g + 0.04*w[1]*w[9]) - qd[0]*(0.029*qd[0]*w[1] - 0.00025*(qd[1] - (qd[1] - 8.0*qd[0]*w[1])))) + p.g*(0.4*p.m4*(w[0] + w[7]) + 0.01*p.m3*(w[26] + w[10])) - 0.16*(w[42]*w[35] + w[40] - w[36]*w[48]) - w[8] - w[11] - 0.04*p.m2*w[1]*(w[4]*w[16] - w[3]*w[20]) - w[6] - s32 - s33);
+    b[2] = u[2] - (0.16*w[40] + w[8] + w[11] + w[6] + s32 + s33 - p.g*(0.01*p.m3*w[10] + 0.4*p.m4*w[7]));
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
 static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
-    double w[71];
+    double w[67];
     detail::dynamics_terms_part0(q, p, M, w);
     detail::dynamics_terms_part1(qd, p, M, w);
-    detail::dynamics_terms_part2(qd, u, p, b, w);
+    detail::dynamics_terms_part2(qd, p, w);
     detail::dynamics_terms_part3(qd, u, p, b, w);
     detail::dynamics_terms_part4(qd, u, p, b, w);
 }
@@ -1133,375 +1145,374 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* qd, const
     J[57] = 0.0;
     J[58] = 0.0;
     J[59] = 0.0;
-    J[54] = -(w[55]*w[311] + w[317]);
+    J[54] = -(w[55]*w[307] + w[321]);
     w[1] = 1.0 - 1.0;
-    const double s106 = w[0]*w[1]*(w[50] - w[51]);
-    const double s107 = 3200.0*s106*w[92];
-    const double s108 = w[0]*(w[46] - w[47])*w[1];
-    const double s109 = s108*w[101];
-    w[3] = s107 - 80.0*s109;
+    const double s112 = w[0]*w[1]*(w[50] - w[51]);
+    const double s113 = 3200.0*s112*w[92];
+    const double s114 = w[0]*(w[46] - w[47])*w[1];
+    const double s115 = s114*w[101];
+    w[3] = s113 - 80.0*s115;
     w[31] = w[2]*(w[37] + w[39])*w[1];
-    const double s110 = 40.0*s108*w[99];
+    const double s116 = 40.0*s114*w[99];
     w[33] = w[2]*(w[42] + w[44])*w[1];
-    const double s111 = 40.0*s106*w[99];
-    w[37] = 80.0*(s109 + (w[31]*w[239] - s110*w[49]) - (w[33]*w[106] + s111*w[53])) + p.m2*w[312]*(w[11]*w[21] + w[10]*w[23])*w[1] - s107;
+    const double s117 = 40.0*s112*w[99];
+    w[37] = 80.0*(s115 + (w[31]*w[236] - s116*w[49]) - (w[33]*w[106] + s117*w[53])) + p.m2*w[308]*(w[11]*w[21] + w[10]*w[23])*w[1] - s113;
     w[39] = 2.0*w[11]*w[10];
-    const double s112 = w[0]*w[39]*w[1];
-    const double s113 = s106*w[35];
-    w[42] = s112*w[96] + s113;
+    const double s118 = w[0]*w[39]*w[1];
+    const double s119 = s112*w[35];
+    w[42] = s118*w[96] + s119;
     w[44] = 2.0*qd[0];
-    w[46] = w[259]*w[44];
-    const double s114 = w[120]*w[20] - qd[1]*(w[46] - w[263]);
+    w[46] = w[256]*w[44];
+    const double s120 = w[120]*w[20] - qd[1]*(w[46] - w[260]);
     w[47] = 2.0*qd[1];
-    J[53] = -(w[47]*w[56] + w[242]);
+    J[53] = -(w[47]*w[56] + w[239]);
     w[50] = w[65]*w[47];
-    const double s115 = w[157] + qd[0]*(w[50] + w[156]);
-    w[51] = (w[38]*s114 + w[36]*s115)*w[1];
-    const double s116 = (w[11]*s114 - w[10]*s115)*w[1];
-    const double s117 = p.m3*40.0*s116;
-    const double s118 = p.m4*s116;
-    w[57] = w[36]*s114;
-    w[58] = w[38]*s115;
+    const double s121 = w[147] + qd[0]*(w[50] + w[146]);
+    w[51] = (w[38]*s120 + w[36]*s121)*w[1];
+    const double s122 = (w[11]*s120 - w[10]*s121)*w[1];
+    const double s123 = p.m3*40.0*s122;
+    const double s124 = p.m4*s122;
+    w[57] = w[36]*s120;
+    w[58] = w[38]*s121;
     w[60] = qd[3]*w[77];
     w[62] = 0.05*w[60];
-    w[100] = w[195] + w[62] - w[196] - w[57] - qd[3]*0.05*w[76] - w[58] - w[198] - w[199];
-    const double s119 = p.m4*w[100];
-    w[114] = p.m3*(w[57] + w[58] + w[202] + w[198] - w[201]) - s119;
+    w[100] = w[319] + w[62] - w[161] - w[57] - qd[3]*0.05*w[76] - w[58] - w[164] - w[320];
+    const double s125 = p.m4*w[100];
+    w[114] = p.m3*(w[57] + w[58] + w[174] + w[164] - w[173]) - s125;
     w[116] = w[51]*w[99];
-    w[122] = w[41]*s115;
-    w[123] = w[43]*s114;
+    w[122] = w[41]*s121;
+    w[123] = w[43]*s120;
     w[124] = qd[3]*w[82];
     w[125] = 0.05*w[124];
     w[126] = 0.025*w[81];
-    w[127] = w[122] + w[123] + 0.025*w[193] + w[191] + w[126]*w[30] - w[125] - w[184];
-    w[133] = p.m4*w[127];
-    w[145] = p.m3*(w[122] + w[123] + w[188] - w[184]) + w[133];
-    w[156] = (w[41]*s114 + w[43]*s115)*w[1];
-    w[157] = w[156]*w[99];
-    w[171] = w[204] - s114;
-    w[188] = w[205] + s115;
-    w[195] = p.m4*w[156];
-    w[196] = s116*w[96] + w[13]*w[195];
-    const double s120 = 18.0*w[7];
-    w[7] = qd[1]*s120;
-    const double s121 = w[10]*s114 - w[11]*s115;
-    w[201] = p.m3*(qd[0]*(qd[2]*18.0*w[8] + w[7]) + 18.0*(qd[0]*w[159] + w[158] + qd[2]*w[160]) + w[146] - 40.0*s121 - w[162]);
-    w[8] = w[69]*w[126] + w[151] + 0.025*w[148] + s121 - w[153] - w[155];
-    w[151] = p.m4*w[8];
-    w[160] = w[201] - 40.0*w[151];
-    J[0] = 5e-05*(qdd[2]*w[3] - qdd[1]*w[37]) + 0.004*qdd[3]*w[42] - 1e-04*qdd[0]*(1600.0*(w[0]*s112*w[99] + s112*w[107]) + 40.0*((w[35]*s108 + 40.0*s112*w[92])*w[6] + w[9]*(s113 + s112*w[101]) + (s106*w[106] + w[45]*s111) - (w[40]*s110 + s108*w[239])) + (p.m2*2.0*w[23]*w[21] + p.m1*w[39])*w[1]) - (0.16*((0.025*w[35]*w[51] - 0.01125*s117 - s118)*w[6] - (s108*w[114] + w[40]*w[116]) - (s106*w[145] + w[45]*w[157])) + 0.002*p.m2*(w[171]*w[21] - w[23]*w[188])*w[1] - 0.004*(w[9]*(0.025*s117 + w[196]) + (w[0]*(40.0*s118 + s117) + s112*w[160])));
-    const double s122 = w[2]*w[43] - w[0]*w[36];
-    const double s123 = w[2]*w[41] - w[0]*w[38];
-    const double s124 = w[197] - w[52];
-    w[52] = w[11]*s122 + w[10]*s123 - s124;
-    const double s125 = w[0]*w[41] + w[2]*w[38];
-    const double s126 = w[2]*w[36] + w[0]*w[43];
-    w[202] = w[11]*s125 - w[10]*s126;
-    w[204] = w[105] + 40.0*w[202]*w[99];
-    w[205] = w[11]*s123 - w[10]*s122;
-    w[212] = 40.0*w[99]*w[205] - w[142];
-    const double s127 = w[183] + w[48];
-    w[48] = w[11]*s126 + w[10]*s125 - s127;
-    w[216] = 20.0*w[259];
-    w[217] = 20.0*w[65];
-    w[218] = w[12]*w[275];
-    w[220] = w[12]*w[28];
-    w[221] = w[13]*w[26];
-    w[222] = w[9]*(w[220] - w[221]);
-    w[223] = w[96]*w[9];
-    w[224] = w[13]*(2.0*w[223] - w[273]);
-    w[225] = w[218] + 80.0*(w[142] + w[101]*w[202]) + w[222] + w[224] - 3200.0*w[92]*w[205];
-    w[226] = 10.0*w[0] + 80.0*((w[52]*w[239] - w[49]*w[204]) - (w[212]*w[53] - w[106]*w[48])) + p.m2*(w[11]*(w[312]*w[216] - w[14]*w[23]) - w[10]*(w[14]*w[21] + w[312]*w[217])) + w[225];
+    w[127] = w[122] + w[123] + 0.025*w[153] + w[317] + w[126]*w[30] - w[125] - w[145];
+    w[140] = p.m4*w[127];
+    w[141] = p.m3*(w[122] + w[123] + w[157] - w[145]) + w[140];
+    w[146] = (w[41]*s120 + w[43]*s121)*w[1];
+    w[147] = w[146]*w[99];
+    w[150] = w[197] - s120;
+    w[157] = w[198] + s121;
+    w[161] = p.m4*w[146];
+    w[173] = s122*w[96] + w[13]*w[161];
+    const double s126 = 18.0*w[7];
+    w[7] = qd[1]*s126;
+    const double s127 = w[10]*s120 - w[11]*s121;
+    w[174] = p.m3*(qd[0]*(qd[2]*18.0*w[8] + w[7]) + 18.0*(qd[0]*w[166] + w[165] + qd[2]*w[167]) + w[151] - 40.0*s127 - w[169]);
+    w[8] = w[69]*w[126] + w[314] + 0.025*w[171] + s127 - w[316] - w[159];
+    w[167] = p.m4*w[8];
+    w[184] = w[174] - 40.0*w[167];
+    J[0] = 5e-05*(qdd[2]*w[3] - qdd[1]*w[37]) + 0.004*qdd[3]*w[42] - 1e-04*qdd[0]*(1600.0*(w[0]*s118*w[99] + s118*w[107]) + 40.0*((w[35]*s114 + 40.0*s118*w[92])*w[6] + w[9]*(s119 + s118*w[101]) + (s112*w[106] + w[45]*s117) - (w[40]*s116 + s114*w[236])) + (p.m2*2.0*w[23]*w[21] + p.m1*w[39])*w[1]) - (0.16*((0.025*w[35]*w[51] - 0.01125*s123 - s124)*w[6] - (s114*w[114] + w[40]*w[116]) - (s112*w[141] + w[45]*w[147])) + 0.002*p.m2*(w[150]*w[21] - w[23]*w[157])*w[1] - 0.004*(w[9]*(0.025*s123 + w[173]) + (w[0]*(40.0*s124 + s123) + s118*w[184])));
+    const double s128 = w[2]*w[43] - w[0]*w[36];
+    const double s129 = w[2]*w[41] - w[0]*w[38];
+    const double s130 = w[163] - w[52];
+    w[52] = w[11]*s128 + w[10]*s129 - s130;
+    const double s131 = w[0]*w[41] + w[2]*w[38];
+    const double s132 = w[2]*w[36] + w[0]*w[43];
+    w[197] = w[11]*s131 - w[10]*s132;
+    w[198] = w[105] + 40.0*w[197]*w[99];
+    w[204] = w[11]*s129 - w[10]*s128;
+    w[205] = 40.0*w[99]*w[204] - w[143];
+    const double s133 = w[144] + w[48];
+    w[48] = w[11]*s132 + w[10]*s131 - s133;
+    w[208] = 20.0*w[256];
+    w[209] = 20.0*w[65];
+    w[210] = w[12]*w[272];
+    w[211] = w[12]*w[28];
+    w[212] = w[13]*w[26];
+    w[213] = w[9]*(w[211] - w[212]);
+    w[214] = w[96]*w[9];
+    w[215] = w[13]*(2.0*w[214] - w[270]);
+    w[216] = w[210] + 80.0*(w[143] + w[101]*w[197]) + w[213] + w[215] - 3200.0*w[92]*w[204];
+    w[217] = 10.0*w[0] + 80.0*((w[52]*w[236] - w[49]*w[198]) - (w[205]*w[53] - w[106]*w[48])) + p.m2*(w[11]*(w[308]*w[208] - w[14]*w[23]) - w[10]*(w[14]*w[21] + w[308]*w[209])) + w[216];
     w[14] = (0.2 + 0.025*p.m4)*w[6];
-    w[227] = w[35]*w[205];
-    w[228] = w[14] - w[96]*(w[2] + w[9]) - w[227];
-    w[229] = 2.0*w[0]*w[2];
-    w[230] = w[98]*w[9];
+    w[218] = w[35]*w[204];
+    w[219] = w[14] - w[96]*(w[2] + w[9]) - w[218];
+    w[220] = 2.0*w[0]*w[2];
+    w[221] = w[98]*w[9];
     w[98] = w[29]*w[95];
     w[95] = w[104]*w[6];
     w[104] = 0.025*w[99]*w[6];
-    w[231] = 0.025*w[101]*w[6] - w[9]*w[92];
-    w[232] = 3.0*(w[9]*w[19] + w[292]*w[6]);
-    w[233] = 8.0*2.0*w[9]*w[6];
-    w[234] = 20.0*(w[18]*w[6] - w[9]*w[267]);
-    w[235] = w[13]*w[253];
-    w[236] = w[235]*w[9] + w[24]*w[275];
-    w[242] = w[12]*w[25];
-    w[243] = w[15]*w[273] + w[242]*w[9];
-    w[244] = 2.0*w[30];
-    const double s128 = w[67] - w[261];
-    w[245] = 0.009*((w[69]*w[244] - 0.1111111111111111*w[30]*w[264] - 0.016666666666666666*w[161] - w[146])*w[6] + w[9]*(qd[0]*0.016666666666666666*w[182] - qd[2]*0.016666666666666666*s128 - w[180]*w[30] - 2.0*w[158] - qd[1]*0.016666666666666666*w[67] - w[155]));
-    w[180] = w[154] + w[260];
-    w[154] = w[115] + 60.0*w[180] + w[5];
+    w[222] = 0.025*w[101]*w[6] - w[9]*w[92];
+    w[223] = 3.0*(w[9]*w[19] + w[289]*w[6]);
+    w[224] = 8.0*2.0*w[9]*w[6];
+    w[225] = 20.0*(w[18]*w[6] - w[9]*w[264]);
+    w[226] = w[13]*w[250];
+    w[227] = w[226]*w[9] + w[24]*w[272];
+    w[228] = w[12]*w[25];
+    w[229] = w[15]*w[270] + w[228]*w[9];
+    w[230] = 2.0*w[30];
+    const double s134 = w[67] - w[258];
+    w[231] = 0.009*((w[69]*w[230] - 0.1111111111111111*w[30]*w[261] - 0.016666666666666666*w[168] - w[151])*w[6] + w[9]*(qd[0]*0.016666666666666666*w[195] - qd[2]*0.016666666666666666*s134 - w[193]*w[30] - 2.0*w[165] - qd[1]*0.016666666666666666*w[67] - w[159]));
+    w[193] = w[158] + w[257];
+    w[158] = w[115] + 60.0*w[193] + w[5];
     w[5] = qd[2]*w[67];
     w[67] = 120.0*w[69] - w[88];
-    w[246] = 0.00015*((w[74]*w[154] + w[69]*(60.0*w[257] + qd[1]*w[87] + w[119] - qd[2]*60.0*w[4])) + ((qd[1]*6.666666666666667*s128 + 6.666666666666667*w[5] + w[30]*w[67] + w[155] - qd[2]*6.666666666666667*w[261])*w[6] + w[9]*(w[30]*w[291] - 120.0*w[158] - 6.666666666666667*w[161] - w[146])) + (w[19]*w[146] + w[292]*w[155]));
-    w[4] = w[74]*w[252];
-    w[87] = (w[81]*w[281] - w[83]*w[84]) + (w[82]*w[286] + w[4]*w[78]);
-    w[247] = 8e-04*(w[9]*(0.0625*w[87] - w[155]) + (0.0625*(w[286]*w[78] + w[203]) - w[146])*w[6]);
-    w[203] = 0.025*w[80];
-    w[248] = w[203]*w[30];
-    const double s129 = w[118]*s127;
-    w[249] = 0.025*w[192];
-    w[250] = 0.025*w[77];
-    const double s130 = w[250] - w[74];
-    w[251] = w[191] - w[69]*s130;
-    w[191] = w[44]*w[20];
-    w[20] = qd[1]*(w[191] - w[68]) - w[120]*w[259];
-    const double s131 = w[38]*w[20] - w[122];
+    w[239] = 0.00015*((w[74]*w[158] + w[69]*(60.0*w[254] + qd[1]*w[87] + w[119] - qd[2]*60.0*w[4])) + ((qd[1]*6.666666666666667*s134 + 6.666666666666667*w[5] + w[30]*w[67] + w[159] - qd[2]*6.666666666666667*w[258])*w[6] + w[9]*(w[30]*w[288] - 120.0*w[165] - 6.666666666666667*w[168] - w[151])) + (w[19]*w[151] + w[289]*w[159]));
+    w[4] = w[74]*w[249];
+    w[87] = (w[81]*w[278] - w[83]*w[84]) + (w[82]*w[283] + w[4]*w[78]);
+    w[240] = 8e-04*(w[9]*(0.0625*w[87] - w[159]) + (0.0625*(w[283]*w[78] + w[196]) - w[151])*w[6]);
+    w[196] = 0.025*w[80];
+    w[241] = w[196]*w[30];
+    const double s135 = w[118]*s133;
+    w[242] = 0.025*w[152];
+    w[243] = 0.025*w[77];
+    const double s136 = w[243] - w[74];
+    w[244] = w[317] - w[69]*s136;
+    w[245] = w[44]*w[20];
+    w[20] = qd[1]*(w[245] - w[68]) - w[120]*w[256];
+    const double s137 = w[38]*w[20] - w[122];
     w[68] = w[44]*w[22];
     w[22] = qd[1]*(w[68] + w[66]) + w[120]*w[65];
-    const double s132 = w[123] + w[36]*w[22];
-    w[66] = p.m4*(w[125] + s129 + s131 - w[248] - w[249] - w[251] - s132);
-    w[256] = qd[0]*(s120 - w[6]) + 18.0*w[64];
-    w[64] = 0.025*(w[187] - w[69]*w[256]);
-    w[187] = p.m3*(s129 + w[64] + s131 - s132);
-    w[257] = w[66] + w[187];
-    w[260] = 0.025*(w[200] + w[74]*w[256]);
-    const double s133 = w[118]*s124;
-    const double s134 = w[57] - w[43]*w[22];
-    const double s135 = w[58] + w[41]*w[20];
-    w[200] = p.m3*(w[260] - s133 - s134 - s135);
-    w[261] = 0.025*(w[170] - w[83]*w[30]);
-    w[263] = w[74]*s130 + w[199];
-    w[199] = w[261] + s133 + s134 + s135 + w[263] - w[62];
-    w[279] = p.m4*w[199];
-    w[292] = w[200] - w[279];
-    w[311] = w[13]*s119;
+    const double s138 = w[123] + w[36]*w[22];
+    w[66] = p.m4*(w[125] + s135 + s137 - w[241] - w[242] - w[244] - s138);
+    w[246] = qd[0]*(s126 - w[6]) + 18.0*w[64];
+    w[64] = 0.025*(w[156] - w[69]*w[246]);
+    w[156] = p.m3*(s135 + w[64] + s137 - s138);
+    w[247] = w[66] + w[156];
+    w[248] = 0.025*(w[172] + w[74]*w[246]);
+    const double s139 = w[118]*s130;
+    const double s140 = w[57] - w[43]*w[22];
+    const double s141 = w[58] + w[41]*w[20];
+    w[172] = p.m3*(w[248] - s139 - s140 - s141);
+    w[253] = 0.025*(w[160] - w[83]*w[30]);
+    w[254] = w[74]*s136 + w[320];
+    w[257] = w[253] + s139 + s140 + s141 + w[254] - w[62];
+    w[258] = p.m4*w[257];
+    w[260] = w[172] - w[258];
+    w[276] = w[13]*s125;
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part1(const double* qd, const Parameters& p, const double* qdd, double* J, double* w) {
-    const double s136 = w[9]*(0.01125*w[201] - w[151] - 0.025*w[311]);
-    const double s137 = w[10]*w[22] + w[11]*w[20];
-    w[317] = 0.05*w[61];
-    const double s138 = 0.025*w[163];
-    const double s139 = w[69]*w[317] + s138 + (w[74]*w[126] + w[69]*w[149]) - (w[69]*w[150] + w[74]*w[203]) - w[146];
-    const double s140 = s137 + s139;
-    const double s141 = p.m4*s140;
-    const double s142 = qd[0]*w[89];
-    const double s143 = 18.0*(w[5] + w[162]) + qd[1]*(w[185] - s142) + w[158] + w[155] - qd[2]*s142;
-    const double s144 = p.m3*(40.0*s137 + s143);
-    w[5] = w[115] + 0.15*w[180] + w[262];
-    const double s145 = 0.001*((w[267]*w[146] - w[155]*w[18]) - (w[74]*(0.15*w[255] + qd[2]*w[17] - qd[1]*w[72] - w[119]) + w[69]*w[5]));
+    const double s142 = w[9]*(0.01125*w[174] - w[167] - 0.025*w[276]);
+    const double s143 = w[10]*w[22] + w[11]*w[20];
+    const double s144 = 0.025*w[177];
+    const double s145 = w[69]*w[234] + s144 + (w[74]*w[126] + w[69]*w[162]) - (w[69]*w[313] + w[74]*w[196]) - w[151];
+    const double s146 = s143 + s145;
+    const double s147 = p.m4*s146;
+    const double s148 = qd[0]*w[89];
+    const double s149 = 18.0*(w[5] + w[169]) + qd[1]*(w[154] - s148) + w[165] + w[159] - qd[2]*s148;
+    const double s150 = p.m3*(40.0*s143 + s149);
+    w[5] = w[115] + 0.15*w[193] + w[259];
+    const double s151 = 0.001*((w[264]*w[151] - w[159]*w[18]) - (w[74]*(0.15*w[252] + qd[2]*w[17] - qd[1]*w[72] - w[119]) + w[69]*w[5]));
     w[17] = w[91] - w[0]*w[0];
     w[72] = 0.00025*w[54];
-    w[89] = w[96]*s140 + w[35]*w[199];
-    const double s146 = (w[96]*w[8] - w[13]*w[133] - 0.025*w[201])*w[6];
-    w[8] = w[254] - w[213]*w[119] - w[166];
-    w[133] = 9.0*w[300] - w[61];
+    w[89] = w[96]*s146 + w[35]*w[257];
+    const double s152 = (w[96]*w[8] - w[13]*w[140] - 0.025*w[174])*w[6];
+    w[8] = w[251] - w[206]*w[119] - w[180];
+    w[140] = 9.0*w[142] - w[61];
     w[61] = w[12]*w[115];
-    w[146] = w[13]*w[115];
-    w[155] = qd[3]*w[271];
-    w[158] = w[192] - w[124];
-    w[124] = qd[3]*w[83] + w[147];
-    const double s147 = 5e-05*((w[83]*w[8] + (w[115]*w[252] + w[9]*w[133])*w[81]) - ((7.0*(w[61] - w[306]) + w[146] + w[155])*w[78] + w[82]*w[169]) - (w[253]*w[158] + w[275]*w[172]) - (w[25]*w[124] + w[273]*w[164]));
-    w[162] = 9.0*w[158] + (w[69]*w[177] - 16.0*w[82]*w[75]) + w[124] - (w[69]*w[84] - w[75]*w[281]);
-    const double s148 = w[170] - w[60];
-    w[60] = w[179] + 9.0*(qd[3]*w[76] + s148) + w[164];
-    w[170] = w[13]*w[60];
-    const double s149 = 5e-05*w[24]*w[162] + 5e-05*w[170]*w[9];
-    w[179] = w[176] + w[286];
-    w[180] = w[174] + w[175] + w[75]*w[179] + w[172];
-    w[174] = w[12]*w[180];
-    w[175] = 7.0*w[83];
-    w[185] = qd[3]*w[175] + 7.0*w[147] + (16.0*w[83]*w[75] + w[69]*w[176]) + w[158] + (w[69]*w[286] - w[4]*w[75]);
-    const double s150 = 5e-05*w[174]*w[9] + 5e-05*w[15]*w[185];
+    w[142] = w[13]*w[115];
+    w[151] = qd[3]*w[268];
+    w[154] = w[152] - w[124];
+    w[124] = qd[3]*w[83] + w[170];
+    const double s153 = 5e-05*((w[83]*w[8] + (w[115]*w[249] + w[9]*w[140])*w[81]) - ((7.0*(w[61] - w[302]) + w[142] + w[151])*w[78] + w[82]*w[183]) - (w[250]*w[154] + w[272]*w[185]) - (w[25]*w[124] + w[270]*w[178]));
+    w[152] = 9.0*w[154] + (w[69]*w[190] - 16.0*w[82]*w[75]) + w[124] - (w[69]*w[84] - w[75]*w[278]);
+    const double s154 = w[160] - w[60];
+    w[60] = w[192] + 9.0*(qd[3]*w[76] + s154) + w[178];
+    w[159] = w[13]*w[60];
+    const double s155 = 5e-05*w[24]*w[152] + 5e-05*w[159]*w[9];
+    w[160] = w[189] + w[283];
+    w[165] = w[187] + w[188] + w[75]*w[160] + w[185];
+    w[169] = w[12]*w[165];
+    w[174] = 7.0*w[83];
+    w[187] = qd[3]*w[174] + 7.0*w[170] + (16.0*w[83]*w[75] + w[69]*w[189]) + w[154] + (w[69]*w[283] - w[4]*w[75]);
+    const double s156 = 5e-05*w[169]*w[9] + 5e-05*w[15]*w[187];
     w[4] = 0.00025*qd[1]*w[0];
-    J[1] = 5e-05*(qdd[1]*w[226] + qdd[2]*w[225]) + 0.004*qdd[3]*w[228] + (w[245] + s145 + 0.004*((w[9]*(0.025*s144 + w[89]) - s146) - (w[2]*w[160] - w[0]*(40.0*s141 + s144))) + s147 - w[246] - w[247] - 0.16*((w[114]*w[202] + w[40]*w[257]) + (w[45]*w[292] + w[205]*w[145]) + (s136 - (s141 + 0.025*w[13]*w[66] + 0.01125*s144)*w[6])) - qd[1]*(0.058*qd[0]*w[17] + w[72]) - 0.002*p.m2*((w[216]*w[171] - w[23]*w[22]) + (w[20]*w[21] + w[217]*w[188])) - s149 - s150 - (w[72]*w[86] + 16.0*qd[0]*w[0]*w[4])) - 1e-04*qdd[0]*(40.0*(w[229] + (w[40]*w[204] + w[202]*w[239]) + (w[95] + w[9]*(w[104] - w[227] - w[97] - w[2]*w[101])) - (w[45]*w[212] + w[106]*w[205]) - (w[230] + (w[312]*w[92] + w[35]*w[202] + w[98] - w[102])*w[6])) + w[233] + p.m2*2.0*(w[217]*w[21] - w[216]*w[23]) - 1600.0*(w[0]*(w[2]*w[99] - w[231]) + w[2]*w[107]) - w[232] - 310.0*w[229] - w[234] - w[236] - w[243]);
-    w[86] = w[14] - w[223] - w[93];
-    const double s151 = 3200.0*w[40]*w[92];
-    const double s152 = w[45]*w[101] + w[142];
-    w[14] = w[218] + w[222] + w[224] - s151 - 80.0*((w[49]*w[106] - w[53]*w[239])*w[1] - s152);
-    w[107] = w[218] + w[222] + w[224] + 80.0*s152 - s151;
-    w[142] = p.m3*(w[122] + w[123] - w[184] - w[64]);
-    w[64] = p.m4*(w[122] + w[123] + w[248] + w[249] + w[251] - w[125] - w[184]);
-    w[122] = w[142] + w[64];
-    const double s153 = p.m3*s143;
-    const double s154 = p.m4*s139;
-    w[123] = p.m3*(w[57] + w[58] + w[198] - w[260]);
-    w[147] = p.m4*(w[57] + w[261] + w[58] + w[198] + w[263] - w[62]);
-    w[57] = w[123] + w[147];
-    w[58] = w[12]*s154 + w[13]*w[147];
-    J[2] = 0.004*qdd[3]*w[86] + 1e-04*qdd[0]*(w[232] + w[234] + w[236] + w[243] - 1600.0*w[0]*w[231] - 40.0*((w[45]*w[239] + w[40]*w[106])*w[1] + ((w[104] - w[93] - w[97])*w[9] + w[95]) - (w[230] + (w[98] + w[103] - w[102])*w[6])) - w[233]) + 5e-05*(qdd[1]*w[14] + qdd[2]*w[107]) + (w[245] + s145 + 0.16*((w[40]*w[122] - w[45]*w[114]) - (s136 + (0.025*w[13]*w[64] - 0.01125*s153 - s154)*w[6]) - (w[40]*w[145] - w[45]*w[57])) + 0.004*(w[0]*(40.0*s154 + s153) + (w[9]*(0.025*s153 + w[58]) - s146)) + s147 - w[246] - w[247] - s149 - s150);
-    const double s155 = 2.0*w[12]*w[13];
-    w[62] = p.m4*s155;
-    w[95] = p.m4*s155*w[1];
+    J[1] = 5e-05*(qdd[1]*w[217] + qdd[2]*w[216]) + 0.004*qdd[3]*w[219] + (w[231] + s151 + 0.004*((w[9]*(0.025*s150 + w[89]) - s152) - (w[2]*w[184] - w[0]*(40.0*s147 + s150))) + s153 - w[239] - w[240] - 0.16*((w[114]*w[197] + w[40]*w[247]) + (w[45]*w[260] + w[204]*w[141]) + (s142 - (s147 + 0.025*w[13]*w[66] + 0.01125*s150)*w[6])) - qd[1]*(0.058*qd[0]*w[17] + w[72]) - 0.002*p.m2*((w[208]*w[150] - w[23]*w[22]) + (w[20]*w[21] + w[209]*w[157])) - s155 - s156 - (w[72]*w[86] + 16.0*qd[0]*w[0]*w[4])) - 1e-04*qdd[0]*(40.0*(w[220] + (w[40]*w[198] + w[197]*w[236]) + (w[95] + w[9]*(w[104] - w[218] - w[97] - w[2]*w[101])) - (w[45]*w[205] + w[106]*w[204]) - (w[221] + (w[308]*w[92] + w[35]*w[197] + w[98] - w[102])*w[6])) + w[224] + p.m2*2.0*(w[209]*w[21] - w[208]*w[23]) - 1600.0*(w[0]*(w[2]*w[99] - w[222]) + w[2]*w[107]) - w[223] - 310.0*w[220] - w[225] - w[227] - w[229]);
+    w[86] = w[14] - w[214] - w[93];
+    const double s157 = 3200.0*w[40]*w[92];
+    const double s158 = w[45]*w[101] + w[143];
+    w[14] = w[210] + w[213] + w[215] - s157 - 80.0*((w[49]*w[106] - w[53]*w[236])*w[1] - s158);
+    w[107] = w[210] + w[213] + w[215] + 80.0*s158 - s157;
+    w[143] = p.m3*(w[122] + w[123] - w[145] - w[64]);
+    w[64] = p.m4*(w[122] + w[123] + w[241] + w[242] + w[244] - w[125] - w[145]);
+    w[122] = w[143] + w[64];
+    const double s159 = p.m3*s149;
+    const double s160 = p.m4*s145;
+    w[123] = p.m3*(w[57] + w[58] + w[164] - w[248]);
+    w[145] = p.m4*(w[57] + w[253] + w[58] + w[164] + w[254] - w[62]);
+    w[57] = w[123] + w[145];
+    w[58] = w[12]*s160 + w[13]*w[145];
+    J[2] = 0.004*qdd[3]*w[86] + 1e-04*qdd[0]*(w[223] + w[225] + w[227] + w[229] - 1600.0*w[0]*w[222] - 40.0*((w[45]*w[236] + w[40]*w[106])*w[1] + ((w[104] - w[93] - w[97])*w[9] + w[95]) - (w[221] + (w[98] + w[103] - w[102])*w[6])) - w[224]) + 5e-05*(qdd[1]*w[14] + qdd[2]*w[107]) + (w[231] + s151 + 0.16*((w[40]*w[122] - w[45]*w[114]) - (s142 + (0.025*w[13]*w[64] - 0.01125*s159 - s160)*w[6]) - (w[40]*w[141] - w[45]*w[57])) + 0.004*(w[0]*(40.0*s160 + s159) + (w[9]*(0.025*s159 + w[58]) - s152)) + s153 - w[239] - w[240] - s155 - s156);
+    const double s161 = 2.0*w[12]*w[13];
+    w[62] = p.m4*s161;
+    w[95] = p.m4*s161*w[1];
     w[97] = w[35]*(w[0] + w[6]) - w[29]*w[95] - w[45]*w[96];
     w[29] = w[28]*w[6];
-    w[98] = 2.0*p.m4*(w[113] - w[94])*w[6] + (w[12]*w[297] - w[235]) - 80.0*(w[223] - w[93]) - (w[15]*w[278] + w[24]*w[28]) - (w[15]*w[26] + w[24]*w[252]) - (w[242] + w[13]*w[29]);
-    w[93] = 80.0*(w[223]*w[53] + w[108]*w[49]) - w[98];
-    w[94] = (w[78]*w[84] - w[90]*w[81]) - (w[286]*w[81] + w[296]*w[78]);
-    const double s156 = w[125] + 0.025*(w[69]*w[78] - w[193]) - w[74]*w[189];
-    w[102] = p.m4*s156;
-    w[103] = p.m4*(w[149]*w[74] + 0.025*(w[30]*w[78] + w[148]) - w[153]);
-    w[104] = (w[13]*w[103] - w[96]*w[127]) - (w[96]*s156 + w[13]*w[151]);
-    w[106] = w[69]*(w[149] - w[317]) + w[189]*w[30] - s138 - 0.05*w[173];
+    w[98] = 2.0*p.m4*(w[113] - w[94])*w[6] + (w[12]*w[294] - w[226]) - 80.0*(w[214] - w[93]) - (w[15]*w[275] + w[24]*w[28]) - (w[15]*w[26] + w[24]*w[249]) - (w[228] + w[13]*w[29]);
+    w[93] = 80.0*(w[214]*w[53] + w[108]*w[49]) - w[98];
+    w[94] = (w[78]*w[84] - w[90]*w[81]) - (w[283]*w[81] + w[293]*w[78]);
+    const double s162 = w[125] + 0.025*(w[69]*w[78] - w[153]) - w[74]*w[148];
+    w[102] = p.m4*s162;
+    w[103] = p.m4*(w[162]*w[74] + 0.025*(w[30]*w[78] + w[171]) - w[316]);
+    w[104] = (w[13]*w[103] - w[96]*w[127]) - (w[96]*s162 + w[13]*w[167]);
+    w[106] = w[69]*w[235] + w[148]*w[30] - s144 - 0.05*w[186];
     w[113] = p.m4*w[106];
-    w[125] = w[75]*(w[177] - w[296]) + qd[3]*7.0*w[76] + 7.0*s148 - w[164];
-    w[76] = (w[176] - w[90])*w[75] + 9.0*w[163] + qd[3]*w[285] - w[172];
+    w[125] = w[75]*(w[190] - w[293]) + qd[3]*7.0*w[76] + 7.0*s154 - w[178];
+    w[76] = (w[189] - w[90])*w[75] + 9.0*w[177] + qd[3]*w[282] - w[185];
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part2(const double* qd, const Parameters& p, const double* qdd, double* J, double* w) {
-    J[3] = 1e-04*qdd[0]*(1600.0*w[0]*0.025*w[105] + 40.0*((w[105] + w[40]*w[96] - 0.025*w[62]*w[6])*w[6] + w[40]*w[108] + w[97]*w[9] - w[45]*w[223]) + (w[24]*w[25] - w[15]*w[29]) - (w[15]*w[253] + w[24]*w[297])) + (w[121]*0.0625*w[94] + 0.004*(w[0]*40.0*w[102] - w[104]*w[9]) - 0.16*(w[45]*w[103] - (w[102] - 0.025*(w[96]*w[100] + w[13]*w[113]))*w[6] - w[40]*w[113]) - 5e-05*((w[81]*w[169] - (w[27]*w[119] - 7.0*w[59] - w[166])*w[78]) + (w[15]*w[125] + w[24]*w[180]) + (w[172]*w[25] - w[29]*w[164]) - (w[24]*w[76] + w[15]*w[60]) - (w[78]*w[8] + (9.0*w[165] + qd[3]*w[213]*w[6] - w[168])*w[81]) - (w[253]*w[164] + w[172]*w[297]))) - 0.004*qdd[3]*w[97] - 5e-05*(qdd[2]*w[98] - qdd[1]*w[93]);
-    w[27] = (w[9]*w[286] + w[253]*w[75]) - w[169] - (16.0*w[24]*w[75] - w[176]*w[9]);
-    w[60] = (w[75]*w[25] + w[9]*w[84]) - (w[177]*w[9] + 16.0*w[15]*w[75]) - w[8];
-    const double s157 = w[191] - w[259]*w[47];
-    const double s158 = w[43]*s157;
-    const double s159 = w[50] + w[68];
-    const double s160 = w[41]*s159;
-    w[50] = p.m4*(0.025*(w[146] - w[24]*w[30]) + 0.05*w[155] - s158 - s160 - (w[9]*w[190] + w[74]*w[305]));
-    w[68] = p.m3*(0.025*(w[186]*w[9] - w[74]*w[34]) - s158 - s160);
+    J[3] = 1e-04*qdd[0]*(1600.0*w[0]*0.025*w[105] + 40.0*((w[105] + w[40]*w[96] - 0.025*w[62]*w[6])*w[6] + w[40]*w[108] + w[97]*w[9] - w[45]*w[214]) + (w[24]*w[25] - w[15]*w[29]) - (w[15]*w[250] + w[24]*w[294])) + (w[121]*0.0625*w[94] + 0.004*(w[0]*40.0*w[102] - w[104]*w[9]) - 0.16*(w[45]*w[103] - (w[102] - 0.025*(w[96]*w[100] + w[13]*w[113]))*w[6] - w[40]*w[113]) - 5e-05*((w[81]*w[183] - (w[27]*w[119] - 7.0*w[59] - w[180])*w[78]) + (w[15]*w[125] + w[24]*w[165]) + (w[185]*w[25] - w[29]*w[178]) - (w[24]*w[76] + w[15]*w[60]) - (w[78]*w[8] + (9.0*w[179] + qd[3]*w[206]*w[6] - w[182])*w[81]) - (w[250]*w[178] + w[185]*w[294]))) - 0.004*qdd[3]*w[97] - 5e-05*(qdd[2]*w[98] - qdd[1]*w[93]);
+    w[27] = (w[9]*w[283] + w[250]*w[75]) - w[183] - (16.0*w[24]*w[75] - w[189]*w[9]);
+    w[60] = (w[75]*w[25] + w[9]*w[84]) - (w[190]*w[9] + 16.0*w[15]*w[75]) - w[8];
+    const double s163 = w[245] - w[256]*w[47];
+    const double s164 = w[43]*s163;
+    const double s165 = w[50] + w[68];
+    const double s166 = w[41]*s165;
+    w[50] = p.m4*(0.025*(w[142] - w[24]*w[30]) + 0.05*w[151] - s164 - s166 - (w[9]*w[149] + w[74]*w[301]));
+    w[68] = p.m3*(0.025*(w[155]*w[9] - w[74]*w[34]) - s164 - s166);
     w[100] = w[50] + w[68];
-    const double s161 = w[11]*s159 - w[10]*s157;
-    w[102] = 0.025*w[272];
-    const double s162 = 0.05*w[306] + w[119] + s161 - 0.025*w[61] - (w[9]*w[150] + w[102]*w[74]) - (w[126]*w[6] + 0.025*w[69]*w[24]);
-    const double s163 = p.m4*s162;
-    const double s164 = w[38]*s159;
-    const double s165 = w[36]*s157;
-    w[61] = p.m4*(s164 + s165 + 0.025*w[167] + (w[190]*w[6] + w[69]*w[305]) - 0.05*w[59] - w[102]*w[30]);
+    const double s167 = w[11]*s165 - w[10]*s163;
+    w[102] = 0.025*w[269];
+    const double s168 = 0.05*w[302] + w[119] + s167 - 0.025*w[61] - (w[9]*w[313] + w[102]*w[74]) - (w[126]*w[6] + 0.025*w[69]*w[24]);
+    const double s169 = p.m4*s168;
+    const double s170 = w[38]*s165;
+    const double s171 = w[36]*s163;
+    w[61] = p.m4*(s170 + s171 + 0.025*w[181] + (w[149]*w[6] + w[69]*w[301]) - 0.05*w[59] - w[102]*w[30]);
     w[59] = 1.0 + 1.0;
-    const double s166 = p.m3*(w[30]*(w[59]*w[6] - w[313]) - 40.0*s161 - 18.0*w[159] - w[7] - qd[2]*w[313]);
-    w[7] = p.m3*(s164 + s165 + 0.025*(w[69]*w[34] - w[186]*w[6]));
+    const double s172 = p.m3*(w[30]*(w[59]*w[6] - w[309]) - 40.0*s167 - 18.0*w[166] - w[7] - qd[2]*w[309]);
+    w[7] = p.m3*(s170 + s171 + 0.025*(w[69]*w[34] - w[155]*w[6]));
     w[34] = w[61] + w[7];
-    w[121] = w[70]*w[44] - s157;
-    w[70] = w[44]*w[71] + s159;
-    const double s167 = w[182] - w[258];
-    const double s168 = (w[15]*w[286] + w[253]*w[78]) - (w[24]*w[84] - w[81]*w[25]);
-    const double s169 = w[13]*w[50] - w[96]*s162;
-    J[4] = -(w[85]*w[4] + 0.16*(w[45]*w[100] + w[40]*w[34] - (s163 + 0.025*w[13]*w[61] - 0.01125*s166)*w[6]) + w[0]*(0.004*(s166 - 40.0*s163) - 0.058*w[54]) + w[9]*(0.001*w[5] + 8e-04*(w[115] - 0.0625*s168) + 0.004*(0.025*s166 + s169) + 0.00015*(120.0*w[115] + (w[9] - w[19])*w[30] - 6.666666666666667*s167)) - 5e-05*(w[166]*w[25] + w[253]*w[168] - w[15]*(w[27] - w[169]) - w[24]*(w[8] - w[60])) - 0.002*p.m2*(w[23]*w[121] - w[21]*w[70]) - 0.001*w[115]*w[18] - 0.009*(0.1111111111111111*w[30]*w[18] + w[30]*(1.0 + 2.0)*w[9] - 0.016666666666666666*s167)*w[6] - 0.00015*(w[154]*w[6] + w[119]*w[19]));
-    J[40] = -(8e-04*s167 + 5e-05*(s168 + (w[29]*w[78] + w[15]*w[90]) + (w[24]*w[296] - w[297]*w[81])) - 0.004*s169);
-    w[5] = w[75]*(16.0*w[13] + w[28]) + w[284];
-    w[18] = w[280] + w[75]*(16.0*w[12] + w[26]) + qd[3]*w[277] + w[282];
-    const double s170 = 5e-05*(w[24]*w[5] + w[15]*w[18] + w[283] + w[290] + (w[276] - w[12]*w[8]) - (w[274] + w[13]*w[169]));
-    const double s171 = 0.001*w[270];
-    const double s172 = 0.009*(0.016666666666666666*w[69] + w[74] + w[181])*w[6];
+    w[121] = w[70]*w[44] - s163;
+    w[70] = w[44]*w[71] + s165;
+    const double s173 = w[195] - w[255];
+    const double s174 = (w[15]*w[283] + w[250]*w[78]) - (w[24]*w[84] - w[81]*w[25]);
+    const double s175 = w[13]*w[50] - w[96]*s168;
+    J[4] = -(w[85]*w[4] + 0.16*(w[45]*w[100] + w[40]*w[34] - (s169 + 0.025*w[13]*w[61] - 0.01125*s172)*w[6]) + w[0]*(0.004*(s172 - 40.0*s169) - 0.058*w[54]) + w[9]*(0.001*w[5] + 8e-04*(w[115] - 0.0625*s174) + 0.004*(0.025*s172 + s175) + 0.00015*(120.0*w[115] + (w[9] - w[19])*w[30] - 6.666666666666667*s173)) - 5e-05*(w[180]*w[25] + w[250]*w[182] - w[15]*(w[27] - w[183]) - w[24]*(w[8] - w[60])) - 0.002*p.m2*(w[23]*w[121] - w[21]*w[70]) - 0.001*w[115]*w[18] - 0.009*(0.1111111111111111*w[30]*w[18] + w[30]*(1.0 + 2.0)*w[9] - 0.016666666666666666*s173)*w[6] - 0.00015*(w[158]*w[6] + w[119]*w[19]));
+    J[40] = -(8e-04*s173 + 5e-05*(s174 + (w[29]*w[78] + w[15]*w[90]) + (w[24]*w[293] - w[294]*w[81])) - 0.004*s175);
+    w[5] = w[75]*(16.0*w[13] + w[28]) + w[281];
+    w[18] = w[277] + w[75]*(16.0*w[12] + w[26]) + qd[3]*w[274] + w[279];
+    const double s176 = 5e-05*(w[24]*w[5] + w[15]*w[18] + w[280] + w[287] + (w[273] - w[12]*w[8]) - (w[271] + w[13]*w[183]));
+    const double s177 = 0.001*w[267];
+    const double s178 = 0.009*(0.016666666666666666*w[69] + w[74] + w[194])*w[6];
     w[8] = w[0]*w[47];
     w[19] = w[10]*w[8] + w[65]*w[44];
     w[25] = w[11]*w[8] - w[46];
-    const double s173 = 0.025*w[244];
-    const double s174 = w[43]*w[25];
-    const double s175 = w[41]*w[19];
-    const double s176 = w[183]*w[47];
-    w[29] = p.m3*(s173 + s174 + s175 - s176);
-    const double s177 = 0.025*(w[80] - (w[79] + w[81]));
-    w[41] = p.m4*(s174 + s175 - s177 - s176);
+    const double s179 = 0.025*w[230];
+    const double s180 = w[43]*w[25];
+    const double s181 = w[41]*w[19];
+    const double s182 = w[144]*w[47];
+    w[29] = p.m3*(s179 + s180 + s181 - s182);
+    const double s183 = 0.025*(w[80] - (w[79] + w[81]));
+    w[41] = p.m4*(s180 + s181 - s183 - s182);
     w[43] = w[29] + w[41];
-    const double s178 = w[36]*w[25];
-    const double s179 = w[197]*w[47];
-    const double s180 = w[38]*w[19];
-    const double s181 = 0.45*w[244];
-    w[36] = p.m3*(s178 + s179 + s180 + s181);
-    const double s182 = w[149] + w[317] + (w[30] - w[150]);
-    w[30] = p.m4*(s178 + s179 + s180 + s182);
+    const double s184 = w[36]*w[25];
+    const double s185 = w[163]*w[47];
+    const double s186 = w[38]*w[19];
+    const double s187 = 0.45*w[230];
+    w[36] = p.m3*(s184 + s185 + s186 + s187);
+    const double s188 = w[162] + w[234] + (w[30] - w[313]);
+    w[30] = p.m4*(s184 + s185 + s186 + s188);
     w[38] = w[36] + w[30];
-    const double s183 = w[10]*w[25] - w[11]*w[19];
-    const double s184 = w[69] - 18.0*w[74] - w[256];
-    const double s185 = p.m3*(40.0*s183 + s184);
-    const double s186 = qd[0]*w[9]*w[59] - w[250]*w[59];
-    const double s187 = p.m4*(s183 - s186);
-    const double s188 = 0.00015*(w[9]*(6.666666666666667*w[69] + w[74] + w[67]) - w[293] - w[294]);
-    w[46] = (w[81]*w[28] - w[288]) - (w[287] + w[26]*w[78]);
-    const double s189 = 8e-04*(w[69] - 0.0625*w[46]);
-    w[65] = w[12]*s187 - w[13]*w[41];
-    J[5] = s170 + s172 + 0.16*(w[45]*w[43] + (0.025*w[13]*w[30] - 0.01125*s185 - s187)*w[6] - w[40]*w[38]) + w[0]*(0.00025*(w[47] + w[143]) + w[144] - 0.004*(40.0*s187 + s185)) - s171 - 0.002*p.m2*(w[19]*w[21] + w[23]*w[25]) - s188 - w[9]*(s189 + 0.004*(0.025*s185 + w[65]));
-    const double s190 = p.m3*s184;
-    const double s191 = p.m4*s186;
-    w[21] = p.m4*s182;
-    w[23] = p.m4*s177;
-    w[47] = p.m3*s173;
+    const double s189 = w[10]*w[25] - w[11]*w[19];
+    const double s190 = w[69] - 18.0*w[74] - w[246];
+    const double s191 = p.m3*(40.0*s189 + s190);
+    const double s192 = qd[0]*w[9]*w[59] - w[243]*w[59];
+    const double s193 = p.m4*(s189 - s192);
+    const double s194 = 0.00015*(w[9]*(6.666666666666667*w[69] + w[74] + w[67]) - w[290] - w[291]);
+    w[46] = (w[81]*w[28] - w[285]) - (w[284] + w[26]*w[78]);
+    const double s195 = 8e-04*(w[69] - 0.0625*w[46]);
+    w[65] = w[12]*s193 - w[13]*w[41];
+    J[5] = s176 + s178 + 0.16*(w[45]*w[43] + (0.025*w[13]*w[30] - 0.01125*s191 - s193)*w[6] - w[40]*w[38]) + w[0]*(0.00025*(w[47] + w[175]) + w[176] - 0.004*(40.0*s193 + s191)) - s177 - 0.002*p.m2*(w[19]*w[21] + w[23]*w[25]) - s194 - w[9]*(s195 + 0.004*(0.025*s191 + w[65]));
+    const double s196 = p.m3*s190;
+    const double s197 = p.m4*s192;
+    w[21] = p.m4*s188;
+    w[23] = p.m4*s183;
+    w[47] = p.m3*s179;
     w[67] = w[23] - w[47];
-    w[71] = p.m3*s181;
+    w[71] = p.m3*s187;
     w[75] = w[21] + w[71];
-    w[79] = w[96]*s186 - w[13]*w[23];
-    J[6] = s170 + s172 + 0.004*(w[0]*(40.0*s191 - s190) - w[9]*(0.025*s190 - w[79])) - s171 - 0.16*((0.01125*s190 - s191 - 0.025*w[13]*w[21])*w[6] + w[45]*w[67] + w[40]*w[75]) - s188 - s189*w[9];
+    w[79] = w[96]*s192 - w[13]*w[23];
+    J[6] = s176 + s178 + 0.004*(w[0]*(40.0*s197 - s196) - w[9]*(0.025*s196 - w[79])) - s177 - 0.16*((0.01125*s196 - s197 - 0.025*w[13]*w[21])*w[6] + w[45]*w[67] + w[40]*w[75]) - s194 - s195*w[9];
     w[84] = 0.05*w[78];
     w[85] = p.m4*w[84];
-    const double s192 = 2.0*qd[3];
-    const double s193 = 0.025*w[12]*s192 - w[194];
-    w[126] = p.m4*s193;
-    const double s194 = w[152] - 0.025*w[13]*s192;
-    w[127] = p.m4*s194;
-    w[143] = w[178] + w[296];
-    w[144] = w[90] + w[179];
-    w[146] = w[96]*s194 + w[35]*s193;
+    const double s198 = 2.0*qd[3];
+    const double s199 = 0.025*w[12]*s198 - w[318];
+    w[126] = p.m4*s199;
+    const double s200 = w[315] - 0.025*w[13]*s198;
+    w[127] = p.m4*s200;
+    w[142] = w[191] + w[293];
+    w[144] = w[90] + w[160];
+    w[148] = w[96]*s200 + w[35]*s199;
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part3(const double* qd, const Parameters& p, const double* qdd, const double* lambda, double* J, double* w) {
-    J[7] = -(0.16*(w[40]*w[85] - w[45]*w[126] - (w[127] + 0.025*w[84]*w[35])*w[6]) - 5e-05*(w[24]*w[143] + w[299] + w[15]*w[144] - w[298]) - 0.004*(w[9]*w[146] + w[0]*40.0*w[127]));
-    J[43] = -0.004*w[146];
-    const double s195 = w[35]*w[33];
-    J[36] = -0.004*(qdd[1]*s195 + w[196] - qdd[0]*w[42]);
-    const double s196 = w[31]*w[101];
-    const double s197 = w[33]*w[92];
-    const double s198 = 40.0*s196 - 1600.0*s197;
-    const double s199 = 0.072*p.m3*w[156];
-    const double s200 = 0.004*w[51]*w[101];
-    J[12] = -(0.004*qdd[3]*s195 + 5e-05*qdd[0]*w[37] + (s199 + 0.16*(w[195] + (w[157]*w[53] + w[33]*w[145]) - (w[116]*w[49] - w[31]*w[114])) + s200 - w[2]*w[32]*w[1]*(w[11]*w[188] - w[10]*w[171])) - 1e-04*(qdd[2]*s198 + qdd[1]*(40.0*(s196 - (40.0*w[31]*w[99]*w[49] + w[31]*w[110])) - w[91]*w[39]*w[240]*w[1] - 1600.0*(s197 + (w[33]*w[99]*w[53] + w[33]*w[112])))));
-    J[24] = 5e-05*qdd[0]*w[3] + 1e-04*qdd[1]*s198 - (s199 + 0.16*w[195] + s200);
-    const double s201 = 1600.0*w[92]*w[48] + 40.0*w[101]*w[52];
+    J[7] = -(0.16*(w[40]*w[85] - w[45]*w[126] - (w[127] + 0.025*w[84]*w[35])*w[6]) - 5e-05*(w[24]*w[142] + w[296] + w[15]*w[144] - w[295]) - 0.004*(w[9]*w[148] + w[0]*40.0*w[127]));
+    J[43] = -0.004*w[148];
+    const double s201 = w[35]*w[33];
+    J[36] = -0.004*(qdd[1]*s201 + w[173] - qdd[0]*w[42]);
+    const double s202 = w[31]*w[101];
+    const double s203 = w[33]*w[92];
+    const double s204 = 40.0*s202 - 1600.0*s203;
+    const double s205 = 0.072*p.m3*w[146];
+    const double s206 = 0.004*w[51]*w[101];
+    J[12] = -(0.004*qdd[3]*s201 + 5e-05*qdd[0]*w[37] + (s205 + 0.16*(w[161] + (w[147]*w[53] + w[33]*w[141]) - (w[116]*w[49] - w[31]*w[114])) + s206 - w[2]*w[32]*w[1]*(w[11]*w[157] - w[10]*w[150])) - 1e-04*(qdd[2]*s204 + qdd[1]*(40.0*(s202 - (40.0*w[31]*w[99]*w[49] + w[31]*w[110])) - w[91]*w[39]*w[237]*w[1] - 1600.0*(s203 + (w[33]*w[99]*w[53] + w[33]*w[112])))));
+    J[24] = 5e-05*qdd[0]*w[3] + 1e-04*qdd[1]*s204 - (s205 + 0.16*w[161] + s206);
+    const double s207 = 1600.0*w[92]*w[48] + 40.0*w[101]*w[52];
     w[3] = 0.8888888888888888*w[2] + w[9];
     w[15] = w[35]*w[48];
-    const double s202 = w[316] - w[9];
-    const double s203 = 0.072*w[200];
-    const double s204 = (0.001*(w[69]*w[264] + w[74]*w[73]) - 0.00015*(w[69]*w[88] - w[74]*w[291]))*w[59];
-    const double s205 = 5e-05*(w[28]*w[124] + w[12]*w[162] + (w[69]*w[252]*w[81] + w[83]*w[301]) - w[26]*w[158] - w[13]*w[185] - (w[78]*(7.0*w[77] + w[80]) - w[82]*w[303]));
-    const double s206 = 0.004*(w[187] + w[12]*w[66]);
-    const double s207 = 0.00025*qd[0]*w[0];
-    J[13] = -(1e-04*(qdd[1]*(w[229]*w[240]*w[1] + 1600.0*(w[99]*w[48]*w[53] + w[48]*w[112]) + s201 - 40.0*(40.0*w[52]*w[99]*w[49] + w[52]*w[110])) + qdd[2]*s201) + 0.45*lambda[0]*w[3] + 0.004*qdd[3]*w[15] - 5e-05*qdd[0]*w[226] - (qd[0]*(0.029*qd[0]*w[17] - w[72]) + s203 + s204 + s206 + (0.00025*qd[0]*w[2]*w[208] + s207*8.0*qd[0]*w[0]) - p.g*(0.4*p.m4*(w[2] - s202) + 0.01*p.m3*w[315]) - p.m2*(0.04*(w[10]*(w[2]*w[20] + w[0]*w[188]) + w[118]*w[17] - w[11]*(w[2]*w[22] + w[0]*w[171])) + w[2]*w[206]) - s205 - 0.16*(w[279] + (w[48]*w[145] - w[53]*w[292]) + (w[49]*w[257] - w[114]*w[52]))));
-    const double s208 = lambda[0]*w[55];
+    const double s208 = w[312] - w[9];
+    const double s209 = 0.072*w[172];
+    const double s210 = (0.001*(w[69]*w[261] + w[74]*w[73]) - 0.00015*(w[69]*w[88] - w[74]*w[288]))*w[59];
+    const double s211 = 5e-05*(w[28]*w[124] + w[12]*w[152] + (w[69]*w[249]*w[81] + w[83]*w[297]) - w[26]*w[154] - w[13]*w[187] - (w[78]*(7.0*w[77] + w[80]) - w[82]*w[299]));
+    const double s212 = 0.004*(w[156] + w[12]*w[66]);
+    const double s213 = 0.00025*qd[0]*w[0];
+    J[13] = -(1e-04*(qdd[1]*(w[220]*w[237]*w[1] + 1600.0*(w[99]*w[48]*w[53] + w[48]*w[112]) + s207 - 40.0*(40.0*w[52]*w[99]*w[49] + w[52]*w[110])) + qdd[2]*s207) + 0.45*lambda[0]*w[3] + 0.004*qdd[3]*w[15] - 5e-05*qdd[0]*w[217] - (qd[0]*(0.029*qd[0]*w[17] - w[72]) + s209 + s210 + s212 + (0.00025*qd[0]*w[2]*w[201] + s213*8.0*qd[0]*w[0]) - p.g*(0.4*p.m4*(w[2] - s208) + 0.01*p.m3*w[311]) - p.m2*(0.04*(w[10]*(w[2]*w[20] + w[0]*w[157]) + w[118]*w[17] - w[11]*(w[2]*w[22] + w[0]*w[150])) + w[2]*w[199]) - s211 - 0.16*(w[258] + (w[48]*w[141] - w[53]*w[260]) + (w[49]*w[247] - w[114]*w[52]))));
+    const double s214 = lambda[0]*w[55];
     w[17] = w[35]*w[49];
-    const double s209 = 40.0*w[53]*w[101] + 1600.0*w[49]*w[92];
-    const double s210 = 0.072*w[123];
-    const double s211 = p.g*(0.4*p.m4*s202 - 0.01*p.m3*w[314]);
-    J[25] = -(s208 + 1e-04*qdd[1]*s201 - 5e-05*qdd[0]*w[225] - (s203 + s204 + s206 + s211 - s205 - 0.16*w[279]));
-    const double s212 = 0.004*(w[12]*w[64] + w[142]);
-    J[14] = -(s208 + 0.004*qdd[3]*w[17] + (s210 + s205 + 0.16*(w[147] + (w[49]*w[145] + w[57]*w[53]) - (w[49]*w[122] + w[114]*w[53])) + s212 - s204 - s211) - 5e-05*qdd[0]*w[14] - 1e-04*(qdd[1]*(40.0*(40.0*w[111]*w[49] + w[53]*w[110]) - 1600.0*(w[109]*w[53] + w[49]*w[112]) - s209) - qdd[2]*s209));
-    J[26] = -(s208 + 1e-04*qdd[1]*s209 + (s210 + s205 + 0.16*w[147] + s212 - s204 - s211) - 5e-05*qdd[0]*w[107]);
-    const double s213 = 40.0*w[17];
-    const double s214 = w[62] + (w[220] - w[13]*w[278]) - (w[221] - w[12]*w[252]);
-    const double s215 = s213 - s214;
-    const double s216 = w[96]*w[53] + w[96];
-    J[39] = -(1e-04*qdd[3]*w[95] + 0.004*(qdd[0]*w[97] + qdd[2]*w[96] + qdd[1]*s216) - (0.004*w[104] + 0.01*p.g*w[108] - 5e-05*w[94]*w[59]));
+    const double s215 = 40.0*w[53]*w[101] + 1600.0*w[49]*w[92];
+    const double s216 = 0.072*w[123];
+    const double s217 = p.g*(0.4*p.m4*s208 - 0.01*p.m3*w[310]);
+    J[25] = -(s214 + 1e-04*qdd[1]*s207 - 5e-05*qdd[0]*w[216] - (s209 + s210 + s212 + s217 - s211 - 0.16*w[258]));
+    const double s218 = 0.004*(w[12]*w[64] + w[143]);
+    J[14] = -(s214 + 0.004*qdd[3]*w[17] + (s216 + s211 + 0.16*(w[145] + (w[49]*w[141] + w[57]*w[53]) - (w[49]*w[122] + w[114]*w[53])) + s218 - s210 - s217) - 5e-05*qdd[0]*w[14] - 1e-04*(qdd[1]*(40.0*(40.0*w[111]*w[49] + w[53]*w[110]) - 1600.0*(w[109]*w[53] + w[49]*w[112]) - s215) - qdd[2]*s215));
+    J[26] = -(s214 + 1e-04*qdd[1]*s215 + (s216 + s211 + 0.16*w[145] + s218 - s210 - s217) - 5e-05*qdd[0]*w[107]);
+    const double s219 = 40.0*w[17];
+    const double s220 = w[62] + (w[211] - w[13]*w[275]) - (w[212] - w[12]*w[249]);
+    const double s221 = s219 - s220;
+    const double s222 = w[96]*w[53] + w[96];
+    J[39] = -(1e-04*qdd[3]*w[95] + 0.004*(qdd[0]*w[97] + qdd[2]*w[96] + qdd[1]*s222) - (0.004*w[104] + 0.01*p.g*w[108] - 5e-05*w[94]*w[59]));
     w[14] = w[83] - 9.0*w[82];
-    w[20] = w[175] - w[82];
-    const double s217 = 0.004*(w[96]*w[106] - w[311]) + 0.4*p.g*p.m4*w[102] - 0.16*w[103] - 5e-05*((w[12]*w[76] - w[170]) - (w[164]*w[278] + w[172]*w[28]) - (w[172]*w[252] + w[26]*w[164]) - (w[174] - w[13]*w[125]) - (w[301]*w[78] - w[81]*(w[14] + w[133])) - ((qd[3]*w[28] + w[20])*w[78] + w[81]*w[303]));
-    J[15] = 5e-05*qdd[0]*w[93] + (0.16*(w[113]*w[49] + w[103]*w[53]) - s217) - 1e-04*(qdd[2]*s215 + qdd[1]*(s213*w[59] - s214)) - 0.004*qdd[3]*s216;
-    J[27] = -(1e-04*(qdd[1]*s215 - qdd[2]*s214) + 0.004*qdd[3]*w[96] + 5e-05*qdd[0]*w[98] + s217);
-    const double s218 = 0.00015*w[295] + 0.001*((w[269] + w[266]) - (w[268] + w[265])) - 0.16*w[50] - 0.004*(w[12]*w[61] + w[7]) - 0.072*w[68] - 5e-05*(w[166]*w[28] + w[13]*w[27] + w[12]*w[60] + w[304] - w[168]*w[26] - w[302]);
-    J[16] = -(0.16*(w[49]*w[34] - w[100]*w[53]) + w[2]*(w[32]*(w[10]*w[70] - w[11]*w[121]) + 0.029*w[0]*w[44]) + s218 + (0.00025*w[0]*w[208] - w[207]*s207) - w[4]);
-    J[28] = -s218;
-    const double s219 = 5e-05*(w[12]*(w[301] + w[5]) + w[289]*w[28] - w[13]*(w[303] + w[18]) - w[282]*w[26]);
-    const double s220 = 0.072*w[29];
-    const double s221 = 0.004*(w[12]*w[30] + w[36]);
-    J[17] = s219 + s207*w[1] + s221 - 0.16*(w[41] + w[53]*w[43] + w[49]*w[38]) - s220 - w[2]*w[32]*(w[11]*w[25] + w[10]*w[19] - w[8]);
-    J[29] = s219 + s221 - 0.16*w[41] - s220;
-    const double s222 = s219 + 0.16*w[23] + 0.004*(w[12]*w[21] + w[71]) - 0.072*w[47];
-    J[18] = -(0.16*(w[49]*w[75] - w[67]*w[53]) - s222);
-    J[30] = s222;
+    w[20] = w[174] - w[82];
+    const double s223 = 0.004*(w[96]*w[106] - w[276]) + 0.4*p.g*p.m4*w[102] - 0.16*w[103] - 5e-05*((w[12]*w[76] - w[159]) - (w[178]*w[275] + w[185]*w[28]) - (w[185]*w[249] + w[26]*w[178]) - (w[169] - w[13]*w[125]) - (w[297]*w[78] - w[81]*(w[14] + w[140])) - ((qd[3]*w[28] + w[20])*w[78] + w[81]*w[299]));
+    J[15] = 5e-05*qdd[0]*w[93] + (0.16*(w[113]*w[49] + w[103]*w[53]) - s223) - 1e-04*(qdd[2]*s221 + qdd[1]*(s219*w[59] - s220)) - 0.004*qdd[3]*s222;
+    J[27] = -(1e-04*(qdd[1]*s221 - qdd[2]*s220) + 0.004*qdd[3]*w[96] + 5e-05*qdd[0]*w[98] + s223);
+    const double s224 = 0.00015*w[292] + 0.001*((w[266] + w[263]) - (w[265] + w[262])) - 0.16*w[50] - 0.004*(w[12]*w[61] + w[7]) - 0.072*w[68] - 5e-05*(w[180]*w[28] + w[13]*w[27] + w[12]*w[60] + w[300] - w[182]*w[26] - w[298]);
+    J[16] = -(0.16*(w[49]*w[34] - w[100]*w[53]) + w[2]*(w[32]*(w[10]*w[70] - w[11]*w[121]) + 0.029*w[0]*w[44]) + s224 + (0.00025*w[0]*w[201] - w[200]*s213) - w[4]);
+    J[28] = -s224;
+    const double s225 = 5e-05*(w[12]*(w[297] + w[5]) + w[286]*w[28] - w[13]*(w[299] + w[18]) - w[279]*w[26]);
+    const double s226 = 0.072*w[29];
+    const double s227 = 0.004*(w[12]*w[30] + w[36]);
+    J[17] = s225 + s213*w[1] + s227 - 0.16*(w[41] + w[53]*w[43] + w[49]*w[38]) - s226 - w[2]*w[32]*(w[11]*w[25] + w[10]*w[19] - w[8]);
+    J[29] = s225 + s227 - 0.16*w[41] - s226;
+    const double s228 = s225 + 0.16*w[23] + 0.004*(w[12]*w[21] + w[71]) - 0.072*w[47];
+    J[18] = -(0.16*(w[49]*w[75] - w[67]*w[53]) - s228);
+    J[30] = s228;
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part4(const double* qd, const Parameters& p, const double* qdd, double* J, double* w) {
-    const double s223 = 0.004*w[96]*w[84] - 0.16*w[126] - 5e-05*(w[307] + w[13]*w[144] - w[308] - w[12]*w[143]);
-    J[19] = -(0.16*(w[126]*w[53] + w[85]*w[49]) - s223);
-    J[31] = s223;
-    const double s224 = 5e-05*(w[87] + (w[83]*w[296] + w[14]*w[81]) - (w[20]*w[78] - w[82]*w[90]));
-    const double s225 = 0.01*p.g*w[105];
-    const double s226 = 8e-04*w[161];
-    J[37] = 0.004*(qdd[0]*w[228] - qdd[1]*w[15]) + (s224 - 0.004*w[89] - s225 - s226);
-    J[38] = -(0.004*(qdd[1]*w[17] - qdd[0]*w[86]) - (s224 - s225 - s226 - 0.004*w[58]));
-    const double s227 = 5e-05*((w[78]*w[278] + w[310]) - w[46] - (w[309] + w[252]*w[81]));
-    const double s228 = 8e-04*w[69];
-    J[41] = 0.004*w[65] + s227 + s228;
-    J[42] = -(0.004*w[79] - s227 - s228);
-    const double s229 = 0.45*w[6]*w[241] + 0.9*(qd[2]*w[255] - qd[1]*w[63]);
-    J[49] = -(0.45*(qdd[1]*w[3] + qdd[2]*w[9]) + (w[118]*w[16] + s229));
-    J[50] = -(w[55]*(qdd[1] + qdd[2]) + s229);
+    const double s229 = 0.004*w[96]*w[84] - 0.16*w[126] - 5e-05*(w[303] + w[13]*w[144] - w[304] - w[12]*w[142]);
+    J[19] = -(0.16*(w[126]*w[53] + w[85]*w[49]) - s229);
+    J[31] = s229;
+    const double s230 = 5e-05*(w[87] + (w[83]*w[293] + w[14]*w[81]) - (w[20]*w[78] - w[82]*w[90]));
+    const double s231 = 0.01*p.g*w[105];
+    const double s232 = 8e-04*w[168];
+    J[37] = 0.004*(qdd[0]*w[219] - qdd[1]*w[15]) + (s230 - 0.004*w[89] - s231 - s232);
+    J[38] = -(0.004*(qdd[1]*w[17] - qdd[0]*w[86]) - (s230 - s231 - s232 - 0.004*w[58]));
+    const double s233 = 5e-05*((w[78]*w[275] + w[306]) - w[46] - (w[305] + w[249]*w[81]));
+    const double s234 = 8e-04*w[69];
+    J[41] = 0.004*w[65] + s233 + s234;
+    J[42] = -(0.004*w[79] - s233 - s234);
+    const double s235 = 0.45*w[6]*w[238] + 0.9*(qd[2]*w[252] - qd[1]*w[63]);
+    J[49] = -(0.45*(qdd[1]*w[3] + qdd[2]*w[9]) + (w[118]*w[16] + s235));
+    J[50] = -(w[55]*(qdd[1] + qdd[2]) + s235);
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, const double* lambda, double* J) {
-    double w[318];
+    double w[322];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1526,17 +1537,19 @@ static void linearization_terms(const double* q, const double* qd, const double*
     detail::shared_part23(w);
     detail::shared_part25(qd, w);
     detail::shared_part26(w);
-    detail::shared_part30(w);
-    detail::shared_part31(qd, p, w);
-    detail::shared_part33(qd, w);
+    detail::shared_part30(qd, w);
+    detail::shared_part31(w);
+    detail::shared_part32(qd, p, w);
     detail::shared_part34(qd, w);
-    detail::shared_part39(p, w);
+    detail::shared_part35(qd, w);
     detail::shared_part40(w);
-    detail::shared_part41(w);
-    detail::shared_part44(qd, w);
-    detail::shared_part45(qd, w);
-    detail::shared_part46(w);
-    detail::shared_part47(w);
+    detail::shared_part41(p, w);
+    detail::shared_part42(w);
+    detail::shared_part43(w);
+    detail::shared_part46(qd, w);
+    detail::shared_part47(qd, w);
+    detail::shared_part48(w);
+    detail::shared_part49(qd, w);
     detail::linearization_terms_part0(qd, p, qdd, J, w);
     detail::linearization_terms_part1(qd, p, qdd, J, w);
     detail::linearization_terms_part2(qd, p, qdd, J, w);
@@ -1573,10 +1586,10 @@ static void store_linearization_column(int c, const double* column, double* A, d
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void inverse_dynamics_part0(const double* qdd, const double* u, double* tau, double* w) {
-    tau[3] = -(u[3] + 0.004*(qdd[0]*w[134] - qdd[1]*w[132] - qdd[2]*w[35]) + (w[318] + 0.004*w[136] + w[238] - w[237]) - 1e-04*qdd[3]*w[129]);
-    tau[0] = -(u[0] + 0.004*qdd[3]*w[134] + w[137] - 1e-04*qdd[0]*w[135] - 5e-05*(qdd[2]*w[320] - qdd[1]*w[128]));
-    tau[1] = -(u[1] + 5e-05*qdd[0]*w[128] + w[138] - 0.004*qdd[3]*w[132] - 1e-04*(qdd[1]*w[130] + qdd[2]*w[131]));
-    tau[2] = -(u[2] + w[139] - qdd[3]*w[214] - 5e-05*qdd[0]*w[320] - 1e-04*(qdd[2]*w[319] + qdd[1]*w[131]));
+    tau[0] = -(u[0] + 0.004*qdd[3]*w[134] - 1e-04*qdd[0]*w[135] - 5e-05*(qdd[2]*w[328] - qdd[1]*w[128]) - w[323]);
+    tau[2] = -(u[2] + w[325] - qdd[3]*w[207] - 5e-05*qdd[0]*w[328] - 1e-04*(qdd[2]*w[327] + qdd[1]*w[131]));
+    tau[1] = -(u[1] + 5e-05*qdd[0]*w[128] + w[324] - 0.004*qdd[3]*w[132] - 1e-04*(qdd[1]*w[130] + qdd[2]*w[131]));
+    tau[3] = -(u[3] + 0.004*(qdd[0]*w[134] - qdd[1]*w[132] - qdd[2]*w[35]) + (w[326] + w[322] + w[233] - w[232]) - 1e-04*qdd[3]*w[129]);
 }
 
 // input_matrix in parts (short compile times); w carries values between them.
@@ -1601,7 +1614,7 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B) {
 
 // constraint_velocity in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_velocity_part0(double* v, double* w) {
-    v[0] = -(0.45*w[115] + w[211]);
+    v[0] = -(0.45*w[115] + w[139]);
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
@@ -1654,9 +1667,9 @@ int project_onto_rows_augmented(const double* M, const double* A, const double* 
 
 // output_tip_position in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void output_tip_position_part0(double* out, double* w) {
-    out[2] = w[140];
-    out[0] = w[141];
-    out[1] = w[215];
+    out[2] = w[133];
+    out[0] = w[136];
+    out[1] = w[137];
 }
 
 // output_tip_position_jacobian in parts (short compile times); w carries values between them.
@@ -1669,26 +1682,26 @@ static LAGC_PART_NOINLINE void output_tip_position_jacobian_part0(double* J, dou
     J[6] = -w[10]*w[55];
     J[1] = -w[11]*w[56];
     J[5] = -w[10]*w[56];
-    J[9] = w[209];
-    J[10] = w[210];
-    J[4] = w[141];
-    J[0] = -w[215];
+    J[9] = w[202];
+    J[10] = w[203];
+    J[4] = w[136];
+    J[0] = -w[137];
 }
 
 // output_tip_position_drift in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void output_tip_position_drift_part0(const double* qd, double* a, double* w) {
-    a[2] = w[219];
-    const double s230 = w[120]*w[16] + 0.45*(w[120] + w[241])*w[6] + qd[1]*(w[211] + 0.9*w[117]);
-    const double s231 = 0.9*w[119] + 0.8*w[54];
-    a[0] = -(w[11]*s230 - qd[0]*w[10]*s231);
-    a[1] = -(w[10]*s230 + qd[0]*w[11]*s231);
+    a[2] = w[138];
+    const double s236 = w[120]*w[16] + 0.45*(w[120] + w[238])*w[6] + qd[1]*(w[139] + 0.9*w[117]);
+    const double s237 = 0.9*w[119] + 0.8*w[54];
+    a[0] = -(w[11]*s236 - qd[0]*w[10]*s237);
+    a[1] = -(w[10]*s236 + qd[0]*w[11]*s237);
 }
 #undef LAGC_PART_NOINLINE
 }  // namespace detail
 
 
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
-    double w[251];
+    double w[248];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1705,15 +1718,15 @@ void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) 
     detail::shared_part21(p, w);
     detail::shared_part26(w);
     detail::shared_part29(p, w);
-    detail::shared_part35(p, w);
     detail::shared_part36(p, w);
-    detail::shared_part37(w);
-    detail::shared_part42(p, w);
+    detail::shared_part37(p, w);
+    detail::shared_part38(w);
+    detail::shared_part44(p, w);
     detail::mass_matrix_part0(M, w);
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
-    double w[332];
+    double w[337];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1730,16 +1743,17 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     detail::shared_part20(qd, w);
     detail::shared_part26(w);
     detail::shared_part27(qd, w);
-    detail::shared_part33(qd, w);
-    detail::shared_part35(p, w);
-    detail::shared_part44(qd, w);
-    detail::shared_part53(qd, w);
+    detail::shared_part30(qd, w);
+    detail::shared_part34(qd, w);
+    detail::shared_part36(p, w);
+    detail::shared_part46(qd, w);
+    detail::shared_part55(qd, w);
     detail::coriolis_matrix_part0(qd, p, C, w);
     detail::coriolis_matrix_part1(p, C, w);
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    double w[319];
+    double w[323];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1750,13 +1764,13 @@ void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTR
     detail::shared_part14(p, w);
     detail::shared_part18(w);
     detail::shared_part28(p, w);
-    detail::shared_part30(w);
-    detail::shared_part48(p, w);
+    detail::shared_part31(w);
+    detail::shared_part50(p, w);
     detail::potential_gradient_part0(p, dVdq, w);
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    double w[252];
+    double w[327];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1779,10 +1793,13 @@ void bias_forces(const double* q, const double* qd, const Parameters& p, double*
     detail::shared_part25(qd, w);
     detail::shared_part27(qd, w);
     detail::shared_part28(p, w);
-    detail::shared_part31(qd, p, w);
-    detail::shared_part36(p, w);
-    detail::shared_part38(qd, p, w);
-    detail::shared_part43(p, w);
+    detail::shared_part30(qd, w);
+    detail::shared_part32(qd, p, w);
+    detail::shared_part37(p, w);
+    detail::shared_part39(qd, p, w);
+    detail::shared_part40(w);
+    detail::shared_part45(p, w);
+    detail::shared_part51(p, w);
     detail::bias_forces_part0(h, w);
 }
 
@@ -1791,7 +1808,7 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
 }
 
 double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    double w[321];
+    double w[329];
     double result[1];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -1808,49 +1825,49 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     detail::shared_part21(p, w);
     detail::shared_part22(qd, w);
     detail::shared_part29(p, w);
-    detail::shared_part30(w);
-    detail::shared_part39(p, w);
-    detail::shared_part45(qd, w);
-    detail::shared_part49(p, w);
+    detail::shared_part31(w);
+    detail::shared_part41(p, w);
+    detail::shared_part47(qd, w);
+    detail::shared_part52(p, w);
     detail::kinetic_energy_part0(qd, result, w);
     return result[0];
 }
 
 double potential_energy(const double* q, const Parameters& p) {
-    double w[317];
+    double w[313];
     double result[1];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
     detail::shared_part4(q, w);
     detail::shared_part6(w);
-    detail::shared_part46(w);
+    detail::shared_part48(w);
     detail::potential_energy_part0(p, result, w);
     return result[0];
 }
 
 void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
-    double w[141];
+    double w[134];
     detail::shared_part0(q, w);
     detail::shared_part2(w);
     detail::shared_part11(w);
     detail::shared_part17(w);
-    detail::shared_part51(w);
+    detail::shared_part53(w);
     detail::constraint_residuals_part0(p, c, w);
 }
 
 void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
-    double w[211];
+    double w[204];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part7(w);
     detail::shared_part24(w);
-    detail::shared_part32(w);
+    detail::shared_part33(w);
     detail::constraint_jacobian_part0(A, w);
 }
 
 void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
-    double w[318];
+    double w[322];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1880,19 +1897,18 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     detail::shared_part27(qd, w);
     detail::shared_part28(p, w);
     detail::shared_part29(p, w);
-    detail::shared_part31(qd, p, w);
-    detail::shared_part32(w);
-    detail::shared_part34(qd, w);
-    detail::shared_part35(p, w);
+    detail::shared_part32(qd, p, w);
+    detail::shared_part33(w);
+    detail::shared_part35(qd, w);
     detail::shared_part36(p, w);
-    detail::shared_part37(w);
-    detail::shared_part38(qd, p, w);
-    detail::shared_part40(w);
-    detail::shared_part42(p, w);
-    detail::shared_part43(p, w);
-    detail::shared_part47(w);
-    detail::shared_part50(w);
-    detail::semi_implicit_system_part0(qd, u, K, rhs, w);
+    detail::shared_part37(p, w);
+    detail::shared_part38(w);
+    detail::shared_part39(qd, p, w);
+    detail::shared_part42(w);
+    detail::shared_part44(p, w);
+    detail::shared_part45(p, w);
+    detail::shared_part49(qd, w);
+    detail::semi_implicit_system_part0(qd, u, p, K, rhs, w);
 }
 
 namespace detail {
@@ -2104,7 +2120,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    double w[321];
+    double w[329];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -2130,14 +2146,16 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     detail::shared_part27(qd, w);
     detail::shared_part28(p, w);
     detail::shared_part29(p, w);
-    detail::shared_part30(w);
-    detail::shared_part31(qd, p, w);
-    detail::shared_part37(w);
-    detail::shared_part38(qd, p, w);
-    detail::shared_part39(p, w);
-    detail::shared_part48(p, w);
-    detail::shared_part49(p, w);
-    detail::shared_part50(w);
+    detail::shared_part30(qd, w);
+    detail::shared_part31(w);
+    detail::shared_part32(qd, p, w);
+    detail::shared_part38(w);
+    detail::shared_part39(qd, p, w);
+    detail::shared_part40(w);
+    detail::shared_part41(p, w);
+    detail::shared_part50(p, w);
+    detail::shared_part51(p, w);
+    detail::shared_part52(p, w);
     detail::inverse_dynamics_part0(qdd, u, tau, w);
 }
 
@@ -2438,13 +2456,13 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
-    double w[212];
+    double w[140];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part7(w);
     detail::shared_part10(qd, w);
     detail::shared_part23(w);
-    detail::shared_part55(qd, w);
+    detail::shared_part57(qd, w);
     detail::constraint_velocity_part0(v, w);
 }
 
@@ -2539,7 +2557,7 @@ double project_state(double* q, double* qd, const Parameters& p) {
 }
 
 void output_tip_position(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
-    double w[216];
+    double w[138];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -2548,13 +2566,13 @@ void output_tip_position(const double* q, const double* /*qd*/, const Parameters
     detail::shared_part11(w);
     detail::shared_part17(w);
     detail::shared_part24(w);
-    detail::shared_part51(w);
-    detail::shared_part52(w);
+    detail::shared_part53(w);
+    detail::shared_part54(w);
     detail::output_tip_position_part0(out, w);
 }
 
 void output_tip_position_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT J) {
-    double w[216];
+    double w[204];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -2563,13 +2581,13 @@ void output_tip_position_jacobian(const double* q, const Parameters& /*p*/, doub
     detail::shared_part11(w);
     detail::shared_part17(w);
     detail::shared_part24(w);
-    detail::shared_part32(w);
-    detail::shared_part52(w);
+    detail::shared_part33(w);
+    detail::shared_part54(w);
     detail::output_tip_position_jacobian_part0(J, w);
 }
 
 void output_tip_position_drift(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT a) {
-    double w[243];
+    double w[240];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -2580,13 +2598,13 @@ void output_tip_position_drift(const double* q, const double* qd, const Paramete
     detail::shared_part16(qd, w);
     detail::shared_part17(w);
     detail::shared_part25(qd, w);
-    detail::shared_part33(qd, w);
     detail::shared_part34(qd, w);
-    detail::shared_part40(w);
-    detail::shared_part41(w);
-    detail::shared_part53(qd, w);
-    detail::shared_part54(qd, w);
+    detail::shared_part35(qd, w);
+    detail::shared_part42(w);
+    detail::shared_part43(w);
     detail::shared_part55(qd, w);
+    detail::shared_part56(qd, w);
+    detail::shared_part57(qd, w);
     detail::output_tip_position_drift_part0(qd, a, w);
 }
 

@@ -73,7 +73,10 @@ point_composite::share_derivatives point_composite::derivatives(exvector const& 
     if (!place(bodies, rotational)) return out;
     auto const [Omega, V] = sums_down(exvector(m_.qd.begin(), m_.qd.end()));
     auto const [Alpha, Beta] = sums_down(qdd);
-    auto const [A, B] = velocity_accelerations(joint, Omega, V);
+    std::vector<std::vector<std::size_t>> chains(nodes);
+    for (std::size_t N = 0; N < nodes; ++N)
+        if (joint[N] >= 0) chains[N].push_back(static_cast<std::size_t>(joint[N]));
+    auto const [A, B] = velocity_accelerations(chains, Omega, V);
     std::vector<vec6> v(nodes), a(nodes), F(nodes);
     std::vector<mat6> Y(nodes), Bc(nodes);
     for (std::size_t N = 0; N < nodes; ++N) {

@@ -232,17 +232,19 @@ bool point_composite::root_frame() {
     s_ = std::move(s), u_ = std::move(u);
     frame_ = F->R;
     frame_identity_ = F->identity;
+    root_coordinates_ = C;
     single_fixed_root_ = C.size() == 1 && free_of(s_[C[0]][0] + s_[C[0]][1] + s_[C[0]][2] + u_[C[0]][0] + u_[C[0]][1] + u_[C[0]][2], m_.q);
     composite();
     return true;
 }
 
 // Each point's acceleration at q̈ = 0 in F (the file's comment), checked against R_Fᵀ a.
-bool point_composite::root_accelerations(root_axes const& F, vec3 const& o, std::vector<point>& moved) const {
+bool point_composite::root_accelerations(root_axes const& F, vec3 const& o, std::vector<point>& moved) {
     auto const d2 = [&](ex const& e) { return total_time_derivative(total_time_derivative(e, m_), m_); };
     vec3 const& w = F.omega;
     vec3 const wdot = {total_time_derivative(w[0], m_), total_time_derivative(w[1], m_), total_time_derivative(w[2], m_)};
     vec3 const base = rotate(F.R, {d2(o[0]), d2(o[1]), d2(o[2])}, true);
+    root_omega_ = w, root_omega_dot_ = wdot, root_base_ = base;
     samples s(m_);
     std::vector<std::array<std::size_t, 2>> pairs;
     for (std::size_t b = 0; b < moved.size(); ++b) {

@@ -19,6 +19,7 @@
 #include "symbolic/dag.hpp"
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 
 namespace lagc {
@@ -40,6 +41,48 @@ std::vector<composite_inertia::body> rotational_bodies(model const& m) {
 }
 
 } // namespace
+
+std::vector<std::vector<std::size_t>> point_composite::joint_chains(bool floating) const {
+    std::vector<std::vector<std::size_t>> chains(nodes_.size());
+    for (std::size_t j = 0; j < n_; ++j) {
+        bool const root = floating && std::find(root_coordinates_.begin(), root_coordinates_.end(), j) != root_coordinates_.end();
+        if (node_of_[j] >= 0 && !root) chains[static_cast<std::size_t>(node_of_[j])].push_back(j);
+    }
+    // A joint's axis (a hinge's s, a slide's u) turns with the node's joints before it: it
+    // depends on as many of their coordinates as come before it, at random states (a hinge's
+    // u, o × s with o any point on the axis, may be written with a point that moves along
+    // it, and s itself through a later joint's turn and its transpose).
+    samples x(m_);
+    std::vector<std::array<std::size_t, 4>> derivatives; // node, k, i, sample index of ∂axis_k/∂q_i
+    for (std::size_t N = 0; N < chains.size(); ++N)
+        for (std::size_t k : chains[N]) {
+            bool const hinge = !(s_[k][0].is_zero() && s_[k][1].is_zero() && s_[k][2].is_zero());
+            auto const& axis = hinge ? s_[k] : u_[k];
+            for (std::size_t i : chains[N])
+                if (i != k)
+                    for (std::size_t c = 0; c < 3; ++c)
+                        if (has_any(axis[c], {m_.q[i]})) derivatives.push_back({N, k, i, x.add(partial(axis[c], m_.q[i]))});
+        }
+    if (!derivatives.empty() && !x.evaluate(m_, 0x636861696eull, 2)) return {};
+    std::vector<std::set<std::pair<std::size_t, std::size_t>>> moved(chains.size());
+    for (auto const& [N, k, i, at] : derivatives)
+        for (std::size_t state = 0; state < x.count(); ++state)
+            if (std::abs(x(state, at)) > 1e-9) moved[N].insert({k, i});
+    for (std::size_t N = 0; N < chains.size(); ++N) {
+        std::vector<std::pair<std::size_t, std::size_t>> before;
+        for (std::size_t k : chains[N]) {
+            std::size_t count = 0;
+            for (std::size_t i : chains[N]) count += moved[N].count({k, i});
+            before.push_back({count, k});
+        }
+        std::sort(before.begin(), before.end());
+        for (std::size_t y = 0; y < before.size(); ++y) {
+            if (before.size() > 1 && before[y].first != y) return {};
+            chains[N][y] = before[y].second;
+        }
+    }
+    return chains;
+}
 
 point_composite::articulated_solution point_composite::articulated(std::vector<composite_inertia::body> const& bodies,
                                                                    std::array<ex, 3> const* gravity,

@@ -364,11 +364,6 @@ std::array<std::vector<std::array<ex, 3>>, 2> point_composite::sums_down(exvecto
     return {Omega, U};
 }
 
-// Each point's force m a at q̈ = 0 from the twists, as the RNEA's accelerations (world axes,
-// at the origin): with Ω, V from sums_down(q̇), A = Σ q̇_j Ω_<j × s_j and B = Σ q̇_j (Ω_<j × u_j
-// + V_<j × s_j) down the tree likewise (ṡ_j, u̇_j of a twist the frame above j carries),
-// ṗ = Ω × p + V, a = A × p + Ω × ṗ + B. Empty where a node has more than one joint (their
-// order is not known).
 // Each node's joint; empty where a node has more than one (their order is not known).
 std::vector<int> point_composite::joints() const {
     std::vector<int> joint(nodes_.size(), -1);
@@ -382,35 +377,48 @@ std::vector<int> point_composite::joints() const {
 }
 
 // A = Σ q̇_j Ω_<j × s_j and B = Σ q̇_j (Ω_<j × u_j + V_<j × s_j) down the tree: each node's
-// acceleration at q̈ = 0 (ṡ_j, u̇_j of the twists the frames above carry).
+// acceleration at q̈ = 0 (ṡ_j, u̇_j of the twists the frames above carry), Ω_<j and V_<j the
+// velocity of the frame before joint j (the parent's, and the node's joints before j).
 std::array<std::vector<std::array<ex, 3>>, 2> point_composite::velocity_accelerations(
-    std::vector<int> const& joint, std::vector<std::array<ex, 3>> const& Omega, std::vector<std::array<ex, 3>> const& V) const {
+    std::vector<std::vector<std::size_t>> const& chains, std::vector<std::array<ex, 3>> const& Omega,
+    std::vector<std::array<ex, 3>> const& V) const {
     std::array<ex, 3> const zero = {ex(0), ex(0), ex(0)};
     std::vector<std::array<ex, 3>> A(nodes_.size(), zero), B = A;
     std::vector<std::size_t> order = children_first();
     std::reverse(order.begin(), order.end());
     for (std::size_t N : order) {
-        std::array<ex, 3> Om = zero, Vp = zero; // the frame's before N's joint
+        std::array<ex, 3> Om = zero, Vp = zero; // the frame's before each joint
         if (nodes_[N].parent >= 0) {
             auto const P = static_cast<std::size_t>(nodes_[N].parent);
             Om = Omega[P], Vp = V[P], A[N] = A[P], B[N] = B[P];
         }
-        if (joint[N] < 0) continue;
-        auto const j = static_cast<std::size_t>(joint[N]);
-        ex const& qd = m_.qd[j];
-        std::array<ex, 3> const os = cross(Om, s_[j]), ou = cross(Om, u_[j]), vs = cross(Vp, s_[j]);
-        for (std::size_t c = 0; c < 3; ++c) A[N][c] += os[c] * qd, B[N][c] += (ou[c] + vs[c]) * qd;
+        for (std::size_t j : chains[N]) {
+            ex const& qd = m_.qd[j];
+            std::array<ex, 3> const os = cross(Om, s_[j]), ou = cross(Om, u_[j]), vs = cross(Vp, s_[j]);
+            for (std::size_t c = 0; c < 3; ++c) {
+                A[N][c] += os[c] * qd, B[N][c] += (ou[c] + vs[c]) * qd;
+                Om[c] += s_[j][c] * qd, Vp[c] += u_[j][c] * qd;
+            }
+        }
     }
     return {A, B};
 }
 
+// Each point's force m a at q̈ = 0, a = A × p + Ω × ṗ + B with ṗ = Ω × p + V (world axes, or
+// F's where its root is one joint of a constant twist). A floating root (root_frame()):
+// the same of the tree relative to F, plus F's own terms, a_F = R_Fᵀ ö_F + ω̇ × r + ω × (ω × r)
+// + 2 ω × ṙ + r̈.
 std::vector<std::array<ex, 3>> point_composite::recursive_forces() const {
-    if (framed() && !single_fixed_root_) return {};
-    std::vector<int> const joint = joints();
-    if (joint.empty()) return {};
-    auto const [Omega, V] = sums_down(exvector(m_.qd.begin(), m_.qd.end()));
-    auto const [A, B] = velocity_accelerations(joint, Omega, V);
+    bool const floating = framed() && !single_fixed_root_;
+    std::vector<std::vector<std::size_t>> const chains = joint_chains(floating);
+    if (chains.empty()) return {};
+    exvector rates(m_.qd.begin(), m_.qd.end());
+    if (floating)
+        for (std::size_t i : root_coordinates_) rates[i] = 0;
+    auto const [Omega, V] = sums_down(rates);
+    auto const [A, B] = velocity_accelerations(chains, Omega, V);
     std::array<ex, 3> const zero = {ex(0), ex(0), ex(0)};
+    std::array<ex, 3> const& w = floating ? root_omega_ : zero;
     std::vector<std::array<ex, 3>> f(points_.size(), zero);
     for (std::size_t N = 0; N < nodes_.size(); ++N)
         for (std::size_t b : nodes_[N].own) {
@@ -418,7 +426,13 @@ std::vector<std::array<ex, 3>> point_composite::recursive_forces() const {
             std::array<ex, 3> const wp = cross(Omega[N], p);
             std::array<ex, 3> const pd = {wp[0] + V[N][0], wp[1] + V[N][1], wp[2] + V[N][2]};
             std::array<ex, 3> const ap = cross(A[N], p), wpd = cross(Omega[N], pd);
-            for (std::size_t c = 0; c < 3; ++c) f[b][c] = points_[b].mass * (ap[c] + wpd[c] + B[N][c]);
+            std::array<ex, 3> a = {ap[0] + wpd[0] + B[N][0], ap[1] + wpd[1] + B[N][1], ap[2] + wpd[2] + B[N][2]};
+            if (floating) {
+                std::array<ex, 3> const wr = cross(w, p), inner = {wr[0] + 2 * pd[0], wr[1] + 2 * pd[1], wr[2] + 2 * pd[2]};
+                std::array<ex, 3> const spin = cross(w, inner), turn = cross(root_omega_dot_, p);
+                for (std::size_t c = 0; c < 3; ++c) a[c] += root_base_[c] + turn[c] + spin[c];
+            }
+            for (std::size_t c = 0; c < 3; ++c) f[b][c] = points_[b].mass * a[c];
         }
     return f;
 }

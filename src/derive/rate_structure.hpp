@@ -261,6 +261,10 @@ private:
     GiNaC::exmap frame_identity_;
     std::vector<std::array<GiNaC::ex, 3>> written_;
     bool single_fixed_root_ = false;
+    // After root_frame(): the root's coordinates, F's body ω and ω̇ and its origin's
+    // acceleration in its axes (R_Fᵀ ö_F), at q̈ = 0.
+    std::vector<std::size_t> root_coordinates_;
+    std::array<GiNaC::ex, 3> root_omega_, root_omega_dot_, root_base_;
     struct root_axes {
         GiNaC::exvector R;                      // R_F (turned to be the identity at `identity`)
         GiNaC::exmap identity;                  // the root coordinates' values where R_F = I
@@ -286,7 +290,7 @@ private:
     std::vector<GiNaC::exvector> K_;
 
     bool points(composite_inertia const& rotational);
-    bool root_accelerations(root_axes const& F, std::array<GiNaC::ex, 3> const& o, std::vector<point>& moved) const;
+    bool root_accelerations(root_axes const& F, std::array<GiNaC::ex, 3> const& o, std::vector<point>& moved);
     bool root_twists_hold(GiNaC::exvector const& R, std::vector<point> const& moved,
                           std::vector<std::array<GiNaC::ex, 3>> const& s, std::vector<std::array<GiNaC::ex, 3>> const& u) const;
     bool axes();
@@ -305,11 +309,16 @@ private:
     std::array<std::vector<std::array<GiNaC::ex, 3>>, 2> sums_down(GiNaC::exvector const& w) const;
     std::vector<std::array<GiNaC::ex, 3>> recursive_forces() const;
     std::vector<int> joints() const;
+    // Each node's joints in their order (a body of several hinges: a joint's twist turns
+    // with those before it, not with those after), the root's coordinates left out where
+    // `floating` (they move F, and the accelerations add F's own terms); empty where the
+    // order is not clear.
+    std::vector<std::vector<std::size_t>> joint_chains(bool floating) const;
     // The world-axes inertia of each body and the node it belongs to (false: one has none).
     bool place(std::vector<composite_inertia::body> const& bodies, std::vector<GiNaC::exvector>& K) const;
     bool turns_joint_axes(GiNaC::exvector const& Rp, std::array<GiNaC::ex, 3> const& rate, std::size_t N) const;
     std::array<std::vector<std::array<GiNaC::ex, 3>>, 2> velocity_accelerations(
-        std::vector<int> const& joint, std::vector<std::array<GiNaC::ex, 3>> const& Omega,
+        std::vector<std::vector<std::size_t>> const& chains, std::vector<std::array<GiNaC::ex, 3>> const& Omega,
         std::vector<std::array<GiNaC::ex, 3>> const& V) const;
 };
 
