@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(arm_on_table::detail::pair_stamp == 0x39129275229ec1a4ull,
+static_assert(arm_on_table::detail::pair_stamp == 0x6feb3e575b55c64cull,
               "arm_on_table.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace arm_on_table {
@@ -96,18 +96,21 @@ static LAGC_PART_NOINLINE void shared_part4(const double* q, double* w) {
 static LAGC_PART_NOINLINE void shared_part5(const double* q, double* w) {
     const double a4 = q[3];
     w[13] = std::sin(a4);
-    w[14] = 40.0*w[0];
 }
 
 static LAGC_PART_NOINLINE void shared_part6(double* w) {
-    w[15] = w[12]*w[6];
+    w[14] = w[12]*w[6];
 }
 
 static LAGC_PART_NOINLINE void shared_part7(double* w) {
-    w[16] = 0.4*w[0];
+    w[15] = 0.4*w[0];
 }
 
 static LAGC_PART_NOINLINE void shared_part8(double* w) {
+    w[16] = 40.0*w[0];
+}
+
+static LAGC_PART_NOINLINE void shared_part9(double* w) {
     w[17] = 0.15*w[6];
     w[18] = w[17] - w[9];
     w[19] = 60.0*w[6] - w[9];
@@ -116,655 +119,644 @@ static LAGC_PART_NOINLINE void shared_part8(double* w) {
     w[22] = w[0]*w[10];
     w[23] = w[11] + 20.0*w[22];
     w[24] = w[13]*w[6];
-    w[25] = 7.0*w[15] + w[24];
+    w[25] = 7.0*w[14] + w[24];
     w[26] = w[13] - 9.0*w[12];
     w[27] = 7.0*w[13];
     w[28] = w[12] - w[27];
 }
 
-static LAGC_PART_NOINLINE void shared_part9(double* w) {
-    w[29] = 0.025*w[9];
-}
-
 static LAGC_PART_NOINLINE void shared_part10(const double* qd, double* w) {
-    w[30] = qd[1] + qd[2];
+    w[29] = qd[1] + qd[2];
 }
 
 static LAGC_PART_NOINLINE void shared_part11(double* w) {
-    w[31] = 0.4*w[2];
+    w[30] = 0.4*w[2];
 }
 
 static LAGC_PART_NOINLINE void shared_part12(const Parameters& p, double* w) {
-    w[32] = 0.04*p.m2;
+    w[31] = 0.04*p.m2;
 }
 
-static LAGC_PART_NOINLINE void shared_part13(double* w) {
-    w[33] = 18.0*w[6];
-    w[34] = w[33] + w[9];
+static LAGC_PART_NOINLINE void shared_part13(const Parameters& p, double* w) {
+    w[32] = p.m4*w[13];
+    w[33] = 0.025*w[9];
 }
 
-static LAGC_PART_NOINLINE void shared_part14(const Parameters& p, double* w) {
-    w[35] = p.m4*w[13];
+static LAGC_PART_NOINLINE void shared_part14(double* w) {
+    w[34] = w[11]*w[6];
+    w[35] = w[10]*w[34];
+    w[36] = w[10]*w[6];
+    w[37] = w[11]*w[36];
+    w[38] = w[0]*(w[35] - w[37]);
+    w[39] = w[10]*w[9];
+    w[40] = w[11]*w[39];
+    w[41] = w[11]*w[9];
+    w[42] = w[10]*w[41];
+    w[43] = w[0]*(w[40] - w[42]);
+    w[44] = w[11]*w[34];
+    w[45] = w[10]*w[36];
+    w[46] = w[0]*w[9];
+    w[47] = w[2]*(w[44] + w[45]) - w[46];
+    w[48] = w[11]*w[41];
+    w[49] = w[10]*w[39];
+    w[50] = w[0]*w[6];
+    w[51] = w[2]*(w[48] + w[49]) + w[50];
 }
 
-static LAGC_PART_NOINLINE void shared_part15(double* w) {
-    w[36] = w[11]*w[6];
-    w[37] = w[10]*w[36];
-    w[38] = w[10]*w[6];
-    w[39] = w[11]*w[38];
-    w[40] = w[0]*(w[37] - w[39]);
-    w[41] = w[10]*w[9];
-    w[42] = w[11]*w[41];
-    w[43] = w[11]*w[9];
-    w[44] = w[10]*w[43];
-    w[45] = w[0]*(w[42] - w[44]);
-    w[46] = w[11]*w[36];
-    w[47] = w[10]*w[38];
-    w[48] = w[0]*w[9];
-    w[49] = w[2]*(w[46] + w[47]) - w[48];
-    w[50] = w[11]*w[43];
-    w[51] = w[10]*w[41];
-    w[52] = w[0]*w[6];
-    w[53] = w[2]*(w[50] + w[51]) + w[52];
+static LAGC_PART_NOINLINE void shared_part15(const double* qd, double* w) {
+    w[52] = qd[1]*w[2];
 }
 
-static LAGC_PART_NOINLINE void shared_part16(const double* qd, double* w) {
-    w[54] = qd[1]*w[2];
+static LAGC_PART_NOINLINE void shared_part16(double* w) {
+    w[53] = 0.45*w[9];
+    w[54] = w[30] + w[53];
 }
 
 static LAGC_PART_NOINLINE void shared_part17(double* w) {
-    w[55] = 0.45*w[9];
-    w[56] = w[31] + w[55];
+    w[55] = w[14] + 9.0*w[24];
 }
 
-static LAGC_PART_NOINLINE void shared_part18(double* w) {
-    w[57] = w[14] + w[34];
+static LAGC_PART_NOINLINE void shared_part18(const double* qd, double* w) {
+    w[56] = qd[3]*w[14];
+    w[57] = qd[1]*w[7];
+    w[58] = qd[3]*w[13];
+    w[59] = w[58]*w[6];
+    w[60] = qd[2]*w[5];
+    w[61] = qd[0]*w[8];
+    w[62] = w[11]*w[2];
+    w[63] = qd[1]*w[62];
+    w[64] = qd[0]*w[4];
+    w[65] = w[10]*w[52];
+    w[66] = qd[0]*w[6];
+    w[67] = 0.05*w[10];
+    w[68] = 0.05*w[11];
+    w[69] = 0.15*w[5];
+    w[70] = 0.15*w[64] - qd[0]*(w[69] + w[9]);
+    w[71] = qd[0]*w[9];
+    w[72] = qd[3] - w[71];
+    w[73] = w[13]*w[29];
+    w[74] = w[12]*w[66];
+    w[75] = w[73] - w[74];
+    w[76] = w[12]*w[29];
+    w[77] = w[13]*w[66];
+    w[78] = w[76] + w[77];
+    w[79] = w[12]*w[71];
+    w[80] = w[13]*w[71];
+    w[81] = 7.0*w[75] - w[78];
+    w[82] = 16.0*w[2];
+    w[83] = qd[1] - qd[0]*w[82];
+    w[84] = 60.0*w[5];
+    w[85] = 60.0*w[64] - qd[0]*(w[84] + w[9]);
+    w[86] = 7.0*w[78] + w[75];
 }
 
-static LAGC_PART_NOINLINE void shared_part19(double* w) {
-    w[58] = w[15] + 9.0*w[24];
+static LAGC_PART_NOINLINE void shared_part19(const Parameters& p, double* w) {
+    w[87] = w[2]*w[2];
+    const double s5 = 0.45*p.m3;
+    w[88] = p.m4 + s5;
+    w[89] = w[38]*w[32];
+    w[90] = w[13]*w[13];
+    w[91] = p.m4*(1600.0 + w[90]) + 324.0*p.m3;
+    w[92] = p.m4*w[12];
+    const double s6 = w[92] + s5;
+    w[93] = s6*w[9];
+    w[94] = w[16]*w[88] + 0.025*w[91]*w[6] + w[93] - w[89];
+    w[95] = p.m3 + p.m4;
+    w[96] = 40.0*w[38]*w[95];
+    w[97] = p.m3 + w[92];
+    w[98] = s6*w[6];
+    w[99] = w[43]*w[32];
+    w[100] = w[33]*w[95] + w[0]*w[97] + w[98] + w[99];
+    w[101] = w[32]*w[9];
+    w[102] = 40.0*w[43]*w[95] + w[101];
+    w[103] = w[0]*w[95] + w[33]*w[97] + w[88]*w[6];
+    w[104] = p.m4*w[14];
+    w[105] = w[47]*w[95];
+    w[106] = 40.0*w[105] - w[97];
+    w[107] = w[51]*w[95];
+    w[108] = w[107] + w[88];
+    w[109] = w[12]*w[12];
 }
 
 static LAGC_PART_NOINLINE void shared_part20(const double* qd, double* w) {
-    w[59] = qd[3]*w[15];
-    w[60] = qd[1]*w[7];
-    w[61] = qd[3]*w[13];
-    w[62] = w[61]*w[6];
-    w[63] = qd[2]*w[5];
-    w[64] = qd[0]*w[8];
-    w[65] = w[11]*w[2];
-    w[66] = qd[1]*w[65];
-    w[67] = qd[0]*w[4];
-    w[68] = w[10]*w[54];
-    w[69] = qd[0]*w[6];
-    w[70] = 0.05*w[10];
-    w[71] = 0.05*w[11];
-    w[72] = 0.15*w[5];
-    w[73] = 0.15*w[67] - qd[0]*(w[72] + w[9]);
-    w[74] = qd[0]*w[9];
-    w[75] = qd[3] - w[74];
-    w[76] = w[13]*w[30];
-    w[77] = w[12]*w[69];
-    w[78] = w[76] - w[77];
-    w[79] = w[12]*w[30];
-    w[80] = w[13]*w[69];
-    w[81] = w[79] + w[80];
-    w[82] = w[12]*w[74];
-    w[83] = w[13]*w[74];
-    w[84] = 7.0*w[78] - w[81];
-    w[85] = 16.0*w[2];
-    w[86] = qd[1] - qd[0]*w[85];
-    w[87] = 60.0*w[5];
-    w[88] = 60.0*w[67] - qd[0]*(w[87] + w[9]);
-    w[89] = 18.0*w[5];
-    w[90] = 7.0*w[81] + w[78];
+    w[110] = qd[3]*qd[3];
 }
 
-static LAGC_PART_NOINLINE void shared_part21(const Parameters& p, double* w) {
-    w[91] = w[2]*w[2];
-    const double s5 = 0.45*p.m3;
-    w[92] = p.m4 + s5;
-    w[93] = w[40]*w[35];
-    w[94] = w[13]*w[13];
-    w[95] = p.m4*(1600.0 + w[94]) + 324.0*p.m3;
-    w[96] = p.m4*w[12];
-    const double s6 = w[96] + s5;
-    w[97] = s6*w[9];
-    w[98] = w[14]*w[92] + 0.025*w[95]*w[6] + w[97] - w[93];
-    w[99] = p.m3 + p.m4;
-    w[100] = 40.0*w[40]*w[99];
-    w[101] = p.m3 + w[96];
-    w[102] = s6*w[6];
-    w[103] = w[45]*w[35];
-    w[104] = w[29]*w[99] + w[0]*w[101] + w[102] + w[103];
-    w[105] = w[35]*w[9];
-    w[106] = 40.0*w[45]*w[99] + w[105];
-    w[107] = w[0]*w[99] + w[29]*w[101] + w[92]*w[6];
-    w[108] = p.m4*w[15];
-    w[109] = w[49]*w[99];
-    w[110] = 40.0*w[109] - w[101];
-    w[111] = w[53]*w[99];
-    w[112] = w[111] + w[92];
-    w[113] = w[12]*w[12];
+static LAGC_PART_NOINLINE void shared_part21(double* w) {
+    w[111] = w[29]*w[6];
 }
 
-static LAGC_PART_NOINLINE void shared_part22(const double* qd, double* w) {
-    w[114] = qd[3]*qd[3];
+static LAGC_PART_NOINLINE void shared_part22(double* w) {
+    w[112] = 0.45*w[6];
+    w[113] = w[15] + w[112];
 }
 
-static LAGC_PART_NOINLINE void shared_part23(double* w) {
-    w[115] = w[30]*w[6];
+static LAGC_PART_NOINLINE void shared_part23(const double* qd, double* w) {
+    w[114] = qd[1]*qd[1];
+    w[115] = w[9]*w[29];
+    w[116] = qd[0]*qd[0];
 }
 
 static LAGC_PART_NOINLINE void shared_part24(double* w) {
-    w[116] = 0.45*w[6];
-    w[117] = w[16] + w[116];
+    w[117] = 8e-04*w[9];
 }
 
-static LAGC_PART_NOINLINE void shared_part25(const double* qd, double* w) {
-    w[118] = qd[1]*qd[1];
-    w[119] = w[9]*w[30];
-    w[120] = qd[0]*qd[0];
+static LAGC_PART_NOINLINE void shared_part25(double* w) {
+    w[118] = 18.0*w[6];
+    w[119] = w[118] + w[9];
 }
 
-static LAGC_PART_NOINLINE void shared_part26(double* w) {
-    w[121] = 8e-04*w[9];
+static LAGC_PART_NOINLINE void shared_part26(const double* qd, double* w) {
+    w[120] = qd[0]*w[20];
+    w[121] = 0.029*qd[0]*w[2];
+    w[122] = w[12]*w[72];
+    w[123] = w[13]*w[72];
 }
 
-static LAGC_PART_NOINLINE void shared_part27(const double* qd, double* w) {
-    w[122] = qd[0]*w[20];
-    w[123] = 0.029*qd[0]*w[2];
-    w[124] = w[12]*w[75];
-    w[125] = w[13]*w[75];
+static LAGC_PART_NOINLINE void shared_part27(const Parameters& p, double* w) {
+    w[124] = p.m1 + p.m2*(w[21]*w[21] + w[23]*w[23]) + w[24]*w[55] + w[14]*w[25];
+    w[125] = w[94]*w[6];
+    w[126] = w[9]*w[100];
+    w[127] = w[43]*w[102];
+    w[128] = w[51]*w[102];
+    w[129] = w[10]*w[21] + w[11]*w[23];
+    w[130] = w[38]*w[97];
+    w[131] = w[12]*w[55];
+    w[132] = w[24]*w[26];
+    w[133] = w[14]*w[28];
+    w[134] = w[0]*w[92];
+    w[135] = w[97] - w[106];
+    w[136] = w[88] + w[108];
+    w[137] = w[13]*w[28] + w[12]*w[26] - p.m4*(1600.0 + w[109]);
 }
 
-static LAGC_PART_NOINLINE void shared_part28(const Parameters& p, double* w) {
-    const double s7 = w[12]*w[29] + w[6];
-    w[126] = 0.4*p.m4*(w[0] + s7) + 0.01*p.m3*w[57];
-    w[127] = p.g*(0.4*p.m4*s7 + 0.01*p.m3*w[34]);
+static LAGC_PART_NOINLINE void shared_part28(const double* qd, double* w) {
+    w[138] = qd[3]*w[12];
 }
 
-static LAGC_PART_NOINLINE void shared_part29(const Parameters& p, double* w) {
-    w[128] = p.m1 + p.m2*(w[21]*w[21] + w[23]*w[23]) + w[24]*w[58] + w[15]*w[25];
-    w[129] = w[98]*w[6];
-    w[130] = w[9]*w[104];
-    w[131] = w[45]*w[106];
-    w[132] = w[53]*w[106];
-    w[133] = w[10]*w[21] + w[11]*w[23];
-    w[134] = w[40]*w[101];
-    w[135] = w[12]*w[58];
-    w[136] = w[24]*w[26];
-    w[137] = w[15]*w[28];
-    w[138] = w[0]*w[96];
-    w[139] = w[101] - w[110];
-    w[140] = w[92] + w[112];
-    w[141] = w[13]*w[28] + w[12]*w[26] - p.m4*(1600.0 + w[113]);
-}
-
-static LAGC_PART_NOINLINE void shared_part30(const double* qd, double* w) {
-    w[142] = qd[3]*w[12];
-}
-
-static LAGC_PART_NOINLINE void shared_part31(double* w) {
-    w[143] = w[35]*w[6];
-}
-
-static LAGC_PART_NOINLINE void shared_part32(const double* qd, const Parameters& p, double* w) {
-    w[144] = w[2]*w[6];
-    w[145] = w[118]*w[144];
+static LAGC_PART_NOINLINE void shared_part29(const double* qd, const Parameters& p, double* w) {
+    w[139] = 0.025*w[80];
+    w[140] = w[64]*w[29];
+    w[141] = qd[0]*w[5]*w[29] - w[140];
+    w[142] = w[12]*w[141];
+    w[143] = w[13]*w[110] - w[142];
+    w[144] = qd[1]*w[9];
+    w[145] = qd[2]*w[71] + qd[0]*w[144];
     w[146] = qd[0]*w[22];
-    w[147] = w[118]*w[22];
-    w[148] = 0.025*w[82];
-    w[149] = w[69] + w[148];
-    w[150] = w[67]*w[30];
-    w[151] = qd[0]*w[5]*w[30] - w[150];
-    w[152] = w[13]*w[151];
-    w[153] = w[12]*w[114] + w[152];
-    const double s8 = w[30]*w[30];
-    w[154] = 18.0*w[67];
-    w[155] = qd[0]*(w[89] - w[9]) - w[154];
-    w[156] = w[74]*w[155];
-    w[157] = 0.025*(s8 - w[156]);
-    w[158] = qd[1]*w[9];
-    w[159] = qd[2]*w[74] + qd[0]*w[158];
-    w[160] = w[13]*w[159];
-    w[161] = 0.025*w[160];
-    w[162] = 0.025*w[83];
-    w[163] = w[2]*w[9];
-    w[164] = w[118]*w[163];
-    w[165] = w[74]*w[30];
-    w[166] = qd[1]*w[8];
-    w[167] = qd[0]*w[7];
-    w[168] = qd[0]*(w[60] + w[166]) + qd[2]*(w[167] + w[64]);
-    w[169] = w[69]*w[30];
-    w[170] = w[12]*w[151];
-    w[171] = w[13]*w[114] - w[170];
-    w[172] = w[69]*w[155];
-    w[173] = 0.025*w[172];
-    w[174] = 0.45*s8;
-    w[175] = qd[1] + w[86];
-    w[176] = 0.058*qd[0]*w[2];
-    w[177] = w[12]*w[159];
-    w[178] = w[177] + qd[3]*w[81];
-    w[179] = w[12]*w[119];
-    w[180] = w[179] + w[62];
-    w[181] = w[13]*w[119];
-    w[182] = w[181] - w[59];
-    w[183] = 7.0*w[180] + w[182];
-    w[184] = qd[3]*w[78];
-    w[185] = w[160] + w[184];
-    w[186] = qd[3]*w[79];
-    w[187] = 7.0*(w[186] + w[177]);
-    w[188] = qd[3]*7.0*w[80];
-    w[189] = 16.0*w[81];
-    w[190] = 16.0*w[78];
-    w[191] = w[190] - w[84];
-    w[192] = w[191]*w[75];
-    w[193] = 0.1111111111111111*w[73];
-    w[194] = w[193] + 2.0*w[74];
-    w[195] = qd[1]*w[5];
-    w[196] = w[81]*w[84];
-    w[197] = w[120]*w[70];
-    w[198] = w[120]*w[71];
-    w[199] = 0.2*p.g;
-    w[200] = 8.0*w[2];
-    w[201] = qd[1] - qd[0]*w[200];
+    w[147] = w[114]*w[22];
+    w[148] = w[71]*w[29];
+    w[149] = qd[1]*w[8];
+    w[150] = qd[0]*w[7];
+    w[151] = qd[0]*(w[57] + w[149]) + qd[2]*(w[150] + w[61]);
+    w[152] = w[66]*w[29];
+    w[153] = w[2]*w[6];
+    w[154] = w[114]*w[153];
+    w[155] = 0.025*w[79];
+    w[156] = w[66] + w[155];
+    w[157] = w[13]*w[141];
+    w[158] = w[12]*w[110] + w[157];
+    w[159] = w[78]*w[81];
+    w[160] = qd[1] + w[83];
+    w[161] = 0.058*qd[0]*w[2];
+    w[162] = w[12]*w[145];
+    w[163] = w[162] + qd[3]*w[78];
+    w[164] = w[12]*w[115];
+    w[165] = w[164] + w[59];
+    w[166] = w[13]*w[115];
+    w[167] = w[166] - w[56];
+    w[168] = 7.0*w[165] + w[167];
+    w[169] = w[13]*w[145];
+    w[170] = qd[3]*w[75];
+    w[171] = w[169] + w[170];
+    w[172] = qd[3]*w[76];
+    w[173] = 7.0*(w[172] + w[162]);
+    w[174] = qd[3]*7.0*w[77];
+    w[175] = 16.0*w[78];
+    w[176] = 16.0*w[75];
+    w[177] = w[176] - w[81];
+    w[178] = w[177]*w[72];
+    w[179] = 0.025*w[169];
+    w[180] = w[2]*w[9];
+    w[181] = w[114]*w[180];
+    w[182] = w[29]*w[29];
+    w[183] = 0.45*w[182];
+    w[184] = qd[1]*w[5];
+    w[185] = 0.1111111111111111*w[70];
+    w[186] = w[185] + 2.0*w[71];
+    w[187] = w[116]*w[67];
+    w[188] = w[116]*w[68];
+    w[189] = 0.2*p.g;
+    w[190] = 8.0*w[2];
+    w[191] = qd[1] - qd[0]*w[190];
 }
 
-static LAGC_PART_NOINLINE void shared_part33(double* w) {
-    w[202] = -w[117];
-    w[203] = -w[116];
+static LAGC_PART_NOINLINE void shared_part30(double* w) {
+    w[192] = -w[113];
+    w[193] = -w[112];
 }
 
-static LAGC_PART_NOINLINE void shared_part34(const double* qd, double* w) {
-    w[116] = qd[2]*w[9];
+static LAGC_PART_NOINLINE void shared_part31(const double* qd, double* w) {
+    w[112] = qd[2]*w[9];
 }
 
-static LAGC_PART_NOINLINE void shared_part35(const double* qd, double* w) {
-    w[204] = qd[2]*qd[2];
+static LAGC_PART_NOINLINE void shared_part32(const double* qd, double* w) {
+    w[194] = qd[2]*qd[2];
+}
+
+static LAGC_PART_NOINLINE void shared_part33(const Parameters& p, double* w) {
+    w[195] = 1e-04*p.m4;
+}
+
+static LAGC_PART_NOINLINE void shared_part34(double* w) {
+    w[196] = w[16] + w[119];
+}
+
+static LAGC_PART_NOINLINE void shared_part35(double* w) {
+    w[197] = 18.0*w[5];
 }
 
 static LAGC_PART_NOINLINE void shared_part36(const Parameters& p, double* w) {
-    w[205] = 1e-04*p.m4;
+    w[198] = p.g*w[6];
 }
 
-static LAGC_PART_NOINLINE void shared_part37(const Parameters& p, double* w) {
-    w[206] = p.m4*w[24];
+static LAGC_PART_NOINLINE void shared_part37(double* w) {
+    w[199] = 0.004*w[32];
 }
 
-static LAGC_PART_NOINLINE void shared_part38(double* w) {
-    w[207] = 0.004*w[35];
+static LAGC_PART_NOINLINE void shared_part38(const double* qd, const Parameters& p, double* w) {
+    w[200] = 0.025*(w[66]*w[78] + w[143]);
+    const double s7 = qd[0]*(w[146] + 2.0*w[63]) + w[147];
+    const double s8 = w[114]*w[20] + qd[0]*(w[120] - 2.0*w[65]);
+    w[201] = w[11]*s7 - w[10]*s8;
+    w[202] = p.m3*(18.0*(w[148] + w[151]) + 40.0*w[201] + w[141] - w[152]);
+    w[203] = w[39]*s7;
+    w[204] = w[41]*s8;
+    w[205] = 0.025*(w[29]*w[78] + w[158]);
+    const double s9 = 9.0*w[78] - w[75];
+    w[206] = 8e-04*(0.0625*(w[159] - w[75]*s9) - w[141]);
+    w[207] = qd[1]*(0.00025*w[160] + w[161]);
+    const double s10 = w[173] + w[174] + (w[175] - s9)*w[72] + w[171];
+    const double s11 = 9.0*w[171] + w[178] + w[163];
+    w[208] = 5e-05*(w[25]*w[163] + w[171]*w[55] + w[14]*s10 + w[24]*s11 + w[78]*(9.0*w[167] + w[165]) - w[75]*w[168]);
+    w[55] = w[36]*s7;
+    w[209] = w[34]*s8;
+    const double s12 = w[140] - qd[0]*(w[184] + w[60]);
+    w[140] = 0.00015*(w[19]*w[145] + w[66]*(w[111] + 60.0*w[115]) + w[9]*(w[85]*w[29] - 6.666666666666667*s12 - 120.0*w[152] - w[145]));
+    w[210] = 0.001*(w[18]*w[141] + w[71]*(w[111] + 0.15*w[115]));
+    w[211] = 0.01125*w[202];
+    w[212] = 0.009*(w[29]*w[186] + 0.016666666666666666*s12 + w[145]);
+    const double s13 = w[187] - s8;
+    const double s14 = w[188] + s7;
+    w[213] = 0.002*p.m2*(w[23]*s13 - s14*w[21]);
+    w[214] = w[2]*w[31]*(w[10]*s14 - w[11]*s13);
+    w[215] = w[0]*(p.m2*(w[189] + 0.04*w[2]*w[114]) + qd[0]*(0.00025*(qd[1] - w[191]) - w[121]));
+    w[216] = 0.001*(w[66]*w[70] - w[71]*(w[66] + 0.15*w[71]));
+    w[217] = 0.00015*(w[66]*(w[66] + 60.0*w[71]) + w[71]*w[85]);
+    w[218] = 5e-05*(w[13]*s10 + w[171]*w[26] + (w[123] + 7.0*w[122])*w[75] - w[12]*s11 - w[28]*w[163] - w[78]*(9.0*w[123] + w[122]));
+    w[219] = 5e-05*(((9.0*w[75] + w[78]) - w[81])*w[78] - (w[86] - s9)*w[75]);
+    w[220] = 8e-04*s12;
 }
 
-static LAGC_PART_NOINLINE void shared_part39(const double* qd, const Parameters& p, double* w) {
-    const double s9 = qd[0]*(w[146] + 2.0*w[66]) + w[147];
-    w[208] = w[41]*s9;
-    const double s10 = w[118]*w[20] + qd[0]*(w[122] - 2.0*w[68]);
-    w[209] = w[43]*s10;
-    w[210] = 0.025*(w[30]*w[81] + w[153]);
-    w[211] = p.m3*(w[145] - w[208] - w[157] - w[209]);
-    w[212] = w[38]*s9;
-    w[213] = w[36]*s10;
-    w[214] = w[11]*s9 - w[10]*s10;
-    w[215] = p.m3*(18.0*(w[165] + w[168]) + 40.0*w[214] + w[151] - w[169]);
-    w[216] = 0.01125*w[215];
-    w[217] = 0.025*(w[69]*w[81] + w[171]);
-    w[218] = p.m3*(w[212] + w[213] + w[174] + w[164] - w[173]);
-    w[219] = qd[1]*(0.00025*w[175] + w[176]);
-    const double s11 = 9.0*w[81] - w[78];
-    const double s12 = w[187] + w[188] + (w[189] - s11)*w[75] + w[185];
-    const double s13 = 9.0*w[185] + w[192] + w[178];
-    w[220] = 5e-05*(w[25]*w[178] + w[185]*w[58] + w[15]*s12 + w[24]*s13 + w[81]*(9.0*w[182] + w[180]) - w[78]*w[183]);
-    const double s14 = w[150] - qd[0]*(w[195] + w[63]);
-    w[58] = 0.009*(w[30]*w[194] + 0.016666666666666666*s14 + w[159])*w[6];
-    w[150] = 8e-04*(0.0625*(w[196] - w[78]*s11) - w[151]);
-    w[221] = 0.025*w[215];
-    w[222] = 0.00015*(w[19]*w[159] + w[69]*(w[115] + 60.0*w[119]) + w[9]*(w[88]*w[30] - 6.666666666666667*s14 - 120.0*w[169] - w[159]));
-    w[223] = 0.001*(w[18]*w[151] + w[74]*(w[115] + 0.15*w[119]));
-    const double s15 = w[197] - s10;
-    const double s16 = w[198] + s9;
-    w[224] = 0.002*p.m2*(w[23]*s15 - s16*w[21]);
-    w[225] = 0.072*w[211];
-    w[226] = 0.001*(w[69]*w[73] - w[74]*(w[69] + 0.15*w[74]));
-    w[227] = 0.00015*(w[69]*(w[69] + 60.0*w[74]) + w[74]*w[88]);
-    w[228] = p.g*w[126];
-    w[229] = w[2]*w[32]*(w[10]*s16 - w[11]*s15);
-    w[230] = 5e-05*(w[13]*s12 + w[185]*w[26] + (w[125] + 7.0*w[124])*w[78] - w[12]*s13 - w[28]*w[178] - w[81]*(9.0*w[125] + w[124]));
-    w[231] = w[0]*(p.m2*(w[199] + 0.04*w[2]*w[118]) + qd[0]*(0.00025*(qd[1] - w[201]) - w[123]));
-    w[232] = 5e-05*(((9.0*w[78] + w[81]) - w[84])*w[81] - (w[90] - s11)*w[78]);
-    w[233] = 8e-04*s14;
+static LAGC_PART_NOINLINE void shared_part39(double* w) {
+    w[221] = 0.05*w[58];
+    w[222] = w[139] - w[221];
 }
 
-static LAGC_PART_NOINLINE void shared_part40(double* w) {
-    w[234] = 0.05*w[61];
-    w[235] = w[162] - w[234];
+static LAGC_PART_NOINLINE void shared_part40(const Parameters& p, double* w) {
+    w[223] = w[32]*w[6];
+    w[224] = w[96] - w[223];
+    w[225] = 400.0*p.m2;
 }
 
-static LAGC_PART_NOINLINE void shared_part41(const Parameters& p, double* w) {
-    w[236] = w[100] - w[143];
-    w[237] = 400.0*p.m2;
+static LAGC_PART_NOINLINE void shared_part41(double* w) {
+    w[226] = w[114] + w[194];
 }
 
 static LAGC_PART_NOINLINE void shared_part42(double* w) {
-    w[238] = w[118] + w[204];
+    w[227] = 0.9*w[112];
 }
 
-static LAGC_PART_NOINLINE void shared_part43(double* w) {
-    w[239] = 0.9*w[116];
+static LAGC_PART_NOINLINE void shared_part43(const Parameters& p, double* w) {
+    w[228] = p.m4*w[24];
+    const double s15 = w[96] - w[228];
+    w[96] = 0.012 + 3e-04*w[19]*w[6] + 1e-04*w[124] + 0.004*(w[87] + w[125] + w[38]*s15 + w[126] + w[127]) + w[0]*(0.16*w[103] + 0.031*w[0]) - (0.002*w[18] - w[117])*w[9];
+    const double s16 = 0.004*w[130] + w[199]*w[9] + 5e-05*(w[13]*w[25] + w[132] - w[131] - w[133]) + 0.16*w[43]*w[88] - 1e-04*w[12]*w[228];
+    w[229] = 0.004*(w[47]*s15 - w[128]) - w[2]*(5e-04 - 0.002*p.m2*w[129]) - s16;
+    w[230] = -s16;
+    w[231] = 8e-04 + w[195];
+    w[232] = -(w[231]*w[9] + w[43]*w[199] + 0.004*(w[134] + w[104]));
+    const double s17 = 0.0325*p.m3;
+    const double s18 = 1e-04*w[137];
+    w[233] = 0.048 + 0.16*w[51]*w[136] + w[31] + s17 - 0.004*w[47]*w[135] - s18;
+    w[234] = 0.018 + s17 - s18;
+    w[235] = -(0.004*w[47]*w[97] - 0.16*w[51]*w[88] - w[234]);
+    w[236] = w[199]*w[51] + w[199];
 }
 
 static LAGC_PART_NOINLINE void shared_part44(const Parameters& p, double* w) {
-    const double s17 = w[100] - w[206];
-    w[100] = 0.012 + 3e-04*w[19]*w[6] + 1e-04*w[128] + 0.004*(w[91] + w[129] + w[40]*s17 + w[130] + w[131]) + w[0]*(0.16*w[107] + 0.031*w[0]) - (0.002*w[18] - w[121])*w[9];
-    const double s18 = 0.004*w[134] + w[207]*w[9] + 5e-05*(w[13]*w[25] + w[136] - w[135] - w[137]) + 0.16*w[45]*w[92] - 1e-04*w[12]*w[206];
-    w[240] = 0.004*(w[49]*s17 - w[132]) - w[2]*(5e-04 - 0.002*p.m2*w[133]) - s18;
-    w[241] = -s18;
-    w[242] = 8e-04 + w[205];
-    w[243] = -(w[242]*w[9] + w[45]*w[207] + 0.004*(w[138] + w[108]));
-    const double s19 = 0.0325*p.m3;
-    const double s20 = 1e-04*w[141];
-    w[244] = 0.048 + 0.16*w[53]*w[140] + w[32] + s19 - 0.004*w[49]*w[139] - s20;
-    w[245] = 0.018 + s19 - s20;
-    w[246] = -(0.004*w[49]*w[101] - 0.16*w[53]*w[92] - w[245]);
-    w[247] = w[207]*w[53] + w[207];
+    const double s19 = w[12]*w[33] + w[6];
+    w[237] = 0.4*p.m4*(w[0] + s19) + 0.01*p.m3*w[196];
+    w[238] = p.g*(0.4*p.m4*s19 + 0.01*p.m3*w[119]);
 }
 
-static LAGC_PART_NOINLINE void shared_part45(const Parameters& p, double* w) {
-    w[248] = 0.01*p.g*w[206];
+static LAGC_PART_NOINLINE void shared_part45(const double* qd, double* w) {
+    w[239] = 9.0*w[13];
+    w[240] = w[12] + w[239];
+    w[241] = w[240]*w[6];
+    w[242] = 9.0*w[56];
+    w[243] = qd[1]*w[4];
+    w[244] = qd[2]*w[4];
+    w[245] = w[60] - w[243];
+    w[246] = w[244] - w[245];
+    w[247] = w[2]*w[10];
+    w[248] = qd[2]*w[8];
+    w[249] = qd[0]*w[5];
+    const double s20 = 60.0*w[7];
+    w[5] = qd[2]*s20;
+    const double s21 = 0.15*w[7];
+    w[250] = qd[2]*s21;
+    w[251] = qd[1]*w[20];
+    w[252] = 0.15*w[61] + qd[0]*(s21 + w[6]);
+    w[253] = w[9]*w[252];
+    w[254] = w[70]*w[6];
+    w[255] = 0.15*w[9] + w[6];
+    w[256] = w[71]*w[255];
+    w[257] = w[66]*w[18];
+    w[258] = w[256] - w[257];
+    w[259] = w[12]*w[9];
+    w[260] = w[13]*w[9];
+    w[261] = 7.0*w[259] + w[260];
+    w[262] = w[75]*w[261];
+    w[263] = w[9]*w[240];
+    w[264] = w[263]*w[78];
+    w[265] = 7.0*w[12];
+    w[266] = w[13] + w[265];
+    w[267] = qd[3]*w[266];
+    w[268] = 7.0*w[79];
+    w[269] = w[268] + w[80];
+    const double s22 = qd[3] + w[71];
+    w[270] = w[13]*s22;
+    w[271] = w[241]*w[270];
+    w[272] = w[240]*s22;
+    w[273] = 9.0*w[76] + w[66]*w[239];
+    w[274] = w[75] - w[273];
+    w[275] = w[13]*w[274];
+    w[276] = w[12]*w[81];
+    w[277] = w[12]*s22;
+    w[278] = w[277]*w[25];
+    w[279] = 60.0*w[61] + qd[0]*(s20 + w[6]);
+    w[280] = 60.0*w[9] + w[6];
+    w[281] = w[66]*w[280];
+    w[282] = w[71]*w[19];
+    w[283] = (w[279]*w[6] + w[281]) + (w[282] + w[85]*w[9]);
+    w[284] = w[239]*w[29] + w[78] - 9.0*w[74];
+    w[285] = 9.0*w[14] - w[24];
+    w[286] = w[78]*(w[285] - w[25]);
+    const double s23 = w[240] + w[28];
+    w[287] = s23*w[6]*w[75];
+    w[288] = w[240]*w[72];
+    w[289] = w[264] - w[288]*w[24];
+    w[290] = w[267] - w[269];
+    w[291] = w[262] + w[14]*w[290];
+    w[292] = 0.025*w[259] + w[6];
+    w[293] = w[58]*w[9];
+    w[294] = w[75]*(w[26] + w[266]);
+    w[295] = w[78]*s23;
+    w[296] = w[12]*w[284];
+    w[297] = w[13]*w[86];
 }
 
 static LAGC_PART_NOINLINE void shared_part46(const double* qd, double* w) {
-    w[206] = 9.0*w[13];
-    w[249] = w[12] + w[206];
-    w[250] = w[249]*w[6];
-    w[251] = 9.0*w[59];
-    w[252] = qd[1]*w[4];
-    w[253] = qd[2]*w[4];
-    w[254] = w[63] - w[252];
-    w[255] = w[253] - w[254];
-    w[256] = w[2]*w[10];
-    w[257] = qd[2]*w[8];
-    w[258] = qd[0]*w[5];
-    const double s21 = 60.0*w[7];
-    w[5] = qd[2]*s21;
-    const double s22 = 0.15*w[7];
-    w[259] = qd[2]*s22;
-    w[260] = qd[1]*w[20];
-    w[261] = 0.15*w[64] + qd[0]*(s22 + w[6]);
-    w[262] = w[9]*w[261];
-    w[263] = w[73]*w[6];
-    w[264] = 0.15*w[9] + w[6];
-    w[265] = w[74]*w[264];
-    w[266] = w[69]*w[18];
-    w[267] = w[265] - w[266];
-    w[268] = w[12]*w[9];
-    w[269] = w[13]*w[9];
-    w[270] = 7.0*w[268] + w[269];
-    w[271] = w[78]*w[270];
-    w[272] = w[9]*w[249];
-    w[273] = w[272]*w[81];
-    w[274] = 7.0*w[12];
-    w[275] = w[13] + w[274];
-    w[276] = qd[3]*w[275];
-    w[277] = 7.0*w[82];
-    w[278] = w[277] + w[83];
-    const double s23 = qd[3] + w[74];
-    w[279] = w[13]*s23;
-    w[280] = w[250]*w[279];
-    w[281] = w[249]*s23;
-    w[282] = 9.0*w[79] + w[69]*w[206];
-    w[283] = w[78] - w[282];
-    w[284] = w[13]*w[283];
-    w[285] = w[12]*w[84];
-    w[286] = w[12]*s23;
-    w[287] = w[286]*w[25];
-    w[288] = 60.0*w[64] + qd[0]*(s21 + w[6]);
-    w[289] = 60.0*w[9] + w[6];
-    w[290] = w[69]*w[289];
-    w[291] = w[74]*w[19];
-    w[292] = (w[288]*w[6] + w[290]) + (w[291] + w[88]*w[9]);
-    w[293] = w[206]*w[30] + w[81] - 9.0*w[77];
-    w[294] = 9.0*w[15] - w[24];
-    w[295] = w[81]*(w[294] - w[25]);
-    const double s24 = w[249] + w[28];
-    w[296] = s24*w[6]*w[78];
-    w[297] = w[249]*w[75];
-    w[298] = w[273] - w[297]*w[24];
-    w[299] = w[276] - w[278];
-    w[300] = w[271] + w[15]*w[299];
-    w[301] = 0.025*w[268] + w[6];
-    w[302] = w[61]*w[9];
-    w[303] = w[78]*(w[26] + w[275]);
-    w[304] = w[81]*s24;
-    w[305] = w[12]*w[293];
-    w[306] = w[13]*w[90];
+    w[298] = 2.0*qd[2];
 }
 
-static LAGC_PART_NOINLINE void shared_part47(const double* qd, double* w) {
-    w[307] = 2.0*qd[2];
+static LAGC_PART_NOINLINE void shared_part47(double* w) {
+    w[299] = 40.0*w[2];
+    w[300] = 18.0*w[9];
+    w[301] = w[300] - w[6];
+    w[302] = w[299] + w[301];
+    w[303] = 0.025*w[14];
 }
 
-static LAGC_PART_NOINLINE void shared_part48(double* w) {
-    w[308] = 40.0*w[2];
-    w[309] = 18.0*w[9];
-    w[310] = w[309] - w[6];
-    w[311] = w[308] + w[310];
-    w[312] = 0.025*w[15];
+static LAGC_PART_NOINLINE void shared_part48(const double* qd, double* w) {
+    w[304] = w[139] - w[29];
+    w[305] = w[71]*w[304];
+    w[306] = 0.05*w[80];
+    w[307] = qd[3]*w[306];
+    w[308] = 18.0*w[64];
+    w[309] = qd[0]*(w[197] - w[9]) - w[308];
+    w[310] = w[71]*w[309];
+    w[311] = 0.025*(w[182] - w[310]);
+    w[312] = w[71]*w[156];
+    w[313] = 0.05*w[79];
+    w[314] = w[29]*w[304];
+    w[315] = w[66]*w[156];
+    w[316] = w[66]*w[309];
+    w[317] = 0.025*w[316];
+    w[318] = 0.9*w[144];
 }
 
-static LAGC_PART_NOINLINE void shared_part49(const double* qd, double* w) {
-    w[313] = w[162] - w[30];
-    w[314] = w[74]*w[313];
-    w[315] = 0.05*w[83];
-    w[316] = qd[3]*w[315];
-    w[317] = w[74]*w[149];
-    w[318] = 0.05*w[82];
-    w[319] = w[30]*w[313];
-    w[320] = w[69]*w[149];
-    w[321] = 0.9*w[158];
+static LAGC_PART_NOINLINE void shared_part49(const Parameters& p, double* w) {
+    const double s24 = w[222] - w[29];
+    const double s25 = p.m4*(w[71]*s24 + w[200] - w[145] - w[201]);
+    const double s26 = 40.0*s25;
+    const double s27 = 0.05*w[138] - w[156];
+    const double s28 = w[154] + w[71]*s27 - w[203] - w[204] - w[205];
+    const double s29 = p.m4*(w[198] + 0.4*s28);
+    const double s30 = p.g*w[9];
+    const double s31 = p.m4*(s30 + 0.4*(w[179] + w[55] + w[209] + w[181] - w[66]*s27 - w[29]*s24));
+    const double s32 = w[71] + 18.0*w[66];
+    const double s33 = w[55] + 0.025*w[66]*s32 + w[209] + w[183] + w[181];
+    const double s34 = s31 + p.m3*(0.4*s33 + s30);
+    const double s35 = w[154] - 0.025*(w[182] + w[71]*s32) - w[203] - w[204];
+    const double s36 = p.m3*(0.4*s35 + w[198]) + s29;
+    w[182] = w[9]*(1e-04*(w[12]*s26 + 100.0*w[13]*s29 - w[202]) + w[206]) + 0.4*(w[38]*s34 + w[43]*s36) + w[210] - w[0]*(0.004*(w[202] - s26) + w[207]) - w[208] - w[140] - (0.16*(w[211] + 0.0625*w[13]*s31 - s25) + w[212])*w[6] - w[213];
+    w[319] = 0.01*(p.m3*s30 + w[12]*s31) + 0.4*p.m4*w[198] + p.m3*(0.072*s35 + 0.004*s33) + 0.16*p.m4*s28 + 0.18*p.m3*w[198] - w[216] - w[217] - w[218];
+    w[320] = w[214] + 0.4*(w[47]*s34 - w[51]*s36) - w[215] - w[319];
+    w[321] = w[219] - 0.01*w[13]*s29 - 0.004*w[12]*s25 - w[220];
 }
 
 static LAGC_PART_NOINLINE void shared_part50(const Parameters& p, double* w) {
-    w[322] = 0.01*p.g*w[143];
+    const double s37 = 325.0*p.m3;
+    w[322] = 180.0 + s37 - w[137];
+    w[323] = w[131] + w[13]*(2.0*w[104] - w[25]) + w[133] - w[132] - 3200.0*w[43]*w[88] - 80.0*(w[101] + w[130]);
+    w[130] = 0.2*w[9] + w[134] + p.m4*(w[33] + w[14]) + w[99];
+    w[131] = 120.0 + 3.0*w[19]*w[6] + w[9]*(8.0*w[9] - 20.0*w[18]) + 40.0*(w[87] + w[38]*w[224] + w[125] + w[126] + w[127]) + w[0]*(1600.0*w[103] + 310.0*w[0]) + w[124];
+    w[124] = w[2]*(10.0 - 40.0*p.m2*w[129]) + 80.0*(w[128] - w[47]*w[224]) - w[323];
+    w[125] = 8.0 + p.m4;
+    w[126] = 480.0 + s37 + 1600.0*w[51]*w[136] + w[225] - 40.0*w[47]*w[135] - w[137];
+    w[127] = 1600.0*w[51]*w[88] + w[322] - 40.0*w[47]*w[97];
+    w[128] = w[32]*w[51] + w[32];
 }
 
-static LAGC_PART_NOINLINE void shared_part51(const Parameters& p, double* w) {
-    const double s25 = 0.05*w[142] - w[149];
-    const double s26 = p.m4*(w[145] + w[74]*s25 - w[208] - w[209] - w[210]);
-    const double s27 = s26 + w[211];
-    const double s28 = w[235] - w[30];
-    const double s29 = p.m4*(w[161] + w[212] + w[213] + w[164] - w[69]*s25 - w[30]*s28);
-    const double s30 = p.m4*(w[74]*s28 + w[217] - w[159] - w[214]);
-    const double s31 = s29 + w[218];
-    const double s32 = w[12]*s30 + w[13]*s26;
-    w[323] = 0.16*(w[45]*s27 + w[40]*s31 - (0.025*w[13]*s29 + w[216] - s30)*w[6]) + w[9]*(w[150] - 0.004*(w[221] - s32)) + w[223] - w[0]*(0.004*(w[215] - 40.0*s30) + w[219]) - w[220] - w[58] - w[222] - w[224];
-    const double s33 = 0.004*(w[12]*s29 + w[218]);
-    w[324] = w[225] + w[228] + 0.16*(s26 + w[53]*s27 - w[49]*s31) + w[231] + s33 - w[226] - w[227] - w[229] - w[230];
-    w[325] = w[225] + 0.16*s26 + s33 + w[127] - w[226] - w[227] - w[230];
-    w[326] = 0.004*s32;
+static LAGC_PART_NOINLINE void shared_part51(double* w) {
+    w[129] = 0.3 - w[54];
 }
 
-static LAGC_PART_NOINLINE void shared_part52(const Parameters& p, double* w) {
-    const double s34 = 325.0*p.m3;
-    w[327] = 180.0 + s34 - w[141];
-    w[328] = w[135] + w[13]*(2.0*w[108] - w[25]) + w[137] - w[136] - 3200.0*w[45]*w[92] - 80.0*(w[105] + w[134]);
-    w[134] = 0.2*w[9] + w[138] + p.m4*(w[29] + w[15]) + w[103];
-    w[135] = 120.0 + 3.0*w[19]*w[6] + w[9]*(8.0*w[9] - 20.0*w[18]) + 40.0*(w[91] + w[40]*w[236] + w[129] + w[130] + w[131]) + w[0]*(1600.0*w[107] + 310.0*w[0]) + w[128];
-    w[128] = w[2]*(10.0 - 40.0*p.m2*w[133]) + 80.0*(w[132] - w[49]*w[236]) - w[328];
-    w[129] = 8.0 + p.m4;
-    w[130] = 480.0 + s34 + 1600.0*w[53]*w[140] + w[237] - 40.0*w[49]*w[139] - w[141];
-    w[131] = 1600.0*w[53]*w[92] + w[327] - 40.0*w[49]*w[101];
-    w[132] = w[35]*w[53] + w[35];
+static LAGC_PART_NOINLINE void shared_part52(double* w) {
+    w[132] = w[11]*w[113];
+    w[133] = w[10]*w[113];
 }
 
-static LAGC_PART_NOINLINE void shared_part53(double* w) {
-    w[133] = 0.3 - w[56];
+static LAGC_PART_NOINLINE void shared_part53(const double* qd, double* w) {
+    w[113] = qd[2]*w[6];
 }
 
-static LAGC_PART_NOINLINE void shared_part54(double* w) {
-    w[136] = w[11]*w[117];
-    w[137] = w[10]*w[117];
+static LAGC_PART_NOINLINE void shared_part54(const double* qd, double* w) {
+    w[134] = w[194]*w[53] + qd[1]*(qd[1]*w[54] + w[227]);
 }
 
 static LAGC_PART_NOINLINE void shared_part55(const double* qd, double* w) {
-    w[117] = qd[2]*w[6];
-}
-
-static LAGC_PART_NOINLINE void shared_part56(const double* qd, double* w) {
-    w[138] = w[204]*w[55] + qd[1]*(qd[1]*w[56] + w[239]);
-}
-
-static LAGC_PART_NOINLINE void shared_part57(const double* qd, double* w) {
-    w[139] = qd[1]*w[16];
+    w[135] = qd[1]*w[15];
 }
 
 // mass_matrix in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void mass_matrix_part0(double* M, double* w) {
-    M[0] = w[100];
-    M[11] = w[207];
-    M[14] = w[207];
-    M[1] = w[240];
-    M[4] = w[240];
-    M[2] = w[241];
-    M[8] = w[241];
-    M[15] = w[242];
-    M[3] = w[243];
-    M[12] = w[243];
-    M[5] = w[244];
-    M[10] = w[245];
-    M[6] = w[246];
-    M[9] = w[246];
-    M[7] = w[247];
-    M[13] = w[247];
+    M[0] = w[96];
+    M[11] = w[199];
+    M[14] = w[199];
+    M[1] = w[229];
+    M[4] = w[229];
+    M[2] = w[230];
+    M[8] = w[230];
+    M[15] = w[231];
+    M[3] = w[232];
+    M[12] = w[232];
+    M[5] = w[233];
+    M[10] = w[234];
+    M[6] = w[235];
+    M[9] = w[235];
+    M[7] = w[236];
+    M[13] = w[236];
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void coriolis_matrix_part0(const double* qd, const Parameters& p, double* C, double* w) {
-    const double s35 = w[1]*w[54];
-    const double s36 = w[60] + w[116] + s35;
-    w[116] = w[59] - w[13]*s36;
-    const double s37 = w[62] + w[12]*s36;
-    const double s38 = w[206]*s36 + s37 - w[251];
-    const double s39 = 7.0*s37 - w[116];
-    const double s40 = w[3]*w[54];
-    const double s41 = w[117] + w[252] - s40;
-    const double s42 = w[0]*w[54];
-    const double s43 = w[11]*w[13];
-    const double s44 = w[10]*w[7];
-    const double s45 = s40 - w[255];
-    const double s46 = qd[0]*s44 + w[11]*s45 + w[10]*w[64];
-    const double s47 = w[12]*w[10];
-    const double s48 = w[11]*w[7];
-    const double s49 = w[1]*w[65];
-    const double s50 = s48 + s49;
-    w[62] = s47 - w[13]*s50;
-    const double s51 = qd[0]*w[256];
-    const double s52 = w[3]*s51;
-    const double s53 = w[60] + w[257];
-    const double s54 = s35 + s53;
-    const double s55 = s52 - qd[2]*s48 - w[10]*w[67] - w[11]*s54;
-    const double s56 = qd[0]*(w[22] - 0.025*s43) + 0.025*(w[12]*s46 - qd[3]*w[62]) + w[66] - s55;
-    const double s57 = w[13]*w[10];
-    const double s58 = w[3]*w[65] - w[11]*w[4];
-    const double s59 = 0.025*(s57 + w[12]*s50) + w[20] - s58;
-    const double s60 = s44 + w[1]*w[256];
-    const double s61 = w[3]*w[256] - w[1]*w[22];
-    const double s62 = w[22] - 0.025*(s43 - w[12]*s60) - s61;
-    const double s63 = w[10]*w[255] + w[3]*(w[122] - w[68]) + w[11]*w[64];
-    const double s64 = w[12]*w[11];
-    w[60] = w[13]*s60 + s64;
-    const double s65 = w[1]*w[68];
-    const double s66 = s65 + w[10]*s53 + qd[2]*s44 - w[11]*w[69];
-    const double s67 = qd[0]*(w[20] + 0.025*s57) + 0.025*(w[12]*s63 - qd[3]*w[60]) - w[68] - s66;
-    const double s68 = 18.0*w[4];
-    const double s69 = 40.0*w[54];
-    const double s70 = 18.0*s53 + s69;
-    const double s71 = qd[0]*w[11]*s68 + 40.0*w[122] + s63 - w[10]*s70 - 18.0*(w[11]*w[258] + s65) - qd[2]*18.0*s44;
-    const double s72 = w[14] + w[33];
-    const double s73 = w[10]*s72 + s60;
-    const double s74 = w[11]*s72 + s50;
-    const double s75 = 18.0*(w[11]*s35 - s52) + qd[0]*w[10]*(w[14] + s68) + w[11]*s70 + qd[2]*18.0*s48 + s46;
-    const double s76 = qd[0]*(w[70] - w[20]) + w[68];
-    const double s77 = qd[0]*(w[22] + w[71]) + w[66];
-    C[0] = 5e-05*(w[250]*w[116] - w[24]*s38 - w[15]*s39 - w[25]*s37) + w[121]*s41 + 1e-04*p.m3*(s71*s73 - s74*s75) - 0.027*s42 - 0.16*p.m4*(s56*s59 - s62*s67) - 0.00015*(w[19]*s36 + (60.0*s54 + w[5] + s41)*w[6]) - 0.002*p.m2*(s76*w[23] - s77*w[21]) - 0.001*(s41*w[18] - w[9]*(0.15*s54 + w[259] + s41));
-    const double s78 = qd[0]*w[65] + qd[1]*w[22];
-    const double s79 = s51 - w[260];
-    const double s80 = 5e-04*(w[262] + w[267] - w[263]);
-    const double s81 = 4e-04*(w[75]*w[6] - w[69]*w[9]);
-    const double s82 = w[12]*s38;
-    const double s83 = w[26]*w[116];
-    const double s84 = w[13]*s39;
-    w[33] = w[284] + w[285];
-    const double s85 = w[9]*w[33];
-    const double s86 = w[28]*s37;
-    const double s87 = 2.5e-05*(w[271] + s84 + s85 - s82 - w[273] - w[15]*(w[276] + w[278]) - s83 - w[280] - w[24]*w[281] - s86 - w[287]);
-    w[140] = 0.025*(w[61]*s61 - w[12]*s66) - s63;
-    w[141] = s78 - w[140];
-    w[204] = 0.025*(w[12]*s55 + w[61]*s58) + s46;
-    w[329] = s79 + w[204];
-    const double s88 = 7.5e-05*w[292];
-    const double s89 = 18.0*s60;
-    const double s90 = s68 - w[89];
-    w[330] = qd[0]*s89 + s55 - 18.0*w[11]*(w[253] - w[63]) - qd[1]*w[11]*s90;
-    const double s91 = qd[1]*w[11]*w[14] - 40.0*s51 - w[330];
-    const double s92 = 40.0*w[65];
-    w[253] = 18.0*(w[3]*w[122] - w[10]*w[63]) + qd[2]*w[10]*s68 + qd[0]*18.0*s49 + qd[1]*w[10]*s90 + s66;
-    C[2] = -(0.16*p.m4*(s62*w[204] - s59*w[140]) + s81 + 1e-04*p.m3*(w[253]*s74 + w[330]*s73) + s88 - s80 - s87);
-    const double s93 = qd[1]*w[10]*w[14] + qd[0]*s92 + w[253];
-    C[1] = 0.002*p.m2*(s78*w[21] - w[23]*s79) + s80 + s87 + 1e-04*p.m3*(s91*s73 - s93*s74) - s81 - 0.16*p.m4*(s59*w[141] + s62*w[329]) - w[0]*(0.000125*w[86] + 0.000375*qd[1] + w[123]) - s88;
-    const double s94 = 2.5e-05*(w[24]*(w[293] - w[84]) + w[296] + w[15]*(w[90] + w[283]) - w[295]);
-    const double s95 = 4e-04*s45;
-    C[12] = s94 + s95 - 0.004*p.m4*(s67*w[62] - s56*w[60]);
-    w[3] = w[10]*w[61] + w[142]*s50 - w[13]*s46 - qd[0]*s64;
-    w[122] = w[13]*s63 + w[142]*s60 - w[11]*w[61] - qd[0]*s47;
-    C[3] = -(s94 - s95 - 0.004*p.m4*(s62*w[3] - s59*w[122]));
-    C[15] = w[205]*(w[60]*w[122] + w[24]*w[116] - w[3]*w[62]);
-    w[205] = 0.025*w[12]*s58 + s50;
-    w[331] = w[65] + w[205];
-    w[332] = 0.025*w[12]*s61 + s60;
-    w[333] = w[256] + w[332];
-    const double s96 = s89 + s61;
-    w[334] = 40.0*w[256] + s96;
-    const double s97 = 18.0*s50 + s58;
-    w[335] = s92 + s97;
-    const double s98 = 2.5e-05*(s82 + s83 + s85 + s86 + w[124]*w[25] + w[125]*w[250] + w[300] - s84 - w[298]);
-    C[4] = -(s80 + w[0]*(0.000125*(qd[1] - w[86]) - w[123]) + s98 - s81 - w[32]*(w[256]*s77 - w[65]*s76) - 0.16*p.m4*(s67*w[331] + s56*w[333]) - 1e-04*p.m3*(w[334]*s75 + s71*w[335]) - s88);
-    C[8] = -(s80 + s98 - s81 - 1e-04*p.m3*(s71*s97 + s96*s75) - 0.16*p.m4*(s56*w[332] + s67*w[205]) - s88);
-    w[123] = 5e-05*(w[61]*w[26] + w[13]*w[276] - w[12]*qd[3]*w[249] - w[142]*w[28]);
-    w[124] = w[0] + w[301];
-    w[125] = 0.025*(w[302] - w[12]*s41) + s36;
-    w[276] = w[54] + w[125];
-    w[336] = 18.0*(qd[2]*w[7] + s54) - s41;
-    const double s99 = s69 + w[336];
-    C[9] = w[123] + 0.16*p.m4*(w[141]*w[332] - w[329]*w[205] - w[276]*w[301]) + 1e-04*p.m3*(s93*s96 + s91*s97 - w[34]*s99);
-    C[10] = w[123] + 1e-04*p.m3*(w[253]*s96 - w[34]*w[336] - w[330]*s97) - 0.16*p.m4*(w[205]*w[204] + w[301]*w[125] + w[140]*w[332]);
-    C[5] = -(w[32]*(w[65]*s79 + s42 - w[256]*s78) - w[123] - 0.16*p.m4*(w[333]*w[141] - w[329]*w[331] - w[124]*w[276]) - 1e-04*p.m3*(s93*w[334] + s91*w[335] - s99*w[57]));
+    const double s38 = w[1]*w[52];
+    const double s39 = w[57] + w[112] + s38;
+    w[112] = w[56] - w[13]*s39;
+    const double s40 = w[59] + w[12]*s39;
+    const double s41 = w[239]*s39 + s40 - w[242];
+    const double s42 = 7.0*s40 - w[112];
+    const double s43 = w[3]*w[52];
+    const double s44 = w[113] + w[243] - s43;
+    const double s45 = w[0]*w[52];
+    const double s46 = w[11]*w[13];
+    const double s47 = w[10]*w[7];
+    const double s48 = s43 - w[246];
+    const double s49 = qd[0]*s47 + w[11]*s48 + w[10]*w[61];
+    const double s50 = w[12]*w[10];
+    const double s51 = w[11]*w[7];
+    const double s52 = w[1]*w[62];
+    const double s53 = s51 + s52;
+    w[59] = s50 - w[13]*s53;
+    const double s54 = qd[0]*w[247];
+    const double s55 = w[3]*s54;
+    const double s56 = w[57] + w[248];
+    const double s57 = s38 + s56;
+    const double s58 = s55 - qd[2]*s51 - w[10]*w[64] - w[11]*s57;
+    const double s59 = qd[0]*(w[22] - 0.025*s46) + 0.025*(w[12]*s49 - qd[3]*w[59]) + w[63] - s58;
+    const double s60 = w[13]*w[10];
+    const double s61 = w[3]*w[62] - w[11]*w[4];
+    const double s62 = 0.025*(s60 + w[12]*s53) + w[20] - s61;
+    const double s63 = s47 + w[1]*w[247];
+    const double s64 = w[3]*w[247] - w[1]*w[22];
+    const double s65 = w[22] - 0.025*(s46 - w[12]*s63) - s64;
+    const double s66 = w[10]*w[246] + w[3]*(w[120] - w[65]) + w[11]*w[61];
+    const double s67 = w[12]*w[11];
+    w[57] = w[13]*s63 + s67;
+    const double s68 = w[1]*w[65];
+    const double s69 = s68 + w[10]*s56 + qd[2]*s47 - w[11]*w[66];
+    const double s70 = qd[0]*(w[20] + 0.025*s60) + 0.025*(w[12]*s66 - qd[3]*w[57]) - w[65] - s69;
+    const double s71 = 18.0*w[4];
+    const double s72 = 40.0*w[52];
+    const double s73 = 18.0*s56 + s72;
+    const double s74 = qd[0]*w[11]*s71 + 40.0*w[120] + s66 - w[10]*s73 - 18.0*(w[11]*w[249] + s68) - qd[2]*18.0*s47;
+    const double s75 = w[16] + w[118];
+    const double s76 = w[10]*s75 + s63;
+    const double s77 = w[11]*s75 + s53;
+    const double s78 = 18.0*(w[11]*s38 - s55) + qd[0]*w[10]*(w[16] + s71) + w[11]*s73 + qd[2]*18.0*s51 + s49;
+    const double s79 = qd[0]*(w[67] - w[20]) + w[65];
+    const double s80 = qd[0]*(w[22] + w[68]) + w[63];
+    C[0] = 5e-05*(w[241]*w[112] - w[24]*s41 - w[14]*s42 - w[25]*s40) + w[117]*s44 + 1e-04*p.m3*(s74*s76 - s77*s78) - 0.027*s45 - 0.16*p.m4*(s59*s62 - s65*s70) - 0.00015*(w[19]*s39 + (60.0*s57 + w[5] + s44)*w[6]) - 0.002*p.m2*(s79*w[23] - s80*w[21]) - 0.001*(s44*w[18] - w[9]*(0.15*s57 + w[250] + s44));
+    const double s81 = qd[0]*w[62] + qd[1]*w[22];
+    const double s82 = s54 - w[251];
+    const double s83 = 5e-04*(w[253] + w[258] - w[254]);
+    const double s84 = 4e-04*(w[72]*w[6] - w[66]*w[9]);
+    const double s85 = w[12]*s41;
+    const double s86 = w[26]*w[112];
+    const double s87 = w[13]*s42;
+    w[118] = w[275] + w[276];
+    const double s88 = w[9]*w[118];
+    const double s89 = w[28]*s40;
+    const double s90 = 2.5e-05*(w[262] + s87 + s88 - s85 - w[264] - w[14]*(w[267] + w[269]) - s86 - w[271] - w[24]*w[272] - s89 - w[278]);
+    w[136] = 0.025*(w[58]*s64 - w[12]*s69) - s66;
+    w[137] = s81 - w[136];
+    w[194] = 0.025*(w[12]*s58 + w[58]*s61) + s49;
+    w[324] = s82 + w[194];
+    const double s91 = 7.5e-05*w[283];
+    const double s92 = 18.0*s63;
+    const double s93 = s71 - w[197];
+    w[325] = qd[0]*s92 + s58 - 18.0*w[11]*(w[244] - w[60]) - qd[1]*w[11]*s93;
+    const double s94 = qd[1]*w[11]*w[16] - 40.0*s54 - w[325];
+    const double s95 = 40.0*w[62];
+    w[244] = 18.0*(w[3]*w[120] - w[10]*w[60]) + qd[2]*w[10]*s71 + qd[0]*18.0*s52 + qd[1]*w[10]*s93 + s69;
+    C[2] = -(0.16*p.m4*(s65*w[194] - s62*w[136]) + s84 + 1e-04*p.m3*(w[244]*s77 + w[325]*s76) + s91 - s83 - s90);
+    const double s96 = qd[1]*w[10]*w[16] + qd[0]*s95 + w[244];
+    C[1] = 0.002*p.m2*(s81*w[21] - w[23]*s82) + s83 + s90 + 1e-04*p.m3*(s94*s76 - s96*s77) - s84 - 0.16*p.m4*(s62*w[137] + s65*w[324]) - w[0]*(0.000125*w[83] + 0.000375*qd[1] + w[121]) - s91;
+    const double s97 = 2.5e-05*(w[24]*(w[284] - w[81]) + w[287] + w[14]*(w[86] + w[274]) - w[286]);
+    const double s98 = 4e-04*s48;
+    C[12] = s97 + s98 - 0.004*p.m4*(s70*w[59] - s59*w[57]);
+    w[3] = w[10]*w[58] + w[138]*s53 - w[13]*s49 - qd[0]*s67;
+    w[120] = w[13]*s66 + w[138]*s63 - w[11]*w[58] - qd[0]*s50;
+    C[3] = -(s97 - s98 - 0.004*p.m4*(s65*w[3] - s62*w[120]));
+    C[15] = w[195]*(w[57]*w[120] + w[24]*w[112] - w[3]*w[59]);
+    w[195] = 0.025*w[12]*s61 + s53;
+    w[326] = w[62] + w[195];
+    w[327] = 0.025*w[12]*s64 + s63;
+    w[328] = w[247] + w[327];
+    const double s99 = s92 + s64;
+    w[329] = 40.0*w[247] + s99;
+    const double s100 = 18.0*s53 + s61;
+    w[330] = s95 + s100;
+    const double s101 = 2.5e-05*(s85 + s86 + s88 + s89 + w[122]*w[25] + w[123]*w[241] + w[291] - s87 - w[289]);
+    C[4] = -(s83 + w[0]*(0.000125*(qd[1] - w[83]) - w[121]) + s101 - s84 - w[31]*(w[247]*s80 - w[62]*s79) - 0.16*p.m4*(s70*w[326] + s59*w[328]) - 1e-04*p.m3*(w[329]*s78 + s74*w[330]) - s91);
+    C[8] = -(s83 + s101 - s84 - 1e-04*p.m3*(s74*s100 + s99*s78) - 0.16*p.m4*(s59*w[327] + s70*w[195]) - s91);
+    w[121] = 5e-05*(w[58]*w[26] + w[13]*w[267] - w[12]*qd[3]*w[240] - w[138]*w[28]);
+    w[122] = w[0] + w[292];
+    w[123] = 0.025*(w[293] - w[12]*s44) + s39;
+    w[267] = w[52] + w[123];
+    w[331] = 18.0*(qd[2]*w[7] + s57) - s44;
+    const double s102 = s72 + w[331];
+    C[9] = w[121] + 0.16*p.m4*(w[137]*w[327] - w[324]*w[195] - w[267]*w[292]) + 1e-04*p.m3*(s96*s99 + s94*s100 - w[119]*s102);
+    C[10] = w[121] + 1e-04*p.m3*(w[244]*s99 - w[119]*w[331] - w[325]*s100) - 0.16*p.m4*(w[195]*w[194] + w[292]*w[123] + w[136]*w[327]);
+    C[5] = -(w[31]*(w[62]*s82 + s45 - w[247]*s81) - w[121] - 0.16*p.m4*(w[328]*w[137] - w[324]*w[326] - w[122]*w[267]) - 1e-04*p.m3*(s96*w[329] + s94*w[330] - s102*w[196]));
 }
 
 static LAGC_PART_NOINLINE void coriolis_matrix_part1(const Parameters& p, double* C, double* w) {
-    C[6] = w[123] - 1e-04*p.m3*(w[330]*w[335] + w[57]*w[336] - w[334]*w[253]) - 0.16*p.m4*(w[124]*w[125] + w[333]*w[140] + w[204]*w[331]);
-    const double s100 = 4e-04*w[69];
-    const double s101 = 2.5e-05*(w[303] + w[306] + w[33] - w[304] - w[305]);
-    C[7] = s100 + s101 + 0.004*p.m4*(w[333]*w[122] + w[3]*w[331] + w[124]*w[116]);
-    C[11] = s100 + s101 + 0.004*p.m4*(w[3]*w[205] + w[122]*w[332] + w[301]*w[116]);
-    C[13] = -(s100 + s101 - 0.004*p.m4*(w[329]*w[62] + w[60]*w[141] - w[24]*w[276]));
-    C[14] = -(s100 + 0.004*p.m4*(w[60]*w[140] + w[24]*w[125] - w[62]*w[204]) + s101);
+    C[6] = w[121] - 1e-04*p.m3*(w[325]*w[330] + w[196]*w[331] - w[329]*w[244]) - 0.16*p.m4*(w[122]*w[123] + w[328]*w[136] + w[194]*w[326]);
+    const double s103 = 4e-04*w[66];
+    const double s104 = 2.5e-05*(w[294] + w[297] + w[118] - w[295] - w[296]);
+    C[7] = s103 + s104 + 0.004*p.m4*(w[328]*w[120] + w[3]*w[326] + w[122]*w[112]);
+    C[11] = s103 + s104 + 0.004*p.m4*(w[3]*w[195] + w[120]*w[327] + w[292]*w[112]);
+    C[13] = -(s103 + s104 - 0.004*p.m4*(w[324]*w[59] + w[57]*w[137] - w[24]*w[267]));
+    C[14] = -(s103 + 0.004*p.m4*(w[57]*w[136] + w[24]*w[123] - w[59]*w[194]) + s104);
 }
 
 // potential_gradient in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void potential_gradient_part0(const Parameters& p, double* dVdq, double* w) {
     dVdq[0] = 0.0;
-    dVdq[1] = -p.g*(0.2*p.m2*w[0] + w[126]);
-    dVdq[2] = -w[127];
-    dVdq[3] = -w[322];
+    dVdq[1] = -p.g*(0.2*p.m2*w[0] + w[237]);
+    dVdq[2] = -w[238];
+    dVdq[3] = -0.01*w[198]*w[32];
 }
 
 // bias_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void bias_forces_part0(double* h, double* w) {
-    h[0] = w[323];
-    h[1] = -w[324];
-    h[2] = -w[325];
-    h[3] = -(w[248] + w[326] + w[233] - w[232]);
+    h[0] = w[182];
+    h[2] = -w[319];
+    h[1] = w[320];
+    h[3] = w[321];
 }
 
 // generalized_forces in parts (short compile times); w carries values between them.
@@ -777,25 +769,25 @@ static LAGC_PART_NOINLINE void generalized_forces_part0(const double* u, double*
 
 // kinetic_energy in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void kinetic_energy_part0(const double* qd, double* result, double* w) {
-    result[0] = 5e-05*(qd[2]*(80.0*qd[3]*w[35] + qd[2]*w[327]) + qd[0]*(qd[2]*w[328] + qd[0]*w[135] - 80.0*qd[3]*w[134] - qd[1]*w[128]) + w[114]*w[129] + qd[1]*(qd[1]*w[130] + w[307]*w[131] + 80.0*qd[3]*w[132]));
+    result[0] = 5e-05*(qd[2]*(80.0*qd[3]*w[32] + qd[2]*w[322]) + qd[0]*(qd[2]*w[323] + qd[0]*w[131] - 80.0*qd[3]*w[130] - qd[1]*w[124]) + w[110]*w[125] + qd[1]*(qd[1]*w[126] + w[298]*w[127] + 80.0*qd[3]*w[128]));
 }
 
 // potential_energy in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void potential_energy_part0(const Parameters& p, double* result, double* w) {
-    result[0] = p.g*(0.01*p.m3*(30.0 - w[311]) + 0.4*p.m4*(0.75 + w[312] - w[7] - w[2]*(1.0 + w[1])) + 0.25*p.m1 + 0.3*p.m2*(1.0 - 0.6666666666666666*w[2]));
+    result[0] = p.g*(0.01*p.m3*(30.0 - w[302]) + 0.4*p.m4*(0.75 + w[303] - w[7] - w[2]*(1.0 + w[1])) + 0.25*p.m1 + 0.3*p.m2*(1.0 - 0.6666666666666666*w[2]));
 }
 
 // constraint_residuals in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_residuals_part0(const Parameters& p, double* c, double* w) {
-    c[0] = -(p.table - w[133]);
+    c[0] = -(p.table - w[129]);
 }
 
 // constraint_jacobian in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_jacobian_part0(double* A, double* w) {
     A[0] = 0.0;
     A[3] = 0.0;
-    A[1] = w[202];
-    A[2] = w[203];
+    A[1] = w[192];
+    A[2] = w[193];
 }
 
 // semi_implicit_system in parts (short compile times); w carries values between them.
@@ -805,67 +797,70 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* qd, cons
     K[20] = 0.0;
     K[23] = 0.0;
     K[24] = 0.0;
-    K[0] = w[100];
-    K[13] = w[207];
-    K[17] = w[207];
-    K[1] = w[240];
-    K[5] = w[240];
-    K[2] = w[241];
-    K[10] = w[241];
-    K[18] = w[242];
-    K[3] = w[243];
-    K[15] = w[243];
-    K[6] = w[244];
-    K[12] = w[245];
-    K[7] = w[246];
-    K[11] = w[246];
-    K[8] = w[247];
-    K[16] = w[247];
-    K[9] = w[202];
-    K[21] = w[202];
-    K[14] = w[203];
-    K[22] = w[203];
-    const double s102 = w[217] + w[314] - w[316] - w[159] - w[214];
-    const double s103 = p.m4*s102;
-    const double s104 = w[145] + qd[3]*w[318] - w[208] - w[317] - w[209] - w[210];
-    const double s105 = p.m4*s104;
-    const double s106 = w[211] + s105;
-    const double s107 = w[319] - w[161] - 0.05*w[184] - w[212] - w[213] - w[164] - w[320];
-    const double s108 = p.m4*s107;
-    const double s109 = s108 - w[218];
-    const double s110 = w[96]*s102;
-    rhs[0] = u[0] + w[0]*(w[219] - 0.004*(40.0*s103 - w[215])) + w[220] + w[58] + w[222] + w[224] - 0.16*(w[45]*s106 + (0.025*w[13]*s108 + s103 - w[216])*w[6] - w[40]*s109) - (0.004*(w[13]*s105 + s110 - w[221]) + w[150])*w[9] - w[223];
-    rhs[3] = u[3] + w[248] + 0.004*s110 + w[233] + w[207]*s104 - w[232];
-    const double s111 = 0.004*(w[218] - w[96]*s107);
-    rhs[1] = u[1] + w[225] + 0.16*(s105 + s106*w[53] + w[49]*s109) + w[228] + s111 + w[231] - w[226] - w[227] - w[229] - w[230];
-    rhs[2] = u[2] + w[225] + 0.16*s105 + s111 + w[127] - w[226] - w[227] - w[230];
-    rhs[4] = -(0.45*w[9]*w[238] + w[118]*w[31] + qd[2]*w[321]);
+    K[0] = w[96];
+    K[13] = w[199];
+    K[17] = w[199];
+    K[1] = w[229];
+    K[5] = w[229];
+    K[2] = w[230];
+    K[10] = w[230];
+    K[18] = w[231];
+    K[3] = w[232];
+    K[15] = w[232];
+    K[6] = w[233];
+    K[12] = w[234];
+    K[7] = w[235];
+    K[11] = w[235];
+    K[8] = w[236];
+    K[16] = w[236];
+    K[9] = w[192];
+    K[21] = w[192];
+    K[14] = w[193];
+    K[22] = w[193];
+    const double s105 = w[200] + w[305] - w[307] - w[145] - w[201];
+    const double s106 = p.m4*s105;
+    const double s107 = p.m3*(w[154] - w[203] - w[311] - w[204]);
+    const double s108 = w[154] + qd[3]*w[313] - w[203] - w[312] - w[204] - w[205];
+    const double s109 = p.m4*s108;
+    const double s110 = s107 + s109;
+    const double s111 = w[314] - w[179] - 0.05*w[170] - w[55] - w[209] - w[181] - w[315];
+    const double s112 = p.m4*s111;
+    const double s113 = p.m3*(w[55] + w[209] + w[183] + w[181] - w[317]);
+    const double s114 = s112 - s113;
+    const double s115 = w[92]*s105;
+    rhs[0] = u[0] + w[212]*w[6] + w[0]*(w[207] - 0.004*(40.0*s106 - w[202])) + w[208] + w[140] + w[213] - 0.16*(w[43]*s110 + (0.025*w[13]*s112 + s106 - w[211])*w[6] - w[38]*s114) - (0.004*(w[13]*s109 + s115 - 0.025*w[202]) + w[206])*w[9] - w[210];
+    rhs[3] = u[3] + 0.01*p.g*w[228] + 0.004*s115 + w[220] + w[199]*s108 - w[219];
+    const double s116 = 0.072*s107;
+    const double s117 = 0.004*(s113 - w[92]*s111);
+    rhs[1] = u[1] + s116 + 0.16*(s109 + s110*w[51] + w[47]*s114) + p.g*w[237] + s117 + w[215] - w[216] - w[217] - w[214] - w[218];
+    rhs[2] = u[2] + s116 + 0.16*s109 + s117 + w[238] - w[216] - w[217] - w[218];
+    rhs[4] = -(0.45*w[9]*w[226] + w[114]*w[30] + qd[2]*w[318]);
 }
 
 // constraint_terms in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_terms_part0(double* A, double* r, double* w) {
     A[0] = 0.0;
     A[3] = 0.0;
-    A[1] = w[202];
-    A[2] = w[203];
-    r[0] = -w[138];
+    A[1] = w[192];
+    A[2] = w[193];
+    r[0] = -w[134];
 }
 
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 static void constraint_terms(const double* q, const double* qd, const Parameters& /*p*/, double* A, double* r) {
-    double w[240];
+    double w[228];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
     detail::shared_part7(w);
     detail::shared_part11(w);
-    detail::shared_part17(w);
-    detail::shared_part24(w);
-    detail::shared_part33(w);
-    detail::shared_part34(qd, w);
-    detail::shared_part35(qd, w);
-    detail::shared_part43(w);
-    detail::shared_part56(qd, w);
+    detail::shared_part16(w);
+    detail::shared_part22(w);
+    detail::shared_part30(w);
+    detail::shared_part31(qd, w);
+    detail::shared_part32(qd, w);
+    detail::shared_part42(w);
+    detail::shared_part54(qd, w);
     detail::constraint_terms_part0(A, r, w);
 }
 
@@ -878,11 +873,11 @@ static LAGC_PART_NOINLINE void dynamics_terms_part0(const double* q, const Param
     w[1] = std::sin(a0);
     const double s3 = std::sin(a1);
     const double a4 = q[3];
-    w[2] = std::sin(a4);
+    w[2] = std::cos(a4);
+    w[3] = std::sin(a4);
     const double a5 = q[0];
-    w[3] = std::cos(a5);
     w[4] = std::sin(a5);
-    w[5] = std::cos(a4);
+    w[5] = std::cos(a5);
     w[6] = w[0]*s2;
     w[7] = w[1]*s3;
     w[8] = w[6] - w[7];
@@ -890,151 +885,146 @@ static LAGC_PART_NOINLINE void dynamics_terms_part0(const double* q, const Param
     w[10] = s2*w[1];
     w[11] = w[9] + w[10];
     w[12] = 0.15*w[8] - w[11];
-    w[13] = w[1]*w[1];
-    w[14] = p.m3 + p.m4;
-    w[15] = w[4]*w[11];
-    w[16] = w[3]*w[11];
-    w[17] = w[0]*(w[3]*w[15] - w[4]*w[16]);
-    w[18] = p.m4*w[5];
-    w[19] = p.m3 + w[18];
+    w[13] = p.m3 + p.m4;
+    w[14] = p.m4*w[2];
+    w[15] = p.m3 + w[14];
     const double s6 = 0.45*p.m3;
-    const double s7 = w[18] + s6;
-    w[20] = w[3]*w[8];
-    w[21] = w[4]*w[8];
-    w[22] = w[0]*(w[4]*w[20] - w[3]*w[21]);
-    w[23] = w[2]*w[8];
-    w[24] = p.m4*w[23];
-    w[25] = 40.0*w[22]*w[14] - w[24];
-    w[26] = 40.0*w[0];
-    w[27] = p.m4 + s6;
-    w[28] = 40.0*w[17]*w[14] + p.m4*w[2]*w[11];
-    w[29] = 60.0*w[8] - w[11];
-    w[30] = w[5]*w[8];
-    w[31] = w[30] + 9.0*w[23];
-    w[32] = w[4] - 20.0*w[0]*w[3];
-    w[33] = w[3] + 20.0*w[0]*w[4];
-    w[34] = 7.0*w[30] + w[23];
-    M[0] = 0.012 + 0.004*(w[13] + (0.025*w[11]*w[14] + p.m4*w[2]*w[17] + w[0]*w[19] + s7*w[8])*w[11] + w[22]*w[25] + w[17]*w[28] - (p.m4*w[2]*w[22] - w[26]*w[27] - 0.025*(p.m4*(1600.0 + w[2]*w[2]) + 324.0*p.m3)*w[8] - s7*w[11])*w[8]) + w[0]*(0.16*(w[0]*w[14] + 0.025*w[11]*w[19] + w[27]*w[8]) + 0.031*w[0]) + 3e-04*w[29]*w[8] + 1e-04*(p.m1 + w[23]*w[31] + p.m2*(w[32]*w[32] + w[33]*w[33]) + w[30]*w[34]) - (0.002*w[12] - 8e-04*w[11])*w[11];
-    w[35] = w[1]*(w[3]*w[16] + w[4]*w[15]) + w[0]*w[8];
-    w[36] = w[1]*(w[3]*w[20] + w[4]*w[21]) - w[0]*w[11];
-    w[37] = 0.004*p.m4*w[2];
-    M[13] = w[37] + w[37]*w[35];
-    M[14] = w[37];
-    w[38] = w[2] - 9.0*w[5];
-    w[39] = w[5] - 7.0*w[2];
+    w[16] = p.m4 + s6;
+    w[17] = 60.0*w[8] - w[11];
+    w[18] = w[1]*w[1];
+    w[19] = w[5]*w[8];
+    w[20] = w[4]*w[8];
+    w[21] = w[0]*(w[4]*w[19] - w[5]*w[20]);
+    const double s7 = w[14] + s6;
+    w[22] = w[4]*w[11];
+    w[23] = w[5]*w[11];
+    w[24] = w[0]*(w[5]*w[22] - w[4]*w[23]);
+    w[25] = w[3]*w[8];
+    w[26] = p.m4*w[25];
+    w[27] = 40.0*w[21]*w[13] - w[26];
+    w[28] = 40.0*w[24]*w[13] + p.m4*w[3]*w[11];
+    w[29] = w[2]*w[8];
+    w[30] = w[29] + 9.0*w[25];
+    w[31] = w[4] - 20.0*w[0]*w[5];
+    w[32] = w[5] + 20.0*w[0]*w[4];
+    w[33] = 7.0*w[29] + w[25];
+    M[0] = 0.012 + w[0]*(0.16*(w[0]*w[13] + 0.025*w[11]*w[15] + w[16]*w[8]) + 0.031*w[0]) + 3e-04*w[17]*w[8] + 0.004*(w[18] + (40.0*w[0]*w[16] + 0.025*(p.m4*(1600.0 + w[3]*w[3]) + 324.0*p.m3)*w[8] + s7*w[11] - p.m4*w[3]*w[21])*w[8] + (0.025*w[11]*w[13] + p.m4*w[3]*w[24] + w[0]*w[15] + s7*w[8])*w[11] + w[21]*w[27] + w[24]*w[28]) + 1e-04*(p.m1 + w[25]*w[30] + p.m2*(w[31]*w[31] + w[32]*w[32]) + w[29]*w[33]) - (0.002*w[12] - 8e-04*w[11])*w[11];
+    w[34] = w[1]*(w[5]*w[23] + w[4]*w[22]) + w[0]*w[8];
+    w[35] = w[1]*(w[5]*w[19] + w[4]*w[20]) - w[0]*w[11];
+    w[36] = 0.004*p.m4*w[3];
+    M[13] = w[36] + w[36]*w[34];
+    M[14] = w[36];
+    w[37] = w[3] - 9.0*w[2];
+    w[38] = w[2] - 7.0*w[3];
 }
 
 static LAGC_PART_NOINLINE void dynamics_terms_part1(const double* qd, const Parameters& p, double* M, double* w) {
-    const double s8 = 0.004*w[22]*w[19] + w[37]*w[11] + 5e-05*(w[2]*w[34] + w[23]*w[38] - w[5]*w[31] - w[30]*w[39]) + 0.16*w[17]*w[27] - 1e-04*w[5]*w[24];
-    M[4] = -(0.004*(w[35]*w[28] - w[36]*w[25]) + w[1]*(5e-04 - 0.002*p.m2*(w[3]*w[33] + w[4]*w[32])) + s8);
+    const double s8 = 0.004*w[21]*w[15] + w[36]*w[11] + 5e-05*(w[3]*w[33] + w[25]*w[37] - w[2]*w[30] - w[29]*w[38]) + 0.16*w[24]*w[16] - 1e-04*w[2]*w[26];
+    M[4] = -(0.004*(w[34]*w[28] - w[35]*w[27]) + w[1]*(5e-04 - 0.002*p.m2*(w[5]*w[32] + w[4]*w[31])) + s8);
     M[8] = -s8;
     const double s9 = 0.0325*p.m3;
-    const double s10 = 1e-04*(w[2]*w[39] + w[5]*w[38] - p.m4*(1600.0 + w[5]*w[5]));
-    M[5] = 0.048 + 0.004*w[36]*((40.0*w[36]*w[14] - w[19]) - w[19]) + 0.16*w[35]*(w[27] + (w[35]*w[14] + w[27])) + s9 + 0.04*p.m2*(w[13] + w[0]*w[0]) - s10;
+    const double s10 = 1e-04*(w[3]*w[38] + w[2]*w[37] - p.m4*(1600.0 + w[2]*w[2]));
+    M[5] = 0.048 + 0.004*w[35]*((40.0*w[35]*w[13] - w[15]) - w[15]) + 0.16*w[34]*(w[16] + (w[34]*w[13] + w[16])) + s9 + 0.04*p.m2*(w[18] + w[0]*w[0]) - s10;
     const double s11 = 0.018 + s9 - s10;
-    M[9] = -(0.004*w[36]*w[19] - 0.16*w[35]*w[27] - s11);
+    M[9] = -(0.004*w[35]*w[15] - 0.16*w[34]*w[16] - s11);
     M[10] = s11;
     const double s12 = 8e-04 + 1e-04*p.m4;
-    M[12] = -(s12*w[11] + 0.004*(w[0]*w[18] + p.m4*w[30]) + w[17]*w[37]);
+    M[12] = -(s12*w[11] + 0.004*(w[0]*w[14] + p.m4*w[29]) + w[24]*w[36]);
     M[15] = s12;
-    w[13] = qd[1] + qd[2];
-    const double s13 = w[2]*w[13];
-    w[14] = qd[0]*w[8];
-    const double s14 = w[5]*w[14];
-    w[18] = s13 - s14;
-    const double s15 = w[11]*w[13];
-    w[19] = qd[3]*w[2];
-    w[25] = w[5]*s15 + w[19]*w[8];
-    w[27] = w[2]*s15 - qd[3]*w[30];
-    w[28] = qd[1]*w[9];
-    w[40] = qd[1]*w[10];
-    w[41] = w[28] + w[40];
-    w[42] = qd[0]*w[9];
-    w[43] = qd[0]*w[10];
-    w[44] = w[42] + w[43];
-    w[45] = qd[0]*w[41] + qd[2]*w[44];
-    const double s16 = w[5]*w[45];
-    const double s17 = w[5]*w[13];
-    const double s18 = w[2]*w[14];
-    w[46] = s17 + s18;
-    w[47] = s16 + qd[3]*w[46];
-    w[48] = w[2]*w[45];
-    w[49] = 7.0*w[18] - w[46];
-    w[50] = qd[0]*w[11];
-    w[51] = qd[3] - w[50];
-    w[52] = 9.0*(w[48] + qd[3]*s13 - qd[3]*s14) + (16.0*w[18] - w[49])*w[51] + w[47];
-    w[53] = w[48] + qd[3]*w[18];
-    w[54] = 9.0*w[46] - w[18];
-    w[55] = qd[3]*7.0*s18 + (16.0*w[46] - w[54])*w[51] + 7.0*(qd[3]*s17 + s16) + w[53];
-    w[56] = qd[0]*w[6];
-    w[6] = 60.0*w[56] - qd[0]*(60.0*w[7] + w[11]);
-    w[57] = w[14]*w[13];
-    w[58] = qd[2]*w[7];
-    w[59] = qd[1]*w[7];
+    w[13] = qd[3]*qd[3];
+    w[14] = qd[0]*w[6];
+    w[6] = qd[1] + qd[2];
+    w[15] = qd[1]*w[7];
+    w[16] = qd[2]*w[7];
+    w[18] = w[14]*w[6] - qd[0]*(w[15] + w[16]);
+    w[26] = qd[0]*w[8];
+    w[27] = w[2]*w[6];
+    w[28] = w[3]*w[26];
+    w[36] = w[27] + w[28];
+    w[39] = qd[0]*w[11];
+    w[40] = w[3]*w[39];
+    w[41] = qd[3]*w[3];
+    w[42] = 0.025*w[40] - 0.05*w[41] - w[6];
+    w[43] = qd[1]*w[9];
+    w[44] = qd[1]*w[10];
+    w[45] = w[43] + w[44];
+    w[46] = qd[0]*w[9];
+    w[47] = qd[0]*w[10];
+    w[48] = w[46] + w[47];
+    w[49] = qd[0]*w[45] + qd[2]*w[48];
+    w[50] = qd[1]*qd[1];
+    w[51] = w[0]*w[5]*w[50] + qd[0]*(qd[0]*w[0]*w[5] - 2.0*qd[1]*w[1]*w[4]);
+    w[52] = w[0]*w[4]*w[50] + qd[0]*(2.0*qd[1]*w[5]*w[1] + qd[0]*w[0]*w[4]);
+    w[53] = w[4]*w[51] - w[5]*w[52];
+    w[54] = p.m4*(0.025*(w[3]*w[13] + w[2]*w[18] + w[26]*w[36]) + w[39]*w[42] + w[53] - w[49]);
+    w[55] = 40.0*w[54];
+    w[56] = p.g*w[8];
+    w[57] = w[2]*w[39];
 }
 
-static LAGC_PART_NOINLINE void dynamics_terms_part2(const double* qd, const Parameters& p, double* w) {
-    w[60] = qd[0]*w[58] + qd[0]*w[59] - qd[2]*w[56] - qd[1]*w[56];
-    w[61] = w[13]*w[8];
-    w[62] = qd[2]*w[9] + qd[2]*w[10] + w[41];
-    const double s19 = qd[0]*(18.0*w[7] - w[11]) - 18.0*w[56];
-    w[9] = qd[1]*qd[1];
-    const double s20 = w[1]*w[9]*w[11];
-    w[10] = w[0]*w[3]*w[9] + qd[0]*(qd[0]*w[0]*w[3] - 2.0*qd[1]*w[1]*w[4]);
-    const double s21 = w[20]*w[10];
-    w[20] = w[0]*w[4]*w[9] + qd[0]*(2.0*qd[1]*w[3]*w[1] + qd[0]*w[0]*w[4]);
-    const double s22 = w[21]*w[20];
-    const double s23 = w[13]*w[13];
-    w[21] = p.m3*(0.025*w[14]*s19 - s20 - s21 - s22 - 0.45*s23);
-    w[41] = w[5]*w[50];
-    w[63] = qd[3]*w[5];
-    const double s24 = w[14] + 0.025*w[41] - 0.05*w[63];
-    w[64] = w[2]*w[50];
-    const double s25 = 0.025*w[64] - 0.05*w[19] - w[13];
-    w[65] = p.m4*(s20 + s21 + w[14]*s24 + s22 + 0.025*w[48] - w[13]*s25);
-    w[48] = w[21] - w[65];
-    const double s26 = w[4]*w[10] - w[3]*w[20];
-    w[66] = w[56]*w[13] - qd[0]*(w[59] + w[58]);
-    w[58] = p.m3*(18.0*(qd[0]*w[40] + qd[2]*w[43] + w[50]*w[13] + qd[0]*w[28] + qd[2]*w[42]) - w[57] - 40.0*s26 - w[66]);
-    const double s27 = qd[3]*qd[3];
-    w[28] = p.m4*(0.025*(w[2]*s27 + w[5]*w[66] + w[14]*w[46]) + w[50]*s25 + s26 - w[45]);
-    const double s28 = w[15]*w[20];
-    const double s29 = w[16]*w[10];
-    const double s30 = w[1]*w[9]*w[8];
-    w[15] = p.m3*(s28 + 0.025*(s23 - w[50]*s19) + s29 - s30);
-    w[16] = w[50]*s24 + s28 + s29 + 0.025*(w[5]*s27 + w[13]*w[46] - w[2]*w[66]) - s30;
-    w[40] = p.m4*w[16];
-    w[42] = w[15] + w[40];
-    w[43] = 0.15*w[56] - qd[0]*(0.15*w[7] + w[11]);
-    w[7] = w[5]*w[28];
+static LAGC_PART_NOINLINE void dynamics_terms_part2(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
+    w[58] = qd[3]*w[2];
+    const double s13 = w[26] + 0.025*w[57] - 0.05*w[58];
+    w[59] = w[22]*w[52];
+    w[22] = w[23]*w[51];
+    w[23] = w[1]*w[50]*w[8];
+    w[60] = w[39]*s13 + w[59] + w[22] + 0.025*(w[2]*w[13] + w[6]*w[36] - w[3]*w[18]) - w[23];
+    w[13] = p.m4*(w[56] - 0.4*w[60]);
+    w[61] = w[26]*w[6];
+    w[62] = p.m3*(18.0*(qd[0]*w[44] + qd[2]*w[47] + w[39]*w[6] + qd[0]*w[43] + qd[2]*w[46]) - w[61] - 40.0*w[53] - w[18]);
+    const double s14 = w[3]*w[6];
+    const double s15 = w[2]*w[26];
+    w[43] = s14 - s15;
+    w[44] = 7.0*w[43] - w[36];
+    w[46] = 9.0*w[36] - w[43];
+    const double s16 = w[11]*w[6];
+    w[47] = w[2]*s16 + w[41]*w[8];
+    w[53] = w[3]*s16 - qd[3]*w[29];
+    const double s17 = w[2]*w[49];
+    w[63] = s17 + qd[3]*w[36];
+    const double s18 = w[3]*w[49];
+    w[64] = qd[3] - w[39];
+    w[65] = 9.0*(s18 + qd[3]*s14 - qd[3]*s15) + (16.0*w[43] - w[44])*w[64] + w[63];
+    w[66] = s18 + qd[3]*w[43];
+    w[67] = qd[3]*7.0*w[28] + (16.0*w[36] - w[46])*w[64] + 7.0*(qd[3]*w[27] + s17) + w[66];
+    w[27] = 60.0*w[14] - qd[0]*(60.0*w[7] + w[11]);
+    w[28] = qd[0]*w[16] + qd[0]*w[15] - qd[2]*w[14] - qd[1]*w[14];
+    b[3] = u[3] - (8e-04*w[28] + 5e-05*(((9.0*w[43] + w[36]) - w[44])*w[36] - ((7.0*w[36] + w[43]) - w[46])*w[43]) - 0.01*w[3]*w[13] - 0.004*w[2]*w[54]);
+    w[15] = w[6]*w[8];
+    w[16] = qd[2]*w[9] + qd[2]*w[10] + w[45];
+    w[9] = p.g*w[11];
+    const double s19 = w[1]*w[50]*w[11];
+    const double s20 = w[19]*w[51];
+    const double s21 = w[20]*w[52];
+    w[10] = p.m4*(w[9] + 0.4*(s19 + s20 + w[26]*s13 + s21 + 0.025*s18 - w[6]*w[42]));
+    w[19] = 0.15*w[14] - qd[0]*(0.15*w[7] + w[11]);
+    w[20] = w[39] + 18.0*(w[14] - qd[0]*w[7]);
+    w[7] = w[6]*w[6];
+    w[14] = 0.025*w[26]*w[20] + s19 + s20 + s21 + 0.45*w[7];
 }
 
 static LAGC_PART_NOINLINE void dynamics_terms_part3(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
-    b[3] = u[3] + (0.01*p.g*w[24] + 0.004*w[7] - 8e-04*w[60] - 5e-05*(((9.0*w[18] + w[46]) - w[49])*w[46] - ((7.0*w[46] + w[18]) - w[54])*w[18]) - w[37]*w[16]);
-    const double s31 = qd[0]*qd[0];
-    w[16] = 0.05*w[3]*s31 + w[20];
-    w[20] = 0.05*w[4]*s31 - w[10];
-    b[0] = u[0] - (5e-05*(w[18]*(7.0*w[25] + w[27]) - w[47]*w[34] - w[23]*w[52] - w[53]*w[31] - w[30]*w[55] - w[46]*(9.0*w[27] + w[25])) + 0.001*(w[50]*(w[61] + 0.15*w[62]) - w[66]*w[12]) + w[11]*(0.004*(w[7] - 0.025*w[58] - w[2]*w[40]) + 8e-04*(0.0625*(w[46]*w[49] - w[18]*w[54]) + w[66])) + 0.002*p.m2*(w[32]*w[16] - w[20]*w[33]) + w[0]*(0.004*(40.0*w[28] - w[58]) - qd[1]*(0.058*qd[0]*w[1] + 0.00025*(qd[1] + (qd[1] - 16.0*qd[0]*w[1])))) - 0.00015*(w[11]*(w[6]*w[13] + 6.666666666666667*w[60] - 120.0*w[57] - w[45]) + w[45]*w[29] + w[14]*(w[61] + 60.0*w[62])) - 0.16*(w[22]*w[48] + (0.01125*w[58] + 0.025*w[2]*w[65] - w[28])*w[8] + w[17]*w[42]) - 0.009*(w[13]*(0.1111111111111111*w[43] + 2.0*w[50]) + w[45] - 0.016666666666666666*w[60])*w[8]);
-    w[7] = 0.025*w[5]*w[11] + w[8];
-    w[10] = 18.0*w[8] + w[11];
-    w[8] = 0.001*(w[14]*w[43] - w[50]*(w[14] + 0.15*w[44]));
-    w[11] = 0.00015*(w[14]*(w[14] + 60.0*w[44]) + w[50]*w[6]);
-    w[6] = 0.072*w[15];
+    w[42] = p.m3*(0.4*w[14] + w[9]) + w[10];
+    w[45] = 0.025*(w[7] + w[39]*w[20]) + w[59] + w[22] - w[23];
+    w[7] = w[13] + p.m3*(w[56] - 0.4*w[45]);
+    const double s22 = qd[0]*qd[0];
+    w[20] = 0.05*w[5]*s22 + w[52];
+    w[22] = 0.05*w[4]*s22 - w[51];
+    b[0] = u[0] - (w[11]*(1e-04*(w[2]*w[55] + 100.0*w[3]*w[13] - w[62]) + 8e-04*(0.0625*(w[36]*w[44] - w[43]*w[46]) + w[18])) + 5e-05*(w[43]*(7.0*w[47] + w[53]) - w[63]*w[33] - w[25]*w[65] - w[66]*w[30] - w[29]*w[67] - w[36]*(9.0*w[53] + w[47])) + 0.4*(w[21]*w[42] + w[24]*w[7]) + 0.001*(w[39]*(w[15] + 0.15*w[16]) - w[18]*w[12]) + 0.002*p.m2*(w[31]*w[20] - w[22]*w[32]) + w[0]*(0.004*(w[55] - w[62]) - qd[1]*(0.058*qd[0]*w[1] + 0.00025*(qd[1] + (qd[1] - 16.0*qd[0]*w[1])))) - 0.00015*(w[11]*(w[27]*w[6] + 6.666666666666667*w[28] - 120.0*w[61] - w[49]) + w[49]*w[17] + w[26]*(w[15] + 60.0*w[16])) - (0.16*(0.01125*w[62] + 0.0625*w[3]*w[10] - w[54]) + 0.009*(w[6]*(0.1111111111111111*w[19] + 2.0*w[39]) + w[49] - 0.016666666666666666*w[28]))*w[8]);
 }
 
 static LAGC_PART_NOINLINE void dynamics_terms_part4(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
-    const double s32 = 5e-05*(w[2]*w[55] + (9.0*(w[64] - w[19]) - w[5]*w[51])*w[46] + w[38]*w[53] + w[18]*(w[2]*w[51] - 7.0*(w[41] - w[63])) - w[5]*w[52] - w[47]*w[39]);
-    const double s33 = 0.004*(w[21] - w[5]*w[65]);
-    b[1] = u[1] + (w[0]*(p.m2*(0.2*p.g + 0.04*w[1]*w[9]) - qd[0]*(0.029*qd[0]*w[1] - 0.00025*(qd[1] - (qd[1] - 8.0*qd[0]*w[1])))) + p.g*(0.4*p.m4*(w[0] + w[7]) + 0.01*p.m3*(w[26] + w[10])) - 0.16*(w[42]*w[35] + w[40] - w[36]*w[48]) - w[8] - w[11] - 0.04*p.m2*w[1]*(w[4]*w[16] - w[3]*w[20]) - w[6] - s32 - s33);
-    b[2] = u[2] - (0.16*w[40] + w[8] + w[11] + w[6] + s32 + s33 - p.g*(0.01*p.m3*w[10] + 0.4*p.m4*w[7]));
+    const double s23 = 0.01*(p.m3*w[9] + w[2]*w[10]) + 0.4*p.m4*w[56] + p.m3*(0.004*w[14] - 0.072*w[45]) + 0.18*p.m3*w[56] - 0.001*(w[26]*w[19] - w[39]*(w[26] + 0.15*w[48])) - 0.00015*(w[26]*(w[26] + 60.0*w[48]) + w[39]*w[27]) - 0.16*p.m4*w[60] - 5e-05*(w[3]*w[67] + (9.0*(w[40] - w[41]) - w[2]*w[64])*w[36] + w[37]*w[66] + w[43]*(w[3]*w[64] - 7.0*(w[57] - w[58])) - w[2]*w[65] - w[63]*w[38]);
+    b[1] = u[1] + (w[0]*(p.m2*(0.2*p.g + 0.04*w[1]*w[50]) - qd[0]*(0.029*qd[0]*w[1] - 0.00025*(qd[1] - (qd[1] - 8.0*qd[0]*w[1])))) + s23 - 0.04*p.m2*w[1]*(w[4]*w[20] - w[5]*w[22]) - 0.4*(w[35]*w[42] - w[7]*w[34]));
+    b[2] = u[2] + s23;
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
 static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
-    double w[67];
+    double w[68];
     detail::dynamics_terms_part0(q, p, M, w);
     detail::dynamics_terms_part1(qd, p, M, w);
-    detail::dynamics_terms_part2(qd, p, w);
+    detail::dynamics_terms_part2(qd, u, p, b, w);
     detail::dynamics_terms_part3(qd, u, p, b, w);
     detail::dynamics_terms_part4(qd, u, p, b, w);
 }
@@ -1145,374 +1135,374 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* qd, const
     J[57] = 0.0;
     J[58] = 0.0;
     J[59] = 0.0;
-    J[54] = -(w[55]*w[307] + w[321]);
+    J[54] = -(w[53]*w[298] + w[318]);
     w[1] = 1.0 - 1.0;
-    const double s112 = w[0]*w[1]*(w[50] - w[51]);
-    const double s113 = 3200.0*s112*w[92];
-    const double s114 = w[0]*(w[46] - w[47])*w[1];
-    const double s115 = s114*w[101];
-    w[3] = s113 - 80.0*s115;
-    w[31] = w[2]*(w[37] + w[39])*w[1];
-    const double s116 = 40.0*s114*w[99];
-    w[33] = w[2]*(w[42] + w[44])*w[1];
-    const double s117 = 40.0*s112*w[99];
-    w[37] = 80.0*(s115 + (w[31]*w[236] - s116*w[49]) - (w[33]*w[106] + s117*w[53])) + p.m2*w[308]*(w[11]*w[21] + w[10]*w[23])*w[1] - s113;
-    w[39] = 2.0*w[11]*w[10];
-    const double s118 = w[0]*w[39]*w[1];
-    const double s119 = s112*w[35];
-    w[42] = s118*w[96] + s119;
+    const double s118 = w[0]*w[1]*(w[48] - w[49]);
+    const double s119 = 3200.0*s118*w[88];
+    const double s120 = w[0]*(w[44] - w[45])*w[1];
+    const double s121 = s120*w[97];
+    w[3] = s119 - 80.0*s121;
+    w[30] = w[2]*(w[35] + w[37])*w[1];
+    const double s122 = 40.0*s120*w[95];
+    w[35] = w[2]*(w[40] + w[42])*w[1];
+    const double s123 = 40.0*s118*w[95];
+    w[37] = 80.0*(s121 + (w[30]*w[224] - s122*w[47]) - (w[35]*w[102] + s123*w[51])) + p.m2*w[299]*(w[11]*w[21] + w[10]*w[23])*w[1] - s119;
+    w[40] = 2.0*w[11]*w[10];
+    const double s124 = w[0]*w[40]*w[1];
+    const double s125 = s118*w[32];
+    w[42] = s124*w[92] + s125;
     w[44] = 2.0*qd[0];
-    w[46] = w[256]*w[44];
-    const double s120 = w[120]*w[20] - qd[1]*(w[46] - w[260]);
-    w[47] = 2.0*qd[1];
-    J[53] = -(w[47]*w[56] + w[239]);
-    w[50] = w[65]*w[47];
-    const double s121 = w[147] + qd[0]*(w[50] + w[146]);
-    w[51] = (w[38]*s120 + w[36]*s121)*w[1];
-    const double s122 = (w[11]*s120 - w[10]*s121)*w[1];
-    const double s123 = p.m3*40.0*s122;
-    const double s124 = p.m4*s122;
-    w[57] = w[36]*s120;
-    w[58] = w[38]*s121;
-    w[60] = qd[3]*w[77];
-    w[62] = 0.05*w[60];
-    w[100] = w[319] + w[62] - w[161] - w[57] - qd[3]*0.05*w[76] - w[58] - w[164] - w[320];
-    const double s125 = p.m4*w[100];
-    w[114] = p.m3*(w[57] + w[58] + w[174] + w[164] - w[173]) - s125;
-    w[116] = w[51]*w[99];
-    w[122] = w[41]*s121;
-    w[123] = w[43]*s120;
-    w[124] = qd[3]*w[82];
-    w[125] = 0.05*w[124];
-    w[126] = 0.025*w[81];
-    w[127] = w[122] + w[123] + 0.025*w[153] + w[317] + w[126]*w[30] - w[125] - w[145];
-    w[140] = p.m4*w[127];
-    w[141] = p.m3*(w[122] + w[123] + w[157] - w[145]) + w[140];
-    w[146] = (w[41]*s120 + w[43]*s121)*w[1];
-    w[147] = w[146]*w[99];
-    w[150] = w[197] - s120;
-    w[157] = w[198] + s121;
-    w[161] = p.m4*w[146];
-    w[173] = s122*w[96] + w[13]*w[161];
-    const double s126 = 18.0*w[7];
-    w[7] = qd[1]*s126;
-    const double s127 = w[10]*s120 - w[11]*s121;
-    w[174] = p.m3*(qd[0]*(qd[2]*18.0*w[8] + w[7]) + 18.0*(qd[0]*w[166] + w[165] + qd[2]*w[167]) + w[151] - 40.0*s127 - w[169]);
-    w[8] = w[69]*w[126] + w[314] + 0.025*w[171] + s127 - w[316] - w[159];
-    w[167] = p.m4*w[8];
-    w[184] = w[174] - 40.0*w[167];
-    J[0] = 5e-05*(qdd[2]*w[3] - qdd[1]*w[37]) + 0.004*qdd[3]*w[42] - 1e-04*qdd[0]*(1600.0*(w[0]*s118*w[99] + s118*w[107]) + 40.0*((w[35]*s114 + 40.0*s118*w[92])*w[6] + w[9]*(s119 + s118*w[101]) + (s112*w[106] + w[45]*s117) - (w[40]*s116 + s114*w[236])) + (p.m2*2.0*w[23]*w[21] + p.m1*w[39])*w[1]) - (0.16*((0.025*w[35]*w[51] - 0.01125*s123 - s124)*w[6] - (s114*w[114] + w[40]*w[116]) - (s112*w[141] + w[45]*w[147])) + 0.002*p.m2*(w[150]*w[21] - w[23]*w[157])*w[1] - 0.004*(w[9]*(0.025*s123 + w[173]) + (w[0]*(40.0*s124 + s123) + s118*w[184])));
-    const double s128 = w[2]*w[43] - w[0]*w[36];
-    const double s129 = w[2]*w[41] - w[0]*w[38];
-    const double s130 = w[163] - w[52];
-    w[52] = w[11]*s128 + w[10]*s129 - s130;
-    const double s131 = w[0]*w[41] + w[2]*w[38];
-    const double s132 = w[2]*w[36] + w[0]*w[43];
-    w[197] = w[11]*s131 - w[10]*s132;
-    w[198] = w[105] + 40.0*w[197]*w[99];
-    w[204] = w[11]*s129 - w[10]*s128;
-    w[205] = 40.0*w[99]*w[204] - w[143];
-    const double s133 = w[144] + w[48];
-    w[48] = w[11]*s132 + w[10]*s131 - s133;
-    w[208] = 20.0*w[256];
-    w[209] = 20.0*w[65];
-    w[210] = w[12]*w[272];
-    w[211] = w[12]*w[28];
-    w[212] = w[13]*w[26];
-    w[213] = w[9]*(w[211] - w[212]);
-    w[214] = w[96]*w[9];
-    w[215] = w[13]*(2.0*w[214] - w[270]);
-    w[216] = w[210] + 80.0*(w[143] + w[101]*w[197]) + w[213] + w[215] - 3200.0*w[92]*w[204];
-    w[217] = 10.0*w[0] + 80.0*((w[52]*w[236] - w[49]*w[198]) - (w[205]*w[53] - w[106]*w[48])) + p.m2*(w[11]*(w[308]*w[208] - w[14]*w[23]) - w[10]*(w[14]*w[21] + w[308]*w[209])) + w[216];
-    w[14] = (0.2 + 0.025*p.m4)*w[6];
-    w[218] = w[35]*w[204];
-    w[219] = w[14] - w[96]*(w[2] + w[9]) - w[218];
-    w[220] = 2.0*w[0]*w[2];
-    w[221] = w[98]*w[9];
-    w[98] = w[29]*w[95];
-    w[95] = w[104]*w[6];
-    w[104] = 0.025*w[99]*w[6];
-    w[222] = 0.025*w[101]*w[6] - w[9]*w[92];
-    w[223] = 3.0*(w[9]*w[19] + w[289]*w[6]);
-    w[224] = 8.0*2.0*w[9]*w[6];
-    w[225] = 20.0*(w[18]*w[6] - w[9]*w[264]);
-    w[226] = w[13]*w[250];
-    w[227] = w[226]*w[9] + w[24]*w[272];
-    w[228] = w[12]*w[25];
-    w[229] = w[15]*w[270] + w[228]*w[9];
-    w[230] = 2.0*w[30];
-    const double s134 = w[67] - w[258];
-    w[231] = 0.009*((w[69]*w[230] - 0.1111111111111111*w[30]*w[261] - 0.016666666666666666*w[168] - w[151])*w[6] + w[9]*(qd[0]*0.016666666666666666*w[195] - qd[2]*0.016666666666666666*s134 - w[193]*w[30] - 2.0*w[165] - qd[1]*0.016666666666666666*w[67] - w[159]));
-    w[193] = w[158] + w[257];
-    w[158] = w[115] + 60.0*w[193] + w[5];
-    w[5] = qd[2]*w[67];
-    w[67] = 120.0*w[69] - w[88];
-    w[239] = 0.00015*((w[74]*w[158] + w[69]*(60.0*w[254] + qd[1]*w[87] + w[119] - qd[2]*60.0*w[4])) + ((qd[1]*6.666666666666667*s134 + 6.666666666666667*w[5] + w[30]*w[67] + w[159] - qd[2]*6.666666666666667*w[258])*w[6] + w[9]*(w[30]*w[288] - 120.0*w[165] - 6.666666666666667*w[168] - w[151])) + (w[19]*w[151] + w[289]*w[159]));
-    w[4] = w[74]*w[249];
-    w[87] = (w[81]*w[278] - w[83]*w[84]) + (w[82]*w[283] + w[4]*w[78]);
-    w[240] = 8e-04*(w[9]*(0.0625*w[87] - w[159]) + (0.0625*(w[283]*w[78] + w[196]) - w[151])*w[6]);
-    w[196] = 0.025*w[80];
-    w[241] = w[196]*w[30];
-    const double s135 = w[118]*s133;
-    w[242] = 0.025*w[152];
-    w[243] = 0.025*w[77];
-    const double s136 = w[243] - w[74];
-    w[244] = w[317] - w[69]*s136;
-    w[245] = w[44]*w[20];
-    w[20] = qd[1]*(w[245] - w[68]) - w[120]*w[256];
-    const double s137 = w[38]*w[20] - w[122];
-    w[68] = w[44]*w[22];
-    w[22] = qd[1]*(w[68] + w[66]) + w[120]*w[65];
-    const double s138 = w[123] + w[36]*w[22];
-    w[66] = p.m4*(w[125] + s135 + s137 - w[241] - w[242] - w[244] - s138);
-    w[246] = qd[0]*(s126 - w[6]) + 18.0*w[64];
-    w[64] = 0.025*(w[156] - w[69]*w[246]);
-    w[156] = p.m3*(s135 + w[64] + s137 - s138);
-    w[247] = w[66] + w[156];
-    w[248] = 0.025*(w[172] + w[74]*w[246]);
-    const double s139 = w[118]*s130;
-    const double s140 = w[57] - w[43]*w[22];
-    const double s141 = w[58] + w[41]*w[20];
-    w[172] = p.m3*(w[248] - s139 - s140 - s141);
-    w[253] = 0.025*(w[160] - w[83]*w[30]);
-    w[254] = w[74]*s136 + w[320];
-    w[257] = w[253] + s139 + s140 + s141 + w[254] - w[62];
-    w[258] = p.m4*w[257];
-    w[260] = w[172] - w[258];
-    w[276] = w[13]*s125;
+    w[45] = w[247]*w[44];
+    const double s126 = w[116]*w[20] - qd[1]*(w[45] - w[251]);
+    w[48] = 2.0*qd[1];
+    J[53] = -(w[48]*w[54] + w[227]);
+    w[49] = w[62]*w[48];
+    const double s127 = w[147] + qd[0]*(w[49] + w[146]);
+    w[55] = (w[36]*s126 + w[34]*s127)*w[1];
+    const double s128 = (w[11]*s126 - w[10]*s127)*w[1];
+    const double s129 = p.m3*40.0*s128;
+    const double s130 = p.m4*s128;
+    w[57] = w[34]*s126;
+    w[59] = w[36]*s127;
+    w[96] = qd[3]*w[74];
+    w[110] = 0.05*w[96];
+    w[112] = w[314] + w[110] - w[179] - w[57] - qd[3]*0.05*w[73] - w[59] - w[181] - w[315];
+    const double s131 = p.m4*w[112];
+    w[118] = p.m3*(w[57] + w[59] + w[183] + w[181] - w[317]) - s131;
+    w[120] = w[55]*w[95];
+    w[121] = w[39]*s127;
+    w[122] = w[41]*s126;
+    w[123] = qd[3]*w[79];
+    w[136] = 0.05*w[123];
+    w[137] = 0.025*w[78];
+    w[140] = w[121] + w[122] + 0.025*w[158] + w[312] + w[137]*w[29] - w[136] - w[154];
+    w[146] = p.m4*w[140];
+    w[147] = p.m3*(w[121] + w[122] + w[311] - w[154]) + w[146];
+    w[170] = (w[39]*s126 + w[41]*s127)*w[1];
+    w[179] = w[170]*w[95];
+    w[183] = w[187] - s126;
+    w[187] = w[188] + s127;
+    w[188] = p.m4*w[170];
+    w[194] = s128*w[92] + w[13]*w[188];
+    const double s132 = 18.0*w[7];
+    w[7] = qd[1]*s132;
+    const double s133 = w[10]*s126 - w[11]*s127;
+    w[195] = p.m3*(qd[0]*(qd[2]*18.0*w[8] + w[7]) + 18.0*(qd[0]*w[149] + w[148] + qd[2]*w[150]) + w[141] - 40.0*s133 - w[152]);
+    w[8] = w[66]*w[137] + w[305] + 0.025*w[143] + s133 - w[307] - w[145];
+    w[150] = p.m4*w[8];
+    w[196] = w[195] - 40.0*w[150];
+    J[0] = 5e-05*(qdd[2]*w[3] - qdd[1]*w[37]) + 0.004*qdd[3]*w[42] - 1e-04*qdd[0]*(1600.0*(w[0]*s124*w[95] + s124*w[103]) + 40.0*((w[32]*s120 + 40.0*s124*w[88])*w[6] + w[9]*(s125 + s124*w[97]) + (s118*w[102] + w[43]*s123) - (w[38]*s122 + s120*w[224])) + (p.m2*2.0*w[23]*w[21] + p.m1*w[40])*w[1]) - (0.16*((0.025*w[32]*w[55] - 0.01125*s129 - s130)*w[6] - (s120*w[118] + w[38]*w[120]) - (s118*w[147] + w[43]*w[179])) + 0.002*p.m2*(w[183]*w[21] - w[23]*w[187])*w[1] - 0.004*(w[9]*(0.025*s129 + w[194]) + (w[0]*(40.0*s130 + s129) + s124*w[196])));
+    const double s134 = w[2]*w[41] - w[0]*w[34];
+    const double s135 = w[2]*w[39] - w[0]*w[36];
+    const double s136 = w[180] - w[50];
+    w[50] = w[11]*s134 + w[10]*s135 - s136;
+    const double s137 = w[0]*w[39] + w[2]*w[36];
+    const double s138 = w[2]*w[34] + w[0]*w[41];
+    w[198] = w[11]*s137 - w[10]*s138;
+    w[200] = w[101] + 40.0*w[198]*w[95];
+    w[201] = w[11]*s135 - w[10]*s134;
+    w[202] = 40.0*w[95]*w[201] - w[223];
+    const double s139 = w[153] + w[46];
+    w[46] = w[11]*s138 + w[10]*s137 - s139;
+    w[203] = 20.0*w[247];
+    w[204] = 20.0*w[62];
+    w[205] = w[12]*w[263];
+    w[206] = w[12]*w[28];
+    w[207] = w[13]*w[26];
+    w[208] = w[9]*(w[206] - w[207]);
+    w[209] = w[92]*w[9];
+    w[210] = w[13]*(2.0*w[209] - w[261]);
+    w[211] = w[205] + 80.0*(w[223] + w[97]*w[198]) + w[208] + w[210] - 3200.0*w[88]*w[201];
+    w[212] = 10.0*w[0] + 80.0*((w[50]*w[224] - w[47]*w[200]) - (w[202]*w[51] - w[102]*w[46])) + p.m2*(w[11]*(w[299]*w[203] - w[16]*w[23]) - w[10]*(w[16]*w[21] + w[299]*w[204])) + w[211];
+    w[16] = (0.2 + 0.025*p.m4)*w[6];
+    w[213] = w[32]*w[201];
+    w[214] = w[16] - w[92]*(w[2] + w[9]) - w[213];
+    w[215] = 2.0*w[0]*w[2];
+    w[216] = w[94]*w[9];
+    w[94] = w[33]*w[91];
+    w[91] = w[100]*w[6];
+    w[100] = 0.025*w[95]*w[6];
+    w[217] = 0.025*w[97]*w[6] - w[9]*w[88];
+    w[218] = 3.0*(w[9]*w[19] + w[280]*w[6]);
+    w[219] = 8.0*2.0*w[9]*w[6];
+    w[220] = 20.0*(w[18]*w[6] - w[9]*w[255]);
+    w[227] = w[13]*w[241];
+    w[228] = w[227]*w[9] + w[24]*w[263];
+    w[229] = w[12]*w[25];
+    w[230] = w[14]*w[261] + w[229]*w[9];
+    w[231] = 2.0*w[29];
+    const double s140 = w[64] - w[249];
+    w[232] = 0.009*((w[66]*w[231] - 0.1111111111111111*w[29]*w[252] - 0.016666666666666666*w[151] - w[141])*w[6] + w[9]*(qd[0]*0.016666666666666666*w[184] - qd[2]*0.016666666666666666*s140 - w[185]*w[29] - 2.0*w[148] - qd[1]*0.016666666666666666*w[64] - w[145]));
+    w[185] = w[144] + w[248];
+    w[144] = w[111] + 60.0*w[185] + w[5];
+    w[5] = qd[2]*w[64];
+    w[64] = 120.0*w[66] - w[85];
+    w[233] = 0.00015*((w[71]*w[144] + w[66]*(60.0*w[245] + qd[1]*w[84] + w[115] - qd[2]*60.0*w[4])) + ((qd[1]*6.666666666666667*s140 + 6.666666666666667*w[5] + w[29]*w[64] + w[145] - qd[2]*6.666666666666667*w[249])*w[6] + w[9]*(w[29]*w[279] - 120.0*w[148] - 6.666666666666667*w[151] - w[141])) + (w[19]*w[141] + w[280]*w[145]));
+    w[4] = w[71]*w[240];
+    w[84] = (w[78]*w[269] - w[80]*w[81]) + (w[79]*w[274] + w[4]*w[75]);
+    w[234] = 8e-04*(w[9]*(0.0625*w[84] - w[145]) + (0.0625*(w[274]*w[75] + w[159]) - w[141])*w[6]);
+    w[159] = 0.025*w[77];
+    w[235] = w[159]*w[29];
+    const double s141 = w[114]*s139;
+    w[236] = 0.025*w[157];
+    w[237] = 0.025*w[74];
+    const double s142 = w[237] - w[71];
+    w[238] = w[312] - w[66]*s142;
+    w[244] = w[44]*w[20];
+    w[20] = qd[1]*(w[244] - w[65]) - w[116]*w[247];
+    const double s143 = w[36]*w[20] - w[121];
+    w[65] = w[44]*w[22];
+    w[22] = qd[1]*(w[65] + w[63]) + w[116]*w[62];
+    const double s144 = w[122] + w[34]*w[22];
+    w[63] = p.m4*(w[136] + s141 + s143 - w[235] - w[236] - w[238] - s144);
+    w[245] = qd[0]*(s132 - w[6]) + 18.0*w[61];
+    w[61] = 0.025*(w[310] - w[66]*w[245]);
+    w[248] = p.m3*(s141 + w[61] + s143 - s144);
+    w[249] = w[63] + w[248];
+    w[251] = 0.025*(w[316] + w[71]*w[245]);
+    const double s145 = w[114]*s136;
+    const double s146 = w[57] - w[41]*w[22];
+    const double s147 = w[59] + w[39]*w[20];
+    w[267] = p.m3*(w[251] - s145 - s146 - s147);
+    w[280] = 0.025*(w[169] - w[80]*w[29]);
+    w[298] = w[71]*s142 + w[315];
+    w[305] = w[280] + s145 + s146 + s147 + w[298] - w[110];
+    w[310] = p.m4*w[305];
+    w[311] = w[267] - w[310];
+    w[312] = w[13]*s131;
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part1(const double* qd, const Parameters& p, const double* qdd, double* J, double* w) {
-    const double s142 = w[9]*(0.01125*w[174] - w[167] - 0.025*w[276]);
-    const double s143 = w[10]*w[22] + w[11]*w[20];
-    const double s144 = 0.025*w[177];
-    const double s145 = w[69]*w[234] + s144 + (w[74]*w[126] + w[69]*w[162]) - (w[69]*w[313] + w[74]*w[196]) - w[151];
-    const double s146 = s143 + s145;
-    const double s147 = p.m4*s146;
-    const double s148 = qd[0]*w[89];
-    const double s149 = 18.0*(w[5] + w[169]) + qd[1]*(w[154] - s148) + w[165] + w[159] - qd[2]*s148;
-    const double s150 = p.m3*(40.0*s143 + s149);
-    w[5] = w[115] + 0.15*w[193] + w[259];
-    const double s151 = 0.001*((w[264]*w[151] - w[159]*w[18]) - (w[74]*(0.15*w[252] + qd[2]*w[17] - qd[1]*w[72] - w[119]) + w[69]*w[5]));
-    w[17] = w[91] - w[0]*w[0];
-    w[72] = 0.00025*w[54];
-    w[89] = w[96]*s146 + w[35]*w[257];
-    const double s152 = (w[96]*w[8] - w[13]*w[140] - 0.025*w[174])*w[6];
-    w[8] = w[251] - w[206]*w[119] - w[180];
-    w[140] = 9.0*w[142] - w[61];
-    w[61] = w[12]*w[115];
-    w[142] = w[13]*w[115];
-    w[151] = qd[3]*w[268];
-    w[154] = w[152] - w[124];
-    w[124] = qd[3]*w[83] + w[170];
-    const double s153 = 5e-05*((w[83]*w[8] + (w[115]*w[249] + w[9]*w[140])*w[81]) - ((7.0*(w[61] - w[302]) + w[142] + w[151])*w[78] + w[82]*w[183]) - (w[250]*w[154] + w[272]*w[185]) - (w[25]*w[124] + w[270]*w[178]));
-    w[152] = 9.0*w[154] + (w[69]*w[190] - 16.0*w[82]*w[75]) + w[124] - (w[69]*w[84] - w[75]*w[278]);
-    const double s154 = w[160] - w[60];
-    w[60] = w[192] + 9.0*(qd[3]*w[76] + s154) + w[178];
-    w[159] = w[13]*w[60];
-    const double s155 = 5e-05*w[24]*w[152] + 5e-05*w[159]*w[9];
-    w[160] = w[189] + w[283];
-    w[165] = w[187] + w[188] + w[75]*w[160] + w[185];
-    w[169] = w[12]*w[165];
-    w[174] = 7.0*w[83];
-    w[187] = qd[3]*w[174] + 7.0*w[170] + (16.0*w[83]*w[75] + w[69]*w[189]) + w[154] + (w[69]*w[283] - w[4]*w[75]);
-    const double s156 = 5e-05*w[169]*w[9] + 5e-05*w[15]*w[187];
+    const double s148 = w[9]*(0.01125*w[195] - w[150] - 0.025*w[312]);
+    const double s149 = w[10]*w[22] + w[11]*w[20];
+    const double s150 = 0.025*w[162];
+    const double s151 = w[66]*w[221] + s150 + (w[71]*w[137] + w[66]*w[139]) - (w[66]*w[304] + w[71]*w[159]) - w[141];
+    const double s152 = s149 + s151;
+    const double s153 = p.m4*s152;
+    const double s154 = qd[0]*w[197];
+    const double s155 = 18.0*(w[5] + w[152]) + qd[1]*(w[308] - s154) + w[148] + w[145] - qd[2]*s154;
+    const double s156 = p.m3*(40.0*s149 + s155);
+    w[5] = w[111] + 0.15*w[185] + w[250];
+    const double s157 = 0.001*((w[255]*w[141] - w[145]*w[18]) - (w[71]*(0.15*w[243] + qd[2]*w[17] - qd[1]*w[69] - w[115]) + w[66]*w[5]));
+    w[17] = w[87] - w[0]*w[0];
+    w[69] = 0.00025*w[52];
+    w[141] = w[92]*s152 + w[32]*w[305];
+    const double s158 = (w[92]*w[8] - w[13]*w[146] - 0.025*w[195])*w[6];
+    w[8] = w[242] - w[239]*w[115] - w[165];
+    w[145] = 9.0*w[138] - w[58];
+    w[58] = w[12]*w[111];
+    w[138] = w[13]*w[111];
+    w[146] = qd[3]*w[259];
+    w[148] = w[157] - w[123];
+    w[123] = qd[3]*w[80] + w[142];
+    const double s159 = 5e-05*((w[80]*w[8] + (w[111]*w[240] + w[9]*w[145])*w[78]) - ((7.0*(w[58] - w[293]) + w[138] + w[146])*w[75] + w[79]*w[168]) - (w[241]*w[148] + w[263]*w[171]) - (w[25]*w[123] + w[261]*w[163]));
+    w[152] = 9.0*w[148] + (w[66]*w[176] - 16.0*w[79]*w[72]) + w[123] - (w[66]*w[81] - w[72]*w[269]);
+    const double s160 = w[169] - w[96];
+    w[96] = w[178] + 9.0*(qd[3]*w[73] + s160) + w[163];
+    w[157] = w[13]*w[96];
+    const double s161 = 5e-05*w[24]*w[152] + 5e-05*w[157]*w[9];
+    w[159] = w[175] + w[274];
+    w[169] = w[173] + w[174] + w[72]*w[159] + w[171];
+    w[173] = w[12]*w[169];
+    w[174] = 7.0*w[80];
+    w[178] = qd[3]*w[174] + 7.0*w[142] + (16.0*w[80]*w[72] + w[66]*w[175]) + w[148] + (w[66]*w[274] - w[4]*w[72]);
+    const double s162 = 5e-05*w[173]*w[9] + 5e-05*w[14]*w[178];
     w[4] = 0.00025*qd[1]*w[0];
-    J[1] = 5e-05*(qdd[1]*w[217] + qdd[2]*w[216]) + 0.004*qdd[3]*w[219] + (w[231] + s151 + 0.004*((w[9]*(0.025*s150 + w[89]) - s152) - (w[2]*w[184] - w[0]*(40.0*s147 + s150))) + s153 - w[239] - w[240] - 0.16*((w[114]*w[197] + w[40]*w[247]) + (w[45]*w[260] + w[204]*w[141]) + (s142 - (s147 + 0.025*w[13]*w[66] + 0.01125*s150)*w[6])) - qd[1]*(0.058*qd[0]*w[17] + w[72]) - 0.002*p.m2*((w[208]*w[150] - w[23]*w[22]) + (w[20]*w[21] + w[209]*w[157])) - s155 - s156 - (w[72]*w[86] + 16.0*qd[0]*w[0]*w[4])) - 1e-04*qdd[0]*(40.0*(w[220] + (w[40]*w[198] + w[197]*w[236]) + (w[95] + w[9]*(w[104] - w[218] - w[97] - w[2]*w[101])) - (w[45]*w[205] + w[106]*w[204]) - (w[221] + (w[308]*w[92] + w[35]*w[197] + w[98] - w[102])*w[6])) + w[224] + p.m2*2.0*(w[209]*w[21] - w[208]*w[23]) - 1600.0*(w[0]*(w[2]*w[99] - w[222]) + w[2]*w[107]) - w[223] - 310.0*w[220] - w[225] - w[227] - w[229]);
-    w[86] = w[14] - w[214] - w[93];
-    const double s157 = 3200.0*w[40]*w[92];
-    const double s158 = w[45]*w[101] + w[143];
-    w[14] = w[210] + w[213] + w[215] - s157 - 80.0*((w[49]*w[106] - w[53]*w[236])*w[1] - s158);
-    w[107] = w[210] + w[213] + w[215] + 80.0*s158 - s157;
-    w[143] = p.m3*(w[122] + w[123] - w[145] - w[64]);
-    w[64] = p.m4*(w[122] + w[123] + w[241] + w[242] + w[244] - w[125] - w[145]);
-    w[122] = w[143] + w[64];
-    const double s159 = p.m3*s149;
-    const double s160 = p.m4*s145;
-    w[123] = p.m3*(w[57] + w[58] + w[164] - w[248]);
-    w[145] = p.m4*(w[57] + w[253] + w[58] + w[164] + w[254] - w[62]);
-    w[57] = w[123] + w[145];
-    w[58] = w[12]*s160 + w[13]*w[145];
-    J[2] = 0.004*qdd[3]*w[86] + 1e-04*qdd[0]*(w[223] + w[225] + w[227] + w[229] - 1600.0*w[0]*w[222] - 40.0*((w[45]*w[236] + w[40]*w[106])*w[1] + ((w[104] - w[93] - w[97])*w[9] + w[95]) - (w[221] + (w[98] + w[103] - w[102])*w[6])) - w[224]) + 5e-05*(qdd[1]*w[14] + qdd[2]*w[107]) + (w[231] + s151 + 0.16*((w[40]*w[122] - w[45]*w[114]) - (s142 + (0.025*w[13]*w[64] - 0.01125*s159 - s160)*w[6]) - (w[40]*w[141] - w[45]*w[57])) + 0.004*(w[0]*(40.0*s160 + s159) + (w[9]*(0.025*s159 + w[58]) - s152)) + s153 - w[239] - w[240] - s155 - s156);
-    const double s161 = 2.0*w[12]*w[13];
-    w[62] = p.m4*s161;
-    w[95] = p.m4*s161*w[1];
-    w[97] = w[35]*(w[0] + w[6]) - w[29]*w[95] - w[45]*w[96];
-    w[29] = w[28]*w[6];
-    w[98] = 2.0*p.m4*(w[113] - w[94])*w[6] + (w[12]*w[294] - w[226]) - 80.0*(w[214] - w[93]) - (w[15]*w[275] + w[24]*w[28]) - (w[15]*w[26] + w[24]*w[249]) - (w[228] + w[13]*w[29]);
-    w[93] = 80.0*(w[214]*w[53] + w[108]*w[49]) - w[98];
-    w[94] = (w[78]*w[84] - w[90]*w[81]) - (w[283]*w[81] + w[293]*w[78]);
-    const double s162 = w[125] + 0.025*(w[69]*w[78] - w[153]) - w[74]*w[148];
-    w[102] = p.m4*s162;
-    w[103] = p.m4*(w[162]*w[74] + 0.025*(w[30]*w[78] + w[171]) - w[316]);
-    w[104] = (w[13]*w[103] - w[96]*w[127]) - (w[96]*s162 + w[13]*w[167]);
-    w[106] = w[69]*w[235] + w[148]*w[30] - s144 - 0.05*w[186];
-    w[113] = p.m4*w[106];
-    w[125] = w[75]*(w[190] - w[293]) + qd[3]*7.0*w[76] + 7.0*s154 - w[178];
-    w[76] = (w[189] - w[90])*w[75] + 9.0*w[177] + qd[3]*w[282] - w[185];
+    J[1] = 5e-05*(qdd[1]*w[212] + qdd[2]*w[211]) + 0.004*qdd[3]*w[214] + (w[232] + s157 + 0.004*((w[9]*(0.025*s156 + w[141]) - s158) - (w[2]*w[196] - w[0]*(40.0*s153 + s156))) + s159 - w[233] - w[234] - 0.16*((w[118]*w[198] + w[38]*w[249]) + (w[43]*w[311] + w[201]*w[147]) + (s148 - (s153 + 0.025*w[13]*w[63] + 0.01125*s156)*w[6])) - qd[1]*(0.058*qd[0]*w[17] + w[69]) - 0.002*p.m2*((w[203]*w[183] - w[23]*w[22]) + (w[20]*w[21] + w[204]*w[187])) - s161 - s162 - (w[69]*w[83] + 16.0*qd[0]*w[0]*w[4])) - 1e-04*qdd[0]*(40.0*(w[215] + (w[38]*w[200] + w[198]*w[224]) + (w[91] + w[9]*(w[100] - w[213] - w[93] - w[2]*w[97])) - (w[43]*w[202] + w[102]*w[201]) - (w[216] + (w[299]*w[88] + w[32]*w[198] + w[94] - w[98])*w[6])) + w[219] + p.m2*2.0*(w[204]*w[21] - w[203]*w[23]) - 1600.0*(w[0]*(w[2]*w[95] - w[217]) + w[2]*w[103]) - w[218] - 310.0*w[215] - w[220] - w[228] - w[230]);
+    w[83] = w[16] - w[209] - w[89];
+    const double s163 = 3200.0*w[38]*w[88];
+    const double s164 = w[43]*w[97] + w[223];
+    w[16] = w[205] + w[208] + w[210] - s163 - 80.0*((w[47]*w[102] - w[51]*w[224])*w[1] - s164);
+    w[103] = w[205] + w[208] + w[210] + 80.0*s164 - s163;
+    w[142] = p.m3*(w[121] + w[122] - w[154] - w[61]);
+    w[61] = p.m4*(w[121] + w[122] + w[235] + w[236] + w[238] - w[136] - w[154]);
+    w[121] = w[142] + w[61];
+    const double s165 = p.m3*s155;
+    const double s166 = p.m4*s151;
+    w[122] = p.m3*(w[57] + w[59] + w[181] - w[251]);
+    w[154] = p.m4*(w[57] + w[280] + w[59] + w[181] + w[298] - w[110]);
+    w[57] = w[122] + w[154];
+    w[59] = w[12]*s166 + w[13]*w[154];
+    J[2] = 0.004*qdd[3]*w[83] + 1e-04*qdd[0]*(w[218] + w[220] + w[228] + w[230] - 1600.0*w[0]*w[217] - 40.0*((w[43]*w[224] + w[38]*w[102])*w[1] + ((w[100] - w[89] - w[93])*w[9] + w[91]) - (w[216] + (w[94] + w[99] - w[98])*w[6])) - w[219]) + 5e-05*(qdd[1]*w[16] + qdd[2]*w[103]) + (w[232] + s157 + 0.16*((w[38]*w[121] - w[43]*w[118]) - (s148 + (0.025*w[13]*w[61] - 0.01125*s165 - s166)*w[6]) - (w[38]*w[147] - w[43]*w[57])) + 0.004*(w[0]*(40.0*s166 + s165) + (w[9]*(0.025*s165 + w[59]) - s158)) + s159 - w[233] - w[234] - s161 - s162);
+    const double s167 = 2.0*w[12]*w[13];
+    w[91] = p.m4*s167;
+    w[93] = p.m4*s167*w[1];
+    w[94] = w[32]*(w[0] + w[6]) - w[33]*w[93] - w[43]*w[92];
+    w[33] = w[28]*w[6];
+    w[98] = 2.0*p.m4*(w[109] - w[90])*w[6] + (w[12]*w[285] - w[227]) - 80.0*(w[209] - w[89]) - (w[14]*w[266] + w[24]*w[28]) - (w[14]*w[26] + w[24]*w[240]) - (w[229] + w[13]*w[33]);
+    w[89] = 80.0*(w[209]*w[51] + w[104]*w[47]) - w[98];
+    w[90] = (w[75]*w[81] - w[86]*w[78]) - (w[274]*w[78] + w[284]*w[75]);
+    const double s168 = w[136] + 0.025*(w[66]*w[75] - w[158]) - w[71]*w[155];
+    w[99] = p.m4*s168;
+    w[100] = p.m4*(w[139]*w[71] + 0.025*(w[29]*w[75] + w[143]) - w[307]);
+    w[102] = (w[13]*w[100] - w[92]*w[140]) - (w[92]*s168 + w[13]*w[150]);
+    w[109] = w[66]*w[222] + w[155]*w[29] - s150 - 0.05*w[172];
+    w[110] = p.m4*w[109];
+    w[136] = w[72]*(w[176] - w[284]) + qd[3]*7.0*w[73] + 7.0*s160 - w[163];
+    w[73] = (w[175] - w[86])*w[72] + 9.0*w[162] + qd[3]*w[273] - w[171];
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part2(const double* qd, const Parameters& p, const double* qdd, double* J, double* w) {
-    J[3] = 1e-04*qdd[0]*(1600.0*w[0]*0.025*w[105] + 40.0*((w[105] + w[40]*w[96] - 0.025*w[62]*w[6])*w[6] + w[40]*w[108] + w[97]*w[9] - w[45]*w[214]) + (w[24]*w[25] - w[15]*w[29]) - (w[15]*w[250] + w[24]*w[294])) + (w[121]*0.0625*w[94] + 0.004*(w[0]*40.0*w[102] - w[104]*w[9]) - 0.16*(w[45]*w[103] - (w[102] - 0.025*(w[96]*w[100] + w[13]*w[113]))*w[6] - w[40]*w[113]) - 5e-05*((w[81]*w[183] - (w[27]*w[119] - 7.0*w[59] - w[180])*w[78]) + (w[15]*w[125] + w[24]*w[165]) + (w[185]*w[25] - w[29]*w[178]) - (w[24]*w[76] + w[15]*w[60]) - (w[78]*w[8] + (9.0*w[179] + qd[3]*w[206]*w[6] - w[182])*w[81]) - (w[250]*w[178] + w[185]*w[294]))) - 0.004*qdd[3]*w[97] - 5e-05*(qdd[2]*w[98] - qdd[1]*w[93]);
-    w[27] = (w[9]*w[283] + w[250]*w[75]) - w[183] - (16.0*w[24]*w[75] - w[189]*w[9]);
-    w[60] = (w[75]*w[25] + w[9]*w[84]) - (w[190]*w[9] + 16.0*w[15]*w[75]) - w[8];
-    const double s163 = w[245] - w[256]*w[47];
-    const double s164 = w[43]*s163;
-    const double s165 = w[50] + w[68];
-    const double s166 = w[41]*s165;
-    w[50] = p.m4*(0.025*(w[142] - w[24]*w[30]) + 0.05*w[151] - s164 - s166 - (w[9]*w[149] + w[74]*w[301]));
-    w[68] = p.m3*(0.025*(w[155]*w[9] - w[74]*w[34]) - s164 - s166);
-    w[100] = w[50] + w[68];
-    const double s167 = w[11]*s165 - w[10]*s163;
-    w[102] = 0.025*w[269];
-    const double s168 = 0.05*w[302] + w[119] + s167 - 0.025*w[61] - (w[9]*w[313] + w[102]*w[74]) - (w[126]*w[6] + 0.025*w[69]*w[24]);
-    const double s169 = p.m4*s168;
-    const double s170 = w[38]*s165;
-    const double s171 = w[36]*s163;
-    w[61] = p.m4*(s170 + s171 + 0.025*w[181] + (w[149]*w[6] + w[69]*w[301]) - 0.05*w[59] - w[102]*w[30]);
-    w[59] = 1.0 + 1.0;
-    const double s172 = p.m3*(w[30]*(w[59]*w[6] - w[309]) - 40.0*s167 - 18.0*w[166] - w[7] - qd[2]*w[309]);
-    w[7] = p.m3*(s170 + s171 + 0.025*(w[69]*w[34] - w[155]*w[6]));
-    w[34] = w[61] + w[7];
-    w[121] = w[70]*w[44] - s163;
-    w[70] = w[44]*w[71] + s165;
-    const double s173 = w[195] - w[255];
-    const double s174 = (w[15]*w[283] + w[250]*w[78]) - (w[24]*w[84] - w[81]*w[25]);
-    const double s175 = w[13]*w[50] - w[96]*s168;
-    J[4] = -(w[85]*w[4] + 0.16*(w[45]*w[100] + w[40]*w[34] - (s169 + 0.025*w[13]*w[61] - 0.01125*s172)*w[6]) + w[0]*(0.004*(s172 - 40.0*s169) - 0.058*w[54]) + w[9]*(0.001*w[5] + 8e-04*(w[115] - 0.0625*s174) + 0.004*(0.025*s172 + s175) + 0.00015*(120.0*w[115] + (w[9] - w[19])*w[30] - 6.666666666666667*s173)) - 5e-05*(w[180]*w[25] + w[250]*w[182] - w[15]*(w[27] - w[183]) - w[24]*(w[8] - w[60])) - 0.002*p.m2*(w[23]*w[121] - w[21]*w[70]) - 0.001*w[115]*w[18] - 0.009*(0.1111111111111111*w[30]*w[18] + w[30]*(1.0 + 2.0)*w[9] - 0.016666666666666666*s173)*w[6] - 0.00015*(w[158]*w[6] + w[119]*w[19]));
-    J[40] = -(8e-04*s173 + 5e-05*(s174 + (w[29]*w[78] + w[15]*w[90]) + (w[24]*w[293] - w[294]*w[81])) - 0.004*s175);
-    w[5] = w[75]*(16.0*w[13] + w[28]) + w[281];
-    w[18] = w[277] + w[75]*(16.0*w[12] + w[26]) + qd[3]*w[274] + w[279];
-    const double s176 = 5e-05*(w[24]*w[5] + w[15]*w[18] + w[280] + w[287] + (w[273] - w[12]*w[8]) - (w[271] + w[13]*w[183]));
-    const double s177 = 0.001*w[267];
-    const double s178 = 0.009*(0.016666666666666666*w[69] + w[74] + w[194])*w[6];
-    w[8] = w[0]*w[47];
-    w[19] = w[10]*w[8] + w[65]*w[44];
-    w[25] = w[11]*w[8] - w[46];
-    const double s179 = 0.025*w[230];
-    const double s180 = w[43]*w[25];
-    const double s181 = w[41]*w[19];
-    const double s182 = w[144]*w[47];
-    w[29] = p.m3*(s179 + s180 + s181 - s182);
-    const double s183 = 0.025*(w[80] - (w[79] + w[81]));
-    w[41] = p.m4*(s180 + s181 - s183 - s182);
-    w[43] = w[29] + w[41];
-    const double s184 = w[36]*w[25];
-    const double s185 = w[163]*w[47];
-    const double s186 = w[38]*w[19];
-    const double s187 = 0.45*w[230];
-    w[36] = p.m3*(s184 + s185 + s186 + s187);
-    const double s188 = w[162] + w[234] + (w[30] - w[313]);
-    w[30] = p.m4*(s184 + s185 + s186 + s188);
-    w[38] = w[36] + w[30];
-    const double s189 = w[10]*w[25] - w[11]*w[19];
-    const double s190 = w[69] - 18.0*w[74] - w[246];
-    const double s191 = p.m3*(40.0*s189 + s190);
-    const double s192 = qd[0]*w[9]*w[59] - w[243]*w[59];
-    const double s193 = p.m4*(s189 - s192);
-    const double s194 = 0.00015*(w[9]*(6.666666666666667*w[69] + w[74] + w[67]) - w[290] - w[291]);
-    w[46] = (w[81]*w[28] - w[285]) - (w[284] + w[26]*w[78]);
-    const double s195 = 8e-04*(w[69] - 0.0625*w[46]);
-    w[65] = w[12]*s193 - w[13]*w[41];
-    J[5] = s176 + s178 + 0.16*(w[45]*w[43] + (0.025*w[13]*w[30] - 0.01125*s191 - s193)*w[6] - w[40]*w[38]) + w[0]*(0.00025*(w[47] + w[175]) + w[176] - 0.004*(40.0*s193 + s191)) - s177 - 0.002*p.m2*(w[19]*w[21] + w[23]*w[25]) - s194 - w[9]*(s195 + 0.004*(0.025*s191 + w[65]));
-    const double s196 = p.m3*s190;
-    const double s197 = p.m4*s192;
-    w[21] = p.m4*s188;
-    w[23] = p.m4*s183;
-    w[47] = p.m3*s179;
-    w[67] = w[23] - w[47];
-    w[71] = p.m3*s187;
-    w[75] = w[21] + w[71];
-    w[79] = w[96]*s192 - w[13]*w[23];
-    J[6] = s176 + s178 + 0.004*(w[0]*(40.0*s197 - s196) - w[9]*(0.025*s196 - w[79])) - s177 - 0.16*((0.01125*s196 - s197 - 0.025*w[13]*w[21])*w[6] + w[45]*w[67] + w[40]*w[75]) - s194 - s195*w[9];
-    w[84] = 0.05*w[78];
-    w[85] = p.m4*w[84];
-    const double s198 = 2.0*qd[3];
-    const double s199 = 0.025*w[12]*s198 - w[318];
-    w[126] = p.m4*s199;
-    const double s200 = w[315] - 0.025*w[13]*s198;
-    w[127] = p.m4*s200;
-    w[142] = w[191] + w[293];
-    w[144] = w[90] + w[160];
-    w[148] = w[96]*s200 + w[35]*s199;
+    J[3] = 1e-04*qdd[0]*(1600.0*w[0]*0.025*w[101] + 40.0*((w[101] + w[38]*w[92] - 0.025*w[91]*w[6])*w[6] + w[38]*w[104] + w[94]*w[9] - w[43]*w[209]) + (w[24]*w[25] - w[14]*w[33]) - (w[14]*w[241] + w[24]*w[285])) + (w[117]*0.0625*w[90] + 0.004*(w[0]*40.0*w[99] - w[102]*w[9]) - 0.16*(w[43]*w[100] - (w[99] - 0.025*(w[92]*w[112] + w[13]*w[110]))*w[6] - w[38]*w[110]) - 5e-05*((w[78]*w[168] - (w[27]*w[115] - 7.0*w[56] - w[165])*w[75]) + (w[14]*w[136] + w[24]*w[169]) + (w[171]*w[25] - w[33]*w[163]) - (w[24]*w[73] + w[14]*w[96]) - (w[75]*w[8] + (9.0*w[164] + qd[3]*w[239]*w[6] - w[167])*w[78]) - (w[241]*w[163] + w[171]*w[285]))) - 0.004*qdd[3]*w[94] - 5e-05*(qdd[2]*w[98] - qdd[1]*w[89]);
+    w[27] = (w[9]*w[274] + w[241]*w[72]) - w[168] - (16.0*w[24]*w[72] - w[175]*w[9]);
+    w[96] = (w[72]*w[25] + w[9]*w[81]) - (w[176]*w[9] + 16.0*w[14]*w[72]) - w[8];
+    const double s169 = w[244] - w[247]*w[48];
+    const double s170 = w[41]*s169;
+    const double s171 = w[49] + w[65];
+    const double s172 = w[39]*s171;
+    w[49] = p.m4*(0.025*(w[138] - w[24]*w[29]) + 0.05*w[146] - s170 - s172 - (w[9]*w[156] + w[71]*w[292]));
+    w[65] = p.m3*(0.025*(w[309]*w[9] - w[71]*w[119]) - s170 - s172);
+    w[99] = w[49] + w[65];
+    const double s173 = w[11]*s171 - w[10]*s169;
+    w[112] = 0.025*w[260];
+    const double s174 = 0.05*w[293] + w[115] + s173 - 0.025*w[58] - (w[9]*w[304] + w[112]*w[71]) - (w[137]*w[6] + 0.025*w[66]*w[24]);
+    const double s175 = p.m4*s174;
+    const double s176 = w[36]*s171;
+    const double s177 = w[34]*s169;
+    w[58] = p.m4*(s176 + s177 + 0.025*w[166] + (w[156]*w[6] + w[66]*w[292]) - 0.05*w[56] - w[112]*w[29]);
+    w[56] = 1.0 + 1.0;
+    const double s178 = p.m3*(w[29]*(w[56]*w[6] - w[300]) - 40.0*s173 - 18.0*w[149] - w[7] - qd[2]*w[300]);
+    w[7] = p.m3*(s176 + s177 + 0.025*(w[66]*w[119] - w[309]*w[6]));
+    w[117] = w[58] + w[7];
+    w[119] = w[67]*w[44] - s169;
+    w[67] = w[44]*w[68] + s171;
+    const double s179 = w[184] - w[246];
+    const double s180 = (w[14]*w[274] + w[241]*w[75]) - (w[24]*w[81] - w[78]*w[25]);
+    const double s181 = w[13]*w[49] - w[92]*s174;
+    J[4] = -(w[82]*w[4] + 0.16*(w[43]*w[99] + w[38]*w[117] - (s175 + 0.025*w[13]*w[58] - 0.01125*s178)*w[6]) + w[0]*(0.004*(s178 - 40.0*s175) - 0.058*w[52]) + w[9]*(0.001*w[5] + 8e-04*(w[111] - 0.0625*s180) + 0.004*(0.025*s178 + s181) + 0.00015*(120.0*w[111] + (w[9] - w[19])*w[29] - 6.666666666666667*s179)) - 5e-05*(w[165]*w[25] + w[241]*w[167] - w[14]*(w[27] - w[168]) - w[24]*(w[8] - w[96])) - 0.002*p.m2*(w[23]*w[119] - w[21]*w[67]) - 0.001*w[111]*w[18] - 0.009*(0.1111111111111111*w[29]*w[18] + w[29]*(1.0 + 2.0)*w[9] - 0.016666666666666666*s179)*w[6] - 0.00015*(w[144]*w[6] + w[115]*w[19]));
+    J[40] = -(8e-04*s179 + 5e-05*(s180 + (w[33]*w[75] + w[14]*w[86]) + (w[24]*w[284] - w[285]*w[78])) - 0.004*s181);
+    w[5] = w[72]*(16.0*w[13] + w[28]) + w[272];
+    w[18] = w[268] + w[72]*(16.0*w[12] + w[26]) + qd[3]*w[265] + w[270];
+    const double s182 = 5e-05*(w[24]*w[5] + w[14]*w[18] + w[271] + w[278] + (w[264] - w[12]*w[8]) - (w[262] + w[13]*w[168]));
+    const double s183 = 0.001*w[258];
+    const double s184 = 0.009*(0.016666666666666666*w[66] + w[71] + w[186])*w[6];
+    w[8] = w[0]*w[48];
+    w[19] = w[10]*w[8] + w[62]*w[44];
+    w[25] = w[11]*w[8] - w[45];
+    const double s185 = 0.025*w[231];
+    const double s186 = w[41]*w[25];
+    const double s187 = w[39]*w[19];
+    const double s188 = w[153]*w[48];
+    w[33] = p.m3*(s185 + s186 + s187 - s188);
+    const double s189 = 0.025*(w[77] - (w[76] + w[78]));
+    w[39] = p.m4*(s186 + s187 - s189 - s188);
+    w[41] = w[33] + w[39];
+    const double s190 = w[34]*w[25];
+    const double s191 = w[180]*w[48];
+    const double s192 = w[36]*w[19];
+    const double s193 = 0.45*w[231];
+    w[34] = p.m3*(s190 + s191 + s192 + s193);
+    const double s194 = w[139] + w[221] + (w[29] - w[304]);
+    w[29] = p.m4*(s190 + s191 + s192 + s194);
+    w[36] = w[34] + w[29];
+    const double s195 = w[10]*w[25] - w[11]*w[19];
+    const double s196 = w[66] - 18.0*w[71] - w[245];
+    const double s197 = p.m3*(40.0*s195 + s196);
+    const double s198 = qd[0]*w[9]*w[56] - w[237]*w[56];
+    const double s199 = p.m4*(s195 - s198);
+    const double s200 = 0.00015*(w[9]*(6.666666666666667*w[66] + w[71] + w[64]) - w[281] - w[282]);
+    w[45] = (w[78]*w[28] - w[276]) - (w[275] + w[26]*w[75]);
+    const double s201 = 8e-04*(w[66] - 0.0625*w[45]);
+    w[62] = w[12]*s199 - w[13]*w[39];
+    J[5] = s182 + s184 + 0.16*(w[43]*w[41] + (0.025*w[13]*w[29] - 0.01125*s197 - s199)*w[6] - w[38]*w[36]) + w[0]*(0.00025*(w[48] + w[160]) + w[161] - 0.004*(40.0*s199 + s197)) - s183 - 0.002*p.m2*(w[19]*w[21] + w[23]*w[25]) - s200 - w[9]*(s201 + 0.004*(0.025*s197 + w[62]));
+    const double s202 = p.m3*s196;
+    const double s203 = p.m4*s198;
+    w[21] = p.m4*s194;
+    w[23] = p.m4*s189;
+    w[48] = p.m3*s185;
+    w[64] = w[23] - w[48];
+    w[68] = p.m3*s193;
+    w[72] = w[21] + w[68];
+    w[76] = w[92]*s198 - w[13]*w[23];
+    J[6] = s182 + s184 + 0.004*(w[0]*(40.0*s203 - s202) - w[9]*(0.025*s202 - w[76])) - s183 - 0.16*((0.01125*s202 - s203 - 0.025*w[13]*w[21])*w[6] + w[43]*w[64] + w[38]*w[72]) - s200 - s201*w[9];
+    w[81] = 0.05*w[75];
+    w[82] = p.m4*w[81];
+    const double s204 = 2.0*qd[3];
+    const double s205 = 0.025*w[12]*s204 - w[313];
+    w[137] = p.m4*s205;
+    const double s206 = w[306] - 0.025*w[13]*s204;
+    w[138] = p.m4*s206;
+    w[139] = w[177] + w[284];
+    w[140] = w[86] + w[159];
+    w[143] = w[92]*s206 + w[32]*s205;
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part3(const double* qd, const Parameters& p, const double* qdd, const double* lambda, double* J, double* w) {
-    J[7] = -(0.16*(w[40]*w[85] - w[45]*w[126] - (w[127] + 0.025*w[84]*w[35])*w[6]) - 5e-05*(w[24]*w[142] + w[296] + w[15]*w[144] - w[295]) - 0.004*(w[9]*w[148] + w[0]*40.0*w[127]));
-    J[43] = -0.004*w[148];
-    const double s201 = w[35]*w[33];
-    J[36] = -0.004*(qdd[1]*s201 + w[173] - qdd[0]*w[42]);
-    const double s202 = w[31]*w[101];
-    const double s203 = w[33]*w[92];
-    const double s204 = 40.0*s202 - 1600.0*s203;
-    const double s205 = 0.072*p.m3*w[146];
-    const double s206 = 0.004*w[51]*w[101];
-    J[12] = -(0.004*qdd[3]*s201 + 5e-05*qdd[0]*w[37] + (s205 + 0.16*(w[161] + (w[147]*w[53] + w[33]*w[141]) - (w[116]*w[49] - w[31]*w[114])) + s206 - w[2]*w[32]*w[1]*(w[11]*w[157] - w[10]*w[150])) - 1e-04*(qdd[2]*s204 + qdd[1]*(40.0*(s202 - (40.0*w[31]*w[99]*w[49] + w[31]*w[110])) - w[91]*w[39]*w[237]*w[1] - 1600.0*(s203 + (w[33]*w[99]*w[53] + w[33]*w[112])))));
-    J[24] = 5e-05*qdd[0]*w[3] + 1e-04*qdd[1]*s204 - (s205 + 0.16*w[161] + s206);
-    const double s207 = 1600.0*w[92]*w[48] + 40.0*w[101]*w[52];
+    J[7] = -(0.16*(w[38]*w[82] - w[43]*w[137] - (w[138] + 0.025*w[81]*w[32])*w[6]) - 5e-05*(w[24]*w[139] + w[287] + w[14]*w[140] - w[286]) - 0.004*(w[9]*w[143] + w[0]*40.0*w[138]));
+    J[43] = -0.004*w[143];
+    const double s207 = w[32]*w[35];
+    J[36] = -0.004*(qdd[1]*s207 + w[194] - qdd[0]*w[42]);
+    const double s208 = w[30]*w[97];
+    const double s209 = w[35]*w[88];
+    const double s210 = 40.0*s208 - 1600.0*s209;
+    const double s211 = 0.072*p.m3*w[170];
+    const double s212 = 0.004*w[55]*w[97];
+    J[12] = -(0.004*qdd[3]*s207 + 5e-05*qdd[0]*w[37] + (s211 + 0.16*(w[188] + (w[179]*w[51] + w[35]*w[147]) - (w[120]*w[47] - w[30]*w[118])) + s212 - w[2]*w[31]*w[1]*(w[11]*w[187] - w[10]*w[183])) - 1e-04*(qdd[2]*s210 + qdd[1]*(40.0*(s208 - (40.0*w[30]*w[95]*w[47] + w[30]*w[106])) - w[87]*w[40]*w[225]*w[1] - 1600.0*(s209 + (w[35]*w[95]*w[51] + w[35]*w[108])))));
+    J[24] = 5e-05*qdd[0]*w[3] + 1e-04*qdd[1]*s210 - (s211 + 0.16*w[188] + s212);
+    const double s213 = 1600.0*w[88]*w[46] + 40.0*w[97]*w[50];
     w[3] = 0.8888888888888888*w[2] + w[9];
-    w[15] = w[35]*w[48];
-    const double s208 = w[312] - w[9];
-    const double s209 = 0.072*w[172];
-    const double s210 = (0.001*(w[69]*w[261] + w[74]*w[73]) - 0.00015*(w[69]*w[88] - w[74]*w[288]))*w[59];
-    const double s211 = 5e-05*(w[28]*w[124] + w[12]*w[152] + (w[69]*w[249]*w[81] + w[83]*w[297]) - w[26]*w[154] - w[13]*w[187] - (w[78]*(7.0*w[77] + w[80]) - w[82]*w[299]));
-    const double s212 = 0.004*(w[156] + w[12]*w[66]);
-    const double s213 = 0.00025*qd[0]*w[0];
-    J[13] = -(1e-04*(qdd[1]*(w[220]*w[237]*w[1] + 1600.0*(w[99]*w[48]*w[53] + w[48]*w[112]) + s207 - 40.0*(40.0*w[52]*w[99]*w[49] + w[52]*w[110])) + qdd[2]*s207) + 0.45*lambda[0]*w[3] + 0.004*qdd[3]*w[15] - 5e-05*qdd[0]*w[217] - (qd[0]*(0.029*qd[0]*w[17] - w[72]) + s209 + s210 + s212 + (0.00025*qd[0]*w[2]*w[201] + s213*8.0*qd[0]*w[0]) - p.g*(0.4*p.m4*(w[2] - s208) + 0.01*p.m3*w[311]) - p.m2*(0.04*(w[10]*(w[2]*w[20] + w[0]*w[157]) + w[118]*w[17] - w[11]*(w[2]*w[22] + w[0]*w[150])) + w[2]*w[199]) - s211 - 0.16*(w[258] + (w[48]*w[141] - w[53]*w[260]) + (w[49]*w[247] - w[114]*w[52]))));
-    const double s214 = lambda[0]*w[55];
-    w[17] = w[35]*w[49];
-    const double s215 = 40.0*w[53]*w[101] + 1600.0*w[49]*w[92];
-    const double s216 = 0.072*w[123];
-    const double s217 = p.g*(0.4*p.m4*s208 - 0.01*p.m3*w[310]);
-    J[25] = -(s214 + 1e-04*qdd[1]*s207 - 5e-05*qdd[0]*w[216] - (s209 + s210 + s212 + s217 - s211 - 0.16*w[258]));
-    const double s218 = 0.004*(w[12]*w[64] + w[143]);
-    J[14] = -(s214 + 0.004*qdd[3]*w[17] + (s216 + s211 + 0.16*(w[145] + (w[49]*w[141] + w[57]*w[53]) - (w[49]*w[122] + w[114]*w[53])) + s218 - s210 - s217) - 5e-05*qdd[0]*w[14] - 1e-04*(qdd[1]*(40.0*(40.0*w[111]*w[49] + w[53]*w[110]) - 1600.0*(w[109]*w[53] + w[49]*w[112]) - s215) - qdd[2]*s215));
-    J[26] = -(s214 + 1e-04*qdd[1]*s215 + (s216 + s211 + 0.16*w[145] + s218 - s210 - s217) - 5e-05*qdd[0]*w[107]);
-    const double s219 = 40.0*w[17];
-    const double s220 = w[62] + (w[211] - w[13]*w[275]) - (w[212] - w[12]*w[249]);
-    const double s221 = s219 - s220;
-    const double s222 = w[96]*w[53] + w[96];
-    J[39] = -(1e-04*qdd[3]*w[95] + 0.004*(qdd[0]*w[97] + qdd[2]*w[96] + qdd[1]*s222) - (0.004*w[104] + 0.01*p.g*w[108] - 5e-05*w[94]*w[59]));
-    w[14] = w[83] - 9.0*w[82];
-    w[20] = w[174] - w[82];
-    const double s223 = 0.004*(w[96]*w[106] - w[276]) + 0.4*p.g*p.m4*w[102] - 0.16*w[103] - 5e-05*((w[12]*w[76] - w[159]) - (w[178]*w[275] + w[185]*w[28]) - (w[185]*w[249] + w[26]*w[178]) - (w[169] - w[13]*w[125]) - (w[297]*w[78] - w[81]*(w[14] + w[140])) - ((qd[3]*w[28] + w[20])*w[78] + w[81]*w[299]));
-    J[15] = 5e-05*qdd[0]*w[93] + (0.16*(w[113]*w[49] + w[103]*w[53]) - s223) - 1e-04*(qdd[2]*s221 + qdd[1]*(s219*w[59] - s220)) - 0.004*qdd[3]*s222;
-    J[27] = -(1e-04*(qdd[1]*s221 - qdd[2]*s220) + 0.004*qdd[3]*w[96] + 5e-05*qdd[0]*w[98] + s223);
-    const double s224 = 0.00015*w[292] + 0.001*((w[266] + w[263]) - (w[265] + w[262])) - 0.16*w[50] - 0.004*(w[12]*w[61] + w[7]) - 0.072*w[68] - 5e-05*(w[180]*w[28] + w[13]*w[27] + w[12]*w[60] + w[300] - w[182]*w[26] - w[298]);
-    J[16] = -(0.16*(w[49]*w[34] - w[100]*w[53]) + w[2]*(w[32]*(w[10]*w[70] - w[11]*w[121]) + 0.029*w[0]*w[44]) + s224 + (0.00025*w[0]*w[201] - w[200]*s213) - w[4]);
-    J[28] = -s224;
-    const double s225 = 5e-05*(w[12]*(w[297] + w[5]) + w[286]*w[28] - w[13]*(w[299] + w[18]) - w[279]*w[26]);
-    const double s226 = 0.072*w[29];
-    const double s227 = 0.004*(w[12]*w[30] + w[36]);
-    J[17] = s225 + s213*w[1] + s227 - 0.16*(w[41] + w[53]*w[43] + w[49]*w[38]) - s226 - w[2]*w[32]*(w[11]*w[25] + w[10]*w[19] - w[8]);
-    J[29] = s225 + s227 - 0.16*w[41] - s226;
-    const double s228 = s225 + 0.16*w[23] + 0.004*(w[12]*w[21] + w[71]) - 0.072*w[47];
-    J[18] = -(0.16*(w[49]*w[75] - w[67]*w[53]) - s228);
-    J[30] = s228;
+    w[14] = w[32]*w[46];
+    const double s214 = w[303] - w[9];
+    const double s215 = 0.072*w[267];
+    const double s216 = (0.001*(w[66]*w[252] + w[71]*w[70]) - 0.00015*(w[66]*w[85] - w[71]*w[279]))*w[56];
+    const double s217 = 5e-05*(w[28]*w[123] + w[12]*w[152] + (w[66]*w[240]*w[78] + w[80]*w[288]) - w[26]*w[148] - w[13]*w[178] - (w[75]*(7.0*w[74] + w[77]) - w[79]*w[290]));
+    const double s218 = 0.004*(w[248] + w[12]*w[63]);
+    const double s219 = 0.00025*qd[0]*w[0];
+    J[13] = -(1e-04*(qdd[1]*(w[215]*w[225]*w[1] + 1600.0*(w[95]*w[46]*w[51] + w[46]*w[108]) + s213 - 40.0*(40.0*w[50]*w[95]*w[47] + w[50]*w[106])) + qdd[2]*s213) + 0.45*lambda[0]*w[3] + 0.004*qdd[3]*w[14] - 5e-05*qdd[0]*w[212] - (qd[0]*(0.029*qd[0]*w[17] - w[69]) + s215 + s216 + s218 + (0.00025*qd[0]*w[2]*w[191] + s219*8.0*qd[0]*w[0]) - p.g*(0.4*p.m4*(w[2] - s214) + 0.01*p.m3*w[302]) - p.m2*(0.04*(w[10]*(w[2]*w[20] + w[0]*w[187]) + w[114]*w[17] - w[11]*(w[2]*w[22] + w[0]*w[183])) + w[2]*w[189]) - s217 - 0.16*(w[310] + (w[46]*w[147] - w[51]*w[311]) + (w[47]*w[249] - w[118]*w[50]))));
+    const double s220 = lambda[0]*w[53];
+    w[17] = w[32]*w[47];
+    const double s221 = 40.0*w[51]*w[97] + 1600.0*w[47]*w[88];
+    const double s222 = 0.072*w[122];
+    const double s223 = p.g*(0.4*p.m4*s214 - 0.01*p.m3*w[301]);
+    J[25] = -(s220 + 1e-04*qdd[1]*s213 - 5e-05*qdd[0]*w[211] - (s215 + s216 + s218 + s223 - s217 - 0.16*w[310]));
+    const double s224 = 0.004*(w[12]*w[61] + w[142]);
+    J[14] = -(s220 + 0.004*qdd[3]*w[17] + (s222 + s217 + 0.16*(w[154] + (w[47]*w[147] + w[57]*w[51]) - (w[47]*w[121] + w[118]*w[51])) + s224 - s216 - s223) - 5e-05*qdd[0]*w[16] - 1e-04*(qdd[1]*(40.0*(40.0*w[107]*w[47] + w[51]*w[106]) - 1600.0*(w[105]*w[51] + w[47]*w[108]) - s221) - qdd[2]*s221));
+    J[26] = -(s220 + 1e-04*qdd[1]*s221 + (s222 + s217 + 0.16*w[154] + s224 - s216 - s223) - 5e-05*qdd[0]*w[103]);
+    const double s225 = 40.0*w[17];
+    const double s226 = w[91] + (w[206] - w[13]*w[266]) - (w[207] - w[12]*w[240]);
+    const double s227 = s225 - s226;
+    const double s228 = w[92]*w[51] + w[92];
+    J[39] = -(1e-04*qdd[3]*w[93] + 0.004*(qdd[0]*w[94] + qdd[2]*w[92] + qdd[1]*s228) - (0.004*w[102] + 0.01*p.g*w[104] - 5e-05*w[90]*w[56]));
+    w[16] = w[80] - 9.0*w[79];
+    w[20] = w[174] - w[79];
+    const double s229 = 0.004*(w[92]*w[109] - w[312]) + 0.4*p.g*p.m4*w[112] - 0.16*w[100] - 5e-05*((w[12]*w[73] - w[157]) - (w[163]*w[266] + w[171]*w[28]) - (w[171]*w[240] + w[26]*w[163]) - (w[173] - w[13]*w[136]) - (w[288]*w[75] - w[78]*(w[16] + w[145])) - ((qd[3]*w[28] + w[20])*w[75] + w[78]*w[290]));
+    J[15] = 5e-05*qdd[0]*w[89] + (0.16*(w[110]*w[47] + w[100]*w[51]) - s229) - 1e-04*(qdd[2]*s227 + qdd[1]*(s225*w[56] - s226)) - 0.004*qdd[3]*s228;
+    J[27] = -(1e-04*(qdd[1]*s227 - qdd[2]*s226) + 0.004*qdd[3]*w[92] + 5e-05*qdd[0]*w[98] + s229);
+    const double s230 = 0.00015*w[283] + 0.001*((w[257] + w[254]) - (w[256] + w[253])) - 0.16*w[49] - 0.004*(w[12]*w[58] + w[7]) - 0.072*w[65] - 5e-05*(w[165]*w[28] + w[13]*w[27] + w[12]*w[96] + w[291] - w[167]*w[26] - w[289]);
+    J[16] = -(0.16*(w[47]*w[117] - w[99]*w[51]) + w[2]*(w[31]*(w[10]*w[67] - w[11]*w[119]) + 0.029*w[0]*w[44]) + s230 + (0.00025*w[0]*w[191] - w[190]*s219) - w[4]);
+    J[28] = -s230;
+    const double s231 = 5e-05*(w[12]*(w[288] + w[5]) + w[277]*w[28] - w[13]*(w[290] + w[18]) - w[270]*w[26]);
+    const double s232 = 0.072*w[33];
+    const double s233 = 0.004*(w[12]*w[29] + w[34]);
+    J[17] = s231 + s219*w[1] + s233 - 0.16*(w[39] + w[51]*w[41] + w[47]*w[36]) - s232 - w[2]*w[31]*(w[11]*w[25] + w[10]*w[19] - w[8]);
+    J[29] = s231 + s233 - 0.16*w[39] - s232;
+    const double s234 = s231 + 0.16*w[23] + 0.004*(w[12]*w[21] + w[68]) - 0.072*w[48];
+    J[18] = -(0.16*(w[47]*w[72] - w[64]*w[51]) - s234);
+    J[30] = s234;
 }
 
 static LAGC_PART_NOINLINE void linearization_terms_part4(const double* qd, const Parameters& p, const double* qdd, double* J, double* w) {
-    const double s229 = 0.004*w[96]*w[84] - 0.16*w[126] - 5e-05*(w[303] + w[13]*w[144] - w[304] - w[12]*w[142]);
-    J[19] = -(0.16*(w[126]*w[53] + w[85]*w[49]) - s229);
-    J[31] = s229;
-    const double s230 = 5e-05*(w[87] + (w[83]*w[293] + w[14]*w[81]) - (w[20]*w[78] - w[82]*w[90]));
-    const double s231 = 0.01*p.g*w[105];
-    const double s232 = 8e-04*w[168];
-    J[37] = 0.004*(qdd[0]*w[219] - qdd[1]*w[15]) + (s230 - 0.004*w[89] - s231 - s232);
-    J[38] = -(0.004*(qdd[1]*w[17] - qdd[0]*w[86]) - (s230 - s231 - s232 - 0.004*w[58]));
-    const double s233 = 5e-05*((w[78]*w[275] + w[306]) - w[46] - (w[305] + w[249]*w[81]));
-    const double s234 = 8e-04*w[69];
-    J[41] = 0.004*w[65] + s233 + s234;
-    J[42] = -(0.004*w[79] - s233 - s234);
-    const double s235 = 0.45*w[6]*w[238] + 0.9*(qd[2]*w[252] - qd[1]*w[63]);
-    J[49] = -(0.45*(qdd[1]*w[3] + qdd[2]*w[9]) + (w[118]*w[16] + s235));
-    J[50] = -(w[55]*(qdd[1] + qdd[2]) + s235);
+    const double s235 = 0.004*w[92]*w[81] - 0.16*w[137] - 5e-05*(w[294] + w[13]*w[140] - w[295] - w[12]*w[139]);
+    J[19] = -(0.16*(w[137]*w[51] + w[82]*w[47]) - s235);
+    J[31] = s235;
+    const double s236 = 5e-05*(w[84] + (w[80]*w[284] + w[16]*w[78]) - (w[20]*w[75] - w[79]*w[86]));
+    const double s237 = 0.01*p.g*w[101];
+    const double s238 = 8e-04*w[151];
+    J[37] = 0.004*(qdd[0]*w[214] - qdd[1]*w[14]) + (s236 - 0.004*w[141] - s237 - s238);
+    J[38] = -(0.004*(qdd[1]*w[17] - qdd[0]*w[83]) - (s236 - s237 - s238 - 0.004*w[59]));
+    const double s239 = 5e-05*((w[75]*w[266] + w[297]) - w[45] - (w[296] + w[240]*w[78]));
+    const double s240 = 8e-04*w[66];
+    J[41] = 0.004*w[62] + s239 + s240;
+    J[42] = -(0.004*w[76] - s239 - s240);
+    const double s241 = 0.45*w[6]*w[226] + 0.9*(qd[2]*w[243] - qd[1]*w[60]);
+    J[49] = -(0.45*(qdd[1]*w[3] + qdd[2]*w[9]) + (w[114]*w[15] + s241));
+    J[50] = -(w[53]*(qdd[1] + qdd[2]) + s241);
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, const double* lambda, double* J) {
-    double w[322];
+    double w[319];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1526,30 +1516,30 @@ static void linearization_terms(const double* q, const double* qd, const double*
     detail::shared_part10(qd, w);
     detail::shared_part11(w);
     detail::shared_part12(p, w);
-    detail::shared_part13(w);
-    detail::shared_part14(p, w);
-    detail::shared_part15(w);
-    detail::shared_part16(qd, w);
-    detail::shared_part17(w);
+    detail::shared_part13(p, w);
+    detail::shared_part14(w);
+    detail::shared_part15(qd, w);
+    detail::shared_part16(w);
+    detail::shared_part18(qd, w);
+    detail::shared_part19(p, w);
     detail::shared_part20(qd, w);
-    detail::shared_part21(p, w);
-    detail::shared_part22(qd, w);
-    detail::shared_part23(w);
-    detail::shared_part25(qd, w);
-    detail::shared_part26(w);
-    detail::shared_part30(qd, w);
-    detail::shared_part31(w);
-    detail::shared_part32(qd, p, w);
-    detail::shared_part34(qd, w);
-    detail::shared_part35(qd, w);
-    detail::shared_part40(w);
-    detail::shared_part41(p, w);
+    detail::shared_part21(w);
+    detail::shared_part23(qd, w);
+    detail::shared_part24(w);
+    detail::shared_part25(w);
+    detail::shared_part28(qd, w);
+    detail::shared_part29(qd, p, w);
+    detail::shared_part31(qd, w);
+    detail::shared_part32(qd, w);
+    detail::shared_part35(w);
+    detail::shared_part39(w);
+    detail::shared_part40(p, w);
+    detail::shared_part41(w);
     detail::shared_part42(w);
-    detail::shared_part43(w);
+    detail::shared_part45(qd, w);
     detail::shared_part46(qd, w);
-    detail::shared_part47(qd, w);
-    detail::shared_part48(w);
-    detail::shared_part49(qd, w);
+    detail::shared_part47(w);
+    detail::shared_part48(qd, w);
     detail::linearization_terms_part0(qd, p, qdd, J, w);
     detail::linearization_terms_part1(qd, p, qdd, J, w);
     detail::linearization_terms_part2(qd, p, qdd, J, w);
@@ -1586,10 +1576,10 @@ static void store_linearization_column(int c, const double* column, double* A, d
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void inverse_dynamics_part0(const double* qdd, const double* u, double* tau, double* w) {
-    tau[0] = -(u[0] + 0.004*qdd[3]*w[134] - 1e-04*qdd[0]*w[135] - 5e-05*(qdd[2]*w[328] - qdd[1]*w[128]) - w[323]);
-    tau[2] = -(u[2] + w[325] - qdd[3]*w[207] - 5e-05*qdd[0]*w[328] - 1e-04*(qdd[2]*w[327] + qdd[1]*w[131]));
-    tau[1] = -(u[1] + 5e-05*qdd[0]*w[128] + w[324] - 0.004*qdd[3]*w[132] - 1e-04*(qdd[1]*w[130] + qdd[2]*w[131]));
-    tau[3] = -(u[3] + 0.004*(qdd[0]*w[134] - qdd[1]*w[132] - qdd[2]*w[35]) + (w[326] + w[322] + w[233] - w[232]) - 1e-04*qdd[3]*w[129]);
+    tau[0] = -(u[0] + 0.004*qdd[3]*w[130] - 1e-04*qdd[0]*w[131] - 5e-05*(qdd[2]*w[323] - qdd[1]*w[124]) - w[182]);
+    tau[2] = -(u[2] + w[319] - qdd[3]*w[199] - 5e-05*qdd[0]*w[323] - 1e-04*(qdd[2]*w[322] + qdd[1]*w[127]));
+    tau[1] = -(u[1] + 5e-05*qdd[0]*w[124] - 0.004*qdd[3]*w[128] - 1e-04*(qdd[1]*w[126] + qdd[2]*w[127]) - w[320]);
+    tau[3] = -(u[3] + 0.004*(qdd[0]*w[130] - qdd[1]*w[128] - qdd[2]*w[32]) - 1e-04*qdd[3]*w[125] - w[321]);
 }
 
 // input_matrix in parts (short compile times); w carries values between them.
@@ -1614,7 +1604,7 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B) {
 
 // constraint_velocity in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_velocity_part0(double* v, double* w) {
-    v[0] = -(0.45*w[115] + w[139]);
+    v[0] = -(0.45*w[111] + w[135]);
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
@@ -1667,9 +1657,9 @@ int project_onto_rows_augmented(const double* M, const double* A, const double* 
 
 // output_tip_position in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void output_tip_position_part0(double* out, double* w) {
-    out[2] = w[133];
-    out[0] = w[136];
-    out[1] = w[137];
+    out[2] = w[129];
+    out[0] = w[132];
+    out[1] = w[133];
 }
 
 // output_tip_position_jacobian in parts (short compile times); w carries values between them.
@@ -1678,30 +1668,30 @@ static LAGC_PART_NOINLINE void output_tip_position_jacobian_part0(double* J, dou
     J[7] = 0.0;
     J[8] = 0.0;
     J[11] = 0.0;
-    J[2] = -w[11]*w[55];
-    J[6] = -w[10]*w[55];
-    J[1] = -w[11]*w[56];
-    J[5] = -w[10]*w[56];
-    J[9] = w[202];
-    J[10] = w[203];
-    J[4] = w[136];
-    J[0] = -w[137];
+    J[2] = -w[11]*w[53];
+    J[6] = -w[10]*w[53];
+    J[1] = -w[11]*w[54];
+    J[5] = -w[10]*w[54];
+    J[9] = w[192];
+    J[10] = w[193];
+    J[4] = w[132];
+    J[0] = -w[133];
 }
 
 // output_tip_position_drift in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void output_tip_position_drift_part0(const double* qd, double* a, double* w) {
-    a[2] = w[138];
-    const double s236 = w[120]*w[16] + 0.45*(w[120] + w[238])*w[6] + qd[1]*(w[139] + 0.9*w[117]);
-    const double s237 = 0.9*w[119] + 0.8*w[54];
-    a[0] = -(w[11]*s236 - qd[0]*w[10]*s237);
-    a[1] = -(w[10]*s236 + qd[0]*w[11]*s237);
+    a[2] = w[134];
+    const double s242 = w[116]*w[15] + 0.45*(w[116] + w[226])*w[6] + qd[1]*(w[135] + 0.9*w[113]);
+    const double s243 = 0.9*w[115] + 0.8*w[52];
+    a[0] = -(w[11]*s242 - qd[0]*w[10]*s243);
+    a[1] = -(w[10]*s242 + qd[0]*w[11]*s243);
 }
 #undef LAGC_PART_NOINLINE
 }  // namespace detail
 
 
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
-    double w[248];
+    double w[237];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1712,21 +1702,20 @@ void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) 
     detail::shared_part8(w);
     detail::shared_part9(w);
     detail::shared_part12(p, w);
-    detail::shared_part14(p, w);
-    detail::shared_part15(w);
-    detail::shared_part19(w);
-    detail::shared_part21(p, w);
-    detail::shared_part26(w);
-    detail::shared_part29(p, w);
-    detail::shared_part36(p, w);
-    detail::shared_part37(p, w);
-    detail::shared_part38(w);
-    detail::shared_part44(p, w);
+    detail::shared_part13(p, w);
+    detail::shared_part14(w);
+    detail::shared_part17(w);
+    detail::shared_part19(p, w);
+    detail::shared_part24(w);
+    detail::shared_part27(p, w);
+    detail::shared_part33(p, w);
+    detail::shared_part37(w);
+    detail::shared_part43(p, w);
     detail::mass_matrix_part0(M, w);
 }
 
 void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
-    double w[337];
+    double w[332];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -1735,138 +1724,42 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     detail::shared_part5(q, w);
     detail::shared_part6(w);
     detail::shared_part8(w);
+    detail::shared_part9(w);
     detail::shared_part10(qd, w);
     detail::shared_part12(p, w);
-    detail::shared_part13(w);
-    detail::shared_part16(qd, w);
-    detail::shared_part18(w);
-    detail::shared_part20(qd, w);
-    detail::shared_part26(w);
-    detail::shared_part27(qd, w);
-    detail::shared_part30(qd, w);
-    detail::shared_part34(qd, w);
-    detail::shared_part36(p, w);
-    detail::shared_part46(qd, w);
-    detail::shared_part55(qd, w);
+    detail::shared_part15(qd, w);
+    detail::shared_part18(qd, w);
+    detail::shared_part24(w);
+    detail::shared_part25(w);
+    detail::shared_part26(qd, w);
+    detail::shared_part28(qd, w);
+    detail::shared_part31(qd, w);
+    detail::shared_part33(p, w);
+    detail::shared_part34(w);
+    detail::shared_part35(w);
+    detail::shared_part45(qd, w);
+    detail::shared_part53(qd, w);
     detail::coriolis_matrix_part0(qd, p, C, w);
     detail::coriolis_matrix_part1(p, C, w);
 }
 
 void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
-    double w[323];
+    double w[239];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
     detail::shared_part4(q, w);
     detail::shared_part5(q, w);
-    detail::shared_part9(w);
-    detail::shared_part13(w);
-    detail::shared_part14(p, w);
-    detail::shared_part18(w);
-    detail::shared_part28(p, w);
-    detail::shared_part31(w);
-    detail::shared_part50(p, w);
+    detail::shared_part8(w);
+    detail::shared_part13(p, w);
+    detail::shared_part25(w);
+    detail::shared_part34(w);
+    detail::shared_part36(p, w);
+    detail::shared_part44(p, w);
     detail::potential_gradient_part0(p, dVdq, w);
 }
 
 void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    double w[327];
-    detail::shared_part0(q, w);
-    detail::shared_part1(w);
-    detail::shared_part2(w);
-    detail::shared_part3(q, w);
-    detail::shared_part4(q, w);
-    detail::shared_part5(q, w);
-    detail::shared_part6(w);
-    detail::shared_part8(w);
-    detail::shared_part9(w);
-    detail::shared_part10(qd, w);
-    detail::shared_part12(p, w);
-    detail::shared_part13(w);
-    detail::shared_part15(w);
-    detail::shared_part16(qd, w);
-    detail::shared_part18(w);
-    detail::shared_part19(w);
-    detail::shared_part20(qd, w);
-    detail::shared_part22(qd, w);
-    detail::shared_part23(w);
-    detail::shared_part25(qd, w);
-    detail::shared_part27(qd, w);
-    detail::shared_part28(p, w);
-    detail::shared_part30(qd, w);
-    detail::shared_part32(qd, p, w);
-    detail::shared_part37(p, w);
-    detail::shared_part39(qd, p, w);
-    detail::shared_part40(w);
-    detail::shared_part45(p, w);
-    detail::shared_part51(p, w);
-    detail::bias_forces_part0(h, w);
-}
-
-void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
-    detail::generalized_forces_part0(u, Q);
-}
-
-double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
-    double w[329];
-    double result[1];
-    detail::shared_part0(q, w);
-    detail::shared_part1(w);
-    detail::shared_part2(w);
-    detail::shared_part3(q, w);
-    detail::shared_part4(q, w);
-    detail::shared_part5(q, w);
-    detail::shared_part6(w);
-    detail::shared_part8(w);
-    detail::shared_part9(w);
-    detail::shared_part14(p, w);
-    detail::shared_part15(w);
-    detail::shared_part19(w);
-    detail::shared_part21(p, w);
-    detail::shared_part22(qd, w);
-    detail::shared_part29(p, w);
-    detail::shared_part31(w);
-    detail::shared_part41(p, w);
-    detail::shared_part47(qd, w);
-    detail::shared_part52(p, w);
-    detail::kinetic_energy_part0(qd, result, w);
-    return result[0];
-}
-
-double potential_energy(const double* q, const Parameters& p) {
-    double w[313];
-    double result[1];
-    detail::shared_part0(q, w);
-    detail::shared_part1(w);
-    detail::shared_part2(w);
-    detail::shared_part4(q, w);
-    detail::shared_part6(w);
-    detail::shared_part48(w);
-    detail::potential_energy_part0(p, result, w);
-    return result[0];
-}
-
-void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
-    double w[134];
-    detail::shared_part0(q, w);
-    detail::shared_part2(w);
-    detail::shared_part11(w);
-    detail::shared_part17(w);
-    detail::shared_part53(w);
-    detail::constraint_residuals_part0(p, c, w);
-}
-
-void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
-    double w[204];
-    detail::shared_part0(q, w);
-    detail::shared_part1(w);
-    detail::shared_part7(w);
-    detail::shared_part24(w);
-    detail::shared_part33(w);
-    detail::constraint_jacobian_part0(A, w);
-}
-
-void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
     double w[322];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -1875,39 +1768,129 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     detail::shared_part4(q, w);
     detail::shared_part5(q, w);
     detail::shared_part6(w);
+    detail::shared_part9(w);
+    detail::shared_part10(qd, w);
+    detail::shared_part12(p, w);
+    detail::shared_part14(w);
+    detail::shared_part15(qd, w);
+    detail::shared_part17(w);
+    detail::shared_part18(qd, w);
+    detail::shared_part20(qd, w);
+    detail::shared_part21(w);
+    detail::shared_part23(qd, w);
+    detail::shared_part26(qd, w);
+    detail::shared_part28(qd, w);
+    detail::shared_part29(qd, p, w);
+    detail::shared_part36(p, w);
+    detail::shared_part38(qd, p, w);
+    detail::shared_part39(w);
+    detail::shared_part49(p, w);
+    detail::bias_forces_part0(h, w);
+}
+
+void generalized_forces(const double* /*q*/, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
+    detail::generalized_forces_part0(u, Q);
+}
+
+double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
+    double w[324];
+    double result[1];
+    detail::shared_part0(q, w);
+    detail::shared_part1(w);
+    detail::shared_part2(w);
+    detail::shared_part3(q, w);
+    detail::shared_part4(q, w);
+    detail::shared_part5(q, w);
+    detail::shared_part6(w);
+    detail::shared_part8(w);
+    detail::shared_part9(w);
+    detail::shared_part13(p, w);
+    detail::shared_part14(w);
+    detail::shared_part17(w);
+    detail::shared_part19(p, w);
+    detail::shared_part20(qd, w);
+    detail::shared_part27(p, w);
+    detail::shared_part40(p, w);
+    detail::shared_part46(qd, w);
+    detail::shared_part50(p, w);
+    detail::kinetic_energy_part0(qd, result, w);
+    return result[0];
+}
+
+double potential_energy(const double* q, const Parameters& p) {
+    double w[304];
+    double result[1];
+    detail::shared_part0(q, w);
+    detail::shared_part1(w);
+    detail::shared_part2(w);
+    detail::shared_part4(q, w);
+    detail::shared_part6(w);
+    detail::shared_part47(w);
+    detail::potential_energy_part0(p, result, w);
+    return result[0];
+}
+
+void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
+    double w[130];
+    detail::shared_part0(q, w);
+    detail::shared_part2(w);
+    detail::shared_part11(w);
+    detail::shared_part16(w);
+    detail::shared_part51(w);
+    detail::constraint_residuals_part0(p, c, w);
+}
+
+void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
+    double w[194];
+    detail::shared_part0(q, w);
+    detail::shared_part1(w);
+    detail::shared_part7(w);
+    detail::shared_part22(w);
+    detail::shared_part30(w);
+    detail::constraint_jacobian_part0(A, w);
+}
+
+void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
+    double w[319];
+    detail::shared_part0(q, w);
+    detail::shared_part1(w);
+    detail::shared_part2(w);
+    detail::shared_part3(q, w);
+    detail::shared_part4(q, w);
+    detail::shared_part5(q, w);
+    detail::shared_part6(w);
     detail::shared_part7(w);
     detail::shared_part8(w);
     detail::shared_part9(w);
     detail::shared_part10(qd, w);
     detail::shared_part11(w);
     detail::shared_part12(p, w);
-    detail::shared_part13(w);
-    detail::shared_part14(p, w);
-    detail::shared_part15(w);
-    detail::shared_part16(qd, w);
-    detail::shared_part18(w);
-    detail::shared_part19(w);
+    detail::shared_part13(p, w);
+    detail::shared_part14(w);
+    detail::shared_part15(qd, w);
+    detail::shared_part17(w);
+    detail::shared_part18(qd, w);
+    detail::shared_part19(p, w);
     detail::shared_part20(qd, w);
-    detail::shared_part21(p, w);
-    detail::shared_part22(qd, w);
-    detail::shared_part23(w);
+    detail::shared_part21(w);
+    detail::shared_part22(w);
+    detail::shared_part23(qd, w);
     detail::shared_part24(w);
-    detail::shared_part25(qd, w);
-    detail::shared_part26(w);
-    detail::shared_part27(qd, w);
-    detail::shared_part28(p, w);
-    detail::shared_part29(p, w);
-    detail::shared_part32(qd, p, w);
-    detail::shared_part33(w);
-    detail::shared_part35(qd, w);
-    detail::shared_part36(p, w);
-    detail::shared_part37(p, w);
-    detail::shared_part38(w);
-    detail::shared_part39(qd, p, w);
-    detail::shared_part42(w);
+    detail::shared_part25(w);
+    detail::shared_part26(qd, w);
+    detail::shared_part27(p, w);
+    detail::shared_part29(qd, p, w);
+    detail::shared_part30(w);
+    detail::shared_part32(qd, w);
+    detail::shared_part33(p, w);
+    detail::shared_part34(w);
+    detail::shared_part35(w);
+    detail::shared_part37(w);
+    detail::shared_part38(qd, p, w);
+    detail::shared_part41(w);
+    detail::shared_part43(p, w);
     detail::shared_part44(p, w);
-    detail::shared_part45(p, w);
-    detail::shared_part49(qd, w);
+    detail::shared_part48(qd, w);
     detail::semi_implicit_system_part0(qd, u, p, K, rhs, w);
 }
 
@@ -2120,7 +2103,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
 }
 
 void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    double w[329];
+    double w[324];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -2132,30 +2115,26 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     detail::shared_part9(w);
     detail::shared_part10(qd, w);
     detail::shared_part12(p, w);
-    detail::shared_part13(w);
-    detail::shared_part14(p, w);
-    detail::shared_part15(w);
-    detail::shared_part16(qd, w);
-    detail::shared_part18(w);
-    detail::shared_part19(w);
+    detail::shared_part13(p, w);
+    detail::shared_part14(w);
+    detail::shared_part15(qd, w);
+    detail::shared_part17(w);
+    detail::shared_part18(qd, w);
+    detail::shared_part19(p, w);
     detail::shared_part20(qd, w);
-    detail::shared_part21(p, w);
-    detail::shared_part22(qd, w);
-    detail::shared_part23(w);
-    detail::shared_part25(qd, w);
-    detail::shared_part27(qd, w);
-    detail::shared_part28(p, w);
-    detail::shared_part29(p, w);
-    detail::shared_part30(qd, w);
-    detail::shared_part31(w);
-    detail::shared_part32(qd, p, w);
-    detail::shared_part38(w);
-    detail::shared_part39(qd, p, w);
-    detail::shared_part40(w);
-    detail::shared_part41(p, w);
+    detail::shared_part21(w);
+    detail::shared_part23(qd, w);
+    detail::shared_part26(qd, w);
+    detail::shared_part27(p, w);
+    detail::shared_part28(qd, w);
+    detail::shared_part29(qd, p, w);
+    detail::shared_part36(p, w);
+    detail::shared_part37(w);
+    detail::shared_part38(qd, p, w);
+    detail::shared_part39(w);
+    detail::shared_part40(p, w);
+    detail::shared_part49(p, w);
     detail::shared_part50(p, w);
-    detail::shared_part51(p, w);
-    detail::shared_part52(p, w);
     detail::inverse_dynamics_part0(qdd, u, tau, w);
 }
 
@@ -2456,13 +2435,13 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
 }
 
 void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
-    double w[140];
+    double w[136];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part7(w);
     detail::shared_part10(qd, w);
-    detail::shared_part23(w);
-    detail::shared_part57(qd, w);
+    detail::shared_part21(w);
+    detail::shared_part55(qd, w);
     detail::constraint_velocity_part0(v, w);
 }
 
@@ -2557,37 +2536,37 @@ double project_state(double* q, double* qd, const Parameters& p) {
 }
 
 void output_tip_position(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
-    double w[138];
+    double w[134];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
     detail::shared_part3(q, w);
     detail::shared_part7(w);
     detail::shared_part11(w);
-    detail::shared_part17(w);
-    detail::shared_part24(w);
-    detail::shared_part53(w);
-    detail::shared_part54(w);
+    detail::shared_part16(w);
+    detail::shared_part22(w);
+    detail::shared_part51(w);
+    detail::shared_part52(w);
     detail::output_tip_position_part0(out, w);
 }
 
 void output_tip_position_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT J) {
-    double w[204];
+    double w[194];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
     detail::shared_part3(q, w);
     detail::shared_part7(w);
     detail::shared_part11(w);
-    detail::shared_part17(w);
-    detail::shared_part24(w);
-    detail::shared_part33(w);
-    detail::shared_part54(w);
+    detail::shared_part16(w);
+    detail::shared_part22(w);
+    detail::shared_part30(w);
+    detail::shared_part52(w);
     detail::output_tip_position_jacobian_part0(J, w);
 }
 
 void output_tip_position_drift(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT a) {
-    double w[240];
+    double w[228];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
     detail::shared_part2(w);
@@ -2595,16 +2574,16 @@ void output_tip_position_drift(const double* q, const double* qd, const Paramete
     detail::shared_part7(w);
     detail::shared_part10(qd, w);
     detail::shared_part11(w);
-    detail::shared_part16(qd, w);
-    detail::shared_part17(w);
-    detail::shared_part25(qd, w);
-    detail::shared_part34(qd, w);
-    detail::shared_part35(qd, w);
+    detail::shared_part15(qd, w);
+    detail::shared_part16(w);
+    detail::shared_part23(qd, w);
+    detail::shared_part31(qd, w);
+    detail::shared_part32(qd, w);
+    detail::shared_part41(w);
     detail::shared_part42(w);
-    detail::shared_part43(w);
+    detail::shared_part53(qd, w);
+    detail::shared_part54(qd, w);
     detail::shared_part55(qd, w);
-    detail::shared_part56(qd, w);
-    detail::shared_part57(qd, w);
     detail::output_tip_position_drift_part0(qd, a, w);
 }
 

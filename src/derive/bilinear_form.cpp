@@ -468,6 +468,25 @@ void varying_coefficient_terms(bilinear_form const& f, rate_form_sums& x) {
     }
 }
 
+// The points' weights in the sums of their accelerations, as the RNEA takes gravity (its base
+// accelerates by −g): h and ∂V/∂q in one sum over the points instead of two, where the
+// accelerations are taken the RNEA's way. Kept as the h to evaluate where it agrees with h
+// + ∂V/∂q at random states and is smaller.
+void weights_with_accelerations(model const& m, rate_structures const& s, rate_form_sums const& x, derived& d) {
+    if (!x.points_used) return;
+    auto const gravity = s.points.gravity();
+    if (!gravity) return;
+    exvector const W = x.points_used->forces_with_weights(gravity->g);
+    if (W.empty()) return;
+    std::size_t const n = m.q.size();
+    exvector candidate(n);
+    for (std::size_t i = 0; i < n; ++i)
+        candidate[i] = x.h[i] - x.point_share[i] + W[i] + partial(gravity->other, m.q[i]);
+    exvector const& current = d.bias_compact.empty() ? d.bias : d.bias_compact;
+    if (operations_of(m, candidate) < operations_of(m, current) && agree_at_random_states(m, candidate, d.bias, 0x77656967ull))
+        d.bias_compact = std::move(candidate);
+}
+
 } // namespace
 
 void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, derived& d) {
@@ -496,6 +515,7 @@ void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, 
         for (std::size_t i = 0; i < n; ++i) d.bias_compact.push_back(d.bias[i] + x.compact_delta[i]);
         if (operations_of(m, d.bias_compact) >= operations_of(m, d.bias)) d.bias_compact.clear();
     }
+    weights_with_accelerations(m, s, x, d);
     exvector C(n * n, 0);
     for (std::size_t k = 0; k < n * n; ++k) C[k] = (x.Mdot[k] + x.P_minus_Pt[k]) / 2;
     d.coriolis = std::move(C);

@@ -84,6 +84,15 @@ std::vector<std::vector<std::size_t>> point_composite::joint_chains(bool floatin
     return chains;
 }
 
+exvector point_composite::forces_with_weights(std::array<ex, 3> const& gamma) const {
+    std::vector<std::array<ex, 3>> f = recursive_forces();
+    if (f.empty()) return {};
+    std::array<ex, 3> const g = framed() ? in_root_axes(gamma) : gamma;
+    for (std::size_t b = 0; b < f.size(); ++b)
+        for (std::size_t c = 0; c < 3; ++c) f[b][c] += points_[b].mass * g[c];
+    return generalized(f);
+}
+
 point_composite::articulated_solution point_composite::articulated(std::vector<composite_inertia::body> const& bodies,
                                                                    std::array<ex, 3> const* gravity,
                                                                    exvector const& tau) const {

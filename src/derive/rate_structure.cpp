@@ -190,8 +190,47 @@ composite_inertia::composite_inertia(model const& m, bilinear_form const& f) : m
 
 bool composite_inertia::add_to(exvector& M, exvector const& term_by_term) const {
     if (!usable_) return false;
+    // Two ways to the same sums: α(B)_i of the far coordinate in B's axes, or J^c_B α(B)_j
+    // carried up to where i enters (α(W)_i = X_W α(P)_i, so α(B)_iᵀ y = α(P)_iᵀ X_Bᵀ y), as
+    // the CRBA carries a joint's composite force up the tree: the shorter is kept.
+    exvector C = mass_sums(false), carried = mass_sums(true);
+    if (operations_of(m_, carried) < operations_of(m_, C)) C = std::move(carried);
+    if (!agree_at_random_states(m_, C, term_by_term, 0xc0405173ull)) return false;
+    for (std::size_t k = 0; k < n_ * n_; ++k) M[k] += C[k];
+    return true;
+}
+
+exvector composite_inertia::mass_sums(bool carry) const {
     exvector C(n_ * n_, 0);
-    std::map<std::pair<std::size_t, std::size_t>, std::array<ex, 3>> Y; // J^c_B α(B)_j
+    std::map<std::pair<std::size_t, std::size_t>, std::array<ex, 3>> Y; // J^c_B α(B)_j, carried to a node above
+    auto y_at = [&](std::size_t node, std::size_t near, std::size_t at) {
+        std::vector<std::size_t> path; // from `node` up to `at`
+        for (std::size_t w = node; w != at; w = static_cast<std::size_t>(parent_[w])) path.push_back(w);
+        path.push_back(at);
+        auto it = Y.find({node, near});
+        if (it == Y.end()) {
+            std::array<ex, 3> y;
+            for (std::size_t c = 0; c < 3; ++c) {
+                y[c] = 0;
+                for (std::size_t d = 0; d < 3; ++d) y[c] += Jc_[node][c * 3 + d] * alpha(node, d, near);
+            }
+            it = Y.emplace(std::make_pair(node, near), y).first;
+        }
+        for (std::size_t k = 0; k + 1 < path.size(); ++k) {
+            auto up = Y.find({path[k + 1], near});
+            if (up == Y.end()) {
+                exvector const& X = X_[path[k]];
+                std::array<ex, 3> z;
+                for (std::size_t f = 0; f < 3; ++f) {
+                    z[f] = 0;
+                    for (std::size_t e = 0; e < 3; ++e) z[f] += X[e * 3 + f] * it->second[e];
+                }
+                up = Y.emplace(std::make_pair(path[k + 1], near), z).first;
+            }
+            it = up;
+        }
+        return it->second;
+    };
     for (std::size_t i = 0; i < n_; ++i)
         for (std::size_t j = 0; j <= i; ++j) {
             int const a = intro_[i], b = intro_[j];
@@ -201,21 +240,11 @@ bool composite_inertia::add_to(exvector& M, exvector const& term_by_term) const 
             if (ancestor(a, b)) node = b, far = i, near = j;
             else if (ancestor(b, a)) node = a, far = j, near = i;
             else continue;
-            auto key = std::make_pair(static_cast<std::size_t>(node), near);
-            auto it = Y.find(key);
-            if (it == Y.end()) {
-                std::array<ex, 3> y;
-                for (std::size_t c = 0; c < 3; ++c) {
-                    y[c] = 0;
-                    for (std::size_t d = 0; d < 3; ++d) y[c] += Jc_[node][c * 3 + d] * alpha(node, d, near);
-                }
-                it = Y.emplace(key, y).first;
-            }
-            for (std::size_t c = 0; c < 3; ++c) C[i * n_ + j] += alpha(node, c, far) * it->second[c];
+            auto const at = static_cast<std::size_t>(carry ? intro_[far] : node);
+            std::array<ex, 3> const y = y_at(static_cast<std::size_t>(node), near, at);
+            for (std::size_t c = 0; c < 3; ++c) C[i * n_ + j] += alpha(at, c, far) * y[c];
         }
-    if (!agree_at_random_states(m_, C, term_by_term, 0xc0405173ull)) return false;
-    for (std::size_t k = 0; k < n_ * n_; ++k) M[k] += C[k];
-    return true;
+    return C;
 }
 
 ex const& composite_inertia::alpha(std::size_t node, std::size_t c, std::size_t i) const {

@@ -116,6 +116,10 @@ private:
 
     GiNaC::ex const& alpha(std::size_t node, std::size_t c, std::size_t i) const;
 
+    // The covered rates' part of M (add_to), with each far coordinate's α at the near
+    // coordinate's node, or (`carry`) with J^c α of the near one carried up to the far one's.
+    GiNaC::exvector mass_sums(bool carry) const;
+
     // Which node and component an expression is, and the number κ with rate = κ expression.
     std::optional<std::tuple<std::size_t, std::size_t, GiNaC::ex>> find(GiNaC::ex const& e) const;
 
@@ -189,6 +193,11 @@ public:
     // point's force m J q̈ (Ω × p + U, summed from the root down, as the RNEA's
     // accelerations). Unchecked (zero when not usable): the caller checks the whole M q̈.
     GiNaC::exvector momentum(GiNaC::exvector const& qdd) const;
+    // Σ J_pᵀ m (a + γ) over the points, a their accelerations at q̈ = 0 the RNEA's way
+    // (recursive_forces) and γ (world axes) of gravity(): the points' share of h and ∂V/∂q of
+    // their weights in one sum, as the RNEA's base acceleration −g takes them. Empty where
+    // recursive_forces() offers none. Unchecked (the caller compares at random states).
+    GiNaC::exvector forces_with_weights(std::array<GiNaC::ex, 3> const& gamma) const;
 
     // The points' shares of ∂τ/∂q and of C = ½ ∂h/∂q̇ (the Christoffel C's share) from the
     // composites, as the analytic RNEA derivatives form them (point_derivatives.cpp): a few
