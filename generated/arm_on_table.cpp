@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(arm_on_table::detail::pair_stamp == 0x6feb3e575b55c64cull,
+static_assert(arm_on_table::detail::pair_stamp == 0x636d206cf7e4772aull,
               "arm_on_table.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace arm_on_table {
@@ -1042,34 +1042,34 @@ static int factor_mass_matrix(double* M) {
     const double d0 = M[0];
     if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
     M[0] = 1.0 / std::sqrt(d0);
+    M[12] = M[12]*M[0];
     M[4] = M[4]*M[0];
     M[8] = M[8]*M[0];
-    M[12] = M[12]*M[0];
-    const double d1 = M[5] - M[4]*M[4];
-    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
-    M[5] = 1.0 / std::sqrt(d1);
-    M[9] = (M[9] - M[8]*M[4])*M[5];
-    M[13] = (M[13] - M[12]*M[4])*M[5];
-    const double d2 = M[10] - M[8]*M[8] - M[9]*M[9];
-    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
-    M[10] = 1.0 / std::sqrt(d2);
-    M[14] = (M[14] - M[12]*M[8] - M[13]*M[9])*M[10];
-    const double d3 = M[15] - M[12]*M[12] - M[13]*M[13] - M[14]*M[14];
+    const double d3 = M[15] - M[12]*M[12];
     if (!(d3 > threshold) || !std::isfinite(d3)) return 1;
     M[15] = 1.0 / std::sqrt(d3);
+    M[13] = (M[13] - M[4]*M[12])*M[15];
+    M[14] = (M[14] - M[8]*M[12])*M[15];
+    const double d1 = M[5] - M[4]*M[4] - M[13]*M[13];
+    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    M[5] = 1.0 / std::sqrt(d1);
+    M[9] = (M[9] - M[8]*M[4] - M[14]*M[13])*M[5];
+    const double d2 = M[10] - M[8]*M[8] - M[14]*M[14] - M[9]*M[9];
+    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    M[10] = 1.0 / std::sqrt(d2);
     return 0;
 }
 
 // Solves M x = b in place with the factor from factor_mass_matrix.
 static void solve_mass_matrix(const double* L, double* b) {
     const double y0 = b[0]*L[0];
-    const double y1 = (b[1] - L[4]*y0)*L[5];
-    const double y2 = (b[2] - L[8]*y0 - L[9]*y1)*L[10];
-    const double y3 = (b[3] - L[12]*y0 - L[13]*y1 - L[14]*y2)*L[15];
-    const double x3 = y3*L[15];
-    const double x2 = (y2 - L[14]*x3)*L[10];
-    const double x1 = (y1 - L[9]*x2 - L[13]*x3)*L[5];
-    const double x0 = (y0 - L[4]*x1 - L[8]*x2 - L[12]*x3)*L[0];
+    const double y3 = (b[3] - L[12]*y0)*L[15];
+    const double y1 = (b[1] - L[4]*y0 - L[13]*y3)*L[5];
+    const double y2 = (b[2] - L[8]*y0 - L[14]*y3 - L[9]*y1)*L[10];
+    const double x2 = y2*L[10];
+    const double x1 = (y1 - L[9]*x2)*L[5];
+    const double x3 = (y3 - L[13]*x1 - L[14]*x2)*L[15];
+    const double x0 = (y0 - L[12]*x3 - L[4]*x1 - L[8]*x2)*L[0];
     b[0] = x0;
     b[1] = x1;
     b[2] = x2;
@@ -1961,16 +1961,15 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     if (detail::factor_mass_matrix(M) != 0) return detail::forward_dynamics_augmented(q, qd, u, p, A, r, qdd, lambda);
     // y = L^-1 (Q - h), in the order M was factorised in.
     const double y0 = b[0]*M[0];
-    const double y1 = (b[1] - M[4]*y0)*M[5];
-    const double y2 = (b[2] - M[8]*y0 - M[9]*y1)*M[10];
-    const double y3 = (b[3] - M[12]*y0 - M[13]*y1 - M[14]*y2)*M[15];
+    const double y3 = (b[3] - M[12]*y0)*M[15];
+    const double y1 = (b[1] - M[4]*y0 - M[13]*y3)*M[5];
+    const double y2 = (b[2] - M[8]*y0 - M[14]*y3 - M[9]*y1)*M[10];
     // W = L^-1 A^T, column by column over A's non-zeros and their fill-in.
     const double w0_1 = A[1]*M[5];
     const double w0_2 = (A[2] - M[9]*w0_1)*M[10];
-    const double w0_3 = (-M[13]*w0_1 - M[14]*w0_2)*M[15];
     // S = W^T W = A M^-1 A^T (lower triangle) and g = W^T y - r.
-    const double s0_0 = w0_1*w0_1 + w0_2*w0_2 + w0_3*w0_3;
-    const double g0 = w0_1*y1 + w0_2*y2 + w0_3*y3 - r[0];
+    const double s0_0 = w0_1*w0_1 + w0_2*w0_2;
+    const double g0 = w0_1*y1 + w0_2*y2 - r[0];
     double largest_s = 0.0;
     if (s0_0 > largest_s) largest_s = s0_0;
     const double threshold_s = 1e-12 * largest_s;
@@ -1981,10 +1980,10 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     const double z0 = g0*rs0;
     const double l0 = z0*rs0;
     // qdd = L^-T (y - W lambda).
-    const double x3 = (y3 - w0_3*l0)*M[15];
-    const double x2 = (y2 - w0_2*l0 - M[14]*x3)*M[10];
-    const double x1 = (y1 - w0_1*l0 - M[9]*x2 - M[13]*x3)*M[5];
-    const double x0 = (y0 - M[4]*x1 - M[8]*x2 - M[12]*x3)*M[0];
+    const double x2 = (y2 - w0_2*l0)*M[10];
+    const double x1 = (y1 - w0_1*l0 - M[9]*x2)*M[5];
+    const double x3 = (y3 - M[13]*x1 - M[14]*x2)*M[15];
+    const double x0 = (y0 - M[12]*x3 - M[4]*x1 - M[8]*x2)*M[0];
     // NaN or Inf in the state, inputs or parameters: not a solution.
     if (!std::isfinite(x0) || !std::isfinite(x1) || !std::isfinite(x2) || !std::isfinite(x3) || !std::isfinite(l0)) return 3;
     qdd[0] = x0;

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(wheeled_robot::detail::pair_stamp == 0x7263f6573fda0baaull,
+static_assert(wheeled_robot::detail::pair_stamp == 0xb9474f7f13bcb190ull,
               "wheeled_robot.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace wheeled_robot {
@@ -85,26 +85,26 @@ static int factor_mass_matrix(double* M) {
     if (M[4] > largest) largest = M[4];
     if (M[8] > largest) largest = M[8];
     const double threshold = 1e-12 * largest;
+    const double d2 = M[8];
+    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    M[8] = 1.0 / std::sqrt(d2);
     const double d0 = M[0];
     if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
     M[0] = 1.0 / std::sqrt(d0);
     const double d1 = M[4];
     if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
     M[4] = 1.0 / std::sqrt(d1);
-    const double d2 = M[8];
-    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
-    M[8] = 1.0 / std::sqrt(d2);
     return 0;
 }
 
 // Solves M x = b in place with the factor from factor_mass_matrix.
 static void solve_mass_matrix(const double* L, double* b) {
+    const double y2 = b[2]*L[8];
     const double y0 = b[0]*L[0];
     const double y1 = b[1]*L[4];
-    const double y2 = b[2]*L[8];
-    const double x2 = y2*L[8];
     const double x1 = y1*L[4];
     const double x0 = y0*L[0];
+    const double x2 = y2*L[8];
     b[0] = x0;
     b[1] = x1;
     b[2] = x2;
@@ -425,9 +425,9 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     detail::constraint_terms(q, qd, p, A, r);
     if (detail::factor_mass_matrix(M) != 0) return detail::forward_dynamics_augmented(q, qd, u, p, A, r, qdd, lambda);
     // y = L^-1 (Q - h), in the order M was factorised in.
+    const double y2 = b[2]*M[8];
     const double y0 = b[0]*M[0];
     const double y1 = b[1]*M[4];
-    const double y2 = b[2]*M[8];
     // W = L^-1 A^T, column by column over A's non-zeros and their fill-in.
     const double w0_0 = A[0]*M[0];
     const double w0_1 = A[1]*M[4];
@@ -444,9 +444,9 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     const double z0 = g0*rs0;
     const double l0 = z0*rs0;
     // qdd = L^-T (y - W lambda).
-    const double x2 = y2*M[8];
     const double x1 = (y1 - w0_1*l0)*M[4];
     const double x0 = (y0 - w0_0*l0)*M[0];
+    const double x2 = y2*M[8];
     // NaN or Inf in the state, inputs or parameters: not a solution.
     if (!std::isfinite(x0) || !std::isfinite(x1) || !std::isfinite(x2) || !std::isfinite(l0)) return 3;
     qdd[0] = x0;

@@ -211,12 +211,14 @@ bool point_composite::root_frame() {
     std::vector<point> moved = points_;
     for (std::size_t b = 0; b < moved.size(); ++b) moved[b].position = o->r[b];
     std::vector<vec3> s = s_, u = u_;
+    std::map<std::size_t, vec3> translations;
     for (std::size_t i = 0; i < n_; ++i) {
         auto const k = std::find(C.begin(), C.end(), i);
         if (k != C.end()) {
             s[i] = F->sigma[static_cast<std::size_t>(k - C.begin())];
             vec3 const d = {partial(o->origin[0], m_.q[i]), partial(o->origin[1], m_.q[i]), partial(o->origin[2], m_.q[i])};
             u[i] = rotate(F->R, d, true);
+            if (s[i][0].is_zero() && s[i][1].is_zero() && s[i][2].is_zero()) translations[i] = d;
             continue;
         }
         vec3 const& si = (*at_identity)[i];
@@ -233,6 +235,7 @@ bool point_composite::root_frame() {
     frame_ = F->R;
     frame_identity_ = F->identity;
     root_coordinates_ = C;
+    root_translations_ = std::move(translations);
     single_fixed_root_ = C.size() == 1 && free_of(s_[C[0]][0] + s_[C[0]][1] + s_[C[0]][2] + u_[C[0]][0] + u_[C[0]][1] + u_[C[0]][2], m_.q);
     composite();
     return true;

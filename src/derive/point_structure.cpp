@@ -304,7 +304,11 @@ exvector point_composite::mass_matrix() const {
             auto const& outer = nodes_[static_cast<std::size_t>(node_of_[far])].members;
             for (std::size_t p = 0; p < inner.size(); ++p) nested = nested && (!inner[p] || outer[p]);
             if (!nested) continue; // disjoint: no point moves with both
-            C[i * n_ + j] = dot(s_[far], Y[near]) + dot(u_[far], Z[near]);
+            auto const ti = root_translations_.find(i), tj = root_translations_.find(j);
+            if (ti != root_translations_.end() && tj != root_translations_.end())
+                C[i * n_ + j] = mass_[static_cast<std::size_t>(node_of_[near])] * dot(ti->second, tj->second);
+            else
+                C[i * n_ + j] = dot(s_[far], Y[near]) + dot(u_[far], Z[near]);
         }
     return C;
 }

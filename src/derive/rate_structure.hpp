@@ -273,6 +273,9 @@ private:
     // After root_frame(): the root's coordinates, F's body ω and ω̇ and its origin's
     // acceleration in its axes (R_Fᵀ ö_F), at q̈ = 0.
     std::vector<std::size_t> root_coordinates_;
+    // The root's translations (σ = 0) and ∂o_F/∂q_i in world axes: M's entries between two
+    // of them are m^c (R_Fᵀ d_i)·(R_Fᵀ d_j) = m^c d_i·d_j, R_F a rotation.
+    std::map<std::size_t, std::array<GiNaC::ex, 3>> root_translations_;
     std::array<GiNaC::ex, 3> root_omega_, root_omega_dot_, root_base_;
     struct root_axes {
         GiNaC::exvector R;                      // R_F (turned to be the identity at `identity`)

@@ -73,6 +73,22 @@ std::vector<std::size_t> const& emitter::elimination_order() const {
         for (std::size_t i = 0; i < n; ++i) own[i] = i, reversed[i] = n - 1 - i;
         bool const reverse = factor_products(filled_structure(stored, reversed), n) < factor_products(filled_structure(stored, own), n);
         order_ = reverse ? reversed : own;
+        // The same with the coordinates the constraints touch last, where that fills L no
+        // more: W = L⁻¹ Aᵀ then fills only from them on (a quaternion's four rows, not the
+        // whole base).
+        std::vector<char> touched(n, 0);
+        for (std::size_t k = 0; k < d_.nc; ++k)
+            for (std::size_t i = 0; i < n; ++i) touched[i] = touched[i] || !d_.constraint_jacobian[k * n + i].is_zero();
+        auto rows_of_w = [&](std::vector<std::size_t> const& order) {
+            std::size_t a = 0;
+            while (a < n && !touched[order[a]]) ++a;
+            return n - a;
+        };
+        std::vector<std::size_t> last = order_;
+        std::stable_partition(last.begin(), last.end(), [&](std::size_t i) { return !touched[i]; });
+        if (rows_of_w(last) < rows_of_w(order_) &&
+            factor_products(filled_structure(stored, last), n) <= factor_products(filled_structure(stored, order_), n))
+            order_ = std::move(last);
         structure_ = filled_structure(stored, order_);
     }
     return order_;
