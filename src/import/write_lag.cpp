@@ -435,14 +435,9 @@ private:
         std::string const T = m.parts.empty() ? "" : join_product(m.parts);
         if (!T.empty()) out_ << "let T_" << s << " = " << T << "\n";
         std::string const Tn = T.empty() ? "" : "T_" + s;
-        // One hinge (after a fixed turn or none): w = Tᵀ w_parent + a q̇, through T's name.
-        if (b.joints.size() == 1 && b.joints[0].type == joint_def::kind::hinge && !parent.w.empty())
-            m.w = "transpose(" + Tn + ")*" + parent.w + " + " +
-                  axis_rate(b.joints[0].axis, coordinate_of(b.joints[0].name));
-        else if (b.joints.empty() && !parent.w.empty())
-            m.w = Tn.empty() ? parent.w : "transpose(" + Tn + ")*" + parent.w;
-        else if (m.rates.size() > 1 && !m.quaternion && !parent.w.empty())
-            m.w = transported(Tn, parent.w, m);
+        // Hinges (after a fixed turn or none): the parent's w through T's name (transported).
+        if (!m.rates.empty() && !m.quaternion && !parent.w.empty()) m.w = transported(Tn, parent.w, m);
+        else if (b.joints.empty() && !parent.w.empty()) m.w = Tn.empty() ? parent.w : "transpose(" + Tn + ")*" + parent.w;
         // R = Rp T, o = op + Rp (origin + offset).
         std::string R = parent.R.empty() ? Tn : (Tn.empty() ? parent.R : parent.R + "*" + Tn);
         out_ << "let R_" << s << " = " << (R.empty() ? "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]" : R) << "\n";
@@ -463,9 +458,9 @@ private:
         }
     }
 
-    // Several hinges: w = Tᵀ w_parent + Σ_k (t_{k+1} … t_last)ᵀ a_k q̇_k, the parent's angular
-    // velocity carried through the body's whole turn T (its name), as one hinge's is, so that
-    // lagc finds the body's twist relative to its parent's.
+    // w = Tᵀ w_parent + Σ_k (t_{k+1} … t_last)ᵀ a_k q̇_k over the body's hinges: the parent's
+    // angular velocity carried through the body's whole turn T (its name), one matrix for
+    // one hinge or several, so that lagc finds the body's twist relative to its parent's.
     static std::string transported(std::string const& Tn, std::string const& wp, motion const& m) {
         std::string own;
         for (auto const& r : m.rates) {
@@ -473,7 +468,7 @@ private:
             own += (own.empty() ? "" : " + ") +
                    (after.empty() ? r.rate : "der(" + r.coordinate + ")*(transpose(" + join_product(after) + ")*" + r.axis + ")");
         }
-        return "transpose(" + Tn + ")*" + wp + " + (" + own + ")";
+        return "transpose(" + Tn + ")*" + wp + " + " + (m.rates.size() > 1 ? "(" + own + ")" : own);
     }
 
     // The joints' armature, damping and springs; the body's kinetic and potential energy.
