@@ -28,6 +28,9 @@
 @@ forward_dynamics_quasi
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
+@@ forward_dynamics_articulated
+// The joints' and the root's pivots D, qdd and lambda by the articulated-body algorithm over
+// a floating root, for forward_dynamics.
 @@ forward_dynamics_factored
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
 @@ forward_dynamics

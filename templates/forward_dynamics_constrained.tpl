@@ -93,16 +93,21 @@
 {lambdas}    }}
     return 0;
 @@ quasi
-    // In quasi-velocities a = K qdd (K block-diagonal), the system's independent parts each
-    // solved alone: pivots D (all positive where the system is regular), qdd and lambda,
-    // with no M, A or system of nq + nc unknowns formed.
-    {scalar} D[{nd}], x[nq], l[nc];
+{comment}    {scalar} D[{nd}], x[nq], l[nc];
 {blocks_declaration}    detail::forward_dynamics_quasi({args_q_qd_u_p}D, {blocks_argument}x, l);
 {pivot_checks}{blocks_check}{finite_check}    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     // lambda may be null when the multipliers are not wanted.
     if (lambda)
         for (int k = 0; k < nc; ++k) lambda[k] = l[k];
     return 0;
+@@ quasi_comment
+    // In quasi-velocities a = K qdd (K block-diagonal), the system's independent parts each
+    // solved alone: pivots D (all positive where the system is regular), qdd and lambda,
+    // with no M, A or system of nq + nc unknowns formed.
+@@ articulated_comment
+    // By the articulated-body algorithm: the joints beyond the root eliminated one by one
+    // (pivots D, all positive where the system is regular), then the root's coordinates with
+    // the constraints, then qdd down the tree; no M, A or system of nq + nc unknowns formed.
 @@ quasi_blocks_declaration
     {scalar} H[{nh}];
 @@ quasi_blocks_check

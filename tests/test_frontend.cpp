@@ -312,6 +312,124 @@ TEST(QuasiVelocities, ATetherIsItsOwnPartWithASchurPivot) {
     EXPECT_EQ(d.quasi_groups[1].end - d.quasi_groups[1].begin, 1u); // the tether's 1 x 1 complement
 }
 
+// Forward dynamics by the articulated-body algorithm where the root node has several
+// coordinates (derive/point_floating.cpp): q̈ and λ solve [[M, Aᵀ], [A, 0]] [q̈; λ] = [Q − h; r]
+// at a state, M, h, Q, A and r from the derivation's own closed forms.
+void expect_solves(lagc::model const& m, lagc::derived const& d, GiNaC::exvector const& qdd, GiNaC::exvector const& lambda) {
+    std::size_t const n = d.nq, nc = d.nc;
+    ASSERT_EQ(qdd.size(), n);
+    ASSERT_EQ(lambda.size(), nc);
+    GiNaC::exmap x;
+    for (std::size_t i = 0; i < n; ++i) x[m.q[i]] = 0.3 + 0.4 * double(i), x[m.qd[i]] = 0.7 - 0.9 * double(i);
+    for (std::size_t k = 0; k < m.u.size(); ++k) x[m.u[k]] = 1.5 - 0.8 * double(k);
+    for (std::size_t k = 0; k < m.p.size(); ++k) x[m.p[k]] = m.parameters[k].default_value;
+    auto value = [&](ex const& e) { // each shared part once (subs and evalf walk every path)
+        auto const v = lagc::evaluate(e, x);
+        return v ? v->to_double() : std::nan("");
+    };
+    std::vector<double> a(n), l(nc);
+    for (std::size_t i = 0; i < n; ++i) a[i] = value(qdd[i]);
+    for (std::size_t k = 0; k < nc; ++k) l[k] = value(lambda[k]);
+    for (std::size_t i = 0; i < n; ++i) {
+        double row = value(d.bias[i]) - value(d.generalized_forces[i]), scale = std::abs(row) + 1;
+        for (std::size_t j = 0; j < n; ++j) row += value(d.mass_matrix[i * n + j]) * a[j], scale += std::abs(value(d.mass_matrix[i * n + j]) * a[j]);
+        for (std::size_t k = 0; k < nc; ++k) row += value(d.constraint_jacobian[k * n + i]) * l[k];
+        EXPECT_NEAR(row, 0, 1e-12 * scale) << "row " << i;
+    }
+    for (std::size_t k = 0; k < nc; ++k) {
+        double row = -value(d.constraint_rhs[k]);
+        for (std::size_t j = 0; j < n; ++j) row += value(d.constraint_jacobian[k * n + j]) * a[j];
+        EXPECT_NEAR(row, 0, 1e-12 * (1 + std::abs(value(d.constraint_rhs[k])))) << "constraint " << k;
+    }
+}
+
+std::pair<lagc::model, lagc::derived> model_and_derived(std::string const& text) {
+    auto c = check_text(text);
+    EXPECT_TRUE(c.m.has_value()) << c.diagnostics;
+    if (!c.m) return {};
+    lagc::diagnostics diags;
+    auto d = lagc::derive(*c.m, diags);
+    EXPECT_TRUE(d.has_value());
+    return {*c.m, d ? *d : lagc::derived{}};
+}
+
+// A free base (the importer's form: Q/|e|², w = 2 G ė/|e|², |e|² = 1) with a body of two
+// hinges whose second turns about an anchor off the body's origin, under gravity.
+std::string const floating_two_hinges =
+    "model floating\nparameter m0 = 3.0, m1 = 1.2, g = 9.81, k = 10\n"
+    "coordinate x, y, z, e0, e1, e2, e3, a, b\ninput fx, t1, t2\n"
+    "let N = e0^2 + e1^2 + e2^2 + e3^2\n"
+    "let R0 = [[e0^2 + e1^2 - e2^2 - e3^2, 2*(e1*e2 - e0*e3), 2*(e1*e3 + e0*e2)],\n"
+    "  [2*(e1*e2 + e0*e3), e0^2 - e1^2 + e2^2 - e3^2, 2*(e2*e3 - e0*e1)],\n"
+    "  [2*(e1*e3 - e0*e2), 2*(e2*e3 + e0*e1), e0^2 - e1^2 - e2^2 + e3^2]]/N\n"
+    "let w0 = 2/N*[[-e1, e0, e3, -e2], [-e2, -e3, e0, e1], [-e3, e2, -e1, e0]]*[der(e0), der(e1), der(e2), der(e3)]\n"
+    "let o0 = [x, y, z]\nlet p0 = o0 + R0*[0, 0, 0.02]\n"
+    "kinetic 0.5*m0*dot(der(p0), der(p0)) + 0.5*dot(w0, [[0.07, 0, 0], [0, 0.06, 0], [0, 0, 0.08]]*w0)\n"
+    "let T1 = rotz(a)*roty(b)\nlet R1 = R0*T1\n"
+    "let o1 = o0 + R0*([0, 0.1, -0.05] + rotz(a)*([0, 0, 0.02] - roty(b)*[0, 0, 0.02]))\n"
+    "let w1 = transpose(T1)*w0 + (der(a)*(transpose(roty(b))*[0, 0, 1]) + [0, der(b), 0])\n"
+    "let p1 = o1 + R1*[0.01, 0, -0.2]\n"
+    "kinetic 0.5*m1*dot(der(p1), der(p1)) + 0.5*dot(w1, [[0.02, 0, 0], [0, 0.02, 0], [0, 0, 0.004]]*w1)\n"
+    "kinetic 0.5*0.01*der(a)^2 + 0.5*0.01*der(b)^2\n"
+    "potential g*(m0*p0[2] + m1*p1[2])\n"
+    "force [fx, 0, 0] at o0\nforce t1 on a\nforce t2 on b\n"
+    "constraint e0^2 + e1^2 + e2^2 + e3^2 = 1\nbaumgarte alpha = k, beta = k\n";
+
+TEST(FloatingArticulated, AFreeBaseWithABodyOfTwoHinges) {
+    auto const [m, d] = model_and_derived(floating_two_hinges);
+    ASSERT_TRUE(d.quasi_articulated);
+    // The hinges' pivots, then the base's 6 x 6 articulated inertia's: the base's twists and
+    // the norm's row are orthogonal, so no system of the base's own coordinates is solved.
+    ASSERT_EQ(d.quasi_groups.size(), 2u);
+    EXPECT_EQ(d.quasi_groups[0].end - d.quasi_groups[0].begin, 2u);
+    EXPECT_EQ(d.quasi_groups[1].end - d.quasi_groups[1].begin, 6u);
+    expect_solves(m, d, d.quasi_qdd, d.quasi_lambda);
+}
+
+TEST(FloatingArticulated, ArmatureOnTheBaseSolvesTheBasesOwnSystem) {
+    // ½ a ẋ² on a translation of the base: its coordinates' system [[Sᵀ I^A S + diag(a), Aᵀ],
+    // [A, 0]] then, as M + ρ AᵀA: seven pivots and the norm's Schur complement.
+    auto const [m, d] = model_and_derived(floating_two_hinges + "kinetic 0.5*0.3*der(x)^2\n");
+    ASSERT_TRUE(d.quasi_articulated);
+    ASSERT_EQ(d.quasi_groups.size(), 3u);
+    EXPECT_EQ(d.quasi_groups[1].end - d.quasi_groups[1].begin, 7u);
+    EXPECT_EQ(d.quasi_groups[2].status, 2);
+    expect_solves(m, d, d.quasi_qdd, d.quasi_lambda);
+}
+
+TEST(FloatingArticulated, ARootBodyOfTwoHingesWithoutConstraints) {
+    // A fixed base whose first body turns on two hinges (the second about an anchor off the
+    // body's origin) and carries a body on one hinge: no single joint at the root, so the
+    // root's 2 x 2 system is solved once the last hinge is eliminated (no constraints: q̈ as
+    // the unconstrained algorithm's, one pivot per coordinate).
+    std::string const two_bodies =
+        "model two_bodies\n"
+        "parameter m1 = 1.2, m2 = 0.8, g = 9.81\n"
+        "coordinate a, b, c\n"
+        "input t1, t2, t3\n"
+        "let T1 = rotz(a)*roty(b)\n"
+        "let R1 = T1\n"
+        "let o1 = [0, 0, 0.5] + rotz(a)*([0, 0, 0.02] - roty(b)*[0, 0, 0.02])\n"
+        "let w1 = der(a)*(transpose(roty(b))*[0, 0, 1]) + [0, der(b), 0]\n"
+        "let p1 = o1 + R1*[0.01, 0, -0.2]\n"
+        "kinetic 0.5*m1*dot(der(p1), der(p1)) + 0.5*dot(w1, [[0.02, 0, 0], [0, 0.02, 0], [0, 0, 0.004]]*w1)\n"
+        "let T2 = rotx(c)\n"
+        "let R2 = R1*T2\n"
+        "let o2 = o1 + R1*[0, 0, -0.4]\n"
+        "let w2 = transpose(T2)*w1 + [der(c), 0, 0]\n"
+        "let p2 = o2 + R2*[0, 0.02, -0.15]\n"
+        "kinetic 0.5*m2*dot(der(p2), der(p2)) + 0.5*dot(w2, [[0.01, 0, 0], [0, 0.012, 0], [0, 0, 0.003]]*w2)\n"
+        "kinetic 0.5*0.01*der(a)^2 + 0.5*0.01*der(b)^2\n"
+        "potential g*(m1*p1[2] + m2*p2[2])\n"
+        "force t1 on a\n"
+        "force t2 on b\n"
+        "force t3 on c\n";
+    auto const [m, d] = model_and_derived(two_bodies);
+    ASSERT_EQ(d.recursive_qdd.size(), 3u);
+    EXPECT_EQ(d.recursive_pivots.size(), 3u);
+    expect_solves(m, d, d.recursive_qdd, {});
+}
+
 // The well-posedness pass takes every default as written, 0 included (issue 31): an
 // inertia tensor with a zero product of inertia is positive definite, not refused.
 TEST(WellPosed, ZeroDefaultsAreTakenAsWritten) {
@@ -1027,8 +1145,10 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"forward_dynamics_constrained.tpl#unrolled_threshold", {"scalar", "tolerance"}},
         {"forward_dynamics_constrained.tpl#unrolled_pivot", {"scalar", "d", "value", "math", "r", "one"}},
         {"forward_dynamics_constrained.tpl#quasi",
-         {"scalar", "nd", "blocks_declaration", "args_q_qd_u_p", "blocks_argument", "pivot_checks", "blocks_check",
-          "finite_check"}},
+         {"comment", "scalar", "nd", "blocks_declaration", "args_q_qd_u_p", "blocks_argument", "pivot_checks",
+          "blocks_check", "finite_check"}},
+        {"forward_dynamics_constrained.tpl#quasi_comment", {}},
+        {"forward_dynamics_constrained.tpl#articulated_comment", {}},
         {"forward_dynamics_constrained.tpl#quasi_blocks_declaration", {"scalar", "nh"}},
         {"forward_dynamics_constrained.tpl#quasi_blocks_check", {"nh", "tolerance", "math"}},
         {"forward_dynamics_constrained.tpl#unrolled_lambda", {}},

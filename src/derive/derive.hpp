@@ -90,6 +90,9 @@ struct derived {
     // squared norms (Hadamard: the first is at most the second). Checked at random states;
     // else empty.
     GiNaC::exvector quasi_qdd, quasi_lambda, quasi_pivots, quasi_blocks;
+    // The same from the articulated-body algorithm over a floating root (point_floating.cpp):
+    // no quasi-velocities, the joints' pivots, the root system's and its Schur complement's.
+    bool quasi_articulated = false;
     struct quasi_pivot_group {
         std::size_t begin, end;
         int status;

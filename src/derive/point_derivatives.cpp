@@ -177,7 +177,20 @@ bool point_composite::place(std::vector<composite_inertia::body> const& bodies, 
         std::vector<char> moved(n_, 0);
         for (std::size_t j = 0; j < n_; ++j)
             for (std::size_t c = 0; c < 3; ++c) moved[j] = moved[j] || has_any(bodies[b].rate[c], {m_.qd[j]});
-        auto const N = static_cast<std::size_t>(std::find(above.begin(), above.end(), moved) - above.begin());
+        auto N = static_cast<std::size_t>(std::find(above.begin(), above.end(), moved) - above.begin());
+        // Else the one node whose turning joints (hinges: a slide's rate is in no ω) are those:
+        // a floating base's ω has its quaternion's rates, not its translations'.
+        auto const hinges_above = [&](std::size_t x) {
+            std::vector<char> h = above[x];
+            for (std::size_t j = 0; j < n_; ++j) h[j] = h[j] && !(s_[j][0].is_zero() && s_[j][1].is_zero() && s_[j][2].is_zero());
+            return h;
+        };
+        for (std::size_t x = 0; x < nodes_.size() && N == nodes_.size(); ++x) {
+            if (hinges_above(x) != moved) continue;
+            N = x;
+            for (std::size_t y = x + 1; y < nodes_.size(); ++y)
+                if (hinges_above(y) == moved) return false; // which one is not clear
+        }
         if (N == nodes_.size()) return false;
         exvector Rp; // R P: body axes in the triple's order
         for (std::size_t F = 0; F < m_.frames.size() && Rp.empty(); ++F)

@@ -28,8 +28,6 @@ using GiNaC::ex;
 using GiNaC::exvector;
 using namespace spatial;
 
-namespace {
-
 // The bodies' rotational inertias as the model wrote them: each dot(ω, J*ω) it computed
 // (model::quadratic_forms), taken as ½ ωᵀ J ω. The rate form cannot give them: GiNaC
 // flattens a body's ω_x = −sin(q2) q̇1 into the product it multiplies, so its rates are
@@ -40,13 +38,11 @@ std::vector<composite_inertia::body> rotational_bodies(model const& m) {
     return out;
 }
 
-} // namespace
-
-std::vector<std::vector<std::size_t>> point_composite::joint_chains(bool floating) const {
+std::vector<std::vector<std::size_t>> point_composite::joint_chains(bool floating, int skipped) const {
     std::vector<std::vector<std::size_t>> chains(nodes_.size());
     for (std::size_t j = 0; j < n_; ++j) {
         bool const root = floating && std::find(root_coordinates_.begin(), root_coordinates_.end(), j) != root_coordinates_.end();
-        if (node_of_[j] >= 0 && !root) chains[static_cast<std::size_t>(node_of_[j])].push_back(j);
+        if (node_of_[j] >= 0 && !root && node_of_[j] != skipped) chains[static_cast<std::size_t>(node_of_[j])].push_back(j);
     }
     // A joint's axis (a hinge's s, a slide's u) turns with the node's joints before it: it
     // depends on as many of their coordinates as come before it, at random states (a hinge's

@@ -225,6 +225,23 @@ public:
     };
     articulated_solution articulated(std::vector<composite_inertia::body> const& bodies,
                                      std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau) const;
+    // The same where the root node has several coordinates that no order chains (a floating
+    // base: three translations and a quaternion) and constraints may hold on them alone
+    // (point_floating.cpp): every other node's joints in their order (a body of several
+    // hinges as a chain of massless frames), `armature` added to each joint's pivot (½ a q̇²
+    // terms of T), and at the root the system [[Sᵀ I^A S + diag(a), Aᵀ], [A, 0]] [q̈; λ] =
+    // [τ − Sᵀ p^A; r] of its own coordinates, solved as M + ρ AᵀA with ρ = tr / tr. `A` is
+    // nc × n (row-major), `r` nc; `pivots` are the joints' D, then the root system's LDLᵀ
+    // pivots (`root_pivots` of them), then its Schur complement's (nc): all positive where
+    // the whole system is regular. Empty where it does not apply. Unchecked, as above.
+    struct constrained_solution {
+        GiNaC::exvector qdd, lambda, pivots;
+        std::size_t joint_pivots = 0, root_pivots = 0;
+    };
+    constrained_solution floating_articulated(std::vector<composite_inertia::body> const& bodies,
+                                              std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau,
+                                              GiNaC::exvector const& armature, GiNaC::exvector const& A,
+                                              GiNaC::exvector const& r) const;
 
     // Turns the composites into the axes of the root body's frame, about its origin
     // (point_frame.cpp): M, h and ∂V/∂q from them hold fewer terms where the root turns.
@@ -323,9 +340,12 @@ private:
     std::vector<int> joints() const;
     // Each node's joints in their order (a body of several hinges: a joint's twist turns
     // with those before it, not with those after), the root's coordinates left out where
-    // `floating` (they move F, and the accelerations add F's own terms); empty where the
-    // order is not clear.
-    std::vector<std::vector<std::size_t>> joint_chains(bool floating) const;
+    // `floating` (they move F, and the accelerations add F's own terms), and those of node
+    // `skipped`; empty where the order is not clear.
+    std::vector<std::vector<std::size_t>> joint_chains(bool floating, int skipped = -1) const;
+    // The one node without a parent and its coordinates R, where every coordinate moves
+    // points and A (nc rows) has entries in R's columns only; −1 otherwise.
+    int floating_root(GiNaC::exvector const& A, std::size_t nc, std::vector<std::size_t>& R) const;
     // The world-axes inertia of each body and the node it belongs to (false: one has none).
     bool place(std::vector<composite_inertia::body> const& bodies, std::vector<GiNaC::exvector>& K) const;
     bool turns_joint_axes(GiNaC::exvector const& Rp, std::array<GiNaC::ex, 3> const& rate, std::size_t N) const;
@@ -333,6 +353,9 @@ private:
         std::vector<std::vector<std::size_t>> const& chains, std::vector<std::array<GiNaC::ex, 3>> const& Omega,
         std::vector<std::array<GiNaC::ex, 3>> const& V) const;
 };
+
+// The bodies' rotational inertias as the model wrote them (model::quadratic_forms).
+std::vector<composite_inertia::body> rotational_bodies(model const& m);
 
 // The rate form and the composites found in it, once per model (each search samples the
 // model's expressions): M, h and C use them, and so does M q̈ for the control API. Not

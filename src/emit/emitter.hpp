@@ -92,9 +92,16 @@ private:
     std::string inline_forward_dynamics(built_function& f, std::vector<std::string>& read);
     bool recursive_forward_dynamics(std::vector<cxx_argument> const& args,
                                     std::vector<std::pair<std::string, std::string>> values, std::size_t closed_form);
-    // With constraints, in quasi-velocities (derived::quasi_qdd), where they were found: then
-    // neither dynamics_terms nor constraint_terms is written.
-    bool quasi_velocities() const { return d_.nq > 0 && d_.quasi_qdd.size() == d_.nq; }
+    // With constraints, in quasi-velocities or by the articulated-body algorithm
+    // (derived::quasi_qdd), where they were found — the latter where it takes fewer
+    // operations than M's and h's terms with the factorisation and the solves: then neither
+    // dynamics_terms nor constraint_terms is written. Decided once; the functions built to
+    // decide are kept for forward_dynamics.
+    bool quasi_velocities();
+    std::optional<bool> quasi_;
+    std::optional<built_function> dynamics_terms_built_, quasi_built_;
+    std::vector<std::pair<std::string, exvector>> dynamics_terms_outputs();
+    built_function quasi_function();
     void quasi_forward_dynamics(std::vector<cxx_argument> const& args);
     // The lines that factor M + rho A^T A where M alone is singular (d_.mass_singular), for
     // one place (an augment.tpl section; its helpers added once); "" otherwise.
