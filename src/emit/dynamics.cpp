@@ -391,10 +391,13 @@ std::vector<std::pair<std::string, exvector>> emitter::dynamics_terms_outputs() 
 }
 
 // The articulated-body algorithm's form against M's and h's terms with what the constrained
-// solve adds to them: the factorisation's products and divisions (two operations each) and
-// the solves with L and its structure (four per non-zero of L: q̈, and W = L⁻¹ Aᵀ and
-// λ's rows) — on the humanoid 15,960 against 15,923 + 6,100, on the floating body 1,601
-// against 2,046 instructions per call measured.
+// solve adds to them, in the terms' operations: 4 per product of the factorisation, 8 per
+// non-zero of L (the solves for q̈ and W = L⁻¹ Aᵀ, the augmentation, the checks) and 4 per
+// coordinate, calibrated on the floating-base robot files (callgrind, instructions per call
+// of the closed form less 1.9 per operation of its terms: the floating body 405 such
+// operations where the formula gives 388, the quadruped 2,630 for 3,132, the humanoid 7,580
+// for 10,800). The algorithm was the faster on all three (1,601 against 2,046 instructions,
+// 12,693 against 15,279, 31,531 against 44,650).
 bool emitter::quasi_velocities() {
     if (!quasi_) {
         quasi_ = d_.nq > 0 && d_.quasi_qdd.size() == d_.nq;
@@ -404,8 +407,8 @@ bool emitter::quasi_velocities() {
             dynamics_terms_built_ = build("dynamics_terms", dynamics_terms_outputs());
             std::vector<char> const& L = factor_structure();
             std::size_t const nonzeros = static_cast<std::size_t>(std::count(L.begin(), L.end(), 1));
-            std::size_t const closed = dynamics_terms_built_->stats.operations_after_cse + 2 * factor_products(L, n) +
-                                       4 * nonzeros + 2 * n;
+            std::size_t const closed = dynamics_terms_built_->stats.operations_after_cse + 4 * factor_products(L, n) +
+                                       8 * nonzeros + 4 * n;
             quasi_ = quasi_built_->stats.operations_after_cse < closed;
         }
     }
@@ -531,7 +534,16 @@ built_function emitter::quasi_function() {
     for (std::size_t i = 0; i < nh; ++i) terms.push_back({"H[" + std::to_string(i) + "]", {d_.quasi_blocks[i]}});
     for (std::size_t i = 0; i < n; ++i) terms.push_back({"x[" + std::to_string(i) + "]", {d_.quasi_qdd[i]}});
     for (std::size_t k = 0; k < nc; ++k) terms.push_back({"l[" + std::to_string(k) + "]", {d_.quasi_lambda[k]}});
-    return build("forward_dynamics_quasi", terms);
+    built_function f = build("forward_dynamics_quasi", terms);
+    if (!d_.quasi_articulated) return f;
+    // The articulated-body algorithm's sums nest level after level, where unit scales can
+    // compound (docs/architecture.md); its form with GiNaC's integer contents instead where
+    // that is shorter (the humanoid: 14,420 operations against 15,960; the quadruped keeps
+    // its unit scales, 6,408 against 7,365).
+    unit_scales_ = false;
+    built_function g = build("forward_dynamics_quasi", terms);
+    unit_scales_ = true;
+    return g.stats.operations_after_cse < f.stats.operations_after_cse ? std::move(g) : std::move(f);
 }
 
 // forward_dynamics from derived::quasi_qdd and quasi_lambda: one helper computes D's pivots,
