@@ -118,6 +118,12 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
         r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());
     }
     r.times.emit = seconds_since(t0);
+    if (r.files && d->quasi_articulated && d->singular_mass_note)
+        r.diags.note(d->singular_mass_note->first,
+                     d->singular_mass_note->second + (r.files->articulated_forward_dynamics
+                                                          ? " (by the articulated-body algorithm, with no M formed)"
+                                                          : " (with M + rho A^T A)"),
+                     warning_kind::singular_mass_matrix);
     if (r.files) {
         r.times.cse = r.files->cse_seconds;
         r.times.emit -= r.times.cse;

@@ -377,6 +377,7 @@ emitted_files emitter::run() {
     files.stats = stats_;
     for (auto const& f : out_.api()) files.stack_bounds.push_back({f.name, stack_.bound(f.name)});
     files.cse_seconds = cse_seconds_;
+    files.articulated_forward_dynamics = d_.quasi_articulated && quasi_ && *quasi_;
     for (auto const& st : stats_) files.operations += st.operations_after_cse;
     for (std::size_t f : grouped_) files.operations -= stats_[deferred_[f].stats_index].operations_after_cse;
     files.operations += shared_operations_;

@@ -54,6 +54,9 @@ struct emitted_files {
     // hold the values several of them need once, in parts they share (shared_operations).
     std::size_t operations = 0, shared_operations = 0;
     double cse_seconds = 0; // building the shared expression graphs (conversion and CSE)
+    // forward_dynamics is the articulated-body algorithm over a floating root
+    // (derived::quasi_articulated, where it took fewer operations than M's factorisation).
+    bool articulated_forward_dynamics = false;
 };
 
 emitted_files emit(model const& m, derived const& d, emit_options const& options);
