@@ -272,7 +272,8 @@ at_most_times("the file: ([0-9]+) operations" models/iiwa_ceiling.lag models/iiw
 # times now (4,277 against 2,044). Since stop 44 the floating quadruped's forward dynamics is
 # the articulated-body algorithm over the floating root (forward_dynamics_quasi: 6,408
 # operations with the factorisation and the solves in them, 3.2 times the fixed legs' terms
-# without theirs; 12,661 instructions per call against 15,279), and its bound says so.
+# without theirs; 12,693 instructions per call against 15,279, bench/robots.py), and its
+# bound says so.
 file(READ ${SOURCE_DIR}/tests/robots/quadruped.xml legged)
 string(REGEX REPLACE "<freejoint[^>]*/>" "" fixed "${legged}")
 file(WRITE ${WORK_DIR}/quadruped_fixed.xml "${fixed}")
