@@ -9,6 +9,7 @@
 #include "double_pendulum_cartesian.hpp"
 #include "chaplygin_sled.hpp"
 #include "four_bar.hpp"
+#include "floating_leg.hpp"
 #include "kite_quaternion.hpp"
 #include "kite_rotation_matrix.hpp"
 #include "quaternion_body.hpp"
@@ -189,6 +190,9 @@ std::vector<constrained> all_constrained() {
     // Schur complement), at random states off both constraints.
     { constrained d; kite_quaternion::Parameters p; LAGC_BIND_CONSTRAINED(kite_quaternion, d, p); v.push_back(d); }
     { constrained d; kite_rotation_matrix::Parameters p; LAGC_BIND_CONSTRAINED(kite_rotation_matrix, d, p); v.push_back(d); }
+    // A free trunk with a leg of two hinges: the articulated-body algorithm over the floating
+    // root, here at random states off |e| = 1 too.
+    { constrained d; floating_leg::Parameters p; LAGC_BIND_CONSTRAINED(floating_leg, d, p); v.push_back(d); }
     { constrained d; slider_crank::Parameters p; LAGC_BIND_CONSTRAINED(slider_crank, d, p); v.push_back(d); }
     { constrained d; chaplygin_sled::Parameters p; LAGC_BIND_CONSTRAINED(chaplygin_sled, d, p); v.push_back(d); }
     // A massless slider and a sled without inertia, set at run time: M alone is singular.
@@ -649,6 +653,52 @@ TEST(SingularMass, KiteStatuses) {
     ASSERT_EQ(kite_rotation_matrix::forward_dynamics(r, rd, u, pr, rdd, rl), 0);
     pr.J3 = 0;
     EXPECT_EQ(kite_rotation_matrix::forward_dynamics(r, rd, u, pr, rdd, rl), 1);
+}
+
+TEST(SingularMass, FloatingLegStatuses) {
+    // The articulated-body algorithm's statuses, nothing written on failure: the leg without
+    // inertia or armature (its joints' pivots, 1), the trunk without mass or inertia (the
+    // root's 6 x 6 pivots, 1), NaN in the state (3), a quaternion of zero (not finite, 3).
+    floating_leg::Parameters p;
+    double q[9] = {0.1, -0.2, 1.0, 0.9, 0.1, -0.3, 0.2, 0.4, -0.6}, qd[9] = {0.3, 0.1, -0.2, 0.1, -0.2, 0.3, 0.1, 1.5, -0.7};
+    double const u[3] = {2.0, 0.3, -0.1};
+    double qdd[9], lambda[1];
+    ASSERT_EQ(floating_leg::forward_dynamics(q, qd, u, p, qdd, lambda), 0);
+    auto expect = [&](int status) {
+        expect_status_untouched([&] { return floating_leg::forward_dynamics(q, qd, u, p, qdd, lambda); }, status, qdd,
+                                lambda);
+    };
+    floating_leg::Parameters const defaults = p;
+    p.m1 = p.J1x = p.J1y = p.J1z = p.ia = p.ib = 0;
+    expect(1);
+    p = defaults;
+    p.m0 = p.m1 = p.J0x = p.J0y = p.J0z = p.J1x = p.J1y = p.J1z = 0;
+    expect(1);
+    p = defaults;
+    qd[7] = std::nan("");
+    expect(3);
+    qd[7] = 1.5;
+    q[3] = q[4] = q[5] = q[6] = 0;
+    expect(3);
+}
+
+TEST(SingularMass, FloatingLegKeepsEnergyAndUnitNorm) {
+    // The trunk thrown with a spin, the leg swinging, gravity and no inputs: 5 s of RK4 keep
+    // the energy and |e| = 1.
+    constrained d;
+    floating_leg::Parameters p;
+    LAGC_BIND_CONSTRAINED(floating_leg, d, p);
+    vec q = {0, 0, 1, 1, 0, 0, 0, 0.3, -0.4}, qd = {0.5, 0, 2.0, 0, 0.4, -0.2, 0.6, 1.0, -2.0};
+    double t = 0, E0 = d.energy(t, q.data(), qd.data()), energy = 0, unit = 0;
+    auto no_input = [](double, vec const&, vec const&) { return vec(3, 0.0); };
+    while (t < 5 - 1e-9) {
+        rk4(d, t, q, qd, no_input, 1e-3);
+        energy = std::max(energy, std::abs(d.energy(t, q.data(), qd.data()) - E0) / std::abs(E0));
+        unit = std::max(unit, std::abs(std::sqrt(q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6]) - 1));
+    }
+    std::printf("[ floating ] 5 s without inputs: relative energy drift %.2e, | |e| - 1 | %.2e\n", energy, unit);
+    EXPECT_LT(energy, 1e-9);
+    EXPECT_LT(unit, 1e-9);
 }
 
 TEST(SingularMass, QuaternionBodyKeepsEnergyAndUnitNorm) {
