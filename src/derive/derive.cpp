@@ -290,13 +290,6 @@ std::optional<derived> derive(model const& m, diagnostics& diags, double max_wor
         if (rs) recursive_forward_dynamics(m, *rs, d);
         if (rs) quasi_velocity_dynamics(m, rs->form, d);
         if (rs) floating_forward_dynamics(m, *rs, d);
-        // With the articulated-body algorithm the emitter decides between it and M + rho A^T A
-        // (the driver adds the note then, compiler.cpp).
-        if (d.singular_mass_note && !d.quasi_articulated)
-            diags.note(d.singular_mass_note->first,
-                       d.singular_mass_note->second + (d.quasi_qdd.empty() ? " (with M + rho A^T A)"
-                                                                            : " (in quasi-velocities, with no M formed)"),
-                       warning_kind::singular_mass_matrix);
         if (!regressor) {
             // An extra the model did not ask for: where finding it fails, there is none.
             try {

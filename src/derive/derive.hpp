@@ -46,7 +46,7 @@ struct derived {
     // M + rho A^T A instead of M (well_posed.cpp decides).
     bool mass_singular = false;
     // Where M alone is singular: the note saying so, its last words (how forward_dynamics
-    // solves) added once that is decided (derive.cpp).
+    // solves) added once the emitter has decided (driver/compiler.cpp).
     std::optional<std::pair<span, std::string>> singular_mass_note;
 
     // The control API (derive_control.cpp). Symbols for q̈ and λ, spelled qdd[i] and

@@ -21,6 +21,7 @@
 #include "derive/spatial.hpp"
 #include "derive/derive.hpp"
 #include "symbolic/simplify.hpp"
+#include "symbolic/small_matrices.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,44 +34,6 @@ using GiNaC::exvector;
 using namespace spatial;
 
 namespace {
-
-// H = L D Lᵀ of a symmetric n × n H (row-major; its lower triangle read), L unit lower.
-struct ldl {
-    exvector L, D;
-};
-
-ldl factored(exvector const& H, std::size_t n) {
-    ldl f{exvector(n * n, 0), exvector(n, 0)};
-    for (std::size_t j = 0; j < n; ++j) {
-        exvector terms = {H[j * n + j]};
-        for (std::size_t k = 0; k < j; ++k) terms.push_back(negated(product({f.L[j * n + k], f.L[j * n + k], f.D[k]})));
-        f.D[j] = sum(terms);
-        ex const inverse = GiNaC::pow(f.D[j], -1);
-        for (std::size_t i = j + 1; i < n; ++i) {
-            exvector t = {H[i * n + j]};
-            for (std::size_t k = 0; k < j; ++k) t.push_back(negated(product({f.L[i * n + k], f.L[j * n + k], f.D[k]})));
-            f.L[i * n + j] = product(sum(t), inverse);
-        }
-    }
-    return f;
-}
-
-// H⁻¹ b from H's factors.
-exvector solved(ldl const& f, exvector b) {
-    std::size_t const n = b.size();
-    for (std::size_t i = 0; i < n; ++i) {
-        exvector terms = {b[i]};
-        for (std::size_t k = 0; k < i; ++k) terms.push_back(negated(product(f.L[i * n + k], b[k])));
-        b[i] = sum(terms);
-    }
-    for (std::size_t i = 0; i < n; ++i) b[i] = product(b[i], GiNaC::pow(f.D[i], -1));
-    for (std::size_t i = n; i-- > 0;) {
-        exvector terms = {b[i]};
-        for (std::size_t k = i + 1; k < n; ++k) terms.push_back(negated(product(f.L[k * n + i], b[k])));
-        b[i] = sum(terms);
-    }
-    return b;
-}
 
 vec6 added(vec6 const& a, vec6 const& b) {
     vec6 y;
@@ -102,12 +65,12 @@ static std::pair<exvector, exvector> root_system(exvector const& K, exvector con
             rhs[i] = sum(terms);
         }
     }
-    ldl const h = factored(H, n);
-    pivots.insert(pivots.end(), h.D.begin(), h.D.end());
-    exvector x = solved(h, rhs);
+    ldlt const h(H);
+    pivots.insert(pivots.end(), h.pivots.begin(), h.pivots.end());
+    exvector x = h.solve(rhs);
     if (nc == 0) return {x, {}};
     std::vector<exvector> Z;
-    for (std::size_t k = 0; k < nc; ++k) Z.push_back(solved(h, exvector(A.begin() + k * n, A.begin() + (k + 1) * n)));
+    for (std::size_t k = 0; k < nc; ++k) Z.push_back(h.solve(exvector(A.begin() + k * n, A.begin() + (k + 1) * n)));
     exvector S(nc * nc), Ay(nc);
     for (std::size_t k = 0; k < nc; ++k) {
         exvector terms = {negated(r[k])};
@@ -119,9 +82,9 @@ static std::pair<exvector, exvector> root_system(exvector const& K, exvector con
             S[k * nc + l] = sum(t);
         }
     }
-    ldl const s = factored(S, nc);
-    pivots.insert(pivots.end(), s.D.begin(), s.D.end());
-    exvector const lambda = solved(s, Ay);
+    ldlt const s(S);
+    pivots.insert(pivots.end(), s.pivots.begin(), s.pivots.end());
+    exvector const lambda = s.solve(Ay);
     for (std::size_t i = 0; i < n; ++i) {
         exvector terms = {x[i]};
         for (std::size_t k = 0; k < nc; ++k) terms.push_back(negated(product(Z[k][i], lambda[k])));
@@ -175,9 +138,9 @@ static bool orthogonal_root(model const& m, std::vector<vec6> const& SR, exvecto
         for (std::size_t a = 0; a < nr; ++a) terms.push_back(product(T[row][a], tau[a]));
         g[row] = sum({product(sum(terms), inverse[row]), negated(pA0[row])});
     }
-    ldl const h = factored(exvector(IA0.begin(), IA0.end()), 6);
-    pivots.insert(pivots.end(), h.D.begin(), h.D.end());
-    exvector const a = solved(h, g);
+    ldlt const h(exvector(IA0.begin(), IA0.end()));
+    pivots.insert(pivots.end(), h.pivots.begin(), h.pivots.end());
+    exvector const a = h.solve(g);
     for (std::size_t row = 0; row < 6; ++row) a0[row] = a[row];
     lambda.assign(nc, 0);
     for (std::size_t k = 0; k < nc; ++k) {

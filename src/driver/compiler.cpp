@@ -118,11 +118,13 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
         r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());
     }
     r.times.emit = seconds_since(t0);
-    if (r.files && d->quasi_articulated && d->singular_mass_note)
+    // Where M alone is singular, the note ends with how forward_dynamics solves, as written.
+    if (r.files && d->singular_mass_note)
         r.diags.note(d->singular_mass_note->first,
-                     d->singular_mass_note->second + (r.files->articulated_forward_dynamics
-                                                          ? " (by the articulated-body algorithm, with no M formed)"
-                                                          : " (with M + rho A^T A)"),
+                     d->singular_mass_note->second +
+                         (r.files->articulated_forward_dynamics ? " (by the articulated-body algorithm, with no M formed)"
+                          : d->quasi_qdd.empty() || d->quasi_articulated ? " (with M + rho A^T A)"
+                                                                         : " (in quasi-velocities, with no M formed)"),
                      warning_kind::singular_mass_matrix);
     if (r.files) {
         r.times.cse = r.files->cse_seconds;
