@@ -2,7 +2,7 @@
 // symbols q, qd, u, p and t. Derivation and emission assume it is valid.
 #pragma once
 
-#include "driver/diagnostics.hpp"
+#include "common/diagnostics.hpp"
 
 #include <ginac/ginac.h>
 

@@ -1,6 +1,6 @@
 # Every name that <cmath> takes on this machine is refused by lagc where it would break the
 # generated code: each identifier of <cmath> (c++17 and gnu++17) is compiled as a namespace
-# and as a struct field; those that fail must be listed in src/emit/reserved_names.inc (macros
+# and as a struct field; those that fail must be listed in src/common/reserved_names.inc (macros
 # among cmath_macros, other names in either list), and a model with every failing field
 # name as a parameter gets one error per name.
 # Usage: cmake -DCXX=... -DLAGC=... -DSOURCE_DIR=... -DWORK_DIR=... -P cxx_names.cmake
@@ -61,7 +61,7 @@ set(keywords alignas alignof and and_eq asm auto bitand bitor bool break case ca
     protected public register reinterpret_cast requires return short signed sizeof static static_assert
     static_cast struct switch template this thread_local throw true try typedef typeid typename union unsigned
     using virtual void volatile wchar_t while xor xor_eq typeof)
-file(READ ${SOURCE_DIR}/src/emit/reserved_names.inc inc)
+file(READ ${SOURCE_DIR}/src/common/reserved_names.inc inc)
 string(FIND "${inc}" "cmath_globals" split)
 string(SUBSTRING "${inc}" 0 ${split} macro_part)
 string(REGEX MATCHALL "\"[A-Za-z0-9_]+\"" listed "${inc}")
@@ -87,7 +87,7 @@ foreach(name IN LISTS bad_fields)
 endforeach()
 if(missing)
   message(FATAL_ERROR "names that break generated C++ on this machine but that lagc accepts; add them to "
-                      "src/emit/reserved_names.inc: ${missing}")
+                      "src/common/reserved_names.inc: ${missing}")
 endif()
 
 # End to end: every failing field name as a parameter is one error.

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "frontend/check.hpp"
-#include "driver/diagnostics.hpp"
+#include "common/diagnostics.hpp"
 #include "emit/emit.hpp"
 
 #include <functional>

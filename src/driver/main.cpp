@@ -2,7 +2,7 @@
 #include "frontend/check.hpp"
 #include "driver/compiler.hpp"
 #include "import/robot.hpp"
-#include "emit/cxx_names.hpp"
+#include "common/cxx_names.hpp"
 #include "driver/output_files.hpp"
 #include "driver/progress.hpp"
 

@@ -3,7 +3,7 @@
 // the rules of each statement check_statements.cpp.
 #include "frontend/checker.hpp"
 
-#include "emit/cxx_names.hpp"
+#include "common/cxx_names.hpp"
 #include "symbolic/simplify.hpp"
 
 #include <new>

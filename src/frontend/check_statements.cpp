@@ -3,7 +3,7 @@
 #include "frontend/checker.hpp"
 #include "symbolic/chain_rule.hpp"
 #include "symbolic/dag.hpp"
-#include "emit/cxx_names.hpp"
+#include "common/cxx_names.hpp"
 #include "symbolic/simplify.hpp"
 
 #include <cmath>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "grammar/ast.hpp"
-#include "driver/diagnostics.hpp"
+#include "common/diagnostics.hpp"
 
 #include <string>
 #include <vector>

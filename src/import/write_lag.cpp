@@ -6,7 +6,7 @@
 // zeros fold. A body that no joint moves (the world's, a URDF's root) has no energy terms.
 #include "import/robot.hpp"
 
-#include "emit/cxx_names.hpp"
+#include "common/cxx_names.hpp"
 #include "frontend/check.hpp"
 
 #include <algorithm>

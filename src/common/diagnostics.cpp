@@ -1,5 +1,5 @@
 // Printing diagnostics with file, line, column, the source line and a caret.
-#include "driver/diagnostics.hpp"
+#include "common/diagnostics.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Names generated C++ cannot use (see cxx_names.hpp).
-#include "emit/cxx_names.hpp"
+#include "common/cxx_names.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -26,7 +26,7 @@ char const* const cxx_keywords[] = {
     "xor_eq",    "final",        "override",  "import",      "module",
     "typeof"}; // a keyword of GNU C++ (gnu++17, g++'s default)
 
-#include "emit/reserved_names.inc"
+#include "common/reserved_names.inc"
 
 template <std::size_t N>
 bool listed(char const* const (&words)[N], std::string const& s) {
