@@ -20,6 +20,7 @@
 #include "kite_rotation_matrix.hpp"
 #include "ladle.hpp"
 #include "pendulum_horizontal_force.hpp"
+#include "charged_pendulum.hpp"
 #include "planar_arm.hpp"
 #include "quadrotor.hpp"
 #include "quadrotor_omega_from_R.hpp"
@@ -96,6 +97,7 @@ std::vector<plant> all_plants() {
     { plant d; LAGC_PLANT(simple_pendulum, d); add(d); }
     { plant d; LAGC_PLANT(elastic_pendulum, d); d.q_offset = 0.6, d.offset_index = 0; add(d); }
     { plant d; LAGC_PLANT(pendulum_horizontal_force, d); add(d); }
+    { plant d; LAGC_PLANT(charged_pendulum, d); add(d); }
     { plant d; LAGC_PLANT(inclined_plane, d); add(d); }
     { plant d; LAGC_PLANT(cart_pendulum, d); add(d); }
     { plant d; LAGC_PLANT(spring_damper_pendulum, d); add(d); }

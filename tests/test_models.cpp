@@ -14,6 +14,7 @@
 #include "iiwa_like.hpp"
 #include "panda_like.hpp"
 #include "pendulum_horizontal_force.hpp"
+#include "charged_pendulum.hpp"
 #include "quadrotor.hpp"
 #include "quadrotor_omega_from_R.hpp"
 #include "quadrotor_world_axes.hpp"
@@ -476,6 +477,24 @@ TEST(Seed000, PendulumWithHorizontalForce) {
         double q[1] = {th}, qd[1] = {0.5}, u[1] = {2.5}, Q[1];
         pendulum_horizontal_force::generalized_forces(q, qd, u, p, Q);
         EXPECT_NEAR(Q[0], u[0] * p.l * std::cos(th), 1e-14); // F^q = F l cos(theta)
+    }
+}
+
+// A force scaled by a parameter (the bob's charge) through a point, and a Coulomb potential:
+// Q = q_e l (Ex cos(theta) + Ey sin(theta)), and m l^2 qdd = Q - m g l sin(theta) - dV_c/dtheta
+// with V_c = k_e q_e Q0 / r, r^2 = l^2 + d^2 - 2 l d cos(theta).
+TEST(Seed000, ChargedPendulumInAField) {
+    charged_pendulum::Parameters p;
+    for (double th : {-1.0, 0.2, 1.4}) {
+        double q[1] = {th}, qd[1] = {0.7}, u[2] = {3e4, -2e4}, Q[1], qdd[1];
+        charged_pendulum::generalized_forces(q, qd, u, p, Q);
+        double const want = p.q_e * p.l * (u[0] * std::cos(th) + u[1] * std::sin(th));
+        EXPECT_NEAR(Q[0], want, 1e-15 * std::abs(want));
+        double const r2 = p.l * p.l + p.d * p.d - 2 * p.l * p.d * std::cos(th);
+        double const dVc = -p.k_e * p.q_e * p.Q0 * p.l * p.d * std::sin(th) / (r2 * std::sqrt(r2));
+        ASSERT_EQ(charged_pendulum::forward_dynamics(q, qd, u, p, qdd, nullptr), 0);
+        double const expected = (want - p.m * p.g * p.l * std::sin(th) - dVc) / (p.m * p.l * p.l);
+        EXPECT_NEAR(qdd[0], expected, 1e-13 * std::abs(expected));
     }
 }
 

@@ -1,4 +1,4 @@
-// inverse_dynamics_regressor on 17 bundled models (issue 35): Y pi equals
+// inverse_dynamics_regressor on 18 bundled models (issue 35): Y pi equals
 // inverse_dynamics with the inputs at zero, to 1e-12 of its size, at random states; Y does
 // not depend on pi's values (pi scaled, the same Y, and Y pi' the new torques); and the
 // numbers of identifiable combinations (the base parameters: the rank of Y stacked over
@@ -72,7 +72,7 @@ std::vector<regressor_case> const cases = {
     LAGC_REGRESSOR(spring_damper_pendulum) LAGC_REGRESSOR(four_bar) LAGC_REGRESSOR(ladle)
     LAGC_REGRESSOR(tilted_rod) LAGC_REGRESSOR(spinning_top) LAGC_REGRESSOR(quadrotor)
     LAGC_REGRESSOR(ur5_like) LAGC_REGRESSOR(panda_like) LAGC_REGRESSOR(iiwa_like) LAGC_REGRESSOR(iiwa_ceiling)
-    LAGC_REGRESSOR(two_link_identification) LAGC_REGRESSOR(ur5_linear) LAGC_REGRESSOR(panda_linear)
+    LAGC_REGRESSOR(two_link_identification) LAGC_REGRESSOR(charged_pendulum) LAGC_REGRESSOR(ur5_linear) LAGC_REGRESSOR(panda_linear)
     LAGC_REGRESSOR(arm7_linear)};
 
 } // namespace

@@ -2,6 +2,7 @@
 // residual Jacobians of derive_control.cpp and forward_dynamics' factorisations),
 // inverse_dynamics, input_matrix — and fixed-step integrators on x = [q; qd].
 #include "emit/emitter.hpp"
+#include "symbolic/dag.hpp"
 
 #include <algorithm>
 
@@ -143,12 +144,18 @@ void emitter::inverse_dynamics() {
 }
 
 // Y = dtau/dpi (nq x nr) for the parameters tau is linear in (derived::regressor): with the
-// inputs at zero, tau = Y pi exactly, Y free of pi.
+// inputs at zero, tau = Y pi exactly, Y free of pi. The inputs are put to zero before
+// differentiating, as the regressor's parameters were found (derive/regressor.cpp): a force
+// scaled by a parameter (q_e*[Ex, Ey] at p) is no column of Y, and Y takes no u.
 void emitter::regressor() {
     if (d_.regressor.empty()) return;
     std::vector<std::string> variables;
     for (std::size_t j : d_.regressor) variables.push_back("p." + m_.parameters[j].name);
-    write_function(build_jacobian("inverse_dynamics_regressor", d_.inverse_dynamics, variables, "Y", false),
+    GiNaC::exmap no_inputs;
+    for (auto const& u : m_.u) no_inputs[u] = 0;
+    std::vector<exvector> tau;
+    for (auto const& row : d_.inverse_dynamics) tau.push_back(no_inputs.empty() ? row : substitute(row, no_inputs));
+    write_function(build_jacobian("inverse_dynamics_regressor", tau, variables, "Y", false),
                    with_output(inputs({"q", "qd", "qdd", "p"}), "Y"), text("comments.tpl#inverse_dynamics_regressor"),
                    cxx_printer::place::api);
 }
