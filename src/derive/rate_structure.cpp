@@ -437,11 +437,20 @@ std::size_t operations_of(model const& m, exvector const& e) {
 samples::samples(model const& m) : symbols_(graph_spellings(m, order_)), g_(symbols_, {}) {}
 
 std::size_t samples::add(ex const& e) {
-    roots_.push_back(g_.add(e));
+    // An expression whose exact numbers leave the doubles (a constant past 1.8e308, which a
+    // candidate's nested sums of 16-digit decimals can build) cannot be judged here: the
+    // check that asked fails, and its candidate is not taken.
+    try {
+        roots_.push_back(g_.add(e));
+    } catch (std::runtime_error const&) {
+        unjudged_ = true;
+        roots_.push_back(-1);
+    }
     return roots_.size() - 1;
 }
 
 bool samples::evaluate(model const& m, std::uint64_t seed, int count) {
+    if (unjudged_) return false;
     for (int s = 0; s < count; ++s) {
         values_.push_back(g_.evaluate_all(roots_, order_, random_point(m, seed, parameter_values::random)));
         for (double v : values_.back())

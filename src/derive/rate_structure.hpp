@@ -31,6 +31,7 @@ private:
     expression_graph g_;
     std::vector<int> roots_;
     std::vector<std::vector<double>> values_;
+    bool unjudged_ = false; // an expression could not be put into doubles
 };
 
 // The model's frames R with their Ṙ, and angular velocities ω, at two random states: which
