@@ -18,7 +18,7 @@ namespace arm_on_table {
 inline constexpr int nq = 4, nu = 4, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x636d206cf7e4772aull;
+inline constexpr unsigned long long pair_stamp = 0x62607eaf59d10421ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -75,7 +75,8 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
 // A M^-1 A^T) is singular at this state, 3 when qdd or lambda is not finite.
 int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda);
 // State derivative for x = [q; qd] (2 nq): xdot = [qd; qdd] with qdd from forward_dynamics
-// (whose status it returns); xdot is written only on success, and may be x itself.
+// (whose status it returns; 3 where an entry of qd is not finite); xdot is written only on
+// success, and may be x itself.
 int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot);
 // Exact linearization of xdot = f(x, u) at this state: A = df/dx (2nq x 2nq), B = df/du
 // (2nq x nu; not written when nu = 0), row-major; derivatives of forward_dynamics' qdd (with

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(chain10_rel::detail::pair_stamp == 0xbb9df836ac6319f9ull,
+static_assert(chain10_rel::detail::pair_stamp == 0x5fb94a803b19b792ull,
               "chain10_rel.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace chain10_rel {
@@ -3054,6 +3054,9 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
+    // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];

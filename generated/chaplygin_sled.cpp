@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(chaplygin_sled::detail::pair_stamp == 0xe45696e4b7baae3cull,
+static_assert(chaplygin_sled::detail::pair_stamp == 0x3a1aead93257d6c5ull,
               "chaplygin_sled.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace chaplygin_sled {
@@ -466,6 +466,9 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
+    // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];

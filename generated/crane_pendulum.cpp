@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(crane_pendulum::detail::pair_stamp == 0x7a4787dcfb0cf6f8ull,
+static_assert(crane_pendulum::detail::pair_stamp == 0x6133781163934aa3ull,
               "crane_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace crane_pendulum {
@@ -404,6 +404,9 @@ int state_derivative(double t, const double* x, const double* u, const Parameter
     double qdd[nq];
     const int status = forward_dynamics(t, x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
+    // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];

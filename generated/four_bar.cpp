@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(four_bar::detail::pair_stamp == 0xa6204d3f26c8d3cfull,
+static_assert(four_bar::detail::pair_stamp == 0xbbe7e30c5b0abc9eull,
               "four_bar.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace four_bar {
@@ -628,6 +628,9 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
+    // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];

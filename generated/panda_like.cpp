@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(panda_like::detail::pair_stamp == 0xbd8424ef30aab749ull,
+static_assert(panda_like::detail::pair_stamp == 0x31a77ebc48af2eaaull,
               "panda_like.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace panda_like {
@@ -3923,6 +3923,9 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
+    // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];

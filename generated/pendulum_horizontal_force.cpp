@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(pendulum_horizontal_force::detail::pair_stamp == 0xd54a4c470281bb00ull,
+static_assert(pendulum_horizontal_force::detail::pair_stamp == 0x61589904fc9d43bfull,
               "pendulum_horizontal_force.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace pendulum_horizontal_force {
@@ -178,6 +178,9 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
+    // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];

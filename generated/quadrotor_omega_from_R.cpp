@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quadrotor_omega_from_R::detail::pair_stamp == 0xabef9b69052a0a17ull,
+static_assert(quadrotor_omega_from_R::detail::pair_stamp == 0x43905f80872ef5e6ull,
               "quadrotor_omega_from_R.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quadrotor_omega_from_R {
@@ -630,6 +630,9 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
+    // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];

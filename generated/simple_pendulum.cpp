@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(simple_pendulum::detail::pair_stamp == 0x4fc69c8b5f295416ull,
+static_assert(simple_pendulum::detail::pair_stamp == 0xe13ed525d2a3ee91ull,
               "simple_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace simple_pendulum {
@@ -172,6 +172,9 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
+    // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];

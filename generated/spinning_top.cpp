@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(spinning_top::detail::pair_stamp == 0x3471dee33aada9f2ull,
+static_assert(spinning_top::detail::pair_stamp == 0xedffc9329a3f38cbull,
               "spinning_top.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace spinning_top {
@@ -354,6 +354,9 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
+    // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];

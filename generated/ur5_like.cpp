@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(ur5_like::detail::pair_stamp == 0x43797c8064a4bef5ull,
+static_assert(ur5_like::detail::pair_stamp == 0x0decccf0e4eb1626ull,
               "ur5_like.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace ur5_like {
@@ -3091,6 +3091,9 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
+    // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
+    for (int i = 0; i < nq; ++i)
+        if (!std::isfinite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];

@@ -37,6 +37,13 @@ enum {{ {entries} }};
 extern const char* const {ns}_{what}_names[{count}];
 @@ names_definition
 const char* const {ns}_{what}_names[{count}] = {{{names}}};
+@@ regressor_declaration
+/* The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi, Y nq x {ns}_nr):
+   their indices among the parameters and their names. */
+enum {{ {ns}_nr = {count} }};
+extern const int {ns}_regressor_parameters[{count}];
+@@ regressor_definition
+const int {ns}_regressor_parameters[{count}] = {{{indices}}};
 @@ field
     {scalar} {name};
 @@ declaration

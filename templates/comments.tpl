@@ -50,7 +50,8 @@
 // the functions do not read them, and changing them has no effect.
 @@ state_derivative
 // State derivative for x = [q; qd] (2 nq): xdot = [qd; qdd] with qdd from forward_dynamics
-// (whose status it returns); xdot is written only on success, and may be x itself.
+// (whose status it returns; 3 where an entry of qd is not finite); xdot is written only on
+// success, and may be x itself.
 @@ linearization
 // Exact linearization of xdot = f(x, u) at this state: A = df/dx (2nq x 2nq), B = df/du
 // (2nq x nu; not written when nu = 0), row-major; derivatives of forward_dynamics' qdd (with

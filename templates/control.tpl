@@ -5,6 +5,9 @@
     {scalar} qdd[nq];
     const int status = forward_dynamics({t}x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
+    // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
+    for (int i = 0; i < nq; ++i)
+        if (!{math}isfinite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {{
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];

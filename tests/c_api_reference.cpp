@@ -1,6 +1,7 @@
-// The C++ side of examples/python_ctypes/compare.py: forward_dynamics and linearization of
-// one model (LAGC_NS, from LAGC_HEADER, in LAGC_SCALAR) on the same states, printed as
-// hexadecimal floats (exact), each value as a double.
+// The C++ side of examples/python_ctypes/compare.py: forward_dynamics, linearization and
+// inverse_dynamics_regressor (every model of the cases has one) of one model (LAGC_NS, from
+// LAGC_HEADER, in LAGC_SCALAR) on the same states, printed as hexadecimal floats (exact),
+// each value as a double; then the regressor's parameter indices.
 #include LAGC_HEADER
 
 #include <cstdio>
@@ -27,7 +28,12 @@ int main() {
         for (int i = 0; i < nc; ++i) print(lambda[i]);
         for (scalar v : A) print(v);
         for (int i = 0; i < 2 * nq * nu; ++i) print(B[i]);
+        scalar Y[nq * model::nr];
+        model::inverse_dynamics_regressor(q, qd, qdd, p, Y);
+        for (scalar v : Y) print(v);
         std::printf("\n");
     }
+    for (int j = 0; j < model::nr; ++j) std::printf(j ? " %d" : "regressor %d", model::regressor_parameters[j]);
+    std::printf("\n");
     return 0;
 }

@@ -9,6 +9,7 @@
 #include "double_pendulum.hpp"
 #include "four_bar.hpp"
 #include "origin_power.hpp"
+#include "simple_pendulum.hpp"
 
 #include <gtest/gtest.h>
 
@@ -85,6 +86,18 @@ TEST(Statuses, StateDerivativeWritesNothingWhenItFails) {
     double x[4] = {0.1, 0.2, 0.3, 0.4}, xdot[4] = {7, 7, 7, 7};
     EXPECT_EQ(double_pendulum::state_derivative(x, nullptr, p, xdot), 1);
     for (double v : xdot) EXPECT_EQ(v, 7.0);
+}
+
+// The pendulum's qdd does not read qd, so forward_dynamics succeeds with a NaN or an
+// infinite qd; xdot's first half is qd itself, so state_derivative returns 3 (issue 46).
+TEST(Statuses, StateDerivativeReportsANonFiniteVelocity) {
+    simple_pendulum::Parameters p;
+    for (double bad : {nan, inf, -inf}) {
+        double x[2] = {0.3, bad}, xdot[2] = {7, 7};
+        EXPECT_EQ(simple_pendulum::state_derivative(x, nullptr, p, xdot), 3) << bad;
+        for (double v : xdot) EXPECT_EQ(v, 7.0);
+        EXPECT_EQ(simple_pendulum::rk4_step(x, nullptr, p, 0.01), 3) << bad;
+    }
 }
 
 TEST(Statuses, ProjectStateIsMinusOneForNonFiniteResultsAndLeavesTheState) {

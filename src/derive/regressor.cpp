@@ -121,7 +121,13 @@ std::vector<std::size_t> regressor_parameters(model const& m, derived const& d, 
             error = "--regressor-parameters names '" + name + "', which is not a parameter of the model";
             return {};
         }
-        chosen.push_back(static_cast<std::size_t>(it - m.parameters.begin()));
+        std::size_t const j = static_cast<std::size_t>(it - m.parameters.begin());
+        if (std::find(chosen.begin(), chosen.end(), j) != chosen.end()) {
+            // Two columns for one parameter would be Y's column twice, and Y pi twice its term.
+            error = "--regressor-parameters names '" + name + "' twice";
+            return {};
+        }
+        chosen.push_back(j);
     }
     if (chosen.empty()) return {};
     tau_sampler const tau(m, d);

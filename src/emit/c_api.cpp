@@ -87,6 +87,18 @@ void emitter::c_names(std::string& indices, std::string& definitions) const {
         indices += text("c_api.tpl#names_declaration", values);
         definitions += text("c_api.tpl#names_definition", values);
     }
+    if (d_.regressor.empty()) return;
+    std::vector<std::string> names;
+    std::string list;
+    for (std::size_t j : d_.regressor) {
+        names.push_back(m_.parameters[j].name);
+        list += (list.empty() ? "" : ", ") + std::to_string(j);
+    }
+    std::vector<std::pair<std::string, std::string>> const values = {
+        {"ns", ns}, {"what", "regressor_parameter"}, {"count", std::to_string(names.size())},
+        {"names", enumerators(names, emitting::indices(names.size())).second}, {"indices", list}};
+    indices += text("c_api.tpl#regressor_declaration", values) + text("c_api.tpl#names_declaration", values);
+    definitions += text("c_api.tpl#regressor_definition", values) + text("c_api.tpl#names_definition", values);
 }
 
 void emitter::c_interface(emitted_files& files) const {

@@ -36,7 +36,8 @@ std::vector<std::string> emitter::spellings(std::initializer_list<char const*> a
 void emitter::state_derivative() {
     auto args = with_output(state_arguments(false), "xdot");
     args.back().may_alias = true; // xdot = x works: x is read before xdot is written
-    std::string body = text("control.tpl#state_derivative", {{"scalar", scalar()}, {"t", time_argument(m_.uses_time)}});
+    std::string body = text("control.tpl#state_derivative",
+                            {{"scalar", scalar()}, {"t", time_argument(m_.uses_time)}, {"math", math()}});
     out_.declare("int", "state_derivative", args, text("comments.tpl#state_derivative"));
     out_.define("int", "state_derivative", args, {"t", "x", "u", "p", "xdot"}, body, "", cxx_printer::place::api);
 }
