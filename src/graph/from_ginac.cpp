@@ -88,10 +88,13 @@ std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex c
     GiNaC::numeric k = 1;
     if (options_.scales == codegen_options::sum_scales::unit) k = unit_scale(sum, nested);
     else if (options_.scales == codegen_options::sum_scales::decimal) k = decimal_scale(sum, nested);
-    // Sums nested in products level after level (the articulated-body algorithm's
-    // I^A - U U^T / D, with U = I^A S of the level below) would square their scales at each
-    // level: past 10^±100 a sum keeps scale 1, so that no coefficient leaves the doubles.
-    if (double const v = std::abs(k.to_double()); !(v >= 1e-100 && v <= 1e100)) k = 1;
+    // k itself may be past the doubles (a sum whose integer coefficients have 120 digits,
+    // the content of products of 16-digit rotations taken out beside it): it is never
+    // printed, only joined exactly to the numbers of the products around the sum, which is
+    // what keeps those numbers within the scalar type. (A bound of 10^±100 here, for the
+    // articulated-body algorithm's nested sums before they took no scales, left such sums
+    // with coefficients of 10^338: random robot files, and ANYmal C in float, were refused;
+    // issue 46.)
     int id;
     if (k == 1) {
         id = convert(sum);
