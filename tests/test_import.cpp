@@ -3,12 +3,17 @@
 // that are not names of the language, and the written .lag compiled. The dynamics of whole
 // robots are compared with MuJoCo in tests/robots/ (mujoco_check).
 #include "driver/compiler.hpp"
+#include "import/names.hpp"
 #include "import/robot.hpp"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <limits>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace imp = lagc::import;
 
@@ -187,7 +192,7 @@ TEST(ImportErrors, MistakesAreReportedAtTheirLine) {
          "2: the joint 'j' names the link 'c', which the file does not have"},
         {"<robot name=\"r\"><link name=\"a\"/><link name=\"b\"/><joint name=\"j\" type=\"revolute\"><parent link=\"a\"/>"
          "<child link=\"b\"/>\n<mimic joint=\"x&#10;potential 1\"/></joint></robot>",
-         "2: the <mimic> joint 'x\npotential 1' is not a revolute, continuous or prismatic joint of this file"},
+         "2: the <mimic> joint 'x?potential 1' is not a revolute, continuous or prismatic joint of this file"},
         {"<sdf version=\"1.6\"/>", "1: lagc reads robot files whose root element is <mujoco> (MJCF) or <robot> (URDF), not <sdf>"},
     };
     for (auto const& c : cases) {
@@ -253,4 +258,315 @@ TEST(ImportWrite, QuarterTurnsAreWrittenExactly) {
                              "<inertial pos=\"0 0 0.1\" mass=\"1\" diaginertia=\"1 1 1\"/></body></worldbody></mujoco>");
     std::string const lag = imp::write_lag(r, "test.xml");
     EXPECT_NE(lag.find("let T_body1 = rotx(pi/2)*rotz(q)\n"), std::string::npos) << lag;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 46: the importer's faults from an adversarial round, each a case below.
+namespace {
+
+std::string const unit_inertial = "<inertial pos=\"0 0 0.1\" mass=\"1\" diaginertia=\"1 1 1\"/>";
+
+// Bodies in a chain, one per joint (each `<joint .../>` or `<freejoint .../>` text).
+std::string mjcf_chain(std::vector<std::string> const& joints, std::string const& head = "") {
+    std::string text = "<mujoco model=\"m\">" + head + "<worldbody>";
+    for (std::size_t i = 0; i < joints.size(); ++i)
+        text += "<body name=\"b" + std::to_string(i) + "\">" + joints[i] + unit_inertial;
+    for (std::size_t i = 0; i < joints.size(); ++i) text += "</body>";
+    return text + "</worldbody></mujoco>";
+}
+
+// Every error, each "line: text", one a line.
+std::string all_errors(imp::robot_def const& r) {
+    std::string out;
+    for (auto const& m : r.messages)
+        if (m.error) out += std::to_string(m.line) + ": " + m.text + "\n";
+    return out;
+}
+
+// The robot's .lag, which must compile: "" and a failure where it does not.
+std::string compiled_lag(std::string const& text, imp::inertial_form form = imp::inertial_form::centre_of_mass) {
+    auto const r = imp::read_robot(text, form);
+    EXPECT_EQ(all_errors(r), "");
+    if (r.has_errors()) return "";
+    std::string const lag = imp::write_lag(r, "test.xml", form);
+    EXPECT_EQ(compile_errors(lag), "") << lag;
+    return lag;
+}
+
+std::string line_starting(std::string const& lag, std::string const& start) {
+    std::size_t const at = lag.find("\n" + start);
+    return at == std::string::npos ? "" : lag.substr(at + 1, lag.find('\n', at + 1) - at - 1);
+}
+
+} // namespace
+
+TEST(ImportNames, AnUnnamedFreeJointBesideAJointCalledJoint1GetsItsOwnName) {
+    // It was named joint1 too: the two joints shared one entry, and a 7-coordinate free joint
+    // read the hinge's one coordinate (SIGSEGV, or "out of memory").
+    std::string const lag = compiled_lag(mjcf_chain({"<freejoint/>", "<joint name=\"joint1\"/>"}));
+    EXPECT_EQ(line_starting(lag, "coordinate"),
+              "coordinate joint1_2_x, joint1_2_y, joint1_2_z, joint1_2_qw, joint1_2_qx, joint1_2_qy, joint1_2_qz, joint1");
+    // A floating 7-joint arm whose third joint is called joint1.
+    std::vector<std::string> arm = {"<freejoint/>"};
+    for (int i = 0; i < 7; ++i) arm.push_back("<joint name=\"" + (i == 2 ? std::string("joint1") : "q" + std::to_string(i)) + "\"/>");
+    compiled_lag(mjcf_chain(arm));
+}
+
+TEST(ImportNames, MadeUpNamesEndingInAnUnderscoreAndNamesBeyondAsciiAreUnique) {
+    // q- and q+ were both q_, and q__2, q__3, … are reserved in C++: lagc looked forever.
+    EXPECT_EQ(line_starting(compiled_lag(mjcf_chain({"<joint name=\"q-\"/>", "<joint name=\"q+\"/>"})), "coordinate"),
+              "coordinate q, q_2");
+    // Every character beyond ASCII was an underscore (肩 and 肘 both tau_, then tau__2, …):
+    // each is its code point.
+    std::string const lag = compiled_lag(mjcf_chain({"<joint name=\"肩\"/>", "<joint name=\"肘\"/>", "<joint name=\"右肘\"/>"}));
+    EXPECT_EQ(line_starting(lag, "coordinate"), "coordinate u80a9, u8098, u53f3_u8098");
+    EXPECT_EQ(line_starting(lag, "input"), "input tau_u80a9, tau_u8098, tau_u53f3_u8098");
+}
+
+TEST(ImportNames, NoMadeUpNameIsReservedInCxx) {
+    // Bodies a_ and a- were both a_, the second's parameters m_a__2 …: a double underscore.
+    std::string const lag = compiled_lag("<mujoco><worldbody><body name=\"a_\"><joint name=\"j_\"/>" + unit_inertial +
+                                         "</body><body name=\"a-\"><joint name=\"j-\"/>" + unit_inertial +
+                                         "<site name=\"_s_\"/><site name=\"-s-\"/></body></worldbody></mujoco>");
+    EXPECT_EQ(lag.find("__"), std::string::npos) << lag;
+    EXPECT_NE(lag.find("parameter m_a_2 = 1.0"), std::string::npos) << lag;
+    EXPECT_NE(lag.find("output s_2 = "), std::string::npos) << lag;
+}
+
+TEST(ImportNames, RepeatedNamesAreRefusedAsMuJoCoAndUrdfRefuseThem) {
+    EXPECT_EQ(all_errors(imp::read_robot(mjcf_chain({"<joint name=\"j\"/>", "<joint name=\"j\"/>"}))),
+              "1: a second joint named 'j' (the first is at line 1): MuJoCo refuses repeated names (\"repeated name\")\n");
+    EXPECT_NE(all_errors(imp::read_robot("<mujoco><worldbody><body name=\"a\"><joint/>" + unit_inertial +
+                                         "</body>\n<body name=\"a\"><joint/>" + unit_inertial + "</body></worldbody></mujoco>"))
+                  .find("2: a second body named 'a' (the first is at line 1)"),
+              std::string::npos);
+    auto const urdf = imp::read_robot(R"(<robot name="r"><link name="a"/><link name="b"/><link name="c"/>
+<joint name="j" type="revolute"><parent link="a"/><child link="b"/></joint>
+<joint name="j" type="revolute"><parent link="b"/><child link="c"/></joint></robot>)");
+    EXPECT_EQ(first_error(urdf), "3: a second joint named 'j' (the first is at line 2): a URDF's joint names are unique");
+}
+
+TEST(ImportNames, AJointsParametersDoNotTakeAnotherJointsName) {
+    // armature_j was written for j's armature and was also the joint armature_j's coordinate.
+    std::string const lag = compiled_lag(mjcf_chain({"<joint name=\"j\" armature=\"0.1\" damping=\"0.2\"/>",
+                                                     "<joint name=\"armature_j\"/>", "<joint name=\"damping_j\"/>"}));
+    EXPECT_EQ(line_starting(lag, "parameter armature"), "parameter armature_j_2 = 0.1, damping_j_2 = 0.2");
+    EXPECT_NE(lag.find("kinetic 0.5*armature_j_2*der(j)^2"), std::string::npos) << lag;
+}
+
+TEST(ImportNames, LongNamesAreShortenedAndStayUnique) {
+    // Names of 300 characters were written through, past the language's 200.
+    std::string const a(300, 'a'), b = std::string(299, 'a') + "b";
+    std::string const lag = compiled_lag(mjcf_chain({"<joint name=\"" + a + "\"/>", "<joint name=\"" + b + "\"/>",
+                                                     "<joint name=\"" + b + "x\" type=\"ball\"/>"}));
+    std::string const cut(100, 'a');
+    EXPECT_EQ(line_starting(lag, "coordinate"), "coordinate " + cut + ", " + cut + "_2, " + cut + "_qw, " + cut + "_qx, " +
+                                                    cut + "_qy, " + cut + "_qz");
+    // A message quotes a name of 2 MB by its first 60 characters and its length.
+    auto const r = imp::read_robot(mjcf_chain({"<joint name=\"" + std::string(2000000, 'x') + "\" type=\"screw\"/>"}));
+    auto const r2 = imp::read_robot(mjcf_chain({"<joint name=\"" + std::string(2000000, 'x') + "\"/>",
+                                                "<joint name=\"" + std::string(2000000, 'x') + "\"/>"}));
+    EXPECT_LT(all_errors(r).size(), 200u);
+    EXPECT_EQ(all_errors(r2), "1: a second joint named '" + std::string(60, 'x') +
+                                  "… (2000000 bytes)' (the first is at line 1): MuJoCo refuses repeated names (\"repeated name\")\n");
+}
+
+TEST(ImportNames, ControlCharactersInNamesAreShownAsQuestionMarks) {
+    // An escape sequence in a joint's name reached the terminal (a forged line, a window title).
+    auto const r = imp::read_robot(mjcf_chain({"<joint name=\"a&#27;]0;title&#7;&#10;x.xml:1:1: error: forged\"/>",
+                                               "<joint name=\"a&#27;]0;title&#7;&#10;x.xml:1:1: error: forged\"/>"}));
+    EXPECT_EQ(all_errors(r), "1: a second joint named 'a?]0;title??x.xml:1:1: error: forged' (the first is at line 1): "
+                             "MuJoCo refuses repeated names (\"repeated name\")\n");
+    for (auto const& m : r.messages)
+        for (unsigned char c : m.text) EXPECT_FALSE(c < 0x20 || c == 0x7F) << m.text;
+    // The bidirectional overrides and C1 controls, too; other characters beyond ASCII are kept.
+    EXPECT_EQ(imp::shown("肩\xE2\x80\xAE" "x\xC2\x9B" "y\xFF"), "肩?x?y?");
+}
+
+TEST(ImportMjcf, AnInvalidEulerseqIsAnErrorAndNotUsed) {
+    // Its letters indexed the quaternion: "abc" wrote before it (a bus error in Release).
+    auto const r = imp::read_robot("<mujoco>\n<compiler eulerseq=\"abc\"/><worldbody><body euler=\"10 20 30\"><joint/>" +
+                                   unit_inertial + "</body></worldbody></mujoco>");
+    EXPECT_EQ(first_error(r), "2: <compiler> eulerseq takes three of x, y, z, X, Y, Z, not \"abc\"");
+    EXPECT_EQ(first_error(mjcf("euler=\"1 2 3\"", "<compiler eulerseq=\"xyzx\"/>")).substr(3, 23), "<compiler> eulerseq tak");
+}
+
+TEST(ImportMjcf, TheJointsOfOneBodyFollowMuJoCosRules) {
+    auto body = [](std::string const& joints) {
+        return imp::read_robot("<mujoco><worldbody><body name=\"a\">" + joints + unit_inertial + "</body></worldbody></mujoco>");
+    };
+    // A hinge and then a free joint: R turned by the hinge, no angular velocity from it.
+    EXPECT_EQ(first_error(body("<joint name=\"h\"/>\n<freejoint name=\"f\"/>")),
+              "2: the joint 'f' gives the body 'a' more than 6 degrees of freedom (a free joint is its body's only joint): "
+              "MuJoCo refuses it (\"more than 6 dofs in body\")");
+    EXPECT_EQ(first_error(body("<freejoint name=\"f\"/>\n<joint name=\"s\" type=\"slide\"/>")).substr(0, 47),
+              "2: the joint 's' gives the body 'a' more than 6");
+    EXPECT_EQ(first_error(body("<joint/><joint/><joint/><joint/><joint/><joint/>\n<joint name=\"seventh\"/>")),
+              "2: the joint 'seventh' gives the body 'a' more than 6 degrees of freedom: MuJoCo refuses it (\"more than 6 "
+              "dofs in body\")");
+    // Two ball joints (their Q_a and N_a written twice), or a hinge after a ball.
+    EXPECT_EQ(first_error(body("<joint name=\"b1\" type=\"ball\"/>\n<joint name=\"b2\" type=\"ball\"/>")),
+              "2: the joint 'b2' turns the body 'a' after the ball joint 'b1', which already turns it every way: MuJoCo "
+              "refuses it (\"ball followed by rotation\")");
+    EXPECT_NE(first_error(body("<joint name=\"b1\" type=\"ball\"/>\n<joint name=\"h\"/>")), "");
+    // What MuJoCo takes: a slide after a ball, a ball after a hinge, six hinges.
+    EXPECT_EQ(first_error(body("<joint type=\"ball\"/><joint type=\"slide\"/>")), "");
+    EXPECT_EQ(first_error(body("<joint/><joint type=\"ball\"/>")), "");
+    EXPECT_EQ(first_error(body("<joint/><joint/><joint/><joint/><joint/><joint/>")), "");
+}
+
+TEST(ImportFrames, LargeComponentsAreNormalisedWithoutOverflow) {
+    // Squares of 1e200 overflowed: quat="1e200 1e200 0 0" became a zero matrix (exit 0).
+    expect_matrix(mjcf("quat=\"1e200 1e200 0 0\"").bodies[0].rot, rx(pi / 2));
+    expect_matrix(mjcf("axisangle=\"0 0 1e300 90\"").bodies[0].rot, rz(pi / 2));
+    expect_matrix(mjcf("zaxis=\"0 -1e300 0\"").bodies[0].rot, rx(pi / 2));
+    expect_matrix(mjcf("xyaxes=\"0 1e200 0 -1e200 0 0\"").bodies[0].rot, rz(pi / 2));
+    // The inertial's own frame, and a joint's axis.
+    auto const r = imp::read_robot("<mujoco><worldbody><body><joint axis=\"0 1e300 1e300\"/><inertial pos=\"0 0 0\" "
+                                   "mass=\"1\" quat=\"1e200 0 0 1e200\" diaginertia=\"1 2 3\"/></body></worldbody></mujoco>");
+    ASSERT_EQ(first_error(r), "");
+    expect_matrix(r.bodies[0].inertia, {2, 0, 0, 0, 1, 0, 0, 0, 3}, 4e-15);
+    EXPECT_NEAR(r.bodies[0].joints[0].axis[1], std::sqrt(0.5), 2e-16);
+    EXPECT_NEAR(imp::norm(imp::vec3{3e300, 4e300, 0}), 5e300, 1e286);
+    // An ordinary vector's length is the same double as sqrt(x² + y² + z²).
+    imp::vec3 const v{0.1, 0.7, 0.3};
+    EXPECT_EQ(imp::norm(v), std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+    auto const u = imp::read_robot(R"(<robot name="r"><link name="a"/><link name="b"/><joint name="j" type="revolute">
+<parent link="a"/><child link="b"/><axis xyz="1e300 0 1e300"/></joint></robot>)");
+    EXPECT_NEAR(u.bodies[1].joints[0].axis[2], std::sqrt(0.5), 2e-16);
+}
+
+TEST(ImportNumbers, NoNumberThatIsNotFiniteReachesTheLag) {
+    // gravity 1e200: its length's square overflowed, g = inf.0 was written.
+    std::string const lag = compiled_lag(mjcf_chain({"<joint name=\"j\"/>"}, "<option gravity=\"0 1e200 -1e200\"/>"));
+    EXPECT_EQ(line_starting(lag, "parameter g"), "parameter g = 1.414213562373095e+200");
+    // Two masses of 1e308 fused: the sum is inf.
+    auto const fused = imp::read_robot(R"(<robot name="r"><link name="base"/>
+<link name="a"><inertial><mass value="1e308"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+<link name="b"><inertial><mass value="1e308"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+<joint name="j" type="revolute"><parent link="base"/><child link="a"/></joint>
+<joint name="w" type="fixed"><parent link="a"/><child link="b"/></joint></robot>)");
+    EXPECT_EQ(first_error(fused), "3: merging the body 'b' into 'a', to which it is fixed, gives numbers that do not fit in "
+                                  "a double (its mass, centre of mass, inertia or position, added to the other's)");
+    // The linear form's m·c and inertia about the frame: 1e200 · 1e200.
+    std::string const big = "<mujoco><worldbody>\n<body name=\"a\"><joint name=\"j\"/><inertial pos=\"1e200 0 0\" "
+                            "mass=\"1e200\" diaginertia=\"1 1 1\"/></body></worldbody></mujoco>";
+    EXPECT_EQ(first_error(imp::read_robot(big)), "");
+    EXPECT_EQ(first_error(imp::read_robot(big, imp::inertial_form::linear)).substr(0, 86),
+              "2: the body 'a' in linear parameters (--inertial-parameters linear): its first moments");
+    // A body fixed to the world far out, twice over: its frame, written as constants.
+    auto const world = imp::read_robot("<mujoco><worldbody><body pos=\"1e308 0 0\"><body pos=\"1e308 0 0\">\n<body name=\"c\">"
+                                       "<joint/>" + unit_inertial + "</body></body></body></worldbody></mujoco>");
+    EXPECT_EQ(first_error(world).substr(0, 30), "2: the frame of the body 'c' i");
+    // A description made by hand (not read): write_lag throws rather than write inf.
+    imp::robot_def hand = imp::read_robot(mjcf_chain({"<joint name=\"j\"/>"}));
+    hand.bodies[0].mass = std::numeric_limits<double>::infinity();
+    EXPECT_THROW(imp::write_lag(hand, "hand.xml"), std::domain_error);
+}
+
+TEST(ImportNumbers, ANumberThatIsNotFiniteIsReportedOnceWithItsReason) {
+    // mass="nan": "not a list of numbers", then "a mass cannot be negative" from a fallback -1.
+    auto const r = imp::read_robot("<mujoco><worldbody><body><joint/>\n<inertial pos=\"0 0 0\" mass=\"nan\" "
+                                   "diaginertia=\"1 1 1\"/></body></worldbody></mujoco>");
+    EXPECT_EQ(all_errors(r), "2: <inertial> mass=\"nan\": nan is not a finite number (a double holds up to 1.8e308)\n");
+    EXPECT_EQ(first_error(mjcf("pos=\"0 1e400 0\"")), "1: <body> pos=\"0 1e400 0\": 1e400 is not a finite number (a double "
+                                                     "holds up to 1.8e308)");
+    // An underflow is 0, as strtod (and MuJoCo) read it.
+    EXPECT_EQ(first_error(mjcf("pos=\"0 1e-400 0\"")), "");
+}
+
+TEST(ImportInertia, InertiasNoMassHasAreRefusedAsMuJoCoRefusesThem) {
+    auto inertial = [](std::string const& attributes) {
+        return first_error(imp::read_robot("<mujoco><worldbody><body name=\"a\"><joint/>\n<inertial pos=\"0 0 0\" mass=\"1\" " +
+                                           attributes + "/></body></worldbody></mujoco>"));
+    };
+    EXPECT_EQ(inertial("diaginertia=\"1 1 3\""),
+              "2: the inertia of the body 'a' breaks the triangle inequality (principal moments 1, 1, 3), 1 + 1 < 3: no "
+              "distribution of mass has it, and MuJoCo refuses it (\"inertia must satisfy A + B >= C\")");
+    EXPECT_EQ(inertial("fullinertia=\"1 1 1 2 0 0\""),
+              "2: the inertia of the body 'a' is not positive semi-definite (principal moments -1, 1, 3): no distribution "
+              "of mass has it, and MuJoCo refuses it (\"inertia must have positive eigenvalues\")");
+    EXPECT_NE(inertial("diaginertia=\"1 -1 1\""), "");
+    // On the edge (a thin disc, a rod), a point mass, huge moments: taken.
+    EXPECT_EQ(inertial("diaginertia=\"1 1 2\""), "");
+    EXPECT_EQ(inertial("diaginertia=\"0 1 1\" quat=\"0.3 0.1 0.7 0.2\""), "");
+    EXPECT_EQ(inertial("diaginertia=\"0 0 0\""), "");
+    EXPECT_EQ(inertial("fullinertia=\"1e308 1e308 1e308 1e307 0 0\""), "");
+    auto const urdf = imp::read_robot(R"(<robot name="r"><link name="base"/><link name="a"><inertial><mass value="1"/>
+<inertia ixx="1" iyy="2" izz="4" ixy="0" ixz="0" iyz="0"/></inertial></link>
+<joint name="j" type="revolute"><parent link="base"/><child link="a"/></joint></robot>)");
+    EXPECT_EQ(first_error(urdf).substr(0, 60), "2: the inertia of the body 'a' breaks the triangle inequalit");
+}
+
+TEST(ImportStructure, ALoopDetachedFromTheRootIsAClearError) {
+    // Its joints were never reached from the root, and writing them said "map::at".
+    auto const r = imp::read_robot(R"(<robot name="r"><link name="base"/><link name="a"/><link name="b"/><link name="c"/>
+<joint name="j0" type="revolute"><parent link="base"/><child link="a"/></joint>
+<joint name="j1" type="revolute"><parent link="b"/><child link="c"/></joint>
+<joint name="j2" type="revolute"><parent link="c"/><child link="b"/></joint></robot>)");
+    EXPECT_EQ(all_errors(r), "4: the links 'b', 'c' form a closed loop of joints, detached from the root link 'base': a "
+                             "URDF is a tree (write the loop's closing joint as a constraint in the .lag)\n");
+}
+
+TEST(ImportStructure, ARobotWithoutJointsIsAClearError) {
+    // It wrote `coordinate ` with nothing after it.
+    EXPECT_EQ(first_error(imp::read_robot("<mujoco>\n<worldbody><body>" + unit_inertial + "</body></worldbody></mujoco>")),
+              "1: the robot has no joints: nothing in it moves, and a model needs a coordinate (give a body a <joint>, or "
+              "a <freejoint/> to a body of the world)");
+    EXPECT_EQ(first_error(imp::read_robot(R"(<robot name="r"><link name="a"/><link name="b"/>
+<joint name="w" type="fixed"><parent link="a"/><child link="b"/></joint></robot>)")),
+              "1: the robot has no joints: nothing in it moves, and a model needs a coordinate (give a joint a type other "
+              "than fixed)");
+    imp::robot_def none;
+    none.bodies.resize(1);
+    EXPECT_EQ(imp::write_lag(none, "none.xml").find("coordinate"), std::string::npos);
+}
+
+TEST(ImportUrdf, AFixedJointsAxisIsIgnored) {
+    // A CAD exporter writes <axis xyz="0 0 0"/> into fixed joints; URDF ignores it there.
+    compiled_lag(R"(<robot name="r"><link name="base"/>
+<link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+<link name="b"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+<joint name="j" type="revolute"><parent link="base"/><child link="a"/><axis xyz="0 0 1"/></joint>
+<joint name="w" type="fixed"><parent link="a"/><child link="b"/><axis xyz="0 0 0"/></joint></robot>)");
+}
+
+TEST(ImportStructure, FusingFixedBodiesIsLinear) {
+    // 100,000 bodies fixed to one: each merge searched the later bodies for its children
+    // (17.7 s); now one pass (about 0.3 s here).
+    std::string text = "<mujoco><worldbody><body name=\"a\"><joint name=\"j\"/>" + unit_inertial;
+    for (int i = 0; i < 100000; ++i) text += "<body pos=\"0 0 0.01\">" + unit_inertial + "</body>";
+    text += "</body></worldbody></mujoco>";
+    auto const start = std::chrono::steady_clock::now();
+    auto const r = imp::read_robot(text);
+    double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    ASSERT_EQ(first_error(r), "");
+    ASSERT_EQ(r.bodies.size(), 1u);
+    EXPECT_EQ(r.bodies[0].mass, 100001);
+    EXPECT_LT(seconds, 5.0);
+    EXPECT_LT(imp::write_lag(r, "many.xml").size(), 3000u); // the merged bodies' names: the first 20
+}
+
+TEST(ImportStructure, OutputsAreCounted) {
+    // Each URDF link that moves is an output (--max-outputs bounds them in the driver).
+    std::string text = R"(<robot name="r"><link name="base"/><link name="a"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+<joint name="j" type="revolute"><parent link="base"/><child link="a"/></joint>)";
+    for (int i = 0; i < 30; ++i)
+        text += "<link name=\"f" + std::to_string(i) + "\"/><joint name=\"w" + std::to_string(i) +
+                "\" type=\"fixed\"><parent link=\"a\"/><child link=\"f" + std::to_string(i) + "\"/></joint>";
+    EXPECT_EQ(imp::output_count(imp::read_robot(text + "</robot>")), 31u);
+}
+
+TEST(ImportReport, MessagesAreDiagnosticsAtTheirLines) {
+    std::string const text = "<mujoco>\n<worldbody>\n  <body name=\"a\"><joint name=\"j&#27;[2J\" type=\"screw\"/>" +
+                             unit_inertial + "</body>\n</worldbody><actuator/></mujoco>\n";
+    auto const r = imp::read_robot(text);
+    lagc::diagnostics diags;
+    imp::report(r, text, diags);
+    EXPECT_EQ(diags.format(lagc::source_file("a.xml", text)),
+              "a.xml:3:1: error: a joint's type is hinge, slide, ball or free, not \"screw\"\n"
+              "  " + text.substr(text.find("  <body"), text.find("</body>") + 7 - text.find("  <body")) + "\n  ^\n"
+              "a.xml:4:1: note: <actuator> is ignored: lagc models the joints' generalized forces as inputs (add what you "
+              "need to the .lag)\n"
+              "  </worldbody><actuator/></mujoco>\n  ^\n");
 }

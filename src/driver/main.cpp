@@ -53,6 +53,8 @@ char const* const usage_text =
     "  --max-terms N     the largest expression (in distinct parts, names substituted) a\n"
     "                    model may build; default 400000\n"
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
+    "  --max-outputs N   the most position outputs a robot file may give its model (one per\n"
+    "                    site and per moving URDF link); default 1000\n"
     "  --regressor-parameters a,b,c  the parameters inverse_dynamics_regressor's columns stand\n"
     "                    for (checked: tau must be linear in them); none: no regressor;\n"
     "                    default: the parameters tau is linear in, found by lagc\n"
@@ -120,6 +122,7 @@ struct command_line {
     std::vector<std::string> targets; // the files to write (none for -o -)
     bool lag_output = false;          // -o NAME.lag: a robot file written as a model
     std::optional<lagc::import::inertial_form> inertia; // --inertial-parameters, when given
+    std::size_t max_outputs = 1000;   // --max-outputs: a robot file's sites and links
 };
 
 // The options that take a number, with its bounds.
@@ -205,6 +208,9 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
     } else if (a == "--regressor-parameters") {
         if (!value() || !*v) return usage_error("--regressor-parameters needs parameter names, a,b,c (or none)");
         if (auto bad = regressor_names(v, o)) return bad;
+    } else if (a == "--max-outputs") {
+        if (!value() || !number_argument(v, 1, 1000000, cl.max_outputs))
+            return usage_error("--max-outputs takes a number from 1 to 1000000, not '" + std::string(v ? v : "") + "'");
     } else if (a == "--inertial-parameters") {
         if (!value()) return usage_error("--inertial-parameters needs a form: com or linear");
         cl.inertia = inertial_form(v);
@@ -322,33 +328,38 @@ int io_error(std::string const& message) {
 }
 
 // A robot file (URDF, MJCF) becomes its .lag text, which is written (-o NAME.lag) or compiled
-// as a model; its errors and notes are printed at its lines. An exit status when lagc is done.
+// as a model; its errors and notes are printed by the diagnostics engine at its lines (the
+// line shown, control characters made visible, -w and --max-diagnostics as for a model). An
+// exit status when lagc is done.
 std::optional<int> robot_file(command_line& cl, std::string& text, std::string& shown_as) {
     std::string error;
     if (lagc::import::is_robot_file(text)) {
+        auto const form = cl.inertia.value_or(lagc::import::inertial_form::centre_of_mass);
         lagc::import::robot_def robot;
+        std::string lag;
         try {
-            robot = lagc::import::read_robot(text);
-            // Past the coordinates' limit, before a model of that size is written and checked.
+            robot = lagc::import::read_robot(text, form);
+            // Past the limits, before a model of that size is written and checked.
             std::size_t const coordinates = lagc::import::coordinate_count(robot);
             if (coordinates > cl.options.limits.max_coordinates)
-                robot.messages.push_back({1, "this robot has " + std::to_string(coordinates) + " coordinates, more than the " +
-                                                 std::to_string(cl.options.limits.max_coordinates) +
-                                                 " allowed (--max-coordinates)", true});
-            if (!robot.has_errors()) text = lagc::import::write_lag(robot, cl.options.emit.source_name,
-                                                                  cl.inertia.value_or(lagc::import::inertial_form::centre_of_mass));
+                robot.error(1, "this robot has " + std::to_string(coordinates) + " coordinates, more than the " +
+                                   std::to_string(cl.options.limits.max_coordinates) + " allowed (--max-coordinates)");
+            std::size_t const outputs = lagc::import::output_count(robot);
+            if (outputs > cl.max_outputs)
+                robot.error(1, "this robot has " + std::to_string(outputs) + " position outputs (its sites, and its links "
+                               "that move), more than the " + std::to_string(cl.max_outputs) + " allowed (--max-outputs)");
+            if (!robot.has_errors()) lag = lagc::import::write_lag(robot, cl.options.emit.source_name, form);
         } catch (std::bad_alloc const&) {
-            robot.messages.push_back({1, "out of memory while reading the robot file", true});
+            robot.error(1, "out of memory while reading the robot file");
         } catch (std::exception const& e) {
-            robot.messages.push_back({1, std::string("cannot read the robot file: ") + e.what(), true});
+            robot.error(1, std::string("cannot read the robot file: ") + e.what());
         }
-        std::stable_sort(robot.messages.begin(), robot.messages.end(),
-                         [](auto const& a, auto const& b) { return a.line < b.line; });
-        for (auto const& m : robot.messages)
-            if (m.error || !cl.options.warnings.none)
-                std::cerr << cl.options.emit.source_name << ":" << m.line << ":1: " << (m.error ? "error" : "note") << ": "
-                          << m.text << "\n";
+        lagc::diagnostics diags;
+        diags.set_controls(cl.options.warnings);
+        lagc::import::report(robot, text, diags);
+        std::cerr << diags.format(lagc::source_file(cl.options.emit.source_name, text));
         if (robot.has_errors()) return 1;
+        text = std::move(lag);
         shown_as += " (as .lag)";
         if (cl.lag_output) return lagc::write_files({{cl.targets[0], text}}, error) ? 0 : io_error(error);
     } else if (cl.lag_output) {

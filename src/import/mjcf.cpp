@@ -4,6 +4,7 @@
 // element, then its class (or the nearest childclass above it), then that class's parents
 // up to the top <default>; bodies depth first, joints in order (MuJoCo's order of degrees
 // of freedom).
+#include "import/names.hpp"
 #include "import/robot.hpp"
 #include "import/xml_values.hpp"
 
@@ -35,7 +36,8 @@ public:
         for (auto const* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
             std::string const tag = e->Name();
             if (tag == "compiler") compiler(e);
-            else if (tag == "option") r_.gravity = v_.vector(e, "gravity", r_.gravity);
+            else if (tag == "option") r_.gravity = v_.vector(e, "gravity", r_.gravity), r_.gravity_line = e->GetLineNum();
+            else if (tag == "worldbody") collect_names(e);
             else if (tag == "default") defaults(e, "main", "");
             else if (tag == "include") v_.error(e, "<include> is not read by lagc: paste the included file's elements in");
         }
@@ -53,7 +55,7 @@ public:
                                (tag == "equality" ? "write couplings as constraints in the .lag" : "add what you need to the .lag") + ")");
             }
         }
-        if (limits_line_) r_.messages.push_back({limits_line_, "joint limits (range) are ignored: lagc models no contacts or limits", false});
+        if (limits_line_) r_.note(limits_line_, "joint limits (range) are ignored: lagc models no contacts or limits");
     }
 
 private:
@@ -64,25 +66,43 @@ private:
     std::map<std::string, XMLElement const*> classes_; // class → its <default>
     std::map<std::string, std::string> parent_class_;
     int limits_line_ = 0;
+    // Bodies, joints and sites: the names the file gives (so that a made name is none of
+    // them), and each one's first line (MuJoCo refuses a name repeated within a kind).
+    enum kind { body_kind, joint_kind, site_kind };
+    std::set<std::string> file_names_[3];
+    std::map<std::string, int> first_line_[3];
+
+    void collect_names(XMLElement const* e) {
+        for (auto const* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+            std::string const tag = c->Name();
+            char const* n = c->Attribute("name");
+            if (n && *n && tag == "body") file_names_[body_kind].insert(n);
+            else if (n && *n && (tag == "joint" || tag == "freejoint")) file_names_[joint_kind].insert(n);
+            else if (n && *n && tag == "site") file_names_[site_kind].insert(n);
+            if (tag == "body") collect_names(c); // tinyxml2 nests at most 100 deep
+        }
+    }
 
     void compiler(XMLElement const* e) {
         if (char const* a = e->Attribute("angle")) {
             std::string const s = a;
-            if (s != "degree" && s != "radian") v_.error(e, "<compiler> angle is \"degree\" or \"radian\", not \"" + s + "\"");
+            if (s != "degree" && s != "radian") v_.error(e, "<compiler> angle is \"degree\" or \"radian\", not \"" + shown(s) + "\"");
             degrees_ = s != "radian";
         }
         if (char const* s = e->Attribute("eulerseq")) {
-            eulerseq_ = s;
-            bool ok = eulerseq_.size() == 3;
-            for (char c : eulerseq_) ok = ok && std::string("xyzXYZ").find(c) != std::string::npos;
-            if (!ok) v_.error(e, "<compiler> eulerseq takes three of x, y, z, X, Y, Z, not \"" + eulerseq_ + "\"");
+            std::string const seq = s;
+            bool ok = seq.size() == 3;
+            for (char c : seq) ok = ok && std::string("xyzXYZ").find(c) != std::string::npos;
+            // A bad sequence is reported and not used: its letters index the quaternion.
+            if (ok) eulerseq_ = seq;
+            else v_.error(e, "<compiler> eulerseq takes three of x, y, z, X, Y, Z, not \"" + shown(seq) + "\"");
         }
         if (char const* s = e->Attribute("inertiafromgeom"); s && std::string(s) == "true")
             v_.error(e, "inertiafromgeom=\"true\": lagc does not compute inertia from geometry; give each body an <inertial>");
     }
 
     void defaults(XMLElement const* e, std::string const& name, std::string const& parent) {
-        if (classes_.count(name) && name != "main") v_.error(e, "the default class '" + name + "' is defined twice");
+        if (classes_.count(name) && name != "main") v_.error(e, "the default class " + quoted(name) + " is defined twice");
         classes_[name] = e;
         parent_class_[name] = parent;
         for (auto const* d = e->FirstChildElement("default"); d; d = d->NextSiblingElement("default")) {
@@ -95,7 +115,13 @@ private:
         }
     }
 
-    double angle(double a) const { return degrees_ ? a * pi / 180 : a; }
+    // In degrees a * pi / 180, as MuJoCo computes it; past 5.7e305 degrees a * pi overflows, and
+    // the same angle is a * (pi / 180).
+    double angle(double a) const {
+        if (!degrees_) return a;
+        double const r = a * pi / 180;
+        return std::isfinite(r) ? r : a * (pi / 180);
+    }
 
     // The attribute from the element, else from its class chain (tag: the element's kind).
     char const* attribute(XMLElement const* e, char const* name, std::string const& cls) const {
@@ -124,7 +150,7 @@ private:
     }
 
     void check_class(XMLElement const* e) {
-        if (char const* c = e->Attribute("class"); c && !classes_.count(c)) v_.error(e, std::string("no default class '") + c + "'");
+        if (char const* c = e->Attribute("class"); c && !classes_.count(c)) v_.error(e, "no default class " + quoted(c));
     }
 
     // The orientation an element gives with one of quat, axisangle, euler, xyaxes, zaxis.
@@ -133,12 +159,12 @@ private:
         mat3 R = identity3;
         if (auto q = v_.numbers(e, "quat", 4); !q.empty()) {
             ++given;
-            if (std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) < 1e-14) v_.error(e, "quat is zero");
+            if (norm(q.data(), 4) < 1e-14) v_.error(e, "quat is zero");
             else R = quaternion_matrix({q[0], q[1], q[2], q[3]});
         }
         if (auto a = v_.numbers(e, "axisangle", 4); !a.empty()) {
             ++given;
-            if (std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) < 1e-14) v_.error(e, "axisangle's axis is zero");
+            if (norm(a.data(), 3) < 1e-14) v_.error(e, "axisangle's axis is zero");
             else R = axis_angle_matrix({a[0], a[1], a[2]}, angle(a[3]));
         }
         if (auto a = v_.numbers(e, "euler", 3); !a.empty()) {
@@ -157,8 +183,8 @@ private:
             ++given;
             vec3 x{a[0], a[1], a[2]}, y{a[3], a[4], a[5]};
             auto normalise = [](vec3& u) {
-                double const n = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-                for (auto& c : u) c /= n;
+                double const n = norm(u);
+                if (n > 0) for (auto& c : u) c /= n;
                 return n;
             };
             if (normalise(x) < 1e-14) v_.error(e, "xyaxes' x axis is zero");
@@ -170,13 +196,13 @@ private:
         }
         if (auto a = v_.numbers(e, "zaxis", 3); !a.empty()) {
             ++given;
-            double const n = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+            double const n = norm(a.data(), 3);
             if (n < 1e-14) {
                 v_.error(e, "zaxis is zero");
             } else {
                 vec3 const z{a[0] / n, a[1] / n, a[2] / n};
                 vec3 const axis{-z[1], z[0], 0}; // (0, 0, 1) × z
-                double const s = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1]);
+                double const s = norm(axis);
                 if (s < 1e-14) R = z[2] < 0 ? mat3{1, 0, 0, 0, -1, 0, 0, 0, -1} : identity3;
                 else R = axis_angle_matrix(axis, std::atan2(s, z[2]));
             }
@@ -185,22 +211,34 @@ private:
         return R;
     }
 
-    std::string name_of(XMLElement const* e, char const* prefix, std::size_t count) {
-        if (char const* n = e->Attribute("name")) return n;
-        return prefix + std::to_string(count);
+    // The element's name; a second of its kind is an error (MuJoCo's). An element without a
+    // name is called PREFIX<count>, or PREFIX<count>_2, … where the file names another so.
+    std::string name_of(XMLElement const* e, kind k, std::size_t count) {
+        static char const* const words[] = {"body", "joint", "site"};
+        if (char const* n = e->Attribute("name"); n && *n) {
+            auto const [at, first] = first_line_[k].emplace(n, e->GetLineNum());
+            if (!first)
+                v_.error(e, std::string("a second ") + words[k] + " named " + quoted(n) + " (the first is at line " +
+                                std::to_string(at->second) + "): MuJoCo refuses repeated names (\"repeated name\")");
+            return n;
+        }
+        std::string const base = words[k] + std::to_string(count);
+        std::string name = base;
+        for (int i = 2; file_names_[k].count(name); ++i) name = base + "_" + std::to_string(i);
+        return name;
     }
 
     void body(XMLElement const* e, int parent, std::string cls) {
         check_class(e);
         if (char const* c = e->Attribute("childclass")) {
-            if (!classes_.count(c)) v_.error(e, std::string("no default class '") + c + "'");
+            if (!classes_.count(c)) v_.error(e, "no default class " + quoted(c));
             cls = c;
         }
         body_def b;
         b.element = "<body>";
         b.line = e->GetLineNum();
         b.parent = parent;
-        b.name = name_of(e, "body", r_.bodies.size() + 1);
+        b.name = name_of(e, body_kind, r_.bodies.size() + 1);
         b.pos = v_.vector(e, "pos", {0, 0, 0});
         b.rot = orientation(e);
         bool geometry = false;
@@ -213,11 +251,11 @@ private:
             else if (tag == "geom") geometry = true;
             else if (tag == "site") {
                 check_class(c);
-                r_.bodies[index].sites.push_back({name_of(c, "site", index + 1), vector(c, "pos", cls, {0, 0, 0}), c->GetLineNum()});
+                r_.bodies[index].sites.push_back({name_of(c, site_kind, index + 1), vector(c, "pos", cls, {0, 0, 0}), c->GetLineNum()});
             } else if (tag == "frame") v_.error(c, "<frame> is not read by lagc: write its pos and quat into the bodies inside it");
         }
         if (!r_.bodies[index].has_inertia && geometry)
-            v_.error(e, "the body '" + r_.bodies[index].name + "' has geoms but no <inertial>: lagc does not compute inertia "
+            v_.error(e, "the body " + quoted(r_.bodies[index].name) + " has geoms but no <inertial>: lagc does not compute inertia "
                         "from geometry; add <inertial pos=\"...\" mass=\"...\" diaginertia=\"...\"/>");
         for (auto const* c = e->FirstChildElement("body"); c; c = c->NextSiblingElement("body")) body(c, static_cast<int>(index), cls);
     }
@@ -226,17 +264,17 @@ private:
         check_class(e);
         joint_def j;
         j.line = e->GetLineNum();
-        j.name = name_of(e, "joint", r_.joint_order.size() + 1);
+        j.name = name_of(e, joint_kind, r_.joint_order.size() + 1);
         std::string type = std::string(e->Name()) == "freejoint" ? "free" : "hinge";
         if (char const* t = attribute(e, "type", cls)) type = t;
         if (type == "hinge") j.type = joint_def::kind::hinge;
         else if (type == "slide") j.type = joint_def::kind::slide;
         else if (type == "ball") j.type = joint_def::kind::ball;
         else if (type == "free") j.type = joint_def::kind::free;
-        else v_.error(e, "a joint's type is hinge, slide, ball or free, not \"" + type + "\"");
+        else v_.error(e, "a joint's type is hinge, slide, ball or free, not \"" + shown(type) + "\"");
         j.pos = vector(e, "pos", cls, {0, 0, 0});
         vec3 const a = vector(e, "axis", cls, {0, 0, 1});
-        double const n = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        double const n = norm(a);
         if (n < 1e-14) v_.error(e, "the joint's axis is zero");
         else j.axis = {a[0] / n, a[1] / n, a[2] / n};
         bool const hinge = j.type == joint_def::kind::hinge;
@@ -255,15 +293,42 @@ private:
             v_.note(e, "armature, damping and stiffness of ball and free joints are ignored");
         if (j.type == joint_def::kind::free && r_.bodies[body].parent != -1)
             v_.error(e, "a free joint belongs to a body of the world (a floating base), not to a body inside another");
+        check_joints_of_body(e, r_.bodies[body], j);
         r_.joint_order.push_back(j.name);
         r_.bodies[body].joints.push_back(j);
+    }
+
+    // MuJoCo's rules for the joints of one body (its mjCBody::Compile): at most 6 degrees of
+    // freedom (so a free joint is its body's only joint), and no rotation after a ball joint,
+    // whose three already turn the body every way.
+    void check_joints_of_body(XMLElement const* e, body_def const& b, joint_def const& added) {
+        auto dofs = [](joint_def const& j) {
+            return j.type == joint_def::kind::free ? 6 : j.type == joint_def::kind::ball ? 3 : 1;
+        };
+        int total = dofs(added);
+        bool free = added.type == joint_def::kind::free;
+        joint_def const* ball = nullptr;
+        for (auto const& j : b.joints) {
+            total += dofs(j);
+            free = free || j.type == joint_def::kind::free;
+            if (j.type == joint_def::kind::ball && !ball) ball = &j;
+        }
+        if (total > 6 && total - dofs(added) <= 6) // once, at the joint that passes 6
+            v_.error(e, "the joint " + quoted(added.name) + " gives the body " + quoted(b.name) + " more than 6 degrees of freedom" +
+                            (free ? " (a free joint is its body's only joint)" : "") +
+                            ": MuJoCo refuses it (\"more than 6 dofs in body\")");
+        else if (ball && (added.type == joint_def::kind::hinge || added.type == joint_def::kind::ball))
+            v_.error(e, "the joint " + quoted(added.name) + " turns the body " + quoted(b.name) + " after the ball joint " +
+                            quoted(ball->name) + ", which already turns it every way: MuJoCo refuses it (\"ball followed by "
+                            "rotation\")");
     }
 
     void inertial(XMLElement const* e, std::size_t index) {
         body_def& b = r_.bodies[index];
         if (b.has_inertia) v_.error(e, "a body has one <inertial>");
         b.has_inertia = true;
-        b.mass = v_.number(e, "mass", -1);
+        auto const mass = v_.numbers(e, "mass", 1); // empty, and reported, when it is no number
+        b.mass = mass.empty() ? 0 : mass[0];
         if (!e->Attribute("mass")) v_.error(e, "<inertial> needs mass");
         else if (b.mass < 0) v_.error(e, "a mass cannot be negative");
         if (!e->Attribute("pos")) v_.error(e, "<inertial> needs pos (the centre of mass)");
@@ -278,6 +343,7 @@ private:
             v_.error(e, "<inertial> needs diaginertia or fullinertia");
         }
         if (e->Attribute("diaginertia") && e->Attribute("fullinertia")) v_.error(e, "<inertial> takes diaginertia or fullinertia, not both");
+        v_.check_inertia(e, J, b.name);
         b.inertia = multiply(multiply(R, J), import::transpose(R));
     }
 };

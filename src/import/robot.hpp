@@ -4,6 +4,8 @@
 // radians, each body's frame relative to its parent's, as MuJoCo composes them.
 #pragma once
 
+#include "common/diagnostics.hpp"
+
 #include <array>
 #include <optional>
 #include <string>
@@ -59,18 +61,22 @@ struct mimic_def {
 
 struct message {
     int line = 0;
-    std::string text;
+    std::string text; // shown safely: no control characters, no bytes that are not UTF-8
     bool error = true; // else a note
 };
 
 struct robot_def {
     std::string name, format; // format: "MJCF" or "URDF"
     vec3 gravity{0, 0, -9.81};
+    int gravity_line = 1; // MJCF's <option>
     std::vector<body_def> bodies; // parents before children
     std::vector<std::string> joint_order; // the coordinates' order (joint names)
     std::vector<mimic_def> mimics;
     std::vector<message> messages;
     bool has_errors() const;
+    // A message at the file's line, its text made safe to print (names.hpp's shown()).
+    void error(int line, std::string const& text);
+    void note(int line, std::string const& text);
 };
 
 // How many coordinates the robot's model has: one per hinge or slide, four per ball joint
@@ -80,32 +86,57 @@ std::size_t coordinate_count(robot_def const& r);
 // Whether `text` is an XML file whose root element is <mujoco> or <robot>.
 bool is_robot_file(std::string const& text);
 
-// The file as a robot; messages (errors, notes) carry the XML line.
-robot_def read_mjcf(std::string const& text);
-robot_def read_urdf(std::string const& text);
-robot_def read_robot(std::string const& text); // by the root element, fixed bodies fused
-
-// Bodies without joints fixed to a moving body are merged into it (mass, centre of mass and
-// inertia combined, sites and children carried over), as MuJoCo's fusestatic does: the
-// composite searches then see one body per joint, and the model is smaller.
-void fuse_fixed_bodies(robot_def& r);
-
 // How a body's mass distribution is written: by its centre of mass and its inertia about it
 // (the file's own numbers), or by the parameters the dynamics are linear in — mass m, first
 // moments m·c and the inertia about the body's frame origin (Khalil and Gautier's standard
 // parameters), which inverse_dynamics_regressor takes as its π.
 enum class inertial_form { centre_of_mass, linear };
 
-// The robot as a .lag model text (write_lag.cpp), `source` named in its comments.
+// The file as a robot; messages (errors, notes) carry the XML line.
+robot_def read_mjcf(std::string const& text);
+robot_def read_urdf(std::string const& text);
+// By the root element, fixed bodies fused; then what no model can be made of is an error at
+// its line: no joint at all, a number the .lag in `form` would hold that is not finite (a
+// sum of huge masses, m·c of the linear form).
+robot_def read_robot(std::string const& text, inertial_form form = inertial_form::centre_of_mass);
+
+// Bodies without joints fixed to a moving body are merged into it (mass, centre of mass and
+// inertia combined, sites and children carried over), as MuJoCo's fusestatic does: the
+// composite searches then see one body per joint, and the model is smaller. Linear in the
+// number of bodies; a merged body whose numbers overflow is an error at its line.
+void fuse_fixed_bodies(robot_def& r);
+
+// Every number the .lag in `form` will hold (checks.cpp): finite, else an error at the line
+// of the body, joint or element it comes from.
+void check_numbers(robot_def& r, inertial_form form);
+
+// How many position outputs the model will have: the sites, and URDF's links, of the bodies
+// that move (each costs a Jacobian and a drift; --max-outputs bounds them).
+std::size_t output_count(robot_def const& r);
+
+// The messages as diagnostics of `text`, the file as read (each at its line's start, in the
+// order of the lines), for the diagnostics engine to print like a .lag file's: the line shown,
+// -w and --max-diagnostics applied.
+void report(robot_def const& r, std::string const& text, diagnostics& diags);
+
+// The robot as a .lag model text (write_lag.cpp), `source` named in its comments. A number
+// that is not finite is never written (std::domain_error; read_robot has refused it).
 std::string write_lag(robot_def const& robot, std::string const& source,
                       inertial_form form = inertial_form::centre_of_mass);
 
 // The rotation of a unit quaternion (w, x, y, z); of rpy (URDF: Rz(y) Ry(p) Rx(r)); of an
 // axis and angle; products.
+// Normalising divides by the length, computed without overflow (norm()).
 mat3 quaternion_matrix(std::array<double, 4> q);
 mat3 axis_angle_matrix(vec3 axis, double angle);
 mat3 multiply(mat3 const& a, mat3 const& b);
 mat3 transpose(mat3 const& a);
 vec3 rotate(mat3 const& a, vec3 const& v);
+
+// The Euclidean length of v[0..n): v scaled first by the power of two of its largest
+// component, which is exact, so the length of an ordinary vector is the same double as
+// sqrt(Σ v²) and that of (1e200, 1e200) is 1.41e200, not inf (nor that of 1e-200s 0).
+double norm(double const* v, std::size_t n);
+inline double norm(vec3 const& v) { return norm(v.data(), 3); }
 
 } // namespace lagc::import

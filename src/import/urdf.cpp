@@ -3,11 +3,13 @@
 // three fixed-axis angles: R = Rz(yaw) Ry(pitch) Rx(roll)) places the child's frame in the
 // parent's, its axis (default 1 0 0) is in the child's frame; an inertial's origin places
 // the centre of mass and turns the inertia tensor. Coordinates in the joints' file order.
+#include "import/names.hpp"
 #include "import/robot.hpp"
 #include "import/xml_values.hpp"
 
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace lagc::import {
 
@@ -36,9 +38,10 @@ public:
         for (auto const* e = root->FirstChildElement("link"); e; e = e->NextSiblingElement("link")) {
             char const* n = e->Attribute("name");
             if (!n) v_.error(e, "a <link> needs a name");
-            else if (!links_.emplace(n, e).second) v_.error(e, std::string("a second link named '") + n + "'");
+            else if (!links_.emplace(n, e).second) v_.error(e, "a second link named " + quoted(n));
         }
         std::map<std::string, std::size_t> child_of;
+        std::map<std::string, int> joint_lines; // each joint name's first line
         for (auto const* e = root->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
             urdf_joint j{e, e->Attribute("name") ? e->Attribute("name") : "", e->Attribute("type") ? e->Attribute("type") : "", "", ""};
             if (auto const* p = e->FirstChildElement("parent"); p && p->Attribute("link")) j.parent = p->Attribute("link");
@@ -48,9 +51,12 @@ public:
                 continue;
             }
             for (auto const& l : {j.parent, j.child})
-                if (!links_.count(l)) v_.error(e, "the joint '" + j.name + "' names the link '" + l + "', which the file does not have");
+                if (!links_.count(l)) v_.error(e, "the joint " + quoted(j.name) + " names the link " + quoted(l) + ", which the file does not have");
             if (!child_of.emplace(j.child, joints_.size()).second)
-                v_.error(e, "the link '" + j.child + "' is the child of two joints (a URDF is a tree)");
+                v_.error(e, "the link " + quoted(j.child) + " is the child of two joints (a URDF is a tree)");
+            if (auto const [at, first] = joint_lines.emplace(j.name, e->GetLineNum()); !first)
+                v_.error(e, "a second joint named " + quoted(j.name) + " (the first is at line " + std::to_string(at->second) +
+                                "): a URDF's joint names are unique");
             joints_.push_back(j);
         }
         if (r_.has_errors()) return;
@@ -58,34 +64,13 @@ public:
         for (auto const* e = root->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
             if (!child_of.count(e->Attribute("name"))) roots.push_back(e->Attribute("name"));
         if (roots.size() != 1) {
-            v_.error(root, roots.empty() ? "every link is some joint's child: a URDF is a tree with one root link"
-                                         : "the links '" + roots[0] + "' and '" + roots[1] + "' are both roots (no joint's child): a URDF is one tree");
+            v_.error(root, links_.empty()   ? "the robot has no <link>: a URDF is a tree of links"
+                           : roots.empty() ? "every link is some joint's child: a URDF is a tree with one root link"
+                                         : "the links " + quoted(roots[0]) + " and " + quoted(roots[1]) +
+                                               " are both roots (no joint's child): a URDF is one tree");
             return;
         }
-        // The root is fixed to the world.
-        body_def base;
-        base.element = "<link>";
-        base.name = roots[0];
-        base.line = links_.at(roots[0])->GetLineNum();
-        inertial(links_.at(roots[0]), base);
-        r_.bodies.push_back(base);
-        // Each link's joints to its children, in file order; the tree depth first from the root
-        // (a stack, not recursion: a file may be a chain of any length), parents before children.
-        std::multimap<std::string, std::size_t> below;
-        for (std::size_t k = 0; k < joints_.size(); ++k) below.emplace(joints_[k].parent, k);
-        std::vector<std::pair<std::size_t, int>> pending; // (joint, parent body)
-        auto push_children = [&](std::string const& link, int body) {
-            auto const [first, last] = below.equal_range(link);
-            std::vector<std::size_t> children;
-            for (auto it = first; it != last; ++it) children.push_back(it->second);
-            for (auto it = children.rbegin(); it != children.rend(); ++it) pending.push_back({*it, body});
-        };
-        push_children(roots[0], 0);
-        while (!pending.empty()) {
-            auto const [k, parent] = pending.back();
-            pending.pop_back();
-            push_children(joints_[k].child, add(joints_[k], parent));
-        }
+        build_tree(roots[0], child_of);
         for (auto const& j : joints_)
             if (j.type != "fixed") r_.joint_order.push_back(j.name);
         check_mimics();
@@ -96,31 +81,79 @@ public:
                 break;
             }
         }
-        if (limits_line_) r_.messages.push_back({limits_line_, "joint limits are ignored: lagc models no contacts or limits", false});
+        if (limits_line_) r_.note(limits_line_, "joint limits are ignored: lagc models no contacts or limits");
     }
 
 private:
+    // The bodies: the root fixed to the world, then each link's joints to its children, in
+    // file order, the tree depth first (a stack, not recursion: a file may be a chain of any
+    // length), parents before children. A link it does not reach hangs in a closed loop
+    // detached from the root (each link has one parent joint, the root none): an error.
+    void build_tree(std::string const& root, std::map<std::string, std::size_t> const& child_of) {
+        body_def base;
+        base.element = "<link>";
+        base.name = root;
+        base.line = links_.at(root)->GetLineNum();
+        inertial(links_.at(root), base);
+        r_.bodies.push_back(base);
+        std::multimap<std::string, std::size_t> below;
+        for (std::size_t k = 0; k < joints_.size(); ++k) below.emplace(joints_[k].parent, k);
+        std::vector<std::pair<std::size_t, int>> pending; // (joint, parent body)
+        std::vector<bool> reached(joints_.size(), false);
+        auto push_children = [&](std::string const& link, int body) {
+            auto const [first, last] = below.equal_range(link);
+            std::vector<std::size_t> children;
+            for (auto it = first; it != last; ++it) children.push_back(it->second);
+            for (auto it = children.rbegin(); it != children.rend(); ++it) pending.push_back({*it, body});
+        };
+        push_children(root, 0);
+        while (!pending.empty()) {
+            auto const [k, parent] = pending.back();
+            pending.pop_back();
+            reached[k] = true;
+            push_children(joints_[k].child, add(joints_[k], parent));
+        }
+        for (std::size_t k = 0; k < joints_.size(); ++k)
+            if (!reached[k]) return report_loop(k, root, child_of);
+    }
+
+    // Joint k, which the tree does not reach, hangs from a closed loop of links: each link but
+    // the root has one parent joint, so its parents, followed up from k, never end at the root.
+    void report_loop(std::size_t k, std::string const& root, std::map<std::string, std::size_t> const& child_of) {
+        std::map<std::string, std::size_t> seen; // link → its place on the path
+        std::vector<std::string> path;
+        std::string link = joints_[k].parent;
+        while (seen.emplace(link, path.size()).second) {
+            path.push_back(link);
+            link = joints_[child_of.at(link)].parent;
+        }
+        std::string loop;
+        for (std::size_t i = seen.at(link), shown_links = 0; i < path.size(); ++i, ++shown_links)
+            loop += shown_links == 5 ? ", …" : shown_links > 5 ? "" : (loop.empty() ? "" : ", ") + quoted(path[i]);
+        v_.error(joints_[child_of.at(link)].e, "the links " + loop + " form a closed loop of joints, detached from the root link " +
+                                                    quoted(root) + ": a URDF is a tree (write the loop's closing joint as a "
+                                                    "constraint in the .lag)");
+    }
+
     xml_values v_;
     robot_def& r_;
     std::map<std::string, XMLElement const*> links_;
     std::vector<urdf_joint> joints_;
     int limits_line_ = 0;
 
-    // A mimic couples two revolute, continuous or prismatic joints of the file.
+    // A mimic couples two revolute, continuous or prismatic joints of the file (looked up in a
+    // set: a file of 20,000 mimics is not 20,000² comparisons).
     void check_mimics() {
-        auto coordinate = [&](std::string const& name) {
-            for (auto const& j : joints_)
-                if (j.name == name) return j.type == "revolute" || j.type == "continuous" || j.type == "prismatic";
-            return false;
-        };
+        std::set<std::string> coordinates;
+        for (auto const& j : joints_)
+            if (j.type == "revolute" || j.type == "continuous" || j.type == "prismatic") coordinates.insert(j.name);
         for (auto const& m : r_.mimics) {
-            if (!coordinate(m.joint))
-                r_.messages.push_back({m.line, "a <mimic> belongs to a revolute, continuous or prismatic joint", true});
-            else if (!coordinate(m.leader))
-                r_.messages.push_back({m.line, "the <mimic> joint '" + m.leader +
-                                                   "' is not a revolute, continuous or prismatic joint of this file", true});
+            if (!coordinates.count(m.joint))
+                r_.error(m.line, "a <mimic> belongs to a revolute, continuous or prismatic joint");
+            else if (!coordinates.count(m.leader))
+                r_.error(m.line, "the <mimic> joint " + quoted(m.leader) + " is not a revolute, continuous or prismatic joint of this file");
             else if (m.leader == m.joint)
-                r_.messages.push_back({m.line, "a joint cannot mimic itself", true});
+                r_.error(m.line, "a joint cannot mimic itself");
         }
     }
 
@@ -148,6 +181,7 @@ private:
             double const xx = v_.number(i, "ixx", 0), yy = v_.number(i, "iyy", 0), zz = v_.number(i, "izz", 0),
                          xy = v_.number(i, "ixy", 0), xz = v_.number(i, "ixz", 0), yz = v_.number(i, "iyz", 0);
             J = {xx, xy, xz, xy, yy, yz, xz, yz, zz};
+            v_.check_inertia(i, J, b.name);
         } else {
             v_.error(e, "<inertial> needs <inertia ixx=... iyy=... izz=.../>");
         }
@@ -167,7 +201,10 @@ private:
         joint_def d;
         d.name = j.name;
         d.line = j.e->GetLineNum();
-        if (auto const* a = j.e->FirstChildElement("axis")) d.axis = v_.unit(a, "xyz", {1, 0, 0});
+        // Only these joints have an axis: a fixed or floating joint's is ignored (the URDF
+        // specification; CAD exporters write <axis xyz="0 0 0"/> into fixed joints).
+        bool const axis = j.type == "revolute" || j.type == "continuous" || j.type == "prismatic";
+        if (auto const* a = j.e->FirstChildElement("axis"); a && axis) d.axis = v_.unit(a, "xyz", {1, 0, 0});
         else d.axis = {1, 0, 0};
         if (auto const* dyn = j.e->FirstChildElement("dynamics")) {
             d.damping = v_.number(dyn, "damping", 0);
@@ -189,7 +226,7 @@ private:
         else if (j.type == "prismatic") d.type = joint_def::kind::slide;
         else if (j.type == "floating") d.type = joint_def::kind::free;
         else if (j.type == "planar") v_.error(j.e, "planar joints are not read by lagc: write two prismatic joints and a revolute one");
-        else if (j.type != "fixed") v_.error(j.e, "a joint's type is revolute, continuous, prismatic, fixed or floating, not \"" + j.type + "\"");
+        else if (j.type != "fixed") v_.error(j.e, "a joint's type is revolute, continuous, prismatic, fixed or floating, not \"" + shown(j.type) + "\"");
         if (d.type == joint_def::kind::free && parent != 0)
             v_.error(j.e, "a floating joint's parent is the root link (a floating base)");
         if (j.type != "fixed" && j.type != "planar") b.joints.push_back(d);

@@ -6,16 +6,14 @@
 // zeros fold. A body that no joint moves (the world's, a URDF's root) has no energy terms.
 #include "import/robot.hpp"
 
-#include "common/cxx_names.hpp"
-#include "frontend/check.hpp"
+#include "import/names.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <map>
 #include <cmath>
-#include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace lagc::import {
 
@@ -24,6 +22,8 @@ namespace {
 double const pi = 3.14159265358979323846;
 
 std::string num(double x) {
+    // read_robot refuses a file whose numbers overflow; this is for a description made otherwise.
+    if (!std::isfinite(x)) throw std::domain_error("a number that is not finite would be written into the .lag");
     if (x == 0) return "0.0";
     char buffer[64];
     auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, x);
@@ -42,8 +42,9 @@ std::string vec(vec3 const& v) {
 bool is_zero(vec3 const& v) { return v[0] == 0 && v[1] == 0 && v[2] == 0; }
 
 // A name from the file inside a # comment: no line end (or other control character) may
-// end the comment and start a statement.
+// end the comment and start a statement; a name of more than 200 characters is cut (shown()).
 std::string commented(std::string const& text) {
+    if (text.size() > 200) return shown(text);
     std::string out;
     for (unsigned char c : text) out.push_back(c < 0x20 || c == 0x7F ? '?' : static_cast<char>(c));
     return out;
@@ -152,11 +153,13 @@ public:
             out_ << "# velocity w in its own axes, its centre of mass p and inertia J. Extend it with\n"
                  << "# constraints, loads and outputs, and compile it with lagc like any model.\n";
         out_ << "model " << model_name_ << "\n";
-        double const g = std::sqrt(r_.gravity[0] * r_.gravity[0] + r_.gravity[1] * r_.gravity[1] + r_.gravity[2] * r_.gravity[2]);
+        double const g = norm(r_.gravity);
         if (g > 0) out_ << "parameter " << g_ << " = " << num(g) << "\n";
-        if (!quaternions_.empty() || !r_.mimics.empty()) out_ << "parameter " << gain_ << " = 10.0\n";
+        if (quaternions_ || !r_.mimics.empty()) out_ << "parameter " << gain_ << " = 10.0\n";
         parameters();
-        out_ << "coordinate " << join(coordinates_) << "\n";
+        // None only in a description read_robot has not checked (it refuses a robot without
+        // joints): then the model's own "no coordinates" error, not a bare `coordinate`.
+        if (!coordinates_.empty()) out_ << "coordinate " << join(coordinates_) << "\n";
         if (!inputs_.empty()) out_ << "input " << join(inputs_) << "\n";
         for (std::size_t i = 0; i < r_.bodies.size(); ++i)
             if (moving_[i]) body(i, g);
@@ -166,7 +169,7 @@ public:
             out_ << "constraint " << coordinate_of(m.joint) << " = " << num(m.multiplier) << "*" << coordinate_of(m.leader)
                  << (m.offset != 0 ? " + " + num(m.offset) : std::string()) << "\n";
         }
-        if (!quaternions_.empty() || !r_.mimics.empty()) out_ << "baumgarte alpha = " << gain_ << ", beta = " << gain_ << "\n";
+        if (quaternions_ || !r_.mimics.empty()) out_ << "baumgarte alpha = " << gain_ << ", beta = " << gain_ << "\n";
         return out_.str();
     }
 
@@ -175,18 +178,22 @@ private:
     std::string source_;
     inertial_form form_;
     std::ostringstream out_;
-    std::set<std::string> used_;
+    name_maker names_;
     std::string model_name_, g_, gain_;
     std::vector<std::string> suffix_;
     std::vector<bool> moving_;
     std::vector<std::string> coordinates_, inputs_;
     // Each joint's names in the model: its coordinates (one for a hinge or slide, 4 or 7 for
-    // a ball or free joint) and its inputs (1, 3 or 6).
+    // a ball or free joint), its inputs (1, 3 or 6), and a hinge's or slide's parameters.
+    // By the joint itself, not its name: a description need not have unique names.
     struct joint_names {
         std::vector<std::string> coordinates, inputs;
+        std::string armature, damping, stiffness;
     };
-    std::map<std::string, joint_names> names_;
-    std::vector<std::string> quaternions_;
+    std::map<joint_def const*, joint_names> joints_;
+    std::map<std::string, joint_def const*> joint_named_; // the first of each name (mimics)
+    std::vector<std::vector<std::string>> outputs_;       // each body's sites'
+    bool quaternions_ = false;
 
     static std::string join(std::vector<std::string> const& v) {
         std::string s;
@@ -194,44 +201,32 @@ private:
         return s;
     }
 
-    // Letters, digits and single underscores; a leading letter ("n" when there is none).
-    static std::string sanitized(std::string const& raw) {
-        std::string s;
-        for (char c : raw) {
-            char const k = std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-            if (k != '_' || (!s.empty() && s.back() != '_')) s.push_back(k);
+    std::string fresh(std::string const& raw) { return names_.fresh(raw); }
+
+    // The joints in the order of the file's coordinates (joint_order, a name each); a joint it
+    // does not name, after them.
+    std::vector<joint_def const*> joints_in_order() {
+        std::map<std::string, std::vector<joint_def const*>> by_name;
+        for (auto const& b : r_.bodies)
+            for (auto const& j : b.joints) by_name[j.name].push_back(&j), joint_named_.emplace(j.name, &j);
+        std::vector<joint_def const*> order;
+        std::map<joint_def const*, bool> listed;
+        for (auto const& name : r_.joint_order) {
+            auto it = by_name.find(name);
+            if (it == by_name.end() || it->second.empty()) continue;
+            order.push_back(it->second.front());
+            listed[it->second.front()] = true;
+            it->second.erase(it->second.begin());
         }
-        if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) s.insert(s.begin(), 'n');
-        return s;
+        for (auto const& b : r_.bodies)
+            for (auto const& j : b.joints)
+                if (!listed.count(&j)) order.push_back(&j);
+        return order;
     }
 
-    // A name of the language made from `raw`, not yet used.
-    std::string fresh(std::string const& raw) {
-        std::string const s = sanitized(raw);
-        std::string name = s;
-        for (int k = 2; used_.count(name) || is_reserved_word(name) || !is_usable_cxx_name(name, cxx_name_use::field); ++k)
-            name = s + "_" + std::to_string(k);
-        used_.insert(name);
-        return name;
-    }
-
-    // A body's suffix, with every name made from it free.
-    std::string body_suffix(std::string const& raw) {
-        static char const* const prefixes[] = {"m_",   "cx_",  "cy_",  "cz_",  "Jxx_", "Jyy_", "Jzz_", "Jxy_",
-                                               "Jxz_", "Jyz_", "T_",   "R_",   "o_",   "w_",   "p_",   "J_",
-                                               "mx_",  "my_",  "mz_",  "Kxx_", "Kyy_", "Kzz_", "Kxy_", "Kxz_",
-                                               "Kyz_", "h_",   "K_",   "Q_",   "N_"};
-        std::string const base = sanitized(raw);
-        for (int k = 1;; ++k) {
-            std::string const s = k == 1 ? base : base + "_" + std::to_string(k);
-            bool free = true;
-            for (auto p : prefixes) free = free && !used_.count(p + s);
-            if (!free) continue;
-            for (auto p : prefixes) used_.insert(p + s);
-            return s;
-        }
-    }
-
+    // Every name of the model, made once in an order that keeps the names of a file lagc
+    // always read as they were: the coordinates, inputs, g, the bodies' suffixes (with every
+    // name made from them: m_, Jxx_, T_, …), the joints' parameters, the outputs.
     void plan() {
         model_name_ = fresh(r_.name);
         moving_.assign(r_.bodies.size(), false);
@@ -239,37 +234,56 @@ private:
             auto const& b = r_.bodies[i];
             moving_[i] = !b.joints.empty() || (b.parent >= 0 && moving_[b.parent]);
         }
-        // Coordinates in the file's order of joints.
-        std::map<std::string, joint_def const*> by_name;
-        for (auto const& b : r_.bodies)
-            for (auto const& j : b.joints) by_name[j.name] = &j;
-        for (auto const& name : r_.joint_order) {
-            joint_def const& j = *by_name.at(name);
-            std::vector<std::string>& names = names_[name].coordinates;
-            if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) {
-                names = {fresh(name)};
-            } else {
-                if (j.type == joint_def::kind::free)
-                    for (auto x : {"_x", "_y", "_z"}) names.push_back(fresh(name + x));
-                for (auto x : {"_qw", "_qx", "_qy", "_qz"}) names.push_back(fresh(name + x));
-                quaternions_.push_back(name);
-            }
-            coordinates_.insert(coordinates_.end(), names.begin(), names.end());
-        }
-        for (auto const& name : r_.joint_order) {
-            joint_def const& j = *by_name.at(name);
-            std::vector<std::string>& inputs = names_[name].inputs;
-            if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) inputs.push_back(fresh("tau_" + name));
-            else {
-                if (j.type == joint_def::kind::free)
-                    for (auto x : {"_fx", "_fy", "_fz"}) inputs.push_back(fresh(name + x));
-                for (auto x : {"_tx", "_ty", "_tz"}) inputs.push_back(fresh(name + x));
-            }
-            inputs_.insert(inputs_.end(), inputs.begin(), inputs.end());
-        }
+        std::vector<joint_def const*> const order = joints_in_order();
+        for (joint_def const* j : order) plan_coordinates(*j);
+        for (joint_def const* j : order) plan_inputs(*j);
         g_ = fresh("g");
         gain_ = fresh("stabilization");
-        for (auto const& b : r_.bodies) suffix_.push_back(body_suffix(b.name));
+        static std::vector<std::string> const prefixes = {"m_",   "cx_", "cy_", "cz_", "Jxx_", "Jyy_", "Jzz_", "Jxy_",
+                                                          "Jxz_", "Jyz_", "T_",  "R_",  "o_",   "w_",   "p_",   "J_",
+                                                          "mx_",  "my_", "mz_", "Kxx_", "Kyy_", "Kzz_", "Kxy_", "Kxz_",
+                                                          "Kyz_", "h_",  "K_",  "Q_",  "N_"};
+        for (auto const& b : r_.bodies) suffix_.push_back(names_.fresh_suffix(language_name(b.name), prefixes));
+        for (auto const& b : r_.bodies)
+            for (auto const& j : b.joints) {
+                if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
+                joint_names& n = joints_.at(&j);
+                std::string const& c = n.coordinates[0];
+                if (j.armature != 0) n.armature = fresh("armature_" + c);
+                if (j.damping != 0) n.damping = fresh("damping_" + c);
+                if (j.stiffness != 0) n.stiffness = fresh("stiffness_" + c);
+            }
+        outputs_.resize(r_.bodies.size());
+        for (std::size_t i = 0; i < r_.bodies.size(); ++i)
+            if (moving_[i])
+                for (auto const& site : r_.bodies[i].sites) outputs_[i].push_back(fresh(short_raw(site.name)));
+    }
+
+    void plan_coordinates(joint_def const& j) {
+        std::string const raw = short_raw(j.name);
+        std::vector<std::string>& names = joints_[&j].coordinates;
+        if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) {
+            names = {fresh(raw)};
+        } else {
+            if (j.type == joint_def::kind::free)
+                for (auto x : {"_x", "_y", "_z"}) names.push_back(fresh(raw + x));
+            for (auto x : {"_qw", "_qx", "_qy", "_qz"}) names.push_back(fresh(raw + x));
+            quaternions_ = true;
+        }
+        coordinates_.insert(coordinates_.end(), names.begin(), names.end());
+    }
+
+    void plan_inputs(joint_def const& j) {
+        std::string const raw = short_raw(j.name);
+        std::vector<std::string>& inputs = joints_[&j].inputs;
+        if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) {
+            inputs.push_back(fresh("tau_" + raw));
+        } else {
+            if (j.type == joint_def::kind::free)
+                for (auto x : {"_fx", "_fy", "_fz"}) inputs.push_back(fresh(raw + x));
+            for (auto x : {"_tx", "_ty", "_tz"}) inputs.push_back(fresh(raw + x));
+        }
+        inputs_.insert(inputs_.end(), inputs.begin(), inputs.end());
     }
 
     bool has_mass(body_def const& b) const {
@@ -295,12 +309,11 @@ private:
         for (auto const& b : r_.bodies)
             for (auto const& j : b.joints) {
                 if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
-                std::string const& c = coordinate_of(j.name);
+                joint_names const& n = joints_.at(&j);
                 std::vector<std::string> p;
-                if (j.armature != 0) p.push_back("armature_" + c + " = " + num(j.armature));
-                if (j.damping != 0) p.push_back("damping_" + c + " = " + num(j.damping));
-                if (j.stiffness != 0) p.push_back("stiffness_" + c + " = " + num(j.stiffness));
-                for (auto& x : p) used_.insert(x.substr(0, x.find(' ')));
+                if (j.armature != 0) p.push_back(n.armature + " = " + num(j.armature));
+                if (j.damping != 0) p.push_back(n.damping + " = " + num(j.damping));
+                if (j.stiffness != 0) p.push_back(n.stiffness + " = " + num(j.stiffness));
                 if (!p.empty()) out_ << "parameter " << join(p) << "\n";
             }
     }
@@ -367,11 +380,10 @@ private:
     // that lagc's composites take the body as the root of its tree; on |q| = 1 they are the
     // unit quaternion's), the norm a constraint.
     void quaternion_joint(joint_def const& j, std::string const& s, motion& m) {
-        auto const& cs = names_.at(j.name).coordinates;
+        auto const& cs = joints_.at(&j).coordinates;
         std::size_t const k = j.type == joint_def::kind::free ? 3 : 0;
         std::string const qw = cs[k], qx = cs[k + 1], qy = cs[k + 2], qz = cs[k + 3];
-        std::string const Q = "Q_" + s, N = "N_" + s;
-        used_.insert(Q), used_.insert(N);
+        std::string const Q = "Q_" + s, N = "N_" + s; // the body's suffix made them free
         auto sq = [](std::string const& x) { return x + "^2"; };
         out_ << "let " << N << " = " << sq(qw) << " + " << sq(qx) << " + " << sq(qy) << " + " << sq(qz) << "\n";
         out_ << "let " << Q << " = [[" << sq(qw) << " + " << sq(qx) << " - " << sq(qy) << " - " << sq(qz) << ", 2*(" << qx
@@ -404,7 +416,7 @@ private:
         }
         m.origin = free_joint || is_zero(b.pos) ? "" : vec(b.pos);
         for (auto const& j : b.joints) {
-            auto const& cs = names_.at(j.name).coordinates;
+            auto const& cs = joints_.at(&j).coordinates;
             if (j.type == joint_def::kind::hinge) {
                 std::string const t = turn(j.axis, displacement(cs[0], j.ref));
                 if (!is_zero(j.pos)) m.offset += " + " + m.prefix() + "(" + vec(j.pos) + " - " + t + "*" + vec(j.pos) + ")";
@@ -426,8 +438,11 @@ private:
         auto const& b = r_.bodies[i];
         std::string const& s = suffix_[i];
         out_ << "# body '" << commented(b.name) << "' (" << b.element << ", line " << b.line << ")";
-        for (std::size_t k = 0; k < b.merged.size(); ++k)
-            out_ << (k == 0 ? ", with '" : ", '") << commented(b.merged[k]) << "'" << (k + 1 == b.merged.size() ? " merged" : "");
+        // The first 20 merged bodies by name (a file may fix 100,000 to one body).
+        std::size_t const listed = std::min<std::size_t>(b.merged.size(), 20);
+        for (std::size_t k = 0; k < listed; ++k) out_ << (k == 0 ? ", with '" : ", '") << commented(b.merged[k]) << "'";
+        if (b.merged.size() > listed) out_ << " and " << b.merged.size() - listed << " more";
+        if (listed > 0) out_ << " merged";
         out_ << "\n";
         bool const free_joint = !b.joints.empty() && b.joints[0].type == joint_def::kind::free;
         parent_frame const parent = parent_of(b, free_joint);
@@ -452,10 +467,9 @@ private:
         out_ << "let w_" << s << " = " << (m.w.empty() ? "[0, 0, 0]" : m.w) << "\n";
         energy(b, s, g);
         inputs(b, s);
-        for (auto const& site : b.sites) {
-            std::string const name = fresh(site.name);
-            out_ << "output " << name << " = o_" << s << (is_zero(site.pos) ? "" : " + R_" + s + "*" + vec(site.pos)) << "\n";
-        }
+        for (std::size_t k = 0; k < b.sites.size(); ++k)
+            out_ << "output " << outputs_[i][k] << " = o_" << s
+                 << (is_zero(b.sites[k].pos) ? "" : " + R_" + s + "*" + vec(b.sites[k].pos)) << "\n";
     }
 
     // w = Tᵀ w_parent + Σ_k (t_{k+1} … t_last)ᵀ a_k q̇_k over the body's hinges: the parent's
@@ -475,10 +489,11 @@ private:
     void energy(body_def const& b, std::string const& s, double g) {
         for (auto const& j : b.joints) {
             if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
-            std::string const& c = coordinate_of(j.name);
-            if (j.armature != 0) out_ << "kinetic 0.5*armature_" << c << "*der(" << c << ")^2\n";
-            if (j.damping != 0) out_ << "dissipation 0.5*damping_" << c << "*der(" << c << ")^2\n";
-            if (j.stiffness != 0) out_ << "potential 0.5*stiffness_" << c << "*(" << displacement(c, j.springref) << ")^2\n";
+            joint_names const& n = joints_.at(&j);
+            std::string const& c = n.coordinates[0];
+            if (j.armature != 0) out_ << "kinetic 0.5*" << n.armature << "*der(" << c << ")^2\n";
+            if (j.damping != 0) out_ << "dissipation 0.5*" << n.damping << "*der(" << c << ")^2\n";
+            if (j.stiffness != 0) out_ << "potential 0.5*" << n.stiffness << "*(" << displacement(c, j.springref) << ")^2\n";
         }
         if (!has_mass(b)) return;
         if (form_ == inertial_form::linear) return linear_energy(s, g);
@@ -512,26 +527,26 @@ private:
 
     void inputs(body_def const& b, std::string const& s) {
         for (auto const& j : b.joints) {
-            auto const& cs = names_.at(j.name).coordinates;
+            auto const& cs = joints_.at(&j).coordinates;
             if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) {
-                out_ << "force " << input_of(j.name, 0) << " on " << cs[0] << "\n";
+                out_ << "force " << input_of(j, 0) << " on " << cs[0] << "\n";
                 continue;
             }
             std::size_t k = 0;
             if (j.type == joint_def::kind::free) {
-                out_ << "force [" << input_of(j.name, 0) << ", " << input_of(j.name, 1) << ", " << input_of(j.name, 2)
+                out_ << "force [" << input_of(j, 0) << ", " << input_of(j, 1) << ", " << input_of(j, 2)
                      << "] at o_" << s << "\n";
                 k = 3;
             }
-            out_ << "torque [" << input_of(j.name, k) << ", " << input_of(j.name, k + 1) << ", " << input_of(j.name, k + 2)
+            out_ << "torque [" << input_of(j, k) << ", " << input_of(j, k + 1) << ", " << input_of(j, k + 2)
                  << "] at w_" << s << "\n";
         }
     }
 
-    std::string const& input_of(std::string const& joint, std::size_t k) const { return names_.at(joint).inputs[k]; }
+    std::string const& input_of(joint_def const& j, std::size_t k) const { return joints_.at(&j).inputs[k]; }
 
-    // A hinge's or slide's one coordinate.
-    std::string const& coordinate_of(std::string const& joint) const { return names_.at(joint).coordinates[0]; }
+    // The one coordinate of the hinge or slide a mimic names.
+    std::string const& coordinate_of(std::string const& joint) const { return joints_.at(joint_named_.at(joint)).coordinates[0]; }
 
     static std::string axis_rate(vec3 const& a, std::string const& c) {
         std::string out = "[";

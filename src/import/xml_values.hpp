@@ -14,8 +14,8 @@ namespace lagc::import {
 class xml_values {
 public:
     explicit xml_values(robot_def& r) : r_(r) {}
-    void error(tinyxml2::XMLElement const* e, std::string const& text) { r_.messages.push_back({e ? e->GetLineNum() : 0, text, true}); }
-    void note(tinyxml2::XMLElement const* e, std::string const& text) { r_.messages.push_back({e ? e->GetLineNum() : 0, text, false}); }
+    void error(tinyxml2::XMLElement const* e, std::string const& text) { r_.error(e ? e->GetLineNum() : 0, text); }
+    void note(tinyxml2::XMLElement const* e, std::string const& text) { r_.note(e ? e->GetLineNum() : 0, text); }
     // The attribute's numbers (empty when absent); exactly `count` of them, or an error.
     std::vector<double> numbers(tinyxml2::XMLElement const* e, char const* attribute, std::size_t count,
                                 char const* text = nullptr);
@@ -24,6 +24,11 @@ public:
     vec3 vector(tinyxml2::XMLElement const* e, char const* attribute, vec3 fallback);
     // A unit vector (normalised; a zero vector is an error).
     vec3 unit(tinyxml2::XMLElement const* e, char const* attribute, vec3 fallback);
+    // An inertia tensor (about the centre of mass) that MuJoCo takes, else an error at e's
+    // line with MuJoCo's reason: its principal moments not negative (positive semi-definite)
+    // and each at most the sum of the other two (the triangle inequality, which every
+    // distribution of mass meets), both up to rounding.
+    void check_inertia(tinyxml2::XMLElement const* e, mat3 const& J, std::string const& body);
     robot_def& robot() { return r_; }
 
 private:
@@ -33,7 +38,8 @@ private:
 // The text as an XML document; false, with an error at the line tinyxml2 names, if it is not one.
 bool parse_xml(std::string const& text, tinyxml2::XMLDocument& doc, robot_def& r);
 
-// Numbers separated by blanks; false if something else is there.
-bool parse_numbers(std::string const& text, std::vector<double>& out);
+// Numbers separated by blanks; false if something else is there, or a number that is not
+// finite (nan, inf, 1e400: then that number's text in `not_finite`).
+bool parse_numbers(std::string const& text, std::vector<double>& out, std::string* not_finite = nullptr);
 
 } // namespace lagc::import
