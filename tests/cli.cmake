@@ -287,6 +287,13 @@ if(NOT (rc EQUAL 0 AND err MATCHES "forward_dynamics_quasi" AND quadruped_code M
         AND NOT err MATCHES "dynamics_terms" AND err MATCHES "by the articulated-body algorithm, with no M formed"))
   fail("the floating quadruped's forward dynamics is the articulated-body algorithm's (${rc}): ${err}")
 endif()
+# ANYmal C's frames (6-digit quaternions) were written as 16-digit axes and angles, and the
+# articulated-body algorithm's numbers left the doubles (issue 46): it was refused, then took
+# M + rho A^T A; written with the file's own digits, it takes the algorithm.
+run(rc out err ${SOURCE_DIR}/tests/robots/anymal_c.xml -o ${WORK_DIR}/anymal_c.cpp)
+if(NOT (rc EQUAL 0 AND err MATCHES "by the articulated-body algorithm, with no M formed"))
+  fail("ANYmal C's forward dynamics is the articulated-body algorithm's (${rc}): ${err}")
+endif()
 at_most_times("inverse_dynamics +operations [0-9]+ before CSE, ([0-9]+) after" ${SOURCE_DIR}/tests/robots/quadruped.xml
               ${WORK_DIR}/quadruped_fixed.xml 22 10 "the floating quadruped's inverse dynamics against a fixed base's")
 

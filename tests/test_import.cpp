@@ -415,6 +415,32 @@ TEST(ImportMjcf, TheJointsOfOneBodyFollowMuJoCosRules) {
     EXPECT_EQ(first_error(body("<joint/><joint/><joint/><joint/><joint/><joint/>")), "");
 }
 
+// A frame's turn is written with the file's own digits: a quat as the exact ratios of
+// Q(q)/|q|^2, URDF's rpy as three turns. From the rotation matrix instead (an axis of 16
+// digits), the square roots of 32-digit rationals made ANYmal C's derivation overflow
+// (issue 46); quarter turns stay as they were (rotx(pi/2)).
+TEST(ImportFrames, TurnsAreWrittenWithTheFilesOwnDigits) {
+    auto const mjcf_robot = imp::read_robot(R"(<mujoco><worldbody>
+  <body name="a" quat="0.183013 0.683013 0.683013 -0.183013"><joint name="j" axis="1 0 0"/>
+    <inertial pos="0 0 0.1" mass="1" diaginertia="1 1 1"/>
+    <body name="b" quat="1 1 0 0"><joint name="k"/><inertial pos="0 0 0.1" mass="1" diaginertia="1 1 1"/></body>
+  </body></worldbody></mujoco>)");
+    std::string const lag = imp::write_lag(mjcf_robot, "q.xml");
+    EXPECT_NE(lag.find("let T_a = [[0, 1, 0], [216506500000/250000258169, 0, -125000258169/250000258169], "
+                       "[-125000258169/250000258169, 0, -216506500000/250000258169]]*rotx(j)"),
+              std::string::npos)
+        << lag;
+    EXPECT_NE(lag.find("let T_b = rotx(pi/2)*rotz(k)"), std::string::npos) << lag;
+    EXPECT_EQ(compile_errors(lag), "");
+    auto const urdf_robot = imp::read_robot(R"(<robot name="r"><link name="base"/>
+  <link name="l"><inertial><mass value="1"/><inertia ixx="1" iyy="1" izz="1"/></inertial></link>
+  <joint name="j" type="revolute"><parent link="base"/><child link="l"/><origin rpy="0.25 0 -1.5"/><axis xyz="0 0 1"/></joint>
+</robot>)");
+    std::string const written = imp::write_lag(urdf_robot, "r.urdf");
+    EXPECT_NE(written.find("let T_l = rotz(-(1.5))*rotx(0.25)*rotz(j)"), std::string::npos) << written;
+    EXPECT_EQ(compile_errors(written), "");
+}
+
 TEST(ImportFrames, LargeComponentsAreNormalisedWithoutOverflow) {
     // Squares of 1e200 overflowed: quat="1e200 1e200 0 0" became a zero matrix (exit 0).
     expect_matrix(mjcf("quat=\"1e200 1e200 0 0\"").bodies[0].rot, rx(pi / 2));

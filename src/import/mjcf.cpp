@@ -241,6 +241,8 @@ private:
         b.name = name_of(e, body_kind, r_.bodies.size() + 1);
         b.pos = v_.vector(e, "pos", {0, 0, 0});
         b.rot = orientation(e);
+        if (auto const q = v_.numbers(e, "quat", 4); q.size() == 4 && b.rot != identity3)
+            b.quat_given = std::array<double, 4>{q[0], q[1], q[2], q[3]};
         bool geometry = false;
         std::size_t const index = r_.bodies.size();
         r_.bodies.push_back(b);

@@ -211,7 +211,10 @@ bool merge_into_parent(robot_def& r, std::size_t i, std::vector<std::size_t> con
     for (std::size_t k : children) {
         body_def& child = r.bodies[k];
         child.pos = in_parent(child.pos);
-        child.rot = multiply(b.rot, child.rot);
+        if (b.rot != identity3) {
+            child.rot = multiply(b.rot, child.rot);
+            child.quat_given.reset(), child.rpy_given.reset(); // composed: no longer as written
+        }
         child.parent = b.parent;
         ok = ok && finite(child.pos);
     }

@@ -44,6 +44,10 @@ struct body_def {
     int parent = -1;     // an index into robot_def::bodies, -1 for the world
     vec3 pos{};          // the frame's origin in the parent's frame
     mat3 rot = identity3; // the frame's axes in the parent's frame (columns)
+    // rot as the file gave it, where it gave it so (MJCF's quat, unnormalised; URDF's rpy):
+    // written with the file's own digits (written_turn). Unset once rot is composed.
+    std::optional<std::array<double, 4>> quat_given;
+    std::optional<vec3> rpy_given;
     std::vector<joint_def> joints; // applied in order, each in the frame the previous left
     bool has_inertia = false;
     double mass = 0;
@@ -123,6 +127,11 @@ void report(robot_def const& r, std::string const& text, diagnostics& diags);
 // that is not finite is never written (std::domain_error; read_robot has refused it).
 std::string write_lag(robot_def const& robot, std::string const& source,
                       inertial_form form = inertial_form::centre_of_mass);
+
+// A body's rot as the file wrote it, as a .lag expression (written_turns.cpp): a quat's
+// matrix as exact ratios of its digits, rpy as rotz(y)*roty(p)*rotx(r); "" where the file
+// gave it otherwise (or its digits are too many).
+std::string written_turn(body_def const& b);
 
 // The rotation of a unit quaternion (w, x, y, z); of rpy (URDF: Rz(y) Ry(p) Rx(r)); of an
 // axis and angle; products.

@@ -196,6 +196,10 @@ private:
         b.line = link->GetLineNum();
         b.parent = parent;
         origin(j.e, b.pos, b.rot);
+        if (auto const* o = j.e->FirstChildElement("origin"); o && o->Attribute("rpy")) {
+            vec3 const rpy = v_.vector(o, "rpy", {0, 0, 0});
+            if (rpy != vec3{0, 0, 0}) b.rpy_given = rpy;
+        }
         inertial(link, b);
         b.sites.push_back({j.child, {0, 0, 0}, b.line});
         joint_def d;

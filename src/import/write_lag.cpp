@@ -80,14 +80,19 @@ std::string turn(vec3 const& axis, std::string const& angle) {
     return "rot(" + vec(axis) + ", " + angle + ")";
 }
 
+// Whether R turns the frame's axes into each other (quarter and half turns about any of
+// them, their products): its entries 0 and ±1 up to round-off.
+bool axes_turn(mat3 const& R) {
+    bool axes = true;
+    for (double x : R) axes = axes && (std::abs(x) < 1e-14 || std::abs(std::abs(x) - 1) < 1e-14);
+    return axes;
+}
+
 // A constant rotation matrix as a turn about one axis ("" for the identity).
 std::string fixed_turn(mat3 const& R) {
     if (R == identity3) return "";
-    // A turn between the frame's axes (quarter and half turns about any of them, their
-    // products): its entries 0 and ±1 exactly, so that they fold.
-    bool axes = true;
-    for (double x : R) axes = axes && (std::abs(x) < 1e-14 || std::abs(std::abs(x) - 1) < 1e-14);
-    if (axes) {
+    // A turn between the frame's axes: its entries 0 and ±1 exactly, so that they fold.
+    if (axes_turn(R)) {
         mat3 S{};
         for (int i = 0; i < 9; ++i) S[i] = std::abs(R[i]) < 0.5 ? 0.0 : (R[i] < 0 ? -1.0 : 1.0);
         if (S == identity3) return "";
@@ -409,7 +414,9 @@ private:
     motion joints_motion(body_def const& b, std::string const& s, std::string const& wp, bool free_joint) {
         motion m;
         m.w = wp;
-        std::string const local_turn = free_joint ? "" : fixed_turn(b.rot);
+        // Another turn as the file wrote it where it can (written_turns.cpp), else by its axis and angle.
+        std::string local_turn = free_joint || axes_turn(b.rot) ? "" : written_turn(b);
+        if (local_turn.empty() && !free_joint) local_turn = fixed_turn(b.rot);
         if (!local_turn.empty()) {
             m.parts.push_back(local_turn);
             if (!m.w.empty()) m.w = "transpose(" + local_turn + ")*" + m.w;
