@@ -40,6 +40,11 @@ public:
             std::vector<double> x = random_point(m, state, parameter_values::random);
             for (std::size_t i = 0; i < m.u.size(); ++i) x[m.q.size() + m.qd.size() + i] = 0;
             for (std::size_t i = 0; i < d.nq; ++i) x.push_back(std::sin(1.7 * static_cast<double>(i) + k));
+            bases_.push_back(x);
+            // The same state with q, qd and qdd negated (t, the parameters kept): a term on
+            // one side of a kink (k min(b, 0)^2, a one-sided wall) is met on one of the two.
+            for (std::size_t i = 0; i < m.q.size() + m.qd.size(); ++i) x[i] = -x[i];
+            for (std::size_t i = 0; i < d.nq; ++i) x[x.size() - 1 - i] = -x[x.size() - 1 - i];
             bases_.push_back(std::move(x));
         }
     }
@@ -155,16 +160,17 @@ std::vector<std::size_t> regressor_parameters(model const& m, derived const& d) 
     std::size_t const np = m.parameters.size();
     if (np == 0 || d.inverse_dynamics.size() != d.nq || np > 400) return {};
     tau_sampler const tau(m, d);
-    // A fixed budget of node evaluations (about half a second): the single tests cost 12
-    // evaluations a parameter, the pairs 8 a pair. Past it — trees of many bodies — no
-    // regressor is made; the decision depends on sizes only, so runs stay alike.
-    double const budget = 3e8, per_evaluation = tau.nodes();
-    if (12.0 * static_cast<double>(np) * per_evaluation > budget) return {};
+    // A fixed budget of node evaluations (about a second): at four bases (two states and
+    // their mirrors) the single tests cost 24 evaluations a parameter, the pairs 16 a pair.
+    // Past it — trees of many bodies — no regressor is made; the decision depends on sizes
+    // only, so runs stay alike (the same as at two bases with half the budget).
+    double const budget = 6e8, per_evaluation = tau.nodes();
+    if (24.0 * static_cast<double>(np) * per_evaluation > budget) return {};
     std::vector<std::size_t> candidates;
     for (std::size_t j = 0; j < np; ++j)
         if (tau.reads(j) && tau.affine({j}, 0x616666696e65ull + j)) candidates.push_back(j);
     double const pairs = static_cast<double>(candidates.size()) * static_cast<double>(candidates.size()) / 2;
-    if ((12.0 * static_cast<double>(np) + 8.0 * pairs) * per_evaluation > budget) return {};
+    if ((24.0 * static_cast<double>(np) + 16.0 * pairs) * per_evaluation > budget) return {};
     // Conflicts: pairs τ is not affine in together.
     std::size_t const c = candidates.size();
     std::vector<std::vector<bool>> conflict(c, std::vector<bool>(c, false));
