@@ -9,7 +9,7 @@ CXXFLAGS = ["-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]
 CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"]
 # A refusal must be a diagnostic at the model's text, never one of these: they are lagc's
 # own failures leaking out (issue 46: "the derivation failed", "map::at", "out of memory").
-INTERNAL = re.compile(r"derivation failed|internal|map::at|out of memory|std::|bad_alloc|"
+INTERNAL = re.compile(r"derivation failed|past the doubles|internal|map::at|out of memory|std::|bad_alloc|"
                       r"what\(\)|assert|terminate", re.I)
 DIAGNOSTIC = re.compile(r"^.+:\d+:\d+: error: ", re.M)
 API = ["coriolis_matrix", "constraint_jacobian", "constraint_residuals", "constraint_velocity",
