@@ -157,10 +157,13 @@ private:
         }
     }
 
-    void origin(XMLElement const* e, vec3& pos, mat3& rot) {
+    // The element's <origin>; its rpy too where `rpy` is given (a turn to write as the file gave it).
+    void origin(XMLElement const* e, vec3& pos, mat3& rot, std::optional<vec3>* rpy = nullptr) {
         if (auto const* o = e->FirstChildElement("origin")) {
             pos = v_.vector(o, "xyz", {0, 0, 0});
-            rot = rpy_matrix(v_.vector(o, "rpy", {0, 0, 0}));
+            vec3 const angles = v_.vector(o, "rpy", {0, 0, 0});
+            rot = rpy_matrix(angles);
+            if (rpy && angles != vec3{0, 0, 0}) *rpy = angles;
         }
     }
 
@@ -195,11 +198,7 @@ private:
         b.name = j.child;
         b.line = link->GetLineNum();
         b.parent = parent;
-        origin(j.e, b.pos, b.rot);
-        if (auto const* o = j.e->FirstChildElement("origin"); o && o->Attribute("rpy")) {
-            vec3 const rpy = v_.vector(o, "rpy", {0, 0, 0});
-            if (rpy != vec3{0, 0, 0}) b.rpy_given = rpy;
-        }
+        origin(j.e, b.pos, b.rot, &b.rpy_given);
         inertial(link, b);
         b.sites.push_back({j.child, {0, 0, 0}, b.line});
         joint_def d;
