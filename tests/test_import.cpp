@@ -441,6 +441,32 @@ TEST(ImportFrames, TurnsAreWrittenWithTheFilesOwnDigits) {
     EXPECT_EQ(compile_errors(written), "");
 }
 
+// The turn kept as the file gave it (euler in any sequence, axisangle, quat) is the frame's
+// rotation: its turns multiplied in order, or its axis and angle, give rot.
+TEST(ImportFrames, AFramesTurnAsGivenIsItsRotation) {
+    using kind = imp::body_def::given_rotation::kind;
+    std::pair<char const*, char const*> const cases[] = {
+        {"euler=\"30 20 10\"", ""},
+        {"euler=\"0.3 0.2 0.1\"", "<compiler angle=\"radian\" eulerseq=\"XYZ\"/>"},
+        {"euler=\"0.3 -0.2 0.1\"", "<compiler angle=\"radian\" eulerseq=\"zYx\"/>"},
+        {"axisangle=\"1 2 -3 40\"", ""},
+        {"quat=\"0.9 0.1 -0.3 0.2\"", ""}};
+    for (auto const& [attributes, compiler] : cases) {
+        auto const r = mjcf(attributes, compiler);
+        imp::body_def const& b = r.bodies[0];
+        ASSERT_TRUE(b.rot_given) << attributes;
+        imp::mat3 R = imp::identity3;
+        auto const& g = *b.rot_given;
+        if (g.form == kind::quaternion) R = imp::quaternion_matrix(g.values);
+        if (g.form == kind::axis_angle) R = imp::axis_angle_matrix({g.values[0], g.values[1], g.values[2]}, g.values[3]);
+        for (auto const& [axis, a] : g.turns) R = imp::multiply(R, axis == 0 ? rx(a) : axis == 1 ? ry(a) : rz(a));
+        expect_matrix(R, b.rot, 1e-15);
+        EXPECT_NE(imp::written_turn(b), "") << attributes;
+    }
+    // xyaxes and zaxis are written by their axis and angle, as before.
+    EXPECT_FALSE(mjcf("zaxis=\"0 1 1\"").bodies[0].rot_given);
+}
+
 TEST(ImportFrames, LargeComponentsAreNormalisedWithoutOverflow) {
     // Squares of 1e200 overflowed: quat="1e200 1e200 0 0" became a zero matrix (exit 0).
     expect_matrix(mjcf("quat=\"1e200 1e200 0 0\"").bodies[0].rot, rx(pi / 2));

@@ -153,32 +153,44 @@ private:
         if (char const* c = e->Attribute("class"); c && !classes_.count(c)) v_.error(e, "no default class " + quoted(c));
     }
 
-    // The orientation an element gives with one of quat, axisangle, euler, xyaxes, zaxis.
-    mat3 orientation(XMLElement const* e) {
+    // The orientation an element gives with one of quat, axisangle, euler, xyaxes, zaxis;
+    // `written`, where asked: quat, axisangle and euler as the file gave them (written_turn).
+    mat3 orientation(XMLElement const* e, std::optional<body_def::given_rotation>* written = nullptr) {
+        using kind = body_def::given_rotation::kind;
+        body_def::given_rotation g;
         int given = 0;
         mat3 R = identity3;
         if (auto q = v_.numbers(e, "quat", 4); !q.empty()) {
             ++given;
             if (norm(q.data(), 4) < 1e-14) v_.error(e, "quat is zero");
             else R = quaternion_matrix({q[0], q[1], q[2], q[3]});
+            g.form = kind::quaternion, g.values = {q[0], q[1], q[2], q[3]};
         }
         if (auto a = v_.numbers(e, "axisangle", 4); !a.empty()) {
             ++given;
             if (norm(a.data(), 3) < 1e-14) v_.error(e, "axisangle's axis is zero");
             else R = axis_angle_matrix({a[0], a[1], a[2]}, angle(a[3]));
+            g.form = kind::axis_angle, g.values = {a[0], a[1], a[2], angle(a[3])};
         }
         if (auto a = v_.numbers(e, "euler", 3); !a.empty()) {
             ++given;
             std::array<double, 4> q{1, 0, 0, 0};
+            g.form = kind::turns;
             for (int i = 0; i < 3; ++i) {
                 char const c = eulerseq_[i];
                 double const h = angle(a[i]) / 2;
                 std::array<double, 4> t{std::cos(h), 0, 0, 0};
                 t[1 + (std::tolower(c) - 'x')] = std::sin(h);
                 q = std::islower(c) ? quaternion_product(q, t) : quaternion_product(t, q);
+                // Lower case turns about the rotating axes (after the turns so far), upper case
+                // about the fixed ones (before them).
+                std::pair<int, double> const turn{std::tolower(c) - 'x', angle(a[i])};
+                if (std::islower(c)) g.turns.push_back(turn);
+                else g.turns.insert(g.turns.begin(), turn);
             }
             R = quaternion_matrix(q);
         }
+        if (written && given == 1 && (g.form != kind::turns || !g.turns.empty())) *written = g; // not xyaxes, zaxis
         if (auto a = v_.numbers(e, "xyaxes", 6); !a.empty()) {
             ++given;
             vec3 x{a[0], a[1], a[2]}, y{a[3], a[4], a[5]};
@@ -240,9 +252,8 @@ private:
         b.parent = parent;
         b.name = name_of(e, body_kind, r_.bodies.size() + 1);
         b.pos = v_.vector(e, "pos", {0, 0, 0});
-        b.rot = orientation(e);
-        if (auto const q = v_.numbers(e, "quat", 4); q.size() == 4 && b.rot != identity3)
-            b.quat_given = std::array<double, 4>{q[0], q[1], q[2], q[3]};
+        b.rot = orientation(e, &b.rot_given);
+        if (b.rot == identity3) b.rot_given.reset();
         bool geometry = false;
         std::size_t const index = r_.bodies.size();
         r_.bodies.push_back(b);

@@ -213,7 +213,7 @@ bool merge_into_parent(robot_def& r, std::size_t i, std::vector<std::size_t> con
         child.pos = in_parent(child.pos);
         if (b.rot != identity3) {
             child.rot = multiply(b.rot, child.rot);
-            child.quat_given.reset(), child.rpy_given.reset(); // composed: no longer as written
+            child.rot_given.reset(); // composed: no longer as written
         }
         child.parent = b.parent;
         ok = ok && finite(child.pos);

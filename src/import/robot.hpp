@@ -44,10 +44,16 @@ struct body_def {
     int parent = -1;     // an index into robot_def::bodies, -1 for the world
     vec3 pos{};          // the frame's origin in the parent's frame
     mat3 rot = identity3; // the frame's axes in the parent's frame (columns)
-    // rot as the file gave it, where it gave it so (MJCF's quat, unnormalised; URDF's rpy):
-    // written with the file's own digits (written_turn). Unset once rot is composed.
-    std::optional<std::array<double, 4>> quat_given;
-    std::optional<vec3> rpy_given;
+    // rot as the file gave it, written with the file's own numbers (written_turn): MJCF's
+    // quat (unnormalised), euler (turns about the axes, in product order) and axisangle;
+    // URDF's rpy (three turns). Unset once rot is composed.
+    struct given_rotation {
+        enum class kind { quaternion, turns, axis_angle };
+        kind form = kind::turns;
+        std::array<double, 4> values{};            // w x y z, or the axis x y z and the angle
+        std::vector<std::pair<int, double>> turns; // (axis 0, 1, 2 for x, y, z; radians), R = their product
+    };
+    std::optional<given_rotation> rot_given;
     std::vector<joint_def> joints; // applied in order, each in the frame the previous left
     bool has_inertia = false;
     double mass = 0;
@@ -129,8 +135,9 @@ std::string write_lag(robot_def const& robot, std::string const& source,
                       inertial_form form = inertial_form::centre_of_mass);
 
 // A body's rot as the file wrote it, as a .lag expression (written_turns.cpp): a quat's
-// matrix as exact ratios of its digits, rpy as rotz(y)*roty(p)*rotx(r); "" where the file
-// gave it otherwise (or its digits are too many).
+// matrix as exact ratios of its digits, euler and rpy as turns (rotz(y)*roty(p)*rotx(r)),
+// axisangle as rot(axis, angle); "" where the file gave it otherwise (or a quat's digits
+// are too many).
 std::string written_turn(body_def const& b);
 
 // The rotation of a unit quaternion (w, x, y, z); of rpy (URDF: Rz(y) Ry(p) Rx(r)); of an

@@ -158,12 +158,16 @@ private:
     }
 
     // The element's <origin>; its rpy too where `rpy` is given (a turn to write as the file gave it).
-    void origin(XMLElement const* e, vec3& pos, mat3& rot, std::optional<vec3>* rpy = nullptr) {
+    void origin(XMLElement const* e, vec3& pos, mat3& rot, std::optional<body_def::given_rotation>* rpy = nullptr) {
         if (auto const* o = e->FirstChildElement("origin")) {
             pos = v_.vector(o, "xyz", {0, 0, 0});
             vec3 const angles = v_.vector(o, "rpy", {0, 0, 0});
             rot = rpy_matrix(angles);
-            if (rpy && angles != vec3{0, 0, 0}) *rpy = angles;
+            if (rpy && angles != vec3{0, 0, 0}) {
+                body_def::given_rotation g;
+                g.turns = {{2, angles[2]}, {1, angles[1]}, {0, angles[0]}}; // Rz(y) Ry(p) Rx(r)
+                *rpy = g;
+            }
         }
     }
 
@@ -198,7 +202,7 @@ private:
         b.name = j.child;
         b.line = link->GetLineNum();
         b.parent = parent;
-        origin(j.e, b.pos, b.rot, &b.rpy_given);
+        origin(j.e, b.pos, b.rot, &b.rot_given);
         inertial(link, b);
         b.sites.push_back({j.child, {0, 0, 0}, b.line});
         joint_def d;

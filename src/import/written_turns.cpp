@@ -1,5 +1,5 @@
 // A body's fixed turn as the file wrote it, for write_lag.cpp: a quaternion's matrix as exact
-// ratios of its own digits, URDF's rpy as three turns of its own angles. Written from the
+// ratios of its own digits, euler and rpy as turns by their own angles, an axis and angle. Written from the
 // rotation matrix instead (an axis and angle in 16 digits), a published robot's frames put
 // the square root of a 32-digit rational into the model, and products of such turns hold
 // exact numbers past the doubles (ANYmal C, issue 46); the file's own numbers keep every
@@ -101,24 +101,36 @@ std::string number_text(double x) {
     return s;
 }
 
-// Rz(yaw) Ry(pitch) Rx(roll), URDF's order, without the turns by 0.
-std::string rpy_text(vec3 const& rpy) {
+// Turns about the frame's axes, in product order (URDF's rpy: Rz(y) Ry(p) Rx(r)), without
+// the turns by 0.
+std::string turns_text(std::vector<std::pair<int, double>> const& turns) {
     std::string s;
     char const* const names[] = {"rotx", "roty", "rotz"};
-    for (int axis : {2, 1, 0}) {
-        if (rpy[axis] == 0) continue;
-        double const a = rpy[axis];
+    for (auto const& [axis, a] : turns) {
+        if (a == 0) continue;
         s.append(s.empty() ? "" : "*").append(names[axis]).append("(");
         s.append(a < 0 ? "-(" : "").append(number_text(std::abs(a))).append(a < 0 ? "))" : ")");
     }
     return s;
 }
 
+// rot(axis, angle) with the axis as the file gave it (rot normalises it).
+std::string axis_angle_text(std::array<double, 4> const& a) {
+    std::string s = "rot([";
+    for (int i = 0; i < 3; ++i) s.append(i ? ", " : "").append(number_text(a[i]));
+    return s.append("], ").append(a[3] < 0 ? "-(" + number_text(-a[3]) + ")" : number_text(a[3])).append(")");
+}
+
 } // namespace
 
 std::string written_turn(body_def const& b) {
-    if (b.quat_given) return quaternion_text(*b.quat_given);
-    if (b.rpy_given) return rpy_text(*b.rpy_given);
+    if (!b.rot_given) return "";
+    using kind = body_def::given_rotation::kind;
+    switch (b.rot_given->form) {
+    case kind::quaternion: return quaternion_text(b.rot_given->values);
+    case kind::turns: return turns_text(b.rot_given->turns);
+    case kind::axis_angle: return axis_angle_text(b.rot_given->values);
+    }
     return "";
 }
 
