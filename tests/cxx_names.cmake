@@ -1,4 +1,4 @@
-# Every name that <cmath> takes on this machine is refused by lagc where it would break the
+# Every name that <cmath> (and g++'s built-ins) takes on this machine is refused by lagc where it would break the
 # generated code: each identifier of <cmath> (c++17 and gnu++17) is compiled as a namespace
 # and as a struct field; those that fail must be listed in src/common/reserved_names.inc (macros
 # among cmath_macros, other names in either list), and a model with every failing field
@@ -17,6 +17,12 @@ foreach(std c++17 gnu++17)
   string(REGEX MATCHALL "[A-Za-z][A-Za-z0-9_]*" words "${text}")
   list(APPEND identifiers ${words})
 endforeach()
+# And the functions g++ knows as built-ins with no header at all (C90's <stdio.h>, <string.h>,
+# <ctype.h>, <stdlib.h>): a namespace of such a name does not compile either (model puts).
+list(APPEND identifiers abort abs calloc exit fprintf fputc fputs free fscanf isalnum isalpha iscntrl isdigit
+     isgraph islower isprint ispunct isspace isupper isxdigit labs malloc memchr memcmp memcpy memmove memset
+     printf putchar puts realloc scanf snprintf sprintf sscanf strcat strchr strcmp strcpy strcspn strlen
+     strncat strncmp strncpy strpbrk strrchr strspn strstr tolower toupper vfprintf vprintf vsnprintf vsprintf)
 list(REMOVE_DUPLICATES identifiers)
 list(SORT identifiers)
 list(LENGTH identifiers count)

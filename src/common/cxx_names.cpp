@@ -48,6 +48,7 @@ std::string cxx_name_problem(std::string const& name, cxx_name_use use) {
     if (use == cxx_name_use::namespace_) {
         if (name[0] == '_') return "reserved in C++ as a global name (it starts with an underscore)";
         if (listed(cmath_globals, name)) return "a global name that <cmath> declares (or reserved in C++)";
+        if (listed(gcc_builtins, name)) return "a function g++ knows as a built-in (a namespace of its name does not compile)";
     }
     return "";
 }
