@@ -169,8 +169,21 @@ def forms(tools, res, model, work):
     defs, params = features(os.path.join(d["split"], "rm.hpp"), os.path.join(d["ho"], "rm.hpp"))
     flags, sets = model_flags(model, first)
     ok = compile_cxx(tools, res, "split", [tools.cxx] + CXXFLAGS + ["-c", "rm.cpp", "-o", "rm.o"], d["split"])
+    ok &= own_name(tools, res, model, work)
     ok &= compile_c_api(tools, res, d["capi"], sets, "LAGC_TIME" in defs)
     return (defs + flags + [f"LAGC_NP={len(params)}"], d) if ok else None
+
+
+def own_name(tools, res, model, work):
+    """The header-only form under the model's own name (the other forms take --namespace):
+    the name reaches the C++ as users meet it (model puts was a namespace g++ refused)."""
+    own = os.path.join(work, "own")
+    os.makedirs(own, exist_ok=True)
+    if lagc(tools, res, model, os.path.join(own, "own.hpp"), [], "own_name") is None:
+        return False
+    with open(os.path.join(own, "own.cpp"), "w") as f:
+        f.write('#include "own.hpp"\n')
+    return compile_cxx(tools, res, "own_name", [tools.cxx] + CXXFLAGS + ["-fsyntax-only", "own.cpp"], own)
 
 
 def compile_c_api(tools, res, capi, sets, timed):
