@@ -312,18 +312,16 @@ std::optional<derived> derive(model const& m, diagnostics& diags, double max_wor
         diags.error(m.model_span, "out of memory while deriving the equations of motion (the model is too large for "
                                   "this machine's memory; fewer coordinates, or a simpler kinetic energy)");
         return std::nullopt;
+    } catch (constant_out_of_range const& e) {
+        // Exact arithmetic on long decimals, turned through several frames, can build
+        // rationals whose parts leave the doubles although their values do not.
+        diags.error(m.model_span, std::string("the derivation built a number past the doubles (") + e.what() +
+                                      "): exact arithmetic on long decimals, such as 16-digit axes of rot() turned "
+                                      "through several frames, grows without bound; write those numbers with fewer "
+                                      "digits, or a robot file's frames as it gives them (quat, rpy)");
+        return std::nullopt;
     } catch (std::exception const& e) {
-        std::string const what = e.what();
-        if (what.find("does not fit in a double") != std::string::npos) {
-            // Exact arithmetic on long decimals, turned through several frames, can build
-            // rationals whose parts leave the doubles although their values do not.
-            diags.error(m.model_span, "the derivation built a number past the doubles (" + what +
-                                          "): exact arithmetic on long decimals, such as 16-digit axes of rot() "
-                                          "turned through several frames, grows without bound; write those numbers "
-                                          "with fewer digits, or a robot file's frames as it gives them (quat, rpy)");
-        } else {
-            diags.error(m.model_span, "the derivation failed: " + what);
-        }
+        diags.error(m.model_span, std::string("the derivation failed: ") + e.what());
         return std::nullopt;
     }
     return d;

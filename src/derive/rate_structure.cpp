@@ -442,7 +442,7 @@ std::size_t samples::add(ex const& e) {
     // check that asked fails, and its candidate is not taken.
     try {
         roots_.push_back(g_.add(e));
-    } catch (std::runtime_error const&) {
+    } catch (constant_out_of_range const&) {
         unjudged_ = true;
         roots_.push_back(-1);
     }

@@ -46,7 +46,7 @@ std::string expression_graph::literal(double v) const {
     // Checked here, where every constant is printed: inf and nan are not C++ literals.
     bool const single = options_.literal_suffix == "f";
     if (!std::isfinite(v) || (single && !std::isfinite(static_cast<float>(v))))
-        throw std::runtime_error("the constant " + std::string(buf, r.ptr) + " does not fit in a " +
+        throw constant_out_of_range("the constant " + std::string(buf, r.ptr) + " does not fit in a " +
                                  (single ? "float" : "double"));
     std::string s(buf, r.ptr);
     if (s.find_first_of(".e") == std::string::npos) s += ".0";
@@ -121,7 +121,7 @@ bool expression_graph::less(int a, int b) const {
 int expression_graph::number(GiNaC::numeric const& v) {
     if (!v.is_rational()) throw std::runtime_error("a complex or inexact number appeared in an expression");
     double d = v.to_double();
-    if (!std::isfinite(d)) throw std::runtime_error("a constant does not fit in a double");
+    if (!std::isfinite(d)) throw constant_out_of_range("a constant does not fit in a double");
     // The node depends on the double alone (its literal): cached by its bits, since
     // make_mul asks for 1 at every product.
     std::uint64_t const bits = std::bit_cast<std::uint64_t>(d);

@@ -13,11 +13,19 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace lagc {
+
+// A number an expression holds exactly that the scalar type cannot (past 1.8e308 in a
+// double): thrown while converting, so that a check can fail instead of the run
+// (samples::add) and the derivation can say why (derive()).
+struct constant_out_of_range : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
 
 struct builtin; // builtins.hpp
 
