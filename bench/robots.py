@@ -38,8 +38,8 @@ def one(lagc, work, robot):
     if r.returncode != 0:
         raise RuntimeError(r.stderr[-3000:])
     # Forward dynamics' terms: M's and h's (dynamics_terms), or the articulated-body
-    # algorithm's whole work over a floating root (forward_dynamics_quasi).
-    fd_ops = int(re.search(r"(?:dynamics_terms|forward_dynamics_quasi|forward_dynamics_recursive) +operations \d+ before CSE, "
+    # algorithm's whole work over a floating root (forward_dynamics_floating_articulated_body).
+    fd_ops = int(re.search(r"(?:dynamics_terms|forward_dynamics_(?:articulated_body(?:_root_axes)?|floating_articulated_body|quasi_velocities)) +operations \d+ before CSE, "
                            r"(\d+) after", r.stderr).group(1))
     file_ops = int(re.search(r"the file: (\d+) operations", r.stderr).group(1))
     r2, compile_s = timed(CXX + ["-c", out, "-o", out + ".o"])

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(floating_leg::detail::pair_stamp == 0xd4bd60e2afe3b7d9ull,
+static_assert(floating_leg::detail::pair_stamp == 0xa961b300c20b9837ull,
               "floating_leg.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace floating_leg {
@@ -1589,8 +1589,8 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part1(const double* q, const
     rhs[9] = p.k*(p.k*w[351] - 4.0*w[33]) - 2.0*w[515];
 }
 
-// forward_dynamics_quasi in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const Parameters& p, double* D, double* w) {
+// forward_dynamics_floating_articulated_body in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part0(const double* q, const Parameters& p, double* D, double* w) {
     const double a0 = q[7];
     w[0] = std::cos(a0);
     const double a1 = q[8];
@@ -1650,7 +1650,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, con
     w[39] = w[37] + w[22] - 0.001*w[38];
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const Parameters& p, double* D, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part1(const Parameters& p, double* D, double* w) {
     w[40] = w[35]*w[39]/w[31] + w[17]*w[19]/w[20] - w[15];
     w[41] = p.J0y + w[32] + w[18] - w[19]*w[19]/w[20] - w[40]*w[40]/w[36] - w[39]*w[39]/w[31];
     D[3] = w[41];
@@ -1680,7 +1680,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const Parameters& p,
     D[6] = -(1e-04*w[50] - w[21]);
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part2(const double* q, const double* qd, double* D, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part2(const double* q, const double* qd, double* D, double* w) {
     const double s17 = w[13]*w[25]/w[20];
     const double s18 = w[5]*w[13]/w[20];
     w[51] = s17 + 0.001*s18;
@@ -1722,7 +1722,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part2(const double* q, con
     w[85] = w[62]*w[62];
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part3(const double* q, const double* qd, const Parameters& p, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part3(const double* q, const double* qd, const Parameters& p, double* w) {
     w[86] = 0.5*(qd[3]*qd[4]*(w[69] - w[70]) + qd[5]*qd[6]*(w[71] - w[72])) - (w[73]*w[74] + qd[3]*(qd[3]*w[76] + qd[6]*w[84] + qd[5]*w[79]) - qd[4]*(q[3]*w[75] + qd[4]*w[76] - qd[6]*w[79]) - qd[5]*(w[81] + qd[5]*w[74]))/w[85];
     w[87] = p.m0 + 2500.0*p.J0x;
     w[88] = p.m0 + 2500.0*p.J0y;
@@ -1764,7 +1764,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part3(const double* q, con
     w[116] = 1.0 - s20;
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part4(const double* q, const double* qd, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part4(const double* q, const double* qd, double* w) {
     w[117] = qd[0]*(qd[5]*(q[4] - 2.0*w[65]*w[79])/w[62] + qd[4]*(q[5] - 2.0*w[66]*w[79])/w[62] - qd[6]*(q[3] + 2.0*w[64]*w[79])/w[62] - qd[3]*(q[6] + 2.0*w[63]*w[79])/w[62]) + qd[2]*(qd[5]*(q[6] - 2.0*w[65]*w[58])/w[62] + qd[6]*(q[5] - 2.0*w[64]*w[58])/w[62] + qd[4]*(q[3] - 2.0*w[66]*w[58])/w[62] + qd[3]*(q[4] - 2.0*w[63]*w[58])/w[62]) + qd[1]*(qd[3]*w[63]*w[115] + qd[5]*w[65]*w[115] - qd[6]*w[64]*w[116] - qd[4]*w[66]*w[116]);
     w[115] = qd[8]*(0.03*w[0]*w[108] - w[3]*(w[100] - 0.1*w[105])) + w[117] - 0.1*qd[7]*(10.0*(w[90]/w[62] - w[92]/w[62]) + w[68] - 5.0*qd[0]*w[6]);
     w[90] = w[3]*w[67];
@@ -1773,7 +1773,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part4(const double* q, con
     w[92] = qd[2]*(qd[6]*(q[4] + 2.0*w[64]*w[91])/w[62] + qd[4]*(q[6] + 2.0*w[66]*w[91])/w[62] - qd[5]*(q[3] - 2.0*w[65]*w[91])/w[62] - qd[3]*(q[5] - 2.0*w[63]*w[91])/w[62]) + qd[0]*(qd[4]*w[66]*s21 + qd[3]*w[63]*s21 - qd[6]*w[64]*s22 - qd[5]*w[65]*s22) + qd[1]*(qd[6]*(q[3] - 2.0*w[64]*w[89])/w[62] + qd[4]*(q[5] - 2.0*w[66]*w[89])/w[62] + qd[3]*(q[6] - 2.0*w[63]*w[89])/w[62] + qd[5]*(q[4] - 2.0*w[65]*w[89])/w[62]);
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part5(const double* q, const double* qd, const Parameters& p, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part5(const double* q, const double* qd, const Parameters& p, double* w) {
     w[116] = qd[7]*w[59] + qd[8]*(0.1*w[90] - w[0]*w[100] - 0.03*w[3]*w[108]) + w[92];
     w[118] = w[7]*w[115] - w[12]*w[116];
     w[119] = w[0]*w[1]*w[91];
@@ -1802,7 +1802,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part5(const double* q, con
     w[90] = w[63]*s24;
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part6(const double* q, const double* qd, const Parameters& p, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part6(const double* q, const double* qd, const Parameters& p, double* w) {
     w[125] = qd[1]*(qd[6]*(q[5] - 2.0*w[64]*w[98])/w[62] + qd[5]*(q[6] - 2.0*w[65]*w[98])/w[62] - qd[4]*(q[3] + 2.0*w[66]*w[98])/w[62] - qd[3]*(q[4] + 2.0*w[63]*w[98])/w[62]) + qd[0]*(qd[3]*(q[5] - 2.0*w[63]*w[84])/w[62] + qd[4]*(q[6] - 2.0*w[66]*w[84])/w[62] + qd[6]*(q[4] - 2.0*w[64]*w[84])/w[62] + qd[5]*(q[3] - 2.0*w[65]*w[84])/w[62]) + qd[2]*(qd[6]*w[81] + qd[3]*w[90] - qd[4]*w[82] - qd[5]*w[83]);
     const double s26 = 0.1*qd[7]*w[67] - qd[8]*(w[0]*w[102] + w[3]*w[59] - 0.03*(w[0]*w[67] + w[3]*w[105])) - w[125];
     const double s27 = w[97]*w[22] + w[108]*w[30] + 0.01*w[7]*w[60] - w[24]*w[106] - w[29]*w[103]*w[11];
@@ -1812,7 +1812,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part6(const double* q, con
     w[7] = 0.005*(w[4]*w[115] - w[12]*s26) + w[97]*s27 - 0.01*(w[101]*w[120] - w[60]*w[71]) - w[112]*w[16] - w[123]*w[15] - w[108]*w[109] - w[24]*w[69];
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part7(const double* q, const double* u, const Parameters& p, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part7(const double* q, const double* u, const Parameters& p, double* w) {
     w[4] = 0.11*p.g*p.m1*(w[99]*(0.022727272727272728*w[2] - 0.5*w[1]) + w[8]*w[58] - w[23]*w[91] - 0.045454545454545456*(w[119] - w[9]*w[58]))/w[62] + w[3]*(3e-04*w[18] + 0.001*w[29] + w[7]) + 0.25*u[2] - w[0]*(3e-04*w[77] - w[11]);
     w[12] = w[25]*w[4]/w[20];
     w[15] = 0.01*(w[103]*w[120] - w[78]*w[60]);
@@ -1835,7 +1835,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part7(const double* q, con
     w[78] = w[1]*w[66];
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part8(const double* q, const Parameters& p, double* l, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part8(const double* q, const Parameters& p, double* l, double* w) {
     w[1] = p.m1*(q[3]*w[60]/w[85] + 22.0*w[0]*w[71] + w[23]*(2.0*q[3]*w[91]/w[85] - w[65]) + w[66]*w[61] - 2.0*q[3]*w[58]/w[85]*w[8] - w[72]*w[10] - 20.0*(w[2]*w[72] + w[3]*w[78])) + w[90]*w[34];
     const double s32 = w[64] - q[6]*w[99]/w[85];
     w[61] = w[81]*w[34] - p.m1*(20.0*(w[3]*w[71] + w[2]*s32) + w[8]*(2.0*q[6]*w[58]/w[85] - w[65]) + w[10]*s32 + 22.0*w[0]*w[78] - w[23]*(w[66] + 2.0*q[6]*w[91]/w[85]) - w[9]*w[65] - q[6]*w[60]/w[85]);
@@ -1850,7 +1850,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part8(const double* q, con
     w[10] = w[9]/w[41];
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part9(const double* u, const Parameters& p, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part9(const double* u, const Parameters& p, double* w) {
     w[11] = w[3]*w[42] + w[22]*w[32]/w[31] + w[110] + w[113] + 0.0025*p.g*(w[66]*w[70] + w[64]*w[1] + w[65]*w[69] - w[63]*w[61])*w[62] + 4e-04*(w[105]*w[96] - w[67]*w[7]) + w[10]*w[33] + w[16] + p.J0z*w[75] - w[76] - 0.005*w[118] - w[12] - w[15] - 0.02*(w[0]*w[94] - w[59]*w[8]) - w[30];
     const double s34 = w[11]/w[37];
     const double s35 = 2.0*w[0]*w[68] + 100.0*w[100]*p.m0*w[67] + 25.0*u[0]*w[6] + 50.0*(p.m0*w[92] - p.g*w[91]*w[21]/w[62]) + w[24] + w[34]*w[122] + w[77] - s34*w[38] - w[28]*w[22]/w[31] - w[3]*w[26] - w[10]*w[43];
@@ -1862,7 +1862,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part9(const double* u, con
     w[6] = (w[3]*w[47] + w[1]*w[55]/w[0] - s35)/w[49];
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part10(const double* q, const double* qd, const Parameters& p, double* x, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part10(const double* q, const double* qd, const Parameters& p, double* x, double* w) {
     x[0] = -(800.0*(w[1]*w[84]/w[0] - w[3]*w[79]) + 400.0*w[6]*w[93])/w[62];
     x[1] = (800.0*(w[6]*w[89] - w[1]*w[98]/w[0]) - 400.0*w[3]*w[111])/w[62];
     x[2] = (800.0*(w[3]*w[58] - w[6]*w[91]) - 400.0*w[99]*w[1]/w[0])/w[62];
@@ -1879,21 +1879,21 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part10(const double* q, co
     x[8] = -4.0*(w[14]*w[3] + w[25]*(s42 + s39) + w[5]*(0.001*s42 + w[6]) + w[13]*w[1]/w[0] + s41*w[17] + s40*w[19] - w[4])/w[20];
 }
 
-// The joints' and the root's pivots D, qdd and lambda by the articulated-body algorithm over
-// a floating root, for forward_dynamics.
-static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* x, double* l) {
+// The joints' and the root's pivots D, qdd (and lambda, with constraints) by the
+// articulated-body algorithm over a floating root, for forward_dynamics.
+static void forward_dynamics_floating_articulated_body(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* x, double* l) {
     double w[126];
-    detail::forward_dynamics_quasi_part0(q, p, D, w);
-    detail::forward_dynamics_quasi_part1(p, D, w);
-    detail::forward_dynamics_quasi_part2(q, qd, D, w);
-    detail::forward_dynamics_quasi_part3(q, qd, p, w);
-    detail::forward_dynamics_quasi_part4(q, qd, w);
-    detail::forward_dynamics_quasi_part5(q, qd, p, w);
-    detail::forward_dynamics_quasi_part6(q, qd, p, w);
-    detail::forward_dynamics_quasi_part7(q, u, p, w);
-    detail::forward_dynamics_quasi_part8(q, p, l, w);
-    detail::forward_dynamics_quasi_part9(u, p, w);
-    detail::forward_dynamics_quasi_part10(q, qd, p, x, w);
+    detail::forward_dynamics_floating_articulated_body_part0(q, p, D, w);
+    detail::forward_dynamics_floating_articulated_body_part1(p, D, w);
+    detail::forward_dynamics_floating_articulated_body_part2(q, qd, D, w);
+    detail::forward_dynamics_floating_articulated_body_part3(q, qd, p, w);
+    detail::forward_dynamics_floating_articulated_body_part4(q, qd, w);
+    detail::forward_dynamics_floating_articulated_body_part5(q, qd, p, w);
+    detail::forward_dynamics_floating_articulated_body_part6(q, qd, p, w);
+    detail::forward_dynamics_floating_articulated_body_part7(q, u, p, w);
+    detail::forward_dynamics_floating_articulated_body_part8(q, p, l, w);
+    detail::forward_dynamics_floating_articulated_body_part9(u, p, w);
+    detail::forward_dynamics_floating_articulated_body_part10(q, qd, p, x, w);
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
@@ -3783,7 +3783,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // (pivots D, all positive where the system is regular), then the root's coordinates with
     // the constraints, then qdd down the tree; no M, A or system of nq + nc unknowns formed.
     double D[8], x[nq], l[nc];
-    detail::forward_dynamics_quasi(q, qd, u, p, D, x, l);
+    detail::forward_dynamics_floating_articulated_body(q, qd, u, p, D, x, l);
     // Pivots D[0..1] each against their largest (NaN fails the comparison; Inf makes
     // the threshold Inf).
     {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(kite_quaternion::detail::pair_stamp == 0xb74db3461a6b6866ull,
+static_assert(kite_quaternion::detail::pair_stamp == 0xea5d0eabf6e7c0e8ull,
               "kite_quaternion.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace kite_quaternion {
@@ -557,8 +557,8 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const
     rhs[8] = p.k*(p.k*w[17] - 2.0*w[127]) - w[98];
 }
 
-// forward_dynamics_quasi in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const double* qd, const Parameters& p, double* D, double* H, double* x, double* l, double* w) {
+// forward_dynamics_quasi_velocities in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part0(const double* q, const double* qd, const Parameters& p, double* D, double* H, double* x, double* l, double* w) {
     D[0] = 4.0*p.J3;
     D[1] = 4.0*p.J2;
     D[2] = 4.0*p.J1;
@@ -609,7 +609,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, con
     w[19] = q[4]*qd[6];
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, const double* qd, const double* u, const Parameters& p, double* l, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part1(const double* q, const double* qd, const double* u, const Parameters& p, double* l, double* w) {
     const double s15 = w[18] + q[6]*qd[4] - w[19] - q[3]*qd[5];
     const double s16 = 0.5*(q[3]*u[1] + q[6]*u[0] - q[4]*u[2]) + p.c*(qd[6]*w[10] + q[3]*w[18] + q[4]*w[16] - qd[5]*(w[2] + w[0] + w[1])) - 2.0*(p.J1*qd[6]*w[15] - p.J3*qd[4]*w[17] - p.J2*qd[3]*s15);
     w[2] = q[4]*w[7];
@@ -625,7 +625,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, con
     w[6] = w[2]*s19 + w[13]*s18 - w[12]*s17 - w[0]*s16;
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part2(const double* q, const double* qd, const Parameters& p, double* x, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part2(const double* q, const double* qd, const Parameters& p, double* x, double* w) {
     const double s20 = qd[6]*qd[6] + qd[4]*qd[4] + qd[5]*qd[5] + qd[3]*qd[3] + p.k*(2.0*(w[1] + w[16] + q[6]*qd[6] + q[3]*qd[3]) - 0.5*p.k*(1.0 - w[7]));
     x[3] = -0.25*((w[12]*w[3]/p.J2 - w[0]*w[4]/p.J3 - w[2]*w[6]/p.J1)/w[5] + 2.0*w[13]*s20)/w[5];
     x[4] = -0.25*((w[0]*w[3]/p.J2 + w[12]*w[4]/p.J3 + w[13]*w[6]/p.J1)/w[5] + 2.0*w[2]*s20)/w[5];
@@ -635,11 +635,11 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part2(const double* q, con
 
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
     double w[20];
-    detail::forward_dynamics_quasi_part0(q, qd, p, D, H, x, l, w);
-    detail::forward_dynamics_quasi_part1(q, qd, u, p, l, w);
-    detail::forward_dynamics_quasi_part2(q, qd, p, x, w);
+    detail::forward_dynamics_quasi_velocities_part0(q, qd, p, D, H, x, l, w);
+    detail::forward_dynamics_quasi_velocities_part1(q, qd, u, p, l, w);
+    detail::forward_dynamics_quasi_velocities_part2(q, qd, p, x, w);
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
@@ -1322,7 +1322,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // with no M, A or system of nq + nc unknowns formed.
     double D[7], x[nq], l[nc];
     double H[2];
-    detail::forward_dynamics_quasi(q, qd, u, p, D, H, x, l);
+    detail::forward_dynamics_quasi_velocities(q, qd, u, p, D, H, x, l);
     // Pivots D[0..5] each against their largest (NaN fails the comparison; Inf makes
     // the threshold Inf).
     {

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(kite_rotation_matrix::detail::pair_stamp == 0x20ca8f904596a257ull,
+static_assert(kite_rotation_matrix::detail::pair_stamp == 0x13da877946a9f165ull,
               "kite_rotation_matrix.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace kite_rotation_matrix {
@@ -1195,8 +1195,8 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const
     rhs[18] = p.k*(p.k*w[57] - 2.0*w[176]) - w[136];
 }
 
-// forward_dynamics_quasi in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l, double* w) {
+// forward_dynamics_quasi_velocities in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part0(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l, double* w) {
     D[0] = p.J3;
     D[1] = p.J2;
     D[2] = p.J1;
@@ -1238,7 +1238,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, con
     w[15] = q[10]*q[6] - q[7]*q[9];
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, const double* qd, const double* u, const Parameters& p, double* l, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part1(const double* q, const double* qd, const double* u, const Parameters& p, double* l, double* w) {
     w[16] = p.J3*(q[7]*w[12] + qd[7]*w[11]) - p.J2*qd[8]*w[9] - q[7]*w[13];
     w[17] = w[0] - q[10]*q[3];
     w[0] = p.J3*(qd[10]*w[11] + q[10]*w[12]) - p.J2*qd[11]*w[9] - q[10]*w[13];
@@ -1266,7 +1266,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, con
     w[28] = p.J3*qd[6]*w[11] + q[8]*w[26] - p.J1*(qd[8]*w[4] + q[8]*w[2]);
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part2(const double* q, const double* qd, const Parameters& p, double* x, double* l, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part2(const double* q, const double* qd, const Parameters& p, double* x, double* l, double* w) {
     const double s13 = p.J1*(qd[11]*w[4] + q[11]*w[2]) - p.J3*qd[9]*w[11] - q[11]*w[26];
     l[3] = 0.5*(w[27]*w[9] + w[3]*w[28] - s13*w[25])/w[5];
     const double s14 = w[18]*w[27] - w[20]*w[28] - s13*w[22];
@@ -1286,7 +1286,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part2(const double* q, con
     x[10] = -(2.0*s18*w[22] + s19*w[25] + w[0]*w[13])/w[5];
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part3(const double* q, const double* qd, const Parameters& p, double* x, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part3(const double* q, const double* qd, const Parameters& p, double* x, double* w) {
     const double s20 = 0.5*(w[0] + w[10]*(q[7]*q[8] + q[10]*q[11] + q[4]*q[5])) + p.k*(q[7]*qd[8] + q[10]*qd[11] + q[4]*qd[5] + w[4]) + w[2];
     const double s21 = qd[11]*qd[11] + qd[8]*qd[8] + qd[5]*qd[5] - p.k*(0.5*p.k*(1.0 - w[8]) - 2.0*(q[11]*qd[11] + q[8]*qd[8] + q[5]*qd[5]));
     x[5] = (2.0*s20*w[9] - s21*w[15] - w[23]*w[18])/w[5];
@@ -1296,12 +1296,12 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part3(const double* q, con
 
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
     double w[29];
-    detail::forward_dynamics_quasi_part0(q, qd, u, p, D, H, x, l, w);
-    detail::forward_dynamics_quasi_part1(q, qd, u, p, l, w);
-    detail::forward_dynamics_quasi_part2(q, qd, p, x, l, w);
-    detail::forward_dynamics_quasi_part3(q, qd, p, x, w);
+    detail::forward_dynamics_quasi_velocities_part0(q, qd, u, p, D, H, x, l, w);
+    detail::forward_dynamics_quasi_velocities_part1(q, qd, u, p, l, w);
+    detail::forward_dynamics_quasi_velocities_part2(q, qd, p, x, l, w);
+    detail::forward_dynamics_quasi_velocities_part3(q, qd, p, x, w);
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
@@ -2588,7 +2588,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // with no M, A or system of nq + nc unknowns formed.
     double D[7], x[nq], l[nc];
     double H[2];
-    detail::forward_dynamics_quasi(q, qd, u, p, D, H, x, l);
+    detail::forward_dynamics_quasi_velocities(q, qd, u, p, D, H, x, l);
     // Pivots D[0..5] each against their largest (NaN fails the comparison; Inf makes
     // the threshold Inf).
     {

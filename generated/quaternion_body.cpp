@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quaternion_body::detail::pair_stamp == 0xc9af152970c59859ull,
+static_assert(quaternion_body::detail::pair_stamp == 0x3f9553d88d191f31ull,
               "quaternion_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quaternion_body {
@@ -59,8 +59,8 @@ void cholesky_solve(const double* L, double* b) {
     }
 }
 
-// forward_dynamics_quasi in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* l, double* w) {
+// forward_dynamics_quasi_velocities in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part0(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* l, double* w) {
     const double s0 = 4.0*p.J3;
     D[0] = s0;
     const double s1 = 4.0*p.J2;
@@ -95,7 +95,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, con
     w[8] = w[3]*s15 + w[5]*s14 + w[2]*s13 - w[4]*s16;
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, const double* qd, const Parameters& p, double* x, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part1(const double* q, const double* qd, const Parameters& p, double* x, double* w) {
     const double s17 = qd[1]*qd[1] + qd[0]*qd[0] + qd[2]*qd[2] + qd[3]*qd[3] - p.k*(0.5*p.k*(1.0 - w[1]) - 2.0*(q[1]*qd[1] + q[0]*qd[0] + q[2]*qd[2] + q[3]*qd[3]));
     x[0] = 0.125*((w[2]*w[6]/p.J3 - w[5]*w[7]/p.J1 - w[3]*w[8]/p.J2)/w[0] - 4.0*w[4]*s17)/w[0];
     x[1] = -0.125*((w[2]*w[8]/p.J2 + w[3]*w[6]/p.J3 - w[4]*w[7]/p.J1)/w[0] + 4.0*w[5]*s17)/w[0];
@@ -105,10 +105,10 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, con
 
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
     double w[9];
-    detail::forward_dynamics_quasi_part0(q, qd, u, p, D, H, l, w);
-    detail::forward_dynamics_quasi_part1(q, qd, p, x, w);
+    detail::forward_dynamics_quasi_velocities_part0(q, qd, u, p, D, H, l, w);
+    detail::forward_dynamics_quasi_velocities_part1(q, qd, p, x, w);
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
@@ -550,7 +550,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // with no M, A or system of nq + nc unknowns formed.
     double D[3], x[nq], l[nc];
     double H[2];
-    detail::forward_dynamics_quasi(q, qd, u, p, D, H, x, l);
+    detail::forward_dynamics_quasi_velocities(q, qd, u, p, D, H, x, l);
     // Pivots D[0..2] each against their largest (NaN fails the comparison; Inf makes
     // the threshold Inf).
     {

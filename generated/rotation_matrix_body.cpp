@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rotation_matrix_body::detail::pair_stamp == 0x3ccea0a38ea68ac2ull,
+static_assert(rotation_matrix_body::detail::pair_stamp == 0xd0a04c270ca421aeull,
               "rotation_matrix_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rotation_matrix_body {
@@ -854,8 +854,8 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const
     rhs[14] = -(p.k*(4.0*w[45] - p.k*w[54]) + 2.0*(w[156] + w[157] + w[158]));
 }
 
-// forward_dynamics_quasi in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* l, double* w) {
+// forward_dynamics_quasi_velocities in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part0(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* l, double* w) {
     D[0] = p.J3;
     D[1] = p.J2;
     D[2] = p.J1;
@@ -892,7 +892,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part0(const double* q, con
     l[1] = w[23]/w[3];
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, const double* qd, const double* u, const Parameters& p, double* x, double* l, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part1(const double* q, const double* qd, const double* u, const Parameters& p, double* x, double* l, double* w) {
     w[24] = ((w[10]*w[11] - w[12]*w[13] - w[14]*w[15]) - w[23])/w[3]/p.J3;
     const double s2 = qd[3]*qd[5] + qd[6]*qd[8] + qd[0]*qd[2];
     w[23] = q[3]*u[1] + p.J1*qd[4]*w[18] - p.J2*(q[3]*s2 + qd[3]*w[9]);
@@ -914,7 +914,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part1(const double* q, con
     w[4] = qd[1]*qd[1] + qd[7]*qd[7] + qd[4]*qd[4] - p.k*(0.5*p.k*(1.0 - w[5]) - 2.0*(q[1]*qd[1] + q[4]*qd[4] + q[7]*qd[7]));
 }
 
-static LAGC_PART_NOINLINE void forward_dynamics_quasi_part2(const double* q, const double* qd, const Parameters& p, double* x, double* l, double* w) {
+static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part2(const double* q, const double* qd, const Parameters& p, double* x, double* l, double* w) {
     const double s6 = p.k*(q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + w[7]) + 0.5*(w[24] + w[10]*(q[0]*q[1] + q[6]*q[7] + q[3]*q[4])) + w[8];
     const double s7 = w[25]*w[12] - w[26]*w[15] - w[23]*w[11];
     l[4] = s7/w[3];
@@ -931,11 +931,11 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_part2(const double* q, con
 
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
     double w[29];
-    detail::forward_dynamics_quasi_part0(q, qd, u, p, D, H, l, w);
-    detail::forward_dynamics_quasi_part1(q, qd, u, p, x, l, w);
-    detail::forward_dynamics_quasi_part2(q, qd, p, x, l, w);
+    detail::forward_dynamics_quasi_velocities_part0(q, qd, u, p, D, H, l, w);
+    detail::forward_dynamics_quasi_velocities_part1(q, qd, u, p, x, l, w);
+    detail::forward_dynamics_quasi_velocities_part2(q, qd, p, x, l, w);
 }
 
 // linearization_terms in parts (short compile times); w carries values between them.
@@ -1802,7 +1802,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     // with no M, A or system of nq + nc unknowns formed.
     double D[3], x[nq], l[nc];
     double H[2];
-    detail::forward_dynamics_quasi(q, qd, u, p, D, H, x, l);
+    detail::forward_dynamics_quasi_velocities(q, qd, u, p, D, H, x, l);
     // Pivots D[0..2] each against their largest (NaN fails the comparison; Inf makes
     // the threshold Inf).
     {

@@ -23,14 +23,17 @@
 // Constraint Jacobian and the right-hand side r of A qdd = r.
 @@ dynamics_terms
 // The lower triangle of M and b = Q - h, for forward_dynamics.
-@@ forward_dynamics_recursive
+@@ forward_dynamics_articulated_body
 // Each joint's pivot D and qdd by the articulated-body algorithm, for forward_dynamics.
-@@ forward_dynamics_quasi
+@@ forward_dynamics_articulated_body_root_axes
+// Each joint's pivot D and qdd by the articulated-body algorithm in the root body's axes,
+// for forward_dynamics.
+@@ forward_dynamics_quasi_velocities
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
-@@ forward_dynamics_articulated
-// The joints' and the root's pivots D, qdd and lambda by the articulated-body algorithm over
-// a floating root, for forward_dynamics.
+@@ forward_dynamics_floating_articulated_body
+// The joints' and the root's pivots D, qdd (and lambda, with constraints) by the
+// articulated-body algorithm over a floating root, for forward_dynamics.
 @@ forward_dynamics_factored
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
 @@ forward_dynamics

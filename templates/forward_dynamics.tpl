@@ -18,7 +18,7 @@
     // The articulated-body algorithm: each joint's pivot D = S^T I^A S (all positive exactly
     // when M is positive definite) and qdd, with no M formed or factored.
     {scalar} D[nq], x[nq];
-    detail::forward_dynamics_recursive({args_q_qd_u_p}D, x);
+    detail::{helper}({args_q_qd_u_p}D, x);
 {pivot_checks}{finite_check}    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     return 0;
 @@ pivot_check

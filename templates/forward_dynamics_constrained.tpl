@@ -94,17 +94,17 @@
     return 0;
 @@ quasi
 {comment}    {scalar} D[{nd}], x[nq], l[nc];
-{blocks_declaration}    detail::forward_dynamics_quasi({args_q_qd_u_p}D, {blocks_argument}x, l);
+{blocks_declaration}    detail::{helper}({args_q_qd_u_p}D, {blocks_argument}x, l);
 {pivot_checks}{blocks_check}{finite_check}    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     // lambda may be null when the multipliers are not wanted.
     if (lambda)
         for (int k = 0; k < nc; ++k) lambda[k] = l[k];
     return 0;
-@@ quasi_comment
+@@ quasi_velocities_comment
     // In quasi-velocities a = K qdd (K block-diagonal), the system's independent parts each
     // solved alone: pivots D (all positive where the system is regular), qdd and lambda,
     // with no M, A or system of nq + nc unknowns formed.
-@@ articulated_comment
+@@ floating_articulated_body_comment
     // By the articulated-body algorithm: the joints beyond the root eliminated one by one
     // (pivots D, all positive where the system is regular), then the root's coordinates with
     // the constraints, then qdd down the tree; no M, A or system of nq + nc unknowns formed.

@@ -26,7 +26,7 @@ string(FIND "${out}" "usage: lagc MODEL.lag -o OUT.cpp" at)
 if(NOT (at GREATER -1))
   fail("--help prints usage")
 endif()
-foreach(option -o --stats --split --reuse-above --no-shared-parts --fold-parameters --help --version)
+foreach(option -o --stats --explain --split --reuse-above --no-shared-parts --fold-parameters --help --version)
   string(FIND "${out}" "${option}" at)
   if(NOT (at GREATER -1))
     fail("--help documents ${option}")
@@ -270,20 +270,27 @@ at_most_times("the file: ([0-9]+) operations" models/iiwa_ceiling.lag models/iiw
 # and the composites were carried up the tree (6,796 against 2,112); 2.7 times now (5,404
 # against 1,974). Its inverse dynamics likewise: 2.4 times then (5,152 against 2,181), 2.1
 # times now (4,277 against 2,044). Since stop 44 the floating quadruped's forward dynamics is
-# the articulated-body algorithm over the floating root (forward_dynamics_quasi: 6,408
+# the articulated-body algorithm over the floating root (forward_dynamics_floating_articulated_body: 6,408
 # operations with the factorisation and the solves in them, 3.2 times the fixed legs' terms
 # without theirs; 12,693 instructions per call against 15,279, bench/robots.py), and its
 # bound says so.
 file(READ ${SOURCE_DIR}/tests/robots/quadruped.xml legged)
 string(REGEX REPLACE "<freejoint[^>]*/>" "" fixed "${legged}")
 file(WRITE ${WORK_DIR}/quadruped_fixed.xml "${fixed}")
-at_most_times("(dynamics_terms|forward_dynamics_quasi) +operations [0-9]+ before CSE, ([0-9]+) after"
+at_most_times("(dynamics_terms|forward_dynamics_(articulated_body|articulated_body_root_axes|floating_articulated_body|quasi_velocities)) +operations [0-9]+ before CSE, ([0-9]+) after"
               ${SOURCE_DIR}/tests/robots/quadruped.xml ${WORK_DIR}/quadruped_fixed.xml 7 2
               "the floating quadruped's forward dynamics against a fixed base's terms")
+# --explain: the method chosen, why, and each method's operations or reason (issue 51).
+run(rc out err ${SOURCE_DIR}/models/ur5_like.lag -o ${WORK_DIR}/ur5_explained.cpp -w --explain)
+if(NOT (rc EQUAL 0 AND err MATCHES "forward_dynamics: closed_form \\(fewest operations: [0-9]+ against the best candidate's [0-9]+\\)"
+        AND err MATCHES "articulated_body_root_axes +[0-9]+ operations" AND err MATCHES "closed_form +[0-9]+ operations[^\n]*<- chosen"
+        AND err MATCHES "quasi_velocities +the model has no constraints"))
+  fail("--explain says how forward_dynamics was chosen (${rc}): ${err}")
+endif()
 # The note on the singular M says how forward_dynamics solves, as the emitter chose.
 run(rc out err ${SOURCE_DIR}/tests/robots/quadruped.xml -o ${WORK_DIR}/quadruped.cpp --stats)
 file(READ ${WORK_DIR}/quadruped.cpp quadruped_code)
-if(NOT (rc EQUAL 0 AND err MATCHES "forward_dynamics_quasi" AND quadruped_code MATCHES "By the articulated-body algorithm"
+if(NOT (rc EQUAL 0 AND err MATCHES "forward_dynamics_floating_articulated_body" AND err MATCHES "forward_dynamics by floating_articulated_body" AND quadruped_code MATCHES "By the articulated-body algorithm"
         AND NOT err MATCHES "dynamics_terms" AND err MATCHES "by the articulated-body algorithm, with no M formed"))
   fail("the floating quadruped's forward dynamics is the articulated-body algorithm's (${rc}): ${err}")
 endif()
@@ -341,7 +348,7 @@ set(upper_body [=[<mujoco model="upper_body">
 file(WRITE ${WORK_DIR}/upper_body.xml "${upper_body}")
 string(REGEX REPLACE " euler=\"[^\"]*\"" "" unturned_text "${upper_body}")
 file(WRITE ${WORK_DIR}/upper_body_unturned.xml "${unturned_text}")
-at_most_times("(dynamics_terms|forward_dynamics_quasi) +operations [0-9]+ before CSE, ([0-9]+) after"
+at_most_times("(dynamics_terms|forward_dynamics_(articulated_body|articulated_body_root_axes|floating_articulated_body|quasi_velocities)) +operations [0-9]+ before CSE, ([0-9]+) after"
               ${WORK_DIR}/upper_body.xml ${WORK_DIR}/upper_body_unturned.xml 21 20
               "the upper body with its fixed turns against without them")
 

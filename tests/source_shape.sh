@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The shape contributors can rely on (docs/architecture.md): src/ is one folder per stage of
-# the pipeline (at least 4 of them, each with a README.md saying what enters and what leaves),
+# the pipeline (at least 4 of them, each with a README.md saying what enters and what leaves
+# and naming each of its files),
 # with at most 3 source files left at its top; in src/ and grammar/, no function longer than
 # 80 lines and no file longer than 600; a built-in function's facts in one row of builtins.cpp.
 # Functions and their extents come from universal-ctags (its `end:` field), lines from wc -l.
@@ -27,7 +28,12 @@ top=$(find src -maxdepth 1 -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*
 if [ "$(echo "$top" | grep -c .)" -gt 3 ]; then echo "FAIL: more than 3 source files at the top of src/:"; echo "$top"; status=1; fi
 stages=0
 for d in src/*/; do
-  if [ ! -f "$d/README.md" ]; then echo "FAIL: $d has no README.md saying what enters and what leaves"; status=1; fi
+  if [ ! -f "$d/README.md" ]; then echo "FAIL: $d has no README.md saying what enters and what leaves"; status=1; continue; fi
+  # The README names each of its folder's files (as NAME.cpp, or NAME.{hpp,cpp} for a pair).
+  for f in $(find "$d" -maxdepth 1 -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.inc' \) | LC_ALL=C sort); do
+    b=$(basename "$f"); stem=${b%.*}
+    if ! grep -qF -e "$b" -e "$stem.{hpp,cpp}" "$d/README.md"; then echo "FAIL: $d/README.md does not name $b"; status=1; fi
+  done
   if find "$d" -maxdepth 1 -name '*.cpp' | grep -q .; then stages=$((stages + 1)); fi
 done
 if [ "$stages" -lt 4 ]; then echo "FAIL: $stages folders of src/ hold code; the pipeline has at least 4 stages"; status=1; fi

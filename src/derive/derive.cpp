@@ -251,6 +251,13 @@ void kinetic_from_mass(model const& m, derived& d) {
     if (agree_at_random_states(m, {T}, {d.kinetic_energy}, 0x6b696e65ull)) d.kinetic_from_mass = T;
 }
 
+// Why the forward-dynamics strategies have no rate form to work on (forward_dynamics.hpp).
+std::string no_rate_form(derived const& d, bool jacobian_form) {
+    if (!d.coriolis_reason.empty()) return "no rate form: " + d.coriolis_reason;
+    if (jacobian_form) return "no rate form: T is a sum of squared gradients (points only), M and h came from that";
+    return "no rate form: T is not a sum of constant coefficients times products of rates linear in q̇";
+}
+
 } // namespace
 
 std::optional<derived> derive(model const& m, diagnostics& diags, double max_work,
@@ -287,9 +294,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags, double max_wor
         constraint_rows(m, d, diags);
         if (!check_well_posed(m, d, diags)) return std::nullopt;
         derive_control(m, d, rs.get());
-        if (rs) recursive_forward_dynamics(m, *rs, d);
-        if (rs) quasi_velocity_dynamics(m, rs->form, d);
-        if (rs) floating_forward_dynamics(m, *rs, d);
+        d.forward_dynamics = forward_dynamics_attempts(m, rs.get(), d, no_rate_form(d, jf.has_value()));
         if (!regressor) {
             // An extra the model did not ask for: where finding it fails, there is none.
             try {

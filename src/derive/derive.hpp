@@ -1,6 +1,7 @@
 // Stage 3: checked model → the equations of motion, symbolically (GiNaC).
 #pragma once
 
+#include "derive/forward_dynamics.hpp"
 #include "model.hpp"
 
 #include <optional>
@@ -72,32 +73,10 @@ struct derived {
         bool gravity = false; // and ∂V/∂q (uniform gravity on the points, point_composite::gravity)
     };
     std::optional<composite_derivatives> point_derivatives;
-    // q̈ by the articulated-body algorithm over the composites' tree (point_recursive.cpp),
-    // without constraints, where it agrees with M⁻¹(Q − h − ∂V/∂q) at random states; with
-    // each joint's pivot D (M is positive definite exactly where all are positive). The
-    // emitter writes forward_dynamics from it where that takes fewer operations. Else empty.
-    GiNaC::exvector recursive_qdd, recursive_pivots;
-    // The same in the other axes (world or the root body's, point_frame.cpp) where both
-    // apply: the emitter keeps the one with fewer operations once written. Else empty.
-    GiNaC::exvector recursive_qdd_other, recursive_pivots_other;
-    // q̈ and λ of the constrained system in quasi-velocities (quasi_velocity.cpp), where M alone
-    // is singular and M = Kᵀ Eᵀ D E K, A = Ã K with K block-diagonal (blocks of at most 4), E
-    // rational and Ã rational on every block but der(q_i)'s, as a rotation matrix's W = Rᵀ Ṙ
-    // gives: no M, A or system of n + nc unknowns formed, only small parts solved alone.
-    // quasi_pivots are LDLᵀ pivots in groups, all positive where the system is regular: D's
-    // (status 1 where one is not) and Schur complements' of constraint rows (status 2);
-    // quasi_blocks, per block of K not constant, det(K_b)² and the product of its rows'
-    // squared norms (Hadamard: the first is at most the second). Checked at random states;
-    // else empty.
-    GiNaC::exvector quasi_qdd, quasi_lambda, quasi_pivots, quasi_blocks;
-    // The same from the articulated-body algorithm over a floating root (point_floating.cpp):
-    // no quasi-velocities, the joints' pivots, the root system's and its Schur complement's.
-    bool quasi_articulated = false;
-    struct quasi_pivot_group {
-        std::size_t begin, end;
-        int status;
-    };
-    std::vector<quasi_pivot_group> quasi_groups;
+    // Each forward-dynamics strategy besides the closed form, in fd_methods' order: its
+    // candidate (q̈, λ, pivots, checked at random states) or why it does not apply
+    // (forward_dynamics.hpp). The emitter chooses among them and the closed form.
+    std::vector<fd_attempt> forward_dynamics;
 
     // Task space: for each output of q (and t) only, in the order of model::outputs, its
     // Jacobian J = ∂y/∂q (size × nq, row-major) and drift ÿ − J q̈ = J̇ q̇ + 2 (∂J/∂t) q̇ +
@@ -115,6 +94,9 @@ struct derived {
 // ∂V/∂q: a chain's h_i reuses h_{i+1}, and one flattened sum would hide that); `evaluated`:
 // bias_compact where there is one (h to evaluate, not to differentiate).
 GiNaC::exvector bias_parts(derived const& d, std::size_t i, bool evaluated);
+
+// The candidate of `method` in d.forward_dynamics, or null where it does not apply.
+fd_candidate const* candidate_of(derived const& d, fd_method method);
 
 struct rate_structures;
 

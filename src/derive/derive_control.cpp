@@ -14,7 +14,7 @@
 #include "symbolic/chain_rule.hpp"
 #include "derive/rate_structure.hpp"
 #include "symbolic/simplify.hpp"
-#include "derive/well_posed.hpp"
+#include "derive/random_states.hpp"
 
 #include <algorithm>
 #include <cmath>

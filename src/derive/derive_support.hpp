@@ -86,16 +86,6 @@ double bilinear_form_work(bilinear_form const& f, std::size_t n);
 // The rate form with the structures found in it (rate_structure.hpp), found once per model.
 struct rate_structures;
 
-// derived::recursive_qdd and recursive_pivots from the composites, where they apply.
-void recursive_forward_dynamics(model const& m, rate_structures const& rs, derived& d);
-
-// derived::quasi_qdd, quasi_lambda, quasi_pivots and quasi_blocks, where they apply.
-void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d);
-
-// The same from the articulated-body algorithm over a floating root (point_floating.cpp),
-// quasi_articulated set; without constraints recursive_qdd and recursive_pivots instead.
-void floating_forward_dynamics(model const& m, rate_structures const& rs, derived& d);
-
 // M, h and C (the Christoffel matrix) from the rate form.
 void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, derived& d);
 

@@ -4,7 +4,7 @@
 #include "derive/derive_support.hpp"
 #include "derive/point_math.hpp"
 #include "derive/rate_structure.hpp"
-#include "derive/well_posed.hpp"
+#include "derive/random_states.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,6 @@ using GiNaC::ex;
 using GiNaC::exvector;
 
 using point_math::cross;
-using point_math::same;
 
 // Each coordinate's axis s_i in world axes (zero where no angular velocity has it): from a
 // rotation matrix R and an angular velocity ω the model wrote (named, or transported) with
@@ -97,7 +96,7 @@ void point_composite::choose_axes(std::vector<std::vector<std::array<ex, 3>>> co
                     pairs.push_back({s.add(J[i][moved[k]][c] - sp[c]), s.add(J[i][moved[0]][c] - first[c])});
             }
             if (!s.evaluate(m_, 0x6178697321ull, 2)) break;
-            bool const fits = std::all_of(pairs.begin(), pairs.end(), [&](auto const& p) { return same(s, p[0], p[1], 1, 0); });
+            bool const fits = std::all_of(pairs.begin(), pairs.end(), [&](auto const& p) { return s.same(p[0], p[1], 1, 0); });
             if (fits) {
                 s_[i] = axis;
                 for (std::size_t c = 0; c < 3; ++c) u_[i][c] = J[i][moved[0]][c] - first[c];

@@ -17,6 +17,7 @@
 // at the origin. O(n) small products in all, where M's n² entries and its factorisation (a
 // floating base's rows in every limb's) cost O(n · depth²): the humanoid of tests/robots,
 // 15,960 operations against M's and h's 15,923 with 2,264 products of factorisation after.
+#include "derive/derive_support.hpp"
 #include "derive/rate_structure.hpp"
 #include "derive/spatial.hpp"
 #include "derive/derive.hpp"
@@ -288,13 +289,17 @@ point_composite::constrained_solution point_composite::floating_articulated(
     std::vector<composite_inertia::body> const& bodies, std::array<ex, 3> const* gravity, exvector const& tau,
     exvector const& armature, exvector const& A, exvector const& r) const {
     std::size_t const nc = r.size();
-    if (!usable_ || tau.size() != n_ || armature.size() != n_ || A.size() != nc * n_) return {};
+    auto const fails = [](char const* why) { return constrained_solution{{}, {}, {}, 0, 0, why}; };
+    char const* const unchained = "a node's joints do not chain (twists that are not a hinge's or a slide's)";
+    if (!usable_ || tau.size() != n_ || armature.size() != n_ || A.size() != nc * n_)
+        return fails("the kinetic energy is not that of points and bodies on one tree of joints");
     std::vector<std::size_t> R; // the root's coordinates
     int const root = floating_root(A, nc, R);
-    if (root < 0) return {};
+    if (root < 0) return fails("no root node whose coordinates alone the constraints hold");
     std::vector<std::vector<std::size_t>> const chains = joint_chains(false, root);
     std::vector<exvector> rotational(nodes_.size(), exvector(9, 0));
-    if (chains.empty() || !place(bodies, rotational)) return {};
+    if (chains.empty()) return fails(unchained);
+    if (!place(bodies, rotational)) return fails("a body's rotational inertia has no node whose frame turns it");
     std::vector<mat6> Y;
     for (std::size_t N = 0; N < nodes_.size(); ++N) {
         std::vector<std::pair<ex, std::array<ex, 3>>> own;
@@ -303,16 +308,14 @@ point_composite::constrained_solution point_composite::floating_articulated(
     }
     // The twists as short as they get (a hip's axis under the root: cos² + sin² = 1).
     std::vector<vec6> twists(n_);
-    for (std::size_t j = 0; j < n_; ++j) {
-        twists[j] = joined(s_[j], u_[j]);
-        for (ex& e : twists[j]) e = simplify(e);
-    }
+    for (std::size_t j = 0; j < n_; ++j)
+        for (std::size_t c = 0; c < 6; ++c) twists[j][c] = simplify(joined(s_[j], u_[j])[c]);
     sweep w;
     std::vector<int> last(nodes_.size(), -1);
     std::vector<std::size_t> const up = children_first();
     for (auto N = up.rbegin(); N != up.rend(); ++N) {
         if (static_cast<int>(*N) == root) continue;
-        if (chains[*N].empty()) return {};
+        if (chains[*N].empty()) return fails(unchained);
         int parent = last[static_cast<std::size_t>(nodes_[*N].parent)];
         for (std::size_t k = 0; k < chains[*N].size(); ++k) {
             w.levels.push_back({chains[*N][k], parent, k + 1 == chains[*N].size() ? static_cast<int>(*N) : -1});
@@ -389,14 +392,19 @@ static exvector armatures(model const& m) {
     return a;
 }
 
-void floating_forward_dynamics(model const& m, rate_structures const& rs, derived& d) {
+// In the root body's axes first (the tree's twists and inertias are free of the root's
+// coordinates there), else in the world's; checked: the residuals M q̈ + h − Q + Aᵀλ and
+// A q̈ − r vanish at random states (a backward error).
+fd_attempt try_floating_articulated_body(model const& m, rate_structures const& rs, derived const& d) {
+    fd_method const method = fd_method::floating_articulated_body;
     std::size_t const n = d.nq, nc = d.nc;
-    if (n == 0 || !rs.points.usable() || !d.quasi_qdd.empty() || (nc == 0 && !d.recursive_qdd.empty())) return;
+    if (n == 0) return not_applicable(method, "the model has no coordinates");
+    if (!rs.points.usable())
+        return not_applicable(method, "the kinetic energy is not that of points and bodies on one tree of joints");
     auto const gravity = rs.points.gravity();
     exvector tau(n);
     for (std::size_t i = 0; i < n; ++i)
         tau[i] = d.generalized_forces[i] - (gravity ? partial(gravity->other, m.q[i]) : d.potential_gradient[i]);
-    // The residuals M q̈ + h − Q + Aᵀλ and A q̈ − r vanish at the solution (a backward error).
     auto const holds = [&](point_composite::constrained_solution const& x) {
         if (x.qdd.size() != n || x.lambda.size() != nc) return false;
         GiNaC::exmap at;
@@ -404,8 +412,6 @@ void floating_forward_dynamics(model const& m, rate_structures const& rs, derive
         for (std::size_t k = 0; k < nc; ++k) at[d.lambda[k]] = x.lambda[k];
         return rows_vanish_at_random_states(m, nc > 0 ? d.residual_rows : d.inverse_dynamics, at, 0x666c6f61ull);
     };
-    // In the root body's axes first (the tree's twists and inertias are free of the root's
-    // coordinates there), else in the world's.
     point_composite::constrained_solution x;
     exvector const a = armatures(m);
     if (rs.framed_points.framed()) {
@@ -416,22 +422,22 @@ void floating_forward_dynamics(model const& m, rate_structures const& rs, derive
     if (!holds(x))
         x = rs.points.floating_articulated(rotational_bodies(m), gravity ? &gravity->g : nullptr, tau, a,
                                            d.constraint_jacobian, d.constraint_rhs);
-    if (!holds(x)) return;
+    if (!x.why.empty()) return not_applicable(method, x.why);
+    if (!holds(x))
+        return not_applicable(method, "its q̈ and λ leave the residuals M q̈ + h − Q + Aᵀλ, A q̈ − r non-zero at "
+                                      "random states (terms of T or V outside the tree)");
+    // With constraints, each group of pivots against its own largest: the joints', the root's,
+    // the constraints'; without, all against the largest, as the fixed-base algorithm's.
+    std::size_t const joints = x.joint_pivots, root = joints + x.root_pivots, all = x.pivots.size();
+    fd_candidate c{std::move(x.qdd), std::move(x.lambda), std::move(x.pivots), {}, {}};
     if (nc == 0) {
-        d.recursive_qdd = std::move(x.qdd);
-        d.recursive_pivots = std::move(x.pivots);
-        return;
+        c.groups.push_back({0, all, 1});
+        return {method, std::move(c), {}};
     }
-    d.quasi_qdd = std::move(x.qdd);
-    d.quasi_lambda = std::move(x.lambda);
-    d.quasi_pivots = std::move(x.pivots);
-    // Each group of pivots against its own largest: the joints', the root's, the constraints'.
-    std::size_t const joints = x.joint_pivots, root = joints + x.root_pivots, all = d.quasi_pivots.size();
-    d.quasi_groups.clear();
-    if (joints > 0) d.quasi_groups.push_back({0, joints, 1});
-    if (root > joints) d.quasi_groups.push_back({joints, root, 1});
-    if (all > root) d.quasi_groups.push_back({root, all, 2});
-    d.quasi_articulated = true;
+    if (joints > 0) c.groups.push_back({0, joints, 1});
+    if (root > joints) c.groups.push_back({joints, root, 1});
+    if (all > root) c.groups.push_back({root, all, 2});
+    return {method, std::move(c), {}};
 }
 
 } // namespace lagc

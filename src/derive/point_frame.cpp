@@ -26,19 +26,10 @@ using GiNaC::ex;
 using GiNaC::exvector;
 
 using point_math::cross;
-using point_math::same;
 
 namespace {
 
 using vec3 = std::array<ex, 3>;
-
-// Each pair equal at every sample, to 1e-10 of the largest value compared.
-bool all_same(samples const& s, std::vector<std::array<std::size_t, 2>> const& pairs) {
-    double scale = 0;
-    for (std::size_t x = 0; x < s.count(); ++x)
-        for (auto const& p : pairs) scale = std::max({scale, std::abs(s(x, p[0])), std::abs(s(x, p[1]))});
-    return std::all_of(pairs.begin(), pairs.end(), [&](auto const& p) { return same(s, p[0], p[1], scale, 0); });
-}
 
 vec3 rotate(exvector const& R, vec3 const& v, bool transpose) {
     vec3 out;
@@ -174,7 +165,7 @@ std::optional<point_composite::root_positions> point_composite::root_origin(root
             for (std::size_t c = 0; c < 3; ++c) pairs.push_back({s.add(points_[b].position[c] - o[c]), s.add(turned[c])});
         }
         if (!s.evaluate(m_, 0x6f726967ull, 2)) continue;
-        if (all_same(s, pairs)) return out;
+        if (s.all_same(pairs)) return out;
     }
     return std::nullopt;
 }
@@ -262,7 +253,7 @@ bool point_composite::root_accelerations(root_axes const& F, vec3 const& o, std:
         }
     }
     if (!s.evaluate(m_, 0x6163636cull, 2)) return false;
-    return all_same(s, pairs);
+    return s.all_same(pairs);
 }
 
 // R_Fᵀ (s_i × p + u_i) = s^F_i × r + u^F_i for every point q_i moves, at random states.
@@ -279,7 +270,7 @@ bool point_composite::root_twists_hold(exvector const& R, std::vector<point> con
             for (std::size_t c = 0; c < 3; ++c) pairs.push_back({x.add(world[c]), x.add(framed[c] + u[i][c])});
         }
     if (!x.evaluate(m_, 0x74776973ull, 2)) return false;
-    return all_same(x, pairs);
+    return x.all_same(pairs);
 }
 
 std::array<ex, 3> point_composite::in_root_axes(std::array<ex, 3> const& v) const { return rotate(frame_, v, true); }

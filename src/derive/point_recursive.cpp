@@ -14,6 +14,7 @@
 //
 // Products and sums are built by GiNaC's constructors (spatial.hpp): its operator* would ask
 // the nested U Uᵀ / D of every level for its type, 2^depth steps.
+#include "derive/derive_support.hpp"
 #include "derive/rate_structure.hpp"
 #include "derive/spatial.hpp"
 #include "symbolic/dag.hpp"
@@ -167,39 +168,55 @@ point_composite::articulated_solution point_composite::articulated(std::vector<c
     return out;
 }
 
-void recursive_forward_dynamics(model const& m, rate_structures const& rs, derived& d) {
-    std::size_t const n = d.nq;
-    if (d.nc > 0 || n == 0 || !rs.points.usable()) return;
-    auto const gravity = rs.points.gravity();
-    exvector tau(n);
-    for (std::size_t i = 0; i < n; ++i)
+namespace {
+
+// τ besides the tree's inertia (and, with uniform gravity, besides its weights).
+exvector joint_forces(model const& m, derived const& d, std::optional<point_composite::uniform_gravity> const& gravity) {
+    exvector tau(d.nq);
+    for (std::size_t i = 0; i < d.nq; ++i)
         tau[i] = d.generalized_forces[i] - (gravity ? partial(gravity->other, m.q[i]) : d.potential_gradient[i]);
-    // q̈ in the inverse dynamics M q̈ + h − Q (derive_control.cpp's rows, cheaper to evaluate
-    // than M's n² entries): each row's parts at the algorithm's q̈ sum to zero, to 1e-9 of
-    // their sizes, at three random states (a backward error: M's conditioning does not enter).
-    auto const holds = [&](point_composite::articulated_solution const& x) {
-        if (x.qdd.empty() || d.inverse_dynamics.size() != n) return false;
-        GiNaC::exmap at;
-        for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = x.qdd[i];
-        return rows_vanish_at_random_states(m, d.inverse_dynamics, at, 0x61626121ull);
-    };
-    // In world axes, and in the root body's where they apply; the emitter writes the one
-    // with fewer operations (the root's axes drop its turn from every position, but a long
-    // chain's algorithm can take more terms there: 14 joints 7,248 operations against 7,111).
-    point_composite::articulated_solution solution = rs.points.articulated(rotational_bodies(m), gravity ? &gravity->g : nullptr, tau);
-    if (!holds(solution)) solution = {};
-    if (rs.framed_points.framed()) {
-        std::array<ex, 3> const g = gravity ? rs.framed_points.in_root_axes(gravity->g) : std::array<ex, 3>{};
-        auto framed = rs.framed_points.articulated(rotational_bodies(m), gravity ? &g : nullptr, tau);
-        if (holds(framed)) {
-            d.recursive_qdd_other = std::move(solution.qdd);
-            d.recursive_pivots_other = std::move(solution.pivots);
-            solution = std::move(framed);
-        }
-    }
-    if (solution.qdd.empty()) return;
-    d.recursive_qdd = std::move(solution.qdd);
-    d.recursive_pivots = std::move(solution.pivots);
+    return tau;
+}
+
+// The algorithm over `tree` (world axes, or the root body's with gravity turned into them),
+// checked: q̈ in the inverse dynamics M q̈ + h − Q (derive_control.cpp's rows, cheaper to
+// evaluate than M's n² entries): each row's parts at the algorithm's q̈ sum to zero, to 1e-9
+// of their sizes, at three random states (a backward error: M's conditioning does not enter).
+fd_attempt articulated_over(model const& m, rate_structures const& rs, bool root_axes, derived const& d) {
+    point_composite const& tree = root_axes ? rs.framed_points : rs.points;
+    fd_method const method = root_axes ? fd_method::articulated_body_root_axes : fd_method::articulated_body;
+    std::size_t const n = d.nq;
+    if (n == 0) return not_applicable(method, "the model has no coordinates");
+    if (d.nc > 0) return not_applicable(method, "the model has constraints (this form solves a tree without them)");
+    if (!tree.usable())
+        return not_applicable(method, "the kinetic energy is not that of points and bodies on one tree of joints");
+    if (root_axes && !tree.framed()) return not_applicable(method, "no frame of the model fits its root body");
+    auto const gravity = rs.points.gravity(); // world axes (the framed tree offers none)
+    std::array<ex, 3> g = {};
+    if (gravity) g = root_axes ? tree.in_root_axes(gravity->g) : gravity->g;
+    auto x = tree.articulated(rotational_bodies(m), gravity ? &g : nullptr, joint_forces(m, d, gravity));
+    if (x.qdd.empty())
+        return not_applicable(method, "not every coordinate is one node's single joint with a twist free of the "
+                                      "others (a floating root, or a node of several coordinates)");
+    GiNaC::exmap at;
+    for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = x.qdd[i];
+    if (d.inverse_dynamics.size() != n || !rows_vanish_at_random_states(m, d.inverse_dynamics, at, 0x61626121ull))
+        return not_applicable(method, "its q̈ leaves M q̈ + h − Q non-zero at random states (terms of T or V "
+                                      "outside the tree)");
+    return {method, fd_candidate{std::move(x.qdd), {}, x.pivots, {}, {{0, n, 1}}}, {}};
+}
+
+} // namespace
+
+// In world axes, and in the root body's where they apply; the emitter writes the one with
+// fewer operations (the root's axes drop its turn from every position, but a long chain's
+// algorithm can take more terms there: 14 joints 7,248 operations against 7,111).
+fd_attempt try_articulated_body(model const& m, rate_structures const& rs, derived const& d) {
+    return articulated_over(m, rs, false, d);
+}
+
+fd_attempt try_articulated_body_root_axes(model const& m, rate_structures const& rs, derived const& d) {
+    return articulated_over(m, rs, true, d);
 }
 
 } // namespace lagc

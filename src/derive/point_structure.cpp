@@ -6,7 +6,7 @@
 #include "derive/derive_support.hpp"
 #include "derive/point_math.hpp"
 #include "derive/rate_structure.hpp"
-#include "derive/well_posed.hpp"
+#include "derive/random_states.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -18,7 +18,6 @@ using GiNaC::exvector;
 
 using point_math::cross;
 using point_math::dot;
-using point_math::same;
 
 point_composite::point_composite(model const& m, bilinear_form const& f, composite_inertia const& rotational)
     : m_(m), f_(f), n_(m.q.size()) {
@@ -199,7 +198,7 @@ bool point_composite::twists() {
     for (auto const& k : checks) {
         double scale = 0;
         for (std::size_t x = 0; x < s.count(); ++x) scale = std::max(scale, std::abs(s(x, k[2])) + std::abs(s(x, k[3])));
-        if (!same(s, k[0], k[1], scale, 0)) return false;
+        if (!s.same(k[0], k[1], scale, 0)) return false;
     }
     return true;
 }

@@ -18,7 +18,8 @@
 // then q̈ = K⁻¹ a, block by block as adjugate over determinant, D⁻¹ by its LDLᵀ. No M, A, or
 // system of n + nc unknowns is formed. The result is checked in the residual rows at random
 // states; where anything does not apply, nothing is derived and the dense path stays.
-#include "derive/rate_structure.hpp"
+#include "derive/derive_support.hpp"
+#include "derive/random_states.hpp"
 #include "symbolic/dag.hpp"
 #include "symbolic/small_matrices.hpp"
 
@@ -278,7 +279,7 @@ bool rational_matrix(std::vector<exvector> const& coefficients, std::vector<std:
 struct transformed_solution {
     exvector a, lambda;
     exvector inertia, schur; // pivots: status 1 and 2 where one is not safely positive
-    void pivots(exvector& all, std::vector<derived::quasi_pivot_group>& groups) const {
+    void pivots(exvector& all, std::vector<fd_pivot_group>& groups) const {
         for (auto const& [g, status] : {std::pair{&inertia, 1}, std::pair{&schur, 2}}) {
             if (g->empty()) continue;
             groups.push_back({all.size(), all.size() + g->size(), status});
@@ -401,9 +402,12 @@ std::optional<inverted_blocks> invert_blocks(std::vector<block> const& blocks, e
 
 } // namespace
 
-void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d) {
+fd_attempt try_quasi_velocities(model const& m, bilinear_form const& f, derived const& d) {
+    fd_method const method = fd_method::quasi_velocities;
     std::size_t const n = d.nq, nc = d.nc, k = f.rates.size();
-    if (nc == 0 || !d.mass_singular || n > 64) return;
+    if (nc == 0) return not_applicable(method, "the model has no constraints (this form solves a singular M with them)");
+    if (!d.mass_singular) return not_applicable(method, "M alone is regular (this form serves a singular M)");
+    if (n > 64) return not_applicable(method, "more than 64 coordinates");
     std::vector<std::size_t> const rate_order = canonical_order(m, f);
     std::vector<exvector> rows;
     for (std::size_t a : rate_order) rows.push_back(f.rates[a].a);
@@ -418,25 +422,26 @@ void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d)
         if (std::all_of(blocks.begin(), blocks.end(), [](block const& b) { return b.coords.size() == 1; })) continue;
         if ((coefficients = constant_coefficients(m, blocks, rows))) break;
     }
-    if (!coefficients) return;
+    if (!coefficients)
+        return not_applicable(method, "no blocks of at most 4 rates with rational, constant coefficients (K, E)");
     exvector const D = rate_inertia(f, rate_order);
 
     // b̃ = K⁻ᵀ b and, for q̈ = K⁻¹ a, each block's adjugate over its determinant.
     exvector b(n);
     for (std::size_t i = 0; i < n; ++i) b[i] = d.generalized_forces[i] - sum_of(bias_parts(d, i, true));
     auto const inverted = invert_blocks(blocks, b);
-    if (!inverted) return;
+    if (!inverted) return not_applicable(method, "a block of K could not be inverted in closed form");
     auto const& [bt, inverses, checks] = *inverted;
 
     // The transformed system part by part: square ones, then those with a regular M̃.
     transformed_solution solution{exvector(n, 0), exvector(nc, 0), {}, {}};
     for (auto const& s : subsystems(*coefficients, D, n, k)) {
-        if (s.forms.empty()) return; // a rate or a row of no quasi-velocity: nothing to solve
+        if (s.forms.empty()) return not_applicable(method, "a rate or a constraint row of no quasi-velocity");
         bool const square = s.rates.size() + s.rows.size() == s.forms.size() &&
                             square_part(s, *coefficients, k, D, bt, d.constraint_rhs, solution);
         if (!square && !(s.rates.size() == s.forms.size() &&
                          regular_part(s, *coefficients, k, D, bt, d.constraint_rhs, solution)))
-            return;
+            return not_applicable(method, "a part of the transformed system is neither square nor of regular M");
     }
     exvector qdd(n);
     std::size_t form = 0;
@@ -453,11 +458,11 @@ void quasi_velocity_dynamics(model const& m, bilinear_form const& f, derived& d)
     GiNaC::exmap at;
     for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = qdd[i];
     for (std::size_t c = 0; c < nc; ++c) at[d.lambda[c]] = solution.lambda[c];
-    if (solution.inertia.empty() || !rows_vanish_at_random_states(m, d.residual_rows, at, 0x71647121ull)) return;
-    d.quasi_qdd = std::move(qdd);
-    d.quasi_lambda = std::move(solution.lambda);
-    solution.pivots(d.quasi_pivots, d.quasi_groups);
-    d.quasi_blocks = checks;
+    if (solution.inertia.empty() || !rows_vanish_at_random_states(m, d.residual_rows, at, 0x71647121ull))
+        return not_applicable(method, "its q̈ and λ leave the residuals non-zero at random states");
+    fd_candidate c{std::move(qdd), std::move(solution.lambda), {}, checks, {}};
+    solution.pivots(c.pivots, c.groups);
+    return {method, std::move(c), {}};
 }
 
 } // namespace lagc

@@ -2,7 +2,7 @@
 // the transports of velocity vectors the model wrote (rate_structure.hpp).
 #include "graph/expression_graph.hpp"
 #include "derive/rate_structure.hpp"
-#include "derive/well_posed.hpp"
+#include "derive/random_states.hpp"
 #include "symbolic/dag.hpp"
 
 #include <algorithm>
@@ -423,72 +423,6 @@ void composite_inertia::composite() {
                 Jc_[p][a * 3 + b] += s;
             }
     }
-}
-
-std::size_t operations_of(model const& m, exvector const& e) {
-    std::vector<std::string> order;
-    auto const symbols = graph_spellings(m, order);
-    expression_graph g(symbols, {});
-    std::vector<int> roots;
-    for (auto const& x : e) roots.push_back(g.add(x));
-    return g.operation_count(roots);
-}
-
-samples::samples(model const& m) : symbols_(graph_spellings(m, order_)), g_(symbols_, {}) {}
-
-std::size_t samples::add(ex const& e) {
-    // An expression whose exact numbers leave the doubles (a constant past 1.8e308, which a
-    // candidate's nested sums of 16-digit decimals can build) cannot be judged here: the
-    // check that asked fails, and its candidate is not taken.
-    try {
-        roots_.push_back(g_.add(e));
-    } catch (constant_out_of_range const&) {
-        unjudged_ = true;
-        roots_.push_back(-1);
-    }
-    return roots_.size() - 1;
-}
-
-bool samples::evaluate(model const& m, std::uint64_t seed, int count) {
-    if (unjudged_) return false;
-    for (int s = 0; s < count; ++s) {
-        values_.push_back(g_.evaluate_all(roots_, order_, random_point(m, seed, parameter_values::random)));
-        for (double v : values_.back())
-            if (!std::isfinite(v)) return false;
-    }
-    return true;
-}
-
-bool rows_vanish_at_random_states(model const& m, std::vector<exvector> const& rows, GiNaC::exmap const& at,
-                                  std::uint64_t seed) {
-    exvector parts;
-    for (auto const& row : rows) parts.insert(parts.end(), row.begin(), row.end());
-    parts = substitute(parts, at);
-    samples s(m);
-    std::vector<std::vector<std::size_t>> index(rows.size());
-    for (std::size_t i = 0, k = 0; i < rows.size(); ++i)
-        for (std::size_t j = 0; j < rows[i].size(); ++j) index[i].push_back(s.add(parts[k++]));
-    if (!s.evaluate(m, seed, 3)) return false;
-    for (std::size_t x = 0; x < s.count(); ++x)
-        for (auto const& row : index) {
-            double total = 0, size = 0;
-            for (std::size_t k : row) total += s(x, k), size += std::abs(s(x, k));
-            if (!(std::abs(total) <= 1e-9 * size + 1e-300)) return false;
-        }
-    return true;
-}
-
-bool agree_at_random_states(model const& m, exvector const& C, exvector const& G, std::uint64_t seed) {
-    samples s(m);
-    for (std::size_t k = 0; k < C.size(); ++k) s.add(C[k]), s.add(G[k]);
-    if (!s.evaluate(m, seed, 2)) return false;
-    for (std::size_t x = 0; x < s.count(); ++x) {
-        double scale = 0;
-        for (std::size_t k = 0; k < 2 * C.size(); ++k) scale = std::max(scale, std::abs(s(x, k)));
-        for (std::size_t k = 0; k < C.size(); ++k)
-            if (std::abs(s(x, 2 * k) - s(x, 2 * k + 1)) > 1e-10 * scale) return false;
-    }
-    return true;
 }
 
 } // namespace lagc

@@ -4,6 +4,7 @@
 
 #include "graph/expression_graph.hpp"
 #include "derive/derive_support.hpp"
+#include "derive/random_states.hpp"
 
 #include <cstdint>
 #include <map>
@@ -11,28 +12,6 @@
 #include <tuple>
 
 namespace lagc {
-
-// Values of expressions at pseudo-random states (q, q̇ and the parameters all at random),
-// on the code generator's DAG (shared parts evaluated once): identities of the
-// expressions are tested there.
-class samples {
-public:
-    explicit samples(model const& m);
-    std::size_t add(GiNaC::ex const& e); // its index among the values
-    // `count` states from `seed`; false when a value is not finite (a model this test
-    // cannot judge).
-    bool evaluate(model const& m, std::uint64_t seed, int count);
-    std::size_t count() const { return values_.size(); }
-    double operator()(std::size_t sample, std::size_t k) const { return values_[sample][k]; }
-
-private:
-    std::vector<std::string> order_;
-    std::map<std::string, symbol_spelling> symbols_;
-    expression_graph g_;
-    std::vector<int> roots_;
-    std::vector<std::vector<double>> values_;
-    bool unjudged_ = false; // an expression could not be put into doubles
-};
 
 // The model's frames R with their Ṙ, and angular velocities ω, at two random states: which
 // frame each ω turns, Ṙ = R [ω]× (ω in body axes) or Ṙ = [ω]× R (world axes). ω may be
@@ -49,20 +28,6 @@ private:
     std::vector<std::size_t> frame_at_, rate_at_, omega_at_;
     bool evaluated_ = false;
 };
-
-// C and G equal at two pseudo-random states, to 1e-10 of the largest value: how a
-// structure read from the model is checked before it is used (a misread falls back to the
-// term-by-term sums, it is not trusted).
-bool agree_at_random_states(model const& m, GiNaC::exvector const& C, GiNaC::exvector const& G, std::uint64_t seed);
-
-// Each row's parts (sums, as derived::residual_rows and inverse_dynamics hold them) sum to
-// zero with `at` substituted, to 1e-9 of the parts' sizes, at three random states: a backward
-// error, so the system's conditioning does not enter.
-bool rows_vanish_at_random_states(model const& m, std::vector<GiNaC::exvector> const& rows, GiNaC::exmap const& at,
-                                  std::uint64_t seed);
-
-// Operations of the expressions as the code generator would share them.
-std::size_t operations_of(model const& m, GiNaC::exvector const& e);
 
 // The angular velocities among the rates (bilinear_form::angular_velocity).
 std::vector<bilinear_form::angular_velocity> angular_velocities(model const& m, bilinear_form const& f);
@@ -238,6 +203,7 @@ public:
     struct constrained_solution {
         GiNaC::exvector qdd, lambda, pivots;
         std::size_t joint_pivots = 0, root_pivots = 0;
+        std::string why = {}; // why it does not apply, where it does not
     };
     constrained_solution floating_articulated(std::vector<composite_inertia::body> const& bodies,
                                               std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau,

@@ -7,7 +7,7 @@
 // gives way to the masses); and τ must vanish where π does (no remainder), and be affine in
 // all of π at once, or no π is found.
 #include "derive/derive.hpp"
-#include "derive/well_posed.hpp"
+#include "derive/random_states.hpp"
 #include "graph/expression_graph.hpp"
 
 #include <algorithm>

@@ -7,6 +7,7 @@
 #include "graph/expression_graph.hpp"
 #include "derive/derive_support.hpp"
 #include "derive/well_posed.hpp"
+#include "derive/random_states.hpp"
 
 #include <fmt/format.h>
 
@@ -16,37 +17,6 @@
 
 namespace lagc {
 
-std::map<std::string, symbol_spelling> graph_spellings(model const& m, std::vector<std::string>& order) {
-    std::map<std::string, symbol_spelling> out;
-    auto add = [&](GiNaC::symbol const& s, std::string spelled) {
-        out[s.get_name()] = {spelled, "x"};
-        order.push_back(spelled);
-    };
-    for (std::size_t i = 0; i < m.q.size(); ++i) add(m.q[i], fmt::format("q[{}]", i));
-    for (std::size_t i = 0; i < m.qd.size(); ++i) add(m.qd[i], fmt::format("qd[{}]", i));
-    for (std::size_t i = 0; i < m.u.size(); ++i) add(m.u[i], fmt::format("u[{}]", i));
-    for (std::size_t i = 0; i < m.p.size(); ++i) add(m.p[i], fmt::format("p[{}]", i));
-    add(m.t, "t");
-    return out;
-}
-
-namespace {
-double uniform(std::uint64_t& state, double low, double high) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return low + (high - low) * static_cast<double>(state >> 11) / 9007199254740992.0;
-}
-} // namespace
-
-std::vector<double> random_point(model const& m, std::uint64_t& state, parameter_values parameters) {
-    std::vector<double> point;
-    for (std::size_t i = 0; i < m.q.size(); ++i) point.push_back(uniform(state, -1.4, 1.4));
-    for (std::size_t i = 0; i < m.qd.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
-    for (std::size_t i = 0; i < m.u.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
-    for (auto const& p : m.parameters)
-        point.push_back(parameters == parameter_values::defaults && p.written ? p.default_value : uniform(state, 0.6, 1.4));
-    point.push_back(uniform(state, 0.2, 1.2));
-    return point;
-}
 
 namespace {
 

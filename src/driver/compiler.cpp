@@ -119,13 +119,15 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
     }
     r.times.emit = seconds_since(t0);
     // Where M alone is singular, the note ends with how forward_dynamics solves, as written.
-    if (r.files && d->singular_mass_note)
+    if (r.files && d->singular_mass_note) {
+        fd_method const method = r.files->forward_dynamics.method;
         r.diags.note(d->singular_mass_note->first,
                      d->singular_mass_note->second +
-                         (r.files->articulated_forward_dynamics ? " (by the articulated-body algorithm, with no M formed)"
-                          : d->quasi_qdd.empty() || d->quasi_articulated ? " (with M + rho A^T A)"
-                                                                         : " (in quasi-velocities, with no M formed)"),
+                         (method == fd_method::floating_articulated_body ? " (by the articulated-body algorithm, with no M formed)"
+                          : method == fd_method::quasi_velocities      ? " (in quasi-velocities, with no M formed)"
+                                                                       : " (with M + rho A^T A)"),
                      warning_kind::singular_mass_matrix);
+    }
     if (r.files) {
         r.times.cse = r.files->cse_seconds;
         r.times.emit -= r.times.cse;

@@ -72,6 +72,8 @@ char const* const usage_text =
     "                    -Wno-coriolis); -WNAME shows it again\n"
     "  -Werror           treats warnings as errors (notes stay notes)\n"
     "  --stats           prints per-phase times and operation counts to standard error\n"
+    "  --explain         prints how forward_dynamics was chosen to standard error: each\n"
+    "                    method's operations, or why it does not apply\n"
     "  --progress        prints each step as it begins to standard error, a line each (on a\n"
     "                    terminal lagc shows one status line anyway once a run takes 1 s)\n"
     "  --help            prints this text\n"
@@ -116,7 +118,7 @@ void keep_standard_streams_apart() {
 // What the command line asks for.
 struct command_line {
     std::string input, output;
-    bool stats = false, progress = false;
+    bool stats = false, progress = false, explain = false;
     lagc::compile_options options;
     fs::path header_path;
     std::vector<std::string> targets; // the files to write (none for -o -)
@@ -184,6 +186,8 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
     }
     if (a == "--stats") {
         cl.stats = true;
+    } else if (a == "--explain") {
+        cl.explain = true;
     } else if (a == "--progress") {
         cl.progress = true;
     } else if (a == "--template") {
@@ -315,6 +319,8 @@ void print_stats(lagc::compile_result const& r) {
                      s.parts == 1 ? "" : "s", s.seconds);
     for (auto const& [name, bytes] : r.files->stack_bounds)
         if (bytes > 0) std::fprintf(stderr, "lagc: %-24s stack: %zu bytes of arrays, with the functions it calls\n", name.c_str(), bytes);
+    std::fprintf(stderr, "lagc: forward_dynamics by %s\n",
+                 std::string(lagc::name_of(r.files->forward_dynamics.method)).c_str());
     if (r.files->shared_operations > 0)
         std::fprintf(stderr, "lagc: the file: %zu operations (%zu in the functions cut into parts)\n",
                      r.files->operations, r.files->shared_operations);
@@ -395,6 +401,7 @@ int main(int argc, char** argv) {
     progress.finish();
     std::cerr << r.diags.format(lagc::source_file(shown_as, lagc::normalized_source(text)));
     if (cl.stats) print_stats(r);
+    if (cl.explain && r.files) std::cerr << lagc::explain(r.files->forward_dynamics);
     if (!r.files) return 1;
     if (cl.output == "-") return lagc::write_stdout(r.files->header, error) ? 0 : io_error(error);
     std::vector<std::pair<std::string, std::string>> files = {{cl.targets[0], r.files->header}};

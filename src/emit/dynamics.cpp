@@ -380,43 +380,25 @@ std::string emitter::inline_forward_dynamics(built_function& f, std::vector<std:
                  {"finite_check", finite_check(n, [](std::size_t i) { return fmt::format("x{}", i); })}});
 }
 
-std::vector<std::pair<std::string, exvector>> emitter::dynamics_terms_outputs() {
+// The closed form's score: M's and h's terms with what the factorisation and the solves add,
+// in the terms' operations. Without constraints 8n² (both forms take about 1.7 instructions per
+// operation, the factorisation and solves about 14 n²: bench's generic arms, callgrind, both
+// forms of each arm: 8 joints 6,573 against 6,936 instructions, closed form first; 9 joints
+// 8,152 against 8,328; 10 joints 9,608 against 9,411, the algorithm's 4,809 operations against
+// 4,103 + 8n²). With them 4 per product of the factorisation, 8 per non-zero of L (the solves
+// for q̈ and W = L⁻¹ Aᵀ, the augmentation, the checks) and 4 per coordinate, calibrated on the
+// floating-base robot files (callgrind, instructions per call of the closed form less 1.9 per
+// operation of its terms: the floating body 405 such operations where the formula gives 388,
+// the quadruped 2,630 for 3,132, the humanoid 7,580 for 10,800).
+std::size_t emitter::closed_form_score(std::size_t terms_operations) const {
     std::size_t const n = d_.nq;
-    std::vector<std::pair<std::string, exvector>> terms;
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j <= i; ++j)
-            terms.push_back({"M[" + std::to_string(i * n + j) + "]", {d_.mass_matrix[i * n + j]}});
-    for (auto& b : bias_parts(true)) terms.push_back(std::move(b));
-    return terms;
-}
-
-// The articulated-body algorithm's form against M's and h's terms with what the constrained
-// solve adds to them, in the terms' operations: 4 per product of the factorisation, 8 per
-// non-zero of L (the solves for q̈ and W = L⁻¹ Aᵀ, the augmentation, the checks) and 4 per
-// coordinate, calibrated on the floating-base robot files (callgrind, instructions per call
-// of the closed form less 1.9 per operation of its terms: the floating body 405 such
-// operations where the formula gives 388, the quadruped 2,630 for 3,132, the humanoid 7,580
-// for 10,800). The algorithm was the faster on all three (1,601 against 2,046 instructions,
-// 12,693 against 15,279, 31,531 against 44,650).
-bool emitter::quasi_velocities() {
-    if (!quasi_) {
-        quasi_ = d_.nq > 0 && d_.quasi_qdd.size() == d_.nq;
-        if (*quasi_ && d_.quasi_articulated) {
-            std::size_t const n = d_.nq;
-            quasi_built_ = quasi_function();
-            dynamics_terms_built_ = build("dynamics_terms", dynamics_terms_outputs());
-            std::vector<char> const& L = factor_structure();
-            std::size_t const nonzeros = static_cast<std::size_t>(std::count(L.begin(), L.end(), 1));
-            std::size_t const closed = dynamics_terms_built_->stats.operations_after_cse + 4 * factor_products(L, n) +
-                                       8 * nonzeros + 4 * n;
-            quasi_ = quasi_built_->stats.operations_after_cse < closed;
-        }
-    }
-    return *quasi_;
+    if (d_.nc == 0) return terms_operations + 8 * n * n;
+    std::vector<char> const& L = factor_structure();
+    std::size_t const nonzeros = static_cast<std::size_t>(std::count(L.begin(), L.end(), 1));
+    return terms_operations + 4 * factor_products(L, n) + 8 * nonzeros + 4 * n;
 }
 
 void emitter::forward_dynamics() {
-    std::size_t const n = d_.nq, nc = d_.nc;
     auto args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "qdd"), "lambda");
     if (o_.templated) {
         // Not deduced from lambda, so that a bare nullptr is accepted there.
@@ -424,16 +406,22 @@ void emitter::forward_dynamics() {
         out_.add_helpers(text("control.tpl#non_deduced"));
     }
     out_.declare("int", "forward_dynamics", args, text("comments.tpl#forward_dynamics"));
-    if (quasi_velocities()) return quasi_forward_dynamics(args);
-    built_function f = dynamics_terms_built_ ? std::move(*dynamics_terms_built_) : build("dynamics_terms", dynamics_terms_outputs());
-    dynamics_terms_built_.reset();
-    if (nc == 0 && unrolls_mass_matrix() && f.stats.operations_after_cse <= o_.split_operations) {
+    if (candidate_solves_constraints()) return constrained_candidate_forward_dynamics(args);
+    closed_form_dynamics(args);
+}
+
+// The closed form's helpers, and forward_dynamics itself unless a candidate writes it: without
+// constraints the factored helper stays (linearization takes q̈ and M's factor from it).
+void emitter::closed_form_dynamics(std::vector<cxx_argument> const& args) {
+    std::size_t const nc = d_.nc;
+    built_function f = std::move(*closed_built_);
+    closed_built_.reset();
+    if (closed_inline_) {
         std::vector<std::string> read;
         std::string body = inline_forward_dynamics(f, read);
         out_.define("int", "forward_dynamics", args, read, body, "", cxx_printer::place::api);
         return;
     }
-    std::size_t const closed_form = f.stats.operations_after_cse + 8 * n * n;
     write_function(std::move(f), with_output(with_output(inputs({"q", "qd", "u", "p"}), "M"), "b"),
                    text("comments.tpl#dynamics_terms"), cxx_printer::place::helper);
     factorisation const mf = mass_factorisation();
@@ -484,96 +472,56 @@ void emitter::forward_dynamics() {
                 {"t", "q", "qd", "u", "p", "qdd", "M"}, text("forward_dynamics.tpl#factored", values),
                 text("comments.tpl#forward_dynamics_factored"), cxx_printer::place::helper);
     forward_dynamics_factored_ = true;
-    if (recursive_forward_dynamics(args, values, closed_form)) return;
+    if (chosen_) return candidate_forward_dynamics(args, values);
     out_.define("int", "forward_dynamics", args, {"t", "q", "qd", "u", "p", "qdd"},
                 text("forward_dynamics.tpl#call", values), "", cxx_printer::place::api);
 }
 
-// forward_dynamics by the articulated-body algorithm (derived::recursive_qdd) where it takes
-// fewer operations than `closed_form`: M's and b's terms and 8n² for the factorisation and the
-// solves. Both forms take about 1.7 instructions per operation, and the factorisation and
-// solves about 14 n² (bench's generic arms, callgrind, both forms of each arm: 8 joints 6,573
-// against 6,936 instructions, closed form first; 9 joints 8,152 against 8,328; 10 joints
-// 9,608 against 9,411, the algorithm's 4,809 operations against 4,103 + 8n²). False (nothing
-// written) otherwise.
-bool emitter::recursive_forward_dynamics(std::vector<cxx_argument> const& args,
-                                         std::vector<std::pair<std::string, std::string>> values,
-                                         std::size_t closed_form) {
+// forward_dynamics without constraints from the chosen candidate's helper (D's pivots and q̈).
+void emitter::candidate_forward_dynamics(std::vector<cxx_argument> const& args,
+                                         std::vector<std::pair<std::string, std::string>> values) {
     std::size_t const n = d_.nq;
-    if (d_.recursive_qdd.size() != n || d_.nc > 0) return false;
-    auto written = [&](exvector const& pivots, exvector const& qdd) {
-        std::vector<std::pair<std::string, exvector>> terms;
-        for (std::size_t i = 0; i < n; ++i) terms.push_back({"D[" + std::to_string(i) + "]", {pivots[i]}});
-        for (std::size_t i = 0; i < n; ++i) terms.push_back({"x[" + std::to_string(i) + "]", {qdd[i]}});
-        unit_scales_ = false;
-        built_function f = build("forward_dynamics_recursive", terms);
-        unit_scales_ = true;
-        return f;
-    };
+    std::string const helper = helper_name(fd_.method);
     values.push_back({"tolerance", single() ? "1e-12f" : "1e-12"});
-    built_function f = written(d_.recursive_pivots, d_.recursive_qdd);
-    // The algorithm in the other axes (derived::recursive_qdd_other), where it is shorter.
-    if (d_.recursive_qdd_other.size() == n)
-        if (built_function g = written(d_.recursive_pivots_other, d_.recursive_qdd_other);
-            g.stats.operations_after_cse < f.stats.operations_after_cse)
-            f = std::move(g);
-    if (f.stats.operations_after_cse >= closed_form) return false;
-    write_function(std::move(f), with_output(with_output(inputs({"q", "qd", "u", "p"}), "D"), "x"),
-                   text("comments.tpl#forward_dynamics_recursive"), cxx_printer::place::helper);
-    values.push_back({"pivot_checks", pivot_check(0, n, 1)});
+    values.push_back({"helper", helper});
+    write_function(std::move(*chosen_built_), with_output(with_output(inputs({"q", "qd", "u", "p"}), "D"), "x"),
+                   text("comments.tpl#" + helper), cxx_printer::place::helper);
+    chosen_built_.reset();
+    std::string pivots;
+    for (auto const& g : chosen_->groups) pivots += pivot_check(g.begin, g.end, g.status);
+    values.push_back({"pivot_checks", pivots});
     values.push_back({"finite_check", finite_check(n, [](std::size_t i) { return fmt::format("x[{}]", i); })});
     out_.define("int", "forward_dynamics", args, {"t", "q", "qd", "u", "p", "qdd"},
                 text("forward_dynamics.tpl#recursive", values), "", cxx_printer::place::api);
-    return true;
 }
 
-built_function emitter::quasi_function() {
-    std::size_t const n = d_.nq, nc = d_.nc, nd = d_.quasi_pivots.size(), nh = d_.quasi_blocks.size();
-    std::vector<std::pair<std::string, exvector>> terms;
-    for (std::size_t i = 0; i < nd; ++i) terms.push_back({"D[" + std::to_string(i) + "]", {d_.quasi_pivots[i]}});
-    for (std::size_t i = 0; i < nh; ++i) terms.push_back({"H[" + std::to_string(i) + "]", {d_.quasi_blocks[i]}});
-    for (std::size_t i = 0; i < n; ++i) terms.push_back({"x[" + std::to_string(i) + "]", {d_.quasi_qdd[i]}});
-    for (std::size_t k = 0; k < nc; ++k) terms.push_back({"l[" + std::to_string(k) + "]", {d_.quasi_lambda[k]}});
-    built_function f = build("forward_dynamics_quasi", terms);
-    if (!d_.quasi_articulated) return f;
-    // The articulated-body algorithm's sums nest level after level, where unit scales can
-    // compound (docs/architecture.md); its form with GiNaC's integer contents instead where
-    // that is shorter (the humanoid: 14,420 operations against 15,960; the quadruped keeps
-    // its unit scales, 6,408 against 7,365).
-    unit_scales_ = false;
-    built_function g = build("forward_dynamics_quasi", terms);
-    unit_scales_ = true;
-    return g.stats.operations_after_cse < f.stats.operations_after_cse ? std::move(g) : std::move(f);
-}
-
-// forward_dynamics from derived::quasi_qdd and quasi_lambda: one helper computes D's pivots,
-// each block's det(K_b)² with the product of its rows' squared norms (H, in pairs), q̈ and λ;
-// the function checks them and stores on success, with the statuses of the dense path.
-void emitter::quasi_forward_dynamics(std::vector<cxx_argument> const& args) {
-    std::size_t const n = d_.nq, nc = d_.nc, nd = d_.quasi_pivots.size(), nh = d_.quasi_blocks.size();
+// forward_dynamics with constraints from the chosen candidate's helper: it computes D's
+// pivots, each block's det(K_b)² with the product of its rows' squared norms (H, in pairs),
+// q̈ and λ; the function checks them and stores on success, with the statuses of the dense path.
+void emitter::constrained_candidate_forward_dynamics(std::vector<cxx_argument> const& args) {
+    std::size_t const n = d_.nq, nc = d_.nc, nh = chosen_->blocks.size();
     std::string const section = "forward_dynamics_constrained.tpl#";
+    std::string const helper = helper_name(fd_.method);
     auto helper_args = with_output(inputs({"q", "qd", "u", "p"}), "D");
     if (nh > 0) helper_args = with_output(helper_args, "H");
     helper_args = with_output(with_output(helper_args, "x"), "l");
-    built_function f = quasi_built_ ? std::move(*quasi_built_) : quasi_function();
-    quasi_built_.reset();
-    write_function(std::move(f), helper_args,
-                   text(d_.quasi_articulated ? "comments.tpl#forward_dynamics_articulated" : "comments.tpl#forward_dynamics_quasi"),
-                   cxx_printer::place::helper);
+    write_function(std::move(*chosen_built_), helper_args, text("comments.tpl#" + helper), cxx_printer::place::helper);
+    chosen_built_.reset();
     std::vector<std::pair<std::string, std::string>> values = {
         {"scalar", scalar()},
         {"args_q_qd_u_p", cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}))},
         {"math", math()},
         {"tolerance", single() ? "1e-12f" : "1e-12"},
-        {"nd", std::to_string(nd)},
-        {"nh", std::to_string(nh)}};
+        {"nd", std::to_string(chosen_->pivots.size())},
+        {"nh", std::to_string(nh)},
+        {"helper", helper}};
     std::string pivots; // each group against its own largest pivot
-    for (auto const& g : d_.quasi_groups) pivots += pivot_check(g.begin, g.end, g.status);
+    for (auto const& g : chosen_->groups) pivots += pivot_check(g.begin, g.end, g.status);
     values.push_back({"pivot_checks", pivots});
     values.push_back({"finite_check", finite_check(n + nc, [n](std::size_t i) {
                           return i < n ? fmt::format("x[{}]", i) : fmt::format("l[{}]", i - n);
                       })});
-    values.push_back({"comment", text(section + (d_.quasi_articulated ? "articulated_comment" : "quasi_comment"))});
+    values.push_back({"comment", text(section + std::string(name_of(fd_.method)) + "_comment")});
     values.push_back({"blocks_declaration", nh > 0 ? text(section + "quasi_blocks_declaration", values) : ""});
     values.push_back({"blocks_argument", nh > 0 ? "H, " : ""});
     values.push_back({"blocks_check", nh > 0 ? text(section + "quasi_blocks_check", values) : ""});

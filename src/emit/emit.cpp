@@ -45,14 +45,14 @@ emitter::emitter(model const& m, derived const& d, emit_options const& o)
     for (std::size_t k = 0; k < d.lambda.size(); ++k) add(d.lambda[k], "lambda[" + std::to_string(k) + "]", "lambda");
 }
 
-codegen_options emitter::codegen() const {
+codegen_options emitter::codegen(bool unit_scales) const {
     codegen_options c;
     c.scalar = scalar();
     c.literal_suffix = single() ? "f" : "";
     c.math_prefix = math();
     using scales = codegen_options::sum_scales;
     bool const may_be_float = o_.templated || o_.scalar == "float";
-    c.scales = unit_scales_ ? scales::unit : may_be_float ? scales::decimal : scales::none;
+    c.scales = unit_scales ? scales::unit : may_be_float ? scales::decimal : scales::none;
     return c;
 }
 
@@ -90,10 +90,10 @@ built_function emitter::build(std::string const& name, std::vector<std::pair<std
 
 // Conversion (hash-consing: the CSE), then sharing, factoring and sharing again.
 built_function emitter::build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs,
-                              std::string const& form) {
+                              std::string const& form, bool unit_scales) {
     if (o_.progress) o_.progress("generating " + name + (form.empty() ? "" : " " + form));
     auto const start = std::chrono::steady_clock::now();
-    built_function f{std::make_unique<expression_graph>(symbols_, codegen()), {}, {}};
+    built_function f{std::make_unique<expression_graph>(symbols_, codegen(unit_scales)), {}, {}};
     std::vector<int> ids;
     std::vector<std::string> targets;
     for (auto const& output : outputs) {
@@ -287,7 +287,7 @@ void emitter::constraint_functions() {
         combined.push_back({"rhs[" + std::to_string(i) + "]", d_.generalized_forces[i] - d_.bias[i]});
     for (std::size_t k = 0; k < nc; ++k) combined.push_back({"rhs[" + std::to_string(n + k) + "]", d_.constraint_rhs[k]});
     array_function("semi_implicit_system", with_output(with_output(inputs({"q", "qd", "u", "p"}), "K"), "rhs"), combined);
-    if (quasi_velocities()) return; // forward_dynamics' own terms (quasi_forward_dynamics)
+    if (candidate_solves_constraints()) return; // forward_dynamics' own terms (choose.cpp)
     std::vector<std::pair<std::string, ex>> ar = entries("A", d_.constraint_jacobian);
     for (std::size_t k = 0; k < nc; ++k) ar.push_back({"r[" + std::to_string(k) + "]", d_.constraint_rhs[k]});
     write_function(build("constraint_terms", ar), with_output(with_output(inputs({"q", "qd", "p"}), "A"), "r"),
@@ -348,6 +348,9 @@ emitted_files emitter::run() {
     bias_forces();
     generalized_forces();
     energies();
+    // Before the first function whose form depends on it (constraint_terms is not written
+    // where the chosen candidate solves the constraints itself).
+    choose_forward_dynamics();
     constraint_functions();
     forward_dynamics();
     state_derivative();
@@ -377,7 +380,7 @@ emitted_files emitter::run() {
     files.stats = stats_;
     for (auto const& f : out_.api()) files.stack_bounds.push_back({f.name, stack_.bound(f.name)});
     files.cse_seconds = cse_seconds_;
-    files.articulated_forward_dynamics = d_.quasi_articulated && quasi_ && *quasi_;
+    files.forward_dynamics = fd_;
     for (auto const& st : stats_) files.operations += st.operations_after_cse;
     for (std::size_t f : grouped_) files.operations -= stats_[deferred_[f].stats_index].operations_after_cse;
     files.operations += shared_operations_;

@@ -43,6 +43,22 @@ struct function_stats {
     double seconds = 0; // building it: conversion, differentiation, sharing and factoring
 };
 
+// How forward_dynamics is written (emit/choose.cpp): the method chosen, why, and each
+// method's outcome in fd_methods' order: its operations where it was built and scored
+// (the closed form's with its factorisation and solves), else why it was not.
+struct forward_dynamics_choice {
+    fd_method method = fd_method::closed_form;
+    std::string rule; // why it won
+    struct entry {
+        fd_method method;
+        std::size_t operations = 0; // 0: not built
+        std::string note;           // why not applicable or not built
+    };
+    std::vector<entry> trace;
+};
+// The choice as `--explain` prints it, a line per method after a headline.
+std::string explain(forward_dynamics_choice const& choice);
+
 struct emitted_files {
     std::string header;
     std::string source; // empty when header_only
@@ -54,9 +70,7 @@ struct emitted_files {
     // hold the values several of them need once, in parts they share (shared_operations).
     std::size_t operations = 0, shared_operations = 0;
     double cse_seconds = 0; // building the shared expression graphs (conversion and CSE)
-    // forward_dynamics is the articulated-body algorithm over a floating root
-    // (derived::quasi_articulated, where it took fewer operations than M's factorisation).
-    bool articulated_forward_dynamics = false;
+    forward_dynamics_choice forward_dynamics; // the method forward_dynamics was written by
 };
 
 emitted_files emit(model const& m, derived const& d, emit_options const& options);

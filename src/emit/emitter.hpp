@@ -90,19 +90,27 @@ private:
     void forward_dynamics();
     // Without constraints and small enough: one function on local values.
     std::string inline_forward_dynamics(built_function& f, std::vector<std::string>& read);
-    bool recursive_forward_dynamics(std::vector<cxx_argument> const& args,
-                                    std::vector<std::pair<std::string, std::string>> values, std::size_t closed_form);
-    // With constraints, in quasi-velocities or by the articulated-body algorithm
-    // (derived::quasi_qdd), where they were found — the latter where it takes fewer
-    // operations than M's and h's terms with the factorisation and the solves: then neither
-    // dynamics_terms nor constraint_terms is written. Decided once; the functions built to
-    // decide are kept for forward_dynamics.
-    bool quasi_velocities();
-    std::optional<bool> quasi_;
-    std::optional<built_function> dynamics_terms_built_, quasi_built_;
-    std::vector<std::pair<std::string, exvector>> dynamics_terms_outputs();
-    built_function quasi_function();
-    void quasi_forward_dynamics(std::vector<cxx_argument> const& args);
+    // The closed form's helpers (dynamics_terms, constraint_terms, forward_dynamics_factored).
+    void closed_form_dynamics(std::vector<cxx_argument> const& args);
+    // forward_dynamics from a candidate's helper: without constraints checking D's pivots as
+    // the factorisation would M's, with them the quasi-velocity form's statuses as well.
+    void candidate_forward_dynamics(std::vector<cxx_argument> const& args,
+                                    std::vector<std::pair<std::string, std::string>> values);
+    void constrained_candidate_forward_dynamics(std::vector<cxx_argument> const& args);
+
+    // -- the method, chosen once, before anything is written (choose.cpp) -------------
+    // Scores the closed form against every candidate derive found (derived::forward_dynamics)
+    // and keeps the built functions of the winner: fd_, and closed_built_ or chosen_built_.
+    void choose_forward_dynamics();
+    std::vector<std::pair<std::string, exvector>> dynamics_terms_outputs(); // M's lower triangle, Q − h
+    built_function candidate_function(fd_method method, fd_candidate const& c);
+    std::size_t closed_form_score(std::size_t terms_operations) const;
+    forward_dynamics_choice fd_;
+    fd_candidate const* chosen_ = nullptr; // null: the closed form
+    std::optional<built_function> closed_built_, chosen_built_;
+    bool closed_inline_ = false; // the closed form fits one function (no constraints, unrolled, small)
+    // The chosen candidate solves the constraints itself: no constraint_terms helper.
+    bool candidate_solves_constraints() const { return chosen_ && d_.nc > 0; }
     // The lines that factor M + rho A^T A where M alone is singular (d_.mass_singular), for
     // one place (an augment.tpl section; its helpers added once); "" otherwise.
     std::string augmented(char const* section);
@@ -132,7 +140,6 @@ private:
     // forward_dynamics is a wrapper of detail::forward_dynamics_factored (large models
     // without constraints), which linearization calls for q̈ and M's factor.
     bool forward_dynamics_factored_ = false;
-    bool unit_scales_ = true; // unit sum scales (codegen_options::scales) for the functions being built, else none or decimal
     // How the generated code factors M and solves with it, wherever it does (forward
     // dynamics, linearization, project_state): unrolled over M's structure up to nq = 32
     // (detail::factor_mass_matrix and detail::solve_mass_matrix, added once, here, when
@@ -217,7 +224,8 @@ private:
     std::string parameter_scalar() const { return o_.templated ? "double" : o_.scalar; }
     std::string math() const { return o_.templated ? "" : "std::"; }
     bool single() const { return !o_.templated && o_.scalar == "float"; }
-    codegen_options codegen() const;
+    // unit_scales: sums' unit scales (codegen_options::scales), else none or decimal.
+    codegen_options codegen(bool unit_scales = true) const;
     std::vector<cxx_argument> inputs(std::initializer_list<char const*> names) const;
     std::vector<cxx_argument> with_output(std::vector<cxx_argument> a, std::string const& out) const;
     // h_i, or Q_i - h_i, as parts: derived::bias_compact where there is one, unless the parts
@@ -225,7 +233,7 @@ private:
     std::vector<std::pair<std::string, exvector>> bias_parts(bool negated, bool differentiated = false) const;
 
     built_function build(std::string const& name, std::vector<std::pair<std::string, exvector>> const& outputs,
-                         std::string const& form = {});
+                         std::string const& form = {}, bool unit_scales = true);
     built_function build(std::string const& name, std::vector<std::pair<std::string, ex>> const& outputs);
     // `form`, when given, tells --progress which of two forms of one function this is.
     built_function build_jacobian(std::string const& name, std::vector<exvector> const& rows,

@@ -1,0 +1,130 @@
+// The random-state checks (random_states.hpp).
+#include "derive/random_states.hpp"
+
+#include "symbolic/dag.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace lagc {
+
+using GiNaC::ex;
+using GiNaC::exvector;
+
+std::map<std::string, symbol_spelling> graph_spellings(model const& m, std::vector<std::string>& order) {
+    std::map<std::string, symbol_spelling> out;
+    auto add = [&](GiNaC::symbol const& s, std::string spelled) {
+        out[s.get_name()] = {spelled, "x"};
+        order.push_back(spelled);
+    };
+    for (std::size_t i = 0; i < m.q.size(); ++i) add(m.q[i], fmt::format("q[{}]", i));
+    for (std::size_t i = 0; i < m.qd.size(); ++i) add(m.qd[i], fmt::format("qd[{}]", i));
+    for (std::size_t i = 0; i < m.u.size(); ++i) add(m.u[i], fmt::format("u[{}]", i));
+    for (std::size_t i = 0; i < m.p.size(); ++i) add(m.p[i], fmt::format("p[{}]", i));
+    add(m.t, "t");
+    return out;
+}
+
+namespace {
+double uniform(std::uint64_t& state, double low, double high) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return low + (high - low) * static_cast<double>(state >> 11) / 9007199254740992.0;
+}
+} // namespace
+
+std::vector<double> random_point(model const& m, std::uint64_t& state, parameter_values parameters) {
+    std::vector<double> point;
+    for (std::size_t i = 0; i < m.q.size(); ++i) point.push_back(uniform(state, -1.4, 1.4));
+    for (std::size_t i = 0; i < m.qd.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
+    for (std::size_t i = 0; i < m.u.size(); ++i) point.push_back(uniform(state, -1.0, 1.0));
+    for (auto const& p : m.parameters)
+        point.push_back(parameters == parameter_values::defaults && p.written ? p.default_value : uniform(state, 0.6, 1.4));
+    point.push_back(uniform(state, 0.2, 1.2));
+    return point;
+}
+
+std::size_t operations_of(model const& m, exvector const& e) {
+    std::vector<std::string> order;
+    auto const symbols = graph_spellings(m, order);
+    expression_graph g(symbols, {});
+    std::vector<int> roots;
+    for (auto const& x : e) roots.push_back(g.add(x));
+    return g.operation_count(roots);
+}
+
+samples::samples(model const& m) : symbols_(graph_spellings(m, order_)), g_(symbols_, {}) {}
+
+std::size_t samples::add(ex const& e) {
+    // An expression whose exact numbers leave the doubles (a constant past 1.8e308, which a
+    // candidate's nested sums of 16-digit decimals can build) cannot be judged here: the
+    // check that asked fails, and its candidate is not taken.
+    try {
+        roots_.push_back(g_.add(e));
+    } catch (constant_out_of_range const&) {
+        unjudged_ = true;
+        roots_.push_back(-1);
+    }
+    return roots_.size() - 1;
+}
+
+bool samples::evaluate(model const& m, std::uint64_t seed, int count) {
+    if (unjudged_) return false;
+    for (int s = 0; s < count; ++s) {
+        values_.push_back(g_.evaluate_all(roots_, order_, random_point(m, seed, parameter_values::random)));
+        for (double v : values_.back())
+            if (!std::isfinite(v)) return false;
+    }
+    return true;
+}
+
+bool rows_vanish_at_random_states(model const& m, std::vector<exvector> const& rows, GiNaC::exmap const& at,
+                                  std::uint64_t seed) {
+    exvector parts;
+    for (auto const& row : rows) parts.insert(parts.end(), row.begin(), row.end());
+    parts = substitute(parts, at);
+    samples s(m);
+    std::vector<std::vector<std::size_t>> index(rows.size());
+    for (std::size_t i = 0, k = 0; i < rows.size(); ++i)
+        for (std::size_t j = 0; j < rows[i].size(); ++j) index[i].push_back(s.add(parts[k++]));
+    if (!s.evaluate(m, seed, 3)) return false;
+    for (std::size_t x = 0; x < s.count(); ++x)
+        for (auto const& row : index) {
+            double total = 0, size = 0;
+            for (std::size_t k : row) total += s(x, k), size += std::abs(s(x, k));
+            if (!(std::abs(total) <= 1e-9 * size + 1e-300)) return false;
+        }
+    return true;
+}
+
+bool agree_at_random_states(model const& m, exvector const& C, exvector const& G, std::uint64_t seed) {
+    samples s(m);
+    for (std::size_t k = 0; k < C.size(); ++k) s.add(C[k]), s.add(G[k]);
+    if (!s.evaluate(m, seed, 2)) return false;
+    for (std::size_t x = 0; x < s.count(); ++x) {
+        double scale = 0;
+        for (std::size_t k = 0; k < 2 * C.size(); ++k) scale = std::max(scale, std::abs(s(x, k)));
+        for (std::size_t k = 0; k < C.size(); ++k)
+            if (std::abs(s(x, 2 * k) - s(x, 2 * k + 1)) > 1e-10 * scale) return false;
+    }
+    return true;
+}
+
+
+bool samples::same(std::size_t a, std::size_t b, double scale_a, double scale_b) const {
+    for (std::size_t k = 0; k < count(); ++k) {
+        double const size = std::abs((*this)(k, a)) + std::abs((*this)(k, b)) + scale_a + scale_b;
+        if (std::abs((*this)(k, a) - (*this)(k, b)) > 1e-10 * size) return false;
+    }
+    return true;
+}
+
+bool samples::all_same(std::vector<std::array<std::size_t, 2>> const& pairs) const {
+    double scale = 0;
+    for (std::size_t x = 0; x < count(); ++x)
+        for (auto const& p : pairs) scale = std::max({scale, std::abs((*this)(x, p[0])), std::abs((*this)(x, p[1]))});
+    return std::all_of(pairs.begin(), pairs.end(), [&](auto const& p) { return same(p[0], p[1], scale, 0); });
+}
+
+} // namespace lagc

@@ -1,0 +1,209 @@
+// Each forward-dynamics strategy (derive/forward_dynamics.hpp): where its candidate is found, its
+// pivots and groups, and that its q̈ and λ solve the system at a state.
+#include "derive/forward_dynamics.hpp"
+#include "symbolic/dag.hpp"
+
+#include <set>
+
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+using GiNaC::ex;
+using namespace test_support;
+
+namespace {
+
+// Quasi-velocities (derive/quasi_velocity.cpp): where they are found, from what, and where not.
+
+std::string const quaternion_tail =
+    "kinetic 0.5*(J1*w[0]^2 + J2*w[1]^2 + J3*w[2]^2)\ntorque [tau1, tau2, tau3] at w\n"
+    "constraint q0^2 + q1^2 + q2^2 + q3^2 = 1\nbaumgarte alpha = k, beta = k\n";
+std::string const quaternion_head =
+    "model qb\nparameter J1 = 0.08, J2 = 0.12, J3 = 0.15, k = 10\ncoordinate q0, q1, q2, q3\n"
+    "input tau1, tau2, tau3\nlet G = [[-q1, q0, q3, -q2], [-q2, -q3, q0, q1], [-q3, q2, -q1, q0]]\n"
+    "let w = 2*G*[der(q0), der(q1), der(q2), der(q3)]\n";
+
+TEST(QuasiVelocities, RotationMatrixFromTheNamedW) {
+    lagc::derived const d = derived_of(bundled_model("rotation_matrix_body"));
+    auto const* q = lagc::candidate_of(d, lagc::fd_method::quasi_velocities);
+    ASSERT_NE(q, nullptr);
+    ASSERT_EQ(q->qdd.size(), 9u);
+    EXPECT_EQ(q->lambda.size(), 6u);
+    // Three blocks R^T, one determinant to check; D's three pivots in one group, no Schur's.
+    EXPECT_EQ(q->blocks.size(), 2u);
+    ASSERT_EQ(q->groups.size(), 1u);
+    EXPECT_EQ(q->groups[0].end - q->groups[0].begin, 3u);
+    EXPECT_EQ(q->groups[0].status, 1);
+}
+
+TEST(QuasiVelocities, AMisleadingNamedValueFallsBackToTheRowsOwnBlock) {
+    // v's four entries are linear in q' and cover the quaternion's coordinates, but the rates
+    // are no rational combination of them: the rates' and the norm's rows make the block.
+    std::string const v = "let v = [sin(q0)*der(q1), cos(q1)*der(q2), q3*der(q3) + der(q0), q0*der(q0)]\n";
+    lagc::derived const d = derived_of(quaternion_head + v + quaternion_tail);
+    auto const* q = lagc::candidate_of(d, lagc::fd_method::quasi_velocities);
+    ASSERT_NE(q, nullptr);
+    EXPECT_EQ(q->qdd.size(), 4u);
+    EXPECT_EQ(q->groups.size(), 1u);
+}
+
+TEST(QuasiVelocities, NotWhereNoBlocksMakeTheRowsRational) {
+    // A pendulum in x, y and theta: its rates and rows share three coordinates four ways, so
+    // there is no block and the dense path (M + rho A^T A) stays.
+    lagc::derived const d = derived_of(bundled_model("circle_three_coordinates"));
+    EXPECT_TRUE(d.mass_singular);
+    EXPECT_EQ(lagc::candidate_of(d, lagc::fd_method::quasi_velocities), nullptr);
+}
+
+TEST(QuasiVelocities, ATetherIsItsOwnPartWithASchurPivot) {
+    lagc::derived const d = derived_of(bundled_model("kite_quaternion"));
+    auto const* q = lagc::candidate_of(d, lagc::fd_method::quasi_velocities);
+    ASSERT_NE(q, nullptr);
+    ASSERT_EQ(q->qdd.size(), 7u);
+    ASSERT_EQ(q->groups.size(), 2u);
+    EXPECT_EQ(q->groups[1].status, 2);
+    EXPECT_EQ(q->groups[1].end - q->groups[1].begin, 1u); // the tether's 1 x 1 complement
+}
+
+// Forward dynamics by the articulated-body algorithm where the root node has several
+// coordinates (derive/point_floating.cpp): q̈ and λ solve [[M, Aᵀ], [A, 0]] [q̈; λ] = [Q − h; r]
+// at a state, M, h, Q, A and r from the derivation's own closed forms.
+void expect_solves(lagc::model const& m, lagc::derived const& d, GiNaC::exvector const& qdd, GiNaC::exvector const& lambda) {
+    std::size_t const n = d.nq, nc = d.nc;
+    ASSERT_EQ(qdd.size(), n);
+    ASSERT_EQ(lambda.size(), nc);
+    GiNaC::exmap x;
+    for (std::size_t i = 0; i < n; ++i) x[m.q[i]] = 0.3 + 0.4 * double(i), x[m.qd[i]] = 0.7 - 0.9 * double(i);
+    for (std::size_t k = 0; k < m.u.size(); ++k) x[m.u[k]] = 1.5 - 0.8 * double(k);
+    for (std::size_t k = 0; k < m.p.size(); ++k) x[m.p[k]] = m.parameters[k].default_value;
+    auto value = [&](ex const& e) { // each shared part once (subs and evalf walk every path)
+        auto const v = lagc::evaluate(e, x);
+        return v ? v->to_double() : std::nan("");
+    };
+    std::vector<double> a(n), l(nc);
+    for (std::size_t i = 0; i < n; ++i) a[i] = value(qdd[i]);
+    for (std::size_t k = 0; k < nc; ++k) l[k] = value(lambda[k]);
+    for (std::size_t i = 0; i < n; ++i) {
+        double row = value(d.bias[i]) - value(d.generalized_forces[i]), scale = std::abs(row) + 1;
+        for (std::size_t j = 0; j < n; ++j) row += value(d.mass_matrix[i * n + j]) * a[j], scale += std::abs(value(d.mass_matrix[i * n + j]) * a[j]);
+        for (std::size_t k = 0; k < nc; ++k) row += value(d.constraint_jacobian[k * n + i]) * l[k];
+        EXPECT_NEAR(row, 0, 1e-12 * scale) << "row " << i;
+    }
+    for (std::size_t k = 0; k < nc; ++k) {
+        double row = -value(d.constraint_rhs[k]);
+        for (std::size_t j = 0; j < n; ++j) row += value(d.constraint_jacobian[k * n + j]) * a[j];
+        EXPECT_NEAR(row, 0, 1e-12 * (1 + std::abs(value(d.constraint_rhs[k])))) << "constraint " << k;
+    }
+}
+
+// A free base (the importer's form: Q/|e|², w = 2 G ė/|e|², |e|² = 1) with a body of two
+// hinges whose second turns about an anchor off the body's origin, under gravity.
+std::string const floating_two_hinges =
+    "model floating\nparameter m0 = 3.0, m1 = 1.2, g = 9.81, k = 10\n"
+    "coordinate x, y, z, e0, e1, e2, e3, a, b\ninput fx, t1, t2\n"
+    "let N = e0^2 + e1^2 + e2^2 + e3^2\n"
+    "let R0 = [[e0^2 + e1^2 - e2^2 - e3^2, 2*(e1*e2 - e0*e3), 2*(e1*e3 + e0*e2)],\n"
+    "  [2*(e1*e2 + e0*e3), e0^2 - e1^2 + e2^2 - e3^2, 2*(e2*e3 - e0*e1)],\n"
+    "  [2*(e1*e3 - e0*e2), 2*(e2*e3 + e0*e1), e0^2 - e1^2 - e2^2 + e3^2]]/N\n"
+    "let w0 = 2/N*[[-e1, e0, e3, -e2], [-e2, -e3, e0, e1], [-e3, e2, -e1, e0]]*[der(e0), der(e1), der(e2), der(e3)]\n"
+    "let o0 = [x, y, z]\nlet p0 = o0 + R0*[0, 0, 0.02]\n"
+    "kinetic 0.5*m0*dot(der(p0), der(p0)) + 0.5*dot(w0, [[0.07, 0, 0], [0, 0.06, 0], [0, 0, 0.08]]*w0)\n"
+    "let T1 = rotz(a)*roty(b)\nlet R1 = R0*T1\n"
+    "let o1 = o0 + R0*([0, 0.1, -0.05] + rotz(a)*([0, 0, 0.02] - roty(b)*[0, 0, 0.02]))\n"
+    "let w1 = transpose(T1)*w0 + (der(a)*(transpose(roty(b))*[0, 0, 1]) + [0, der(b), 0])\n"
+    "let p1 = o1 + R1*[0.01, 0, -0.2]\n"
+    "kinetic 0.5*m1*dot(der(p1), der(p1)) + 0.5*dot(w1, [[0.02, 0, 0], [0, 0.02, 0], [0, 0, 0.004]]*w1)\n"
+    "kinetic 0.5*0.01*der(a)^2 + 0.5*0.01*der(b)^2\n"
+    "potential g*(m0*p0[2] + m1*p1[2])\n"
+    "force [fx, 0, 0] at o0\nforce t1 on a\nforce t2 on b\n"
+    "constraint e0^2 + e1^2 + e2^2 + e3^2 = 1\nbaumgarte alpha = k, beta = k\n";
+
+TEST(FloatingArticulated, AFreeBaseWithABodyOfTwoHinges) {
+    auto const [m, d] = model_and_derived(floating_two_hinges);
+    auto const* f = lagc::candidate_of(d, lagc::fd_method::floating_articulated_body);
+    ASSERT_NE(f, nullptr);
+    // The hinges' pivots, then the base's 6 x 6 articulated inertia's: the base's twists and
+    // the norm's row are orthogonal, so no system of the base's own coordinates is solved.
+    ASSERT_EQ(f->groups.size(), 2u);
+    EXPECT_EQ(f->groups[0].end - f->groups[0].begin, 2u);
+    EXPECT_EQ(f->groups[1].end - f->groups[1].begin, 6u);
+    expect_solves(m, d, f->qdd, f->lambda);
+}
+
+TEST(FloatingArticulated, ArmatureOnTheBaseSolvesTheBasesOwnSystem) {
+    // ½ a ẋ² on a translation of the base: its coordinates' system [[Sᵀ I^A S + diag(a), Aᵀ],
+    // [A, 0]] then, as M + ρ AᵀA: seven pivots and the norm's Schur complement.
+    auto const [m, d] = model_and_derived(floating_two_hinges + "kinetic 0.5*0.3*der(x)^2\n");
+    auto const* f = lagc::candidate_of(d, lagc::fd_method::floating_articulated_body);
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(f->groups.size(), 3u);
+    EXPECT_EQ(f->groups[1].end - f->groups[1].begin, 7u);
+    EXPECT_EQ(f->groups[2].status, 2);
+    expect_solves(m, d, f->qdd, f->lambda);
+}
+
+TEST(FloatingArticulated, ARootBodyOfTwoHingesWithoutConstraints) {
+    // A fixed base whose first body turns on two hinges (the second about an anchor off the
+    // body's origin) and carries a body on one hinge: no single joint at the root, so the
+    // root's 2 x 2 system is solved once the last hinge is eliminated (no constraints: q̈ as
+    // the unconstrained algorithm's, one pivot per coordinate).
+    std::string const two_bodies =
+        "model two_bodies\n"
+        "parameter m1 = 1.2, m2 = 0.8, g = 9.81\n"
+        "coordinate a, b, c\n"
+        "input t1, t2, t3\n"
+        "let T1 = rotz(a)*roty(b)\n"
+        "let R1 = T1\n"
+        "let o1 = [0, 0, 0.5] + rotz(a)*([0, 0, 0.02] - roty(b)*[0, 0, 0.02])\n"
+        "let w1 = der(a)*(transpose(roty(b))*[0, 0, 1]) + [0, der(b), 0]\n"
+        "let p1 = o1 + R1*[0.01, 0, -0.2]\n"
+        "kinetic 0.5*m1*dot(der(p1), der(p1)) + 0.5*dot(w1, [[0.02, 0, 0], [0, 0.02, 0], [0, 0, 0.004]]*w1)\n"
+        "let T2 = rotx(c)\n"
+        "let R2 = R1*T2\n"
+        "let o2 = o1 + R1*[0, 0, -0.4]\n"
+        "let w2 = transpose(T2)*w1 + [der(c), 0, 0]\n"
+        "let p2 = o2 + R2*[0, 0.02, -0.15]\n"
+        "kinetic 0.5*m2*dot(der(p2), der(p2)) + 0.5*dot(w2, [[0.01, 0, 0], [0, 0.012, 0], [0, 0, 0.003]]*w2)\n"
+        "kinetic 0.5*0.01*der(a)^2 + 0.5*0.01*der(b)^2\n"
+        "potential g*(m1*p1[2] + m2*p2[2])\n"
+        "force t1 on a\n"
+        "force t2 on b\n"
+        "force t3 on c\n";
+    auto const [m, d] = model_and_derived(two_bodies);
+    // The fixed-base form needs one joint per node; the floating-root form solves the root's.
+    EXPECT_EQ(lagc::candidate_of(d, lagc::fd_method::articulated_body), nullptr);
+    auto const* f = lagc::candidate_of(d, lagc::fd_method::floating_articulated_body);
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(f->qdd.size(), 3u);
+    EXPECT_EQ(f->pivots.size(), 3u);
+    expect_solves(m, d, f->qdd, {});
+}
+
+// The list is closed and every method has one name (as --explain prints it and the table
+// test reads it) and one helper; derive reports every method but the closed form, in order,
+// each with a candidate or a reason.
+TEST(ForwardDynamicsMethods, EveryMethodNamedOnceAndAttempted) {
+    std::set<std::string> names, helpers;
+    for (auto method : lagc::fd_methods) {
+        names.insert(std::string(lagc::name_of(method)));
+        helpers.insert(lagc::helper_name(method));
+    }
+    EXPECT_EQ(names.size(), lagc::fd_methods.size());
+    EXPECT_EQ(helpers.size(), lagc::fd_methods.size());
+    lagc::derived const d = derived_of(bundled_model("ur5_like"));
+    ASSERT_EQ(d.forward_dynamics.size(), lagc::fd_methods.size() - 1);
+    for (std::size_t k = 0; k < d.forward_dynamics.size(); ++k) {
+        EXPECT_EQ(d.forward_dynamics[k].method, lagc::fd_methods[k + 1]);
+        EXPECT_NE(d.forward_dynamics[k].candidate.has_value(), !d.forward_dynamics[k].reason.empty())
+            << lagc::name_of(d.forward_dynamics[k].method);
+    }
+    // Without constraints the quasi-velocities do not apply, and say so.
+    EXPECT_EQ(lagc::candidate_of(d, lagc::fd_method::quasi_velocities), nullptr);
+    EXPECT_NE(d.forward_dynamics.back().reason.find("no constraints"), std::string::npos);
+}
+
+} // namespace
