@@ -185,13 +185,22 @@ bool point_composite::place(std::vector<composite_inertia::body> const& bodies, 
             for (std::size_t j = 0; j < n_; ++j) h[j] = h[j] && !(s_[j][0].is_zero() && s_[j][1].is_zero() && s_[j][2].is_zero());
             return h;
         };
-        for (std::size_t x = 0; x < nodes_.size() && N == nodes_.size(); ++x) {
-            if (hinges_above(x) != moved) continue;
-            N = x;
-            for (std::size_t y = x + 1; y < nodes_.size(); ++y)
-                if (hinges_above(y) == moved) return false; // which one is not clear
+        // Nodes that differ by slides alone turn it alike (a slide under a floating base): a
+        // rotational inertia without mass is the same spatial inertia about every point, so
+        // the one of them above all the others takes it; with none such, which is not clear.
+        if (N == nodes_.size()) {
+            auto const is_above = [&](std::size_t x, std::size_t y) { // x is y or above it
+                for (int z = static_cast<int>(y); z >= 0; z = nodes_[static_cast<std::size_t>(z)].parent)
+                    if (z == static_cast<int>(x)) return true;
+                return false;
+            };
+            std::vector<std::size_t> fits;
+            for (std::size_t x = 0; x < nodes_.size(); ++x)
+                if (hinges_above(x) == moved) fits.push_back(x);
+            for (std::size_t x : fits)
+                if (std::all_of(fits.begin(), fits.end(), [&](std::size_t y) { return is_above(x, y); })) N = x;
+            if (N == nodes_.size()) return false;
         }
-        if (N == nodes_.size()) return false;
         exvector Rp; // R P: body axes in the triple's order
         for (std::size_t F = 0; F < m_.frames.size() && Rp.empty(); ++F)
             for (std::size_t k = 0; k < 48 && Rp.empty(); ++k) {
