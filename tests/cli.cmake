@@ -284,7 +284,9 @@ at_most_times("(dynamics_terms|forward_dynamics_(articulated_body|articulated_bo
 run(rc out err ${SOURCE_DIR}/models/ur5_like.lag -o ${WORK_DIR}/ur5_explained.cpp -w --explain)
 if(NOT (rc EQUAL 0 AND err MATCHES "forward_dynamics: closed_form \\(fewest operations: [0-9]+ against the best candidate's [0-9]+\\)"
         AND err MATCHES "articulated_body_root_axes +[0-9]+ operations" AND err MATCHES "closed_form +[0-9]+ operations[^\n]*<- chosen"
-        AND err MATCHES "quasi_velocities +the model has no constraints"))
+        AND err MATCHES "quasi_velocities +the model has no constraints"
+        AND err MATCHES "coriolis_matrix: [a-z_]+ \\(fewest operations\\)" AND err MATCHES "christoffel +[0-9]+ operations"
+        AND err MATCHES "half_bias_derivative +[0-9]+ operations" AND err MATCHES "composite_shares +[0-9]+ operations"))
   fail("--explain says how forward_dynamics was chosen (${rc}): ${err}")
 endif()
 # The note on the singular M says how forward_dynamics solves, as the emitter chose.

@@ -120,7 +120,7 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
     r.times.emit = seconds_since(t0);
     // Where M alone is singular, the note ends with how forward_dynamics solves, as written.
     if (r.files && d->singular_mass_note) {
-        fd_method const method = r.files->forward_dynamics.method;
+        fd_method const method = r.files->forward_dynamics;
         r.diags.note(d->singular_mass_note->first,
                      d->singular_mass_note->second +
                          (method == fd_method::floating_articulated_body ? " (by the articulated-body algorithm, with no M formed)"

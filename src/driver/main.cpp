@@ -72,8 +72,8 @@ char const* const usage_text =
     "                    -Wno-coriolis); -WNAME shows it again\n"
     "  -Werror           treats warnings as errors (notes stay notes)\n"
     "  --stats           prints per-phase times and operation counts to standard error\n"
-    "  --explain         prints how forward_dynamics was chosen to standard error: each\n"
-    "                    method's operations, or why it does not apply\n"
+    "  --explain         prints how forward_dynamics and coriolis_matrix were written to\n"
+    "                    standard error: each method's operations, or why it does not apply\n"
     "  --progress        prints each step as it begins to standard error, a line each (on a\n"
     "                    terminal lagc shows one status line anyway once a run takes 1 s)\n"
     "  --help            prints this text\n"
@@ -319,8 +319,8 @@ void print_stats(lagc::compile_result const& r) {
                      s.parts == 1 ? "" : "s", s.seconds);
     for (auto const& [name, bytes] : r.files->stack_bounds)
         if (bytes > 0) std::fprintf(stderr, "lagc: %-24s stack: %zu bytes of arrays, with the functions it calls\n", name.c_str(), bytes);
-    std::fprintf(stderr, "lagc: forward_dynamics by %s\n",
-                 std::string(lagc::name_of(r.files->forward_dynamics.method)).c_str());
+    for (auto const& choice : r.files->choices)
+        std::fprintf(stderr, "lagc: %s by %s\n", choice.function.c_str(), choice.method.c_str());
     if (r.files->shared_operations > 0)
         std::fprintf(stderr, "lagc: the file: %zu operations (%zu in the functions cut into parts)\n",
                      r.files->operations, r.files->shared_operations);
@@ -401,7 +401,8 @@ int main(int argc, char** argv) {
     progress.finish();
     std::cerr << r.diags.format(lagc::source_file(shown_as, lagc::normalized_source(text)));
     if (cl.stats) print_stats(r);
-    if (cl.explain && r.files) std::cerr << lagc::explain(r.files->forward_dynamics);
+    if (cl.explain && r.files)
+        for (auto const& choice : r.files->choices) std::cerr << lagc::explain(choice);
     if (!r.files) return 1;
     if (cl.output == "-") return lagc::write_stdout(r.files->header, error) ? 0 : io_error(error);
     std::vector<std::pair<std::string, std::string>> files = {{cl.targets[0], r.files->header}};

@@ -10,6 +10,7 @@
 //   the closed form would factor M + rho A^T A, a system of nq unknowns, where they solve
 //   blocks of at most four.
 // The choice (fd_) travels with the files to the driver (the singular-M note, --explain).
+// coriolis_matrix's three forms (coriolis_method) are chosen here too, by operations.
 #include "emit/emitter.hpp"
 
 #include <fmt/format.h>
@@ -70,22 +71,26 @@ int preference(fd_method m) {
 
 } // namespace
 
+method_choice::entry& emitter::trace_entry(method_choice& c, std::string_view method) {
+    return *std::find_if(c.trace.begin(), c.trace.end(), [&](auto const& e) { return e.method == method; });
+}
+
 void emitter::choose_forward_dynamics() {
     std::size_t const nc = d_.nc;
-    fd_.trace.assign(1, {fd_method::closed_form, 0, {}});
-    for (auto const& a : d_.forward_dynamics) fd_.trace.push_back({a.method, 0, a.candidate ? "" : a.reason});
-    auto entry = [&](fd_method m) -> forward_dynamics_choice::entry& {
-        return *std::find_if(fd_.trace.begin(), fd_.trace.end(), [m](auto const& e) { return e.method == m; });
-    };
+    fd_choice_ = {"forward_dynamics", {}, {}, {{std::string(name_of(fd_method::closed_form)), 0, {}}}};
+    for (auto const& a : d_.forward_dynamics)
+        fd_choice_.trace.push_back({std::string(name_of(a.method)), 0, a.candidate ? "" : a.reason});
+    auto entry = [&](fd_method m) -> method_choice::entry& { return trace_entry(fd_choice_, name_of(m)); };
     auto take = [&](fd_method m, std::string rule) {
-        fd_.method = m;
-        fd_.rule = std::move(rule);
+        fd_ = m;
+        fd_choice_.method = name_of(m);
+        fd_choice_.rule = std::move(rule);
         chosen_ = m == fd_method::closed_form ? nullptr : candidate_of(d_, m);
     };
     if (fd_candidate const* q = candidate_of(d_, fd_method::quasi_velocities)) {
         chosen_built_ = candidate_function(fd_method::quasi_velocities, *q);
         entry(fd_method::quasi_velocities).operations = chosen_built_->stats.operations_after_cse;
-        for (auto& e : fd_.trace)
+        for (auto& e : fd_choice_.trace)
             if (e.note.empty() && e.operations == 0) e.note = "not built: quasi-velocities apply";
         return take(fd_method::quasi_velocities, "M alone is singular: quasi-velocities solve blocks of at most 4 "
                                                  "where the closed form factors M + rho A^T A (taken unscored)");
@@ -95,11 +100,11 @@ void emitter::choose_forward_dynamics() {
     closed_inline_ = nc == 0 && unrolls_mass_matrix() && terms <= o_.split_operations;
     std::size_t const closed = closed_form_score(terms);
     entry(fd_method::closed_form).operations = closed;
-    entry(fd_method::closed_form).note = fmt::format("M and h {} operations, the factorisation and solves {}", terms,
-                                                     closed - terms);
+    entry(fd_method::closed_form).note =
+        fmt::format("M and h {} operations, the factorisation and solves {}", terms, closed - terms);
     if (closed_inline_) {
-        for (auto& e : fd_.trace)
-            if (e.method != fd_method::closed_form && e.note.empty()) e.note = "not built: the closed form fits one function";
+        for (auto& e : fd_choice_.trace)
+            if (e.operations == 0 && e.note.empty()) e.note = "not built: the closed form fits one function";
         return take(fd_method::closed_form, fmt::format("M and h fit one function ({} operations, --split {}): written "
                                                         "inline with the unrolled factorisation",
                                                         terms, o_.split_operations));
@@ -124,15 +129,86 @@ void emitter::choose_forward_dynamics() {
                                       : "no other method applies");
 }
 
+std::string_view name_of(coriolis_method method) {
+    switch (method) {
+    case coriolis_method::christoffel: return "christoffel";
+    case coriolis_method::half_bias_derivative: return "half_bias_derivative";
+    case coriolis_method::composite_shares: return "composite_shares";
+    }
+    return "christoffel";
+}
+
+// C three ways, the one with fewer operations kept: from the Christoffel symbols (derive),
+// as ½ ∂h/∂q̇ on the code graph, or the same with the points' share from their composites
+// (derived::composite_derivatives). They are one matrix: h = C q̇ + ∂V/∂q with
+// h_k = q̇ᵀ Γ_k q̇, Γ_k symmetric, so ∂h_k/∂q̇_j = 2 (Γ_k q̇)_j = 2 C_kj. The derivative of h is
+// smaller where h is compact and M is not (a 20-link relative-angle chain: 4,186 operations
+// instead of 14,985); the Christoffel form where M is simple (absolute-angle chains, small
+// models); the composites on 3-D arms (the 10-joint arm: 8,770 instead of 11,277). A
+// composite form of composite_alone operations or more is kept unscored: the others were
+// never smaller there, and building them cost lagc a tenth more time on the 10-joint arm.
+void emitter::coriolis_matrix() {
+    if (!d_.coriolis) return;
+    coriolis_choice_ = {"coriolis_matrix", {}, {}, {}};
+    for (coriolis_method m : coriolis_methods) coriolis_choice_.trace.push_back({std::string(name_of(m)), 0, {}});
+    auto entry = [&](coriolis_method m) -> method_choice::entry& { return trace_entry(coriolis_choice_, name_of(m)); };
+    auto write = [&](built_function f, coriolis_method m, std::string rule) {
+        coriolis_choice_.method = name_of(m);
+        coriolis_choice_.rule = std::move(rule);
+        write_function(std::move(f), with_output(inputs({"q", "qd", "p"}), "C"), text("comments.tpl#coriolis_matrix"),
+                       cxx_printer::place::api);
+    };
+    std::optional<built_function> composite;
+    if (auto const& pd = d_.point_derivatives) {
+        std::vector<exvector> half_rest;
+        for (ex const& e : pd->bias_rest) half_rest.push_back({e / 2});
+        composite = build_jacobian("coriolis_matrix", {{half_rest, spellings({"qd"}), &pd->coriolis}}, "C", false,
+                                   "from the composites");
+        std::size_t const ops = composite->stats.operations_after_cse;
+        entry(coriolis_method::composite_shares).operations = ops;
+        if (ops >= composite_alone) {
+            for (auto& e : coriolis_choice_.trace)
+                if (e.operations == 0) e.note = "not built: the composites' form is large";
+            return write(std::move(*composite), coriolis_method::composite_shares,
+                         fmt::format("{} operations, at least {}: kept unscored", ops, composite_alone));
+        }
+    } else {
+        entry(coriolis_method::composite_shares).note = "no analytic derivatives of the points' composites";
+    }
+    std::vector<std::pair<coriolis_method, built_function>> built;
+    built.emplace_back(coriolis_method::christoffel, build("coriolis_matrix", entries("C", *d_.coriolis)));
+    std::vector<exvector> half_h;
+    for (auto const& [target, parts] : bias_parts(false, true)) {
+        exvector half;
+        for (auto const& e : parts) half.push_back(e / 2);
+        half_h.push_back(std::move(half));
+    }
+    try {
+        built.emplace_back(coriolis_method::half_bias_derivative,
+                           build_jacobian("coriolis_matrix", half_h, spellings({"qd"}), "C", false, "from dh/dqd"));
+    } catch (std::exception const& e) {
+        // Only an alternative (past --max-operations before its rewrites, say): keep the first.
+        entry(coriolis_method::half_bias_derivative).note = std::string("not built: ") + e.what();
+    }
+    if (composite) built.emplace_back(coriolis_method::composite_shares, std::move(*composite));
+    std::size_t best = 0;
+    for (std::size_t k = 0; k < built.size(); ++k) {
+        entry(built[k].first).operations = built[k].second.stats.operations_after_cse;
+        if (built[k].second.stats.operations_after_cse < built[best].second.stats.operations_after_cse) best = k;
+    }
+    coriolis_method const m = built[best].first;
+    write(std::move(built[best].second), m, built.size() > 1 ? "fewest operations" : "the only form built");
+}
+
 } // namespace emitting
 
-std::string explain(forward_dynamics_choice const& c) {
-    std::string out = fmt::format("forward_dynamics: {} ({})\n", name_of(c.method), c.rule);
+std::string explain(method_choice const& c) {
+    std::string out = fmt::format("{}: {} ({})\n", c.function, c.method, c.rule);
     for (auto const& e : c.trace) {
         std::string what = e.operations > 0 ? fmt::format("{} operations", e.operations) : std::string();
         if (!e.note.empty()) what += (what.empty() ? "" : "; ") + e.note;
         if (e.operations == 0 && e.note.empty()) what = "not built";
-        out += fmt::format("  {:<28}{}{}\n", name_of(e.method), what, e.method == c.method ? "  <- chosen" : "");
+        out += fmt::format("  {:<28}{}{}\n", e.method, what, e.method == c.method ? "  <- chosen" : "");
     }
     return out;
 }

@@ -481,7 +481,7 @@ void emitter::closed_form_dynamics(std::vector<cxx_argument> const& args) {
 void emitter::candidate_forward_dynamics(std::vector<cxx_argument> const& args,
                                          std::vector<std::pair<std::string, std::string>> values) {
     std::size_t const n = d_.nq;
-    std::string const helper = helper_name(fd_.method);
+    std::string const helper = helper_name(fd_);
     values.push_back({"tolerance", single() ? "1e-12f" : "1e-12"});
     values.push_back({"helper", helper});
     write_function(std::move(*chosen_built_), with_output(with_output(inputs({"q", "qd", "u", "p"}), "D"), "x"),
@@ -501,7 +501,7 @@ void emitter::candidate_forward_dynamics(std::vector<cxx_argument> const& args,
 void emitter::constrained_candidate_forward_dynamics(std::vector<cxx_argument> const& args) {
     std::size_t const n = d_.nq, nc = d_.nc, nh = chosen_->blocks.size();
     std::string const section = "forward_dynamics_constrained.tpl#";
-    std::string const helper = helper_name(fd_.method);
+    std::string const helper = helper_name(fd_);
     auto helper_args = with_output(inputs({"q", "qd", "u", "p"}), "D");
     if (nh > 0) helper_args = with_output(helper_args, "H");
     helper_args = with_output(with_output(helper_args, "x"), "l");
@@ -521,7 +521,7 @@ void emitter::constrained_candidate_forward_dynamics(std::vector<cxx_argument> c
     values.push_back({"finite_check", finite_check(n + nc, [n](std::size_t i) {
                           return i < n ? fmt::format("x[{}]", i) : fmt::format("l[{}]", i - n);
                       })});
-    values.push_back({"comment", text(section + std::string(name_of(fd_.method)) + "_comment")});
+    values.push_back({"comment", text(section + std::string(name_of(fd_)) + "_comment")});
     values.push_back({"blocks_declaration", nh > 0 ? text(section + "quasi_blocks_declaration", values) : ""});
     values.push_back({"blocks_argument", nh > 0 ? "H, " : ""});
     values.push_back({"blocks_check", nh > 0 ? text(section + "quasi_blocks_check", values) : ""});

@@ -188,47 +188,6 @@ void emitter::mass_matrix() {
     array_function("mass_matrix", with_output(inputs({"q", "p"}), "M"), entries("M", d_.mass_matrix));
 }
 
-// C three ways, the one with fewer operations kept: from the Christoffel symbols (derive),
-// as ½ ∂h/∂q̇ on the code graph, or the same with the points' share from their composites
-// (derived::composite_derivatives). They are one matrix: h = C q̇ + ∂V/∂q with
-// h_k = q̇ᵀ Γ_k q̇, Γ_k symmetric, so ∂h_k/∂q̇_j = 2 (Γ_k q̇)_j = 2 C_kj. The derivative of h is
-// smaller where h is compact and M is not (a 20-link relative-angle chain: 4,186 operations
-// instead of 14,985); the Christoffel form where M is simple (absolute-angle chains, small
-// models); the composites on 3-D arms (the 10-joint arm: 8,770 instead of 11,277).
-void emitter::coriolis_matrix() {
-    if (!d_.coriolis) return;
-    std::optional<built_function> composite;
-    if (auto const& pd = d_.point_derivatives) {
-        std::vector<exvector> half_rest;
-        for (ex const& e : pd->bias_rest) half_rest.push_back({e / 2});
-        composite = build_jacobian("coriolis_matrix", {{half_rest, spellings({"qd"}), &pd->coriolis}}, "C", false,
-                                   "from the composites");
-        if (composite->stats.operations_after_cse >= composite_alone) {
-            write_function(std::move(*composite), with_output(inputs({"q", "qd", "p"}), "C"),
-                           text("comments.tpl#coriolis_matrix"), cxx_printer::place::api);
-            return;
-        }
-    }
-    built_function christoffel = build("coriolis_matrix", entries("C", *d_.coriolis));
-    std::vector<exvector> half_h;
-    for (auto const& [target, parts] : bias_parts(false, true)) {
-        exvector half;
-        for (auto const& e : parts) half.push_back(e / 2);
-        half_h.push_back(std::move(half));
-    }
-    std::optional<built_function> from_h;
-    try {
-        from_h = build_jacobian("coriolis_matrix", half_h, spellings({"qd"}), "C", false, "from dh/dqd");
-    } catch (std::exception const&) {
-        // Only an alternative (past --max-operations before its rewrites, say): keep the first.
-    }
-    built_function kept = std::move(christoffel);
-    if (from_h && from_h->stats.operations_after_cse < kept.stats.operations_after_cse) kept = std::move(*from_h);
-    if (composite && composite->stats.operations_after_cse < kept.stats.operations_after_cse) kept = std::move(*composite);
-    write_function(std::move(kept), with_output(inputs({"q", "qd", "p"}), "C"), text("comments.tpl#coriolis_matrix"),
-                   cxx_printer::place::api);
-}
-
 void emitter::potential_gradient() {
     array_function("potential_gradient", with_output(inputs({"q", "p"}), "dVdq"), entries("dVdq", d_.potential_gradient));
 }
@@ -381,6 +340,8 @@ emitted_files emitter::run() {
     for (auto const& f : out_.api()) files.stack_bounds.push_back({f.name, stack_.bound(f.name)});
     files.cse_seconds = cse_seconds_;
     files.forward_dynamics = fd_;
+    files.choices = {fd_choice_};
+    if (!coriolis_choice_.function.empty()) files.choices.push_back(coriolis_choice_);
     for (auto const& st : stats_) files.operations += st.operations_after_cse;
     for (std::size_t f : grouped_) files.operations -= stats_[deferred_[f].stats_index].operations_after_cse;
     files.operations += shared_operations_;

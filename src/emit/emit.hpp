@@ -43,21 +43,23 @@ struct function_stats {
     double seconds = 0; // building it: conversion, differentiation, sharing and factoring
 };
 
-// How forward_dynamics is written (emit/choose.cpp): the method chosen, why, and each
-// method's outcome in fd_methods' order: its operations where it was built and scored
-// (the closed form's with its factorisation and solves), else why it was not.
-struct forward_dynamics_choice {
-    fd_method method = fd_method::closed_form;
-    std::string rule; // why it won
+// How a function lagc can write several ways was written (emit/choose.cpp): the method
+// chosen, why, and each method of its closed list in order: its operations where it was
+// built and scored (forward dynamics' closed form with its factorisation and solves), else
+// why it was not.
+struct method_choice {
+    std::string function; // "forward_dynamics", "coriolis_matrix"
+    std::string method;   // the chosen one's name
+    std::string rule;     // why it won
     struct entry {
-        fd_method method;
+        std::string method;
         std::size_t operations = 0; // 0: not built
         std::string note;           // why not applicable or not built
     };
     std::vector<entry> trace;
 };
 // The choice as `--explain` prints it, a line per method after a headline.
-std::string explain(forward_dynamics_choice const& choice);
+std::string explain(method_choice const& choice);
 
 struct emitted_files {
     std::string header;
@@ -70,7 +72,8 @@ struct emitted_files {
     // hold the values several of them need once, in parts they share (shared_operations).
     std::size_t operations = 0, shared_operations = 0;
     double cse_seconds = 0; // building the shared expression graphs (conversion and CSE)
-    forward_dynamics_choice forward_dynamics; // the method forward_dynamics was written by
+    fd_method forward_dynamics = fd_method::closed_form; // the method forward_dynamics was written by
+    std::vector<method_choice> choices; // every function written by a method chosen among several
 };
 
 emitted_files emit(model const& m, derived const& d, emit_options const& options);

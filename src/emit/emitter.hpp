@@ -9,6 +9,7 @@
 #include "emit/stack_bound.hpp"
 #include "emit/emit.hpp"
 
+#include <array>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -16,6 +17,16 @@
 #include <memory>
 
 namespace lagc::emitting {
+
+// The ways coriolis_matrix can be written (choose.cpp: emitter::coriolis_matrix scores them).
+enum class coriolis_method {
+    christoffel,          // from the Christoffel symbols (derived::coriolis)
+    half_bias_derivative, // ½ ∂h/∂q̇ on the code graph
+    composite_shares,     // the same with the points' share from their composites' derivatives
+};
+inline constexpr std::array<coriolis_method, 3> coriolis_methods = {
+    coriolis_method::christoffel, coriolis_method::half_bias_derivative, coriolis_method::composite_shares};
+std::string_view name_of(coriolis_method method);
 
 // "a = 0, b = 1" and "\"a\", \"b\"" for names and their values (task_space.cpp): the
 // C++ header's index structs and name arrays, and the C header's.
@@ -100,12 +111,15 @@ private:
 
     // -- the method, chosen once, before anything is written (choose.cpp) -------------
     // Scores the closed form against every candidate derive found (derived::forward_dynamics)
-    // and keeps the built functions of the winner: fd_, and closed_built_ or chosen_built_.
+    // and keeps the built functions of the winner: fd_ (fd_choice_ says why), and
+    // closed_built_ or chosen_built_.
     void choose_forward_dynamics();
     std::vector<std::pair<std::string, exvector>> dynamics_terms_outputs(); // M's lower triangle, Q − h
     built_function candidate_function(fd_method method, fd_candidate const& c);
     std::size_t closed_form_score(std::size_t terms_operations) const;
-    forward_dynamics_choice fd_;
+    fd_method fd_ = fd_method::closed_form;
+    method_choice fd_choice_, coriolis_choice_;
+    static method_choice::entry& trace_entry(method_choice& c, std::string_view method);
     fd_candidate const* chosen_ = nullptr; // null: the closed form
     std::optional<built_function> closed_built_, chosen_built_;
     bool closed_inline_ = false; // the closed form fits one function (no constraints, unrolled, small)

@@ -52,7 +52,7 @@ void emitter::write_deferred() {
                                    [&](deferred_function const& d) { return d.f.stats.operations_after_cse > split; });
     auto hot = [&](std::size_t f) {
         std::string const& name = deferred_[f].f.stats.name;
-        return name == "dynamics_terms" || (chosen_ && name == helper_name(fd_.method));
+        return name == "dynamics_terms" || (chosen_ && name == helper_name(fd_));
     };
     auto alone = [&](std::size_t f) {
         std::size_t const budget = hot(f) ? std::max<std::size_t>(split * 3 / 10, 10) : split;
