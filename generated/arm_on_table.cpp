@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(arm_on_table::detail::pair_stamp == 0x62607eaf59d10421ull,
+static_assert(arm_on_table::detail::pair_stamp == 0xa0e17076371b0d3aull,
               "arm_on_table.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace arm_on_table {
@@ -19,6 +19,26 @@ namespace detail {
 #define LAGC_PART_NOINLINE
 #endif
 
+// x is neither NaN nor Inf: its exponent bits are not all ones. Read from the bits, since
+// -ffast-math (-ffinite-math-only) lets GCC and Clang fold std::isfinite to true; other
+// compilers keep std::isfinite, which their fast modes do not fold.
+static inline bool is_finite(double x) {
+#if (defined(__GNUC__) || defined(__clang__)) && __SIZEOF_DOUBLE__ == 8
+    __UINT64_TYPE__ bits;
+    __builtin_memcpy(&bits, &x, 8);
+    return (bits & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
+#else
+    return std::isfinite(x);
+#endif
+}
+
+// Every entry of v[0..n) is finite (is_finite).
+static inline bool all_finite(const double* v, int n) {
+    for (int i = 0; i < n; ++i)
+        if (!is_finite(v[i])) return false;
+    return true;
+}
+
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -26,13 +46,13 @@ template <int n>
 int cholesky_factor(double* A) {
     double largest = 0;
     for (int i = 0; i < n; ++i) {
-        if (!std::isfinite(A[i * n + i])) return 1;
+        if (!detail::is_finite(A[i * n + i])) return 1;
         if (A[i * n + i] > largest) largest = A[i * n + i];
     }
     for (int j = 0; j < n; ++j) {
         double d = A[j * n + j];
         for (int k = 0; k < j; ++k) d -= A[j * n + k] * A[j * n + k];
-        if (!(d > 1e-12 * largest) || !std::isfinite(d)) return 1;
+        if (!detail::is_finite(d) || !(d > 1e-12 * largest)) return 1;
         const double l = std::sqrt(d);
         A[j * n + j] = l;
         for (int i = j + 1; i < n; ++i) {
@@ -1040,22 +1060,22 @@ static int factor_mass_matrix(double* M) {
     if (M[15] > largest) largest = M[15];
     const double threshold = 1e-12 * largest;
     const double d0 = M[0];
-    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    if (!detail::is_finite(d0) || !(d0 > threshold)) return 1;
     M[0] = 1.0 / std::sqrt(d0);
     M[12] = M[12]*M[0];
     M[4] = M[4]*M[0];
     M[8] = M[8]*M[0];
     const double d3 = M[15] - M[12]*M[12];
-    if (!(d3 > threshold) || !std::isfinite(d3)) return 1;
+    if (!detail::is_finite(d3) || !(d3 > threshold)) return 1;
     M[15] = 1.0 / std::sqrt(d3);
     M[13] = (M[13] - M[4]*M[12])*M[15];
     M[14] = (M[14] - M[8]*M[12])*M[15];
     const double d1 = M[5] - M[4]*M[4] - M[13]*M[13];
-    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    if (!detail::is_finite(d1) || !(d1 > threshold)) return 1;
     M[5] = 1.0 / std::sqrt(d1);
     M[9] = (M[9] - M[8]*M[4] - M[14]*M[13])*M[5];
     const double d2 = M[10] - M[8]*M[8] - M[14]*M[14] - M[9]*M[9];
-    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    if (!detail::is_finite(d2) || !(d2 > threshold)) return 1;
     M[10] = 1.0 / std::sqrt(d2);
     return 0;
 }
@@ -1549,13 +1569,11 @@ static void linearization_terms(const double* q, const double* qd, const double*
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
 // finite, else 3: a derivative that is 0/0 here (as that of |x|^1.5 or of r^3 at the
-// origin) or that overflows, even where forward_dynamics is finite. x * 0 is 0 for a finite
-// x and NaN otherwise, so one sum tells (no branch per entry).
+// origin) or that overflows, even where forward_dynamics is finite. Tested entry by entry
+// on the bits (detail::is_finite): a sum of x * 0 would tell in one test, but -ffast-math
+// folds x * 0 to 0.
 static int linearization_status(const double* A, const double* B) {
-    double s = 0.0;
-    for (int k = 2 * nq * nq; k < 4 * nq * nq; ++k) s += A[k] * 0.0;
-    for (int k = nq * nu; k < 2 * nq * nu; ++k) s += B[k] * 0.0;
-    return std::isfinite(s) ? 0 : 3;
+    return detail::all_finite(A + 2 * nq * nq, 2 * nq * nq) && detail::all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }
 
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
@@ -1941,9 +1959,9 @@ namespace detail {
         for (int k = 0; k < nc; ++k) lambda[k] = l[k];
     // NaN or Inf in the state, inputs or parameters: not a solution.
     for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(qdd[i])) return 3;
+        if (!detail::is_finite(qdd[i])) return 3;
     for (int k = 0; k < nc; ++k)
-        if (!std::isfinite(l[k])) return 3;
+        if (!detail::is_finite(l[k])) return 3;
     return 0;
 }
 }  // namespace detail
@@ -1974,7 +1992,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     if (s0_0 > largest_s) largest_s = s0_0;
     const double threshold_s = 1e-12 * largest_s;
     const double ds0 = s0_0;
-    if (!(ds0 > threshold_s) || !std::isfinite(ds0)) return 2;
+    if (!detail::is_finite(ds0) || !(ds0 > threshold_s)) return 2;
     const double rs0 = 1.0 / std::sqrt(ds0);
     // lambda = S^-1 g.
     const double z0 = g0*rs0;
@@ -1985,7 +2003,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     const double x3 = (y3 - M[13]*x1 - M[14]*x2)*M[15];
     const double x0 = (y0 - M[12]*x3 - M[4]*x1 - M[8]*x2)*M[0];
     // NaN or Inf in the state, inputs or parameters: not a solution.
-    if (!std::isfinite(x0) || !std::isfinite(x1) || !std::isfinite(x2) || !std::isfinite(x3) || !std::isfinite(l0)) return 3;
+    if (!detail::is_finite(x0) || !detail::is_finite(x1) || !detail::is_finite(x2) || !detail::is_finite(x3) || !detail::is_finite(l0)) return 3;
     qdd[0] = x0;
     qdd[1] = x1;
     qdd[2] = x2;
@@ -2006,7 +2024,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     if (status != 0) return status;
     // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
     for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(x[nq + i])) return 3;
+        if (!detail::is_finite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];
@@ -2148,7 +2166,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     double* const no_lambda = nullptr;
     double a1[nq], a2[nq], a3[nq], a4[nq], v2[nq], v3[nq], y[2 * nq], next[2 * nq];
     int status = forward_dynamics(x, x + nq, u, p, a1, no_lambda);
@@ -2178,7 +2196,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
         next[nq + i] = x[nq + i] + dt / 6 * (a1[i] + 2 * a2[i] + 2 * a3[i] + a4[i]);
     }
     for (int i = 0; i < 2 * nq; ++i)
-        if (!std::isfinite(next[i])) return 3;
+        if (!detail::is_finite(next[i])) return 3;
     for (int i = 0; i < 2 * nq; ++i) x[i] = next[i];
     return 0;
 }
@@ -2186,7 +2204,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     double* const no_lambda = nullptr;
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
@@ -2195,7 +2213,7 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     for (int i = 0; i < nq; ++i) {
         y[nq + i] = x[nq + i] + dt * qdd[i];
         y[i] = x[i] + dt * y[nq + i];
-        if (!std::isfinite(y[i]) || !std::isfinite(y[nq + i])) return 3;
+        if (!detail::is_finite(y[i]) || !detail::is_finite(y[nq + i])) return 3;
     }
     for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
@@ -2210,7 +2228,7 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     // x+ = x + Z2 (the method is stiffly accurate). Converged when a Newton correction is
     // below 1e-10 (1 + |x| + |Z|) (max norms) within 12 iterations, else 5; x is written only
     // when it converged and every entry is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1;
     const double a[2][2] = {{(5.0 / 12.0) * dt, (-1.0 / 12.0) * dt}, {0.75 * dt, 0.25 * dt}};
     const double c[2] = {dt / 3, dt};
@@ -2268,11 +2286,11 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
             correction = std::fmax(correction, std::fabs(G[i]));
             size_z = std::fmax(size_z, std::fabs(Z[i]));
         }
-        if (!std::isfinite(correction)) return 3;
+        if (!detail::is_finite(correction)) return 3;
         if (correction <= 1e-10 * (1.0 + size_x + size_z)) {
             for (int i = 0; i < n; ++i) {
                 y[i] = x[i] + Z[n + i];
-                if (!std::isfinite(y[i])) return 3;
+                if (!detail::is_finite(y[i])) return 3;
             }
             for (int i = 0; i < n; ++i) x[i] = y[i];
             return 0;
@@ -2287,7 +2305,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
     // upper half is [0, I], so its product takes the lower rows of the factor as they are.
     // x, Ad and Bd are written only when every entry is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
     double k[4][n], y[n], xnext[n];
     double A[n * n], B[n * m], Kx[n * n], Ku[n * m], Ax[n * n], Au[n * m];
@@ -2328,11 +2346,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     // The new state exactly as rk4_step computes it.
     for (int i = 0; i < n; ++i) xnext[i] = x[i] + dt / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
     for (int i = 0; i < n; ++i) Ax[i * n + i] += 1.0;
-    double finite = 0.0;
-    for (int i = 0; i < n; ++i) finite += xnext[i] * 0.0;
-    for (int i = 0; i < n * n; ++i) finite += Ax[i] * 0.0;
-    for (int i = 0; i < n * nu; ++i) finite += Au[i] * 0.0;
-    if (!std::isfinite(finite)) return 3;
+    if (!detail::all_finite(xnext, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
     for (int i = 0; i < n; ++i) x[i] = xnext[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n * nu; ++i) Bd[i] = Au[i];
@@ -2343,7 +2357,7 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
     double* const no_lambda = nullptr;
     double A[n * n], B[n * m], qdd[nq];
@@ -2351,7 +2365,6 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     if (status == 0) status = linearization(x, x + nq, u, p, A, B);
     if (status != 0) return status;
     double y[n], Ax[n * n], Au[n * m];
-    double finite = 0.0;
     for (int i = 0; i < nq; ++i) {
         y[nq + i] = x[nq + i] + dt * qdd[i];
         y[i] = x[i] + dt * y[nq + i];
@@ -2364,11 +2377,8 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
             Au[i * m + j] = dt * Au[(nq + i) * m + j];
         }
     }
-    for (int i = 0; i < n; ++i) finite += y[i] * 0.0;
-    for (int i = 0; i < n * n; ++i) finite += Ax[i] * 0.0;
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < nu; ++j) finite += Au[i * m + j] * 0.0;
-    if (!std::isfinite(finite)) return 3;
+    // Au's rows are nu wide wherever nu > 0 (m = nu then).
+    if (!detail::all_finite(y, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
     for (int i = 0; i < n; ++i) x[i] = y[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n; ++i)
@@ -2382,7 +2392,7 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in
     // Horner's form (its truncation below 1e-22 relative), then squared s times.
     // Ad and Bd are written only when every entry is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, N = n + nu;
     double X[n * N], E[n * N], F[n * N];
     double norm = 0.0;
@@ -2392,7 +2402,7 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
         if (column > norm) norm = column;
     }
     norm *= std::fabs(dt);
-    if (!std::isfinite(norm)) return 3;
+    if (!detail::is_finite(norm)) return 3;
     double scale = dt;
     int squarings = 0;
     while (norm > 0.5 && squarings < 2000) {
@@ -2426,9 +2436,7 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
             }
         for (int i = 0; i < n * N; ++i) E[i] = F[i];
     }
-    double finite = 0.0;
-    for (int i = 0; i < n * N; ++i) finite += E[i] * 0.0;
-    if (!std::isfinite(finite)) return 3;
+    if (!detail::all_finite(E, n * N)) return 3;
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < n; ++j) Ad[i * n + j] = E[i * N + j];
         for (int j = 0; j < nu; ++j) Bd[i * nu + j] = E[i * N + n + j];
@@ -2527,9 +2535,9 @@ double project_state(double* q, double* qd, const Parameters& p) {
         qd1[i] = qd[i];
     }
     const double left = detail::project_state_in_place(q1, qd1, p);
-    if (!(left >= 0) || !std::isfinite(left)) return -1;
+    if (!detail::is_finite(left) || !(left >= 0)) return -1;
     for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(q1[i]) || !std::isfinite(qd1[i])) return -1;
+        if (!detail::is_finite(q1[i]) || !detail::is_finite(qd1[i])) return -1;
     for (int i = 0; i < nq; ++i) {
         q[i] = q1[i];
         qd[i] = qd1[i];

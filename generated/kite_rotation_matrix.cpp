@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(kite_rotation_matrix::detail::pair_stamp == 0x13da877946a9f165ull,
+static_assert(kite_rotation_matrix::detail::pair_stamp == 0x0b3fca4c309b638eull,
               "kite_rotation_matrix.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace kite_rotation_matrix {
@@ -19,6 +19,26 @@ namespace detail {
 #define LAGC_PART_NOINLINE
 #endif
 
+// x is neither NaN nor Inf: its exponent bits are not all ones. Read from the bits, since
+// -ffast-math (-ffinite-math-only) lets GCC and Clang fold std::isfinite to true; other
+// compilers keep std::isfinite, which their fast modes do not fold.
+static inline bool is_finite(double x) {
+#if (defined(__GNUC__) || defined(__clang__)) && __SIZEOF_DOUBLE__ == 8
+    __UINT64_TYPE__ bits;
+    __builtin_memcpy(&bits, &x, 8);
+    return (bits & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
+#else
+    return std::isfinite(x);
+#endif
+}
+
+// Every entry of v[0..n) is finite (is_finite).
+static inline bool all_finite(const double* v, int n) {
+    for (int i = 0; i < n; ++i)
+        if (!is_finite(v[i])) return false;
+    return true;
+}
+
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -26,13 +46,13 @@ template <int n>
 int cholesky_factor(double* A) {
     double largest = 0;
     for (int i = 0; i < n; ++i) {
-        if (!std::isfinite(A[i * n + i])) return 1;
+        if (!detail::is_finite(A[i * n + i])) return 1;
         if (A[i * n + i] > largest) largest = A[i * n + i];
     }
     for (int j = 0; j < n; ++j) {
         double d = A[j * n + j];
         for (int k = 0; k < j; ++k) d -= A[j * n + k] * A[j * n + k];
-        if (!(d > 1e-12 * largest) || !std::isfinite(d)) return 1;
+        if (!detail::is_finite(d) || !(d > 1e-12 * largest)) return 1;
         const double l = std::sqrt(d);
         A[j * n + j] = l;
         for (int i = j + 1; i < n; ++i) {
@@ -1939,13 +1959,11 @@ static void linearization_terms(const double* q, const double* qd, const double*
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
 // finite, else 3: a derivative that is 0/0 here (as that of |x|^1.5 or of r^3 at the
-// origin) or that overflows, even where forward_dynamics is finite. x * 0 is 0 for a finite
-// x and NaN otherwise, so one sum tells (no branch per entry).
+// origin) or that overflows, even where forward_dynamics is finite. Tested entry by entry
+// on the bits (detail::is_finite): a sum of x * 0 would tell in one test, but -ffast-math
+// folds x * 0 to 0.
 static int linearization_status(const double* A, const double* B) {
-    double s = 0.0;
-    for (int k = 2 * nq * nq; k < 4 * nq * nq; ++k) s += A[k] * 0.0;
-    for (int k = nq * nu; k < 2 * nq * nu; ++k) s += B[k] * 0.0;
-    return std::isfinite(s) ? 0 : 3;
+    return detail::all_finite(A + 2 * nq * nq, 2 * nq * nq) && detail::all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }
 
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
@@ -1983,19 +2001,19 @@ static int factor_mass_matrix(double* M) {
     if (M[143] > largest) largest = M[143];
     const double threshold = 1e-12 * largest;
     const double d0 = M[0];
-    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    if (!detail::is_finite(d0) || !(d0 > threshold)) return 1;
     M[0] = 1.0 / std::sqrt(d0);
     M[12] = M[12]*M[0];
     M[24] = M[24]*M[0];
     const double d1 = M[13] - M[12]*M[12];
-    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    if (!detail::is_finite(d1) || !(d1 > threshold)) return 1;
     M[13] = 1.0 / std::sqrt(d1);
     M[25] = (M[25] - M[24]*M[12])*M[13];
     const double d2 = M[26] - M[24]*M[24] - M[25]*M[25];
-    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    if (!detail::is_finite(d2) || !(d2 > threshold)) return 1;
     M[26] = 1.0 / std::sqrt(d2);
     const double d3 = M[39];
-    if (!(d3 > threshold) || !std::isfinite(d3)) return 1;
+    if (!detail::is_finite(d3) || !(d3 > threshold)) return 1;
     M[39] = 1.0 / std::sqrt(d3);
     M[51] = M[51]*M[39];
     M[63] = M[63]*M[39];
@@ -2006,7 +2024,7 @@ static int factor_mass_matrix(double* M) {
     M[123] = M[123]*M[39];
     M[135] = M[135]*M[39];
     const double d4 = M[52] - M[51]*M[51];
-    if (!(d4 > threshold) || !std::isfinite(d4)) return 1;
+    if (!detail::is_finite(d4) || !(d4 > threshold)) return 1;
     M[52] = 1.0 / std::sqrt(d4);
     M[64] = (M[64] - M[63]*M[51])*M[52];
     M[76] = (M[76] - M[75]*M[51])*M[52];
@@ -2016,7 +2034,7 @@ static int factor_mass_matrix(double* M) {
     M[124] = (M[124] - M[123]*M[51])*M[52];
     M[136] = (M[136] - M[135]*M[51])*M[52];
     const double d5 = M[65] - M[63]*M[63] - M[64]*M[64];
-    if (!(d5 > threshold) || !std::isfinite(d5)) return 1;
+    if (!detail::is_finite(d5) || !(d5 > threshold)) return 1;
     M[65] = 1.0 / std::sqrt(d5);
     M[77] = (M[77] - M[75]*M[63] - M[76]*M[64])*M[65];
     M[89] = (M[89] - M[87]*M[63] - M[88]*M[64])*M[65];
@@ -2025,7 +2043,7 @@ static int factor_mass_matrix(double* M) {
     M[125] = (M[125] - M[123]*M[63] - M[124]*M[64])*M[65];
     M[137] = (M[137] - M[135]*M[63] - M[136]*M[64])*M[65];
     const double d6 = M[78] - M[75]*M[75] - M[76]*M[76] - M[77]*M[77];
-    if (!(d6 > threshold) || !std::isfinite(d6)) return 1;
+    if (!detail::is_finite(d6) || !(d6 > threshold)) return 1;
     M[78] = 1.0 / std::sqrt(d6);
     M[90] = (M[90] - M[87]*M[75] - M[88]*M[76] - M[89]*M[77])*M[78];
     M[102] = (M[102] - M[99]*M[75] - M[100]*M[76] - M[101]*M[77])*M[78];
@@ -2033,29 +2051,29 @@ static int factor_mass_matrix(double* M) {
     M[126] = (M[126] - M[123]*M[75] - M[124]*M[76] - M[125]*M[77])*M[78];
     M[138] = (M[138] - M[135]*M[75] - M[136]*M[76] - M[137]*M[77])*M[78];
     const double d7 = M[91] - M[87]*M[87] - M[88]*M[88] - M[89]*M[89] - M[90]*M[90];
-    if (!(d7 > threshold) || !std::isfinite(d7)) return 1;
+    if (!detail::is_finite(d7) || !(d7 > threshold)) return 1;
     M[91] = 1.0 / std::sqrt(d7);
     M[103] = (M[103] - M[99]*M[87] - M[100]*M[88] - M[101]*M[89] - M[102]*M[90])*M[91];
     M[115] = (M[115] - M[111]*M[87] - M[112]*M[88] - M[113]*M[89] - M[114]*M[90])*M[91];
     M[127] = (M[127] - M[123]*M[87] - M[124]*M[88] - M[125]*M[89] - M[126]*M[90])*M[91];
     M[139] = (M[139] - M[135]*M[87] - M[136]*M[88] - M[137]*M[89] - M[138]*M[90])*M[91];
     const double d8 = M[104] - M[99]*M[99] - M[100]*M[100] - M[101]*M[101] - M[102]*M[102] - M[103]*M[103];
-    if (!(d8 > threshold) || !std::isfinite(d8)) return 1;
+    if (!detail::is_finite(d8) || !(d8 > threshold)) return 1;
     M[104] = 1.0 / std::sqrt(d8);
     M[116] = (M[116] - M[111]*M[99] - M[112]*M[100] - M[113]*M[101] - M[114]*M[102] - M[115]*M[103])*M[104];
     M[128] = (M[128] - M[123]*M[99] - M[124]*M[100] - M[125]*M[101] - M[126]*M[102] - M[127]*M[103])*M[104];
     M[140] = (M[140] - M[135]*M[99] - M[136]*M[100] - M[137]*M[101] - M[138]*M[102] - M[139]*M[103])*M[104];
     const double d9 = M[117] - M[111]*M[111] - M[112]*M[112] - M[113]*M[113] - M[114]*M[114] - M[115]*M[115] - M[116]*M[116];
-    if (!(d9 > threshold) || !std::isfinite(d9)) return 1;
+    if (!detail::is_finite(d9) || !(d9 > threshold)) return 1;
     M[117] = 1.0 / std::sqrt(d9);
     M[129] = (M[129] - M[123]*M[111] - M[124]*M[112] - M[125]*M[113] - M[126]*M[114] - M[127]*M[115] - M[128]*M[116])*M[117];
     M[141] = (M[141] - M[135]*M[111] - M[136]*M[112] - M[137]*M[113] - M[138]*M[114] - M[139]*M[115] - M[140]*M[116])*M[117];
     const double d10 = M[130] - M[123]*M[123] - M[124]*M[124] - M[125]*M[125] - M[126]*M[126] - M[127]*M[127] - M[128]*M[128] - M[129]*M[129];
-    if (!(d10 > threshold) || !std::isfinite(d10)) return 1;
+    if (!detail::is_finite(d10) || !(d10 > threshold)) return 1;
     M[130] = 1.0 / std::sqrt(d10);
     M[142] = (M[142] - M[135]*M[123] - M[136]*M[124] - M[137]*M[125] - M[138]*M[126] - M[139]*M[127] - M[140]*M[128] - M[141]*M[129])*M[130];
     const double d11 = M[143] - M[135]*M[135] - M[136]*M[136] - M[137]*M[137] - M[138]*M[138] - M[139]*M[139] - M[140]*M[140] - M[141]*M[141] - M[142]*M[142];
-    if (!(d11 > threshold) || !std::isfinite(d11)) return 1;
+    if (!detail::is_finite(d11) || !(d11 > threshold)) return 1;
     M[143] = 1.0 / std::sqrt(d11);
     return 0;
 }
@@ -2589,8 +2607,8 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     double D[7], x[nq], l[nc];
     double H[2];
     detail::forward_dynamics_quasi_velocities(q, qd, u, p, D, H, x, l);
-    // Pivots D[0..5] each against their largest (NaN fails the comparison; Inf makes
-    // the threshold Inf).
+    // Pivots D[0..5] each against their largest (NaN and Inf fail detail::is_finite,
+    // which -ffast-math keeps; an Inf among them makes the threshold Inf).
     {
         double largest = 0;
         if (D[0] > largest) largest = D[0];
@@ -2600,22 +2618,22 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
         if (D[4] > largest) largest = D[4];
         if (D[5] > largest) largest = D[5];
         const double threshold = 1e-12 * largest;
-        if (!(D[0] > threshold) || !(D[1] > threshold) || !(D[2] > threshold) || !(D[3] > threshold) || !(D[4] > threshold) || !(D[5] > threshold)) return 1;
+        if (!detail::is_finite(D[0]) || !(D[0] > threshold) || !detail::is_finite(D[1]) || !(D[1] > threshold) || !detail::is_finite(D[2]) || !(D[2] > threshold) || !detail::is_finite(D[3]) || !(D[3] > threshold) || !detail::is_finite(D[4]) || !(D[4] > threshold) || !detail::is_finite(D[5]) || !(D[5] > threshold)) return 1;
     }
-    // Pivots D[6..6] each against their largest (NaN fails the comparison; Inf makes
-    // the threshold Inf).
+    // Pivots D[6..6] each against their largest (NaN and Inf fail detail::is_finite,
+    // which -ffast-math keeps; an Inf among them makes the threshold Inf).
     {
         double largest = 0;
         if (D[6] > largest) largest = D[6];
         const double threshold = 1e-12 * largest;
-        if (!(D[6] > threshold)) return 2;
+        if (!detail::is_finite(D[6]) || !(D[6] > threshold)) return 2;
     }
     // Each block of K regular: det(K_b)^2 against the product of its rows' squared norms,
     // which bounds it (Hadamard).
     for (int b = 0; b < 2; b += 2)
-        if (!(H[b] > 1e-12 * 1e-12 * H[b + 1]) || !std::isfinite(H[b])) return 1;
+        if (!detail::is_finite(H[b]) || !(H[b] > 1e-12 * 1e-12 * H[b + 1])) return 1;
     // NaN or Inf in the state, inputs or parameters: not a solution.
-    if (!std::isfinite(x[0]) || !std::isfinite(x[1]) || !std::isfinite(x[2]) || !std::isfinite(x[3]) || !std::isfinite(x[4]) || !std::isfinite(x[5]) || !std::isfinite(x[6]) || !std::isfinite(x[7]) || !std::isfinite(x[8]) || !std::isfinite(x[9]) || !std::isfinite(x[10]) || !std::isfinite(x[11]) || !std::isfinite(l[0]) || !std::isfinite(l[1]) || !std::isfinite(l[2]) || !std::isfinite(l[3]) || !std::isfinite(l[4]) || !std::isfinite(l[5]) || !std::isfinite(l[6])) return 3;
+    if (!detail::is_finite(x[0]) || !detail::is_finite(x[1]) || !detail::is_finite(x[2]) || !detail::is_finite(x[3]) || !detail::is_finite(x[4]) || !detail::is_finite(x[5]) || !detail::is_finite(x[6]) || !detail::is_finite(x[7]) || !detail::is_finite(x[8]) || !detail::is_finite(x[9]) || !detail::is_finite(x[10]) || !detail::is_finite(x[11]) || !detail::is_finite(l[0]) || !detail::is_finite(l[1]) || !detail::is_finite(l[2]) || !detail::is_finite(l[3]) || !detail::is_finite(l[4]) || !detail::is_finite(l[5]) || !detail::is_finite(l[6])) return 3;
     for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     // lambda may be null when the multipliers are not wanted.
     if (lambda)
@@ -2632,7 +2650,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     if (status != 0) return status;
     // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
     for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(x[nq + i])) return 3;
+        if (!detail::is_finite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];
@@ -2724,7 +2742,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     double* const no_lambda = nullptr;
     double a1[nq], a2[nq], a3[nq], a4[nq], v2[nq], v3[nq], y[2 * nq], next[2 * nq];
     int status = forward_dynamics(x, x + nq, u, p, a1, no_lambda);
@@ -2754,7 +2772,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
         next[nq + i] = x[nq + i] + dt / 6 * (a1[i] + 2 * a2[i] + 2 * a3[i] + a4[i]);
     }
     for (int i = 0; i < 2 * nq; ++i)
-        if (!std::isfinite(next[i])) return 3;
+        if (!detail::is_finite(next[i])) return 3;
     for (int i = 0; i < 2 * nq; ++i) x[i] = next[i];
     return 0;
 }
@@ -2762,7 +2780,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     double* const no_lambda = nullptr;
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
@@ -2771,7 +2789,7 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     for (int i = 0; i < nq; ++i) {
         y[nq + i] = x[nq + i] + dt * qdd[i];
         y[i] = x[i] + dt * y[nq + i];
-        if (!std::isfinite(y[i]) || !std::isfinite(y[nq + i])) return 3;
+        if (!detail::is_finite(y[i]) || !detail::is_finite(y[nq + i])) return 3;
     }
     for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
@@ -2786,7 +2804,7 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     // x+ = x + Z2 (the method is stiffly accurate). Converged when a Newton correction is
     // below 1e-10 (1 + |x| + |Z|) (max norms) within 12 iterations, else 5; x is written only
     // when it converged and every entry is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1;
     const double a[2][2] = {{(5.0 / 12.0) * dt, (-1.0 / 12.0) * dt}, {0.75 * dt, 0.25 * dt}};
     const double c[2] = {dt / 3, dt};
@@ -2844,11 +2862,11 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
             correction = std::fmax(correction, std::fabs(G[i]));
             size_z = std::fmax(size_z, std::fabs(Z[i]));
         }
-        if (!std::isfinite(correction)) return 3;
+        if (!detail::is_finite(correction)) return 3;
         if (correction <= 1e-10 * (1.0 + size_x + size_z)) {
             for (int i = 0; i < n; ++i) {
                 y[i] = x[i] + Z[n + i];
-                if (!std::isfinite(y[i])) return 3;
+                if (!detail::is_finite(y[i])) return 3;
             }
             for (int i = 0; i < n; ++i) x[i] = y[i];
             return 0;
@@ -2863,7 +2881,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
     // upper half is [0, I], so its product takes the lower rows of the factor as they are.
     // x, Ad and Bd are written only when every entry is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
     double k[4][n], y[n], xnext[n];
     double A[n * n], B[n * m], Kx[n * n], Ku[n * m], Ax[n * n], Au[n * m];
@@ -2904,11 +2922,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     // The new state exactly as rk4_step computes it.
     for (int i = 0; i < n; ++i) xnext[i] = x[i] + dt / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
     for (int i = 0; i < n; ++i) Ax[i * n + i] += 1.0;
-    double finite = 0.0;
-    for (int i = 0; i < n; ++i) finite += xnext[i] * 0.0;
-    for (int i = 0; i < n * n; ++i) finite += Ax[i] * 0.0;
-    for (int i = 0; i < n * nu; ++i) finite += Au[i] * 0.0;
-    if (!std::isfinite(finite)) return 3;
+    if (!detail::all_finite(xnext, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
     for (int i = 0; i < n; ++i) x[i] = xnext[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n * nu; ++i) Bd[i] = Au[i];
@@ -2919,7 +2933,7 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
     double* const no_lambda = nullptr;
     double A[n * n], B[n * m], qdd[nq];
@@ -2927,7 +2941,6 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     if (status == 0) status = linearization(x, x + nq, u, p, A, B);
     if (status != 0) return status;
     double y[n], Ax[n * n], Au[n * m];
-    double finite = 0.0;
     for (int i = 0; i < nq; ++i) {
         y[nq + i] = x[nq + i] + dt * qdd[i];
         y[i] = x[i] + dt * y[nq + i];
@@ -2940,11 +2953,8 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
             Au[i * m + j] = dt * Au[(nq + i) * m + j];
         }
     }
-    for (int i = 0; i < n; ++i) finite += y[i] * 0.0;
-    for (int i = 0; i < n * n; ++i) finite += Ax[i] * 0.0;
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < nu; ++j) finite += Au[i * m + j] * 0.0;
-    if (!std::isfinite(finite)) return 3;
+    // Au's rows are nu wide wherever nu > 0 (m = nu then).
+    if (!detail::all_finite(y, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
     for (int i = 0; i < n; ++i) x[i] = y[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n; ++i)
@@ -2958,7 +2968,7 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in
     // Horner's form (its truncation below 1e-22 relative), then squared s times.
     // Ad and Bd are written only when every entry is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, N = n + nu;
     double X[n * N], E[n * N], F[n * N];
     double norm = 0.0;
@@ -2968,7 +2978,7 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
         if (column > norm) norm = column;
     }
     norm *= std::fabs(dt);
-    if (!std::isfinite(norm)) return 3;
+    if (!detail::is_finite(norm)) return 3;
     double scale = dt;
     int squarings = 0;
     while (norm > 0.5 && squarings < 2000) {
@@ -3002,9 +3012,7 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
             }
         for (int i = 0; i < n * N; ++i) E[i] = F[i];
     }
-    double finite = 0.0;
-    for (int i = 0; i < n * N; ++i) finite += E[i] * 0.0;
-    if (!std::isfinite(finite)) return 3;
+    if (!detail::all_finite(E, n * N)) return 3;
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < n; ++j) Ad[i * n + j] = E[i * N + j];
         for (int j = 0; j < nu; ++j) Bd[i * nu + j] = E[i * N + n + j];
@@ -3064,9 +3072,9 @@ double project_state(double* q, double* qd, const Parameters& p) {
         qd1[i] = qd[i];
     }
     const double left = detail::project_state_in_place(q1, qd1, p);
-    if (!(left >= 0) || !std::isfinite(left)) return -1;
+    if (!detail::is_finite(left) || !(left >= 0)) return -1;
     for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(q1[i]) || !std::isfinite(qd1[i])) return -1;
+        if (!detail::is_finite(q1[i]) || !detail::is_finite(qd1[i])) return -1;
     for (int i = 0; i < nq; ++i) {
         q[i] = q1[i];
         qd[i] = qd1[i];

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rotation_matrix_body::detail::pair_stamp == 0xd0a04c270ca421aeull,
+static_assert(rotation_matrix_body::detail::pair_stamp == 0x44ef48a947b602aaull,
               "rotation_matrix_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rotation_matrix_body {
@@ -19,6 +19,26 @@ namespace detail {
 #define LAGC_PART_NOINLINE
 #endif
 
+// x is neither NaN nor Inf: its exponent bits are not all ones. Read from the bits, since
+// -ffast-math (-ffinite-math-only) lets GCC and Clang fold std::isfinite to true; other
+// compilers keep std::isfinite, which their fast modes do not fold.
+static inline bool is_finite(double x) {
+#if (defined(__GNUC__) || defined(__clang__)) && __SIZEOF_DOUBLE__ == 8
+    __UINT64_TYPE__ bits;
+    __builtin_memcpy(&bits, &x, 8);
+    return (bits & 0x7ff0000000000000ull) != 0x7ff0000000000000ull;
+#else
+    return std::isfinite(x);
+#endif
+}
+
+// Every entry of v[0..n) is finite (is_finite).
+static inline bool all_finite(const double* v, int n) {
+    for (int i = 0; i < n; ++i)
+        if (!is_finite(v[i])) return false;
+    return true;
+}
+
 // In-place Cholesky factorisation A = L L^T of a symmetric n x n matrix (row-major; the
 // lower triangle is read and overwritten). Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -26,13 +46,13 @@ template <int n>
 int cholesky_factor(double* A) {
     double largest = 0;
     for (int i = 0; i < n; ++i) {
-        if (!std::isfinite(A[i * n + i])) return 1;
+        if (!detail::is_finite(A[i * n + i])) return 1;
         if (A[i * n + i] > largest) largest = A[i * n + i];
     }
     for (int j = 0; j < n; ++j) {
         double d = A[j * n + j];
         for (int k = 0; k < j; ++k) d -= A[j * n + k] * A[j * n + k];
-        if (!(d > 1e-12 * largest) || !std::isfinite(d)) return 1;
+        if (!detail::is_finite(d) || !(d > 1e-12 * largest)) return 1;
         const double l = std::sqrt(d);
         A[j * n + j] = l;
         for (int i = j + 1; i < n; ++i) {
@@ -1343,13 +1363,11 @@ static void linearization_terms(const double* q, const double* qd, const double*
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
 // finite, else 3: a derivative that is 0/0 here (as that of |x|^1.5 or of r^3 at the
-// origin) or that overflows, even where forward_dynamics is finite. x * 0 is 0 for a finite
-// x and NaN otherwise, so one sum tells (no branch per entry).
+// origin) or that overflows, even where forward_dynamics is finite. Tested entry by entry
+// on the bits (detail::is_finite): a sum of x * 0 would tell in one test, but -ffast-math
+// folds x * 0 to 0.
 static int linearization_status(const double* A, const double* B) {
-    double s = 0.0;
-    for (int k = 2 * nq * nq; k < 4 * nq * nq; ++k) s += A[k] * 0.0;
-    for (int k = nq * nu; k < 2 * nq * nu; ++k) s += B[k] * 0.0;
-    return std::isfinite(s) ? 0 : 3;
+    return detail::all_finite(A + 2 * nq * nq, 2 * nq * nq) && detail::all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }
 
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
@@ -1384,7 +1402,7 @@ static int factor_mass_matrix(double* M) {
     if (M[80] > largest) largest = M[80];
     const double threshold = 1e-12 * largest;
     const double d0 = M[0];
-    if (!(d0 > threshold) || !std::isfinite(d0)) return 1;
+    if (!detail::is_finite(d0) || !(d0 > threshold)) return 1;
     M[0] = 1.0 / std::sqrt(d0);
     M[9] = M[9]*M[0];
     M[18] = M[18]*M[0];
@@ -1395,7 +1413,7 @@ static int factor_mass_matrix(double* M) {
     M[63] = M[63]*M[0];
     M[72] = M[72]*M[0];
     const double d1 = M[10] - M[9]*M[9];
-    if (!(d1 > threshold) || !std::isfinite(d1)) return 1;
+    if (!detail::is_finite(d1) || !(d1 > threshold)) return 1;
     M[10] = 1.0 / std::sqrt(d1);
     M[19] = (M[19] - M[18]*M[9])*M[10];
     M[28] = (M[28] - M[27]*M[9])*M[10];
@@ -1405,7 +1423,7 @@ static int factor_mass_matrix(double* M) {
     M[64] = (M[64] - M[63]*M[9])*M[10];
     M[73] = (M[73] - M[72]*M[9])*M[10];
     const double d2 = M[20] - M[18]*M[18] - M[19]*M[19];
-    if (!(d2 > threshold) || !std::isfinite(d2)) return 1;
+    if (!detail::is_finite(d2) || !(d2 > threshold)) return 1;
     M[20] = 1.0 / std::sqrt(d2);
     M[29] = (M[29] - M[27]*M[18] - M[28]*M[19])*M[20];
     M[38] = (M[38] - M[36]*M[18] - M[37]*M[19])*M[20];
@@ -1414,7 +1432,7 @@ static int factor_mass_matrix(double* M) {
     M[65] = (M[65] - M[63]*M[18] - M[64]*M[19])*M[20];
     M[74] = (M[74] - M[72]*M[18] - M[73]*M[19])*M[20];
     const double d3 = M[30] - M[27]*M[27] - M[28]*M[28] - M[29]*M[29];
-    if (!(d3 > threshold) || !std::isfinite(d3)) return 1;
+    if (!detail::is_finite(d3) || !(d3 > threshold)) return 1;
     M[30] = 1.0 / std::sqrt(d3);
     M[39] = (M[39] - M[36]*M[27] - M[37]*M[28] - M[38]*M[29])*M[30];
     M[48] = (M[48] - M[45]*M[27] - M[46]*M[28] - M[47]*M[29])*M[30];
@@ -1422,29 +1440,29 @@ static int factor_mass_matrix(double* M) {
     M[66] = (M[66] - M[63]*M[27] - M[64]*M[28] - M[65]*M[29])*M[30];
     M[75] = (M[75] - M[72]*M[27] - M[73]*M[28] - M[74]*M[29])*M[30];
     const double d4 = M[40] - M[36]*M[36] - M[37]*M[37] - M[38]*M[38] - M[39]*M[39];
-    if (!(d4 > threshold) || !std::isfinite(d4)) return 1;
+    if (!detail::is_finite(d4) || !(d4 > threshold)) return 1;
     M[40] = 1.0 / std::sqrt(d4);
     M[49] = (M[49] - M[45]*M[36] - M[46]*M[37] - M[47]*M[38] - M[48]*M[39])*M[40];
     M[58] = (M[58] - M[54]*M[36] - M[55]*M[37] - M[56]*M[38] - M[57]*M[39])*M[40];
     M[67] = (M[67] - M[63]*M[36] - M[64]*M[37] - M[65]*M[38] - M[66]*M[39])*M[40];
     M[76] = (M[76] - M[72]*M[36] - M[73]*M[37] - M[74]*M[38] - M[75]*M[39])*M[40];
     const double d5 = M[50] - M[45]*M[45] - M[46]*M[46] - M[47]*M[47] - M[48]*M[48] - M[49]*M[49];
-    if (!(d5 > threshold) || !std::isfinite(d5)) return 1;
+    if (!detail::is_finite(d5) || !(d5 > threshold)) return 1;
     M[50] = 1.0 / std::sqrt(d5);
     M[59] = (M[59] - M[54]*M[45] - M[55]*M[46] - M[56]*M[47] - M[57]*M[48] - M[58]*M[49])*M[50];
     M[68] = (M[68] - M[63]*M[45] - M[64]*M[46] - M[65]*M[47] - M[66]*M[48] - M[67]*M[49])*M[50];
     M[77] = (M[77] - M[72]*M[45] - M[73]*M[46] - M[74]*M[47] - M[75]*M[48] - M[76]*M[49])*M[50];
     const double d6 = M[60] - M[54]*M[54] - M[55]*M[55] - M[56]*M[56] - M[57]*M[57] - M[58]*M[58] - M[59]*M[59];
-    if (!(d6 > threshold) || !std::isfinite(d6)) return 1;
+    if (!detail::is_finite(d6) || !(d6 > threshold)) return 1;
     M[60] = 1.0 / std::sqrt(d6);
     M[69] = (M[69] - M[63]*M[54] - M[64]*M[55] - M[65]*M[56] - M[66]*M[57] - M[67]*M[58] - M[68]*M[59])*M[60];
     M[78] = (M[78] - M[72]*M[54] - M[73]*M[55] - M[74]*M[56] - M[75]*M[57] - M[76]*M[58] - M[77]*M[59])*M[60];
     const double d7 = M[70] - M[63]*M[63] - M[64]*M[64] - M[65]*M[65] - M[66]*M[66] - M[67]*M[67] - M[68]*M[68] - M[69]*M[69];
-    if (!(d7 > threshold) || !std::isfinite(d7)) return 1;
+    if (!detail::is_finite(d7) || !(d7 > threshold)) return 1;
     M[70] = 1.0 / std::sqrt(d7);
     M[79] = (M[79] - M[72]*M[63] - M[73]*M[64] - M[74]*M[65] - M[75]*M[66] - M[76]*M[67] - M[77]*M[68] - M[78]*M[69])*M[70];
     const double d8 = M[80] - M[72]*M[72] - M[73]*M[73] - M[74]*M[74] - M[75]*M[75] - M[76]*M[76] - M[77]*M[77] - M[78]*M[78] - M[79]*M[79];
-    if (!(d8 > threshold) || !std::isfinite(d8)) return 1;
+    if (!detail::is_finite(d8) || !(d8 > threshold)) return 1;
     M[80] = 1.0 / std::sqrt(d8);
     return 0;
 }
@@ -1803,22 +1821,22 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     double D[3], x[nq], l[nc];
     double H[2];
     detail::forward_dynamics_quasi_velocities(q, qd, u, p, D, H, x, l);
-    // Pivots D[0..2] each against their largest (NaN fails the comparison; Inf makes
-    // the threshold Inf).
+    // Pivots D[0..2] each against their largest (NaN and Inf fail detail::is_finite,
+    // which -ffast-math keeps; an Inf among them makes the threshold Inf).
     {
         double largest = 0;
         if (D[0] > largest) largest = D[0];
         if (D[1] > largest) largest = D[1];
         if (D[2] > largest) largest = D[2];
         const double threshold = 1e-12 * largest;
-        if (!(D[0] > threshold) || !(D[1] > threshold) || !(D[2] > threshold)) return 1;
+        if (!detail::is_finite(D[0]) || !(D[0] > threshold) || !detail::is_finite(D[1]) || !(D[1] > threshold) || !detail::is_finite(D[2]) || !(D[2] > threshold)) return 1;
     }
     // Each block of K regular: det(K_b)^2 against the product of its rows' squared norms,
     // which bounds it (Hadamard).
     for (int b = 0; b < 2; b += 2)
-        if (!(H[b] > 1e-12 * 1e-12 * H[b + 1]) || !std::isfinite(H[b])) return 1;
+        if (!detail::is_finite(H[b]) || !(H[b] > 1e-12 * 1e-12 * H[b + 1])) return 1;
     // NaN or Inf in the state, inputs or parameters: not a solution.
-    if (!std::isfinite(x[0]) || !std::isfinite(x[1]) || !std::isfinite(x[2]) || !std::isfinite(x[3]) || !std::isfinite(x[4]) || !std::isfinite(x[5]) || !std::isfinite(x[6]) || !std::isfinite(x[7]) || !std::isfinite(x[8]) || !std::isfinite(l[0]) || !std::isfinite(l[1]) || !std::isfinite(l[2]) || !std::isfinite(l[3]) || !std::isfinite(l[4]) || !std::isfinite(l[5])) return 3;
+    if (!detail::is_finite(x[0]) || !detail::is_finite(x[1]) || !detail::is_finite(x[2]) || !detail::is_finite(x[3]) || !detail::is_finite(x[4]) || !detail::is_finite(x[5]) || !detail::is_finite(x[6]) || !detail::is_finite(x[7]) || !detail::is_finite(x[8]) || !detail::is_finite(l[0]) || !detail::is_finite(l[1]) || !detail::is_finite(l[2]) || !detail::is_finite(l[3]) || !detail::is_finite(l[4]) || !detail::is_finite(l[5])) return 3;
     for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     // lambda may be null when the multipliers are not wanted.
     if (lambda)
@@ -1835,7 +1853,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     if (status != 0) return status;
     // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
     for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(x[nq + i])) return 3;
+        if (!detail::is_finite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];
@@ -1919,7 +1937,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     double* const no_lambda = nullptr;
     double a1[nq], a2[nq], a3[nq], a4[nq], v2[nq], v3[nq], y[2 * nq], next[2 * nq];
     int status = forward_dynamics(x, x + nq, u, p, a1, no_lambda);
@@ -1949,7 +1967,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
         next[nq + i] = x[nq + i] + dt / 6 * (a1[i] + 2 * a2[i] + 2 * a3[i] + a4[i]);
     }
     for (int i = 0; i < 2 * nq; ++i)
-        if (!std::isfinite(next[i])) return 3;
+        if (!detail::is_finite(next[i])) return 3;
     for (int i = 0; i < 2 * nq; ++i) x[i] = next[i];
     return 0;
 }
@@ -1957,7 +1975,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
 int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     double* const no_lambda = nullptr;
     double qdd[nq];
     const int status = forward_dynamics(x, x + nq, u, p, qdd, no_lambda);
@@ -1966,7 +1984,7 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     for (int i = 0; i < nq; ++i) {
         y[nq + i] = x[nq + i] + dt * qdd[i];
         y[i] = x[i] + dt * y[nq + i];
-        if (!std::isfinite(y[i]) || !std::isfinite(y[nq + i])) return 3;
+        if (!detail::is_finite(y[i]) || !detail::is_finite(y[nq + i])) return 3;
     }
     for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;
@@ -1981,7 +1999,7 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     // x+ = x + Z2 (the method is stiffly accurate). Converged when a Newton correction is
     // below 1e-10 (1 + |x| + |Z|) (max norms) within 12 iterations, else 5; x is written only
     // when it converged and every entry is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1;
     const double a[2][2] = {{(5.0 / 12.0) * dt, (-1.0 / 12.0) * dt}, {0.75 * dt, 0.25 * dt}};
     const double c[2] = {dt / 3, dt};
@@ -2039,11 +2057,11 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
             correction = std::fmax(correction, std::fabs(G[i]));
             size_z = std::fmax(size_z, std::fabs(Z[i]));
         }
-        if (!std::isfinite(correction)) return 3;
+        if (!detail::is_finite(correction)) return 3;
         if (correction <= 1e-10 * (1.0 + size_x + size_z)) {
             for (int i = 0; i < n; ++i) {
                 y[i] = x[i] + Z[n + i];
-                if (!std::isfinite(y[i])) return 3;
+                if (!detail::is_finite(y[i])) return 3;
             }
             for (int i = 0; i < n; ++i) x[i] = y[i];
             return 0;
@@ -2058,7 +2076,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
     // upper half is [0, I], so its product takes the lower rows of the factor as they are.
     // x, Ad and Bd are written only when every entry is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
     double k[4][n], y[n], xnext[n];
     double A[n * n], B[n * m], Kx[n * n], Ku[n * m], Ax[n * n], Au[n * m];
@@ -2099,11 +2117,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     // The new state exactly as rk4_step computes it.
     for (int i = 0; i < n; ++i) xnext[i] = x[i] + dt / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
     for (int i = 0; i < n; ++i) Ax[i * n + i] += 1.0;
-    double finite = 0.0;
-    for (int i = 0; i < n; ++i) finite += xnext[i] * 0.0;
-    for (int i = 0; i < n * n; ++i) finite += Ax[i] * 0.0;
-    for (int i = 0; i < n * nu; ++i) finite += Au[i] * 0.0;
-    if (!std::isfinite(finite)) return 3;
+    if (!detail::all_finite(xnext, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
     for (int i = 0; i < n; ++i) x[i] = xnext[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n * nu; ++i) Bd[i] = Au[i];
@@ -2114,7 +2128,7 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
     double* const no_lambda = nullptr;
     double A[n * n], B[n * m], qdd[nq];
@@ -2122,7 +2136,6 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     if (status == 0) status = linearization(x, x + nq, u, p, A, B);
     if (status != 0) return status;
     double y[n], Ax[n * n], Au[n * m];
-    double finite = 0.0;
     for (int i = 0; i < nq; ++i) {
         y[nq + i] = x[nq + i] + dt * qdd[i];
         y[i] = x[i] + dt * y[nq + i];
@@ -2135,11 +2148,8 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
             Au[i * m + j] = dt * Au[(nq + i) * m + j];
         }
     }
-    for (int i = 0; i < n; ++i) finite += y[i] * 0.0;
-    for (int i = 0; i < n * n; ++i) finite += Ax[i] * 0.0;
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < nu; ++j) finite += Au[i * m + j] * 0.0;
-    if (!std::isfinite(finite)) return 3;
+    // Au's rows are nu wide wherever nu > 0 (m = nu then).
+    if (!detail::all_finite(y, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
     for (int i = 0; i < n; ++i) x[i] = y[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n; ++i)
@@ -2153,7 +2163,7 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in
     // Horner's form (its truncation below 1e-22 relative), then squared s times.
     // Ad and Bd are written only when every entry is finite.
-    if (!std::isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, N = n + nu;
     double X[n * N], E[n * N], F[n * N];
     double norm = 0.0;
@@ -2163,7 +2173,7 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
         if (column > norm) norm = column;
     }
     norm *= std::fabs(dt);
-    if (!std::isfinite(norm)) return 3;
+    if (!detail::is_finite(norm)) return 3;
     double scale = dt;
     int squarings = 0;
     while (norm > 0.5 && squarings < 2000) {
@@ -2197,9 +2207,7 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
             }
         for (int i = 0; i < n * N; ++i) E[i] = F[i];
     }
-    double finite = 0.0;
-    for (int i = 0; i < n * N; ++i) finite += E[i] * 0.0;
-    if (!std::isfinite(finite)) return 3;
+    if (!detail::all_finite(E, n * N)) return 3;
     for (int i = 0; i < n; ++i) {
         for (int j = 0; j < n; ++j) Ad[i * n + j] = E[i * N + j];
         for (int j = 0; j < nu; ++j) Bd[i * nu + j] = E[i * N + n + j];
@@ -2259,9 +2267,9 @@ double project_state(double* q, double* qd, const Parameters& p) {
         qd1[i] = qd[i];
     }
     const double left = detail::project_state_in_place(q1, qd1, p);
-    if (!(left >= 0) || !std::isfinite(left)) return -1;
+    if (!detail::is_finite(left) || !(left >= 0)) return -1;
     for (int i = 0; i < nq; ++i)
-        if (!std::isfinite(q1[i]) || !std::isfinite(qd1[i])) return -1;
+        if (!detail::is_finite(q1[i]) || !detail::is_finite(qd1[i])) return -1;
     for (int i = 0; i < nq; ++i) {
         q[i] = q1[i];
         qd[i] = qd1[i];

@@ -6,13 +6,13 @@
 int cholesky_factor({scalar}* A) {{
     {scalar} largest = 0;
     for (int i = 0; i < n; ++i) {{
-        if (!{math}isfinite(A[i * n + i])) return 1;
+        if (!detail::is_finite(A[i * n + i])) return 1;
         if (A[i * n + i] > largest) largest = A[i * n + i];
     }}
     for (int j = 0; j < n; ++j) {{
         {scalar} d = A[j * n + j];
         for (int k = 0; k < j; ++k) d -= A[j * n + k] * A[j * n + k];
-        if (!(d > {tolerance} * largest) || !{math}isfinite(d)) return 1;
+        if (!detail::is_finite(d) || !(d > {tolerance} * largest)) return 1;
         const {scalar} l = {math}sqrt(d);
         A[j * n + j] = l;
         for (int i = j + 1; i < n; ++i) {{

@@ -6,7 +6,7 @@
     const {scalar} threshold = {tolerance} * largest;
 @@ pivot
     const {scalar} {d} = {value};
-    if (!({d} > threshold) || !{math}isfinite({d})) return 1;
+    if (!detail::is_finite({d}) || !({d} > threshold)) return 1;
     {set}{r} = {one} / {math}sqrt({d});
 @@ factor_entry
     {set}{l} = {value}*{r};

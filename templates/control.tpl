@@ -7,7 +7,7 @@
     if (status != 0) return status;
     // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
     for (int i = 0; i < nq; ++i)
-        if (!{math}isfinite(x[nq + i])) return 3;
+        if (!detail::is_finite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {{
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];
@@ -126,19 +126,17 @@
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
 // finite, else 3: a derivative that is 0/0 here (as that of |x|^1.5 or of r^3 at the
-// origin) or that overflows, even where forward_dynamics is finite. x * 0 is 0 for a finite
-// x and NaN otherwise, so one sum tells (no branch per entry).
+// origin) or that overflows, even where forward_dynamics is finite. Tested entry by entry
+// on the bits (detail::is_finite): a sum of x * 0 would tell in one test, but -ffast-math
+// folds x * 0 to 0.
 {linkage}int linearization_status(const {scalar}* A, const {scalar}* B) {{
-    {scalar} s = {zero};
-    for (int k = 2 * nq * nq; k < 4 * nq * nq; ++k) s += A[k] * {zero};
-    for (int k = nq * nu; k < 2 * nq * nu; ++k) s += B[k] * {zero};
-    return {math}isfinite(s) ? 0 : 3;
+    return detail::all_finite(A + 2 * nq * nq, 2 * nq * nq) && detail::all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }}
 @@ rk4_step
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
-    if (!{math}isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     {scalar}* const no_lambda = nullptr;
     {scalar} a1[nq], a2[nq], a3[nq], a4[nq], v2[nq], v3[nq], y[2 * nq], next[2 * nq];
     int status = forward_dynamics({t}x, x + nq, u, p, a1, no_lambda);
@@ -168,7 +166,7 @@
         next[nq + i] = x[nq + i] + dt / 6 * (a1[i] + 2 * a2[i] + 2 * a3[i] + a4[i]);
     }}
     for (int i = 0; i < 2 * nq; ++i)
-        if (!{math}isfinite(next[i])) return 3;
+        if (!detail::is_finite(next[i])) return 3;
     for (int i = 0; i < 2 * nq; ++i) x[i] = next[i];
     return 0;
 @@ rk4_step_jacobian
@@ -177,7 +175,7 @@
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
     // upper half is [0, I], so its product takes the lower rows of the factor as they are.
     // x, Ad and Bd are written only when every entry is finite.
-    if (!{math}isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
     {scalar} k[4][n], y[n], xnext[n];
     {scalar} A[n * n], B[n * m], Kx[n * n], Ku[n * m], Ax[n * n], Au[n * m];
@@ -218,11 +216,7 @@
     // The new state exactly as rk4_step computes it.
     for (int i = 0; i < n; ++i) xnext[i] = x[i] + dt / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
     for (int i = 0; i < n; ++i) Ax[i * n + i] += {one};
-    {scalar} finite = {zero};
-    for (int i = 0; i < n; ++i) finite += xnext[i] * {zero};
-    for (int i = 0; i < n * n; ++i) finite += Ax[i] * {zero};
-    for (int i = 0; i < n * nu; ++i) finite += Au[i] * {zero};
-    if (!{math}isfinite(finite)) return 3;
+    if (!detail::all_finite(xnext, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
     for (int i = 0; i < n; ++i) x[i] = xnext[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n * nu; ++i) Bd[i] = Au[i];
@@ -233,7 +227,7 @@
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in
     // Horner's form (its truncation below 1e-22 relative), then squared s times.
     // Ad and Bd are written only when every entry is finite.
-    if (!{math}isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, N = n + nu;
     {scalar} X[n * N], E[n * N], F[n * N];
     {scalar} norm = {zero};
@@ -243,7 +237,7 @@
         if (column > norm) norm = column;
     }}
     norm *= {math}fabs(dt);
-    if (!{math}isfinite(norm)) return 3;
+    if (!detail::is_finite(norm)) return 3;
     {scalar} scale = dt;
     int squarings = 0;
     while (norm > {half} && squarings < 2000) {{
@@ -277,9 +271,7 @@
             }}
         for (int i = 0; i < n * N; ++i) E[i] = F[i];
     }}
-    {scalar} finite = {zero};
-    for (int i = 0; i < n * N; ++i) finite += E[i] * {zero};
-    if (!{math}isfinite(finite)) return 3;
+    if (!detail::all_finite(E, n * N)) return 3;
     for (int i = 0; i < n; ++i) {{
         for (int j = 0; j < n; ++j) Ad[i * n + j] = E[i * N + j];
         for (int j = 0; j < nu; ++j) Bd[i * nu + j] = E[i * N + n + j];
@@ -289,7 +281,7 @@
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
-    if (!{math}isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
     {scalar}* const no_lambda = nullptr;
     {scalar} A[n * n], B[n * m], qdd[nq];
@@ -297,7 +289,6 @@
     if (status == 0) status = linearization({t}x, x + nq, u, p, A, B);
     if (status != 0) return status;
     {scalar} y[n], Ax[n * n], Au[n * m];
-    {scalar} finite = {zero};
     for (int i = 0; i < nq; ++i) {{
         y[nq + i] = x[nq + i] + dt * qdd[i];
         y[i] = x[i] + dt * y[nq + i];
@@ -310,11 +301,8 @@
             Au[i * m + j] = dt * Au[(nq + i) * m + j];
         }}
     }}
-    for (int i = 0; i < n; ++i) finite += y[i] * {zero};
-    for (int i = 0; i < n * n; ++i) finite += Ax[i] * {zero};
-    for (int i = 0; i < n; ++i)
-        for (int j = 0; j < nu; ++j) finite += Au[i * m + j] * {zero};
-    if (!{math}isfinite(finite)) return 3;
+    // Au's rows are nu wide wherever nu > 0 (m = nu then).
+    if (!detail::all_finite(y, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
     for (int i = 0; i < n; ++i) x[i] = y[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n; ++i)
@@ -329,7 +317,7 @@
     // x+ = x + Z2 (the method is stiffly accurate). Converged when a Newton correction is
     // below 1e-10 (1 + |x| + |Z|) (max norms) within 12 iterations, else 5; x is written only
     // when it converged and every entry is finite.
-    if (!{math}isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     constexpr int n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1;
     const {scalar} a[2][2] = {{{{{five_twelfths} * dt, {minus_one_twelfth} * dt}}, {{{three_quarters} * dt, {one_quarter} * dt}}}};
     const {scalar} c[2] = {{dt / 3, dt}};
@@ -387,11 +375,11 @@
             correction = {math}fmax(correction, {math}fabs(G[i]));
             size_z = {math}fmax(size_z, {math}fabs(Z[i]));
         }}
-        if (!{math}isfinite(correction)) return 3;
+        if (!detail::is_finite(correction)) return 3;
         if (correction <= {tolerance} * ({one} + size_x + size_z)) {{
             for (int i = 0; i < n; ++i) {{
                 y[i] = x[i] + Z[n + i];
-                if (!{math}isfinite(y[i])) return 3;
+                if (!detail::is_finite(y[i])) return 3;
             }}
             for (int i = 0; i < n; ++i) x[i] = y[i];
             return 0;
@@ -401,7 +389,7 @@
 @@ symplectic_euler_step
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
-    if (!{math}isfinite(dt)) return 3;
+    if (!detail::is_finite(dt)) return 3;
     {scalar}* const no_lambda = nullptr;
     {scalar} qdd[nq];
     const int status = forward_dynamics({t}x, x + nq, u, p, qdd, no_lambda);
@@ -410,7 +398,7 @@
     for (int i = 0; i < nq; ++i) {{
         y[nq + i] = x[nq + i] + dt * qdd[i];
         y[i] = x[i] + dt * y[nq + i];
-        if (!{math}isfinite(y[i]) || !{math}isfinite(y[nq + i])) return 3;
+        if (!detail::is_finite(y[i]) || !detail::is_finite(y[nq + i])) return 3;
     }}
     for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;

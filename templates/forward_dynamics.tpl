@@ -6,7 +6,7 @@
     if ({factor}(M) != 0) return 1;
 {solve}    // NaN or Inf in the state, inputs or parameters: not a solution.
     for (int i = 0; i < nq; ++i)
-        if (!{math}isfinite(qdd[i])) return 3;
+        if (!detail::is_finite(qdd[i])) return 3;
     return 0;
 @@ call
     {scalar} M[nq * nq];
@@ -22,8 +22,8 @@
 {pivot_checks}{finite_check}    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     return 0;
 @@ pivot_check
-    // Pivots D[{begin}..{last}] each against their largest (NaN fails the comparison; Inf makes
-    // the threshold Inf).
+    // Pivots D[{begin}..{last}] each against their largest (NaN and Inf fail detail::is_finite,
+    // which -ffast-math keeps; an Inf among them makes the threshold Inf).
     {{
         {scalar} largest = 0;
 {largest}        const {scalar} threshold = {tolerance} * largest;

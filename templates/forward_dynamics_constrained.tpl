@@ -38,9 +38,9 @@
         for (int k = 0; k < nc; ++k) lambda[k] = l[k];
     // NaN or Inf in the state, inputs or parameters: not a solution.
     for (int i = 0; i < nq; ++i)
-        if (!{math}isfinite(qdd[i])) return 3;
+        if (!detail::is_finite(qdd[i])) return 3;
     for (int k = 0; k < nc; ++k)
-        if (!{math}isfinite(l[k])) return 3;
+        if (!detail::is_finite(l[k])) return 3;
     return 0;
 @@ twin_head
     // forward_dynamics' A and r (its own code computed them, and its factorisation changed
@@ -79,7 +79,7 @@
     const {scalar} threshold_s = {tolerance} * largest_s;
 @@ unrolled_pivot
     const {scalar} {d} = {value};
-    if (!({d} > threshold_s) || !{math}isfinite({d})) return 2;
+    if (!detail::is_finite({d}) || !({d} > threshold_s)) return 2;
     const {scalar} {r} = {one} / {math}sqrt({d});
 @@ unrolled_lambda
     // lambda = S^-1 g.
@@ -114,4 +114,4 @@
     // Each block of K regular: det(K_b)^2 against the product of its rows' squared norms,
     // which bounds it (Hadamard).
     for (int b = 0; b < {nh}; b += 2)
-        if (!(H[b] > {tolerance} * {tolerance} * H[b + 1]) || !{math}isfinite(H[b])) return 1;
+        if (!detail::is_finite(H[b]) || !(H[b] > {tolerance} * {tolerance} * H[b + 1])) return 1;

@@ -65,9 +65,9 @@ inline constexpr const char* output_names[{count}] = {{{output_names}}};
         qd1[i] = qd[i];
     }}
     const {scalar} left = detail::project_state_in_place({t}q1, qd1, p);
-    if (!(left >= 0) || !{math}isfinite(left)) return -1;
+    if (!detail::is_finite(left) || !(left >= 0)) return -1;
     for (int i = 0; i < nq; ++i)
-        if (!{math}isfinite(q1[i]) || !{math}isfinite(qd1[i])) return -1;
+        if (!detail::is_finite(q1[i]) || !detail::is_finite(qd1[i])) return -1;
     for (int i = 0; i < nq; ++i) {{
         q[i] = q1[i];
         qd[i] = qd1[i];

@@ -34,9 +34,9 @@ class constrained_writer {
 public:
     using values_t = std::vector<std::pair<std::string, std::string>>;
     constrained_writer(derived const& d, std::vector<std::size_t> const& order, substitutions with_l, values_t values,
-                       std::string zero, std::string math)
+                       std::string zero)
         : d_(d), nq_(d.nq), nc_(d.nc), P_(order), l_(std::move(with_l)), values_(std::move(values)),
-          zero_(std::move(zero)), math_(std::move(math)) {}
+          zero_(std::move(zero)) {}
 
     std::string write() {
         section("unrolled_y");
@@ -54,7 +54,7 @@ private:
     std::vector<std::size_t> const& P_; // M's elimination order: the sums below run in it
     substitutions l_;
     values_t values_;
-    std::string zero_, math_, f_;
+    std::string zero_, f_;
     std::vector<std::vector<char>> w_; // W's structural non-zeros, by column k and coordinate i
 
     static std::string y(std::size_t i) { return fmt::format("y{}", i); }
@@ -140,11 +140,11 @@ private:
         std::string stores, lambdas, conditions;
         for (std::size_t i = 0; i < nq_; ++i) {
             stores += text("cholesky_steps.tpl#store", {{"target", fmt::format("qdd[{}]", i)}, {"value", fmt::format("x{}", i)}});
-            conditions += fmt::format("{}!{}isfinite(x{})", i ? " || " : "", math_, i);
+            conditions += fmt::format("{}!detail::is_finite(x{})", i ? " || " : "", i);
         }
         for (std::size_t k = 0; k < nc_; ++k) {
             lambdas += text("cholesky_steps.tpl#store", {{"target", fmt::format("    lambda[{}]", k)}, {"value", fmt::format("l{}", k)}});
-            conditions += fmt::format(" || !{}isfinite(l{})", math_, k);
+            conditions += fmt::format(" || !detail::is_finite(l{})", k);
         }
         section("unrolled_end", {{"stores", stores}, {"lambdas", lambdas}, {"conditions", conditions}});
     }
@@ -163,8 +163,7 @@ std::string emitter::unrolled_constrained_solve() const {
                                            {"one", single() ? "1.0f" : "1.0"},
                                            {"zero", single() ? "0.0f" : "0.0"},
                                            {"tolerance", single() ? "1e-12f" : "1e-12"}};
-    return constrained_writer(d_, elimination_order(), std::move(with_l), std::move(values), single() ? "0.0f" : "0.0",
-                              math())
+    return constrained_writer(d_, elimination_order(), std::move(with_l), std::move(values), single() ? "0.0f" : "0.0")
         .write();
 }
 

@@ -212,7 +212,7 @@ std::string emitter::solve_statements(factor_names const& n, std::function<std::
 
 std::string emitter::finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const {
     std::string conditions;
-    for (std::size_t i = 0; i < count; ++i) conditions += (i ? " || !" : "!") + math() + "isfinite(" + value(i) + ")";
+    for (std::size_t i = 0; i < count; ++i) conditions += (i ? " || !" : "!") + std::string("detail::is_finite(") + value(i) + ")";
     return text("cholesky_steps.tpl#finite_check", {{"conditions", conditions}});
 }
 
@@ -222,7 +222,7 @@ std::string emitter::pivot_check(std::size_t begin, std::size_t end, int status)
     std::string largest, pivots;
     for (std::size_t i = begin; i < end; ++i) {
         largest += fmt::format("        if (D[{0}] > largest) largest = D[{0}];\n", i);
-        pivots += fmt::format("{}!(D[{}] > threshold)", i > begin ? " || " : "", i);
+        pivots += fmt::format("{0}!detail::is_finite(D[{1}]) || !(D[{1}] > threshold)", i > begin ? " || " : "", i);
     }
     return text("forward_dynamics.tpl#pivot_check", {{"scalar", scalar()},
                                                       {"tolerance", single() ? "1e-12f" : "1e-12"},

@@ -286,6 +286,25 @@ std::string emitter::using_math() const {
     return text("using_math.tpl#block", {{"declarations", declarations}});
 }
 
+// detail::is_finite and all_finite, which every status check calls: on the bits of float and
+// double (for T, its own isfinite too), so that -ffast-math does not fold them away.
+std::string emitter::finite_helpers() const {
+    auto concrete = [&](std::string const& type, std::string const& linkage) {
+        bool const single_type = type == "float";
+        return text("finite.tpl#concrete", {{"linkage", linkage},
+                                            {"scalar", type},
+                                            {"size_name", single_type ? "FLOAT" : "DOUBLE"},
+                                            {"bytes", single_type ? "4" : "8"},
+                                            {"bits", single_type ? "32" : "64"},
+                                            {"mask", single_type ? "0x7f800000u" : "0x7ff0000000000000ull"}});
+    };
+    if (o_.templated)
+        return concrete("double", "inline ") + concrete("float", "inline ") + text("finite.tpl#generic") +
+               text("finite.tpl#all_finite", {{"head", "template <class T>\ninline "}, {"scalar", "T"}});
+    std::string const linkage = o_.header_only ? "inline " : "static inline ";
+    return concrete(scalar(), linkage) + text("finite.tpl#all_finite", {{"head", linkage}, {"scalar", scalar()}});
+}
+
 emitted_files emitter::run() {
     if (m_.uses_sign) {
         // Inline even in a .cpp (static inline): --fold-parameters may leave it unused.
@@ -295,6 +314,7 @@ emitted_files emitter::run() {
                                                      {"zero", single() ? "0.0f" : "0.0"},
                                                      {"one", single() ? "1.0f" : "1.0"}}));
     }
+    out_.add_helpers(finite_helpers());
     // The loop Cholesky serves A M^-1 A^T, and M where it is too large to unroll or
     // singular alone (augmented).
     out_.add_helpers(text("cholesky.tpl", {{"scalar", scalar()},

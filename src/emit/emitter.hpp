@@ -305,6 +305,7 @@ private:
                         std::vector<std::pair<std::string, ex>> const& outputs);
     std::string parameter_fields() const;
     std::string using_math() const;
+    std::string finite_helpers() const;
 };
 
 // array[0] = v[0], ... as (target, expression) pairs.
