@@ -115,6 +115,7 @@ class Parameters:
 
 
 _KINDS = "fiub"  # numpy dtype kinds accepted for a real array
+_SLOW = object()  # what the fast single call returns for arguments it leaves to the general path
 
 
 def _as_real(function, arg, value):
@@ -166,6 +167,23 @@ class Function:
             if a.kind in ("in", "inout", "out") and a.size:
                 buf = (ctype * a.size)()
                 self._buffers[a.name] = (buf, np.frombuffer(buf, dtype=dtype).reshape(a.shape), ctypes.addressof(buf))
+        # The fast single call: the arguments' list with every fixed address in place, and per
+        # Python argument (view or None for a scalar, one row's shape, its place in that list).
+        self._template, self._plan = [], []
+        places = {}
+        for a in self._args:
+            places[a.name] = len(self._template)
+            if a.kind == "params":
+                self._template.append(model._params_address)
+            elif a.kind == "scalar" or a.size == 0:
+                self._template.append(None)
+            else:
+                self._template.append(self._buffers[a.name][2])
+        for a in self._inputs:
+            view = self._buffers[a.name][1] if a.name in self._buffers else None
+            self._plan.append((view, a.shape, places[a.name], a.kind == "scalar", a.size == 0))
+        self._out_views = [self._buffers[a.name][1] if a.size else np.empty(a.shape, dtype) for a in self._outputs]
+        self._returns_value = self._result in ("double", "float")
         self.__doc__ = self.signature()
 
     def signature(self):
@@ -185,6 +203,10 @@ class Function:
             self.name, len(self._inputs), ", ".join(a.name for a in self._inputs), len(args)))
 
     def __call__(self, *args, out=None, threads=1):
+        if out is None and len(args) == len(self._plan):
+            result = self._fast_single(args)
+            if result is not _SLOW:
+                return result
         if len(args) != len(self._inputs):
             raise self._bad_count(args)
         values = {}
@@ -215,6 +237,31 @@ class Function:
         if batch is None and out is None:
             return self._call_single(values)
         return self._call_batch(values, 1 if batch is None else batch[1], batch is not None, out, threads)
+
+    def _fast_single(self, args):
+        """One state, every array already a numpy array of one row's shape: no dicts, no
+        allocation but the outputs' copies. Anything else takes the general path (_SLOW)."""
+        with self._lock:
+            pointers = self._template.copy()
+            for (view, shape, place, scalar, empty), v in zip(self._plan, args):
+                if scalar:
+                    if type(v) is not float and type(v) is not int:
+                        return _SLOW
+                    pointers[place] = v
+                elif type(v) is np.ndarray and v.shape == shape and v.dtype.kind in _KINDS:
+                    if view is not None:
+                        view[...] = v
+                elif v is None and empty:
+                    continue
+                else:
+                    return _SLOW
+            r = self._single(*pointers)
+            outputs = [view.copy() for view in self._out_views]
+        if self._returns_value:
+            outputs.append(r)
+        elif r and self._result == "int":
+            raise StatusError(self.name, r)
+        return outputs[0] if len(outputs) == 1 else (tuple(outputs) if outputs else None)
 
     def _call_single(self, values):
         with self._lock:
