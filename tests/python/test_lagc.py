@@ -304,6 +304,29 @@ class UR5(Checks, unittest.TestCase):
         np.testing.assert_allclose(Y @ pi, tau, rtol=1e-10, atol=1e-10)
 
 
+class FourBar(unittest.TestCase):
+    """Two constraints: forward_dynamics returns (qdd, lambda), project_state (q, qd, value)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.m = model(os.path.join(ROOT, "models", "four_bar.lag"))
+
+    def test_constraints(self):
+        m = self.m
+        self.assertEqual(m.nc, 2)
+        q, qd = np.array([0.9, 0.5, -0.4]), np.array([0.1, -0.2, 0.3])
+        q, qd, value = m.project_state(q, qd)
+        self.assertGreaterEqual(value, 0.0)
+        np.testing.assert_allclose(m.constraint_residuals(q, qd), np.zeros(2), atol=1e-9)
+        u = np.array([0.5])
+        qdd, lam = m.forward_dynamics(q, qd, u)
+        M, A = m.mass_matrix(q), m.constraint_jacobian(q)
+        residual = M @ qdd + m.bias_forces(q, qd) + A.T @ lam - m.generalized_forces(q, qd, u)
+        np.testing.assert_allclose(residual, np.zeros(3), atol=1e-9)
+
+    test_every_function_batch_equals_single = Checks.test_every_function_batch_equals_single
+
+
 class Tutorial(unittest.TestCase):
     def test_docs_python_md_runs(self):
         """docs/python.md's code blocks, in order, as one script from the repository's root."""
