@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""The Python package's cost (issue 47): a single-state call of forward_dynamics, and a
+100,000-row batch, against the same generated C++ called in a C++ loop.
+
+usage: python3 bench/python_overhead.py [MODEL ...]   (default: models/cart_pendulum.lag
+tests/robots/ur5.urdf); LAGC_EXECUTABLE or build/lagc as for lagc.compile.
+Prints, per model: the C++ loop's time per row, the batch's time per row (1 and 2 threads)
+and its ratio to C++, a bare ctypes call of the C function on preallocated arrays, and a
+single call of m.forward_dynamics with numpy arrays (time, and overhead over C++)."""
+import ctypes
+import os
+import subprocess
+import sys
+import tempfile
+import timeit
+
+import numpy as np
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "python"))
+import lagc  # noqa: E402
+
+ROWS = 100_000
+
+CXX_LOOP = r"""
+#include "model.hpp"
+#include <chrono>
+#include <cstdio>
+#include <vector>
+int main() {
+    using namespace %(ns)s;
+    const long n = %(rows)d;
+    std::vector<double> q(n * nq), qd(n * nq), u(n * (nu ? nu : 1)), qdd(n * nq);
+    unsigned s = 1;
+    auto r = [&] { s = s * 1103515245u + 12345u; return ((s >> 8) %% 20000) / 10000.0 - 1.0; };
+    for (auto& v : q) v = r();
+    for (auto& v : qd) v = r();
+    for (auto& v : u) v = r();
+    Parameters p;
+    double best = 1e30;
+    int bad = 0;
+    for (int rep = 0; rep < 7; ++rep) {
+        auto t0 = std::chrono::steady_clock::now();
+        for (long i = 0; i < n; ++i)
+            bad += forward_dynamics(&q[i * nq], &qd[i * nq], nu ? &u[i * nu] : nullptr, p, &qdd[i * nq], nullptr) != 0;
+        double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (t < best) best = t;
+    }
+    std::printf("%%.6e %%d\n", best / n, bad);
+}
+"""
+
+
+def cxx_loop(m):
+    directory = os.path.dirname(m.header_path)
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "loop.cpp")
+        with open(src, "w") as f:
+            f.write(CXX_LOOP % {"ns": m.name, "rows": ROWS})
+        exe = os.path.join(d, "loop")
+        subprocess.run(["c++", "-std=c++17", "-O2", "-I", directory, src, os.path.join(directory, "model.cpp"),
+                        "-o", exe], check=True)
+        return float(subprocess.run([exe], capture_output=True, text=True, check=True).stdout.split()[0])
+
+
+def best(stmt, number, repeat=5, g=None):
+    return min(timeit.repeat(stmt, number=number, repeat=repeat, globals=g)) / number
+
+
+def main():
+    models = sys.argv[1:] or [os.path.join(here, "..", "models", "cart_pendulum.lag"),
+                              os.path.join(here, "..", "tests", "robots", "ur5.urdf")]
+    for path in models:
+        m = lagc.compile(path)
+        rng = np.random.default_rng(1)
+        Q, QD, U = (rng.uniform(-1, 1, (ROWS, k)) for k in (m.nq, m.nq, m.nu))
+        q, qd, u = Q[0].copy(), QD[0].copy(), U[0].copy()
+        per_row_cxx = cxx_loop(m)
+        g = dict(m=m, Q=Q, QD=QD, U=U, q=q, qd=qd, u=u)
+        batch1 = best("m.forward_dynamics(Q, QD, U)", 1, g=g) / ROWS
+        batch2 = best("m.forward_dynamics(Q, QD, U, threads=2)", 1, g=g) / ROWS
+        out = (np.empty((ROWS, m.nq)),)
+        batch_out = best("m.forward_dynamics(Q, QD, U, out=out)", 1, g=dict(g, out=out)) / ROWS
+        # A bare ctypes call on arrays allocated once: the floor of any ctypes wrapper.
+        f = getattr(m._lib, m.name + "_forward_dynamics")
+        bufs = [(ctypes.c_double * max(k, 1))() for k in (m.nq, m.nq, m.nu, m.nq)]
+        addresses = [ctypes.addressof(b) for b in bufs]
+        g.update(f=f, a=addresses, p=m._params_address)
+        bare = best("f(a[0], a[1], a[2], p, a[3], None)", 20000, g=g)
+        single = best("m.forward_dynamics(q, qd, u)", 20000, g=g)
+        print("%s (nq = %d): forward_dynamics" % (m.name, m.nq))
+        print("  C++ loop, per row                 %8.3f us" % (per_row_cxx * 1e6))
+        print("  batch of %d rows, per row     %8.3f us  (%.2fx the C++ loop)" % (ROWS, batch1 * 1e6, batch1 / per_row_cxx))
+        print("  batch, out= arrays, per row       %8.3f us  (%.2fx)" % (batch_out * 1e6, batch_out / per_row_cxx))
+        print("  batch, threads=2, per row         %8.3f us  (%.2fx)" % (batch2 * 1e6, batch2 / per_row_cxx))
+        print("  bare ctypes call (no numpy)       %8.3f us" % (bare * 1e6))
+        print("  single call m.forward_dynamics    %8.3f us  (overhead over C++: %.3f us)"
+              % (single * 1e6, (single - per_row_cxx) * 1e6))
+
+
+if __name__ == "__main__":
+    main()
