@@ -249,6 +249,22 @@ class CartPendulum(Checks, unittest.TestCase):
         other = model(CART, fold_parameters=True)
         self.assertNotEqual(other.library_path, self.m.library_path)
 
+    def test_two_processes_compile_at_once(self):
+        """Two processes compiling one model into an empty cache at once: both load it, one
+        directory is left and no temporary one."""
+        import subprocess
+        import sys
+        with tempfile.TemporaryDirectory() as cache:
+            script = ("import sys; sys.path.insert(0, %r); import lagc; "
+                      "print(lagc.compile(%r).library_path)" % (os.path.join(ROOT, "python"), CART))
+            env = dict(os.environ, LAGC_CACHE_DIR=cache)
+            runs = [subprocess.Popen([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE, text=True)
+                    for _ in range(2)]
+            paths = [r.communicate()[0].strip() for r in runs]
+            self.assertEqual([r.returncode for r in runs], [0, 0])
+            self.assertEqual(paths[0], paths[1])
+            self.assertEqual(os.listdir(cache), [os.path.basename(os.path.dirname(paths[0]))])
+
     def test_compile_error(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "bad.lag")
