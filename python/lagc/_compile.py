@@ -60,13 +60,14 @@ def cache_dir():
 
 def _cli_options(options):
     """Keyword options as command-line arguments: fold_parameters=True -> --fold-parameters,
+    Werror=True -> -Werror, Wno_coriolis=True -> -Wno-coriolis, w=True -> -w,
     scalar="float" -> --scalar float, regressor_parameters=["a", "b"] -> --regressor-parameters a,b."""
     args = []
     for key in sorted(options):
         value = options[key]
         if key in ("c_api", "template", "o", "output"):
             raise ValueError("lagc.compile: option %r is chosen by the package" % key)
-        flag = "--" + key.replace("_", "-")
+        flag = ("-" if key == "w" or key.startswith("W") else "--") + key.replace("_", "-")  # -w, -Werror
         if value is True:
             args.append(flag)
         elif value is False or value is None:
@@ -82,12 +83,20 @@ _versions = {}
 
 
 def _lagc_version(lagc):
-    key = (lagc, os.path.getmtime(lagc) if os.path.exists(lagc) else 0)
+    """lagc's --version and the executable's SHA-256: a rebuilt lagc with the same version
+    (a developer's build tree) is a new key, so the cache never serves an older lagc's code."""
+    binary = lagc if os.path.exists(lagc) else (shutil.which(lagc) or lagc)
+    stat = os.stat(binary) if os.path.exists(binary) else None
+    key = (binary, stat.st_mtime_ns if stat else 0, stat.st_size if stat else 0)
     if key not in _versions:
         r = subprocess.run([lagc, "--version"], capture_output=True, text=True)
         if r.returncode != 0:
             raise CompileError("lagc: %s --version failed: %s" % (lagc, r.stderr.strip()), returncode=r.returncode)
-        _versions[key] = r.stdout.strip()
+        digest = ""
+        if stat:
+            with open(binary, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+        _versions[key] = r.stdout.strip() + " " + digest
     return _versions[key]
 
 
@@ -113,7 +122,8 @@ def compile(path, lagc=None, cache=None, cxx=None, cxxflags=(), **options):
 
     ``options`` are lagc's command-line options (``scalar="float"``, ``fold_parameters=True``,
     ``inertial_parameters="linear"``, ``Werror=True``...). The library is cached under
-    cache_dir() by the model's text, lagc's --version, the options, the compiler and flags:
+    cache_dir() by the model's text, lagc's --version (and its executable's SHA-256), the
+    options, the compiler and flags:
     a second call loads it without running lagc (two processes compiling the same model at
     once are safe: each builds in a temporary directory and renames it into place).
     A path ending in .so or .h loads an already-built set instead (see ``load``).
