@@ -6,7 +6,9 @@ usage: python3 bench/python_overhead.py [MODEL ...]   (default: models/cart_pend
 tests/robots/ur5.urdf); LAGC_EXECUTABLE or build/lagc as for lagc.compile.
 Prints, per model: the C++ loop's time per row, the batch's time per row (1 and 2 threads)
 and its ratio to C++, a bare ctypes call of the C function on preallocated arrays, and a
-single call of m.forward_dynamics with numpy arrays (time, and overhead over C++)."""
+single call of m.forward_dynamics with numpy arrays (time, and overhead over C++); for the
+cart-pendulum also what a SymPy user writes (lambdify with numpy, np.linalg.solve), when
+python3-sympy is installed."""
 import ctypes
 import os
 import subprocess
@@ -63,6 +65,52 @@ def cxx_loop(m):
         return float(subprocess.run([exe], capture_output=True, text=True, check=True).stdout.split()[0])
 
 
+def sympy_cart_pendulum():
+    """What a SymPy user writes for the cart-pendulum: Lagrange's equations, M and the
+    right-hand side lambdified with numpy, solved per state (single) or stacked (batch).
+    None when python3-sympy is missing."""
+    try:
+        import sympy as sp
+    except ImportError:
+        return None
+    t = sp.symbols("t")
+    m1, m2, l, g, F = sp.symbols("m1 m2 l g F")
+    x, th = sp.Function("x")(t), sp.Function("theta")(t)
+    bob = sp.Matrix([x + l * sp.sin(th), l * (1 - sp.cos(th))])
+    T = m1 * x.diff(t) ** 2 / 2 + m2 * bob.diff(t).dot(bob.diff(t)) / 2
+    L = T - m2 * g * bob[1]
+    q = [x, th]
+    eqs = sp.Matrix([L.diff(c.diff(t)).diff(t) - L.diff(c) for c in q]) - sp.Matrix([F, 0])
+    qdd = [c.diff(t, 2) for c in q]
+    M = eqs.jacobian(qdd)
+    rhs = -eqs.subs({a: 0 for a in qdd})
+    s = sp.symbols("x theta xd thetad")
+    subs = {x.diff(t): s[2], th.diff(t): s[3]}
+    subs2 = {x: s[0], th: s[1]}
+    M = M.subs(subs).subs(subs2)
+    rhs = sp.simplify(rhs.subs(subs).subs(subs2))
+    args = [*s, F, m1, m2, l, g]
+    f_M = sp.lambdify(args, M, "numpy")        # single states: numpy arrays of numbers
+    f_rhs = sp.lambdify(args, rhs, "numpy")
+    # batches: one function per entry (a constant entry gives a number, broadcast below)
+    e_M = [[sp.lambdify(args, M[i, j], "numpy") for j in range(2)] for i in range(2)]
+    e_rhs = [sp.lambdify(args, rhs[i], "numpy") for i in range(2)]
+    p = (1.0, 0.3, 0.5, 9.81)
+
+    def single(q, qd, u):
+        return np.linalg.solve(f_M(q[0], q[1], qd[0], qd[1], u[0], *p), f_rhs(q[0], q[1], qd[0], qd[1], u[0], *p)[:, 0])
+
+    def batch(Q, QD, U):
+        a = (Q[:, 0], Q[:, 1], QD[:, 0], QD[:, 1], U[:, 0], *p)
+        n = len(Q)
+        full = lambda f: np.broadcast_to(np.asarray(f(*a), dtype=float), (n,))
+        Ms = np.stack([np.stack([full(f) for f in row], -1) for row in e_M], -2)
+        r = np.stack([full(f) for f in e_rhs], -1)
+        return np.linalg.solve(Ms, r[..., None])[..., 0]
+
+    return single, batch
+
+
 def best(stmt, number, repeat=5, g=None):
     return min(timeit.repeat(stmt, number=number, repeat=repeat, globals=g)) / number
 
@@ -96,6 +144,19 @@ def main():
         print("  bare ctypes call (no numpy)       %8.3f us" % (bare * 1e6))
         print("  single call m.forward_dynamics    %8.3f us  (overhead over C++: %.3f us)"
               % (single * 1e6, (single - per_row_cxx) * 1e6))
+        if m.name == "cart_pendulum":
+            sym = sympy_cart_pendulum()
+            if sym is None:
+                print("  SymPy lambdify: python3-sympy is not installed")
+                continue
+            s_single, s_batch = sym
+            np.testing.assert_allclose(s_batch(Q[:5], QD[:5], U[:5]), m.forward_dynamics(Q[:5], QD[:5], U[:5])[0], rtol=1e-9, atol=1e-9)
+            np.testing.assert_allclose(s_single(q, qd, u), m.forward_dynamics(q, qd, u), rtol=1e-9, atol=1e-9)
+            g.update(s_single=s_single, s_batch=s_batch)
+            sb = best("s_batch(Q, QD, U)", 1, g=g) / ROWS
+            ss = best("s_single(q, qd, u)", 2000, g=g)
+            print("  SymPy lambdify + numpy, batch     %8.3f us per row (%.1fx the package's batch)" % (sb * 1e6, sb / batch1))
+            print("  SymPy lambdify + numpy, single    %8.3f us  (%.1fx the package's single call)" % (ss * 1e6, ss / single))
 
 
 if __name__ == "__main__":
