@@ -321,6 +321,13 @@ class Function:
                         or not arr.flags.c_contiguous or not arr.flags.writeable:
                     raise ValueError("%s: out array for %s must be a writable C-contiguous %s array of shape %s"
                                      % (self.name, a.name, np.dtype(self._dtype).name, shape))
+                # No output may overlap an input or another output (generated-api.md, "Aliasing");
+                # the state a step updates in place may be its own out= array (x, out=x).
+                others = [v for name, v in values.items() if isinstance(v, np.ndarray)
+                          and not (name == a.name and a.kind == "inout")] + \
+                    [o for name, o in given.items() if name != a.name and isinstance(o, np.ndarray)]
+                if any(np.may_share_memory(arr, o) for o in others):
+                    raise ValueError("%s: out array for %s overlaps an argument or another output" % (self.name, a.name))
             else:
                 arr = np.empty(shape, dtype=self._dtype)
             if a.kind == "inout":

@@ -229,6 +229,14 @@ class CartPendulum(Checks, unittest.TestCase):
             m.forward_dynamics([0.0, 0.0], [0.0, 0.0])
         with self.assertRaisesRegex(ValueError, "out array"):
             m.forward_dynamics(np.zeros((3, 2)), np.zeros(2), [0.0], out=np.zeros((2, 2)))
+        Q = np.zeros((3, 2))
+        with self.assertRaisesRegex(ValueError, "overlaps"):
+            m.forward_dynamics(Q, np.zeros(2), [0.0], out=Q)
+        X = np.zeros((3, 4))
+        X[:, 1] = 0.2
+        expected = m.rk4_step(X, [0.0], 0.01)[0]
+        m.rk4_step(X, [0.0], 0.01, out=X)  # a state updated in place: allowed
+        np.testing.assert_array_equal(X[1], expected[1])
         # ints and lists are fine
         np.testing.assert_array_equal(m.mass_matrix([0, 0]), m.mass_matrix(np.zeros(2)))
 
