@@ -114,10 +114,10 @@ class Checks:
         n = 7
         for name in m.functions:
             f = getattr(m, name)
-            args = random_arguments(f, rng, n)
+            args = random_arguments(f.function, rng, n)
             results = f(*args)
             results = results if isinstance(results, tuple) else (results,)
-            status = results[-1] if f._result == "int" else None
+            status = results[-1] if f.function._result == "int" else None
             for i in range(n):
                 row = [a[i] if isinstance(a, np.ndarray) else a for a in args]
                 try:
