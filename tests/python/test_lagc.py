@@ -295,8 +295,14 @@ class CartPendulum(Checks, unittest.TestCase):
 
 
 class CartPendulumFloat(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.m = model(CART, scalar="float")
+
+    test_every_function_batch_equals_single = Checks.test_every_function_batch_equals_single
+
     def test_float_scalar(self):
-        m = model(CART, scalar="float")
+        m = self.m
         model(CART).params.reset()
         self.assertEqual(m.dtype, np.float32)
         qdd = m.forward_dynamics([0.0, 0.3], [0.0, 0.0], [1.0])
