@@ -215,6 +215,8 @@ class Function:
             if a.kind == "scalar":
                 if isinstance(v, np.ndarray) and v.ndim:
                     raise ValueError("%s: %s must be a scalar, got an array of shape %s" % (self.name, a.name, v.shape))
+                if isinstance(v, (str, bytes)):
+                    raise ValueError("%s: %s must be a real number, got %r" % (self.name, a.name, v))
                 try:
                     values[a.name] = float(v)
                 except (TypeError, ValueError):

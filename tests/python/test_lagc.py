@@ -225,6 +225,8 @@ class CartPendulum(Checks, unittest.TestCase):
             m.mass_matrix(["a", "b"])
         with self.assertRaisesRegex(ValueError, "dt must be a scalar"):
             m.rk4_step(np.zeros(4), [0.0], np.zeros(3))
+        with self.assertRaisesRegex(ValueError, "dt must be a real number"):
+            m.rk4_step(np.zeros(4), [0.0], "0.01")
         with self.assertRaises(TypeError):
             m.forward_dynamics([0.0, 0.0], [0.0, 0.0])
         with self.assertRaisesRegex(ValueError, "out array"):
