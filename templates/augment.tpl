@@ -66,21 +66,21 @@
     (void)rho, (void)A, (void)r, (void)stride, (void)b;
 @@ forward_dynamics
     // M alone is singular here ({why}): M + rho A^T A.
-    const {scalar} rho = detail::augment_mass_matrix(M, A);
-    detail::augment_right_hand_side(rho, A, r, 1, b);
+    const {scalar} rho = {detail}augment_mass_matrix(M, A);
+    {detail}augment_right_hand_side(rho, A, r, 1, b);
 @@ linearization
     // M alone is singular here ({why}): M + rho A^T A.
-    const {scalar} rho = detail::augment_mass_matrix(M, Ac);
+    const {scalar} rho = {detail}augment_mass_matrix(M, Ac);
 @@ linearization_column
-        detail::augment_right_hand_side(rho, Ac, J + nq * m + c, m, z);
+        {detail}augment_right_hand_side(rho, Ac, J + nq * m + c, m, z);
 @@ project_state
-        detail::augment_mass_matrix(M, A);
+        {detail}augment_mass_matrix(M, A);
 @@ project_state_velocity
-    detail::augment_mass_matrix(M, A);
+    {detail}augment_mass_matrix(M, A);
 @@ fail
 return {status};
 @@ twin_call
-return detail::{name}_augmented({call});
+return {detail}{name}_augmented({call});
 @@ twin_comment
 // {name} where M alone is not positive definite at this state (a mass or an
 // inertia that is 0 at run time) while [[M, A^T], [A, 0]] may still be regular: the

@@ -6,8 +6,8 @@
     const {scalar} threshold = {tolerance} * largest;
 @@ pivot
     const {scalar} {d} = {value};
-    if (!detail::is_finite({d}) || !({d} > threshold)) return 1;
-    {set}{r} = {one} / {math}sqrt({d});
+    if (!{detail}is_finite({d}) || !({d} > threshold)) return 1;
+    {set}{r} = {one} / {math}sqrt{mf}({d});
 @@ factor_entry
     {set}{l} = {value}*{r};
 @@ solve_step

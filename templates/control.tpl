@@ -1,13 +1,13 @@
 @@ state_derivative
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
-    {scalar}* const no_lambda = nullptr;
+    {scalar}* const no_lambda = {null};
     {scalar} qdd[nq];
     const int status = forward_dynamics({t}x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
     // qdd can be finite where qd is not (no velocity terms): xdot's first half is qd itself.
     for (int i = 0; i < nq; ++i)
-        if (!detail::is_finite(x[nq + i])) return 3;
+        if (!{detail}is_finite(x[nq + i])) return 3;
     for (int i = 0; i < nq; ++i) {{
         xdot[i] = x[nq + i];
         xdot[nq + i] = qdd[i];
@@ -16,13 +16,13 @@
 @@ linearization
     // qdd from forward_dynamics, then M dqdd/dx = J with J = -dR/dx, R = M qdd + h - Q
     // (qdd held fixed), for x = [q; qd; u]: M formed and factored again, 2 nq + nu solves.
-    constexpr int m = 2 * nq + nu;
+    {constants}m = 2 * nq + nu{end_constants}
     {scalar} qdd[nq];
     {scalar} lambda[1];
     const int status = forward_dynamics({args}qdd, lambda);
     if (status != 0) return status;
     {scalar} J[nq * m];
-    detail::linearization_terms({args}qdd, J);
+    {detail}linearization_terms({args}qdd, J);
     {scalar} M[nq * nq];
     mass_matrix({args_q_p}M);
     if ({factor}(M) != 0) return 1;
@@ -30,33 +30,33 @@
     // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
     // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
     // factorisation, 2 nq + nu solves.
-    constexpr int m = 2 * nq + nu;
+    {constants}m = 2 * nq + nu{end_constants}
     {scalar} qdd[nq];
     {scalar} M[nq * nq];
-    const int status = detail::forward_dynamics_factored({args}qdd, M);
+    const int status = {detail}forward_dynamics_factored({args}qdd, M);
     if (status != 0) return status;
     {scalar} J[nq * m];
-    detail::linearization_terms({args}qdd, J);
+    {detail}linearization_terms({args}qdd, J);
 @@ linearization_columns
 {coriolis}    {scalar} z[nq];
     for (int c = 0; c < m; ++c) {{
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
         {solve}(M, z);
-        detail::store_linearization_column(c, z, A, B);
+        {detail}store_linearization_column(c, z, A, B);
     }}
-    return detail::linearization_status(A, B);
+    return {detail}linearization_status(A, B);
 @@ linearization_constrained
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
     // (M = L L^T, the Schur complement Ac M^-1 Ac^T), column by column.
-    constexpr int m = 2 * nq + nu;
+    {constants}m = 2 * nq + nu{end_constants}
     {scalar} qdd[nq];
     {scalar} lambda[nc];
     const int status = forward_dynamics({args}qdd, lambda);
     if (status != 0) return status;
     {scalar} J[(nq + nc) * m];
-    detail::linearization_terms({args}qdd, lambda, J);
+    {detail}linearization_terms({args}qdd, lambda, J);
 {coriolis}    {scalar} M[nq * nq];
     {scalar} Ac[nc * nq];
     mass_matrix({args_q_p}M);
@@ -74,7 +74,7 @@
             for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * Y[j * nq + i];
             S[k * nc + j] = s;
         }}
-    if (detail::cholesky_factor<nc>(S) != 0) return 2;
+    if ({factor_nc}(S) != 0) return 2;
     {scalar} z[nq];
     {scalar} l[nc];
     for (int c = 0; c < m; ++c) {{
@@ -85,16 +85,16 @@
             for (int i = 0; i < nq; ++i) s += Ac[k * nq + i] * z[i];
             l[k] = s;
         }}
-        detail::cholesky_solve<nc>(S, l);
+        {solve_nc}(S, l);
         for (int i = 0; i < nq; ++i)
             for (int k = 0; k < nc; ++k) z[i] -= Y[k * nq + i] * l[k];
-        detail::store_linearization_column(c, z, A, B);
+        {detail}store_linearization_column(c, z, A, B);
     }}
-    return detail::linearization_status(A, B);
+    return {detail}linearization_status(A, B);
 @@ linearization_constrained_twin_head
     // linearization's J and Ac (its own code computed them, and its factorisation changed
     // only M); M again, from mass_matrix.
-    constexpr int m = 2 * nq + nu;
+    {constants}m = 2 * nq + nu{end_constants}
     {scalar} M[nq * nq];
     mass_matrix({args_q_p}M);
 @@ linearization_coriolis
@@ -130,14 +130,14 @@
 // on the bits (detail::is_finite): a sum of x * 0 would tell in one test, but -ffast-math
 // folds x * 0 to 0.
 {linkage}int linearization_status(const {scalar}* A, const {scalar}* B) {{
-    return detail::all_finite(A + 2 * nq * nq, 2 * nq * nq) && detail::all_finite(B + nq * nu, nq * nu) ? 0 : 3;
+    return {detail}all_finite(A + 2 * nq * nq, 2 * nq * nq) && {detail}all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }}
 @@ rk4_step
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
-    if (!detail::is_finite(dt)) return 3;
-    {scalar}* const no_lambda = nullptr;
+    if (!{detail}is_finite(dt)) return 3;
+    {scalar}* const no_lambda = {null};
     {scalar} a1[nq], a2[nq], a3[nq], a4[nq], v2[nq], v3[nq], y[2 * nq], next[2 * nq];
     int status = forward_dynamics({t}x, x + nq, u, p, a1, no_lambda);
     if (status != 0) return status;
@@ -166,7 +166,7 @@
         next[nq + i] = x[nq + i] + dt / 6 * (a1[i] + 2 * a2[i] + 2 * a3[i] + a4[i]);
     }}
     for (int i = 0; i < 2 * nq; ++i)
-        if (!detail::is_finite(next[i])) return 3;
+        if (!{detail}is_finite(next[i])) return 3;
     for (int i = 0; i < 2 * nq; ++i) x[i] = next[i];
     return 0;
 @@ rk4_step_jacobian
@@ -175,8 +175,8 @@
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
     // upper half is [0, I], so its product takes the lower rows of the factor as they are.
     // x, Ad and Bd are written only when every entry is finite.
-    if (!detail::is_finite(dt)) return 3;
-    constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
+    if (!{detail}is_finite(dt)) return 3;
+    {constants}n = 2 * nq, m = nu > 0 ? nu : 1{end_constants}
     {scalar} k[4][n], y[n], xnext[n];
     {scalar} A[n * n], B[n * m], Kx[n * n], Ku[n * m], Ax[n * n], Au[n * m];
     for (int i = 0; i < n * n; ++i) Kx[i] = {zero}, Ax[i] = {zero};
@@ -216,7 +216,7 @@
     // The new state exactly as rk4_step computes it.
     for (int i = 0; i < n; ++i) xnext[i] = x[i] + dt / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
     for (int i = 0; i < n; ++i) Ax[i * n + i] += {one};
-    if (!detail::all_finite(xnext, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
+    if (!{detail}all_finite(xnext, n) || !{detail}all_finite(Ax, n * n) || !{detail}all_finite(Au, n * nu)) return 3;
     for (int i = 0; i < n; ++i) x[i] = xnext[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n * nu; ++i) Bd[i] = Au[i];
@@ -227,17 +227,17 @@
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in
     // Horner's form (its truncation below 1e-22 relative), then squared s times.
     // Ad and Bd are written only when every entry is finite.
-    if (!detail::is_finite(dt)) return 3;
-    constexpr int n = 2 * nq, N = n + nu;
+    if (!{detail}is_finite(dt)) return 3;
+    {constants}n = 2 * nq, N = n + nu{end_constants}
     {scalar} X[n * N], E[n * N], F[n * N];
     {scalar} norm = {zero};
     for (int j = 0; j < N; ++j) {{
         {scalar} column = {zero};
-        for (int i = 0; i < n; ++i) column += {math}fabs(j < n ? A[i * n + j] : B[i * nu + (j - n)]);
+        for (int i = 0; i < n; ++i) column += {math}fabs{mf}(j < n ? A[i * n + j] : B[i * nu + (j - n)]);
         if (column > norm) norm = column;
     }}
-    norm *= {math}fabs(dt);
-    if (!detail::is_finite(norm)) return 3;
+    norm *= {math}fabs{mf}(dt);
+    if (!{detail}is_finite(norm)) return 3;
     {scalar} scale = dt;
     int squarings = 0;
     while (norm > {half} && squarings < 2000) {{
@@ -256,7 +256,7 @@
             for (int j = 0; j < N; ++j) {{
                 {scalar} sum = j < n ? {zero} : X[i * N + j];
                 for (int l = 0; l < n; ++l) sum += X[i * N + l] * E[l * N + j];
-                F[i * N + j] = sum / static_cast<{scalar}>(k);
+                F[i * N + j] = sum / {to_scalar}(k);
             }}
         for (int i = 0; i < n * N; ++i) E[i] = F[i];
         for (int i = 0; i < n; ++i) E[i * N + i] += {one};
@@ -271,7 +271,7 @@
             }}
         for (int i = 0; i < n * N; ++i) E[i] = F[i];
     }}
-    if (!detail::all_finite(E, n * N)) return 3;
+    if (!{detail}all_finite(E, n * N)) return 3;
     for (int i = 0; i < n; ++i) {{
         for (int j = 0; j < n; ++j) Ad[i * n + j] = E[i * N + j];
         for (int j = 0; j < nu; ++j) Bd[i * nu + j] = E[i * N + n + j];
@@ -281,9 +281,9 @@
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
-    if (!detail::is_finite(dt)) return 3;
-    constexpr int n = 2 * nq, m = nu > 0 ? nu : 1;
-    {scalar}* const no_lambda = nullptr;
+    if (!{detail}is_finite(dt)) return 3;
+    {constants}n = 2 * nq, m = nu > 0 ? nu : 1{end_constants}
+    {scalar}* const no_lambda = {null};
     {scalar} A[n * n], B[n * m], qdd[nq];
     int status = forward_dynamics({t}x, x + nq, u, p, qdd, no_lambda);
     if (status == 0) status = linearization({t}x, x + nq, u, p, A, B);
@@ -302,7 +302,7 @@
         }}
     }}
     // Au's rows are nu wide wherever nu > 0 (m = nu then).
-    if (!detail::all_finite(y, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
+    if (!{detail}all_finite(y, n) || !{detail}all_finite(Ax, n * n) || !{detail}all_finite(Au, n * nu)) return 3;
     for (int i = 0; i < n; ++i) x[i] = y[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n; ++i)
@@ -317,8 +317,8 @@
     // x+ = x + Z2 (the method is stiffly accurate). Converged when a Newton correction is
     // below 1e-10 (1 + |x| + |Z|) (max norms) within 12 iterations, else 5; x is written only
     // when it converged and every entry is finite.
-    if (!detail::is_finite(dt)) return 3;
-    constexpr int n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1;
+    if (!{detail}is_finite(dt)) return 3;
+    {constants}n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1{end_constants}
     const {scalar} a[2][2] = {{{{{five_twelfths} * dt, {minus_one_twelfth} * dt}}, {{{three_quarters} * dt, {one_quarter} * dt}}}};
     const {scalar} c[2] = {{dt / 3, dt}};
     {scalar} Z[N], F[N], G[N], J[N * N], A[2][n * n], B[n * m], y[n];
@@ -327,7 +327,7 @@
     {scalar} size_x = {zero};
     for (int i = 0; i < n; ++i) {{
         Z[i] = c[0] * F[i], Z[n + i] = c[1] * F[i];
-        size_x = {math}fmax(size_x, {math}fabs(x[i]));
+        size_x = {math}fmax{mf}(size_x, {math}fabs{mf}(x[i]));
     }}
     for (int iteration = 0; iteration < 12; ++iteration) {{
         for (int s = 0; s < 2; ++s) {{
@@ -347,7 +347,7 @@
         for (int k = 0; k < N; ++k) {{
             int pivot = k;
             for (int i = k + 1; i < N; ++i)
-                if ({math}fabs(J[i * N + k]) > {math}fabs(J[pivot * N + k])) pivot = i;
+                if ({math}fabs{mf}(J[i * N + k]) > {math}fabs{mf}(J[pivot * N + k])) pivot = i;
             if (!(J[pivot * N + k] != {zero})) return 5;
             if (pivot != k) {{
                 for (int j = 0; j < N; ++j) {{
@@ -372,14 +372,14 @@
         }}
         for (int i = 0; i < N; ++i) {{
             Z[i] += G[i];
-            correction = {math}fmax(correction, {math}fabs(G[i]));
-            size_z = {math}fmax(size_z, {math}fabs(Z[i]));
+            correction = {math}fmax{mf}(correction, {math}fabs{mf}(G[i]));
+            size_z = {math}fmax{mf}(size_z, {math}fabs{mf}(Z[i]));
         }}
-        if (!detail::is_finite(correction)) return 3;
+        if (!{detail}is_finite(correction)) return 3;
         if (correction <= {tolerance} * ({one} + size_x + size_z)) {{
             for (int i = 0; i < n; ++i) {{
                 y[i] = x[i] + Z[n + i];
-                if (!detail::is_finite(y[i])) return 3;
+                if (!{detail}is_finite(y[i])) return 3;
             }}
             for (int i = 0; i < n; ++i) x[i] = y[i];
             return 0;
@@ -389,8 +389,8 @@
 @@ symplectic_euler_step
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
-    if (!detail::is_finite(dt)) return 3;
-    {scalar}* const no_lambda = nullptr;
+    if (!{detail}is_finite(dt)) return 3;
+    {scalar}* const no_lambda = {null};
     {scalar} qdd[nq];
     const int status = forward_dynamics({t}x, x + nq, u, p, qdd, no_lambda);
     if (status != 0) return status;
@@ -398,7 +398,7 @@
     for (int i = 0; i < nq; ++i) {{
         y[nq + i] = x[nq + i] + dt * qdd[i];
         y[i] = x[i] + dt * y[nq + i];
-        if (!detail::is_finite(y[i]) || !detail::is_finite(y[nq + i])) return 3;
+        if (!{detail}is_finite(y[i]) || !{detail}is_finite(y[nq + i])) return 3;
     }}
     for (int i = 0; i < 2 * nq; ++i) x[i] = y[i];
     return 0;

@@ -5,8 +5,8 @@
     {scalar} b[nq];
     {scalar} A[nc * nq];
     {scalar} r[nc];
-    detail::dynamics_terms({args_q_qd_u_p}M, b);
-    detail::constraint_terms({args_q_qd_p}A, r);
+    {detail}dynamics_terms({args_q_qd_u_p}M, b);
+    {detail}constraint_terms({args_q_qd_p}A, r);
 @@ factor
 {augment}    if ({factor}(M) != 0) {singular}
 @@ tail
@@ -26,8 +26,8 @@
             S[k * nc + j] = a;
         }}
     }}
-    if (detail::cholesky_factor<nc>(S) != 0) return 2;
-    detail::cholesky_solve<nc>(S, l);
+    if ({factor_nc}(S) != 0) return 2;
+    {solve_nc}(S, l);
     for (int i = 0; i < nq; ++i) {{
         {scalar} s = b[i];
         for (int k = 0; k < nc; ++k) s -= Y[k * nq + i] * l[k];
@@ -38,9 +38,9 @@
         for (int k = 0; k < nc; ++k) lambda[k] = l[k];
     // NaN or Inf in the state, inputs or parameters: not a solution.
     for (int i = 0; i < nq; ++i)
-        if (!detail::is_finite(qdd[i])) return 3;
+        if (!{detail}is_finite(qdd[i])) return 3;
     for (int k = 0; k < nc; ++k)
-        if (!detail::is_finite(l[k])) return 3;
+        if (!{detail}is_finite(l[k])) return 3;
     return 0;
 @@ twin_head
     // forward_dynamics' A and r (its own code computed them, and its factorisation changed
@@ -61,8 +61,8 @@
     {scalar} b[nq];
     {scalar} A[nc * nq];
     {scalar} r[nc];
-    detail::dynamics_terms({args_q_qd_u_p}M, b);
-    detail::constraint_terms({args_q_qd_p}A, r);
+    {detail}dynamics_terms({args_q_qd_u_p}M, b);
+    {detail}constraint_terms({args_q_qd_p}A, r);
 @@ unrolled_y
     // y = L^-1 (Q - h), in the order M was factorised in.
 @@ unrolled_value
@@ -79,8 +79,8 @@
     const {scalar} threshold_s = {tolerance} * largest_s;
 @@ unrolled_pivot
     const {scalar} {d} = {value};
-    if (!detail::is_finite({d}) || !({d} > threshold_s)) return 2;
-    const {scalar} {r} = {one} / {math}sqrt({d});
+    if (!{detail}is_finite({d}) || !({d} > threshold_s)) return 2;
+    const {scalar} {r} = {one} / {math}sqrt{mf}({d});
 @@ unrolled_lambda
     // lambda = S^-1 g.
 @@ unrolled_x
@@ -94,7 +94,7 @@
     return 0;
 @@ quasi
 {comment}    {scalar} D[{nd}], x[nq], l[nc];
-{blocks_declaration}    detail::{helper}({args_q_qd_u_p}D, {blocks_argument}x, l);
+{blocks_declaration}    {detail}{helper}({args_q_qd_u_p}D, {blocks_argument}x, l);
 {pivot_checks}{blocks_check}{finite_check}    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
     // lambda may be null when the multipliers are not wanted.
     if (lambda)
@@ -114,4 +114,4 @@
     // Each block of K regular: det(K_b)^2 against the product of its rows' squared norms,
     // which bounds it (Hadamard).
     for (int b = 0; b < {nh}; b += 2)
-        if (!detail::is_finite(H[b]) || !(H[b] > {tolerance} * {tolerance} * H[b + 1])) return 1;
+        if (!{detail}is_finite(H[b]) || !(H[b] > {tolerance} * {tolerance} * H[b + 1])) return 1;

@@ -5,7 +5,7 @@
 @@ return
     return result[0];
 @@ call
-    detail::{part}({arguments});
+    {detail}{part}({arguments});
 @@ noinline_begin
 
 // A long function's parts stay functions of their own: GCC would inline a static

@@ -64,10 +64,10 @@ inline constexpr const char* output_names[{count}] = {{{output_names}}};
         q1[i] = q[i];
         qd1[i] = qd[i];
     }}
-    const {scalar} left = detail::project_state_in_place({t}q1, qd1, p);
-    if (!detail::is_finite(left) || !(left >= 0)) return -1;
+    const {scalar} left = {detail}project_state_in_place({t}q1, qd1, p);
+    if (!{detail}is_finite(left) || !(left >= 0)) return -1;
     for (int i = 0; i < nq; ++i)
-        if (!detail::is_finite(q1[i]) || !detail::is_finite(qd1[i])) return -1;
+        if (!{detail}is_finite(q1[i]) || !{detail}is_finite(qd1[i])) return -1;
     for (int i = 0; i < nq; ++i) {{
         q[i] = q1[i];
         qd[i] = qd1[i];

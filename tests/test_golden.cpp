@@ -52,6 +52,46 @@ TEST_P(Golden, MatchesCheckedInOutput) {
     }
 }
 
+// The C output (-o NAME.c) of every model equals generated/c/ byte for byte; its header is
+// the --c-api header but for the comment that says where the functions are defined.
+TEST_P(Golden, COutputMatchesCheckedInOutput) {
+    std::string const name = GetParam();
+    fs::path const root(LAGC_SOURCE_DIR);
+    lagc::compile_options o;
+    o.emit.source_name = "models/" + name + ".lag";
+    o.emit.header_name = name + ".h";
+    o.emit.c_output = true;
+    auto r = lagc::compile(read(root / o.emit.source_name), o);
+    ASSERT_TRUE(r.files.has_value()) << "lagc reports errors for " << o.emit.source_name;
+    bool update = std::getenv("LAGC_UPDATE_GOLDEN") != nullptr;
+    for (auto const& [file, text] : {std::pair{name + ".h", r.files->header}, std::pair{name + ".c", r.files->source}}) {
+        fs::path golden = root / "generated" / "c" / file;
+        if (update) {
+            fs::create_directories(golden.parent_path());
+            std::ofstream(golden, std::ios::binary) << text;
+            continue;
+        }
+        ASSERT_TRUE(fs::exists(golden)) << golden << " is missing; run: cmake --build build --target update_goldens";
+        EXPECT_TRUE(read(golden) == text)
+            << "generated/c/" << file << " needs to be regenerated; run: cmake --build build --target update_goldens "
+            << "(then review the diff)";
+    }
+    lagc::compile_options api;
+    api.emit.source_name = o.emit.source_name;
+    api.emit.header_name = name + ".hpp";
+    api.emit.c_api = true;
+    api.emit.c_header_name = name + ".h";
+    auto with_api = lagc::compile(read(root / o.emit.source_name), api);
+    ASSERT_TRUE(with_api.files.has_value());
+    // The comment after the banner, up to its "*/", is the only difference.
+    auto without_about = [](std::string text) {
+        std::size_t const start = text.find("\n/* ") + 1, end = text.find("*/\n", start) + 3;
+        return text.erase(start, end - start);
+    };
+    EXPECT_EQ(without_about(r.files->header), without_about(with_api.files->c_header))
+        << name << ": the C output's header and --c-api's differ";
+}
+
 // The header declares each function of the API once, with its comment.
 TEST_P(Golden, HeaderDeclaresEachFunctionOnce) {
     std::string const header = read(fs::path(LAGC_SOURCE_DIR) / "generated" / (GetParam() + ".hpp"));
@@ -142,7 +182,8 @@ INSTANTIATE_TEST_SUITE_P(Models, Golden, ::testing::ValuesIn(model_names()),
 
 TEST(Golden, EveryGeneratedFileHasAModel) {
     auto names = model_names();
-    for (auto const& e : fs::directory_iterator(fs::path(LAGC_SOURCE_DIR) / "generated")) {
+    for (auto const& e : fs::recursive_directory_iterator(fs::path(LAGC_SOURCE_DIR) / "generated")) {
+        if (e.is_directory()) continue; // generated/c: the C output
         std::string stem = e.path().stem().string();
         EXPECT_TRUE(std::find(names.begin(), names.end(), stem) != names.end())
             << e.path() << " has no model in models/";

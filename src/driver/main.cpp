@@ -27,18 +27,21 @@ namespace fs = std::filesystem;
 namespace {
 
 char const* const usage_text =
-    "usage: lagc MODEL.lag -o OUT.cpp|OUT.hpp|- [options]\n"
+    "usage: lagc MODEL.lag -o OUT.cpp|OUT.hpp|OUT.c|- [options]\n"
     "\n"
     "Compiles a Lagrangian model into standalone C++ (equations of motion, forward dynamics).\n"
     "\n"
     "  MODEL.lag         the model; '-' reads it from standard input\n"
     "  -o OUT.cpp        writes OUT.cpp and OUT.hpp\n"
     "  -o OUT.hpp        writes one header-only file\n"
+    "  -o OUT.c          writes C99: OUT.c and OUT.h, the header --c-api writes (NAME_function,\n"
+    "                    a C parameters struct), defined in C (nothing but <math.h>)\n"
     "  -o -              writes the header-only form to standard output\n"
     "  --scalar float    single-precision code (float arrays, float literals); default double\n"
     "  --template        header-only functions templated on the scalar type T (e.g. for\n"
     "                    automatic differentiation); needs -o NAME.hpp or -o -\n"
-    "  --namespace NAME  the C++ namespace of the generated code (default: the model's name)\n"
+    "  --namespace NAME  the C++ namespace of the generated code (default: the model's name;\n"
+    "                    in C, with -o OUT.c or --c-api, the prefix NAME_ of every name)\n"
     "  --c-api           also writes OUT.h, a C99 interface (NAME_function, a C parameters\n"
     "                    struct), and extern \"C\" wrappers in OUT.cpp; needs -o OUT.cpp\n"
     "  --fold-parameters bakes the parameters' default values into the code as constants\n"
@@ -268,7 +271,25 @@ std::optional<int> parse_arguments(int argc, char** argv, command_line& cl) {
     return std::nullopt;
 }
 
-// The form (.cpp + .hpp, one .hpp, standard output) and the files to write, checked.
+// -o NAME.c: NAME.h (the C interface's header) and NAME.c; C++'s options refused.
+std::optional<int> plan_c_output(command_line& cl, fs::path const& out_path) {
+    lagc::emit_options& e = cl.options.emit;
+    if (e.templated) return usage_error("--template writes C++ templates: it cannot be used with -o NAME.c (C99)");
+    if (e.c_api) return usage_error("-o NAME.c writes C already, with NAME.h as its interface: leave out --c-api");
+    cl.header_path = out_path;
+    cl.header_path.replace_extension(".h");
+    e.header_name = cl.header_path.filename().string();
+    if (!includable(e.header_name))
+        return usage_error("the header's name '" + e.header_name +
+                           "' cannot be #included (it has a quote, a backslash or a control character)");
+    cl.targets = {cl.header_path.string(), out_path.string()};
+    for (auto const& t : cl.targets)
+        if (cl.input != "-" && lagc::same_file(cl.input, t))
+            return usage_error("the output '" + t + "' is the model itself; choose another output name");
+    return std::nullopt;
+}
+
+// The form (.cpp + .hpp, one .hpp, .c + .h, standard output) and the files to write, checked.
 std::optional<int> plan_outputs(command_line& cl) {
     lagc::emit_options& e = cl.options.emit;
     fs::path out_path(cl.output);
@@ -279,9 +300,11 @@ std::optional<int> plan_outputs(command_line& cl) {
             return usage_error("the output '" + cl.output + "' is the input itself; choose another output name");
         return std::nullopt;
     }
+    e.c_output = cl.output != "-" && out_path.extension() == ".c";
+    if (e.c_output) return plan_c_output(cl, out_path);
     e.header_only = cl.output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
     if (!e.header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" && out_path.extension() != ".cxx")
-        return usage_error("the output must end in .cpp or .hpp (or be '-'), not '" + cl.output + "'");
+        return usage_error("the output must end in .cpp, .hpp or .c (or be '-'), not '" + cl.output + "'");
     if (e.templated && !e.header_only) return usage_error("--template writes one header: use -o NAME.hpp or -o -");
     if (e.templated && e.scalar != "double") return usage_error("--template and --scalar exclude each other");
     if (e.c_api && (e.header_only || e.templated))

@@ -16,15 +16,6 @@ std::string c_type(cxx_argument const& a, std::string const& ns) {
     return a.type == "const Parameters&" ? "const " + ns + "_parameters*" : a.type;
 }
 
-// What a wrapper returns for a NULL parameters pointer: the status for an int, -1 from
-// project_state (its failure), NaN for another scalar, nothing for void.
-std::string null_result(std::string const& result, std::string const& name, std::string const& ns) {
-    if (result == "void") return "";
-    if (result == "int") return " " + ns + "_null_parameters";
-    if (name == "project_state") return " -1";
-    return result == "float" ? " std::nanf(\"\")" : " std::nan(\"\")";
-}
-
 } // namespace
 
 // "q[2], qd[2], M[4]": how many values each array argument of a function holds.
@@ -55,7 +46,7 @@ std::string emitter::c_array_sizes(std::string const& function, std::vector<cxx_
     };
     std::string s;
     for (auto const& a : args) {
-        if (a.type.find('*') == std::string::npos || a.type.find("Parameters") != std::string::npos) continue;
+        if (a.type.find('*') == std::string::npos || a.name == "p") continue;
         s += (s.empty() ? "" : ", ") + a.name + "[" + std::to_string(size_of(a.name)) + "]";
     }
     return s.empty() ? "no arrays" : s;
@@ -101,16 +92,47 @@ void emitter::c_names(std::string& indices, std::string& definitions) const {
     definitions += text("c_api.tpl#regressor_definition", values) + text("c_api.tpl#names_definition", values);
 }
 
+// The C interface's header: the parameters struct, the indices and names, every function
+// declared as NAME_function (the same text for --c-api and for -o NAME.c, but its opening
+// comment); the definitions of the name arrays it declares go to `name_definitions`.
+std::string emitter::c_header(std::string& name_definitions) const {
+    std::string const& ns = m_.name;
+    std::string fields, declarations;
+    for (auto const& p : m_.parameters) fields += text("c_api.tpl#field", {{"scalar", parameter_scalar()}, {"name", p.name}});
+    if (m_.parameters.empty()) fields = "    char unused;\n"; // C has no empty structs
+    for (auto const& f : out_.api()) {
+        std::string parameters;
+        for (auto const& a : f.args) parameters += (parameters.empty() ? "" : ", ") + c_type(a, ns) + " " + a.name;
+        declarations += text("c_api.tpl#declaration", {{"result", f.result},
+                                                        {"ns", ns},
+                                                        {"name", f.name},
+                                                        {"parameters", parameters},
+                                                        {"sizes", c_array_sizes(f.name, f.args)}});
+    }
+    std::string indices;
+    c_names(indices, name_definitions);
+    // The name as it is, not in capitals: models arm and Arm have two guards.
+    std::string const guard = "LAGC_" + ns + "_H";
+    return text("c_api.tpl#header", {{"source", o_.source_name},
+                                     {"ns", ns},
+                                     {"about", text("c_api.tpl#about", {{"ns", ns}, {"cxx_header", o_.header_name}})},
+                                     {"guard", guard},
+                                     {"nq", std::to_string(d_.nq)},
+                                     {"nu", std::to_string(d_.nu)},
+                                     {"nc", std::to_string(d_.nc)},
+                                     {"fields", fields},
+                                     {"indices", indices},
+                                     {"declarations", declarations}});
+}
+
 void emitter::c_interface(emitted_files& files) const {
     std::string const& ns = m_.name;
-    std::string fields, to_cpp, to_c, declarations, wrappers;
+    std::string to_cpp, to_c, wrappers;
     for (auto const& p : m_.parameters) {
-        fields += text("c_api.tpl#field", {{"scalar", parameter_scalar()}, {"name", p.name}});
         to_cpp += text("c_api.tpl#copy_to_cpp", {{"name", p.name}});
         to_c += text("c_api.tpl#copy_to_c", {{"name", p.name}});
     }
-    if (m_.parameters.empty()) { // C has no empty structs
-        fields = "    char unused;\n";
+    if (m_.parameters.empty()) {
         to_cpp = "    (void)c;\n";
         to_c = "    (void)c;\n    (void)p;\n";
     }
@@ -118,17 +140,10 @@ void emitter::c_interface(emitted_files& files) const {
         std::string parameters, arguments;
         for (auto const& a : f.args) {
             parameters += (parameters.empty() ? "" : ", ") + c_type(a, ns) + " " + a.name;
-            arguments += (arguments.empty() ? "" : ", ") + (a.type == "const Parameters&" ? ns + "::detail::from_c(" + a.name + ")" : a.name);
+            arguments += (arguments.empty() ? "" : ", ") + (a.name == "p" ? ns + "::detail::from_c(" + a.name + ")" : a.name);
         }
-        declarations += text("c_api.tpl#declaration", {{"result", f.result},
-                                                        {"ns", ns},
-                                                        {"name", f.name},
-                                                        {"parameters", parameters},
-                                                        {"sizes", c_array_sizes(f.name, f.args)}});
-        bool const reads_parameters = std::any_of(f.args.begin(), f.args.end(),
-                                                  [](cxx_argument const& a) { return a.type == "const Parameters&"; });
-        std::string const null_check =
-            reads_parameters ? text("c_api.tpl#null_check", {{"value", null_result(f.result, f.name, ns)}}) : "";
+        bool const reads_parameters = std::any_of(f.args.begin(), f.args.end(), [](cxx_argument const& a) { return a.name == "p"; });
+        std::string const null_check = reads_parameters ? dialect_.null_parameters_check(f.result, f.name) : "";
         wrappers += text("c_api.tpl#wrapper", {{"result", f.result},
                                                 {"ns", ns},
                                                 {"name", f.name},
@@ -136,20 +151,8 @@ void emitter::c_interface(emitted_files& files) const {
                                                 {"arguments", arguments},
                                                 {"null_check", null_check}});
     }
-    std::string indices, name_definitions;
-    c_names(indices, name_definitions);
-    // The name as it is, not in capitals: models arm and Arm have two guards.
-    std::string const guard = "LAGC_" + ns + "_H";
-    files.c_header = text("c_api.tpl#header", {{"source", o_.source_name},
-                                                {"ns", ns},
-                                                {"cxx_header", o_.header_name},
-                                                {"guard", guard},
-                                                {"nq", std::to_string(d_.nq)},
-                                                {"nu", std::to_string(d_.nu)},
-                                                {"nc", std::to_string(d_.nc)},
-                                                {"fields", fields},
-                                                {"indices", indices},
-                                                {"declarations", declarations}});
+    std::string name_definitions;
+    files.c_header = c_header(name_definitions);
     files.source += text("c_api.tpl#wrappers", {{"c_header", o_.c_header_name},
                                                  {"ns", ns},
                                                  {"to_cpp", to_cpp},

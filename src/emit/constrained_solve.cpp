@@ -140,11 +140,11 @@ private:
         std::string stores, lambdas, conditions;
         for (std::size_t i = 0; i < nq_; ++i) {
             stores += text("cholesky_steps.tpl#store", {{"target", fmt::format("qdd[{}]", i)}, {"value", fmt::format("x{}", i)}});
-            conditions += fmt::format("{}!detail::is_finite(x{})", i ? " || " : "", i);
+            conditions += fmt::format("{}!{}is_finite(x{})", i ? " || " : "", current_dialect().detail, i);
         }
         for (std::size_t k = 0; k < nc_; ++k) {
             lambdas += text("cholesky_steps.tpl#store", {{"target", fmt::format("    lambda[{}]", k)}, {"value", fmt::format("l{}", k)}});
-            conditions += fmt::format(" || !detail::is_finite(l{})", k);
+            conditions += fmt::format(" || !{}is_finite(l{})", current_dialect().detail, k);
         }
         section("unrolled_end", {{"stores", stores}, {"lambdas", lambdas}, {"conditions", conditions}});
     }

@@ -20,7 +20,7 @@ std::vector<cxx_argument> emitter::state_arguments(bool in_place) const {
     if (m_.uses_time) a.push_back({"t", scalar()});
     a.push_back({"x", in_place ? scalar() + "*" : "const " + scalar() + "*"});
     a.push_back({"u", "const " + scalar() + "*"});
-    a.push_back({"p", "const Parameters&"});
+    a.push_back({"p", dialect_.parameters_type});
     return a;
 }
 

@@ -1,6 +1,7 @@
 // The frame of a generated file (cxx_printer.hpp), and rendering templates with fmt.
 #include "emit/cxx_printer.hpp"
 
+#include "emit/dialect.hpp"
 #include "emit/emit.hpp"
 #include "emit/templates.hpp"
 
@@ -21,7 +22,7 @@ std::string render(std::string_view template_name, std::vector<std::pair<std::st
 void cxx_printer::declare(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
                           std::string const& comment) {
     api_.push_back({result, name, args});
-    declarations_ += render("declaration.tpl",
+    declarations_ += render_in_dialect("declaration.tpl",
                             {{"comment", comment}, {"result", result}, {"name", name}, {"parameters", parameter_list(args, nullptr, true)}});
 }
 
@@ -31,25 +32,33 @@ std::string cxx_printer::definition(std::string const& result, std::string const
     // Helpers of a .cpp file have internal linkage: no declaration elsewhere is missing
     // (-Wmissing-declarations, -Wmissing-prototypes) and no symbol leaves the file.
     if (bounds_) bounds_->add(name, body);
-    std::string linkage = where != place::api && linkage_.empty() ? "static " : linkage_;
+    dialect const& d = current_dialect();
+    bool const api = where == place::api;
+    // C: an API function is a static function under its C++ name, which the others call,
+    // and NAME_function, which checks the parameters pointer and calls it (c_wrapper).
+    std::string linkage = (!api || d.c) && linkage_.empty() ? "static " : linkage_;
     if (where == place::part) linkage += "LAGC_PART_NOINLINE ", parts_ = true;
     if (where == place::cold_helper) { // after "template <class T>\n", where there is one
         std::size_t const line = linkage.rfind('\n');
-        linkage.insert(line == std::string::npos ? 0 : line + 1, "[[gnu::noinline, gnu::cold]] ");
+        linkage.insert(line == std::string::npos ? 0 : line + 1, d.c ? "LAGC_COLD " : "[[gnu::noinline, gnu::cold]] ");
     }
-    return render("function.tpl", {{"comment", comment},
-                                   {"linkage", linkage},
-                                   {"result", result},
-                                   {"name", name},
-                                   {"parameters", parameter_list(args, &used, where == place::api)},
-                                   {"body", body}});
+    std::string const parameters = parameter_list(args, d.c ? nullptr : &used, api);
+    std::string const c_body = d.c ? c_unused(args, used) + body : body;
+    std::string const text = render_in_dialect("function.tpl", {{"comment", comment},
+                                                                {"linkage", linkage},
+                                                                {"result", result},
+                                                                {"name", name},
+                                                                {"parameters", parameters},
+                                                                {"body", c_body}});
+    return d.c && api ? text + c_wrapper(result, name, args) : text;
 }
 
 void cxx_printer::define(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args,
                          std::vector<std::string> const& used, std::string const& body, std::string const& comment,
                          place where) {
     if (where == place::late_helper || where == place::cold_helper) {
-        definitions_ += render("detail_block.tpl", {{"helpers", definition(result, name, args, used, body, comment, where)}});
+        definitions_ += render_in_dialect("detail_block.tpl",
+                                          {{"helpers", definition(result, name, args, used, body, comment, where)}});
         return;
     }
     (where == place::api ? definitions_ : helpers_) += definition(result, name, args, used, body, comment, where);
@@ -65,9 +74,35 @@ void cxx_printer::fill(std::string const& marker, std::string const& text) {
 
 std::string cxx_printer::detail_block() const {
     if (helpers_.empty()) return "";
-    if (!parts_) return render("detail_block.tpl", {{"helpers", helpers_}});
-    return render("detail_block.tpl", {{"helpers", render("split_function.tpl#noinline_begin", {}) + helpers_ +
-                                                       render("split_function.tpl#noinline_end", {})}});
+    if (!parts_) return render_in_dialect("detail_block.tpl", {{"helpers", helpers_}});
+    return render_in_dialect("detail_block.tpl", {{"helpers", render("split_function.tpl#noinline_begin", {}) + helpers_ +
+                                                                  render("split_function.tpl#noinline_end", {})}});
+}
+
+// C names every parameter (C99 has no unnamed ones): those a body does not read are cast to
+// void.
+std::string cxx_printer::c_unused(std::vector<cxx_argument> const& args, std::vector<std::string> const& used) {
+    std::string s;
+    for (auto const& a : args)
+        if (std::find(used.begin(), used.end(), a.name) == used.end()) s += "    (void)" + a.name + ";\n";
+    return s;
+}
+
+// Called from outside only, the parameters checked once: the functions' calls of each other
+// go to the static ones, which GCC then sees write their outputs on every path (a check in
+// each would leave paths that write nothing: -Wmaybe-uninitialized at -O2).
+std::string cxx_printer::c_wrapper(std::string const& result, std::string const& name,
+                                   std::vector<cxx_argument> const& args) {
+    dialect const& d = current_dialect();
+    bool const reads_parameters =
+        std::any_of(args.begin(), args.end(), [](cxx_argument const& a) { return a.name == "p"; });
+    return render("c/c_api.tpl#wrapper", {{"result", result},
+                                          {"ns", d.ns},
+                                          {"name", name},
+                                          {"parameters", parameter_list(args, nullptr, true)},
+                                          {"null_check", reads_parameters ? d.null_parameters_check(result, name) : ""},
+                                          {"return", result == "void" ? "" : "return "},
+                                          {"arguments", all_arguments(args)}});
 }
 
 std::string cxx_printer::parameter_list(std::vector<cxx_argument> const& args, std::vector<std::string> const* used,

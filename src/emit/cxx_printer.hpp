@@ -75,6 +75,10 @@ public:
     static std::string input_arguments(std::vector<cxx_argument> const& args);
     // "q, qd, p, C, w" (every argument).
     static std::string all_arguments(std::vector<cxx_argument> const& args);
+    // C output: the parameters a body does not read cast to void (C99 names every one), and
+    // an API function's NAME_function, which returns at a NULL parameters pointer.
+    static std::string c_unused(std::vector<cxx_argument> const& args, std::vector<std::string> const& used);
+    static std::string c_wrapper(std::string const& result, std::string const& name, std::vector<cxx_argument> const& args);
 
 private:
     std::string linkage_;

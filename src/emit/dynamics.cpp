@@ -212,7 +212,7 @@ std::string emitter::solve_statements(factor_names const& n, std::function<std::
 
 std::string emitter::finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const {
     std::string conditions;
-    for (std::size_t i = 0; i < count; ++i) conditions += (i ? " || !" : "!") + std::string("detail::is_finite(") + value(i) + ")";
+    for (std::size_t i = 0; i < count; ++i) conditions += (i ? " || !" : "!") + dialect_.detail + "is_finite(" + value(i) + ")";
     return text("cholesky_steps.tpl#finite_check", {{"conditions", conditions}});
 }
 
@@ -222,7 +222,7 @@ std::string emitter::pivot_check(std::size_t begin, std::size_t end, int status)
     std::string largest, pivots;
     for (std::size_t i = begin; i < end; ++i) {
         largest += fmt::format("        if (D[{0}] > largest) largest = D[{0}];\n", i);
-        pivots += fmt::format("{0}!detail::is_finite(D[{1}]) || !(D[{1}] > threshold)", i > begin ? " || " : "", i);
+        pivots += fmt::format("{0}!{2}is_finite(D[{1}]) || !(D[{1}] > threshold)", i > begin ? " || " : "", i, dialect_.detail);
     }
     return text("forward_dynamics.tpl#pivot_check", {{"scalar", scalar()},
                                                       {"tolerance", single() ? "1e-12f" : "1e-12"},
@@ -246,10 +246,10 @@ std::function<std::string(std::size_t)> emitter::element_of(char const* array) {
 }
 
 emitter::factorisation emitter::mass_factorisation() {
-    if (!unrolls_mass_matrix()) return {false, "detail::cholesky_factor<nq>", "detail::cholesky_solve<nq>"};
+    if (!unrolls_mass_matrix()) return {false, dialect_.factor_nq, dialect_.solve_nq};
     if (!unrolled_helpers_added_) out_.add_helpers(unrolled_cholesky());
     unrolled_helpers_added_ = true;
-    return {true, "detail::factor_mass_matrix", "detail::solve_mass_matrix"};
+    return {true, dialect_.detail + "factor_mass_matrix", dialect_.detail + "solve_mass_matrix"};
 }
 
 // detail::factor_mass_matrix and detail::solve_mass_matrix on arrays, for the two-step form.
@@ -340,8 +340,8 @@ emitter::twin_values(std::vector<std::pair<std::string, std::string>> values,
         for (auto& v : values)
             if (v.first == key) v.second = value;
     };
-    set("factor", "detail::cholesky_factor<nq>");
-    set("solve", "detail::cholesky_solve<nq>");
+    set("factor", dialect_.factor_nq);
+    set("solve", dialect_.solve_nq);
     set("singular", one_line(text("augment.tpl#fail", {{"status", fail}})));
     for (auto const& [key, augment_section] : augment_sections)
         set(key, augmentation(augment_section.c_str(), "augment.tpl#why_here"));

@@ -18,7 +18,7 @@ namespace lagc {
 namespace emitting {
 
 std::string text(std::string_view template_name, std::vector<std::pair<std::string, std::string>> const& values) {
-    return render(template_name, values);
+    return render_in_dialect(template_name, values);
 }
 
 std::vector<std::pair<std::string, ex>> entries(std::string const& array, exvector const& v) {
@@ -28,7 +28,9 @@ std::vector<std::pair<std::string, ex>> entries(std::string const& array, exvect
 }
 
 emitter::emitter(model const& m, derived const& d, emit_options const& o)
-    : m_(m), d_(d), o_(o), stack_(d.nq, d.nu, d.nc, d.holonomic_rows, o.scalar == "float" ? 4 : 8),
+    : m_(m), d_(d), o_(o),
+      dialect_(o.c_output ? dialect::c99(m.name, o.scalar) : dialect::cxx(m.name, o.templated ? "T" : o.scalar)),
+      stack_(d.nq, d.nu, d.nc, d.holonomic_rows, o.scalar == "float" ? 4 : 8),
       out_(std::string(o.templated ? "template <class T>\n" : "") + (o.header_only || o.templated ? "inline " : ""),
            &stack_) {
     auto add = [&](GiNaC::symbol const& s, std::string spelled, std::string arg) {
@@ -49,7 +51,9 @@ codegen_options emitter::codegen(bool unit_scales) const {
     codegen_options c;
     c.scalar = scalar();
     c.literal_suffix = single() ? "f" : "";
-    c.math_prefix = math();
+    c.math_prefix = o_.templated ? "" : "std::"; // printed unqualified in C (c_spelling)
+    c.c_spelling = dialect_.c;
+    c.math_suffix = dialect_.math_suffix;
     using scales = codegen_options::sum_scales;
     bool const may_be_float = o_.templated || o_.scalar == "float";
     c.scales = unit_scales ? scales::unit : may_be_float ? scales::decimal : scales::none;
@@ -61,7 +65,7 @@ std::vector<cxx_argument> emitter::inputs(std::initializer_list<char const*> nam
     if (m_.uses_time) a.push_back({"t", scalar()});
     for (char const* n : names) {
         std::string s = n;
-        a.push_back({s, s == "p" ? "const Parameters&" : "const " + scalar() + "*"});
+        a.push_back({s, s == "p" ? dialect_.parameters_type : "const " + scalar() + "*"});
     }
     return a;
 }
@@ -366,7 +370,9 @@ emitted_files emitter::run() {
     for (std::size_t f : grouped_) files.operations -= stats_[deferred_[f].stats_index].operations_after_cse;
     files.operations += shared_operations_;
     files.shared_operations = shared_operations_;
-    if (o_.header_only || o_.templated) {
+    if (o_.c_output) {
+        c_output(files);
+    } else if (o_.header_only || o_.templated) {
         files.header = text("header_only.hpp.tpl", common);
     } else {
         // The pair's stamp: a hash of both files as written with a placeholder in its place,

@@ -29,6 +29,8 @@ struct emit_options {
     bool fold_parameters = false;        // --fold-parameters: parameters replaced by their defaults
     std::size_t max_operations = 1000000; // --max-operations: the largest generated function, before CSE rewrites
     bool c_api = false;                  // --c-api: a C header and extern "C" wrappers in the .cpp
+    // -o NAME.c: C99, the C interface's header (header_name, NAME.h) and a .c that defines it
+    bool c_output = false;
     std::string c_header_name;           // the C header's file name (NAME.h), with c_api
     // Called with each generated function's name as its building begins (may be empty).
     std::function<void(std::string const&)> progress;

@@ -6,6 +6,7 @@
 
 #include "graph/expression_graph.hpp"
 #include "emit/cxx_printer.hpp"
+#include "emit/dialect.hpp"
 #include "emit/stack_bound.hpp"
 #include "emit/emit.hpp"
 
@@ -81,6 +82,9 @@ private:
     model const& m_;
     derived const& d_;
     emit_options const& o_;
+    // C++ or C (-o NAME.c), and the templates rendered in it while this emitter lives.
+    dialect dialect_;
+    dialect_scope dialect_scope_{dialect_};
     std::map<std::string, symbol_spelling> symbols_;
     stack_bounds stack_; // every definition's arrays and calls, for --stats
     cxx_printer out_;
@@ -198,8 +202,11 @@ private:
     std::function<std::string(std::size_t)> diagonal_of(char const* array) const;
     static std::function<std::string(std::size_t)> element_of(char const* array);
 
-    // -- the C interface (c_api.cpp) --------------------------------------
+    // -- the C interface (c_api.cpp) and the C output (c_dialect.cpp) ----------------
     void c_interface(emitted_files& files) const;
+    // The C header: the C interface's, also the C output's; the definitions of its name arrays.
+    std::string c_header(std::string& name_definitions) const;
+    void c_output(emitted_files& files) const;
     void c_names(std::string& indices, std::string& definitions) const;
     std::string constrained_linearization_tail(std::vector<std::pair<std::string, std::string>> const& values,
                                                std::vector<cxx_argument> const& args);
@@ -236,7 +243,7 @@ private:
     std::string scalar() const { return o_.templated ? "T" : o_.scalar; }
     // Parameters stay concrete when templated (T mixes with double, as dual numbers do).
     std::string parameter_scalar() const { return o_.templated ? "double" : o_.scalar; }
-    std::string math() const { return o_.templated ? "" : "std::"; }
+    std::string math() const { return o_.templated || o_.c_output ? "" : "std::"; }
     bool single() const { return !o_.templated && o_.scalar == "float"; }
     // unit_scales: sums' unit scales (codegen_options::scales), else none or decimal.
     codegen_options codegen(bool unit_scales = true) const;

@@ -99,12 +99,13 @@ void emitter::constraint_state_functions() {
     };
     project_onto_rows("project_onto_rows", mf.solve, "augment.tpl#factorised");
     if (regularizes_at_run_time())
-        project_onto_rows("project_onto_rows_augmented", "cholesky_solve<nq>", "augment.tpl#factorised_augmented");
+        project_onto_rows("project_onto_rows_augmented", dialect_.c ? dialect_.solve_nq : "cholesky_solve<nq>",
+                          "augment.tpl#factorised_augmented");
     std::vector<cxx_argument> args;
     if (m_.uses_time) args.push_back({"t", scalar()});
     args.push_back({"q", scalar() + "*"});
     args.push_back({"qd", scalar() + "*"});
-    args.push_back({"p", "const Parameters&"});
+    args.push_back({"p", dialect_.parameters_type});
     std::string const iterations = std::to_string(projection_iterations);
     std::string const t = m_.uses_time ? "t, " : "";
     std::vector<std::pair<std::string, std::string>> values = {

@@ -324,7 +324,8 @@ std::string expression_graph::print(int id, std::vector<std::string> const& name
     node const& n = node_at(id);
     switch (n.kind) {
     case op::number:
-    case op::variable: return n.text;
+    case op::variable:
+        return options_.c_spelling && n.text.rfind("p.", 0) == 0 ? "p->" + n.text.substr(2) : n.text;
     case op::neg: {
         std::string s = "-";
         s += print_operand(n.args[0], names, true);
@@ -371,7 +372,8 @@ std::string expression_graph::print(int id, std::vector<std::string> const& name
         return s;
     }
     case op::call: {
-        std::string s = n.text + "(";
+        bool const cmath = n.function && n.function->how == builtin::code::cmath;
+        std::string s = (options_.c_spelling ? call_name(n.text) + (cmath ? options_.math_suffix : "") : n.text) + "(";
         for (std::size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + print(n.args[i], names);
         return s + ")";
     }

@@ -39,6 +39,11 @@ struct codegen_options {
     std::string scalar = "double"; // the C++ type of every value
     std::string literal_suffix;    // "" for double, "f" for float
     std::string math_prefix = "std::";
+    // Printed as C (the C output): calls unqualified (sin, sign), <cmath>'s with math_suffix
+    // ("f" for float: sinf), p.NAME as p->NAME. Only the printing changes: the nodes, their
+    // order and so every statement are the C++ output's, which the C's values equal bit for bit.
+    bool c_spelling = false;
+    std::string math_suffix;
     // How a sum that is a factor is converted (convert_unit_scaled): at the scale most of its
     // coefficients have (unit), as GiNaC keeps it with its integer content taken out (none),
     // or as that with only a power of ten beyond 10^±6 taken out (decimal). The

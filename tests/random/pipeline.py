@@ -5,8 +5,12 @@ import shutil
 import subprocess
 import time
 
+import c_shim
+
 CXXFLAGS = ["-std=c++17", "-Wall", "-Wextra", "-Wpedantic", "-Werror"]
 CFLAGS = ["-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror"]
+# The C output's own flags (tests/CMakeLists.txt builds the bundled models' so).
+C_OUTPUT_FLAGS = CFLAGS + ["-Wconversion", "-Wdouble-promotion", "-O1"]
 # A refusal must be a diagnostic at the model's text, never one of these: they are lagc's
 # own failures leaking out (issue 46: "the derivation failed", "map::at", "out of memory").
 INTERNAL = re.compile(r"derivation failed|past the doubles|internal|map::at|out of memory|std::|bad_alloc|"
@@ -19,8 +23,9 @@ LAGC_TIMEOUT, CXX_TIMEOUT, RUN_TIMEOUT = 300, 600, 300
 
 
 class Tools:
-    def __init__(self, lagc, cxx, cc, here):
+    def __init__(self, lagc, cxx, cc, here, c_output=False):
         self.lagc, self.cxx, self.cc, self.here = os.path.abspath(lagc), cxx, cc, here
+        self.c_output = c_output  # the checker on the C output (-o NAME.c) instead of the C++
 
 
 class Result:
@@ -153,7 +158,7 @@ def numbers_close(a, b):
 
 def forms(tools, res, model, work):
     """Every output form written and compiled; the flags for the checker, or None."""
-    d = {k: os.path.join(work, k) for k in ("split", "capi", "ho", "float", "tmpl")}
+    d = {k: os.path.join(work, k) for k in ("split", "capi", "ho", "float", "tmpl", "c")}
     for path in d.values():
         os.makedirs(path, exist_ok=True)
     first = lagc(tools, res, model, os.path.join(d["ho"], "rm.hpp"), ["--namespace", "rm"], "lagc")
@@ -171,6 +176,8 @@ def forms(tools, res, model, work):
     ok = compile_cxx(tools, res, "split", [tools.cxx] + CXXFLAGS + ["-c", "rm.cpp", "-o", "rm.o"], d["split"])
     ok &= own_name(tools, res, model, work)
     ok &= compile_c_api(tools, res, d["capi"], sets, "LAGC_TIME" in defs)
+    if ok and tools.c_output:
+        ok &= c_output(tools, res, model, d["c"])
     return (defs + flags + [f"LAGC_NP={len(params)}"], d) if ok else None
 
 
@@ -186,6 +193,15 @@ def own_name(tools, res, model, work):
     return compile_cxx(tools, res, "own_name", [tools.cxx] + CXXFLAGS + ["-fsyntax-only", "own.cpp"], own)
 
 
+def c_output(tools, res, model, c):
+    """-o rm.c: C99 compiled with every warning an error, and the C++ shim the checker includes."""
+    if lagc(tools, res, model, os.path.join(c, "rm.c"), ["--namespace", "rm"], "c_output") is None:
+        return False
+    with open(os.path.join(c, "rm_shim.hpp"), "w", encoding="utf-8") as f:
+        f.write(c_shim.shim(os.path.join(c, "rm.h")))
+    return compile_cxx(tools, res, "c_output_c99", [tools.cc] + C_OUTPUT_FLAGS + ["-c", "rm.c", "-o", "rm.o"], c)
+
+
 def compile_c_api(tools, res, capi, sets, timed):
     with open(os.path.join(capi, "main.c"), "w") as f:
         f.write(c_main(sets))
@@ -199,11 +215,14 @@ def compile_c_api(tools, res, capi, sets, timed):
 def checker(tools, res, defs, d, seed, states):
     """Build checker.cpp on the header-only, float and template forms; run it."""
     exe = os.path.join(d["ho"], "checker")
-    cmd = [tools.cxx] + CXXFLAGS + ["-Wdouble-promotion", "-O1", "-I", tools.here, "-I", d["ho"], "-I", d["float"],
-                                    "-I", d["tmpl"], '-DLAGC_HEADER="rm.hpp"', "-DLAGC_NS=rm",
+    header = ["-I", d["c"], '-DLAGC_HEADER="rm_shim.hpp"'] if tools.c_output else ["-I", d["ho"], '-DLAGC_HEADER="rm.hpp"']
+    cmd = [tools.cxx] + CXXFLAGS + ["-Wdouble-promotion", "-O1", "-I", tools.here] + header + ["-I", d["float"],
+                                    "-I", d["tmpl"], "-DLAGC_NS=rm",
                                     '-DLAGC_FLOAT_HEADER="rm_f.hpp"', "-DLAGC_NS_F=rm_f",
                                     '-DLAGC_TEMPLATE_HEADER="rm_t.hpp"', "-DLAGC_NS_T=rm_t"]
     cmd += [f"-D{x}" for x in defs] + [os.path.join(tools.here, "checker.cpp"), "-o", exe]
+    if tools.c_output:
+        cmd.insert(-2, os.path.join(d["c"], "rm.o"))
     if not compile_cxx(tools, res, "header_only_float_template_checker", cmd, d["ho"]):
         return
     rc, text = run([exe, str(seed), str(states)], RUN_TIMEOUT)

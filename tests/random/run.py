@@ -9,6 +9,11 @@ with -Werror in every form (split, header-only, --c-api with its C99 header, --s
   python3 tests/random/run.py --lagc build/lagc                       # the suite's slice
   python3 tests/random/run.py --lagc build/lagc --count 2000 --seed 7  # the long mode
   python3 tests/random/run.py --lagc build/lagc --shrink FILE          # minimise a fault
+  python3 tests/random/run.py --lagc build/lagc --c-output             # the checks on the C output
+
+With --c-output the property checker runs on the C99 output (-o NAME.c, compiled with gcc
+-std=c99 -pedantic -Werror) through a C++ shim of the same API (c_shim.py), instead of on the
+header-only C++; every other form is written and compiled as before.
 """
 import argparse
 import concurrent.futures
@@ -43,6 +48,7 @@ def parse_args():
     ap.add_argument("--files", nargs="*", default=[], help="run these files instead of generating")
     ap.add_argument("--shrink", metavar="FILE", help="minimise FILE while its first fault persists")
     ap.add_argument("--keep", action="store_true", help="keep the work directories of passing models")
+    ap.add_argument("--c-output", action="store_true", help="run the checker on the C output (-o NAME.c)")
     return ap.parse_args()
 
 
@@ -109,7 +115,7 @@ def regression_files(args):
 
 
 def run_all(args, paths):
-    tools = pipeline.Tools(args.lagc, args.cxx, args.cc, HERE)
+    tools = pipeline.Tools(args.lagc, args.cxx, args.cc, HERE, args.c_output)
     results, start = [], time.time()
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         futures = {pool.submit(pipeline.run_one, tools, p, args.work, args.states, args.keep): p for p in paths}
