@@ -30,12 +30,18 @@ std::string cxx_printer::definition(std::string const& result, std::string const
                                     place where) {
     // Helpers of a .cpp file have internal linkage: no declaration elsewhere is missing
     // (-Wmissing-declarations, -Wmissing-prototypes) and no symbol leaves the file.
-    if (bounds_) bounds_->add(name, body);
+    // A function that holds arrays, or more temporaries than registers, is never inlined (as
+    // parts are not): they stay in its own frame, off the stack of its caller's other
+    // calls, as the header's stack figures count them (stack_bound.hpp). Spelled
+    // __noinline__: a user's `#define noinline ...` must not reach it.
+    bool const holds_arrays = bounds_ && bounds_->add(name, body, where != place::part && where != place::cold_helper);
     std::string linkage = where != place::api && linkage_.empty() ? "static " : linkage_;
     if (where == place::part) linkage += "LAGC_PART_NOINLINE ", parts_ = true;
-    if (where == place::cold_helper) { // after "template <class T>\n", where there is one
+    if (where == place::cold_helper || (holds_arrays && where != place::part)) {
+        // after "template <class T>\n", where there is one
         std::size_t const line = linkage.rfind('\n');
-        linkage.insert(line == std::string::npos ? 0 : line + 1, "[[gnu::noinline, gnu::cold]] ");
+        linkage.insert(line == std::string::npos ? 0 : line + 1,
+                       where == place::cold_helper ? "[[gnu::noinline, gnu::cold]] " : "[[gnu::__noinline__]] ");
     }
     return render("function.tpl", {{"comment", comment},
                                    {"linkage", linkage},

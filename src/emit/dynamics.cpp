@@ -427,7 +427,8 @@ void emitter::forward_dynamics() {
     if (quasi_velocities()) return quasi_forward_dynamics(args);
     built_function f = dynamics_terms_built_ ? std::move(*dynamics_terms_built_) : build("dynamics_terms", dynamics_terms_outputs());
     dynamics_terms_built_.reset();
-    if (nc == 0 && unrolls_mass_matrix() && f.stats.operations_after_cse <= o_.split_operations) {
+    if (nc == 0 && unrolls_mass_matrix() &&
+        (f.stats.operations_after_cse <= o_.split_operations || o_.writes_whole("dynamics_terms"))) {
         std::vector<std::string> read;
         std::string body = inline_forward_dynamics(f, read);
         out_.define("int", "forward_dynamics", args, read, body, "", cxx_printer::place::api);

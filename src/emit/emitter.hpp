@@ -283,6 +283,8 @@ private:
                         std::vector<std::pair<std::string, ex>> const& outputs);
     std::string parameter_fields() const;
     std::string using_math() const;
+    // The header's table of stack needs (stack.tpl), from every function written.
+    std::string stack_table(std::vector<stack_figure> const& figures) const;
 };
 
 // array[0] = v[0], ... as (target, expression) pairs.
