@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(arm_on_table::detail::pair_stamp == 0xa0e17076371b0d3aull,
+static_assert(arm_on_table::detail::pair_stamp == 0xa48bb52ae9b86d57ull,
               "arm_on_table.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace arm_on_table {
@@ -867,7 +867,7 @@ static LAGC_PART_NOINLINE void constraint_terms_part0(double* A, double* r, doub
 }
 
 // Constraint Jacobian and the right-hand side r of A qdd = r.
-static void constraint_terms(const double* q, const double* qd, const Parameters& /*p*/, double* A, double* r) {
+[[gnu::__noinline__]] static void constraint_terms(const double* q, const double* qd, const Parameters& /*p*/, double* A, double* r) {
     double w[228];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -1040,7 +1040,7 @@ static LAGC_PART_NOINLINE void dynamics_terms_part4(const double* qd, const doub
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
-static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
+[[gnu::__noinline__]] static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
     double w[68];
     detail::dynamics_terms_part0(q, p, M, w);
     detail::dynamics_terms_part1(qd, p, M, w);
@@ -1521,7 +1521,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part4(const double* qd, const
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, const double* lambda, double* J) {
+[[gnu::__noinline__]] static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, const double* lambda, double* J) {
     double w[319];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -1708,7 +1708,7 @@ static LAGC_PART_NOINLINE void output_tip_position_drift_part0(const double* qd,
 }  // namespace detail
 
 
-void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
+[[gnu::__noinline__]] void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     double w[237];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -1732,7 +1732,7 @@ void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) 
     detail::mass_matrix_part0(M, w);
 }
 
-void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
+[[gnu::__noinline__]] void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     double w[332];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -1761,7 +1761,7 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     detail::coriolis_matrix_part1(p, C, w);
 }
 
-void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
+[[gnu::__noinline__]] void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     double w[239];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -1777,7 +1777,7 @@ void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTR
     detail::potential_gradient_part0(p, dVdq, w);
 }
 
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
+[[gnu::__noinline__]] void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
     double w[322];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -1810,7 +1810,7 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
     detail::generalized_forces_part0(u, Q);
 }
 
-double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
+[[gnu::__noinline__]] double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     double w[324];
     double result[1];
     detail::shared_part0(q, w);
@@ -1835,7 +1835,7 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     return result[0];
 }
 
-double potential_energy(const double* q, const Parameters& p) {
+[[gnu::__noinline__]] double potential_energy(const double* q, const Parameters& p) {
     double w[304];
     double result[1];
     detail::shared_part0(q, w);
@@ -1848,7 +1848,7 @@ double potential_energy(const double* q, const Parameters& p) {
     return result[0];
 }
 
-void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
+[[gnu::__noinline__]] void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
     double w[130];
     detail::shared_part0(q, w);
     detail::shared_part2(w);
@@ -1858,7 +1858,7 @@ void constraint_residuals(const double* q, const double* /*qd*/, const Parameter
     detail::constraint_residuals_part0(p, c, w);
 }
 
-void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
+[[gnu::__noinline__]] void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
     double w[194];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -1868,7 +1868,7 @@ void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_
     detail::constraint_jacobian_part0(A, w);
 }
 
-void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
+[[gnu::__noinline__]] void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
     double w[319];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -1966,7 +1966,7 @@ namespace detail {
 }
 }  // namespace detail
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+[[gnu::__noinline__]] int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T, W = L^-1 A^T and
     // y = L^-1 (Q - h), (W^T W) lambda = W^T y - r and qdd = L^-T (y - W lambda), unrolled
     // over the structure of L and of A.
@@ -2015,7 +2015,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     return 0;
 }
 
-int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
+[[gnu::__noinline__]] int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = nullptr;
@@ -2076,7 +2076,7 @@ namespace detail {
 }
 }  // namespace detail
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+[[gnu::__noinline__]] int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -2122,7 +2122,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     return detail::linearization_status(A, B);
 }
 
-void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
+[[gnu::__noinline__]] void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     double w[324];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -2162,7 +2162,7 @@ void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/
     detail::input_matrix_part0(B);
 }
 
-int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -2201,7 +2201,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     return 0;
 }
 
-int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!detail::is_finite(dt)) return 3;
@@ -2219,7 +2219,7 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     return 0;
 }
 
-int radau_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -2299,7 +2299,7 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     return 5;
 }
 
-int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -2353,7 +2353,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     return 0;
 }
 
-int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -2386,7 +2386,7 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     return 0;
 }
 
-int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // exp([[A, B], [0, 0]] dt) = [[Ad, Bd], [0, I]]. Its lower rows stay [0, I], so only the
     // upper n rows are kept (E below). Scaling and squaring: X = [A, B] dt / 2^s with the
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in
@@ -2444,7 +2444,7 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
     return 0;
 }
 
-void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
+[[gnu::__noinline__]] void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
     double w[136];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -2495,7 +2495,7 @@ namespace detail {
 
 namespace detail {
 // project_state's work, in place (q, qd partly moved when it fails).
-static double project_state_in_place(double* q, double* qd, const Parameters& p) {
+[[gnu::__noinline__]] static double project_state_in_place(double* q, double* qd, const Parameters& p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -2527,7 +2527,7 @@ static double project_state_in_place(double* q, double* qd, const Parameters& p)
 }
 }  // namespace detail
 
-double project_state(double* q, double* qd, const Parameters& p) {
+[[gnu::__noinline__]] double project_state(double* q, double* qd, const Parameters& p) {
     // The work on copies: q and qd are written only when it succeeds with finite values.
     double q1[nq], qd1[nq];
     for (int i = 0; i < nq; ++i) {
@@ -2545,7 +2545,7 @@ double project_state(double* q, double* qd, const Parameters& p) {
     return left;
 }
 
-void output_tip_position(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
+[[gnu::__noinline__]] void output_tip_position(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
     double w[134];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -2560,7 +2560,7 @@ void output_tip_position(const double* q, const double* /*qd*/, const Parameters
     detail::output_tip_position_part0(out, w);
 }
 
-void output_tip_position_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT J) {
+[[gnu::__noinline__]] void output_tip_position_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT J) {
     double w[194];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -2575,7 +2575,7 @@ void output_tip_position_jacobian(const double* q, const Parameters& /*p*/, doub
     detail::output_tip_position_jacobian_part0(J, w);
 }
 
-void output_tip_position_drift(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT a) {
+[[gnu::__noinline__]] void output_tip_position_drift(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT a) {
     double w[228];
     detail::shared_part0(q, w);
     detail::shared_part1(w);

@@ -18,7 +18,7 @@ namespace cart_pendulum {
 inline constexpr int nq = 2, nu = 1, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xc3f7cb42133ddd85ull;
+inline constexpr unsigned long long pair_stamp = 0xf060f5e78dda519aull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -52,6 +52,37 @@ struct Parameters {
     double l = 0.5;
     double g = 9.81;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 1192;  // arrays 0, temporaries 56, frames 112, libm 1024
+inline constexpr unsigned long coriolis_matrix = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long potential_gradient = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long bias_forces = 1192;  // arrays 0, temporaries 56, frames 112, libm 1024
+inline constexpr unsigned long generalized_forces = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long kinetic_energy = 1208;  // arrays 0, temporaries 72, frames 112, libm 1024
+inline constexpr unsigned long potential_energy = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long forward_dynamics = 1424;  // arrays 0, temporaries 224, frames 176, libm 1024
+inline constexpr unsigned long state_derivative = 1840;  // arrays 16, temporaries 512, frames 288, libm 1024
+inline constexpr unsigned long linearization = 2304;  // arrays 152, temporaries 840, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 1216;  // arrays 0, temporaries 80, frames 112, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 1192;  // arrays 0, temporaries 56, frames 112, libm 1024
+inline constexpr unsigned long input_matrix = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long rk4_step = 2096;  // arrays 160, temporaries 624, frames 288, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 1880;  // arrays 48, temporaries 520, frames 288, libm 1024
+inline constexpr unsigned long radau_step = 3744;  // arrays 1224, temporaries 1096, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 3576;  // arrays 1048, temporaries 1104, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 3208;  // arrays 520, temporaries 1264, frames 400, libm 1024
+inline constexpr unsigned long zoh_discretization = 2064;  // arrays 480, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long output_bob_position = 1176;  // arrays 0, temporaries 40, frames 112, libm 1024
+inline constexpr unsigned long output_bob_position_jacobian = 1192;  // arrays 0, temporaries 56, frames 112, libm 1024
+inline constexpr unsigned long output_bob_position_drift = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long output_power = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

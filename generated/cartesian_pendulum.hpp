@@ -18,7 +18,7 @@ namespace cartesian_pendulum {
 inline constexpr int nq = 2, nu = 0, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xff778af4d8516ac7ull;
+inline constexpr unsigned long long pair_stamp = 0x96108941539a0947ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -49,6 +49,41 @@ struct Parameters {
     double alpha_c = 10.0;
     double beta_c = 10.0;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long coriolis_matrix = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long potential_gradient = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long bias_forces = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long generalized_forces = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long kinetic_energy = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long potential_energy = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long constraint_residuals = 136;  // arrays 0, temporaries 24, frames 112, libm 0
+inline constexpr unsigned long constraint_jacobian = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long semi_implicit_system = 208;  // arrays 0, temporaries 96, frames 112, libm 0
+inline constexpr unsigned long forward_dynamics = 1488;  // arrays 168, temporaries 984, frames 336, libm 0
+inline constexpr unsigned long state_derivative = 1680;  // arrays 184, temporaries 1048, frames 448, libm 0
+inline constexpr unsigned long linearization = 2384;  // arrays 384, temporaries 1552, frames 448, libm 0
+inline constexpr unsigned long inverse_dynamics = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long inverse_dynamics_regressor = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long input_matrix = 64;  // arrays 0, temporaries 0, frames 64, libm 0
+inline constexpr unsigned long rk4_step = 1936;  // arrays 328, temporaries 1160, frames 448, libm 0
+inline constexpr unsigned long symplectic_euler_step = 1720;  // arrays 216, temporaries 1056, frames 448, libm 0
+inline constexpr unsigned long radau_step = 3824;  // arrays 1456, temporaries 1808, frames 560, libm 0
+inline constexpr unsigned long rk4_step_jacobian = 3656;  // arrays 1280, temporaries 1816, frames 560, libm 0
+inline constexpr unsigned long symplectic_euler_step_jacobian = 3064;  // arrays 752, temporaries 1752, frames 560, libm 0
+inline constexpr unsigned long zoh_discretization = 1968;  // arrays 384, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long constraint_velocity = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long project_state = 1456;  // arrays 224, temporaries 784, frames 448, libm 0
+inline constexpr unsigned long output_angle = 1168;  // arrays 0, temporaries 32, frames 112, libm 1024
+inline constexpr unsigned long output_angle_jacobian = 136;  // arrays 0, temporaries 24, frames 112, libm 0
+inline constexpr unsigned long output_angle_drift = 152;  // arrays 0, temporaries 40, frames 112, libm 0
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

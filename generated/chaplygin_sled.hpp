@@ -18,7 +18,7 @@ namespace chaplygin_sled {
 inline constexpr int nq = 3, nu = 2, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x849ebc6b52801b80ull;
+inline constexpr unsigned long long pair_stamp = 0x1d7d69937542c434ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -47,6 +47,38 @@ struct Parameters {
     double J = 0.04;
     double a = 0.25;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 184;  // arrays 0, temporaries 72, frames 112, libm 0
+inline constexpr unsigned long coriolis_matrix = 184;  // arrays 0, temporaries 72, frames 112, libm 0
+inline constexpr unsigned long potential_gradient = 136;  // arrays 0, temporaries 24, frames 112, libm 0
+inline constexpr unsigned long bias_forces = 136;  // arrays 0, temporaries 24, frames 112, libm 0
+inline constexpr unsigned long generalized_forces = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long kinetic_energy = 160;  // arrays 0, temporaries 48, frames 112, libm 0
+inline constexpr unsigned long potential_energy = 120;  // arrays 0, temporaries 8, frames 112, libm 0
+inline constexpr unsigned long constraint_residuals = 1200;  // arrays 0, temporaries 64, frames 112, libm 1024
+inline constexpr unsigned long constraint_jacobian = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long semi_implicit_system = 1328;  // arrays 0, temporaries 192, frames 112, libm 1024
+inline constexpr unsigned long forward_dynamics = 2800;  // arrays 288, temporaries 1152, frames 336, libm 1024
+inline constexpr unsigned long state_derivative = 3000;  // arrays 312, temporaries 1216, frames 448, libm 1024
+inline constexpr unsigned long linearization = 4160;  // arrays 736, temporaries 1952, frames 448, libm 1024
+inline constexpr unsigned long inverse_dynamics = 1192;  // arrays 0, temporaries 56, frames 112, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 160;  // arrays 0, temporaries 48, frames 112, libm 0
+inline constexpr unsigned long input_matrix = 1208;  // arrays 0, temporaries 72, frames 112, libm 1024
+inline constexpr unsigned long rk4_step = 3328;  // arrays 528, temporaries 1328, frames 448, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 3056;  // arrays 360, temporaries 1224, frames 448, libm 1024
+inline constexpr unsigned long radau_step = 6736;  // arrays 2944, temporaries 2208, frames 560, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 6424;  // arrays 2624, temporaries 2216, frames 560, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 5312;  // arrays 1576, temporaries 2152, frames 560, libm 1024
+inline constexpr unsigned long zoh_discretization = 2736;  // arrays 1152, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long constraint_velocity = 1200;  // arrays 0, temporaries 64, frames 112, libm 1024
+inline constexpr unsigned long project_state = 2920;  // arrays 352, temporaries 1096, frames 448, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

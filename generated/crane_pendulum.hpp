@@ -18,7 +18,7 @@ namespace crane_pendulum {
 inline constexpr int nq = 2, nu = 0, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x9c4f34481817d01eull;
+inline constexpr unsigned long long pair_stamp = 0xb60b53de0174c633ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -51,6 +51,44 @@ struct Parameters {
     double alpha_c = 10.0;
     double beta_c = 10.0;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long coriolis_matrix = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long potential_gradient = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long bias_forces = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long generalized_forces = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long kinetic_energy = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long potential_energy = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long constraint_residuals = 1192;  // arrays 0, temporaries 56, frames 112, libm 1024
+inline constexpr unsigned long constraint_jacobian = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long semi_implicit_system = 1272;  // arrays 0, temporaries 136, frames 112, libm 1024
+inline constexpr unsigned long forward_dynamics = 2552;  // arrays 168, temporaries 1024, frames 336, libm 1024
+inline constexpr unsigned long state_derivative = 2744;  // arrays 184, temporaries 1088, frames 448, libm 1024
+inline constexpr unsigned long linearization = 3448;  // arrays 384, temporaries 1592, frames 448, libm 1024
+inline constexpr unsigned long inverse_dynamics = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long inverse_dynamics_regressor = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long input_matrix = 64;  // arrays 0, temporaries 0, frames 64, libm 0
+inline constexpr unsigned long rk4_step = 3000;  // arrays 328, temporaries 1200, frames 448, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 2784;  // arrays 216, temporaries 1096, frames 448, libm 1024
+inline constexpr unsigned long radau_step = 4888;  // arrays 1456, temporaries 1848, frames 560, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 4720;  // arrays 1280, temporaries 1856, frames 560, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 4128;  // arrays 752, temporaries 1792, frames 560, libm 1024
+inline constexpr unsigned long zoh_discretization = 1968;  // arrays 384, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long constraint_velocity = 1216;  // arrays 0, temporaries 80, frames 112, libm 1024
+inline constexpr unsigned long project_state = 2640;  // arrays 224, temporaries 944, frames 448, libm 1024
+inline constexpr unsigned long output_rope_length = 1168;  // arrays 0, temporaries 32, frames 112, libm 1024
+inline constexpr unsigned long output_rope_length_jacobian = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long output_rope_length_drift = 1160;  // arrays 0, temporaries 24, frames 112, libm 1024
+inline constexpr unsigned long output_bob_over_rope = 1192;  // arrays 0, temporaries 56, frames 112, libm 1024
+inline constexpr unsigned long output_bob_over_rope_jacobian = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long output_bob_over_rope_drift = 1224;  // arrays 0, temporaries 88, frames 112, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(double t, const double* q, const Parameters& p, double* LAGC_RESTRICT M);

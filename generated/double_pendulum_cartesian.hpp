@@ -18,7 +18,7 @@ namespace double_pendulum_cartesian {
 inline constexpr int nq = 4, nu = 0, nc = 2;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xacacbba49ed3c2b8ull;
+inline constexpr unsigned long long pair_stamp = 0x8c16c453c6c4a840ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -47,6 +47,38 @@ struct Parameters {
     double alpha_c = 10.0;
     double beta_c = 10.0;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 240;  // arrays 0, temporaries 128, frames 112, libm 0
+inline constexpr unsigned long coriolis_matrix = 240;  // arrays 0, temporaries 128, frames 112, libm 0
+inline constexpr unsigned long potential_gradient = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long bias_forces = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long generalized_forces = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long kinetic_energy = 168;  // arrays 0, temporaries 56, frames 112, libm 0
+inline constexpr unsigned long potential_energy = 160;  // arrays 0, temporaries 48, frames 112, libm 0
+inline constexpr unsigned long constraint_residuals = 176;  // arrays 0, temporaries 64, frames 112, libm 0
+inline constexpr unsigned long constraint_jacobian = 192;  // arrays 0, temporaries 80, frames 112, libm 0
+inline constexpr unsigned long semi_implicit_system = 368;  // arrays 0, temporaries 256, frames 112, libm 0
+inline constexpr unsigned long forward_dynamics = 2192;  // arrays 544, temporaries 1312, frames 336, libm 0
+inline constexpr unsigned long state_derivative = 2400;  // arrays 576, temporaries 1376, frames 448, libm 0
+inline constexpr unsigned long linearization = 4008;  // arrays 1312, temporaries 2248, frames 448, libm 0
+inline constexpr unsigned long inverse_dynamics = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long inverse_dynamics_regressor = 176;  // arrays 0, temporaries 64, frames 112, libm 0
+inline constexpr unsigned long input_matrix = 64;  // arrays 0, temporaries 0, frames 64, libm 0
+inline constexpr unsigned long rk4_step = 2800;  // arrays 864, temporaries 1488, frames 448, libm 0
+inline constexpr unsigned long symplectic_euler_step = 2472;  // arrays 640, temporaries 1384, frames 448, libm 0
+inline constexpr unsigned long radau_step = 8008;  // arrays 4944, temporaries 2504, frames 560, libm 0
+inline constexpr unsigned long rk4_step_jacobian = 7136;  // arrays 4064, temporaries 2512, frames 560, libm 0
+inline constexpr unsigned long symplectic_euler_step_jacobian = 5568;  // arrays 2560, temporaries 2448, frames 560, libm 0
+inline constexpr unsigned long zoh_discretization = 3120;  // arrays 1536, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long constraint_velocity = 176;  // arrays 0, temporaries 64, frames 112, libm 0
+inline constexpr unsigned long project_state = 2480;  // arrays 736, temporaries 1296, frames 448, libm 0
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -18,7 +18,7 @@ namespace four_bar {
 inline constexpr int nq = 3, nu = 1, nc = 2;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x73bb72279d311593ull;
+inline constexpr unsigned long long pair_stamp = 0xa236ec475a87e20aull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -58,6 +58,41 @@ struct Parameters {
     double alpha_c = 20.0;
     double beta_c = 20.0;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 1264;  // arrays 0, temporaries 128, frames 112, libm 1024
+inline constexpr unsigned long coriolis_matrix = 1264;  // arrays 0, temporaries 128, frames 112, libm 1024
+inline constexpr unsigned long potential_gradient = 1232;  // arrays 0, temporaries 96, frames 112, libm 1024
+inline constexpr unsigned long bias_forces = 1280;  // arrays 0, temporaries 144, frames 112, libm 1024
+inline constexpr unsigned long generalized_forces = 136;  // arrays 0, temporaries 24, frames 112, libm 0
+inline constexpr unsigned long kinetic_energy = 1264;  // arrays 0, temporaries 128, frames 112, libm 1024
+inline constexpr unsigned long potential_energy = 1248;  // arrays 0, temporaries 112, frames 112, libm 1024
+inline constexpr unsigned long constraint_residuals = 1240;  // arrays 0, temporaries 104, frames 112, libm 1024
+inline constexpr unsigned long constraint_jacobian = 1256;  // arrays 0, temporaries 120, frames 112, libm 1024
+inline constexpr unsigned long semi_implicit_system = 1392;  // arrays 0, temporaries 256, frames 112, libm 1024
+inline constexpr unsigned long forward_dynamics = 3272;  // arrays 376, temporaries 1536, frames 336, libm 1024
+inline constexpr unsigned long state_derivative = 3472;  // arrays 400, temporaries 1600, frames 448, libm 1024
+inline constexpr unsigned long linearization = 4880;  // arrays 936, temporaries 2472, frames 448, libm 1024
+inline constexpr unsigned long inverse_dynamics = 1288;  // arrays 0, temporaries 152, frames 112, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 1304;  // arrays 0, temporaries 168, frames 112, libm 1024
+inline constexpr unsigned long input_matrix = 136;  // arrays 0, temporaries 24, frames 112, libm 0
+inline constexpr unsigned long rk4_step = 3800;  // arrays 616, temporaries 1712, frames 448, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 3528;  // arrays 448, temporaries 1608, frames 448, libm 1024
+inline constexpr unsigned long radau_step = 7408;  // arrays 3096, temporaries 2728, frames 560, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 6952;  // arrays 2632, temporaries 2736, frames 560, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 5936;  // arrays 1680, temporaries 2672, frames 560, libm 1024
+inline constexpr unsigned long zoh_discretization = 2592;  // arrays 1008, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long constraint_velocity = 1256;  // arrays 0, temporaries 120, frames 112, libm 1024
+inline constexpr unsigned long project_state = 3568;  // arrays 544, temporaries 1552, frames 448, libm 1024
+inline constexpr unsigned long output_coupler_joint = 1200;  // arrays 0, temporaries 64, frames 112, libm 1024
+inline constexpr unsigned long output_coupler_joint_jacobian = 1232;  // arrays 0, temporaries 96, frames 112, libm 1024
+inline constexpr unsigned long output_coupler_joint_drift = 1232;  // arrays 0, temporaries 96, frames 112, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(friction_block::detail::pair_stamp == 0x3fa570bdb9f62565ull,
+static_assert(friction_block::detail::pair_stamp == 0x156019295e76a6fdull,
               "friction_block.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace friction_block {
@@ -209,7 +209,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     return 0;
 }
 
-int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
+[[gnu::__noinline__]] int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = nullptr;
@@ -226,7 +226,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     return 0;
 }
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+[[gnu::__noinline__]] int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd from forward_dynamics, then M dqdd/dx = J with J = -dR/dx, R = M qdd + h - Q
     // (qdd held fixed), for x = [q; qd; u]: M formed and factored again, 2 nq + nu solves.
     constexpr int m = 2 * nq + nu;
@@ -279,7 +279,7 @@ void input_matrix(const double* /*q*/, const double* /*qd*/, const double* u, co
     B[0] = 0.25*s4 - 0.5*s3*0.5*s4;
 }
 
-int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -318,7 +318,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     return 0;
 }
 
-int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!detail::is_finite(dt)) return 3;
@@ -336,7 +336,7 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     return 0;
 }
 
-int radau_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -416,7 +416,7 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     return 5;
 }
 
-int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -470,7 +470,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     return 0;
 }
 
-int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -503,7 +503,7 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     return 0;
 }
 
-int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // exp([[A, B], [0, 0]] dt) = [[Ad, Bd], [0, I]]. Its lower rows stay [0, I], so only the
     // upper n rows are kept (E below). Scaling and squaring: X = [A, B] dt / 2^s with the
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in

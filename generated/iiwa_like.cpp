@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(iiwa_like::detail::pair_stamp == 0x74e183e902aa9d74ull,
+static_assert(iiwa_like::detail::pair_stamp == 0x643ad4f72c55c714ull,
               "iiwa_like.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace iiwa_like {
@@ -2250,7 +2250,7 @@ static LAGC_PART_NOINLINE void dynamics_terms_part14(const double* u, const Para
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
-static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
+[[gnu::__noinline__]] static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
     double w[140];
     detail::dynamics_terms_part0(q, p, w);
     detail::dynamics_terms_part1(p, w);
@@ -2353,7 +2353,7 @@ static void solve_mass_matrix(const double* L, double* b) {
 }
 
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
-static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* M) {
+[[gnu::__noinline__]] static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* M) {
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
     // is left in M for the caller (linearization solves its columns with it).
     double b[nq];
@@ -2720,7 +2720,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part5(const Parameters& p, do
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J) {
+[[gnu::__noinline__]] static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J) {
     double w[749];
     detail::shared_part0(q, p, w);
     detail::shared_part1(p, w);
@@ -3648,7 +3648,7 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B) {
 }  // namespace detail
 
 
-void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
+[[gnu::__noinline__]] void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     double w[278];
     detail::shared_part0(q, p, w);
     detail::shared_part1(p, w);
@@ -3669,7 +3669,7 @@ void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) 
     detail::mass_matrix_part0(M, w);
 }
 
-void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
+[[gnu::__noinline__]] void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     double w[749];
     detail::shared_part0(q, p, w);
     detail::shared_part1(p, w);
@@ -3689,7 +3689,7 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     detail::coriolis_matrix_part0(C, w);
 }
 
-void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
+[[gnu::__noinline__]] void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     double w[122];
     detail::shared_part0(q, p, w);
     detail::shared_part1(p, w);
@@ -3699,7 +3699,7 @@ void potential_gradient(const double* q, const Parameters& p, double* LAGC_RESTR
     detail::potential_gradient_part0(p, dVdq, w);
 }
 
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
+[[gnu::__noinline__]] void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
     double w[795];
     detail::shared_part0(q, p, w);
     detail::shared_part1(p, w);
@@ -3723,7 +3723,7 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
     detail::generalized_forces_part0(u, Q);
 }
 
-double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
+[[gnu::__noinline__]] double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     double w[278];
     double result[1];
     detail::shared_part0(q, p, w);
@@ -3746,7 +3746,7 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     return result[0];
 }
 
-double potential_energy(const double* q, const Parameters& p) {
+[[gnu::__noinline__]] double potential_energy(const double* q, const Parameters& p) {
     double w[38];
     double result[1];
     detail::shared_part0(q, p, w);
@@ -3755,12 +3755,12 @@ double potential_energy(const double* q, const Parameters& p) {
     return result[0];
 }
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
+[[gnu::__noinline__]] int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     double M[nq * nq];
     return detail::forward_dynamics_factored(q, qd, u, p, qdd, M);
 }
 
-int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
+[[gnu::__noinline__]] int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = nullptr;
@@ -3777,7 +3777,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     return 0;
 }
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+[[gnu::__noinline__]] int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
     // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
     // factorisation, 2 nq + nu solves.
@@ -3797,7 +3797,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     return detail::linearization_status(A, B);
 }
 
-void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
+[[gnu::__noinline__]] void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     double w[795];
     detail::shared_part0(q, p, w);
     detail::shared_part1(p, w);
@@ -3823,7 +3823,7 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     detail::inverse_dynamics_part0(qdd, u, p, tau, w);
 }
 
-void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+[[gnu::__noinline__]] void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
     double w[781];
     detail::shared_part0(q, p, w);
     detail::shared_part1(p, w);
@@ -3848,7 +3848,7 @@ void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/
     detail::input_matrix_part0(B);
 }
 
-int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -3887,7 +3887,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     return 0;
 }
 
-int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!detail::is_finite(dt)) return 3;
@@ -3905,7 +3905,7 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     return 0;
 }
 
-int radau_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -3985,7 +3985,7 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     return 5;
 }
 
-int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -4039,7 +4039,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     return 0;
 }
 
-int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -4072,7 +4072,7 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     return 0;
 }
 
-int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // exp([[A, B], [0, 0]] dt) = [[Ad, Bd], [0, I]]. Its lower rows stay [0, I], so only the
     // upper n rows are kept (E below). Scaling and squaring: X = [A, B] dt / 2^s with the
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(kite_quaternion::detail::pair_stamp == 0x3596a294b95101b2ull,
+static_assert(kite_quaternion::detail::pair_stamp == 0xb69f3f8d1134bc80ull,
               "kite_quaternion.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace kite_quaternion {
@@ -655,7 +655,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part2(const dou
 
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+[[gnu::__noinline__]] static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
     double w[20];
     detail::forward_dynamics_quasi_velocities_part0(q, qd, p, D, H, x, l, w);
     detail::forward_dynamics_quasi_velocities_part1(q, qd, u, p, l, w);
@@ -858,7 +858,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part1(const double* q, const 
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J) {
+[[gnu::__noinline__]] static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J) {
     double w[118];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
@@ -1220,7 +1220,7 @@ static LAGC_PART_NOINLINE void output_angular_velocity_part0(double* out, double
 }  // namespace detail
 
 
-void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
+[[gnu::__noinline__]] void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     double w[96];
     detail::shared_part2(q, w);
     detail::shared_part3(q, w);
@@ -1229,7 +1229,7 @@ void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) 
     detail::mass_matrix_part0(p, M, w);
 }
 
-void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
+[[gnu::__noinline__]] void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     double w[114];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
@@ -1239,13 +1239,13 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     detail::coriolis_matrix_part0(C, w);
 }
 
-void potential_gradient(const double* /*q*/, const Parameters& p, double* LAGC_RESTRICT dVdq) {
+[[gnu::__noinline__]] void potential_gradient(const double* /*q*/, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     double w[40];
     detail::shared_part8(p, w);
     detail::potential_gradient_part0(dVdq, w);
 }
 
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
+[[gnu::__noinline__]] void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
     double w[65];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
@@ -1254,7 +1254,7 @@ void bias_forces(const double* q, const double* qd, const Parameters& p, double*
     detail::bias_forces_part0(h, w);
 }
 
-void generalized_forces(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT Q) {
+[[gnu::__noinline__]] void generalized_forces(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT Q) {
     double w[122];
     detail::shared_part0(q, qd, w);
     detail::shared_part2(q, w);
@@ -1271,7 +1271,7 @@ void generalized_forces(const double* q, const double* qd, const double* u, cons
     detail::generalized_forces_part0(qd, p, Q, w);
 }
 
-double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
+[[gnu::__noinline__]] double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     double w[99];
     double result[1];
     detail::shared_part0(q, qd, w);
@@ -1282,7 +1282,7 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     return result[0];
 }
 
-double potential_energy(const double* q, const Parameters& p) {
+[[gnu::__noinline__]] double potential_energy(const double* q, const Parameters& p) {
     double w[40];
     double result[1];
     detail::shared_part8(p, w);
@@ -1290,7 +1290,7 @@ double potential_energy(const double* q, const Parameters& p) {
     return result[0];
 }
 
-void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
+[[gnu::__noinline__]] void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& p, double* LAGC_RESTRICT c) {
     double w[26];
     detail::shared_part2(q, w);
     detail::shared_part5(w);
@@ -1298,13 +1298,13 @@ void constraint_residuals(const double* q, const double* /*qd*/, const Parameter
     detail::constraint_residuals_part0(c, w);
 }
 
-void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
+[[gnu::__noinline__]] void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
     double w[56];
     detail::shared_part11(q, w);
     detail::constraint_jacobian_part0(q, A, w);
 }
 
-void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
+[[gnu::__noinline__]] void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
     double w[128];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
@@ -1334,7 +1334,7 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     detail::semi_implicit_system_part0(q, u, p, K, rhs, w);
 }
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+[[gnu::__noinline__]] int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // In quasi-velocities a = K qdd (K block-diagonal), the system's independent parts each
     // solved alone: pivots D (all positive where the system is regular), qdd and lambda,
     // with no M, A or system of nq + nc unknowns formed.
@@ -1375,7 +1375,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     return 0;
 }
 
-int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
+[[gnu::__noinline__]] int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = nullptr;
@@ -1392,7 +1392,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     return 0;
 }
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+[[gnu::__noinline__]] int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -1441,7 +1441,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     return detail::linearization_status(A, B);
 }
 
-void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
+[[gnu::__noinline__]] void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     double w[126];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
@@ -1462,7 +1462,7 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     detail::inverse_dynamics_part0(q, qdd, p, tau, w);
 }
 
-void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+[[gnu::__noinline__]] void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
     double w[126];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);
@@ -1478,14 +1478,14 @@ void inverse_dynamics_regressor(const double* q, const double* qd, const double*
     detail::inverse_dynamics_regressor_part0(q, qd, qdd, p, Y, w);
 }
 
-void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
+[[gnu::__noinline__]] void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
     double w[56];
     detail::shared_part11(q, w);
     detail::shared_part28(w);
     detail::input_matrix_part0(B, w);
 }
 
-int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -1524,7 +1524,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     return 0;
 }
 
-int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!detail::is_finite(dt)) return 3;
@@ -1542,7 +1542,7 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     return 0;
 }
 
-int radau_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -1622,7 +1622,7 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     return 5;
 }
 
-int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -1676,7 +1676,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     return 0;
 }
 
-int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -1709,7 +1709,7 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     return 0;
 }
 
-int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // exp([[A, B], [0, 0]] dt) = [[Ad, Bd], [0, I]]. Its lower rows stay [0, I], so only the
     // upper n rows are kept (E below). Scaling and squaring: X = [A, B] dt / 2^s with the
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in
@@ -1767,7 +1767,7 @@ int zoh_discretization(const double* A, const double* B, double dt, double* LAGC
     return 0;
 }
 
-void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
+[[gnu::__noinline__]] void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
     double w[128];
     detail::shared_part7(q, qd, w);
     detail::shared_part12(q, qd, w);
@@ -1778,7 +1778,7 @@ void constraint_velocity(const double* q, const double* qd, const Parameters& /*
 
 namespace detail {
 // project_state's work, in place (q, qd partly moved when it fails).
-static double project_state_in_place(double* q, double* qd, const Parameters& p) {
+[[gnu::__noinline__]] static double project_state_in_place(double* q, double* qd, const Parameters& p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -1812,7 +1812,7 @@ static double project_state_in_place(double* q, double* qd, const Parameters& p)
 }
 }  // namespace detail
 
-double project_state(double* q, double* qd, const Parameters& p) {
+[[gnu::__noinline__]] double project_state(double* q, double* qd, const Parameters& p) {
     // The work on copies: q and qd are written only when it succeeds with finite values.
     double q1[nq], qd1[nq];
     for (int i = 0; i < nq; ++i) {
@@ -1842,7 +1842,7 @@ void output_position_drift(const double* /*q*/, const double* /*qd*/, const Para
     detail::output_position_drift_part0(a);
 }
 
-void output_angular_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
+[[gnu::__noinline__]] void output_angular_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT out) {
     double w[15];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(q, qd, w);

@@ -18,7 +18,7 @@ namespace kite_quaternion {
 inline constexpr int nq = 7, nu = 3, nc = 2;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x3596a294b95101b2ull;
+inline constexpr unsigned long long pair_stamp = 0xb69f3f8d1134bc80ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -61,6 +61,42 @@ struct Parameters {
     double c = 5.0;
     double k = 10.0;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 1200;  // arrays 768, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long coriolis_matrix = 1344;  // arrays 912, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long potential_gradient = 552;  // arrays 320, temporaries 56, frames 176, libm 0
+inline constexpr unsigned long bias_forces = 800;  // arrays 520, temporaries 104, frames 176, libm 0
+inline constexpr unsigned long generalized_forces = 1256;  // arrays 976, temporaries 104, frames 176, libm 0
+inline constexpr unsigned long kinetic_energy = 1080;  // arrays 800, temporaries 104, frames 176, libm 0
+inline constexpr unsigned long potential_energy = 520;  // arrays 328, temporaries 16, frames 176, libm 0
+inline constexpr unsigned long constraint_residuals = 416;  // arrays 208, temporaries 32, frames 176, libm 0
+inline constexpr unsigned long constraint_jacobian = 736;  // arrays 448, temporaries 112, frames 176, libm 0
+inline constexpr unsigned long semi_implicit_system = 1456;  // arrays 1024, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long forward_dynamics = 1056;  // arrays 304, temporaries 464, frames 288, libm 0
+inline constexpr unsigned long state_derivative = 1288;  // arrays 360, temporaries 528, frames 400, libm 0
+inline constexpr unsigned long linearization = 4512;  // arrays 2960, temporaries 1264, frames 288, libm 0
+inline constexpr unsigned long inverse_dynamics = 1304;  // arrays 1008, temporaries 120, frames 176, libm 0
+inline constexpr unsigned long inverse_dynamics_regressor = 1440;  // arrays 1008, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long input_matrix = 792;  // arrays 448, temporaries 168, frames 176, libm 0
+inline constexpr unsigned long rk4_step = 1904;  // arrays 864, temporaries 640, frames 400, libm 0
+inline constexpr unsigned long symplectic_euler_step = 1408;  // arrays 472, temporaries 536, frames 400, libm 0
+inline constexpr unsigned long radau_step = 15456;  // arrays 13536, temporaries 1520, frames 400, libm 0
+inline constexpr unsigned long rk4_step_jacobian = 13240;  // arrays 11312, temporaries 1528, frames 400, libm 0
+inline constexpr unsigned long symplectic_euler_step_jacobian = 8800;  // arrays 6936, temporaries 1464, frames 400, libm 0
+inline constexpr unsigned long zoh_discretization = 7296;  // arrays 5712, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long constraint_velocity = 1248;  // arrays 1024, temporaries 48, frames 176, libm 0
+inline constexpr unsigned long project_state = 2952;  // arrays 1832, temporaries 720, frames 400, libm 0
+inline constexpr unsigned long output_position = 200;  // arrays 0, temporaries 24, frames 176, libm 0
+inline constexpr unsigned long output_position_jacobian = 344;  // arrays 0, temporaries 168, frames 176, libm 0
+inline constexpr unsigned long output_position_drift = 200;  // arrays 0, temporaries 24, frames 176, libm 0
+inline constexpr unsigned long output_angular_velocity = 400;  // arrays 120, temporaries 104, frames 176, libm 0
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

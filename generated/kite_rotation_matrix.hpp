@@ -18,7 +18,7 @@ namespace kite_rotation_matrix {
 inline constexpr int nq = 12, nu = 3, nc = 7;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x0b3fca4c309b638eull;
+inline constexpr unsigned long long pair_stamp = 0x63c5ee9cd666b924ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -61,6 +61,42 @@ struct Parameters {
     double c = 5.0;
     double k = 10.0;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 1432;  // arrays 1000, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long coriolis_matrix = 1720;  // arrays 1288, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long potential_gradient = 528;  // arrays 256, temporaries 96, frames 176, libm 0
+inline constexpr unsigned long bias_forces = 984;  // arrays 664, temporaries 144, frames 176, libm 0
+inline constexpr unsigned long generalized_forces = 1408;  // arrays 1088, temporaries 144, frames 176, libm 0
+inline constexpr unsigned long kinetic_energy = 1424;  // arrays 1104, temporaries 144, frames 176, libm 0
+inline constexpr unsigned long potential_energy = 456;  // arrays 264, temporaries 16, frames 176, libm 0
+inline constexpr unsigned long constraint_residuals = 800;  // arrays 520, temporaries 104, frames 176, libm 0
+inline constexpr unsigned long constraint_jacobian = 1024;  // arrays 592, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long semi_implicit_system = 1848;  // arrays 1416, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long forward_dynamics = 1288;  // arrays 456, temporaries 544, frames 288, libm 0
+inline constexpr unsigned long state_derivative = 1560;  // arrays 552, temporaries 608, frames 400, libm 0
+inline constexpr unsigned long linearization = 10336;  // arrays 8648, temporaries 1400, frames 288, libm 0
+inline constexpr unsigned long inverse_dynamics = 1680;  // arrays 1360, temporaries 144, frames 176, libm 0
+inline constexpr unsigned long inverse_dynamics_regressor = 1792;  // arrays 1360, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long input_matrix = 432;  // arrays 0, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long rk4_step = 2536;  // arrays 1416, temporaries 720, frames 400, libm 0
+inline constexpr unsigned long symplectic_euler_step = 1760;  // arrays 744, temporaries 616, frames 400, libm 0
+inline constexpr unsigned long radau_step = 40320;  // arrays 38264, temporaries 1656, frames 400, libm 0
+inline constexpr unsigned long rk4_step_jacobian = 32664;  // arrays 30600, temporaries 1664, frames 400, libm 0
+inline constexpr unsigned long symplectic_euler_step_jacobian = 21304;  // arrays 19304, temporaries 1600, frames 400, libm 0
+inline constexpr unsigned long zoh_discretization = 17136;  // arrays 15552, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long constraint_velocity = 1784;  // arrays 1416, temporaries 192, frames 176, libm 0
+inline constexpr unsigned long project_state = 5928;  // arrays 4664, temporaries 864, frames 400, libm 0
+inline constexpr unsigned long output_position = 200;  // arrays 0, temporaries 24, frames 176, libm 0
+inline constexpr unsigned long output_position_jacobian = 432;  // arrays 0, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long output_position_drift = 200;  // arrays 0, temporaries 24, frames 176, libm 0
+inline constexpr unsigned long output_angular_velocity = 416;  // arrays 96, temporaries 144, frames 176, libm 0
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

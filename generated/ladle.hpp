@@ -18,7 +18,7 @@ namespace ladle {
 inline constexpr int nq = 2, nu = 0, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x2f9d3d4790e73c1dull;
+inline constexpr unsigned long long pair_stamp = 0x5c0c3bfc0106e9a4ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -45,6 +45,33 @@ struct Parameters {
     double k = 30.0;
     double g = 9.81;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 1192;  // arrays 0, temporaries 56, frames 112, libm 1024
+inline constexpr unsigned long coriolis_matrix = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long potential_gradient = 1200;  // arrays 0, temporaries 64, frames 112, libm 1024
+inline constexpr unsigned long bias_forces = 1208;  // arrays 0, temporaries 72, frames 112, libm 1024
+inline constexpr unsigned long generalized_forces = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long kinetic_energy = 1200;  // arrays 0, temporaries 64, frames 112, libm 1024
+inline constexpr unsigned long potential_energy = 1200;  // arrays 0, temporaries 64, frames 112, libm 1024
+inline constexpr unsigned long forward_dynamics = 1424;  // arrays 0, temporaries 224, frames 176, libm 1024
+inline constexpr unsigned long state_derivative = 1840;  // arrays 16, temporaries 512, frames 288, libm 1024
+inline constexpr unsigned long linearization = 2272;  // arrays 136, temporaries 824, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 1224;  // arrays 0, temporaries 88, frames 112, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 1208;  // arrays 0, temporaries 72, frames 112, libm 1024
+inline constexpr unsigned long input_matrix = 64;  // arrays 0, temporaries 0, frames 64, libm 0
+inline constexpr unsigned long rk4_step = 2096;  // arrays 160, temporaries 624, frames 288, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 1880;  // arrays 48, temporaries 520, frames 288, libm 1024
+inline constexpr unsigned long radau_step = 3712;  // arrays 1208, temporaries 1080, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 3544;  // arrays 1032, temporaries 1088, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 3176;  // arrays 504, temporaries 1248, frames 400, libm 1024
+inline constexpr unsigned long zoh_discretization = 1968;  // arrays 384, temporaries 272, frames 288, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -18,7 +18,7 @@ namespace panda_like {
 inline constexpr int nq = 7, nu = 7, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x81682521c0126a10ull;
+inline constexpr unsigned long long pair_stamp = 0x181c6a479b16373bull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -115,6 +115,33 @@ struct Parameters {
     double Jxz7 = -0.0011960000253560463;
     double Jyz7 = -0.0007409999963592647;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 4112;  // arrays 2336, temporaries 576, frames 176, libm 1024
+inline constexpr unsigned long coriolis_matrix = 7872;  // arrays 6184, temporaries 488, frames 176, libm 1024
+inline constexpr unsigned long potential_gradient = 2520;  // arrays 1064, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long bias_forces = 8208;  // arrays 6544, temporaries 464, frames 176, libm 1024
+inline constexpr unsigned long generalized_forces = 232;  // arrays 0, temporaries 56, frames 176, libm 0
+inline constexpr unsigned long kinetic_energy = 4120;  // arrays 2344, temporaries 576, frames 176, libm 1024
+inline constexpr unsigned long potential_energy = 2488;  // arrays 1112, temporaries 176, frames 176, libm 1024
+inline constexpr unsigned long forward_dynamics = 3832;  // arrays 1632, temporaries 824, frames 352, libm 1024
+inline constexpr unsigned long state_derivative = 4064;  // arrays 1688, temporaries 888, frames 464, libm 1024
+inline constexpr unsigned long linearization = 9944;  // arrays 7864, temporaries 768, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 8472;  // arrays 6544, temporaries 728, frames 176, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 7928;  // arrays 6400, temporaries 328, frames 176, libm 1024
+inline constexpr unsigned long input_matrix = 432;  // arrays 0, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long rk4_step = 4680;  // arrays 2192, temporaries 1000, frames 464, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 4184;  // arrays 1800, temporaries 896, frames 464, libm 1024
+inline constexpr unsigned long radau_step = 21336;  // arrays 18888, temporaries 1024, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 20464;  // arrays 18008, temporaries 1032, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 15128;  // arrays 12736, temporaries 968, frames 400, libm 1024
+inline constexpr unsigned long zoh_discretization = 8640;  // arrays 7056, temporaries 272, frames 288, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

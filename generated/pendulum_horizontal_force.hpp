@@ -18,7 +18,7 @@ namespace pendulum_horizontal_force {
 inline constexpr int nq = 1, nu = 1, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x3107b46cb7ca19f0ull;
+inline constexpr unsigned long long pair_stamp = 0x85e03b24247e895full;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -47,6 +47,33 @@ struct Parameters {
     double l = 0.5;
     double g = 9.81;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long coriolis_matrix = 120;  // arrays 0, temporaries 8, frames 112, libm 0
+inline constexpr unsigned long potential_gradient = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long bias_forces = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long generalized_forces = 1176;  // arrays 0, temporaries 40, frames 112, libm 1024
+inline constexpr unsigned long kinetic_energy = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long potential_energy = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long forward_dynamics = 1344;  // arrays 0, temporaries 144, frames 176, libm 1024
+inline constexpr unsigned long state_derivative = 1672;  // arrays 8, temporaries 352, frames 288, libm 1024
+inline constexpr unsigned long linearization = 1912;  // arrays 56, temporaries 544, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 1200;  // arrays 0, temporaries 64, frames 112, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 1176;  // arrays 0, temporaries 40, frames 112, libm 1024
+inline constexpr unsigned long input_matrix = 1168;  // arrays 0, temporaries 32, frames 112, libm 1024
+inline constexpr unsigned long rk4_step = 1856;  // arrays 80, temporaries 464, frames 288, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 1696;  // arrays 24, temporaries 360, frames 288, libm 1024
+inline constexpr unsigned long radau_step = 2648;  // arrays 424, temporaries 800, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 2640;  // arrays 408, temporaries 808, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 2488;  // arrays 176, temporaries 888, frames 400, libm 1024
+inline constexpr unsigned long zoh_discretization = 1728;  // arrays 144, temporaries 272, frames 288, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -18,7 +18,7 @@ namespace planar_arm {
 inline constexpr int nq = 2, nu = 2, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x972cb8b03da2aabeull;
+inline constexpr unsigned long long pair_stamp = 0x350449e1795cf3f6ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -53,6 +53,36 @@ struct Parameters {
     double l2 = 0.4;
     double g = 9.81;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 1248;  // arrays 0, temporaries 112, frames 112, libm 1024
+inline constexpr unsigned long coriolis_matrix = 1256;  // arrays 0, temporaries 120, frames 112, libm 1024
+inline constexpr unsigned long potential_gradient = 1216;  // arrays 0, temporaries 80, frames 112, libm 1024
+inline constexpr unsigned long bias_forces = 1272;  // arrays 0, temporaries 136, frames 112, libm 1024
+inline constexpr unsigned long generalized_forces = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long kinetic_energy = 1248;  // arrays 0, temporaries 112, frames 112, libm 1024
+inline constexpr unsigned long potential_energy = 1216;  // arrays 0, temporaries 80, frames 112, libm 1024
+inline constexpr unsigned long forward_dynamics = 1456;  // arrays 0, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long state_derivative = 1904;  // arrays 16, temporaries 576, frames 288, libm 1024
+inline constexpr unsigned long linearization = 2592;  // arrays 168, temporaries 1112, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 1320;  // arrays 0, temporaries 184, frames 112, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 1320;  // arrays 0, temporaries 184, frames 112, libm 1024
+inline constexpr unsigned long input_matrix = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long rk4_step = 2160;  // arrays 160, temporaries 688, frames 288, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 1944;  // arrays 48, temporaries 584, frames 288, libm 1024
+inline constexpr unsigned long radau_step = 4064;  // arrays 1272, temporaries 1368, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 3992;  // arrays 1192, temporaries 1376, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 3592;  // arrays 600, temporaries 1568, frames 400, libm 1024
+inline constexpr unsigned long zoh_discretization = 2160;  // arrays 576, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long output_tip = 1200;  // arrays 0, temporaries 64, frames 112, libm 1024
+inline constexpr unsigned long output_tip_jacobian = 1232;  // arrays 0, temporaries 96, frames 112, libm 1024
+inline constexpr unsigned long output_tip_drift = 1232;  // arrays 0, temporaries 96, frames 112, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quadrotor_world_axes::detail::pair_stamp == 0x2522430953be5b30ull,
+static_assert(quadrotor_world_axes::detail::pair_stamp == 0x79cdf2a8e8eff178ull,
               "quadrotor_world_axes.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quadrotor_world_axes {
@@ -1301,7 +1301,7 @@ static LAGC_PART_NOINLINE void dynamics_terms_part8(const double* qd, const doub
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
-static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
+[[gnu::__noinline__]] static void dynamics_terms(const double* q, const double* qd, const double* u, const Parameters& p, double* M, double* b) {
     double w[173];
     detail::dynamics_terms_part0(q, u, p, M, b, w);
     detail::dynamics_terms_part1(qd, p, M, w);
@@ -1373,7 +1373,7 @@ static void solve_mass_matrix(const double* L, double* b) {
 }
 
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
-static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* M) {
+[[gnu::__noinline__]] static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* M) {
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
     // is left in M for the caller (linearization solves its columns with it).
     double b[nq];
@@ -2378,7 +2378,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part10(const double* qd, cons
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J) {
+[[gnu::__noinline__]] static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J) {
     double w[695];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -2727,7 +2727,7 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B, double* w) {
 }  // namespace detail
 
 
-void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
+[[gnu::__noinline__]] void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     double w[398];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -2748,7 +2748,7 @@ void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) 
     detail::mass_matrix_part0(p, M, w);
 }
 
-void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
+[[gnu::__noinline__]] void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
     double w[399];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -2777,13 +2777,13 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     detail::coriolis_matrix_part1(C, w);
 }
 
-void potential_gradient(const double* /*q*/, const Parameters& p, double* LAGC_RESTRICT dVdq) {
+[[gnu::__noinline__]] void potential_gradient(const double* /*q*/, const Parameters& p, double* LAGC_RESTRICT dVdq) {
     double w[215];
     detail::shared_part23(p, w);
     detail::potential_gradient_part0(dVdq, w);
 }
 
-void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
+[[gnu::__noinline__]] void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
     double w[359];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -2816,7 +2816,7 @@ void bias_forces(const double* q, const double* qd, const Parameters& p, double*
     detail::bias_forces_part0(h, w);
 }
 
-void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
+[[gnu::__noinline__]] void generalized_forces(const double* q, const double* /*qd*/, const double* u, const Parameters& /*p*/, double* LAGC_RESTRICT Q) {
     double w[390];
     detail::shared_part0(q, w);
     detail::shared_part2(w);
@@ -2828,7 +2828,7 @@ void generalized_forces(const double* q, const double* /*qd*/, const double* u, 
     detail::generalized_forces_part0(u, Q, w);
 }
 
-double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
+[[gnu::__noinline__]] double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     double w[394];
     double result[1];
     detail::shared_part0(q, w);
@@ -2852,7 +2852,7 @@ double kinetic_energy(const double* q, const double* qd, const Parameters& p) {
     return result[0];
 }
 
-double potential_energy(const double* q, const Parameters& p) {
+[[gnu::__noinline__]] double potential_energy(const double* q, const Parameters& p) {
     double w[215];
     double result[1];
     detail::shared_part23(p, w);
@@ -2860,12 +2860,12 @@ double potential_energy(const double* q, const Parameters& p) {
     return result[0];
 }
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
+[[gnu::__noinline__]] int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT /*lambda*/) {
     double M[nq * nq];
     return detail::forward_dynamics_factored(q, qd, u, p, qdd, M);
 }
 
-int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
+[[gnu::__noinline__]] int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = nullptr;
@@ -2882,7 +2882,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     return 0;
 }
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+[[gnu::__noinline__]] int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
     // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
     // factorisation, 2 nq + nu solves.
@@ -2902,7 +2902,7 @@ int linearization(const double* q, const double* qd, const double* u, const Para
     return detail::linearization_status(A, B);
 }
 
-void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
+[[gnu::__noinline__]] void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
     double w[467];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -2940,7 +2940,7 @@ void inverse_dynamics(const double* q, const double* qd, const double* qdd, cons
     detail::inverse_dynamics_part0(qdd, u, p, tau, w);
 }
 
-void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
+[[gnu::__noinline__]] void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& p, double* LAGC_RESTRICT Y) {
     double w[467];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -2967,7 +2967,7 @@ void inverse_dynamics_regressor(const double* q, const double* qd, const double*
     detail::inverse_dynamics_regressor_part3(qdd, Y, w);
 }
 
-void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
+[[gnu::__noinline__]] void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, const Parameters& /*p*/, double* LAGC_RESTRICT B) {
     double w[469];
     detail::shared_part0(q, w);
     detail::shared_part1(w);
@@ -2978,7 +2978,7 @@ void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, co
     detail::input_matrix_part0(B, w);
 }
 
-int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -3017,7 +3017,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     return 0;
 }
 
-int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!detail::is_finite(dt)) return 3;
@@ -3035,7 +3035,7 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     return 0;
 }
 
-int radau_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -3115,7 +3115,7 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     return 5;
 }
 
-int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -3169,7 +3169,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     return 0;
 }
 
-int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -3202,7 +3202,7 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     return 0;
 }
 
-int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // exp([[A, B], [0, 0]] dt) = [[Ad, Bd], [0, I]]. Its lower rows stay [0, I], so only the
     // upper n rows are kept (E below). Scaling and squaring: X = [A, B] dt / 2^s with the
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in

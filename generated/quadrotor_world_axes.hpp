@@ -18,7 +18,7 @@ namespace quadrotor_world_axes {
 inline constexpr int nq = 6, nu = 4, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x2522430953be5b30ull;
+inline constexpr unsigned long long pair_stamp = 0x79cdf2a8e8eff178ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -50,6 +50,33 @@ struct Parameters {
     double Jz = 0.021;
     double Jxy = 3e-04;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 4640;  // arrays 3184, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long coriolis_matrix = 4720;  // arrays 3192, temporaries 328, frames 176, libm 1024
+inline constexpr unsigned long potential_gradient = 1944;  // arrays 1720, temporaries 48, frames 176, libm 0
+inline constexpr unsigned long bias_forces = 4328;  // arrays 2872, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long generalized_forces = 4432;  // arrays 3120, temporaries 112, frames 176, libm 1024
+inline constexpr unsigned long kinetic_energy = 4568;  // arrays 3160, temporaries 208, frames 176, libm 1024
+inline constexpr unsigned long potential_energy = 1920;  // arrays 1728, temporaries 16, frames 176, libm 0
+inline constexpr unsigned long forward_dynamics = 3696;  // arrays 1720, temporaries 600, frames 352, libm 1024
+inline constexpr unsigned long state_derivative = 3920;  // arrays 1768, temporaries 664, frames 464, libm 1024
+inline constexpr unsigned long linearization = 8560;  // arrays 6712, temporaries 536, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 5192;  // arrays 3736, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 5192;  // arrays 3736, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long input_matrix = 5144;  // arrays 3752, temporaries 192, frames 176, libm 1024
+inline constexpr unsigned long rk4_step = 4464;  // arrays 2200, temporaries 776, frames 464, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 4024;  // arrays 1864, temporaries 672, frames 464, libm 1024
+inline constexpr unsigned long radau_step = 16944;  // arrays 14728, temporaries 792, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 15720;  // arrays 13496, temporaries 800, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 12088;  // arrays 9928, temporaries 736, frames 400, libm 1024
+inline constexpr unsigned long zoh_discretization = 6192;  // arrays 4608, temporaries 272, frames 288, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quaternion_body::detail::pair_stamp == 0x55dcbd43d5b741acull,
+static_assert(quaternion_body::detail::pair_stamp == 0xeecc401b7d30a1bdull,
               "quaternion_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quaternion_body {
@@ -125,7 +125,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part1(const dou
 
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
+[[gnu::__noinline__]] static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const Parameters& p, double* D, double* H, double* x, double* l) {
     double w[9];
     detail::forward_dynamics_quasi_velocities_part0(q, qd, u, p, D, H, l, w);
     detail::forward_dynamics_quasi_velocities_part1(q, qd, p, x, w);
@@ -133,7 +133,7 @@ static void forward_dynamics_quasi_velocities(const double* q, const double* qd,
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J) {
+[[gnu::__noinline__]] static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J) {
     J[4] = -8.0*(p.J1*q[1]*qd[1] + p.J3*q[3]*qd[3] + p.J2*q[2]*qd[2]);
     J[16] = -8.0*(p.J2*q[3]*qd[3] + p.J1*q[0]*qd[0] + p.J3*q[2]*qd[2]);
     J[28] = -8.0*(p.J2*q[0]*qd[0] + p.J3*q[1]*qd[1] + p.J1*q[3]*qd[3]);
@@ -562,7 +562,7 @@ void semi_implicit_system(const double* q, const double* qd, const double* u, co
     rhs[3] = 8.0*(p.J1*qd[2]*s19 + p.J3*qd[0]*s17 - p.J2*qd[1]*s18) + u[1]*s13 + u[2]*s9 - u[0]*s15;
 }
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+[[gnu::__noinline__]] int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // In quasi-velocities a = K qdd (K block-diagonal), the system's independent parts each
     // solved alone: pivots D (all positive where the system is regular), qdd and lambda,
     // with no M, A or system of nq + nc unknowns formed.
@@ -592,7 +592,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     return 0;
 }
 
-int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
+[[gnu::__noinline__]] int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = nullptr;
@@ -609,7 +609,7 @@ int state_derivative(const double* x, const double* u, const Parameters& p, doub
     return 0;
 }
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+[[gnu::__noinline__]] int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -714,7 +714,7 @@ void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, co
     B[11] = s6;
 }
 
-int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -753,7 +753,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     return 0;
 }
 
-int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!detail::is_finite(dt)) return 3;
@@ -771,7 +771,7 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     return 0;
 }
 
-int radau_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -851,7 +851,7 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     return 5;
 }
 
-int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -905,7 +905,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     return 0;
 }
 
-int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -938,7 +938,7 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     return 0;
 }
 
-int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // exp([[A, B], [0, 0]] dt) = [[Ad, Bd], [0, I]]. Its lower rows stay [0, I], so only the
     // upper n rows are kept (E below). Scaling and squaring: X = [A, B] dt / 2^s with the
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in
@@ -1002,7 +1002,7 @@ void constraint_velocity(const double* q, const double* qd, const Parameters& /*
 
 namespace detail {
 // project_state's work, in place (q, qd partly moved when it fails).
-static double project_state_in_place(double* q, double* qd, const Parameters& p) {
+[[gnu::__noinline__]] static double project_state_in_place(double* q, double* qd, const Parameters& p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -1036,7 +1036,7 @@ static double project_state_in_place(double* q, double* qd, const Parameters& p)
 }
 }  // namespace detail
 
-double project_state(double* q, double* qd, const Parameters& p) {
+[[gnu::__noinline__]] double project_state(double* q, double* qd, const Parameters& p) {
     // The work on copies: q and qd are written only when it succeeds with finite values.
     double q1[nq], qd1[nq];
     for (int i = 0; i < nq; ++i) {

@@ -18,7 +18,7 @@ namespace quaternion_body {
 inline constexpr int nq = 4, nu = 3, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x55dcbd43d5b741acull;
+inline constexpr unsigned long long pair_stamp = 0xeecc401b7d30a1bdull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -52,6 +52,39 @@ struct Parameters {
     double J3 = 0.15;
     double k = 10.0;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 344;  // arrays 0, temporaries 232, frames 112, libm 0
+inline constexpr unsigned long coriolis_matrix = 360;  // arrays 0, temporaries 248, frames 112, libm 0
+inline constexpr unsigned long potential_gradient = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long bias_forces = 224;  // arrays 0, temporaries 112, frames 112, libm 0
+inline constexpr unsigned long generalized_forces = 168;  // arrays 0, temporaries 56, frames 112, libm 0
+inline constexpr unsigned long kinetic_energy = 232;  // arrays 0, temporaries 120, frames 112, libm 0
+inline constexpr unsigned long potential_energy = 120;  // arrays 0, temporaries 8, frames 112, libm 0
+inline constexpr unsigned long constraint_residuals = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long constraint_jacobian = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long semi_implicit_system = 368;  // arrays 0, temporaries 256, frames 112, libm 0
+inline constexpr unsigned long forward_dynamics = 792;  // arrays 152, temporaries 352, frames 288, libm 0
+inline constexpr unsigned long state_derivative = 1000;  // arrays 184, temporaries 416, frames 400, libm 0
+inline constexpr unsigned long linearization = 2648;  // arrays 872, temporaries 1376, frames 400, libm 0
+inline constexpr unsigned long inverse_dynamics = 272;  // arrays 0, temporaries 160, frames 112, libm 0
+inline constexpr unsigned long inverse_dynamics_regressor = 256;  // arrays 0, temporaries 144, frames 112, libm 0
+inline constexpr unsigned long input_matrix = 264;  // arrays 0, temporaries 152, frames 112, libm 0
+inline constexpr unsigned long rk4_step = 1400;  // arrays 472, temporaries 528, frames 400, libm 0
+inline constexpr unsigned long symplectic_euler_step = 1072;  // arrays 248, temporaries 424, frames 400, libm 0
+inline constexpr unsigned long radau_step = 6776;  // arrays 4632, temporaries 1632, frames 512, libm 0
+inline constexpr unsigned long rk4_step_jacobian = 6288;  // arrays 4136, temporaries 1640, frames 512, libm 0
+inline constexpr unsigned long symplectic_euler_step_jacobian = 4464;  // arrays 2376, temporaries 1576, frames 512, libm 0
+inline constexpr unsigned long zoh_discretization = 3696;  // arrays 2112, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long constraint_velocity = 176;  // arrays 0, temporaries 64, frames 112, libm 0
+inline constexpr unsigned long project_state = 1736;  // arrays 288, temporaries 1112, frames 336, libm 0
+inline constexpr unsigned long output_angular_velocity = 176;  // arrays 0, temporaries 64, frames 112, libm 0
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -18,7 +18,7 @@ namespace rolling_wheel {
 inline constexpr int nq = 2, nu = 1, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x5ddd1b131e725fabull;
+inline constexpr unsigned long long pair_stamp = 0x60d211746a8c29bdull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -48,6 +48,38 @@ struct Parameters {
     double R = 0.2;
     double alpha_c = 5.0;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long coriolis_matrix = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long potential_gradient = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long bias_forces = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long generalized_forces = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long kinetic_energy = 152;  // arrays 0, temporaries 40, frames 112, libm 0
+inline constexpr unsigned long potential_energy = 120;  // arrays 0, temporaries 8, frames 112, libm 0
+inline constexpr unsigned long constraint_residuals = 136;  // arrays 0, temporaries 24, frames 112, libm 0
+inline constexpr unsigned long constraint_jacobian = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long semi_implicit_system = 216;  // arrays 0, temporaries 104, frames 112, libm 0
+inline constexpr unsigned long forward_dynamics = 1464;  // arrays 168, temporaries 960, frames 336, libm 0
+inline constexpr unsigned long state_derivative = 1656;  // arrays 184, temporaries 1024, frames 448, libm 0
+inline constexpr unsigned long linearization = 2368;  // arrays 408, temporaries 1512, frames 448, libm 0
+inline constexpr unsigned long inverse_dynamics = 136;  // arrays 0, temporaries 24, frames 112, libm 0
+inline constexpr unsigned long inverse_dynamics_regressor = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long input_matrix = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long rk4_step = 1912;  // arrays 328, temporaries 1136, frames 448, libm 0
+inline constexpr unsigned long symplectic_euler_step = 1696;  // arrays 216, temporaries 1032, frames 448, libm 0
+inline constexpr unsigned long radau_step = 3808;  // arrays 1480, temporaries 1768, frames 560, libm 0
+inline constexpr unsigned long rk4_step_jacobian = 3640;  // arrays 1304, temporaries 1776, frames 560, libm 0
+inline constexpr unsigned long symplectic_euler_step_jacobian = 3048;  // arrays 776, temporaries 1712, frames 560, libm 0
+inline constexpr unsigned long zoh_discretization = 2064;  // arrays 480, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long constraint_velocity = 136;  // arrays 0, temporaries 24, frames 112, libm 0
+inline constexpr unsigned long project_state = 1440;  // arrays 224, temporaries 768, frames 448, libm 0
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -18,7 +18,7 @@ namespace rotation_matrix_body {
 inline constexpr int nq = 9, nu = 3, nc = 6;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x44ef48a947b602aaull;
+inline constexpr unsigned long long pair_stamp = 0x008e3792c7f2f022ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -52,6 +52,39 @@ struct Parameters {
     double J3 = 0.15;
     double k = 10.0;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 1296;  // arrays 864, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long coriolis_matrix = 1632;  // arrays 1200, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long potential_gradient = 248;  // arrays 0, temporaries 72, frames 176, libm 0
+inline constexpr unsigned long bias_forces = 944;  // arrays 624, temporaries 144, frames 176, libm 0
+inline constexpr unsigned long generalized_forces = 1208;  // arrays 936, temporaries 96, frames 176, libm 0
+inline constexpr unsigned long kinetic_energy = 424;  // arrays 104, temporaries 144, frames 176, libm 0
+inline constexpr unsigned long potential_energy = 192;  // arrays 8, temporaries 8, frames 176, libm 0
+inline constexpr unsigned long constraint_residuals = 1192;  // arrays 944, temporaries 72, frames 176, libm 0
+inline constexpr unsigned long constraint_jacobian = 984;  // arrays 552, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long semi_implicit_system = 1712;  // arrays 1280, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long forward_dynamics = 1032;  // arrays 392, temporaries 352, frames 288, libm 0
+inline constexpr unsigned long state_derivative = 1280;  // arrays 464, temporaries 416, frames 400, libm 0
+inline constexpr unsigned long linearization = 7488;  // arrays 5832, temporaries 1368, frames 288, libm 0
+inline constexpr unsigned long inverse_dynamics = 1040;  // arrays 720, temporaries 144, frames 176, libm 0
+inline constexpr unsigned long inverse_dynamics_regressor = 1112;  // arrays 720, temporaries 216, frames 176, libm 0
+inline constexpr unsigned long input_matrix = 392;  // arrays 0, temporaries 216, frames 176, libm 0
+inline constexpr unsigned long rk4_step = 2040;  // arrays 1112, temporaries 528, frames 400, libm 0
+inline constexpr unsigned long symplectic_euler_step = 1432;  // arrays 608, temporaries 424, frames 400, libm 0
+inline constexpr unsigned long radau_step = 24896;  // arrays 22872, temporaries 1624, frames 400, libm 0
+inline constexpr unsigned long rk4_step_jacobian = 20888;  // arrays 18856, temporaries 1632, frames 400, libm 0
+inline constexpr unsigned long symplectic_euler_step_jacobian = 14064;  // arrays 12096, temporaries 1568, frames 400, libm 0
+inline constexpr unsigned long zoh_discretization = 10656;  // arrays 9072, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long constraint_velocity = 1600;  // arrays 1280, temporaries 144, frames 176, libm 0
+inline constexpr unsigned long project_state = 4584;  // arrays 3368, temporaries 816, frames 400, libm 0
+inline constexpr unsigned long output_angular_velocity = 416;  // arrays 96, temporaries 144, frames 176, libm 0
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -18,7 +18,7 @@ namespace simple_pendulum {
 inline constexpr int nq = 1, nu = 0, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x14bd44387b9bcb84ull;
+inline constexpr unsigned long long pair_stamp = 0xa5badc8047e7ea02ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -43,6 +43,33 @@ struct Parameters {
     double l = 0.5;
     double g = 9.81;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long coriolis_matrix = 120;  // arrays 0, temporaries 8, frames 112, libm 0
+inline constexpr unsigned long potential_gradient = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long bias_forces = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long generalized_forces = 120;  // arrays 0, temporaries 8, frames 112, libm 0
+inline constexpr unsigned long kinetic_energy = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long potential_energy = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long forward_dynamics = 1336;  // arrays 0, temporaries 136, frames 176, libm 1024
+inline constexpr unsigned long state_derivative = 1656;  // arrays 8, temporaries 336, frames 288, libm 1024
+inline constexpr unsigned long linearization = 1872;  // arrays 48, temporaries 512, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 1176;  // arrays 0, temporaries 40, frames 112, libm 1024
+inline constexpr unsigned long input_matrix = 64;  // arrays 0, temporaries 0, frames 64, libm 0
+inline constexpr unsigned long rk4_step = 1840;  // arrays 80, temporaries 448, frames 288, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 1680;  // arrays 24, temporaries 344, frames 288, libm 1024
+inline constexpr unsigned long radau_step = 2608;  // arrays 416, temporaries 768, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 2600;  // arrays 400, temporaries 776, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 2440;  // arrays 168, temporaries 848, frames 400, libm 1024
+inline constexpr unsigned long zoh_discretization = 1680;  // arrays 96, temporaries 272, frames 288, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

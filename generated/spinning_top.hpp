@@ -18,7 +18,7 @@ namespace spinning_top {
 inline constexpr int nq = 3, nu = 1, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xd6b4630c64e070f2ull;
+inline constexpr unsigned long long pair_stamp = 0xc747c64db17d3aafull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -53,6 +53,36 @@ struct Parameters {
     double I1 = 0.0012;
     double I3 = 6e-04;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 1264;  // arrays 0, temporaries 128, frames 112, libm 1024
+inline constexpr unsigned long coriolis_matrix = 1360;  // arrays 0, temporaries 224, frames 112, libm 1024
+inline constexpr unsigned long potential_gradient = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long bias_forces = 1304;  // arrays 0, temporaries 168, frames 112, libm 1024
+inline constexpr unsigned long generalized_forces = 1176;  // arrays 0, temporaries 40, frames 112, libm 1024
+inline constexpr unsigned long kinetic_energy = 1216;  // arrays 0, temporaries 80, frames 112, libm 1024
+inline constexpr unsigned long potential_energy = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long forward_dynamics = 1456;  // arrays 0, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long state_derivative = 1912;  // arrays 24, temporaries 576, frames 288, libm 1024
+inline constexpr unsigned long linearization = 2528;  // arrays 296, temporaries 920, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 1312;  // arrays 0, temporaries 176, frames 112, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 1352;  // arrays 0, temporaries 216, frames 112, libm 1024
+inline constexpr unsigned long input_matrix = 1176;  // arrays 0, temporaries 40, frames 112, libm 1024
+inline constexpr unsigned long rk4_step = 2240;  // arrays 240, temporaries 688, frames 288, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 1968;  // arrays 72, temporaries 584, frames 288, libm 1024
+inline constexpr unsigned long radau_step = 5056;  // arrays 2456, temporaries 1176, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 4600;  // arrays 1992, temporaries 1184, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 3840;  // arrays 1040, temporaries 1376, frames 400, libm 1024
+inline constexpr unsigned long zoh_discretization = 2592;  // arrays 1008, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long output_axis = 1208;  // arrays 0, temporaries 72, frames 112, libm 1024
+inline constexpr unsigned long output_axis_jacobian = 1256;  // arrays 0, temporaries 120, frames 112, libm 1024
+inline constexpr unsigned long output_axis_drift = 1216;  // arrays 0, temporaries 80, frames 112, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -18,7 +18,7 @@ namespace stiff_kite {
 inline constexpr int nq = 2, nu = 0, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x4992839345c7e8c5ull;
+inline constexpr unsigned long long pair_stamp = 0x44a0e741b0db7a5full;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -51,6 +51,41 @@ struct Parameters {
     double lift = 3.0;
     double k = 20.0;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long coriolis_matrix = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long potential_gradient = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long bias_forces = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long generalized_forces = 168;  // arrays 0, temporaries 56, frames 112, libm 0
+inline constexpr unsigned long kinetic_energy = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long potential_energy = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long constraint_residuals = 136;  // arrays 0, temporaries 24, frames 112, libm 0
+inline constexpr unsigned long constraint_jacobian = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long semi_implicit_system = 216;  // arrays 0, temporaries 104, frames 112, libm 0
+inline constexpr unsigned long forward_dynamics = 1544;  // arrays 168, temporaries 1040, frames 336, libm 0
+inline constexpr unsigned long state_derivative = 1736;  // arrays 184, temporaries 1104, frames 448, libm 0
+inline constexpr unsigned long linearization = 2440;  // arrays 384, temporaries 1608, frames 448, libm 0
+inline constexpr unsigned long inverse_dynamics = 168;  // arrays 0, temporaries 56, frames 112, libm 0
+inline constexpr unsigned long inverse_dynamics_regressor = 152;  // arrays 0, temporaries 40, frames 112, libm 0
+inline constexpr unsigned long input_matrix = 64;  // arrays 0, temporaries 0, frames 64, libm 0
+inline constexpr unsigned long rk4_step = 1992;  // arrays 328, temporaries 1216, frames 448, libm 0
+inline constexpr unsigned long symplectic_euler_step = 1776;  // arrays 216, temporaries 1112, frames 448, libm 0
+inline constexpr unsigned long radau_step = 3880;  // arrays 1456, temporaries 1864, frames 560, libm 0
+inline constexpr unsigned long rk4_step_jacobian = 3712;  // arrays 1280, temporaries 1872, frames 560, libm 0
+inline constexpr unsigned long symplectic_euler_step_jacobian = 3120;  // arrays 752, temporaries 1808, frames 560, libm 0
+inline constexpr unsigned long zoh_discretization = 1968;  // arrays 384, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long constraint_velocity = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long project_state = 1456;  // arrays 224, temporaries 784, frames 448, libm 0
+inline constexpr unsigned long output_kite = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+inline constexpr unsigned long output_kite_jacobian = 144;  // arrays 0, temporaries 32, frames 112, libm 0
+inline constexpr unsigned long output_kite_drift = 128;  // arrays 0, temporaries 16, frames 112, libm 0
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -18,7 +18,7 @@ namespace two_bar_linkage {
 inline constexpr int nq = 2, nu = 1, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xf92de68b58ea1525ull;
+inline constexpr unsigned long long pair_stamp = 0x18ec1efd3041aeaeull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -49,6 +49,33 @@ struct Parameters {
     double l2 = 0.5;
     double g = 9.81;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 1224;  // arrays 0, temporaries 88, frames 112, libm 1024
+inline constexpr unsigned long coriolis_matrix = 1232;  // arrays 0, temporaries 96, frames 112, libm 1024
+inline constexpr unsigned long potential_gradient = 1208;  // arrays 0, temporaries 72, frames 112, libm 1024
+inline constexpr unsigned long bias_forces = 1256;  // arrays 0, temporaries 120, frames 112, libm 1024
+inline constexpr unsigned long generalized_forces = 1192;  // arrays 0, temporaries 56, frames 112, libm 1024
+inline constexpr unsigned long kinetic_energy = 1240;  // arrays 0, temporaries 104, frames 112, libm 1024
+inline constexpr unsigned long potential_energy = 1216;  // arrays 0, temporaries 80, frames 112, libm 1024
+inline constexpr unsigned long forward_dynamics = 1456;  // arrays 0, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long state_derivative = 1904;  // arrays 16, temporaries 576, frames 288, libm 1024
+inline constexpr unsigned long linearization = 2512;  // arrays 152, temporaries 1048, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 1272;  // arrays 0, temporaries 136, frames 112, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 1256;  // arrays 0, temporaries 120, frames 112, libm 1024
+inline constexpr unsigned long input_matrix = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
+inline constexpr unsigned long rk4_step = 2160;  // arrays 160, temporaries 688, frames 288, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 1944;  // arrays 48, temporaries 584, frames 288, libm 1024
+inline constexpr unsigned long radau_step = 3952;  // arrays 1224, temporaries 1304, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 3784;  // arrays 1048, temporaries 1312, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 3448;  // arrays 520, temporaries 1504, frames 400, libm 1024
+inline constexpr unsigned long zoh_discretization = 2064;  // arrays 480, temporaries 272, frames 288, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -18,7 +18,7 @@ namespace ur5_like {
 inline constexpr int nq = 6, nu = 6, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xb6844c24f4f72567ull;
+inline constexpr unsigned long long pair_stamp = 0xe4ba3deb7f9bad0eull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -105,6 +105,33 @@ struct Parameters {
     double Jxz6 = -0.00010000088168253273;
     double Jyz6 = 9.99991209232067e-05;
 };
+
+// The stack each function needs, in bytes, with the functions it calls (double): lagc's
+// count of its arrays and of the temporaries live at once, plus stated margins: 112 B a
+// frame for saved registers and the return address, 32 values in a frame that computes
+// for what the compiler spills, and 1024 B where the math library is called (sin's range
+// reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
+namespace stack_bytes {
+inline constexpr unsigned long mass_matrix = 3616;  // arrays 1952, temporaries 464, frames 176, libm 1024
+inline constexpr unsigned long coriolis_matrix = 4832;  // arrays 3184, temporaries 448, frames 176, libm 1024
+inline constexpr unsigned long potential_gradient = 3256;  // arrays 1800, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long bias_forces = 3920;  // arrays 2128, temporaries 592, frames 176, libm 1024
+inline constexpr unsigned long generalized_forces = 224;  // arrays 0, temporaries 48, frames 176, libm 0
+inline constexpr unsigned long kinetic_energy = 3624;  // arrays 1960, temporaries 464, frames 176, libm 1024
+inline constexpr unsigned long potential_energy = 3552;  // arrays 2096, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long forward_dynamics = 3440;  // arrays 1288, temporaries 776, frames 352, libm 1024
+inline constexpr unsigned long state_derivative = 3664;  // arrays 1336, temporaries 840, frames 464, libm 1024
+inline constexpr unsigned long linearization = 6544;  // arrays 4424, temporaries 808, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 4096;  // arrays 2288, temporaries 608, frames 176, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 3784;  // arrays 2288, temporaries 296, frames 176, libm 1024
+inline constexpr unsigned long input_matrix = 432;  // arrays 0, temporaries 256, frames 176, libm 0
+inline constexpr unsigned long rk4_step = 4208;  // arrays 1768, temporaries 952, frames 464, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 3768;  // arrays 1432, temporaries 848, frames 464, libm 1024
+inline constexpr unsigned long radau_step = 15120;  // arrays 12632, temporaries 1064, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 14472;  // arrays 11976, temporaries 1072, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 10456;  // arrays 8024, temporaries 1008, frames 400, libm 1024
+inline constexpr unsigned long zoh_discretization = 6768;  // arrays 5184, temporaries 272, frames 288, libm 1024
+}  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.
 void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M);

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(wheeled_robot::detail::pair_stamp == 0xb191c9c9bcbb3b06ull,
+static_assert(wheeled_robot::detail::pair_stamp == 0xe3a9387078bf79acull,
               "wheeled_robot.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace wheeled_robot {
@@ -431,7 +431,7 @@ namespace detail {
 }
 }  // namespace detail
 
-int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+[[gnu::__noinline__]] int forward_dynamics(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T, W = L^-1 A^T and
     // y = L^-1 (Q - h), (W^T W) lambda = W^T y - r and qdd = L^-T (y - W lambda), unrolled
     // over the structure of L and of A.
@@ -477,7 +477,7 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     return 0;
 }
 
-int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
+[[gnu::__noinline__]] int state_derivative(const double* x, const double* u, const Parameters& p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = nullptr;
@@ -538,7 +538,7 @@ namespace detail {
 }
 }  // namespace detail
 
-int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+[[gnu::__noinline__]] int linearization(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -614,7 +614,7 @@ void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, co
     B[2] = s2;
 }
 
-int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -653,7 +653,7 @@ int rk4_step(double* x, const double* u, const Parameters& p, double dt) {
     return 0;
 }
 
-int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int symplectic_euler_step(double* x, const double* u, const Parameters& p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!detail::is_finite(dt)) return 3;
@@ -671,7 +671,7 @@ int symplectic_euler_step(double* x, const double* u, const Parameters& p, doubl
     return 0;
 }
 
-int radau_step(double* x, const double* u, const Parameters& p, double dt) {
+[[gnu::__noinline__]] int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -751,7 +751,7 @@ int radau_step(double* x, const double* u, const Parameters& p, double dt) {
     return 5;
 }
 
-int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -805,7 +805,7 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
     return 0;
 }
 
-int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -838,7 +838,7 @@ int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters&
     return 0;
 }
 
-int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+[[gnu::__noinline__]] int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // exp([[A, B], [0, 0]] dt) = [[Ad, Bd], [0, I]]. Its lower rows stay [0, I], so only the
     // upper n rows are kept (E below). Scaling and squaring: X = [A, B] dt / 2^s with the
     // 1-norm of [[A, B], [0, 0]] dt / 2^s at most 1/2, the Taylor series of degree 18 in
@@ -943,7 +943,7 @@ namespace detail {
 
 namespace detail {
 // project_state's work, in place (q, qd partly moved when it fails).
-static double project_state_in_place(double* q, double* qd, const Parameters& p) {
+[[gnu::__noinline__]] static double project_state_in_place(double* q, double* qd, const Parameters& p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -975,7 +975,7 @@ static double project_state_in_place(double* q, double* qd, const Parameters& p)
 }
 }  // namespace detail
 
-double project_state(double* q, double* qd, const Parameters& p) {
+[[gnu::__noinline__]] double project_state(double* q, double* qd, const Parameters& p) {
     // The work on copies: q and qd are written only when it succeeds with finite values.
     double q1[nq], qd1[nq];
     for (int i = 0; i < nq; ++i) {

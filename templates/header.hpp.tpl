@@ -23,6 +23,6 @@ inline constexpr unsigned long long pair_stamp = {stamp};
 {names}
 {parameters_comment}struct Parameters {{
 {parameter_fields}}};
-
+{stack}
 {declarations}
 }}  // namespace {ns}

@@ -21,6 +21,6 @@ inline constexpr int nq = {nq}, nu = {nu}, nc = {nc};
 {names}
 {parameters_comment}struct Parameters {{
 {parameter_fields}}};
-{detail}
+{stack}{detail}
 {definitions}
 }}  // namespace {ns}

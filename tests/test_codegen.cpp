@@ -284,9 +284,12 @@ TEST(Names, COutputRefusesAModelNameThatMakesAnAPIFunctionAHelper) {
 TEST(Templates, EveryTemplateRendersWithItsNames) {
     std::map<std::string, std::vector<std::string>> const names = {
         {"header.hpp.tpl",
-         {"source", "ns", "nq", "nu", "nc", "stamp", "names", "parameters_comment", "parameter_fields", "declarations"}},
+         {"source", "ns", "nq", "nu", "nc", "stamp", "names", "parameters_comment", "parameter_fields", "stack", "declarations"}},
         {"source.cpp.tpl", {"source", "header", "ns", "stamp", "detail", "definitions"}},
-        {"header_only.hpp.tpl", {"source", "ns", "using_math", "nq", "nu", "nc", "names", "parameters_comment", "parameter_fields", "detail", "definitions"}},
+        {"header_only.hpp.tpl", {"source", "ns", "using_math", "nq", "nu", "nc", "names", "parameters_comment", "parameter_fields", "stack", "detail", "definitions"}},
+        {"mcu.tpl#errno_guard", {}},
+        {"stack.tpl#block", {"scalar", "frame", "spill", "libm", "entries"}},
+        {"stack.tpl#entry", {"name", "total", "arrays", "temporaries", "frames", "libm"}},
         {"function.tpl", {"comment", "linkage", "result", "name", "parameters", "body"}},
         {"declaration.tpl", {"comment", "result", "name", "parameters"}},
         {"parameter_field.tpl", {"type", "name", "value"}},

@@ -11,10 +11,14 @@
 #define LAGC_RESTRICT restrict
 #endif
 /* Run-time twins that only a failure calls: never inlined, laid out cold. */
+/* Functions that hold arrays, or many temporaries: never inlined, so that their frames stay
+   as the stack figures count them. */
 #if defined(__GNUC__)
 #define LAGC_COLD __attribute__((__noinline__, __cold__))
+#define LAGC_NOINLINE __attribute__((__noinline__))
 #else
 #define LAGC_COLD
+#define LAGC_NOINLINE
 #endif
 
 enum { nq = arm_on_table_nq, nu = arm_on_table_nu, nc = arm_on_table_nc };
@@ -895,7 +899,7 @@ static LAGC_PART_NOINLINE void constraint_terms_part0(double* A, double* r, doub
 }
 
 // Constraint Jacobian and the right-hand side r of A qdd = r.
-static void constraint_terms(const double* q, const double* qd, const arm_on_table_parameters* p, double* A, double* r) {
+LAGC_NOINLINE static void constraint_terms(const double* q, const double* qd, const arm_on_table_parameters* p, double* A, double* r) {
     (void)p;
     double w[228];
     shared_part0(q, w);
@@ -1069,7 +1073,7 @@ static LAGC_PART_NOINLINE void dynamics_terms_part4(const double* qd, const doub
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
-static void dynamics_terms(const double* q, const double* qd, const double* u, const arm_on_table_parameters* p, double* M, double* b) {
+LAGC_NOINLINE static void dynamics_terms(const double* q, const double* qd, const double* u, const arm_on_table_parameters* p, double* M, double* b) {
     double w[68];
     dynamics_terms_part0(q, p, M, w);
     dynamics_terms_part1(qd, p, M, w);
@@ -1550,7 +1554,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part4(const double* qd, const
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const arm_on_table_parameters* p, const double* qdd, const double* lambda, double* J) {
+LAGC_NOINLINE static void linearization_terms(const double* q, const double* qd, const double* u, const arm_on_table_parameters* p, const double* qdd, const double* lambda, double* J) {
     (void)u;
     double w[319];
     shared_part0(q, w);
@@ -1733,7 +1737,7 @@ static LAGC_PART_NOINLINE void output_tip_position_drift_part0(const double* qd,
 #undef LAGC_PART_NOINLINE
 
 
-static void mass_matrix(const double* q, const arm_on_table_parameters* p, double* LAGC_RESTRICT M) {
+LAGC_NOINLINE static void mass_matrix(const double* q, const arm_on_table_parameters* p, double* LAGC_RESTRICT M) {
     double w[237];
     shared_part0(q, w);
     shared_part1(w);
@@ -1762,7 +1766,7 @@ void arm_on_table_mass_matrix(const double* q, const arm_on_table_parameters* p,
     mass_matrix(q, p, M);
 }
 
-static void coriolis_matrix(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT C) {
+LAGC_NOINLINE static void coriolis_matrix(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT C) {
     double w[332];
     shared_part0(q, w);
     shared_part1(w);
@@ -1796,7 +1800,7 @@ void arm_on_table_coriolis_matrix(const double* q, const double* qd, const arm_o
     coriolis_matrix(q, qd, p, C);
 }
 
-static void potential_gradient(const double* q, const arm_on_table_parameters* p, double* LAGC_RESTRICT dVdq) {
+LAGC_NOINLINE static void potential_gradient(const double* q, const arm_on_table_parameters* p, double* LAGC_RESTRICT dVdq) {
     double w[239];
     shared_part0(q, w);
     shared_part1(w);
@@ -1817,7 +1821,7 @@ void arm_on_table_potential_gradient(const double* q, const arm_on_table_paramet
     potential_gradient(q, p, dVdq);
 }
 
-static void bias_forces(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT h) {
+LAGC_NOINLINE static void bias_forces(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT h) {
     double w[322];
     shared_part0(q, w);
     shared_part1(w);
@@ -1863,7 +1867,7 @@ void arm_on_table_generalized_forces(const double* q, const double* qd, const do
     generalized_forces(q, qd, u, p, Q);
 }
 
-static double kinetic_energy(const double* q, const double* qd, const arm_on_table_parameters* p) {
+LAGC_NOINLINE static double kinetic_energy(const double* q, const double* qd, const arm_on_table_parameters* p) {
     double w[324];
     double result[1];
     shared_part0(q, w);
@@ -1893,7 +1897,7 @@ double arm_on_table_kinetic_energy(const double* q, const double* qd, const arm_
     return kinetic_energy(q, qd, p);
 }
 
-static double potential_energy(const double* q, const arm_on_table_parameters* p) {
+LAGC_NOINLINE static double potential_energy(const double* q, const arm_on_table_parameters* p) {
     double w[304];
     double result[1];
     shared_part0(q, w);
@@ -1911,7 +1915,7 @@ double arm_on_table_potential_energy(const double* q, const arm_on_table_paramet
     return potential_energy(q, p);
 }
 
-static void constraint_residuals(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT c) {
+LAGC_NOINLINE static void constraint_residuals(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT c) {
     (void)qd;
     double w[130];
     shared_part0(q, w);
@@ -1927,7 +1931,7 @@ void arm_on_table_constraint_residuals(const double* q, const double* qd, const 
     constraint_residuals(q, qd, p, c);
 }
 
-static void constraint_jacobian(const double* q, const arm_on_table_parameters* p, double* LAGC_RESTRICT A) {
+LAGC_NOINLINE static void constraint_jacobian(const double* q, const arm_on_table_parameters* p, double* LAGC_RESTRICT A) {
     (void)p;
     double w[194];
     shared_part0(q, w);
@@ -1943,7 +1947,7 @@ void arm_on_table_constraint_jacobian(const double* q, const arm_on_table_parame
     constraint_jacobian(q, p, A);
 }
 
-static void semi_implicit_system(const double* q, const double* qd, const double* u, const arm_on_table_parameters* p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
+LAGC_NOINLINE static void semi_implicit_system(const double* q, const double* qd, const double* u, const arm_on_table_parameters* p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
     double w[319];
     shared_part0(q, w);
     shared_part1(w);
@@ -2044,7 +2048,7 @@ LAGC_COLD static int forward_dynamics_augmented(const double* q, const double* q
     return 0;
 }
 
-static int forward_dynamics(const double* q, const double* qd, const double* u, const arm_on_table_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const arm_on_table_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T, W = L^-1 A^T and
     // y = L^-1 (Q - h), (W^T W) lambda = W^T y - r and qdd = L^-T (y - W lambda), unrolled
     // over the structure of L and of A.
@@ -2098,7 +2102,7 @@ int arm_on_table_forward_dynamics(const double* q, const double* qd, const doubl
     return forward_dynamics(q, qd, u, p, qdd, lambda);
 }
 
-static int state_derivative(const double* x, const double* u, const arm_on_table_parameters* p, double* xdot) {
+LAGC_NOINLINE static int state_derivative(const double* x, const double* u, const arm_on_table_parameters* p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = 0;
@@ -2162,7 +2166,7 @@ LAGC_COLD static int linearization_augmented(const double* q, const arm_on_table
     return linearization_status(A, B);
 }
 
-static int linearization(const double* q, const double* qd, const double* u, const arm_on_table_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static int linearization(const double* q, const double* qd, const double* u, const arm_on_table_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -2213,7 +2217,7 @@ int arm_on_table_linearization(const double* q, const double* qd, const double* 
     return linearization(q, qd, u, p, A, B);
 }
 
-static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const arm_on_table_parameters* p, double* LAGC_RESTRICT tau) {
+LAGC_NOINLINE static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const arm_on_table_parameters* p, double* LAGC_RESTRICT tau) {
     double w[324];
     shared_part0(q, w);
     shared_part1(w);
@@ -2267,7 +2271,7 @@ void arm_on_table_input_matrix(const double* q, const double* qd, const double* 
     input_matrix(q, qd, u, p, B);
 }
 
-static int rk4_step(double* x, const double* u, const arm_on_table_parameters* p, double dt) {
+LAGC_NOINLINE static int rk4_step(double* x, const double* u, const arm_on_table_parameters* p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -2311,7 +2315,7 @@ int arm_on_table_rk4_step(double* x, const double* u, const arm_on_table_paramet
     return rk4_step(x, u, p, dt);
 }
 
-static int symplectic_euler_step(double* x, const double* u, const arm_on_table_parameters* p, double dt) {
+LAGC_NOINLINE static int symplectic_euler_step(double* x, const double* u, const arm_on_table_parameters* p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!is_finite(dt)) return 3;
@@ -2334,7 +2338,7 @@ int arm_on_table_symplectic_euler_step(double* x, const double* u, const arm_on_
     return symplectic_euler_step(x, u, p, dt);
 }
 
-static int radau_step(double* x, const double* u, const arm_on_table_parameters* p, double dt) {
+LAGC_NOINLINE static int radau_step(double* x, const double* u, const arm_on_table_parameters* p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -2419,7 +2423,7 @@ int arm_on_table_radau_step(double* x, const double* u, const arm_on_table_param
     return radau_step(x, u, p, dt);
 }
 
-static int rk4_step_jacobian(double* x, const double* u, const arm_on_table_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const arm_on_table_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -2478,7 +2482,7 @@ int arm_on_table_rk4_step_jacobian(double* x, const double* u, const arm_on_tabl
     return rk4_step_jacobian(x, u, p, dt, Ad, Bd);
 }
 
-static int symplectic_euler_step_jacobian(double* x, const double* u, const arm_on_table_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double* u, const arm_on_table_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -2578,7 +2582,7 @@ int arm_on_table_zoh_discretization(const double* A, const double* B, double dt,
     return zoh_discretization(A, B, dt, Ad, Bd);
 }
 
-static void constraint_velocity(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT v) {
+LAGC_NOINLINE static void constraint_velocity(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT v) {
     (void)p;
     double w[136];
     shared_part0(q, w);
@@ -2632,7 +2636,7 @@ LAGC_COLD static double project_state_in_place_augmented(double* q, double* qd, 
 }
 
 // project_state's work, in place (q, qd partly moved when it fails).
-static double project_state_in_place(double* q, double* qd, const arm_on_table_parameters* p) {
+LAGC_NOINLINE static double project_state_in_place(double* q, double* qd, const arm_on_table_parameters* p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -2663,7 +2667,7 @@ static double project_state_in_place(double* q, double* qd, const arm_on_table_p
     return sqrt(left);
 }
 
-static double project_state(double* q, double* qd, const arm_on_table_parameters* p) {
+LAGC_NOINLINE static double project_state(double* q, double* qd, const arm_on_table_parameters* p) {
     // The work on copies: q and qd are written only when it succeeds with finite values.
     double q1[nq], qd1[nq];
     for (int i = 0; i < nq; ++i) {
@@ -2686,7 +2690,7 @@ double arm_on_table_project_state(double* q, double* qd, const arm_on_table_para
     return project_state(q, qd, p);
 }
 
-static void output_tip_position(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT out) {
+LAGC_NOINLINE static void output_tip_position(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT out) {
     (void)qd;
     (void)p;
     double w[134];
@@ -2708,7 +2712,7 @@ void arm_on_table_output_tip_position(const double* q, const double* qd, const a
     output_tip_position(q, qd, p, out);
 }
 
-static void output_tip_position_jacobian(const double* q, const arm_on_table_parameters* p, double* LAGC_RESTRICT J) {
+LAGC_NOINLINE static void output_tip_position_jacobian(const double* q, const arm_on_table_parameters* p, double* LAGC_RESTRICT J) {
     (void)p;
     double w[194];
     shared_part0(q, w);
@@ -2729,7 +2733,7 @@ void arm_on_table_output_tip_position_jacobian(const double* q, const arm_on_tab
     output_tip_position_jacobian(q, p, J);
 }
 
-static void output_tip_position_drift(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT a) {
+LAGC_NOINLINE static void output_tip_position_drift(const double* q, const double* qd, const arm_on_table_parameters* p, double* LAGC_RESTRICT a) {
     (void)p;
     double w[228];
     shared_part0(q, w);

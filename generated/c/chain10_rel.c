@@ -11,10 +11,14 @@
 #define LAGC_RESTRICT restrict
 #endif
 /* Run-time twins that only a failure calls: never inlined, laid out cold. */
+/* Functions that hold arrays, or many temporaries: never inlined, so that their frames stay
+   as the stack figures count them. */
 #if defined(__GNUC__)
 #define LAGC_COLD __attribute__((__noinline__, __cold__))
+#define LAGC_NOINLINE __attribute__((__noinline__))
 #else
 #define LAGC_COLD
+#define LAGC_NOINLINE
 #endif
 
 enum { nq = chain10_rel_nq, nu = chain10_rel_nu, nc = chain10_rel_nc };
@@ -1509,7 +1513,7 @@ static LAGC_PART_NOINLINE void dynamics_terms_part6(const double* u, const chain
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
-static void dynamics_terms(const double* q, const double* qd, const double* u, const chain10_rel_parameters* p, double* M, double* b) {
+LAGC_NOINLINE static void dynamics_terms(const double* q, const double* qd, const double* u, const chain10_rel_parameters* p, double* M, double* b) {
     double w[92];
     dynamics_terms_part0(q, p, M, w);
     dynamics_terms_part1(p, M, w);
@@ -1649,7 +1653,7 @@ static void solve_mass_matrix(const double* L, double* b) {
 }
 
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
-static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const chain10_rel_parameters* p, double* qdd, double* M) {
+LAGC_NOINLINE static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const chain10_rel_parameters* p, double* qdd, double* M) {
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
     // is left in M for the caller (linearization solves its columns with it).
     double b[nq];
@@ -2627,7 +2631,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part11(const chain10_rel_para
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const chain10_rel_parameters* p, const double* qdd, double* J) {
+LAGC_NOINLINE static void linearization_terms(const double* q, const double* qd, const double* u, const chain10_rel_parameters* p, const double* qdd, double* J) {
     (void)u;
     double w[595];
     shared_part0(q, w);
@@ -3006,7 +3010,7 @@ static LAGC_PART_NOINLINE void output_tip_drift_part0(double* a, double* w) {
 #undef LAGC_PART_NOINLINE
 
 
-static void mass_matrix(const double* q, const chain10_rel_parameters* p, double* LAGC_RESTRICT M) {
+LAGC_NOINLINE static void mass_matrix(const double* q, const chain10_rel_parameters* p, double* LAGC_RESTRICT M) {
     double w[229];
     shared_part0(q, w);
     shared_part1(q, p, w);
@@ -3033,7 +3037,7 @@ void chain10_rel_mass_matrix(const double* q, const chain10_rel_parameters* p, d
     mass_matrix(q, p, M);
 }
 
-static void coriolis_matrix(const double* q, const double* qd, const chain10_rel_parameters* p, double* LAGC_RESTRICT C) {
+LAGC_NOINLINE static void coriolis_matrix(const double* q, const double* qd, const chain10_rel_parameters* p, double* LAGC_RESTRICT C) {
     double w[337];
     shared_part0(q, w);
     shared_part1(q, p, w);
@@ -3049,7 +3053,7 @@ void chain10_rel_coriolis_matrix(const double* q, const double* qd, const chain1
     coriolis_matrix(q, qd, p, C);
 }
 
-static void potential_gradient(const double* q, const chain10_rel_parameters* p, double* LAGC_RESTRICT dVdq) {
+LAGC_NOINLINE static void potential_gradient(const double* q, const chain10_rel_parameters* p, double* LAGC_RESTRICT dVdq) {
     double w[182];
     shared_part0(q, w);
     shared_part1(q, p, w);
@@ -3068,7 +3072,7 @@ void chain10_rel_potential_gradient(const double* q, const chain10_rel_parameter
     potential_gradient(q, p, dVdq);
 }
 
-static void bias_forces(const double* q, const double* qd, const chain10_rel_parameters* p, double* LAGC_RESTRICT h) {
+LAGC_NOINLINE static void bias_forces(const double* q, const double* qd, const chain10_rel_parameters* p, double* LAGC_RESTRICT h) {
     double w[353];
     shared_part0(q, w);
     shared_part1(q, p, w);
@@ -3107,7 +3111,7 @@ void chain10_rel_generalized_forces(const double* q, const double* qd, const dou
     generalized_forces(q, qd, u, p, Q);
 }
 
-static double kinetic_energy(const double* q, const double* qd, const chain10_rel_parameters* p) {
+LAGC_NOINLINE static double kinetic_energy(const double* q, const double* qd, const chain10_rel_parameters* p) {
     double w[223];
     double result[1];
     shared_part0(q, w);
@@ -3126,7 +3130,7 @@ double chain10_rel_kinetic_energy(const double* q, const double* qd, const chain
     return kinetic_energy(q, qd, p);
 }
 
-static double potential_energy(const double* q, const chain10_rel_parameters* p) {
+LAGC_NOINLINE static double potential_energy(const double* q, const chain10_rel_parameters* p) {
     double w[344];
     double result[1];
     shared_part0(q, w);
@@ -3143,7 +3147,7 @@ double chain10_rel_potential_energy(const double* q, const chain10_rel_parameter
     return potential_energy(q, p);
 }
 
-static int forward_dynamics(const double* q, const double* qd, const double* u, const chain10_rel_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const chain10_rel_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     (void)lambda;
     double M[nq * nq];
     return forward_dynamics_factored(q, qd, u, p, qdd, M);
@@ -3154,7 +3158,7 @@ int chain10_rel_forward_dynamics(const double* q, const double* qd, const double
     return forward_dynamics(q, qd, u, p, qdd, lambda);
 }
 
-static int state_derivative(const double* x, const double* u, const chain10_rel_parameters* p, double* xdot) {
+LAGC_NOINLINE static int state_derivative(const double* x, const double* u, const chain10_rel_parameters* p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = 0;
@@ -3176,7 +3180,7 @@ int chain10_rel_state_derivative(const double* x, const double* u, const chain10
     return state_derivative(x, u, p, xdot);
 }
 
-static int linearization(const double* q, const double* qd, const double* u, const chain10_rel_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static int linearization(const double* q, const double* qd, const double* u, const chain10_rel_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
     // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
     // factorisation, 2 nq + nu solves.
@@ -3201,7 +3205,7 @@ int chain10_rel_linearization(const double* q, const double* qd, const double* u
     return linearization(q, qd, u, p, A, B);
 }
 
-static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const chain10_rel_parameters* p, double* LAGC_RESTRICT tau) {
+LAGC_NOINLINE static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const chain10_rel_parameters* p, double* LAGC_RESTRICT tau) {
     double w[407];
     shared_part0(q, w);
     shared_part1(q, p, w);
@@ -3237,7 +3241,7 @@ void chain10_rel_inverse_dynamics(const double* q, const double* qd, const doubl
     inverse_dynamics(q, qd, qdd, u, p, tau);
 }
 
-static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const chain10_rel_parameters* p, double* LAGC_RESTRICT Y) {
+LAGC_NOINLINE static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const chain10_rel_parameters* p, double* LAGC_RESTRICT Y) {
     double w[407];
     shared_part0(q, w);
     shared_part1(q, p, w);
@@ -3283,7 +3287,7 @@ void chain10_rel_input_matrix(const double* q, const double* qd, const double* u
     input_matrix(q, qd, u, p, B);
 }
 
-static int rk4_step(double* x, const double* u, const chain10_rel_parameters* p, double dt) {
+LAGC_NOINLINE static int rk4_step(double* x, const double* u, const chain10_rel_parameters* p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -3327,7 +3331,7 @@ int chain10_rel_rk4_step(double* x, const double* u, const chain10_rel_parameter
     return rk4_step(x, u, p, dt);
 }
 
-static int symplectic_euler_step(double* x, const double* u, const chain10_rel_parameters* p, double dt) {
+LAGC_NOINLINE static int symplectic_euler_step(double* x, const double* u, const chain10_rel_parameters* p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!is_finite(dt)) return 3;
@@ -3350,7 +3354,7 @@ int chain10_rel_symplectic_euler_step(double* x, const double* u, const chain10_
     return symplectic_euler_step(x, u, p, dt);
 }
 
-static int radau_step(double* x, const double* u, const chain10_rel_parameters* p, double dt) {
+LAGC_NOINLINE static int radau_step(double* x, const double* u, const chain10_rel_parameters* p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -3435,7 +3439,7 @@ int chain10_rel_radau_step(double* x, const double* u, const chain10_rel_paramet
     return radau_step(x, u, p, dt);
 }
 
-static int rk4_step_jacobian(double* x, const double* u, const chain10_rel_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const chain10_rel_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -3494,7 +3498,7 @@ int chain10_rel_rk4_step_jacobian(double* x, const double* u, const chain10_rel_
     return rk4_step_jacobian(x, u, p, dt, Ad, Bd);
 }
 
-static int symplectic_euler_step_jacobian(double* x, const double* u, const chain10_rel_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double* u, const chain10_rel_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -3594,7 +3598,7 @@ int chain10_rel_zoh_discretization(const double* A, const double* B, double dt, 
     return zoh_discretization(A, B, dt, Ad, Bd);
 }
 
-static void output_tip(const double* q, const double* qd, const chain10_rel_parameters* p, double* LAGC_RESTRICT out) {
+LAGC_NOINLINE static void output_tip(const double* q, const double* qd, const chain10_rel_parameters* p, double* LAGC_RESTRICT out) {
     (void)qd;
     double w[106];
     shared_part0(q, w);
@@ -3613,7 +3617,7 @@ void chain10_rel_output_tip(const double* q, const double* qd, const chain10_rel
     output_tip(q, qd, p, out);
 }
 
-static void output_tip_jacobian(const double* q, const chain10_rel_parameters* p, double* LAGC_RESTRICT J) {
+LAGC_NOINLINE static void output_tip_jacobian(const double* q, const chain10_rel_parameters* p, double* LAGC_RESTRICT J) {
     double w[107];
     shared_part0(q, w);
     shared_part1(q, p, w);
@@ -3630,7 +3634,7 @@ void chain10_rel_output_tip_jacobian(const double* q, const chain10_rel_paramete
     output_tip_jacobian(q, p, J);
 }
 
-static void output_tip_drift(const double* q, const double* qd, const chain10_rel_parameters* p, double* LAGC_RESTRICT a) {
+LAGC_NOINLINE static void output_tip_drift(const double* q, const double* qd, const chain10_rel_parameters* p, double* LAGC_RESTRICT a) {
     double w[413];
     shared_part0(q, w);
     shared_part1(q, p, w);

@@ -11,10 +11,14 @@
 #define LAGC_RESTRICT restrict
 #endif
 /* Run-time twins that only a failure calls: never inlined, laid out cold. */
+/* Functions that hold arrays, or many temporaries: never inlined, so that their frames stay
+   as the stack figures count them. */
 #if defined(__GNUC__)
 #define LAGC_COLD __attribute__((__noinline__, __cold__))
+#define LAGC_NOINLINE __attribute__((__noinline__))
 #else
 #define LAGC_COLD
+#define LAGC_NOINLINE
 #endif
 
 enum { nq = circle_three_coordinates_nq, nu = circle_three_coordinates_nu, nc = circle_three_coordinates_nc };
@@ -476,7 +480,7 @@ void circle_three_coordinates_semi_implicit_system(const double* q, const double
     semi_implicit_system(q, qd, u, p, K, rhs);
 }
 
-static int forward_dynamics(const double* q, const double* qd, const double* u, const circle_three_coordinates_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const circle_three_coordinates_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // M qdd + A^T lambda = Q - h and A qdd = r: with M = L L^T, W = L^-1 A^T and
     // y = L^-1 (Q - h), (W^T W) lambda = W^T y - r and qdd = L^-T (y - W lambda), unrolled
     // over the structure of L and of A.
@@ -543,7 +547,7 @@ int circle_three_coordinates_forward_dynamics(const double* q, const double* qd,
     return forward_dynamics(q, qd, u, p, qdd, lambda);
 }
 
-static int state_derivative(const double* x, const double* u, const circle_three_coordinates_parameters* p, double* xdot) {
+LAGC_NOINLINE static int state_derivative(const double* x, const double* u, const circle_three_coordinates_parameters* p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = 0;
@@ -565,7 +569,7 @@ int circle_three_coordinates_state_derivative(const double* x, const double* u, 
     return state_derivative(x, u, p, xdot);
 }
 
-static int linearization(const double* q, const double* qd, const double* u, const circle_three_coordinates_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static int linearization(const double* q, const double* qd, const double* u, const circle_three_coordinates_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -659,7 +663,7 @@ void circle_three_coordinates_input_matrix(const double* q, const double* qd, co
     input_matrix(q, qd, u, p, B);
 }
 
-static int rk4_step(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt) {
+LAGC_NOINLINE static int rk4_step(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -703,7 +707,7 @@ int circle_three_coordinates_rk4_step(double* x, const double* u, const circle_t
     return rk4_step(x, u, p, dt);
 }
 
-static int symplectic_euler_step(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt) {
+LAGC_NOINLINE static int symplectic_euler_step(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!is_finite(dt)) return 3;
@@ -726,7 +730,7 @@ int circle_three_coordinates_symplectic_euler_step(double* x, const double* u, c
     return symplectic_euler_step(x, u, p, dt);
 }
 
-static int radau_step(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt) {
+LAGC_NOINLINE static int radau_step(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -811,7 +815,7 @@ int circle_three_coordinates_radau_step(double* x, const double* u, const circle
     return radau_step(x, u, p, dt);
 }
 
-static int rk4_step_jacobian(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -870,7 +874,7 @@ int circle_three_coordinates_rk4_step_jacobian(double* x, const double* u, const
     return rk4_step_jacobian(x, u, p, dt, Ad, Bd);
 }
 
-static int symplectic_euler_step_jacobian(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -984,7 +988,7 @@ void circle_three_coordinates_constraint_velocity(const double* q, const double*
 }
 
 // project_state's work, in place (q, qd partly moved when it fails).
-static double project_state_in_place(double* q, double* qd, const circle_three_coordinates_parameters* p) {
+LAGC_NOINLINE static double project_state_in_place(double* q, double* qd, const circle_three_coordinates_parameters* p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -1017,7 +1021,7 @@ static double project_state_in_place(double* q, double* qd, const circle_three_c
     return sqrt(left);
 }
 
-static double project_state(double* q, double* qd, const circle_three_coordinates_parameters* p) {
+LAGC_NOINLINE static double project_state(double* q, double* qd, const circle_three_coordinates_parameters* p) {
     // The work on copies: q and qd are written only when it succeeds with finite values.
     double q1[nq], qd1[nq];
     for (int i = 0; i < nq; ++i) {

@@ -11,10 +11,14 @@
 #define LAGC_RESTRICT restrict
 #endif
 /* Run-time twins that only a failure calls: never inlined, laid out cold. */
+/* Functions that hold arrays, or many temporaries: never inlined, so that their frames stay
+   as the stack figures count them. */
 #if defined(__GNUC__)
 #define LAGC_COLD __attribute__((__noinline__, __cold__))
+#define LAGC_NOINLINE __attribute__((__noinline__))
 #else
 #define LAGC_COLD
+#define LAGC_NOINLINE
 #endif
 
 enum { nq = floating_leg_nq, nu = floating_leg_nu, nc = floating_leg_nc };
@@ -1937,7 +1941,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_floating_articulated_body_part10
 
 // The joints' and the root's pivots D, qdd (and lambda, with constraints) by the
 // articulated-body algorithm over a floating root, for forward_dynamics.
-static void forward_dynamics_floating_articulated_body(const double* q, const double* qd, const double* u, const floating_leg_parameters* p, double* D, double* x, double* l) {
+LAGC_NOINLINE static void forward_dynamics_floating_articulated_body(const double* q, const double* qd, const double* u, const floating_leg_parameters* p, double* D, double* x, double* l) {
     double w[126];
     forward_dynamics_floating_articulated_body_part0(q, p, D, w);
     forward_dynamics_floating_articulated_body_part1(p, D, w);
@@ -3042,7 +3046,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part13(const double* q, const
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const floating_leg_parameters* p, const double* qdd, const double* lambda, double* J) {
+LAGC_NOINLINE static void linearization_terms(const double* q, const double* qd, const double* u, const floating_leg_parameters* p, const double* qdd, const double* lambda, double* J) {
     (void)u;
     double w[585];
     shared_part0(q, w);
@@ -3599,7 +3603,7 @@ static LAGC_PART_NOINLINE void output_foot_drift_part0(const double* qd, double*
 #undef LAGC_PART_NOINLINE
 
 
-static void mass_matrix(const double* q, const floating_leg_parameters* p, double* LAGC_RESTRICT M) {
+LAGC_NOINLINE static void mass_matrix(const double* q, const floating_leg_parameters* p, double* LAGC_RESTRICT M) {
     double w[359];
     shared_part0(q, w);
     shared_part1(q, w);
@@ -3624,7 +3628,7 @@ void floating_leg_mass_matrix(const double* q, const floating_leg_parameters* p,
     mass_matrix(q, p, M);
 }
 
-static void coriolis_matrix(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT C) {
+LAGC_NOINLINE static void coriolis_matrix(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT C) {
     double w[561];
     shared_part0(q, w);
     shared_part1(q, w);
@@ -3658,7 +3662,7 @@ void floating_leg_coriolis_matrix(const double* q, const double* qd, const float
     coriolis_matrix(q, qd, p, C);
 }
 
-static void potential_gradient(const double* q, const floating_leg_parameters* p, double* LAGC_RESTRICT dVdq) {
+LAGC_NOINLINE static void potential_gradient(const double* q, const floating_leg_parameters* p, double* LAGC_RESTRICT dVdq) {
     double w[497];
     shared_part0(q, w);
     shared_part1(q, w);
@@ -3691,7 +3695,7 @@ void floating_leg_potential_gradient(const double* q, const floating_leg_paramet
     potential_gradient(q, p, dVdq);
 }
 
-static void bias_forces(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT h) {
+LAGC_NOINLINE static void bias_forces(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT h) {
     double w[475];
     shared_part0(q, w);
     shared_part1(q, w);
@@ -3753,7 +3757,7 @@ void floating_leg_generalized_forces(const double* q, const double* qd, const do
     generalized_forces(q, qd, u, p, Q);
 }
 
-static double kinetic_energy(const double* q, const double* qd, const floating_leg_parameters* p) {
+LAGC_NOINLINE static double kinetic_energy(const double* q, const double* qd, const floating_leg_parameters* p) {
     double w[511];
     double result[1];
     shared_part0(q, w);
@@ -3784,7 +3788,7 @@ double floating_leg_kinetic_energy(const double* q, const double* qd, const floa
     return kinetic_energy(q, qd, p);
 }
 
-static double potential_energy(const double* q, const floating_leg_parameters* p) {
+LAGC_NOINLINE static double potential_energy(const double* q, const floating_leg_parameters* p) {
     double w[470];
     double result[1];
     shared_part0(q, w);
@@ -3806,7 +3810,7 @@ double floating_leg_potential_energy(const double* q, const floating_leg_paramet
     return potential_energy(q, p);
 }
 
-static void constraint_residuals(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT c) {
+LAGC_NOINLINE static void constraint_residuals(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT c) {
     (void)qd;
     (void)p;
     double w[352];
@@ -3820,7 +3824,7 @@ void floating_leg_constraint_residuals(const double* q, const double* qd, const 
     constraint_residuals(q, qd, p, c);
 }
 
-static void constraint_jacobian(const double* q, const floating_leg_parameters* p, double* LAGC_RESTRICT A) {
+LAGC_NOINLINE static void constraint_jacobian(const double* q, const floating_leg_parameters* p, double* LAGC_RESTRICT A) {
     (void)p;
     double w[121];
     shared_part23(q, w);
@@ -3832,7 +3836,7 @@ void floating_leg_constraint_jacobian(const double* q, const floating_leg_parame
     constraint_jacobian(q, p, A);
 }
 
-static void semi_implicit_system(const double* q, const double* qd, const double* u, const floating_leg_parameters* p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
+LAGC_NOINLINE static void semi_implicit_system(const double* q, const double* qd, const double* u, const floating_leg_parameters* p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
     double w[516];
     shared_part0(q, w);
     shared_part1(q, w);
@@ -3886,7 +3890,7 @@ void floating_leg_semi_implicit_system(const double* q, const double* qd, const 
     semi_implicit_system(q, qd, u, p, K, rhs);
 }
 
-static int forward_dynamics(const double* q, const double* qd, const double* u, const floating_leg_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const floating_leg_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // By the articulated-body algorithm: the joints beyond the root eliminated one by one
     // (pivots D, all positive where the system is regular), then the root's coordinates with
     // the constraints, then qdd down the tree; no M, A or system of nq + nc unknowns formed.
@@ -3928,7 +3932,7 @@ int floating_leg_forward_dynamics(const double* q, const double* qd, const doubl
     return forward_dynamics(q, qd, u, p, qdd, lambda);
 }
 
-static int state_derivative(const double* x, const double* u, const floating_leg_parameters* p, double* xdot) {
+LAGC_NOINLINE static int state_derivative(const double* x, const double* u, const floating_leg_parameters* p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = 0;
@@ -3950,7 +3954,7 @@ int floating_leg_state_derivative(const double* x, const double* u, const floati
     return state_derivative(x, u, p, xdot);
 }
 
-static int linearization(const double* q, const double* qd, const double* u, const floating_leg_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static int linearization(const double* q, const double* qd, const double* u, const floating_leg_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -4004,7 +4008,7 @@ int floating_leg_linearization(const double* q, const double* qd, const double* 
     return linearization(q, qd, u, p, A, B);
 }
 
-static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const floating_leg_parameters* p, double* LAGC_RESTRICT tau) {
+LAGC_NOINLINE static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const floating_leg_parameters* p, double* LAGC_RESTRICT tau) {
     double w[495];
     shared_part0(q, w);
     shared_part1(q, w);
@@ -4057,7 +4061,7 @@ void floating_leg_inverse_dynamics(const double* q, const double* qd, const doub
     inverse_dynamics(q, qd, qdd, u, p, tau);
 }
 
-static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const floating_leg_parameters* p, double* LAGC_RESTRICT Y) {
+LAGC_NOINLINE static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const floating_leg_parameters* p, double* LAGC_RESTRICT Y) {
     double w[495];
     shared_part0(q, w);
     shared_part1(q, w);
@@ -4114,7 +4118,7 @@ void floating_leg_input_matrix(const double* q, const double* qd, const double* 
     input_matrix(q, qd, u, p, B);
 }
 
-static int rk4_step(double* x, const double* u, const floating_leg_parameters* p, double dt) {
+LAGC_NOINLINE static int rk4_step(double* x, const double* u, const floating_leg_parameters* p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -4158,7 +4162,7 @@ int floating_leg_rk4_step(double* x, const double* u, const floating_leg_paramet
     return rk4_step(x, u, p, dt);
 }
 
-static int symplectic_euler_step(double* x, const double* u, const floating_leg_parameters* p, double dt) {
+LAGC_NOINLINE static int symplectic_euler_step(double* x, const double* u, const floating_leg_parameters* p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!is_finite(dt)) return 3;
@@ -4181,7 +4185,7 @@ int floating_leg_symplectic_euler_step(double* x, const double* u, const floatin
     return symplectic_euler_step(x, u, p, dt);
 }
 
-static int radau_step(double* x, const double* u, const floating_leg_parameters* p, double dt) {
+LAGC_NOINLINE static int radau_step(double* x, const double* u, const floating_leg_parameters* p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -4266,7 +4270,7 @@ int floating_leg_radau_step(double* x, const double* u, const floating_leg_param
     return radau_step(x, u, p, dt);
 }
 
-static int rk4_step_jacobian(double* x, const double* u, const floating_leg_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const floating_leg_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -4325,7 +4329,7 @@ int floating_leg_rk4_step_jacobian(double* x, const double* u, const floating_le
     return rk4_step_jacobian(x, u, p, dt, Ad, Bd);
 }
 
-static int symplectic_euler_step_jacobian(double* x, const double* u, const floating_leg_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double* u, const floating_leg_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -4425,7 +4429,7 @@ int floating_leg_zoh_discretization(const double* A, const double* B, double dt,
     return zoh_discretization(A, B, dt, Ad, Bd);
 }
 
-static void constraint_velocity(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT v) {
+LAGC_NOINLINE static void constraint_velocity(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT v) {
     (void)p;
     double w[496];
     shared_part5(q, qd, w);
@@ -4439,7 +4443,7 @@ void floating_leg_constraint_velocity(const double* q, const double* qd, const f
 }
 
 // project_state's work, in place (q, qd partly moved when it fails).
-static double project_state_in_place(double* q, double* qd, const floating_leg_parameters* p) {
+LAGC_NOINLINE static double project_state_in_place(double* q, double* qd, const floating_leg_parameters* p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -4472,7 +4476,7 @@ static double project_state_in_place(double* q, double* qd, const floating_leg_p
     return sqrt(left);
 }
 
-static double project_state(double* q, double* qd, const floating_leg_parameters* p) {
+LAGC_NOINLINE static double project_state(double* q, double* qd, const floating_leg_parameters* p) {
     // The work on copies: q and qd are written only when it succeeds with finite values.
     double q1[nq], qd1[nq];
     for (int i = 0; i < nq; ++i) {
@@ -4495,7 +4499,7 @@ double floating_leg_project_state(double* q, double* qd, const floating_leg_para
     return project_state(q, qd, p);
 }
 
-static void output_foot(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT out) {
+LAGC_NOINLINE static void output_foot(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT out) {
     (void)qd;
     (void)p;
     double w[523];
@@ -4513,7 +4517,7 @@ void floating_leg_output_foot(const double* q, const double* qd, const floating_
     output_foot(q, qd, p, out);
 }
 
-static void output_foot_jacobian(const double* q, const floating_leg_parameters* p, double* LAGC_RESTRICT J) {
+LAGC_NOINLINE static void output_foot_jacobian(const double* q, const floating_leg_parameters* p, double* LAGC_RESTRICT J) {
     (void)p;
     double w[530];
     shared_part0(q, w);
@@ -4535,7 +4539,7 @@ void floating_leg_output_foot_jacobian(const double* q, const floating_leg_param
     output_foot_jacobian(q, p, J);
 }
 
-static void output_foot_drift(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT a) {
+LAGC_NOINLINE static void output_foot_drift(const double* q, const double* qd, const floating_leg_parameters* p, double* LAGC_RESTRICT a) {
     (void)p;
     double w[530];
     shared_part0(q, w);

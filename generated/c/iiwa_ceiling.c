@@ -11,10 +11,14 @@
 #define LAGC_RESTRICT restrict
 #endif
 /* Run-time twins that only a failure calls: never inlined, laid out cold. */
+/* Functions that hold arrays, or many temporaries: never inlined, so that their frames stay
+   as the stack figures count them. */
 #if defined(__GNUC__)
 #define LAGC_COLD __attribute__((__noinline__, __cold__))
+#define LAGC_NOINLINE __attribute__((__noinline__))
 #else
 #define LAGC_COLD
+#define LAGC_NOINLINE
 #endif
 
 enum { nq = iiwa_ceiling_nq, nu = iiwa_ceiling_nu, nc = iiwa_ceiling_nc };
@@ -2344,7 +2348,7 @@ static LAGC_PART_NOINLINE void dynamics_terms_part14(const double* u, const iiwa
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
-static void dynamics_terms(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* M, double* b) {
+LAGC_NOINLINE static void dynamics_terms(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* M, double* b) {
     double w[140];
     dynamics_terms_part0(q, p, w);
     dynamics_terms_part1(p, w);
@@ -2447,7 +2451,7 @@ static void solve_mass_matrix(const double* L, double* b) {
 }
 
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
-static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* qdd, double* M) {
+LAGC_NOINLINE static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* qdd, double* M) {
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
     // is left in M for the caller (linearization solves its columns with it).
     double b[nq];
@@ -2815,7 +2819,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part5(const iiwa_ceiling_para
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, const double* qdd, double* J) {
+LAGC_NOINLINE static void linearization_terms(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, const double* qdd, double* J) {
     (void)u;
     double w[749];
     shared_part0(q, p, w);
@@ -3743,7 +3747,7 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B) {
 #undef LAGC_PART_NOINLINE
 
 
-static void mass_matrix(const double* q, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT M) {
+LAGC_NOINLINE static void mass_matrix(const double* q, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT M) {
     double w[278];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3769,7 +3773,7 @@ void iiwa_ceiling_mass_matrix(const double* q, const iiwa_ceiling_parameters* p,
     mass_matrix(q, p, M);
 }
 
-static void coriolis_matrix(const double* q, const double* qd, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT C) {
+LAGC_NOINLINE static void coriolis_matrix(const double* q, const double* qd, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT C) {
     double w[749];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3794,7 +3798,7 @@ void iiwa_ceiling_coriolis_matrix(const double* q, const double* qd, const iiwa_
     coriolis_matrix(q, qd, p, C);
 }
 
-static void potential_gradient(const double* q, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT dVdq) {
+LAGC_NOINLINE static void potential_gradient(const double* q, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT dVdq) {
     double w[122];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3809,7 +3813,7 @@ void iiwa_ceiling_potential_gradient(const double* q, const iiwa_ceiling_paramet
     potential_gradient(q, p, dVdq);
 }
 
-static void bias_forces(const double* q, const double* qd, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT h) {
+LAGC_NOINLINE static void bias_forces(const double* q, const double* qd, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT h) {
     double w[795];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3846,7 +3850,7 @@ void iiwa_ceiling_generalized_forces(const double* q, const double* qd, const do
     generalized_forces(q, qd, u, p, Q);
 }
 
-static double kinetic_energy(const double* q, const double* qd, const iiwa_ceiling_parameters* p) {
+LAGC_NOINLINE static double kinetic_energy(const double* q, const double* qd, const iiwa_ceiling_parameters* p) {
     double w[278];
     double result[1];
     shared_part0(q, p, w);
@@ -3874,7 +3878,7 @@ double iiwa_ceiling_kinetic_energy(const double* q, const double* qd, const iiwa
     return kinetic_energy(q, qd, p);
 }
 
-static double potential_energy(const double* q, const iiwa_ceiling_parameters* p) {
+LAGC_NOINLINE static double potential_energy(const double* q, const iiwa_ceiling_parameters* p) {
     double w[38];
     double result[1];
     shared_part0(q, p, w);
@@ -3888,7 +3892,7 @@ double iiwa_ceiling_potential_energy(const double* q, const iiwa_ceiling_paramet
     return potential_energy(q, p);
 }
 
-static int forward_dynamics(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     (void)lambda;
     double M[nq * nq];
     return forward_dynamics_factored(q, qd, u, p, qdd, M);
@@ -3899,7 +3903,7 @@ int iiwa_ceiling_forward_dynamics(const double* q, const double* qd, const doubl
     return forward_dynamics(q, qd, u, p, qdd, lambda);
 }
 
-static int state_derivative(const double* x, const double* u, const iiwa_ceiling_parameters* p, double* xdot) {
+LAGC_NOINLINE static int state_derivative(const double* x, const double* u, const iiwa_ceiling_parameters* p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = 0;
@@ -3921,7 +3925,7 @@ int iiwa_ceiling_state_derivative(const double* x, const double* u, const iiwa_c
     return state_derivative(x, u, p, xdot);
 }
 
-static int linearization(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static int linearization(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
     // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
     // factorisation, 2 nq + nu solves.
@@ -3946,7 +3950,7 @@ int iiwa_ceiling_linearization(const double* q, const double* qd, const double* 
     return linearization(q, qd, u, p, A, B);
 }
 
-static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT tau) {
+LAGC_NOINLINE static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT tau) {
     double w[795];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3977,7 +3981,7 @@ void iiwa_ceiling_inverse_dynamics(const double* q, const double* qd, const doub
     inverse_dynamics(q, qd, qdd, u, p, tau);
 }
 
-static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT Y) {
+LAGC_NOINLINE static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT Y) {
     double w[781];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -4016,7 +4020,7 @@ void iiwa_ceiling_input_matrix(const double* q, const double* qd, const double* 
     input_matrix(q, qd, u, p, B);
 }
 
-static int rk4_step(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt) {
+LAGC_NOINLINE static int rk4_step(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -4060,7 +4064,7 @@ int iiwa_ceiling_rk4_step(double* x, const double* u, const iiwa_ceiling_paramet
     return rk4_step(x, u, p, dt);
 }
 
-static int symplectic_euler_step(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt) {
+LAGC_NOINLINE static int symplectic_euler_step(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!is_finite(dt)) return 3;
@@ -4083,7 +4087,7 @@ int iiwa_ceiling_symplectic_euler_step(double* x, const double* u, const iiwa_ce
     return symplectic_euler_step(x, u, p, dt);
 }
 
-static int radau_step(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt) {
+LAGC_NOINLINE static int radau_step(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -4168,7 +4172,7 @@ int iiwa_ceiling_radau_step(double* x, const double* u, const iiwa_ceiling_param
     return radau_step(x, u, p, dt);
 }
 
-static int rk4_step_jacobian(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -4227,7 +4231,7 @@ int iiwa_ceiling_rk4_step_jacobian(double* x, const double* u, const iiwa_ceilin
     return rk4_step_jacobian(x, u, p, dt, Ad, Bd);
 }
 
-static int symplectic_euler_step_jacobian(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.

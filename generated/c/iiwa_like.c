@@ -11,10 +11,14 @@
 #define LAGC_RESTRICT restrict
 #endif
 /* Run-time twins that only a failure calls: never inlined, laid out cold. */
+/* Functions that hold arrays, or many temporaries: never inlined, so that their frames stay
+   as the stack figures count them. */
 #if defined(__GNUC__)
 #define LAGC_COLD __attribute__((__noinline__, __cold__))
+#define LAGC_NOINLINE __attribute__((__noinline__))
 #else
 #define LAGC_COLD
+#define LAGC_NOINLINE
 #endif
 
 enum { nq = iiwa_like_nq, nu = iiwa_like_nu, nc = iiwa_like_nc };
@@ -2344,7 +2348,7 @@ static LAGC_PART_NOINLINE void dynamics_terms_part14(const double* u, const iiwa
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
-static void dynamics_terms(const double* q, const double* qd, const double* u, const iiwa_like_parameters* p, double* M, double* b) {
+LAGC_NOINLINE static void dynamics_terms(const double* q, const double* qd, const double* u, const iiwa_like_parameters* p, double* M, double* b) {
     double w[140];
     dynamics_terms_part0(q, p, w);
     dynamics_terms_part1(p, w);
@@ -2447,7 +2451,7 @@ static void solve_mass_matrix(const double* L, double* b) {
 }
 
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
-static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const iiwa_like_parameters* p, double* qdd, double* M) {
+LAGC_NOINLINE static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const iiwa_like_parameters* p, double* qdd, double* M) {
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
     // is left in M for the caller (linearization solves its columns with it).
     double b[nq];
@@ -2814,7 +2818,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part5(const iiwa_like_paramet
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const iiwa_like_parameters* p, const double* qdd, double* J) {
+LAGC_NOINLINE static void linearization_terms(const double* q, const double* qd, const double* u, const iiwa_like_parameters* p, const double* qdd, double* J) {
     (void)u;
     double w[749];
     shared_part0(q, p, w);
@@ -3742,7 +3746,7 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B) {
 #undef LAGC_PART_NOINLINE
 
 
-static void mass_matrix(const double* q, const iiwa_like_parameters* p, double* LAGC_RESTRICT M) {
+LAGC_NOINLINE static void mass_matrix(const double* q, const iiwa_like_parameters* p, double* LAGC_RESTRICT M) {
     double w[278];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3768,7 +3772,7 @@ void iiwa_like_mass_matrix(const double* q, const iiwa_like_parameters* p, doubl
     mass_matrix(q, p, M);
 }
 
-static void coriolis_matrix(const double* q, const double* qd, const iiwa_like_parameters* p, double* LAGC_RESTRICT C) {
+LAGC_NOINLINE static void coriolis_matrix(const double* q, const double* qd, const iiwa_like_parameters* p, double* LAGC_RESTRICT C) {
     double w[749];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3793,7 +3797,7 @@ void iiwa_like_coriolis_matrix(const double* q, const double* qd, const iiwa_lik
     coriolis_matrix(q, qd, p, C);
 }
 
-static void potential_gradient(const double* q, const iiwa_like_parameters* p, double* LAGC_RESTRICT dVdq) {
+LAGC_NOINLINE static void potential_gradient(const double* q, const iiwa_like_parameters* p, double* LAGC_RESTRICT dVdq) {
     double w[122];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3808,7 +3812,7 @@ void iiwa_like_potential_gradient(const double* q, const iiwa_like_parameters* p
     potential_gradient(q, p, dVdq);
 }
 
-static void bias_forces(const double* q, const double* qd, const iiwa_like_parameters* p, double* LAGC_RESTRICT h) {
+LAGC_NOINLINE static void bias_forces(const double* q, const double* qd, const iiwa_like_parameters* p, double* LAGC_RESTRICT h) {
     double w[795];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3845,7 +3849,7 @@ void iiwa_like_generalized_forces(const double* q, const double* qd, const doubl
     generalized_forces(q, qd, u, p, Q);
 }
 
-static double kinetic_energy(const double* q, const double* qd, const iiwa_like_parameters* p) {
+LAGC_NOINLINE static double kinetic_energy(const double* q, const double* qd, const iiwa_like_parameters* p) {
     double w[278];
     double result[1];
     shared_part0(q, p, w);
@@ -3873,7 +3877,7 @@ double iiwa_like_kinetic_energy(const double* q, const double* qd, const iiwa_li
     return kinetic_energy(q, qd, p);
 }
 
-static double potential_energy(const double* q, const iiwa_like_parameters* p) {
+LAGC_NOINLINE static double potential_energy(const double* q, const iiwa_like_parameters* p) {
     double w[38];
     double result[1];
     shared_part0(q, p, w);
@@ -3887,7 +3891,7 @@ double iiwa_like_potential_energy(const double* q, const iiwa_like_parameters* p
     return potential_energy(q, p);
 }
 
-static int forward_dynamics(const double* q, const double* qd, const double* u, const iiwa_like_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const iiwa_like_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     (void)lambda;
     double M[nq * nq];
     return forward_dynamics_factored(q, qd, u, p, qdd, M);
@@ -3898,7 +3902,7 @@ int iiwa_like_forward_dynamics(const double* q, const double* qd, const double* 
     return forward_dynamics(q, qd, u, p, qdd, lambda);
 }
 
-static int state_derivative(const double* x, const double* u, const iiwa_like_parameters* p, double* xdot) {
+LAGC_NOINLINE static int state_derivative(const double* x, const double* u, const iiwa_like_parameters* p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = 0;
@@ -3920,7 +3924,7 @@ int iiwa_like_state_derivative(const double* x, const double* u, const iiwa_like
     return state_derivative(x, u, p, xdot);
 }
 
-static int linearization(const double* q, const double* qd, const double* u, const iiwa_like_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static int linearization(const double* q, const double* qd, const double* u, const iiwa_like_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
     // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
     // factorisation, 2 nq + nu solves.
@@ -3945,7 +3949,7 @@ int iiwa_like_linearization(const double* q, const double* qd, const double* u, 
     return linearization(q, qd, u, p, A, B);
 }
 
-static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const iiwa_like_parameters* p, double* LAGC_RESTRICT tau) {
+LAGC_NOINLINE static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const iiwa_like_parameters* p, double* LAGC_RESTRICT tau) {
     double w[795];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3976,7 +3980,7 @@ void iiwa_like_inverse_dynamics(const double* q, const double* qd, const double*
     inverse_dynamics(q, qd, qdd, u, p, tau);
 }
 
-static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const iiwa_like_parameters* p, double* LAGC_RESTRICT Y) {
+LAGC_NOINLINE static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const iiwa_like_parameters* p, double* LAGC_RESTRICT Y) {
     double w[781];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -4015,7 +4019,7 @@ void iiwa_like_input_matrix(const double* q, const double* qd, const double* u, 
     input_matrix(q, qd, u, p, B);
 }
 
-static int rk4_step(double* x, const double* u, const iiwa_like_parameters* p, double dt) {
+LAGC_NOINLINE static int rk4_step(double* x, const double* u, const iiwa_like_parameters* p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -4059,7 +4063,7 @@ int iiwa_like_rk4_step(double* x, const double* u, const iiwa_like_parameters* p
     return rk4_step(x, u, p, dt);
 }
 
-static int symplectic_euler_step(double* x, const double* u, const iiwa_like_parameters* p, double dt) {
+LAGC_NOINLINE static int symplectic_euler_step(double* x, const double* u, const iiwa_like_parameters* p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!is_finite(dt)) return 3;
@@ -4082,7 +4086,7 @@ int iiwa_like_symplectic_euler_step(double* x, const double* u, const iiwa_like_
     return symplectic_euler_step(x, u, p, dt);
 }
 
-static int radau_step(double* x, const double* u, const iiwa_like_parameters* p, double dt) {
+LAGC_NOINLINE static int radau_step(double* x, const double* u, const iiwa_like_parameters* p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -4167,7 +4171,7 @@ int iiwa_like_radau_step(double* x, const double* u, const iiwa_like_parameters*
     return radau_step(x, u, p, dt);
 }
 
-static int rk4_step_jacobian(double* x, const double* u, const iiwa_like_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const iiwa_like_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -4226,7 +4230,7 @@ int iiwa_like_rk4_step_jacobian(double* x, const double* u, const iiwa_like_para
     return rk4_step_jacobian(x, u, p, dt, Ad, Bd);
 }
 
-static int symplectic_euler_step_jacobian(double* x, const double* u, const iiwa_like_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double* u, const iiwa_like_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.

@@ -11,10 +11,14 @@
 #define LAGC_RESTRICT restrict
 #endif
 /* Run-time twins that only a failure calls: never inlined, laid out cold. */
+/* Functions that hold arrays, or many temporaries: never inlined, so that their frames stay
+   as the stack figures count them. */
 #if defined(__GNUC__)
 #define LAGC_COLD __attribute__((__noinline__, __cold__))
+#define LAGC_NOINLINE __attribute__((__noinline__))
 #else
 #define LAGC_COLD
+#define LAGC_NOINLINE
 #endif
 
 enum { nq = kite_quaternion_nq, nu = kite_quaternion_nu, nc = kite_quaternion_nc };
@@ -692,7 +696,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part2(const dou
 
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* D, double* H, double* x, double* l) {
+LAGC_NOINLINE static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* D, double* H, double* x, double* l) {
     double w[20];
     forward_dynamics_quasi_velocities_part0(q, qd, p, D, H, x, l, w);
     forward_dynamics_quasi_velocities_part1(q, qd, u, p, l, w);
@@ -895,7 +899,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part1(const double* q, const 
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, const double* qdd, const double* lambda, double* J) {
+LAGC_NOINLINE static void linearization_terms(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, const double* qdd, const double* lambda, double* J) {
     double w[118];
     shared_part0(q, qd, w);
     shared_part1(q, qd, w);
@@ -1254,7 +1258,7 @@ static LAGC_PART_NOINLINE void output_angular_velocity_part0(double* out, double
 #undef LAGC_PART_NOINLINE
 
 
-static void mass_matrix(const double* q, const kite_quaternion_parameters* p, double* LAGC_RESTRICT M) {
+LAGC_NOINLINE static void mass_matrix(const double* q, const kite_quaternion_parameters* p, double* LAGC_RESTRICT M) {
     double w[96];
     shared_part2(q, w);
     shared_part3(q, w);
@@ -1268,7 +1272,7 @@ void kite_quaternion_mass_matrix(const double* q, const kite_quaternion_paramete
     mass_matrix(q, p, M);
 }
 
-static void coriolis_matrix(const double* q, const double* qd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT C) {
+LAGC_NOINLINE static void coriolis_matrix(const double* q, const double* qd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT C) {
     double w[114];
     shared_part0(q, qd, w);
     shared_part1(q, qd, w);
@@ -1283,7 +1287,7 @@ void kite_quaternion_coriolis_matrix(const double* q, const double* qd, const ki
     coriolis_matrix(q, qd, p, C);
 }
 
-static void potential_gradient(const double* q, const kite_quaternion_parameters* p, double* LAGC_RESTRICT dVdq) {
+LAGC_NOINLINE static void potential_gradient(const double* q, const kite_quaternion_parameters* p, double* LAGC_RESTRICT dVdq) {
     (void)q;
     double w[40];
     shared_part8(p, w);
@@ -1295,7 +1299,7 @@ void kite_quaternion_potential_gradient(const double* q, const kite_quaternion_p
     potential_gradient(q, p, dVdq);
 }
 
-static void bias_forces(const double* q, const double* qd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT h) {
+LAGC_NOINLINE static void bias_forces(const double* q, const double* qd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT h) {
     double w[65];
     shared_part0(q, qd, w);
     shared_part1(q, qd, w);
@@ -1309,7 +1313,7 @@ void kite_quaternion_bias_forces(const double* q, const double* qd, const kite_q
     bias_forces(q, qd, p, h);
 }
 
-static void generalized_forces(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT Q) {
+LAGC_NOINLINE static void generalized_forces(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT Q) {
     double w[122];
     shared_part0(q, qd, w);
     shared_part2(q, w);
@@ -1331,7 +1335,7 @@ void kite_quaternion_generalized_forces(const double* q, const double* qd, const
     generalized_forces(q, qd, u, p, Q);
 }
 
-static double kinetic_energy(const double* q, const double* qd, const kite_quaternion_parameters* p) {
+LAGC_NOINLINE static double kinetic_energy(const double* q, const double* qd, const kite_quaternion_parameters* p) {
     double w[99];
     double result[1];
     shared_part0(q, qd, w);
@@ -1347,7 +1351,7 @@ double kite_quaternion_kinetic_energy(const double* q, const double* qd, const k
     return kinetic_energy(q, qd, p);
 }
 
-static double potential_energy(const double* q, const kite_quaternion_parameters* p) {
+LAGC_NOINLINE static double potential_energy(const double* q, const kite_quaternion_parameters* p) {
     double w[40];
     double result[1];
     shared_part8(p, w);
@@ -1360,7 +1364,7 @@ double kite_quaternion_potential_energy(const double* q, const kite_quaternion_p
     return potential_energy(q, p);
 }
 
-static void constraint_residuals(const double* q, const double* qd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT c) {
+LAGC_NOINLINE static void constraint_residuals(const double* q, const double* qd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT c) {
     (void)qd;
     double w[26];
     shared_part2(q, w);
@@ -1374,7 +1378,7 @@ void kite_quaternion_constraint_residuals(const double* q, const double* qd, con
     constraint_residuals(q, qd, p, c);
 }
 
-static void constraint_jacobian(const double* q, const kite_quaternion_parameters* p, double* LAGC_RESTRICT A) {
+LAGC_NOINLINE static void constraint_jacobian(const double* q, const kite_quaternion_parameters* p, double* LAGC_RESTRICT A) {
     (void)p;
     double w[56];
     shared_part11(q, w);
@@ -1386,7 +1390,7 @@ void kite_quaternion_constraint_jacobian(const double* q, const kite_quaternion_
     constraint_jacobian(q, p, A);
 }
 
-static void semi_implicit_system(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
+LAGC_NOINLINE static void semi_implicit_system(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
     double w[128];
     shared_part0(q, qd, w);
     shared_part1(q, qd, w);
@@ -1421,7 +1425,7 @@ void kite_quaternion_semi_implicit_system(const double* q, const double* qd, con
     semi_implicit_system(q, qd, u, p, K, rhs);
 }
 
-static int forward_dynamics(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // In quasi-velocities a = K qdd (K block-diagonal), the system's independent parts each
     // solved alone: pivots D (all positive where the system is regular), qdd and lambda,
     // with no M, A or system of nq + nc unknowns formed.
@@ -1467,7 +1471,7 @@ int kite_quaternion_forward_dynamics(const double* q, const double* qd, const do
     return forward_dynamics(q, qd, u, p, qdd, lambda);
 }
 
-static int state_derivative(const double* x, const double* u, const kite_quaternion_parameters* p, double* xdot) {
+LAGC_NOINLINE static int state_derivative(const double* x, const double* u, const kite_quaternion_parameters* p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = 0;
@@ -1489,7 +1493,7 @@ int kite_quaternion_state_derivative(const double* x, const double* u, const kit
     return state_derivative(x, u, p, xdot);
 }
 
-static int linearization(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static int linearization(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -1543,7 +1547,7 @@ int kite_quaternion_linearization(const double* q, const double* qd, const doubl
     return linearization(q, qd, u, p, A, B);
 }
 
-static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT tau) {
+LAGC_NOINLINE static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT tau) {
     double w[126];
     shared_part0(q, qd, w);
     shared_part1(q, qd, w);
@@ -1569,7 +1573,7 @@ void kite_quaternion_inverse_dynamics(const double* q, const double* qd, const d
     inverse_dynamics(q, qd, qdd, u, p, tau);
 }
 
-static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT Y) {
+LAGC_NOINLINE static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT Y) {
     double w[126];
     shared_part0(q, qd, w);
     shared_part1(q, qd, w);
@@ -1590,7 +1594,7 @@ void kite_quaternion_inverse_dynamics_regressor(const double* q, const double* q
     inverse_dynamics_regressor(q, qd, qdd, p, Y);
 }
 
-static void input_matrix(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static void input_matrix(const double* q, const double* qd, const double* u, const kite_quaternion_parameters* p, double* LAGC_RESTRICT B) {
     (void)qd;
     (void)u;
     (void)p;
@@ -1605,7 +1609,7 @@ void kite_quaternion_input_matrix(const double* q, const double* qd, const doubl
     input_matrix(q, qd, u, p, B);
 }
 
-static int rk4_step(double* x, const double* u, const kite_quaternion_parameters* p, double dt) {
+LAGC_NOINLINE static int rk4_step(double* x, const double* u, const kite_quaternion_parameters* p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -1649,7 +1653,7 @@ int kite_quaternion_rk4_step(double* x, const double* u, const kite_quaternion_p
     return rk4_step(x, u, p, dt);
 }
 
-static int symplectic_euler_step(double* x, const double* u, const kite_quaternion_parameters* p, double dt) {
+LAGC_NOINLINE static int symplectic_euler_step(double* x, const double* u, const kite_quaternion_parameters* p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!is_finite(dt)) return 3;
@@ -1672,7 +1676,7 @@ int kite_quaternion_symplectic_euler_step(double* x, const double* u, const kite
     return symplectic_euler_step(x, u, p, dt);
 }
 
-static int radau_step(double* x, const double* u, const kite_quaternion_parameters* p, double dt) {
+LAGC_NOINLINE static int radau_step(double* x, const double* u, const kite_quaternion_parameters* p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -1757,7 +1761,7 @@ int kite_quaternion_radau_step(double* x, const double* u, const kite_quaternion
     return radau_step(x, u, p, dt);
 }
 
-static int rk4_step_jacobian(double* x, const double* u, const kite_quaternion_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const kite_quaternion_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -1816,7 +1820,7 @@ int kite_quaternion_rk4_step_jacobian(double* x, const double* u, const kite_qua
     return rk4_step_jacobian(x, u, p, dt, Ad, Bd);
 }
 
-static int symplectic_euler_step_jacobian(double* x, const double* u, const kite_quaternion_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double* u, const kite_quaternion_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -1916,7 +1920,7 @@ int kite_quaternion_zoh_discretization(const double* A, const double* B, double 
     return zoh_discretization(A, B, dt, Ad, Bd);
 }
 
-static void constraint_velocity(const double* q, const double* qd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT v) {
+LAGC_NOINLINE static void constraint_velocity(const double* q, const double* qd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT v) {
     (void)p;
     double w[128];
     shared_part7(q, qd, w);
@@ -1932,7 +1936,7 @@ void kite_quaternion_constraint_velocity(const double* q, const double* qd, cons
 }
 
 // project_state's work, in place (q, qd partly moved when it fails).
-static double project_state_in_place(double* q, double* qd, const kite_quaternion_parameters* p) {
+LAGC_NOINLINE static double project_state_in_place(double* q, double* qd, const kite_quaternion_parameters* p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -1965,7 +1969,7 @@ static double project_state_in_place(double* q, double* qd, const kite_quaternio
     return sqrt(left);
 }
 
-static double project_state(double* q, double* qd, const kite_quaternion_parameters* p) {
+LAGC_NOINLINE static double project_state(double* q, double* qd, const kite_quaternion_parameters* p) {
     // The work on copies: q and qd are written only when it succeeds with finite values.
     double q1[nq], qd1[nq];
     for (int i = 0; i < nq; ++i) {
@@ -2022,7 +2026,7 @@ void kite_quaternion_output_position_drift(const double* q, const double* qd, co
     output_position_drift(q, qd, p, a);
 }
 
-static void output_angular_velocity(const double* q, const double* qd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT out) {
+LAGC_NOINLINE static void output_angular_velocity(const double* q, const double* qd, const kite_quaternion_parameters* p, double* LAGC_RESTRICT out) {
     (void)p;
     double w[15];
     shared_part0(q, qd, w);

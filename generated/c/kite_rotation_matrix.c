@@ -11,10 +11,14 @@
 #define LAGC_RESTRICT restrict
 #endif
 /* Run-time twins that only a failure calls: never inlined, laid out cold. */
+/* Functions that hold arrays, or many temporaries: never inlined, so that their frames stay
+   as the stack figures count them. */
 #if defined(__GNUC__)
 #define LAGC_COLD __attribute__((__noinline__, __cold__))
+#define LAGC_NOINLINE __attribute__((__noinline__))
 #else
 #define LAGC_COLD
+#define LAGC_NOINLINE
 #endif
 
 enum { nq = kite_rotation_matrix_nq, nu = kite_rotation_matrix_nu, nc = kite_rotation_matrix_nc };
@@ -1353,7 +1357,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part3(const dou
 
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, double* D, double* H, double* x, double* l) {
+LAGC_NOINLINE static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, double* D, double* H, double* x, double* l) {
     double w[29];
     forward_dynamics_quasi_velocities_part0(q, qd, u, p, D, H, x, l, w);
     forward_dynamics_quasi_velocities_part1(q, qd, u, p, l, w);
@@ -1979,7 +1983,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part1(const double* q, const 
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, const double* qdd, const double* lambda, double* J) {
+LAGC_NOINLINE static void linearization_terms(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, const double* qdd, const double* lambda, double* J) {
     double w[169];
     shared_part0(q, qd, w);
     shared_part1(qd, w);
@@ -2538,7 +2542,7 @@ static LAGC_PART_NOINLINE void output_angular_velocity_part0(double* out, double
 #undef LAGC_PART_NOINLINE
 
 
-static void mass_matrix(const double* q, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT M) {
+LAGC_NOINLINE static void mass_matrix(const double* q, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT M) {
     double w[125];
     shared_part7(q, w);
     shared_part13(q, p, w);
@@ -2550,7 +2554,7 @@ void kite_rotation_matrix_mass_matrix(const double* q, const kite_rotation_matri
     mass_matrix(q, p, M);
 }
 
-static void coriolis_matrix(const double* q, const double* qd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT C) {
+LAGC_NOINLINE static void coriolis_matrix(const double* q, const double* qd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT C) {
     double w[161];
     shared_part0(q, qd, w);
     shared_part12(q, qd, w);
@@ -2563,7 +2567,7 @@ void kite_rotation_matrix_coriolis_matrix(const double* q, const double* qd, con
     coriolis_matrix(q, qd, p, C);
 }
 
-static void potential_gradient(const double* q, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT dVdq) {
+LAGC_NOINLINE static void potential_gradient(const double* q, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT dVdq) {
     (void)q;
     double w[32];
     shared_part4(p, w);
@@ -2575,7 +2579,7 @@ void kite_rotation_matrix_potential_gradient(const double* q, const kite_rotatio
     potential_gradient(q, p, dVdq);
 }
 
-static void bias_forces(const double* q, const double* qd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT h) {
+LAGC_NOINLINE static void bias_forces(const double* q, const double* qd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT h) {
     double w[83];
     shared_part0(q, qd, w);
     shared_part2(qd, w);
@@ -2590,7 +2594,7 @@ void kite_rotation_matrix_bias_forces(const double* q, const double* qd, const k
     bias_forces(q, qd, p, h);
 }
 
-static void generalized_forces(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT Q) {
+LAGC_NOINLINE static void generalized_forces(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT Q) {
     double w[136];
     shared_part0(q, qd, w);
     shared_part1(qd, w);
@@ -2606,7 +2610,7 @@ void kite_rotation_matrix_generalized_forces(const double* q, const double* qd, 
     generalized_forces(q, qd, u, p, Q);
 }
 
-static double kinetic_energy(const double* q, const double* qd, const kite_rotation_matrix_parameters* p) {
+LAGC_NOINLINE static double kinetic_energy(const double* q, const double* qd, const kite_rotation_matrix_parameters* p) {
     double w[137];
     double result[1];
     shared_part0(q, qd, w);
@@ -2621,7 +2625,7 @@ double kite_rotation_matrix_kinetic_energy(const double* q, const double* qd, co
     return kinetic_energy(q, qd, p);
 }
 
-static double potential_energy(const double* q, const kite_rotation_matrix_parameters* p) {
+LAGC_NOINLINE static double potential_energy(const double* q, const kite_rotation_matrix_parameters* p) {
     double w[32];
     double result[1];
     shared_part4(p, w);
@@ -2634,7 +2638,7 @@ double kite_rotation_matrix_potential_energy(const double* q, const kite_rotatio
     return potential_energy(q, p);
 }
 
-static void constraint_residuals(const double* q, const double* qd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT c) {
+LAGC_NOINLINE static void constraint_residuals(const double* q, const double* qd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT c) {
     (void)qd;
     double w[65];
     shared_part7(q, w);
@@ -2647,7 +2651,7 @@ void kite_rotation_matrix_constraint_residuals(const double* q, const double* qd
     constraint_residuals(q, qd, p, c);
 }
 
-static void constraint_jacobian(const double* q, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT A) {
+LAGC_NOINLINE static void constraint_jacobian(const double* q, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT A) {
     (void)p;
     double w[74];
     shared_part8(q, w);
@@ -2659,7 +2663,7 @@ void kite_rotation_matrix_constraint_jacobian(const double* q, const kite_rotati
     constraint_jacobian(q, p, A);
 }
 
-static void semi_implicit_system(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
+LAGC_NOINLINE static void semi_implicit_system(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
     double w[177];
     shared_part0(q, qd, w);
     shared_part1(qd, w);
@@ -2687,7 +2691,7 @@ void kite_rotation_matrix_semi_implicit_system(const double* q, const double* qd
     semi_implicit_system(q, qd, u, p, K, rhs);
 }
 
-static int forward_dynamics(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // In quasi-velocities a = K qdd (K block-diagonal), the system's independent parts each
     // solved alone: pivots D (all positive where the system is regular), qdd and lambda,
     // with no M, A or system of nq + nc unknowns formed.
@@ -2733,7 +2737,7 @@ int kite_rotation_matrix_forward_dynamics(const double* q, const double* qd, con
     return forward_dynamics(q, qd, u, p, qdd, lambda);
 }
 
-static int state_derivative(const double* x, const double* u, const kite_rotation_matrix_parameters* p, double* xdot) {
+LAGC_NOINLINE static int state_derivative(const double* x, const double* u, const kite_rotation_matrix_parameters* p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = 0;
@@ -2755,7 +2759,7 @@ int kite_rotation_matrix_state_derivative(const double* x, const double* u, cons
     return state_derivative(x, u, p, xdot);
 }
 
-static int linearization(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static int linearization(const double* q, const double* qd, const double* u, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -2809,7 +2813,7 @@ int kite_rotation_matrix_linearization(const double* q, const double* qd, const 
     return linearization(q, qd, u, p, A, B);
 }
 
-static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT tau) {
+LAGC_NOINLINE static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT tau) {
     double w[170];
     shared_part0(q, qd, w);
     shared_part1(qd, w);
@@ -2829,7 +2833,7 @@ void kite_rotation_matrix_inverse_dynamics(const double* q, const double* qd, co
     inverse_dynamics(q, qd, qdd, u, p, tau);
 }
 
-static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT Y) {
+LAGC_NOINLINE static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT Y) {
     double w[170];
     shared_part0(q, qd, w);
     shared_part1(qd, w);
@@ -2858,7 +2862,7 @@ void kite_rotation_matrix_input_matrix(const double* q, const double* qd, const 
     input_matrix(q, qd, u, p, B);
 }
 
-static int rk4_step(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt) {
+LAGC_NOINLINE static int rk4_step(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -2902,7 +2906,7 @@ int kite_rotation_matrix_rk4_step(double* x, const double* u, const kite_rotatio
     return rk4_step(x, u, p, dt);
 }
 
-static int symplectic_euler_step(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt) {
+LAGC_NOINLINE static int symplectic_euler_step(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!is_finite(dt)) return 3;
@@ -2925,7 +2929,7 @@ int kite_rotation_matrix_symplectic_euler_step(double* x, const double* u, const
     return symplectic_euler_step(x, u, p, dt);
 }
 
-static int radau_step(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt) {
+LAGC_NOINLINE static int radau_step(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -3010,7 +3014,7 @@ int kite_rotation_matrix_radau_step(double* x, const double* u, const kite_rotat
     return radau_step(x, u, p, dt);
 }
 
-static int rk4_step_jacobian(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -3069,7 +3073,7 @@ int kite_rotation_matrix_rk4_step_jacobian(double* x, const double* u, const kit
     return rk4_step_jacobian(x, u, p, dt, Ad, Bd);
 }
 
-static int symplectic_euler_step_jacobian(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -3169,7 +3173,7 @@ int kite_rotation_matrix_zoh_discretization(const double* A, const double* B, do
     return zoh_discretization(A, B, dt, Ad, Bd);
 }
 
-static void constraint_velocity(const double* q, const double* qd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT v) {
+LAGC_NOINLINE static void constraint_velocity(const double* q, const double* qd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT v) {
     (void)p;
     double w[177];
     shared_part0(q, qd, w);
@@ -3184,7 +3188,7 @@ void kite_rotation_matrix_constraint_velocity(const double* q, const double* qd,
 }
 
 // project_state's work, in place (q, qd partly moved when it fails).
-static double project_state_in_place(double* q, double* qd, const kite_rotation_matrix_parameters* p) {
+LAGC_NOINLINE static double project_state_in_place(double* q, double* qd, const kite_rotation_matrix_parameters* p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -3217,7 +3221,7 @@ static double project_state_in_place(double* q, double* qd, const kite_rotation_
     return sqrt(left);
 }
 
-static double project_state(double* q, double* qd, const kite_rotation_matrix_parameters* p) {
+LAGC_NOINLINE static double project_state(double* q, double* qd, const kite_rotation_matrix_parameters* p) {
     // The work on copies: q and qd are written only when it succeeds with finite values.
     double q1[nq], qd1[nq];
     for (int i = 0; i < nq; ++i) {
@@ -3274,7 +3278,7 @@ void kite_rotation_matrix_output_position_drift(const double* q, const double* q
     output_position_drift(q, qd, p, a);
 }
 
-static void output_angular_velocity(const double* q, const double* qd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT out) {
+LAGC_NOINLINE static void output_angular_velocity(const double* q, const double* qd, const kite_rotation_matrix_parameters* p, double* LAGC_RESTRICT out) {
     (void)p;
     double w[12];
     shared_part0(q, qd, w);

@@ -11,10 +11,14 @@
 #define LAGC_RESTRICT restrict
 #endif
 /* Run-time twins that only a failure calls: never inlined, laid out cold. */
+/* Functions that hold arrays, or many temporaries: never inlined, so that their frames stay
+   as the stack figures count them. */
 #if defined(__GNUC__)
 #define LAGC_COLD __attribute__((__noinline__, __cold__))
+#define LAGC_NOINLINE __attribute__((__noinline__))
 #else
 #define LAGC_COLD
+#define LAGC_NOINLINE
 #endif
 
 enum { nq = panda_like_nq, nu = panda_like_nu, nc = panda_like_nc };
@@ -2470,7 +2474,7 @@ static LAGC_PART_NOINLINE void dynamics_terms_part14(const double* u, const pand
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
-static void dynamics_terms(const double* q, const double* qd, const double* u, const panda_like_parameters* p, double* M, double* b) {
+LAGC_NOINLINE static void dynamics_terms(const double* q, const double* qd, const double* u, const panda_like_parameters* p, double* M, double* b) {
     double w[148];
     dynamics_terms_part0(q, p, w);
     dynamics_terms_part1(p, w);
@@ -2573,7 +2577,7 @@ static void solve_mass_matrix(const double* L, double* b) {
 }
 
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
-static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const panda_like_parameters* p, double* qdd, double* M) {
+LAGC_NOINLINE static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const panda_like_parameters* p, double* qdd, double* M) {
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
     // is left in M for the caller (linearization solves its columns with it).
     double b[nq];
@@ -2974,7 +2978,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part5(const panda_like_parame
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const panda_like_parameters* p, const double* qdd, double* J) {
+LAGC_NOINLINE static void linearization_terms(const double* q, const double* qd, const double* u, const panda_like_parameters* p, const double* qdd, double* J) {
     (void)u;
     double w[773];
     shared_part0(q, p, w);
@@ -3916,7 +3920,7 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B) {
 #undef LAGC_PART_NOINLINE
 
 
-static void mass_matrix(const double* q, const panda_like_parameters* p, double* LAGC_RESTRICT M) {
+LAGC_NOINLINE static void mass_matrix(const double* q, const panda_like_parameters* p, double* LAGC_RESTRICT M) {
     double w[292];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3941,7 +3945,7 @@ void panda_like_mass_matrix(const double* q, const panda_like_parameters* p, dou
     mass_matrix(q, p, M);
 }
 
-static void coriolis_matrix(const double* q, const double* qd, const panda_like_parameters* p, double* LAGC_RESTRICT C) {
+LAGC_NOINLINE static void coriolis_matrix(const double* q, const double* qd, const panda_like_parameters* p, double* LAGC_RESTRICT C) {
     double w[773];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3968,7 +3972,7 @@ void panda_like_coriolis_matrix(const double* q, const double* qd, const panda_l
     coriolis_matrix(q, qd, p, C);
 }
 
-static void potential_gradient(const double* q, const panda_like_parameters* p, double* LAGC_RESTRICT dVdq) {
+LAGC_NOINLINE static void potential_gradient(const double* q, const panda_like_parameters* p, double* LAGC_RESTRICT dVdq) {
     double w[133];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -3983,7 +3987,7 @@ void panda_like_potential_gradient(const double* q, const panda_like_parameters*
     potential_gradient(q, p, dVdq);
 }
 
-static void bias_forces(const double* q, const double* qd, const panda_like_parameters* p, double* LAGC_RESTRICT h) {
+LAGC_NOINLINE static void bias_forces(const double* q, const double* qd, const panda_like_parameters* p, double* LAGC_RESTRICT h) {
     double w[818];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -4019,7 +4023,7 @@ void panda_like_generalized_forces(const double* q, const double* qd, const doub
     generalized_forces(q, qd, u, p, Q);
 }
 
-static double kinetic_energy(const double* q, const double* qd, const panda_like_parameters* p) {
+LAGC_NOINLINE static double kinetic_energy(const double* q, const double* qd, const panda_like_parameters* p) {
     double w[292];
     double result[1];
     shared_part0(q, p, w);
@@ -4046,7 +4050,7 @@ double panda_like_kinetic_energy(const double* q, const double* qd, const panda_
     return kinetic_energy(q, qd, p);
 }
 
-static double potential_energy(const double* q, const panda_like_parameters* p) {
+LAGC_NOINLINE static double potential_energy(const double* q, const panda_like_parameters* p) {
     double w[138];
     double result[1];
     shared_part0(q, p, w);
@@ -4061,7 +4065,7 @@ double panda_like_potential_energy(const double* q, const panda_like_parameters*
     return potential_energy(q, p);
 }
 
-static int forward_dynamics(const double* q, const double* qd, const double* u, const panda_like_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const panda_like_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     (void)lambda;
     double M[nq * nq];
     return forward_dynamics_factored(q, qd, u, p, qdd, M);
@@ -4072,7 +4076,7 @@ int panda_like_forward_dynamics(const double* q, const double* qd, const double*
     return forward_dynamics(q, qd, u, p, qdd, lambda);
 }
 
-static int state_derivative(const double* x, const double* u, const panda_like_parameters* p, double* xdot) {
+LAGC_NOINLINE static int state_derivative(const double* x, const double* u, const panda_like_parameters* p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = 0;
@@ -4094,7 +4098,7 @@ int panda_like_state_derivative(const double* x, const double* u, const panda_li
     return state_derivative(x, u, p, xdot);
 }
 
-static int linearization(const double* q, const double* qd, const double* u, const panda_like_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static int linearization(const double* q, const double* qd, const double* u, const panda_like_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
     // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
     // factorisation, 2 nq + nu solves.
@@ -4119,7 +4123,7 @@ int panda_like_linearization(const double* q, const double* qd, const double* u,
     return linearization(q, qd, u, p, A, B);
 }
 
-static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const panda_like_parameters* p, double* LAGC_RESTRICT tau) {
+LAGC_NOINLINE static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const panda_like_parameters* p, double* LAGC_RESTRICT tau) {
     double w[818];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -4149,7 +4153,7 @@ void panda_like_inverse_dynamics(const double* q, const double* qd, const double
     inverse_dynamics(q, qd, qdd, u, p, tau);
 }
 
-static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const panda_like_parameters* p, double* LAGC_RESTRICT Y) {
+LAGC_NOINLINE static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const panda_like_parameters* p, double* LAGC_RESTRICT Y) {
     double w[800];
     shared_part0(q, p, w);
     shared_part1(p, w);
@@ -4188,7 +4192,7 @@ void panda_like_input_matrix(const double* q, const double* qd, const double* u,
     input_matrix(q, qd, u, p, B);
 }
 
-static int rk4_step(double* x, const double* u, const panda_like_parameters* p, double dt) {
+LAGC_NOINLINE static int rk4_step(double* x, const double* u, const panda_like_parameters* p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -4232,7 +4236,7 @@ int panda_like_rk4_step(double* x, const double* u, const panda_like_parameters*
     return rk4_step(x, u, p, dt);
 }
 
-static int symplectic_euler_step(double* x, const double* u, const panda_like_parameters* p, double dt) {
+LAGC_NOINLINE static int symplectic_euler_step(double* x, const double* u, const panda_like_parameters* p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!is_finite(dt)) return 3;
@@ -4255,7 +4259,7 @@ int panda_like_symplectic_euler_step(double* x, const double* u, const panda_lik
     return symplectic_euler_step(x, u, p, dt);
 }
 
-static int radau_step(double* x, const double* u, const panda_like_parameters* p, double dt) {
+LAGC_NOINLINE static int radau_step(double* x, const double* u, const panda_like_parameters* p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -4340,7 +4344,7 @@ int panda_like_radau_step(double* x, const double* u, const panda_like_parameter
     return radau_step(x, u, p, dt);
 }
 
-static int rk4_step_jacobian(double* x, const double* u, const panda_like_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const panda_like_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -4399,7 +4403,7 @@ int panda_like_rk4_step_jacobian(double* x, const double* u, const panda_like_pa
     return rk4_step_jacobian(x, u, p, dt, Ad, Bd);
 }
 
-static int symplectic_euler_step_jacobian(double* x, const double* u, const panda_like_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double* u, const panda_like_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.

@@ -11,10 +11,14 @@
 #define LAGC_RESTRICT restrict
 #endif
 /* Run-time twins that only a failure calls: never inlined, laid out cold. */
+/* Functions that hold arrays, or many temporaries: never inlined, so that their frames stay
+   as the stack figures count them. */
 #if defined(__GNUC__)
 #define LAGC_COLD __attribute__((__noinline__, __cold__))
+#define LAGC_NOINLINE __attribute__((__noinline__))
 #else
 #define LAGC_COLD
+#define LAGC_NOINLINE
 #endif
 
 enum { nq = quadrotor_world_axes_nq, nu = quadrotor_world_axes_nu, nc = quadrotor_world_axes_nc };
@@ -1330,7 +1334,7 @@ static LAGC_PART_NOINLINE void dynamics_terms_part8(const double* qd, const doub
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
-static void dynamics_terms(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* M, double* b) {
+LAGC_NOINLINE static void dynamics_terms(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* M, double* b) {
     double w[173];
     dynamics_terms_part0(q, u, p, M, b, w);
     dynamics_terms_part1(qd, p, M, w);
@@ -1402,7 +1406,7 @@ static void solve_mass_matrix(const double* L, double* b) {
 }
 
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
-static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* qdd, double* M) {
+LAGC_NOINLINE static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* qdd, double* M) {
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
     // is left in M for the caller (linearization solves its columns with it).
     double b[nq];
@@ -2407,7 +2411,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part10(const double* qd, cons
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, const double* qdd, double* J) {
+LAGC_NOINLINE static void linearization_terms(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, const double* qdd, double* J) {
     double w[695];
     shared_part0(q, w);
     shared_part1(w);
@@ -2755,7 +2759,7 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B, double* w) {
 #undef LAGC_PART_NOINLINE
 
 
-static void mass_matrix(const double* q, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT M) {
+LAGC_NOINLINE static void mass_matrix(const double* q, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT M) {
     double w[398];
     shared_part0(q, w);
     shared_part1(w);
@@ -2781,7 +2785,7 @@ void quadrotor_world_axes_mass_matrix(const double* q, const quadrotor_world_axe
     mass_matrix(q, p, M);
 }
 
-static void coriolis_matrix(const double* q, const double* qd, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT C) {
+LAGC_NOINLINE static void coriolis_matrix(const double* q, const double* qd, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT C) {
     double w[399];
     shared_part0(q, w);
     shared_part1(w);
@@ -2815,7 +2819,7 @@ void quadrotor_world_axes_coriolis_matrix(const double* q, const double* qd, con
     coriolis_matrix(q, qd, p, C);
 }
 
-static void potential_gradient(const double* q, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT dVdq) {
+LAGC_NOINLINE static void potential_gradient(const double* q, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT dVdq) {
     (void)q;
     double w[215];
     shared_part23(p, w);
@@ -2827,7 +2831,7 @@ void quadrotor_world_axes_potential_gradient(const double* q, const quadrotor_wo
     potential_gradient(q, p, dVdq);
 }
 
-static void bias_forces(const double* q, const double* qd, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT h) {
+LAGC_NOINLINE static void bias_forces(const double* q, const double* qd, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT h) {
     double w[359];
     shared_part0(q, w);
     shared_part1(w);
@@ -2865,7 +2869,7 @@ void quadrotor_world_axes_bias_forces(const double* q, const double* qd, const q
     bias_forces(q, qd, p, h);
 }
 
-static void generalized_forces(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT Q) {
+LAGC_NOINLINE static void generalized_forces(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT Q) {
     (void)qd;
     (void)p;
     double w[390];
@@ -2884,7 +2888,7 @@ void quadrotor_world_axes_generalized_forces(const double* q, const double* qd, 
     generalized_forces(q, qd, u, p, Q);
 }
 
-static double kinetic_energy(const double* q, const double* qd, const quadrotor_world_axes_parameters* p) {
+LAGC_NOINLINE static double kinetic_energy(const double* q, const double* qd, const quadrotor_world_axes_parameters* p) {
     double w[394];
     double result[1];
     shared_part0(q, w);
@@ -2913,7 +2917,7 @@ double quadrotor_world_axes_kinetic_energy(const double* q, const double* qd, co
     return kinetic_energy(q, qd, p);
 }
 
-static double potential_energy(const double* q, const quadrotor_world_axes_parameters* p) {
+LAGC_NOINLINE static double potential_energy(const double* q, const quadrotor_world_axes_parameters* p) {
     double w[215];
     double result[1];
     shared_part23(p, w);
@@ -2926,7 +2930,7 @@ double quadrotor_world_axes_potential_energy(const double* q, const quadrotor_wo
     return potential_energy(q, p);
 }
 
-static int forward_dynamics(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     (void)lambda;
     double M[nq * nq];
     return forward_dynamics_factored(q, qd, u, p, qdd, M);
@@ -2937,7 +2941,7 @@ int quadrotor_world_axes_forward_dynamics(const double* q, const double* qd, con
     return forward_dynamics(q, qd, u, p, qdd, lambda);
 }
 
-static int state_derivative(const double* x, const double* u, const quadrotor_world_axes_parameters* p, double* xdot) {
+LAGC_NOINLINE static int state_derivative(const double* x, const double* u, const quadrotor_world_axes_parameters* p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = 0;
@@ -2959,7 +2963,7 @@ int quadrotor_world_axes_state_derivative(const double* x, const double* u, cons
     return state_derivative(x, u, p, xdot);
 }
 
-static int linearization(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static int linearization(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and the factor of M from forward_dynamics' own code, then M dqdd/dx = J with
     // J = -dR/dx, R = M qdd + h - Q (qdd held fixed), for x = [q; qd; u]: one
     // factorisation, 2 nq + nu solves.
@@ -2984,7 +2988,7 @@ int quadrotor_world_axes_linearization(const double* q, const double* qd, const 
     return linearization(q, qd, u, p, A, B);
 }
 
-static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT tau) {
+LAGC_NOINLINE static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT tau) {
     double w[467];
     shared_part0(q, w);
     shared_part1(w);
@@ -3027,7 +3031,7 @@ void quadrotor_world_axes_inverse_dynamics(const double* q, const double* qd, co
     inverse_dynamics(q, qd, qdd, u, p, tau);
 }
 
-static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT Y) {
+LAGC_NOINLINE static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT Y) {
     double w[467];
     shared_part0(q, w);
     shared_part1(w);
@@ -3059,7 +3063,7 @@ void quadrotor_world_axes_inverse_dynamics_regressor(const double* q, const doub
     inverse_dynamics_regressor(q, qd, qdd, p, Y);
 }
 
-static void input_matrix(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static void input_matrix(const double* q, const double* qd, const double* u, const quadrotor_world_axes_parameters* p, double* LAGC_RESTRICT B) {
     (void)qd;
     (void)u;
     (void)p;
@@ -3078,7 +3082,7 @@ void quadrotor_world_axes_input_matrix(const double* q, const double* qd, const 
     input_matrix(q, qd, u, p, B);
 }
 
-static int rk4_step(double* x, const double* u, const quadrotor_world_axes_parameters* p, double dt) {
+LAGC_NOINLINE static int rk4_step(double* x, const double* u, const quadrotor_world_axes_parameters* p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -3122,7 +3126,7 @@ int quadrotor_world_axes_rk4_step(double* x, const double* u, const quadrotor_wo
     return rk4_step(x, u, p, dt);
 }
 
-static int symplectic_euler_step(double* x, const double* u, const quadrotor_world_axes_parameters* p, double dt) {
+LAGC_NOINLINE static int symplectic_euler_step(double* x, const double* u, const quadrotor_world_axes_parameters* p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!is_finite(dt)) return 3;
@@ -3145,7 +3149,7 @@ int quadrotor_world_axes_symplectic_euler_step(double* x, const double* u, const
     return symplectic_euler_step(x, u, p, dt);
 }
 
-static int radau_step(double* x, const double* u, const quadrotor_world_axes_parameters* p, double dt) {
+LAGC_NOINLINE static int radau_step(double* x, const double* u, const quadrotor_world_axes_parameters* p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -3230,7 +3234,7 @@ int quadrotor_world_axes_radau_step(double* x, const double* u, const quadrotor_
     return radau_step(x, u, p, dt);
 }
 
-static int rk4_step_jacobian(double* x, const double* u, const quadrotor_world_axes_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const quadrotor_world_axes_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -3289,7 +3293,7 @@ int quadrotor_world_axes_rk4_step_jacobian(double* x, const double* u, const qua
     return rk4_step_jacobian(x, u, p, dt, Ad, Bd);
 }
 
-static int symplectic_euler_step_jacobian(double* x, const double* u, const quadrotor_world_axes_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double* u, const quadrotor_world_axes_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.

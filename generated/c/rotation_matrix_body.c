@@ -11,10 +11,14 @@
 #define LAGC_RESTRICT restrict
 #endif
 /* Run-time twins that only a failure calls: never inlined, laid out cold. */
+/* Functions that hold arrays, or many temporaries: never inlined, so that their frames stay
+   as the stack figures count them. */
 #if defined(__GNUC__)
 #define LAGC_COLD __attribute__((__noinline__, __cold__))
+#define LAGC_NOINLINE __attribute__((__noinline__))
 #else
 #define LAGC_COLD
+#define LAGC_NOINLINE
 #endif
 
 enum { nq = rotation_matrix_body_nq, nu = rotation_matrix_body_nu, nc = rotation_matrix_body_nc };
@@ -979,7 +983,7 @@ static LAGC_PART_NOINLINE void forward_dynamics_quasi_velocities_part2(const dou
 
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.
-static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, double* D, double* H, double* x, double* l) {
+LAGC_NOINLINE static void forward_dynamics_quasi_velocities(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, double* D, double* H, double* x, double* l) {
     double w[29];
     forward_dynamics_quasi_velocities_part0(q, qd, u, p, D, H, l, w);
     forward_dynamics_quasi_velocities_part1(q, qd, u, p, x, l, w);
@@ -1377,7 +1381,7 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
-static void linearization_terms(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, const double* qdd, const double* lambda, double* J) {
+LAGC_NOINLINE static void linearization_terms(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, const double* qdd, const double* lambda, double* J) {
     double w[159];
     shared_part0(q, qd, w);
     shared_part1(qd, w);
@@ -1761,7 +1765,7 @@ static LAGC_PART_NOINLINE void output_angular_velocity_part0(double* out, double
 #undef LAGC_PART_NOINLINE
 
 
-static void mass_matrix(const double* q, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT M) {
+LAGC_NOINLINE static void mass_matrix(const double* q, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT M) {
     double w[108];
     shared_part4(q, w);
     shared_part8(q, p, w);
@@ -1773,7 +1777,7 @@ void rotation_matrix_body_mass_matrix(const double* q, const rotation_matrix_bod
     mass_matrix(q, p, M);
 }
 
-static void coriolis_matrix(const double* q, const double* qd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT C) {
+LAGC_NOINLINE static void coriolis_matrix(const double* q, const double* qd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT C) {
     double w[150];
     shared_part0(q, qd, w);
     shared_part3(q, qd, w);
@@ -1797,7 +1801,7 @@ void rotation_matrix_body_potential_gradient(const double* q, const rotation_mat
     potential_gradient(q, p, dVdq);
 }
 
-static void bias_forces(const double* q, const double* qd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT h) {
+LAGC_NOINLINE static void bias_forces(const double* q, const double* qd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT h) {
     double w[78];
     shared_part0(q, qd, w);
     shared_part1(qd, w);
@@ -1811,7 +1815,7 @@ void rotation_matrix_body_bias_forces(const double* q, const double* qd, const r
     bias_forces(q, qd, p, h);
 }
 
-static void generalized_forces(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT Q) {
+LAGC_NOINLINE static void generalized_forces(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT Q) {
     (void)qd;
     (void)p;
     double w[117];
@@ -1824,7 +1828,7 @@ void rotation_matrix_body_generalized_forces(const double* q, const double* qd, 
     generalized_forces(q, qd, u, p, Q);
 }
 
-static double kinetic_energy(const double* q, const double* qd, const rotation_matrix_body_parameters* p) {
+LAGC_NOINLINE static double kinetic_energy(const double* q, const double* qd, const rotation_matrix_body_parameters* p) {
     double w[12];
     double result[1];
     shared_part0(q, qd, w);
@@ -1837,7 +1841,7 @@ double rotation_matrix_body_kinetic_energy(const double* q, const double* qd, co
     return kinetic_energy(q, qd, p);
 }
 
-static double potential_energy(const double* q, const rotation_matrix_body_parameters* p) {
+LAGC_NOINLINE static double potential_energy(const double* q, const rotation_matrix_body_parameters* p) {
     (void)q;
     (void)p;
     double result[1];
@@ -1850,7 +1854,7 @@ double rotation_matrix_body_potential_energy(const double* q, const rotation_mat
     return potential_energy(q, p);
 }
 
-static void constraint_residuals(const double* q, const double* qd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT c) {
+LAGC_NOINLINE static void constraint_residuals(const double* q, const double* qd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT c) {
     (void)qd;
     (void)p;
     double w[118];
@@ -1864,7 +1868,7 @@ void rotation_matrix_body_constraint_residuals(const double* q, const double* qd
     constraint_residuals(q, qd, p, c);
 }
 
-static void constraint_jacobian(const double* q, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT A) {
+LAGC_NOINLINE static void constraint_jacobian(const double* q, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT A) {
     (void)p;
     double w[69];
     shared_part5(q, w);
@@ -1876,7 +1880,7 @@ void rotation_matrix_body_constraint_jacobian(const double* q, const rotation_ma
     constraint_jacobian(q, p, A);
 }
 
-static void semi_implicit_system(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
+LAGC_NOINLINE static void semi_implicit_system(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
     double w[160];
     shared_part0(q, qd, w);
     shared_part1(qd, w);
@@ -1898,7 +1902,7 @@ void rotation_matrix_body_semi_implicit_system(const double* q, const double* qd
     semi_implicit_system(q, qd, u, p, K, rhs);
 }
 
-static int forward_dynamics(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
+LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     // In quasi-velocities a = K qdd (K block-diagonal), the system's independent parts each
     // solved alone: pivots D (all positive where the system is regular), qdd and lambda,
     // with no M, A or system of nq + nc unknowns formed.
@@ -1933,7 +1937,7 @@ int rotation_matrix_body_forward_dynamics(const double* q, const double* qd, con
     return forward_dynamics(q, qd, u, p, qdd, lambda);
 }
 
-static int state_derivative(const double* x, const double* u, const rotation_matrix_body_parameters* p, double* xdot) {
+LAGC_NOINLINE static int state_derivative(const double* x, const double* u, const rotation_matrix_body_parameters* p, double* xdot) {
     // x = [q; qd]: xdot = [qd; qdd], written only when forward_dynamics succeeds (and after
     // x is read, so xdot may be x).
     double* const no_lambda = 0;
@@ -1955,7 +1959,7 @@ int rotation_matrix_body_state_derivative(const double* x, const double* u, cons
     return state_derivative(x, u, p, xdot);
 }
 
-static int linearization(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
+LAGC_NOINLINE static int linearization(const double* q, const double* qd, const double* u, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT A, double* LAGC_RESTRICT B) {
     // qdd and lambda from forward_dynamics; then, with J = -[dR/dx; dS/dx], R = M qdd + h - Q
     // + Ac^T lambda and S = Ac qdd - r (qdd, lambda held fixed), x = [q; qd; u]:
     // [[M, Ac^T], [Ac, 0]] [dqdd/dx; dlambda/dx] = J, solved as forward_dynamics solves
@@ -2009,7 +2013,7 @@ int rotation_matrix_body_linearization(const double* q, const double* qd, const 
     return linearization(q, qd, u, p, A, B);
 }
 
-static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT tau) {
+LAGC_NOINLINE static void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT tau) {
     double w[90];
     shared_part0(q, qd, w);
     shared_part1(qd, w);
@@ -2024,7 +2028,7 @@ void rotation_matrix_body_inverse_dynamics(const double* q, const double* qd, co
     inverse_dynamics(q, qd, qdd, u, p, tau);
 }
 
-static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT Y) {
+LAGC_NOINLINE static void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT Y) {
     (void)p;
     double w[90];
     shared_part0(q, qd, w);
@@ -2051,7 +2055,7 @@ void rotation_matrix_body_input_matrix(const double* q, const double* qd, const 
     input_matrix(q, qd, u, p, B);
 }
 
-static int rk4_step(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt) {
+LAGC_NOINLINE static int rk4_step(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt) {
     // k1..k4 at t, t + dt/2, t + dt/2, t + dt; u held over the step. A stage's k is [v; a]:
     // v the qd of its state (x's own qd for k1), a its qdd from forward_dynamics, so no k is
     // copied. x is written only when every entry of the new state is finite.
@@ -2095,7 +2099,7 @@ int rotation_matrix_body_rk4_step(double* x, const double* u, const rotation_mat
     return rk4_step(x, u, p, dt);
 }
 
-static int symplectic_euler_step(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt) {
+LAGC_NOINLINE static int symplectic_euler_step(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt) {
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.
     if (!is_finite(dt)) return 3;
@@ -2118,7 +2122,7 @@ int rotation_matrix_body_symplectic_euler_step(double* x, const double* u, const
     return symplectic_euler_step(x, u, p, dt);
 }
 
-static int radau_step(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt) {
+LAGC_NOINLINE static int radau_step(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt) {
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
@@ -2203,7 +2207,7 @@ int rotation_matrix_body_radau_step(double* x, const double* u, const rotation_m
     return radau_step(x, u, p, dt);
 }
 
-static int rk4_step_jacobian(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // rk4_step's four stages, each with linearization's exact A_s and B_s at its state y_s:
     // dk_s/dx = A_s (I + c_s dt dk_(s-1)/dx), dk_s/du = A_s c_s dt dk_(s-1)/du + B_s
     // (c = 0, 1/2, 1/2, 1), and dx+/dx = I + dt/6 sum w_s dk_s/dx (w = 1, 2, 2, 1). A_s's
@@ -2262,7 +2266,7 @@ int rotation_matrix_body_rk4_step_jacobian(double* x, const double* u, const rot
     return rk4_step_jacobian(x, u, p, dt, Ad, Bd);
 }
 
-static int symplectic_euler_step_jacobian(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
     // symplectic_euler_step with its exact Jacobians from linearization's A and B at x:
     // qd+ = qd + dt qdd(x, u), q+ = q + dt qd+, so d(qd+)/dx = [0, I] + dt A_lower,
     // d(q+)/dx = [I, 0] + dt d(qd+)/dx, and likewise for u. Written only when finite.
@@ -2362,7 +2366,7 @@ int rotation_matrix_body_zoh_discretization(const double* A, const double* B, do
     return zoh_discretization(A, B, dt, Ad, Bd);
 }
 
-static void constraint_velocity(const double* q, const double* qd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT v) {
+LAGC_NOINLINE static void constraint_velocity(const double* q, const double* qd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT v) {
     (void)p;
     double w[160];
     shared_part0(q, qd, w);
@@ -2377,7 +2381,7 @@ void rotation_matrix_body_constraint_velocity(const double* q, const double* qd,
 }
 
 // project_state's work, in place (q, qd partly moved when it fails).
-static double project_state_in_place(double* q, double* qd, const rotation_matrix_body_parameters* p) {
+LAGC_NOINLINE static double project_state_in_place(double* q, double* qd, const rotation_matrix_body_parameters* p) {
     // Holonomic rows c(q, t) = 0 first: Gauss-Newton steps in the metric of M,
     // dq = -M^-1 Ah^T (Ah M^-1 Ah^T)^-1 c; then every row's velocity residual (cdot = A qd +
     // dc/dt, or g) removed the same way in one step (it is linear in qd).
@@ -2410,7 +2414,7 @@ static double project_state_in_place(double* q, double* qd, const rotation_matri
     return sqrt(left);
 }
 
-static double project_state(double* q, double* qd, const rotation_matrix_body_parameters* p) {
+LAGC_NOINLINE static double project_state(double* q, double* qd, const rotation_matrix_body_parameters* p) {
     // The work on copies: q and qd are written only when it succeeds with finite values.
     double q1[nq], qd1[nq];
     for (int i = 0; i < nq; ++i) {
@@ -2433,7 +2437,7 @@ double rotation_matrix_body_project_state(double* q, double* qd, const rotation_
     return project_state(q, qd, p);
 }
 
-static void output_angular_velocity(const double* q, const double* qd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT out) {
+LAGC_NOINLINE static void output_angular_velocity(const double* q, const double* qd, const rotation_matrix_body_parameters* p, double* LAGC_RESTRICT out) {
     (void)p;
     double w[12];
     shared_part0(q, qd, w);

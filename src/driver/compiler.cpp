@@ -5,6 +5,7 @@
 #include "derive/derive.hpp"
 #include "symbolic/dag.hpp"
 #include "frontend/parse.hpp"
+#include "driver/stack_budget.hpp"
 
 #include <new>
 #include <chrono>
@@ -110,7 +111,7 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
         eo.source_name = printable(eo.source_name);
         eo.header_only = eo.header_only || eo.templated;
         eo.progress = options.progress;
-        r.files = emit(*m, *d, eo);
+        r.files = emit_within_stack(*m, *d, eo, options.max_stack, options.smallest_stack, m->model_span, r.diags);
     } catch (std::bad_alloc const&) {
         r.diags.error(m->model_span, "out of memory while generating C++ (the functions are too large for this "
                                      "machine's memory; --split and --max-operations bound them)");

@@ -50,6 +50,11 @@ char const* const usage_text =
     "                    values on (compile time linear in model size); default 500\n"
     "  --reuse-above N   linearization calls coriolis_matrix when C has more than N\n"
     "                    operations, instead of repeating it (0: always); default 8000\n"
+    "  --max-stack BYTES the stack every API function may need, as the header states it\n"
+    "                    (calls included): lagc chooses shared parts and parts to fit, or\n"
+    "                    fails naming the functions that cannot\n"
+    "  --target mcu      firmware: the form with the smallest stack (or --max-stack's), and\n"
+    "                    a source that needs -fno-math-errno (no errno, no .data)\n"
     "  --no-shared-parts  functions cut into parts keep each its own parts, instead of\n"
     "                    sharing those that compute values several of them need (a larger\n"
     "                    file, a few per cent fewer instructions per call)\n"
@@ -148,6 +153,7 @@ std::optional<numeric_limit> numeric_option(std::string const& a, lagc::compile_
     if (a == "--max-operations") return is(1000, 1000000000, o.emit.max_operations, "");
     if (a == "--max-diagnostics") return is(0, 1000000000, o.warnings.max_shown, "");
     if (a == "--max-coordinates") return is(1, 100000, o.limits.max_coordinates, "");
+    if (a == "--max-stack") return is(64, 1000000000, o.max_stack, " of bytes");
     return std::nullopt;
 }
 
@@ -222,6 +228,10 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         if (!value()) return usage_error("--inertial-parameters needs a form: com or linear");
         cl.inertia = inertial_form(v);
         if (!cl.inertia) return usage_error("--inertial-parameters takes com or linear, not '" + std::string(v) + "'");
+    } else if (a == "--target") {
+        if (!value() || std::string(v) != "mcu")
+            return usage_error("--target takes mcu, not '" + std::string(v ? v : "") + "'");
+        o.smallest_stack = o.emit.no_errno = true;
     } else if (a == "--scalar") {
         if (!value()) return usage_error("--scalar needs a type: float or double");
         o.emit.scalar = v;
@@ -340,8 +350,10 @@ void print_stats(lagc::compile_result const& r) {
         std::fprintf(stderr, "lagc: %-24s operations %.0f before CSE, %zu after, %zu temporaries, %zu part%s, %.3f s\n",
                      s.name.c_str(), s.operations_before_cse, s.operations_after_cse, s.temporaries, s.parts,
                      s.parts == 1 ? "" : "s", s.seconds);
-    for (auto const& [name, bytes] : r.files->stack_bounds)
-        if (bytes > 0) std::fprintf(stderr, "lagc: %-24s stack: %zu bytes of arrays, with the functions it calls\n", name.c_str(), bytes);
+    for (auto const& f : r.files->stack)
+        std::fprintf(stderr, "lagc: %-24s stack: %zu bytes with the functions it calls (arrays %zu, temporaries %zu, "
+                             "frames %zu, libm %zu)\n",
+                     f.name.c_str(), f.total(), f.arrays, f.temporaries, f.frames, f.libm);
     for (auto const& choice : r.files->choices)
         std::fprintf(stderr, "lagc: %s by %s\n", choice.function.c_str(), choice.method.c_str());
     if (r.files->shared_operations > 0)

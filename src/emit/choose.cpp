@@ -97,7 +97,7 @@ void emitter::choose_forward_dynamics() {
     }
     closed_built_ = build("dynamics_terms", dynamics_terms_outputs());
     std::size_t const terms = closed_built_->stats.operations_after_cse;
-    closed_inline_ = nc == 0 && unrolls_mass_matrix() && terms <= o_.split_operations;
+    closed_inline_ = nc == 0 && unrolls_mass_matrix() && (terms <= o_.split_operations || o_.writes_whole("dynamics_terms"));
     std::size_t const closed = closed_form_score(terms);
     entry(fd_method::closed_form).operations = closed;
     entry(fd_method::closed_form).note =

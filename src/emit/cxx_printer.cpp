@@ -31,16 +31,24 @@ std::string cxx_printer::definition(std::string const& result, std::string const
                                     place where) {
     // Helpers of a .cpp file have internal linkage: no declaration elsewhere is missing
     // (-Wmissing-declarations, -Wmissing-prototypes) and no symbol leaves the file.
-    if (bounds_) bounds_->add(name, body);
     dialect const& d = current_dialect();
     bool const api = where == place::api;
+    // A function that holds arrays, or more temporaries than registers, is never inlined (as
+    // parts are not): they stay in its own frame, off the stack of its caller's other
+    // calls, as the header's stack figures count them (stack_bound.hpp). Spelled
+    // __noinline__: a user's `#define noinline ...` must not reach it.
+    bool const holds_arrays = bounds_ && bounds_->add(name, body, where != place::part && where != place::cold_helper);
     // C: an API function is a static function under its C++ name, which the others call,
     // and NAME_function, which checks the parameters pointer and calls it (c_wrapper).
     std::string linkage = (!api || d.c) && linkage_.empty() ? "static " : linkage_;
     if (where == place::part) linkage += "LAGC_PART_NOINLINE ", parts_ = true;
-    if (where == place::cold_helper) { // after "template <class T>\n", where there is one
+    if (where == place::cold_helper || (holds_arrays && where != place::part)) {
+        // after "template <class T>\n", where there is one
         std::size_t const line = linkage.rfind('\n');
-        linkage.insert(line == std::string::npos ? 0 : line + 1, d.c ? "LAGC_COLD " : "[[gnu::noinline, gnu::cold]] ");
+        // C99 has no attributes: the C source's macros (templates/c/source.c.tpl).
+        std::string const attribute = where == place::cold_helper ? (d.c ? "LAGC_COLD " : "[[gnu::noinline, gnu::cold]] ")
+                                                                 : (d.c ? "LAGC_NOINLINE " : "[[gnu::__noinline__]] ");
+        linkage.insert(line == std::string::npos ? 0 : line + 1, attribute);
     }
     std::string const parameters = parameter_list(args, d.c ? nullptr : &used, api);
     std::string const c_body = d.c ? c_unused(args, used) + body : body;

@@ -49,7 +49,10 @@ public:
                            std::vector<std::string> const& used, std::string const& body, std::string const& comment,
                            place where);
     // Helper text that is not one function (a set of helpers from one template).
-    void add_helpers(std::string const& text) { helpers_ += text; }
+    void add_helpers(std::string const& text) {
+        if (bounds_) bounds_->add_functions(text);
+        helpers_ += text;
+    }
     // A place for text known later: `marker` where a definition at `where` would go, then
     // replaced by `text` (fill), so that functions written last keep the order they were
     // asked for in.

@@ -309,7 +309,25 @@ std::string emitter::finite_helpers() const {
     return concrete(scalar(), linkage) + text("finite.tpl#all_finite", {{"head", linkage}, {"scalar", scalar()}});
 }
 
+std::string emitter::stack_table(std::vector<stack_figure> const& figures) const {
+    std::string entries;
+    for (auto const& f : figures)
+        entries += text("stack.tpl#entry", {{"name", f.name},
+                                            {"total", std::to_string(f.total())},
+                                            {"arrays", std::to_string(f.arrays)},
+                                            {"temporaries", std::to_string(f.temporaries)},
+                                            {"frames", std::to_string(f.frames)},
+                                            {"libm", std::to_string(f.libm)}});
+    std::size_t const bytes = o_.scalar == "float" && !o_.templated ? 4 : 8;
+    return text("stack.tpl#block", {{"scalar", o_.templated ? "T = double" : scalar()},
+                                    {"frame", std::to_string(frame_margin)},
+                                    {"spill", std::to_string(spill_scalars)},
+                                    {"libm", std::to_string(libm_margin(bytes))},
+                                    {"entries", entries}});
+}
+
 emitted_files emitter::run() {
+    if (o_.no_errno) out_.add_helpers(text("mcu.tpl#errno_guard"));
     if (m_.uses_sign) {
         // Inline even in a .cpp (static inline): --fold-parameters may leave it unused.
         std::string head = o_.templated ? "template <class T>\ninline " : o_.header_only ? "inline " : "static inline ";
@@ -345,6 +363,8 @@ emitted_files emitter::run() {
     constraint_state_functions();
     outputs();
     write_deferred();
+    std::vector<stack_figure> figures;
+    for (auto const& f : out_.api()) figures.push_back(stack_.figure(f.name));
     std::vector<std::pair<std::string, std::string>> common = {
         {"source", o_.source_name},
         {"ns", m_.name},
@@ -358,10 +378,14 @@ emitted_files emitter::run() {
         {"definitions", out_.definitions()},
         {"header", o_.header_name},
         {"using_math", using_math()},
+        {"stack", stack_table(figures)},
         {"parameters_comment", text(o_.fold_parameters ? "comments.tpl#folded_parameters" : "comments.tpl#runtime_parameters")}};
     emitted_files files;
     files.stats = stats_;
     for (auto const& f : out_.api()) files.stack_bounds.push_back({f.name, stack_.bound(f.name)});
+    files.stack = figures;
+    for (auto const& st : stats_)
+        if (stack_.defines(st.name)) files.built_stack.push_back(stack_.figure(st.name));
     files.cse_seconds = cse_seconds_;
     files.forward_dynamics = fd_;
     files.choices = {fd_choice_};

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "derive/derive.hpp"
+#include "emit/stack_bound.hpp"
 #include "model.hpp"
 
 #include <functional>
@@ -26,8 +27,19 @@ struct emit_options {
     // parts that compute the values several of them need once (a smaller file, a few per cent
     // more instructions per call).
     bool shared_parts = true;
+    // Functions written whole whatever --split says (--max-stack, --target mcu: where that
+    // takes less stack than parts do), by the names --stats gives them.
+    std::vector<std::string> whole;
+    bool writes_whole(std::string const& name) const {
+        for (auto const& w : whole)
+            if (w == name) return true;
+        return false;
+    }
     bool fold_parameters = false;        // --fold-parameters: parameters replaced by their defaults
     std::size_t max_operations = 1000000; // --max-operations: the largest generated function, before CSE rewrites
+    // --target mcu: the source refuses to compile where sqrt would set errno (GCC and Clang
+    // without -fno-math-errno: __errno, _impure_ptr and newlib's .data; mcu.tpl).
+    bool no_errno = false;
     bool c_api = false;                  // --c-api: a C header and extern "C" wrappers in the .cpp
     // -o NAME.c: C99, the C interface's header (header_name, NAME.h) and a .c that defines it
     bool c_output = false;
@@ -70,6 +82,11 @@ struct emitted_files {
     std::vector<function_stats> stats;
     // Each API function's arrays on the stack, with those of the functions it calls (bytes).
     std::vector<std::pair<std::string, std::size_t>> stack_bounds;
+    // Each API function's stack need as the header states it (stack_bound.hpp): arrays,
+    // temporaries and the margins, its calls included.
+    std::vector<stack_figure> stack;
+    // The same for every function --stats names that is defined (helpers as well).
+    std::vector<stack_figure> built_stack;
     // Operations in the file: each function's once, except that the functions cut into parts
     // hold the values several of them need once, in parts they share (shared_operations).
     std::size_t operations = 0, shared_operations = 0;

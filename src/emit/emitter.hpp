@@ -313,6 +313,8 @@ private:
     std::string parameter_fields() const;
     std::string using_math() const;
     std::string finite_helpers() const;
+    // The header's table of stack needs (stack.tpl), from every function written.
+    std::string stack_table(std::vector<stack_figure> const& figures) const;
 };
 
 // array[0] = v[0], ... as (target, expression) pairs.

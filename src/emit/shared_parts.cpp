@@ -49,14 +49,17 @@ std::vector<cxx_argument> part_parameters(std::vector<cxx_argument> const& args,
 void emitter::write_deferred() {
     std::size_t const split = o_.split_operations;
     bool const large = std::any_of(deferred_.begin(), deferred_.end(),
-                                   [&](deferred_function const& d) { return d.f.stats.operations_after_cse > split; });
+                                   [&](deferred_function const& d) {
+                                       return d.f.stats.operations_after_cse > split && !o_.writes_whole(d.f.stats.name);
+                                   });
     auto hot = [&](std::size_t f) {
         std::string const& name = deferred_[f].f.stats.name;
         return name == "dynamics_terms" || (chosen_ && name == helper_name(fd_));
     };
     auto alone = [&](std::size_t f) {
         std::size_t const budget = hot(f) ? std::max<std::size_t>(split * 3 / 10, 10) : split;
-        if (deferred_[f].f.stats.operations_after_cse > budget) return write_group({f}, budget);
+        if (deferred_[f].f.stats.operations_after_cse > budget && !o_.writes_whole(deferred_[f].f.stats.name))
+            return write_group({f}, budget);
         deferred_function const& d = deferred_[f];
         emitted_body b = d.f.graph->emit(d.f.roots, "    ");
         if (d.returns()) b.text += text("scalar_function_return.tpl");

@@ -1,9 +1,11 @@
-// Array sizes read off generated bodies (see stack_bound.hpp).
+// Stack figures read off generated bodies (see stack_bound.hpp).
 #include "emit/stack_bound.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <regex>
+
+#include "builtins.hpp"
 
 namespace lagc {
 
@@ -65,31 +67,143 @@ struct dimension_parser {
     }
 };
 
+// A word of C++ at `at`: letters, digits and '_'.
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The libm functions (those of the built-ins that are more than an instruction or two:
+// sqrt and fabs are one on an FPU).
+bool is_libm(std::string const& name) {
+    for (auto const& b : builtins())
+        if (b.scalar() && b.how == builtin::code::cmath && b.cxx == name)
+            return name != "sqrt" && name != "fabs" && name != "abs";
+    return false;
+}
+
 } // namespace
 
-std::size_t stack_bounds::size_of(std::string const& dimension) const {
+// "constexpr int n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1;": the body's own dimensions.
+std::map<std::string, long> stack_bounds::local_constants(std::string const& body) const {
+    std::map<std::string, long> locals;
+    static std::regex const constants(R"(constexpr int ([^;]*);)");
+    static std::regex const one(R"(\s*(\w+)\s*=\s*([^,]+))");
+    for (auto c = std::sregex_iterator(body.begin(), body.end(), constants); c != std::sregex_iterator(); ++c) {
+        std::string const list = (*c)[1];
+        for (auto d = std::sregex_iterator(list.begin(), list.end(), one); d != std::sregex_iterator(); ++d)
+            locals[(*d)[1]] = static_cast<long>(size_of((*d)[2], locals));
+    }
+    return locals;
+}
+
+std::size_t stack_bounds::size_of(std::string const& dimension, std::map<std::string, long> const& locals) const {
     long const nq = static_cast<long>(nq_), nu = static_cast<long>(nu_), nc = static_cast<long>(nc_);
-    std::map<std::string, long> const names = {
+    std::map<std::string, long> names = {
         {"nq", nq}, {"nu", nu}, {"nc", nc}, {"nh", static_cast<long>(nh_)}, {"m", 2 * nq + nu}};
+    for (auto const& [k, v] : locals) names[k] = v;
     dimension_parser p{dimension, names};
     return static_cast<std::size_t>(std::max(0L, p.conditional()));
 }
 
-void stack_bounds::add(std::string const& name, std::string const& body) {
+// The most scalar temporaries live at once: each `const T name = …` from its line to the
+// last line that reads it, in the order written (the compiler may reorder, which the spill
+// margin covers).
+void stack_bounds::live_temporaries(std::string const& body, frame& f) const {
+    std::map<std::string, std::size_t> defined_at, last_read;
+    std::size_t line = 0;
+    for (std::size_t at = 0; at < body.size();) {
+        if (body[at] == '\n') ++line, ++at;
+        else if (!word_char(body[at])) ++at;
+        else {
+            std::size_t const start = at;
+            while (at < body.size() && word_char(body[at])) ++at;
+            std::string const word = body.substr(start, at - start);
+            if (auto d = defined_at.find(word); d != defined_at.end()) last_read[word] = line;
+            else if (body.compare(at, 3, " = ") == 0 && start >= 6) {
+                std::size_t const type_start = body.rfind("const ", start);
+                if (type_start != std::string::npos && body.find('\n', type_start) > start &&
+                    body.find_first_not_of(' ', body.rfind('\n', type_start) + 1) == type_start)
+                    defined_at[word] = line;
+            }
+            if (body.compare(at, 3, " = ") == 0 || body.compare(at, 4, "] = ") == 0 || body.compare(at, 4, " += ") == 0 ||
+                body.compare(at, 4, " -= ") == 0 || body.compare(at, 5, "] += ") == 0 || body.compare(at, 5, "] -= ") == 0)
+                ++f.assignments;
+        }
+    }
+    std::vector<long> change(line + 2, 0);
+    for (auto const& [name, first] : defined_at) {
+        auto const r = last_read.find(name);
+        change[first] += 1;
+        change[(r == last_read.end() ? first : r->second) + 1] -= 1;
+    }
+    long live = 0;
+    for (long c : change) f.live = std::max(f.live, static_cast<std::size_t>(live += c));
+    // The inputs it reads (p.m, q[3]): the compiler loads each once and may keep it for the
+    // whole function (ur5_like's coriolis_matrix written whole, double: 42 values).
+    static std::regex const input(R"(\b(?:p\.\w+|(?:q|qd|u|x)\[\d+\]))");
+    std::vector<std::string> inputs;
+    for (auto i = std::sregex_iterator(body.begin(), body.end(), input); i != std::sregex_iterator(); ++i)
+        inputs.push_back(i->str());
+    std::sort(inputs.begin(), inputs.end());
+    f.live += static_cast<std::size_t>(std::unique(inputs.begin(), inputs.end()) - inputs.begin());
+}
+
+// "double M[nq * nq], A[2][nc * nq];": a declaration of arrays, its declarators in group 1.
+static std::regex const& array_declaration() {
+    static std::regex const declaration(R"((?:^|\n)\s*(?:const\s+)?(?:double|float|T)\s+([^;=(]*\[[^;]*);)");
+    return declaration;
+}
+
+bool stack_bounds::add(std::string const& name, std::string const& body, bool inlinable) {
     frame f;
-    // "double M[nq * nq], A[nc * nq];": every declarator of an array in a declaration.
-    static std::regex const declaration(R"((?:^|\n)\s*(?:double|float|T)\s+([^;=(]*\[[^;]*);)");
-    static std::regex const declarator(R"((\w+)\[([^\]]+)\])");
+    f.inlinable = inlinable;
+    std::map<std::string, long> const locals = local_constants(body);
+    std::regex const& declaration = array_declaration();
+    static std::regex const declarator(R"((\w+)((?:\[[^\]]+\])+))");
+    static std::regex const dimension(R"(\[([^\]]+)\])");
     for (auto d = std::sregex_iterator(body.begin(), body.end(), declaration); d != std::sregex_iterator(); ++d) {
-        std::string const list = (*d)[1];
-        for (auto a = std::sregex_iterator(list.begin(), list.end(), declarator); a != std::sregex_iterator(); ++a)
-            f.arrays += size_of((*a)[2]) * bytes_;
+        std::string list = (*d)[1];
+        list = list.substr(0, list.find('=')); // not an initializer's reads
+        for (auto a = std::sregex_iterator(list.begin(), list.end(), declarator); a != std::sregex_iterator(); ++a) {
+            std::string const dims = (*a)[2];
+            std::size_t values = 1;
+            for (auto e = std::sregex_iterator(dims.begin(), dims.end(), dimension); e != std::sregex_iterator(); ++e)
+                values *= size_of((*e)[1], locals);
+            f.arrays += values * bytes_;
+        }
     }
     static std::regex const call(R"((?:detail::)?(\w+)\()");
-    for (auto c = std::sregex_iterator(body.begin(), body.end(), call); c != std::sregex_iterator(); ++c)
-        if (std::find(f.callees.begin(), f.callees.end(), (*c)[1].str()) == f.callees.end())
-            f.callees.push_back((*c)[1]);
+    for (auto c = std::sregex_iterator(body.begin(), body.end(), call); c != std::sregex_iterator(); ++c) {
+        std::string const callee = (*c)[1];
+        if (is_libm(callee)) f.calls_libm = true;
+        else if (std::find(f.callees.begin(), f.callees.end(), callee) == f.callees.end()) f.callees.push_back(callee);
+    }
+    live_temporaries(body, f);
+    bool const own_frame = f.arrays > 0 || f.live > spill_scalars;
+    f.inlinable = inlinable && !own_frame;
     frames_[name] = std::move(f);
+    return own_frame;
+}
+
+void stack_bounds::add_functions(std::string const& text) {
+    std::size_t at = 0;
+    while (at < text.size()) {
+        std::size_t const end = std::min(text.find('\n', at), text.size());
+        std::string const line = text.substr(at, end - at);
+        std::size_t const paren = line.find('(');
+        bool const head = !line.empty() && !std::isspace(static_cast<unsigned char>(line[0])) && line[0] != '/' &&
+                          line[0] != '#' && line.back() == '{' && paren != std::string::npos;
+        at = end + 1;
+        if (!head) continue;
+        std::size_t start = paren;
+        while (start > 0 && word_char(line[start - 1])) --start;
+        std::size_t const close = text.find("\n}\n", end);
+        std::size_t const stop = close == std::string::npos ? text.size() : close;
+        std::string const name = line.substr(start, paren - start);
+        if (start < paren && !defines(name)) {
+            add(name, text.substr(end, stop - end));
+            frames_[name].inlinable = line.find("noinline") == std::string::npos; // as the template wrote it
+        }
+        at = std::min(stop + 1, text.size());
+    }
 }
 
 std::size_t stack_bounds::bound(std::string const& name) const {
@@ -99,6 +213,59 @@ std::size_t stack_bounds::bound(std::string const& name) const {
     for (auto const& callee : it->second.callees)
         if (callee != name) deepest = std::max(deepest, bound(callee));
     return it->second.arrays + deepest;
+}
+
+// The frame's own bytes, then the callee whose path is deepest; whether any path below
+// calls the math library.
+// A frame's own arrays and temporaries, with those of every callee that may be inlined into
+// it (the compiler need not share their slots).
+stack_figure stack_bounds::inlined(std::string const& name, std::vector<std::string>& visiting) const {
+    auto it = frames_.find(name);
+    if (it == frames_.end() || std::find(visiting.begin(), visiting.end(), name) != visiting.end()) return {};
+    frame const& f = it->second;
+    visiting.push_back(name);
+    stack_figure own;
+    for (auto const& callee : f.callees)
+        if (auto c = frames_.find(callee); c != frames_.end() && c->second.inlinable) {
+            stack_figure const in = inlined(callee, visiting);
+            own.arrays += in.arrays;
+            own.temporaries += in.temporaries;
+        }
+    visiting.pop_back();
+    own.arrays += f.arrays;
+    own.temporaries += bytes_ * std::max(std::min(spill_scalars, f.assignments), f.live);
+    return own;
+}
+
+// The frame (with its largest inlinable callee's arrays and temporaries), then the callee
+// whose path is deepest; whether any path below calls the math library.
+std::pair<stack_figure, bool> stack_bounds::path(std::string const& name, std::vector<std::string>& visiting) const {
+    auto it = frames_.find(name);
+    if (it == frames_.end() || std::find(visiting.begin(), visiting.end(), name) != visiting.end()) return {{}, false};
+    frame const& f = it->second;
+    stack_figure const own = inlined(name, visiting);
+    visiting.push_back(name);
+    stack_figure deepest;
+    bool libm = f.calls_libm;
+    for (auto const& callee : f.callees) {
+        auto [below, calls] = path(callee, visiting);
+        libm = libm || calls;
+        if (below.total() > deepest.total()) deepest = below;
+    }
+    visiting.pop_back();
+    deepest.arrays += own.arrays;
+    deepest.temporaries += own.temporaries;
+    deepest.frames += f.assignments > 0 ? frame_margin : call_frame_margin;
+    ++deepest.depth;
+    return {deepest, libm};
+}
+
+stack_figure stack_bounds::figure(std::string const& name) const {
+    std::vector<std::string> visiting;
+    auto [f, libm] = path(name, visiting);
+    f.name = name;
+    if (libm) f.libm = libm_margin(bytes_);
+    return f;
 }
 
 } // namespace lagc

@@ -1,7 +1,10 @@
-// The stack a generated function's arrays take, with the functions it calls: the part of
-// its frame that grows with the model (M is nq², linearization's J (nq + nc)(2nq + nu)
-// values), read off the bodies lagc writes. Scalar temporaries and saved registers come
-// on top (the compiler's choice: a few hundred bytes to a few KiB).
+// The stack a generated function needs, with the functions it calls, from lagc's own count
+// of what it wrote: the arrays (M is nq², linearization's J (nq + nc)(2nq + nu) values),
+// the scalar temporaries live at once, and stated margins for what the compiler adds —
+// saved registers and the return address (frame_margin a frame), values it keeps in
+// registers and spills (spill_scalars scalars, at least, in a frame that computes), and the
+// math library where a path calls one (libm_margin). Read off the bodies lagc writes; the
+// suite checks the figures against GCC's -fstack-usage (tests/stack_figures.cmake).
 #pragma once
 
 #include <cstddef>
@@ -11,24 +14,68 @@
 
 namespace lagc {
 
+// Saved registers and the return address of one frame that computes: Cortex-M4F's push
+// {r4-r11, lr} and vpush {s16-s31} (100 B), x86-64's six pushes and the return address
+// (56 B), aligned; of a frame that only calls (a wrapper), call_frame_margin.
+inline constexpr std::size_t frame_margin = 112, call_frame_margin = 64;
+// Scalars a frame that computes may keep on its stack beyond its named temporaries (the
+// values the compiler holds in registers, spilled): a register file's worth, or one a
+// statement where it has fewer.
+inline constexpr std::size_t spill_scalars = 32;
+// The math library's deepest call (sin's range reduction for large angles): newlib's sinf
+// takes 444 B on Cortex-M4, its sin 870 B.
+inline std::size_t libm_margin(std::size_t scalar_bytes) { return scalar_bytes == 4 ? 512 : 1024; }
+
+// One function's figure: the deepest path of calls below it, in parts (bytes). Where the
+// compiler may inline a callee (every function lagc writes but the parts and the cold
+// twins, those that hold arrays or many temporaries: cxx_printer makes them noinline), its
+// temporaries may join the caller's frame, beneath the caller's other calls: each such
+// callee is counted in the caller's frame as well.
+struct stack_figure {
+    std::string name;
+    std::size_t arrays = 0;      // the arrays on the path
+    std::size_t temporaries = 0; // temporaries and spills on the path
+    std::size_t frames = 0;      // frame_margin for each frame on the path
+    std::size_t libm = 0;        // libm_margin where the path calls the math library
+    std::size_t total() const { return arrays + temporaries + frames + libm; }
+    std::size_t depth = 0;       // frames on the path
+};
+
 class stack_bounds {
 public:
     // The model's sizes, and the bytes of one scalar.
     stack_bounds(std::size_t nq, std::size_t nu, std::size_t nc, std::size_t holonomic, std::size_t scalar_bytes)
         : nq_(nq), nu_(nu), nc_(nc), nh_(holonomic), bytes_(scalar_bytes) {}
-    // A function's body as written: its arrays and the functions it calls.
-    void add(std::string const& name, std::string const& body);
+    // A function's body as written: its arrays, its temporaries and the functions it calls;
+    // `inlinable` unless it is never inlined (the parts, the cold twins). True where the
+    // function should keep a frame of its own, never inlined: it holds arrays, or more
+    // temporaries than spill_scalars (it is then not counted as inlinable).
+    bool add(std::string const& name, std::string const& body, bool inlinable = true);
+    // The functions in a text of several (helpers from templates: the unrolled solve),
+    // each from its head line (at the line's start, ending in '{') to its "}" line.
+    void add_functions(std::string const& text);
+    bool defines(std::string const& name) const { return frames_.count(name) > 0; }
     // Bytes of arrays in `name`'s frame and in the deepest chain of calls below it.
     std::size_t bound(std::string const& name) const;
+    // The stack `name` needs, the deepest chain of calls below it included.
+    stack_figure figure(std::string const& name) const;
 
 private:
     struct frame {
         std::size_t arrays = 0;
+        std::size_t live = 0;    // the most scalar temporaries live at once, and the inputs read
+        std::size_t assignments = 0; // statements that assign a value (0: the frame only calls)
+        bool calls_libm = false; // calls a function of the math library
+        bool inlinable = true;
         std::vector<std::string> callees;
     };
     std::size_t nq_, nu_, nc_, nh_, bytes_;
     std::map<std::string, frame> frames_;
-    std::size_t size_of(std::string const& dimension) const;
+    std::size_t size_of(std::string const& dimension, std::map<std::string, long> const& locals) const;
+    std::map<std::string, long> local_constants(std::string const& body) const;
+    void live_temporaries(std::string const& body, frame& f) const;
+    std::pair<stack_figure, bool> path(std::string const& name, std::vector<std::string>& visiting) const;
+    stack_figure inlined(std::string const& name, std::vector<std::string>& visiting) const;
 };
 
 } // namespace lagc

@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""The embedded job (issue 52, docs/embedded.md): the bundled models on Cortex-M.
+
+1. Every model through `lagc --scalar float --target mcu`, cross-compiled for Cortex-M4F
+   (and M7 for the run models) at -Os with -Werror -Wall -Wextra -Wpedantic
+   -Wdouble-promotion, -fno-math-errno and -fno-exceptions -fno-rtti (firmware's flags);
+   each object must have no .data, no exception tables (.ARM.extab), and call nothing but
+   libm and the compiler's helpers: no malloc/_sbrk, no __cxa_*/__gxx_personality/_Unwind,
+   no libstdc++ (std::), no __errno.
+2. The run models linked with tests/embedded/target_main.cpp (no C library but libm): the
+   program must hold no .data, no heap, no __errno, no _impure_ptr; its stack per API
+   function (objdump: prologues and calls, libm included) must be within the header's
+   figure; where qemu-system-arm is installed it runs on mps2-an386 (M4) and mps2-an500
+   (M7): forward_dynamics at four states against the host's double result within
+   cond(M) x float epsilon (x max(1, |q̈|)), and instructions per call (qemu -icount
+   shift=0). With --variants, ur5_like and floating_leg also in other forms (the default
+   form, --fold-parameters, double), measured the same way (docs/embedded.md's tables).
+Exits 77 (CTest's SKIP_RETURN_CODE) when the cross toolchain is absent.
+
+usage: run_embedded.py --lagc LAGC --cxx HOSTCXX --source SOURCE_DIR --work DIR [--all-models]
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, HERE)
+import arm_stack  # noqa: E402
+
+CPUS = {
+    "m4": (["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"], "mps2-an386"),
+    # The single-precision FPU: newlib's sinf for the double-precision one (thumb/v7e-m+dp)
+    # sets errno at ±Inf, which brings __errno, _impure_ptr and 1 KB of .data (embedded.md).
+    "m7": (["-mcpu=cortex-m7", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv5-sp-d16"], "mps2-an500"),
+}
+FLAGS = ["-std=c++17", "-Os", "-fno-math-errno", "-fno-exceptions", "-fno-rtti", "-Wall", "-Wextra", "-Wpedantic", "-Wdouble-promotion", "-Werror"]
+RUN_MODELS = ["cart_pendulum", "ur5_like", "iiwa_like", "floating_leg"]
+FORBIDDEN = re.compile(r"^(malloc|free|calloc|realloc|_sbrk|_sbrk_r|_malloc_r|__cxa_\w+|__gxx_personality\w*|"
+                       r"_Unwind_\w+|__errno|_impure_ptr|abort|_exit)$")
+ENTRY = re.compile(r"inline constexpr unsigned long (\w+) = (\d+);  // arrays (\d+), temporaries (\d+), "
+                   r"frames (\d+), libm (\d+)")
+failures = []
+
+
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        raise RuntimeError(" ".join(cmd) + "\n" + r.stdout + r.stderr)
+    return r.stdout
+
+
+def fail(message):
+    failures.append(message)
+    print("FAIL:", message)
+
+
+def sections(path):
+    out = {}
+    for line in run(["arm-none-eabi-size", "-A", path]).splitlines()[2:]:
+        parts = line.split()
+        if len(parts) >= 2 and parts[1].isdigit():
+            out[parts[0]] = int(parts[1])
+    return out
+
+
+def check_binary(path, what):
+    s = sections(path)
+    if s.get(".data", 0) > 0:
+        fail(f"{what}: .data holds {s['.data']} bytes")
+    if any(k.startswith(".ARM.extab") for k in s):
+        fail(f"{what}: has exception tables (.ARM.extab)")
+    for line in run(["arm-none-eabi-nm", path]).splitlines():
+        name = line.split()[-1]
+        if FORBIDDEN.match(name):
+            fail(f"{what}: refers to {name}")
+    for line in run(["arm-none-eabi-nm", "-C", "--defined-only", path]).splitlines():
+        if "std::" in line:
+            fail(f"{what}: holds libstdc++'s {line.split(maxsplit=2)[-1]}")
+    return s
+
+
+def stated(header):
+    with open(header) as f:
+        return {m.group(1): int(m.group(2)) for m in ENTRY.finditer(f.read())}
+
+
+def target_run(model, cpu, work, source, scalar="float", checked=True):
+    flags, board = CPUS[cpu]
+    inc = ["-I", work, "-I", HERE, f"-DMODEL={model}", f'-DMODEL_HEADER="{model}.hpp"', f"-DSCALAR={scalar}"]
+    obj = os.path.join(work, f"{model}_{cpu}.o")
+    main = os.path.join(work, f"main_{model}_{cpu}.o")
+    elf = os.path.join(work, f"{model}_{cpu}.elf")
+    run(["arm-none-eabi-g++"] + flags + ["-std=c++17", "-Os", "-fno-math-errno", "-fno-exceptions", "-fno-rtti"]
+        + inc + ["-c", os.path.join(HERE, "target_main.cpp"), "-o", main])
+    run(["arm-none-eabi-gcc"] + flags + ["-nostartfiles", "-T", os.path.join(HERE, "link.ld"), main, obj,
+                                         "-lm", "-lc", "-lgcc", "-o", elf])
+    if checked:
+        check_binary(elf, f"{model} {cpu} program")
+    return elf
+
+
+def qemu_ticks(qemu, cpu, elf):
+    out = subprocess.run([qemu, "-M", CPUS[cpu][1], "-nographic", "-monitor", "none", "-serial", "none",
+                          "-semihosting", "-icount", "shift=0", "-kernel", elf],
+                         capture_output=True, text=True, timeout=300)
+    return out.stdout + out.stderr  # semihosting writes to QEMU's standard error
+
+
+# Other forms of a model on the M4, measured as the job's own (docs/embedded.md): flash of
+# the object, the largest stated figure, the stack of two functions with libm, instructions.
+VARIANTS = [("mcu float", ["--scalar", "float", "--target", "mcu"], "float"),
+            ("default float", ["--scalar", "float"], "float"),
+            ("mcu float folded", ["--scalar", "float", "--target", "mcu", "--fold-parameters"], "float"),
+            ("mcu double", ["--target", "mcu"], "double")]
+
+
+def variants(model, o, qemu):
+    for tag, flags, scalar in VARIANTS:
+        work = os.path.join(o.work, "variants", tag.replace(" ", "_"))
+        os.makedirs(work, exist_ok=True)
+        run([o.lagc, os.path.join(o.source, "models", model + ".lag"), "-o", os.path.join(work, model + ".cpp"), "-w"]
+            + flags)
+        obj = os.path.join(work, f"{model}_m4.o")
+        run(["arm-none-eabi-g++"] + CPUS["m4"][0] + FLAGS + ["-Wno-double-promotion", "-c",
+                                                             os.path.join(work, model + ".cpp"), "-o", obj])
+        text = sections(obj).get(".text", 0)
+        figures = stated(os.path.join(work, model + ".hpp"))
+        elf = target_run(model, "m4", work, o.source, scalar, checked=False)
+        funcs = arm_stack.functions("arm-none-eabi-objdump", elf)
+        memo, measured = {}, {}
+        for name in funcs:
+            m = re.match(rf"{model}::(\w+)\(", name)
+            if m:
+                measured[m.group(1)] = arm_stack.stack(funcs, name, memo)
+        ticks = parse_qemu(qemu_ticks(qemu, "m4", elf), 0)[1] if qemu else {}
+        calls = max(ticks.get("calls", 1), 1)
+        per = {k: round(v * 40 / calls) for k, v in ticks.items() if k not in ("calls", "calibration_1000")}
+        print(f"variant {model:13} {tag:17} .text {text:7}  largest stated {max(figures.values()):6}  "
+              + "  ".join(f"{f} stack {figures.get(f)}/{measured.get(f)} instructions {per.get(f)}"
+                          for f in ("mass_matrix", "forward_dynamics", "linearization"))
+              + f"  fd at 1000 rad {per.get('forward_dynamics_at_1000_rad')}")
+
+
+def parse_qemu(text, nq):
+    states, ticks = [], {}
+    for line in text.splitlines():
+        w = line.split()
+        if w and w[0] in ("ok", "failed"):
+            states.append((w[0], [struct.unpack(">f", bytes.fromhex(x))[0] for x in w[1:1 + nq]]))
+        elif len(w) == 2 and re.fullmatch(r"[0-9a-f]{8}", w[1]):
+            ticks[w[0]] = int(w[1], 16)
+    return states, ticks
+
+
+def compare(model, cpu, states, reference):
+    worst = 0.0
+    for (status, f), ref in zip(states, reference):
+        if status != ref[0]:
+            fail(f"{model} {cpu}: status {status}, the host's {ref[0]}")
+            continue
+        cond, d = ref[1], ref[2]
+        scale = max([1.0] + [abs(x) for x in d])
+        tolerance = cond * 2.0 ** -24 * scale
+        error = max(abs(a - b) for a, b in zip(f, d))
+        worst = max(worst, error / tolerance)
+        if error > tolerance:
+            fail(f"{model} {cpu}: forward_dynamics {error:.3g} from the host's, more than {tolerance:.3g} "
+                 f"(cond(M) {cond:.3g})")
+    if len(states) != len(reference):
+        fail(f"{model} {cpu}: {len(states)} states on the target, {len(reference)} on the host")
+    return worst
+
+
+def run_model(model, o, qemu, report):
+    work = os.path.join(o.work, "run")
+    host = os.path.join(o.work, "host")
+    os.makedirs(host, exist_ok=True)
+    lag = os.path.join(o.source, "models", model + ".lag")
+    run([o.lagc, lag, "-o", os.path.join(host, model + ".cpp"), "-w"])
+    exe = os.path.join(host, model + "_reference")
+    run([o.cxx, "-std=c++17", "-O2", "-I", host, "-I", HERE, f"-DMODEL={model}", f'-DMODEL_HEADER="{model}.hpp"',
+         os.path.join(HERE, "host_reference.cpp"), os.path.join(host, model + ".cpp"), "-o", exe])
+    reference = []
+    for line in run([exe]).splitlines():
+        w = line.split()
+        reference.append((w[0], float(w[1]), [float(x) for x in w[2:]]))
+    nq = len(reference[0][2])
+    figures = stated(os.path.join(work, model + ".hpp"))
+    for cpu in ("m4", "m7"):
+        elf = target_run(model, cpu, work, o.source)
+        funcs = arm_stack.functions("arm-none-eabi-objdump", elf)
+        memo = {}
+        api = {}
+        for name in funcs:
+            m = re.match(rf"{model}::(\w+)\(", name)
+            if m and m.group(1) in figures:
+                api[m.group(1)] = (arm_stack.stack(funcs, name, memo), arm_stack.flash(funcs, name))
+        for function, (measured, flash) in sorted(api.items()):
+            if measured > figures[function]:
+                fail(f"{model} {cpu}: {function} takes {measured} B of stack with libm, the header states "
+                     f"{figures[function]}")
+            report.setdefault((model, function), {})[cpu + " stack"] = (figures[function], measured)
+            report[(model, function)][cpu + " flash"] = flash
+        if not qemu:
+            continue
+        states, ticks = parse_qemu(qemu_ticks(qemu, cpu, elf), nq)
+        worst = compare(model, cpu, states, reference)
+        calls = ticks.get("calls", 0)
+        calibration = ticks.get("calibration_1000", 0) * 40 / max(calls, 1)
+        if not 990 < calibration < 1100:
+            fail(f"{model} {cpu}: 1,000 nops counted as {calibration:.0f} instructions (-icount)")
+        for k, v in ticks.items():
+            if k not in ("calls", "calibration_1000"):
+                report.setdefault((model, k), {})[cpu + " instructions"] = round(v * 40 / calls)
+        print(f"{model} {cpu}: forward_dynamics within {worst:.3f} of its tolerance at {len(states)} states")
+
+
+def compile_model(model, o, cpus):
+    work = os.path.join(o.work, "run")
+    os.makedirs(work, exist_ok=True)
+    run([o.lagc, os.path.join(o.source, "models", model + ".lag"), "-o", os.path.join(work, model + ".cpp"),
+         "--scalar", "float", "--target", "mcu", "-w"])
+    for cpu in cpus:
+        obj = os.path.join(work, f"{model}_{cpu}.o")
+        try:
+            run(["arm-none-eabi-g++"] + CPUS[cpu][0] + FLAGS + ["-c", os.path.join(work, model + ".cpp"), "-o", obj])
+        except RuntimeError as e:
+            fail(f"{model} {cpu}: does not compile cleanly:\n{e}")
+            continue
+        before = len(failures)
+        s = check_binary(obj, f"{model} {cpu}")
+        if len(failures) == before:
+            print(f"{model} {cpu}: .text {s.get('.text', 0)} B, no .data, no exception tables, no heap, no errno")
+
+
+def main():
+    a = argparse.ArgumentParser()
+    for k in ("--lagc", "--cxx", "--source", "--work"):
+        a.add_argument(k, required=True)
+    a.add_argument("--all-models", action="store_true")
+    a.add_argument("--variants", action="store_true", help="also measure other forms of ur5_like and floating_leg")
+    o = a.parse_args()
+    probe = os.path.join(o.work, "probe.cpp")
+    os.makedirs(o.work, exist_ok=True)
+    with open(probe, "w") as f:
+        f.write("#include <cmath>\nfloat f(float x) { return std::sin(x); }\n")
+    if not shutil.which("arm-none-eabi-g++") or subprocess.run(
+            ["arm-none-eabi-g++", "-c", probe, "-o", probe + ".o"], capture_output=True).returncode != 0:
+        print("SKIP: no Cortex-M cross toolchain with C++ headers (arm-none-eabi-g++, gcc-arm-none-eabi, "
+              "libnewlib-arm-none-eabi, libstdc++-arm-none-eabi-dev: bash .ci/deps --tests installs them)")
+        return 77
+    qemu = shutil.which("qemu-system-arm")
+    if not qemu:
+        print("qemu-system-arm is not installed: the programs are built and checked, not run")
+    models = RUN_MODELS
+    if o.all_models:
+        models = sorted(os.path.splitext(os.path.basename(p))[0] for p in glob.glob(os.path.join(o.source, "models", "*.lag")))
+    for model in models:
+        compile_model(model, o, ["m4", "m7"] if model in RUN_MODELS else ["m4"])
+    report = {}
+    for model in RUN_MODELS:
+        run_model(model, o, qemu, report)
+    print("\nmodel function: stack stated/measured (M4, libm included), flash B (M4, with what it calls), "
+          "instructions M4 / M7")
+    for (model, function), r in sorted(report.items()):
+        st = r.get("m4 stack")
+        print(f"{model:14} {function:32} " + (f"{st[0]:6} / {st[1]:6} ({st[0] / max(st[1], 1):.2f})" if st else " " * 24)
+              + f"  {r.get('m4 flash', ''):>7}  {r.get('m4 instructions', ''):>7} / {r.get('m7 instructions', '')}")
+    if o.variants:
+        for model in ("ur5_like", "floating_leg"):
+            variants(model, o, qemu)
+    if failures:
+        print(f"{len(failures)} failures")
+        return 1
+    print("the embedded job passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
