@@ -180,6 +180,20 @@ std::optional<lagc::import::inertial_form> inertial_form(std::string const& v) {
 
 // One option at argv[i] (i moves past its value). An exit status when lagc is done
 // (--help, --version, a usage error), else nullopt.
+// The options that take no value; false for any other.
+bool switch_option(std::string const& a, command_line& cl) {
+    lagc::compile_options& o = cl.options;
+    if (a == "--stats") cl.stats = true;
+    else if (a == "--explain") cl.explain = true;
+    else if (a == "--progress") cl.progress = true;
+    else if (a == "--template") o.emit.templated = true;
+    else if (a == "--c-api") o.emit.c_api = true;
+    else if (a == "--fold-parameters") o.emit.fold_parameters = true;
+    else if (a == "--no-shared-parts") o.emit.shared_parts = false;
+    else return false;
+    return true;
+}
+
 std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) {
     std::string const a = argv[i];
     char const* v = nullptr;
@@ -193,20 +207,7 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         std::cout << "lagc " << LAGC_VERSION << "\n";
         return 0;
     }
-    if (a == "--stats") {
-        cl.stats = true;
-    } else if (a == "--explain") {
-        cl.explain = true;
-    } else if (a == "--progress") {
-        cl.progress = true;
-    } else if (a == "--template") {
-        o.emit.templated = true;
-    } else if (a == "--c-api") {
-        o.emit.c_api = true;
-    } else if (a == "--fold-parameters") {
-        o.emit.fold_parameters = true;
-    } else if (a == "--no-shared-parts") {
-        o.emit.shared_parts = false;
+    if (switch_option(a, cl)) {
     } else if (a == "--namespace") {
         if (!value()) return usage_error("--namespace needs a name");
         o.namespace_name = v;

@@ -326,7 +326,9 @@ std::string emitter::stack_table(std::vector<stack_figure> const& figures) const
                                     {"entries", entries}});
 }
 
-emitted_files emitter::run() {
+// The helpers every file starts with: the errno guard (--target mcu), sign, the finiteness
+// tests, the loop Cholesky.
+void emitter::common_helpers() {
     if (o_.no_errno) out_.add_helpers(text("mcu.tpl#errno_guard"));
     if (m_.uses_sign) {
         // Inline even in a .cpp (static inline): --fold-parameters may leave it unused.
@@ -343,6 +345,10 @@ emitted_files emitter::run() {
                                                {"template_head", o_.templated ? "template <int n, class T>" : "template <int n>"},
                                                {"math", math()},
                                                {"tolerance", single() ? "1e-12f" : "1e-12"}}));
+}
+
+emitted_files emitter::run() {
+    common_helpers();
     mass_matrix();
     coriolis_matrix();
     potential_gradient();
