@@ -18,7 +18,7 @@ namespace floating_leg {
 inline constexpr int nq = 9, nu = 3, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x6677d23b024d636full;
+inline constexpr unsigned long long pair_stamp = 0x90b10da9eee3d4e7ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in

@@ -18,7 +18,7 @@ namespace four_bar {
 inline constexpr int nq = 3, nu = 1, nc = 2;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xa236ec475a87e20aull;
+inline constexpr unsigned long long pair_stamp = 0xaa07759ed131ab9aull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(inclined_plane::detail::pair_stamp == 0x9381343751c69c5cull,
+static_assert(inclined_plane::detail::pair_stamp == 0x8d793cf4ff65078cull,
               "inclined_plane.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace inclined_plane {
@@ -415,7 +415,7 @@ void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/
     // The new state exactly as rk4_step computes it.
     for (int i = 0; i < n; ++i) xnext[i] = x[i] + dt / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
     for (int i = 0; i < n; ++i) Ax[i * n + i] += 1.0;
-    if (!detail::all_finite(xnext, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
+    if (!detail::all_finite(xnext, n) || !detail::all_finite(Ax, n * n) || (nu > 0 && !detail::all_finite(Au, n * nu))) return 3;
     for (int i = 0; i < n; ++i) x[i] = xnext[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n * nu; ++i) Bd[i] = Au[i];
@@ -447,7 +447,7 @@ void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/
         }
     }
     // Au's rows are nu wide wherever nu > 0 (m = nu then).
-    if (!detail::all_finite(y, n) || !detail::all_finite(Ax, n * n) || !detail::all_finite(Au, n * nu)) return 3;
+    if (!detail::all_finite(y, n) || !detail::all_finite(Ax, n * n) || (nu > 0 && !detail::all_finite(Au, n * nu))) return 3;
     for (int i = 0; i < n; ++i) x[i] = y[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n; ++i)

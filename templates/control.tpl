@@ -216,7 +216,7 @@
     // The new state exactly as rk4_step computes it.
     for (int i = 0; i < n; ++i) xnext[i] = x[i] + dt / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
     for (int i = 0; i < n; ++i) Ax[i * n + i] += {one};
-    if (!{detail}all_finite(xnext, n) || !{detail}all_finite(Ax, n * n) || !{detail}all_finite(Au, n * nu)) return 3;
+    if (!{detail}all_finite(xnext, n) || !{detail}all_finite(Ax, n * n) || (nu > 0 && !{detail}all_finite(Au, n * nu))) return 3;
     for (int i = 0; i < n; ++i) x[i] = xnext[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n * nu; ++i) Bd[i] = Au[i];
@@ -302,7 +302,7 @@
         }}
     }}
     // Au's rows are nu wide wherever nu > 0 (m = nu then).
-    if (!{detail}all_finite(y, n) || !{detail}all_finite(Ax, n * n) || !{detail}all_finite(Au, n * nu)) return 3;
+    if (!{detail}all_finite(y, n) || !{detail}all_finite(Ax, n * n) || (nu > 0 && !{detail}all_finite(Au, n * nu))) return 3;
     for (int i = 0; i < n; ++i) x[i] = y[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n; ++i)

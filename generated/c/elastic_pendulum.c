@@ -590,7 +590,7 @@ LAGC_NOINLINE static int rk4_step_jacobian(double* x, const double* u, const ela
     // The new state exactly as rk4_step computes it.
     for (int i = 0; i < n; ++i) xnext[i] = x[i] + dt / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
     for (int i = 0; i < n; ++i) Ax[i * n + i] += 1.0;
-    if (!all_finite(xnext, n) || !all_finite(Ax, n * n) || !all_finite(Au, n * nu)) return 3;
+    if (!all_finite(xnext, n) || !all_finite(Ax, n * n) || (nu > 0 && !all_finite(Au, n * nu))) return 3;
     for (int i = 0; i < n; ++i) x[i] = xnext[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n * nu; ++i) Bd[i] = Au[i];
@@ -627,7 +627,7 @@ LAGC_NOINLINE static int symplectic_euler_step_jacobian(double* x, const double*
         }
     }
     // Au's rows are nu wide wherever nu > 0 (m = nu then).
-    if (!all_finite(y, n) || !all_finite(Ax, n * n) || !all_finite(Au, n * nu)) return 3;
+    if (!all_finite(y, n) || !all_finite(Ax, n * n) || (nu > 0 && !all_finite(Au, n * nu))) return 3;
     for (int i = 0; i < n; ++i) x[i] = y[i];
     for (int i = 0; i < n * n; ++i) Ad[i] = Ax[i];
     for (int i = 0; i < n; ++i)
