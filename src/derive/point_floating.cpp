@@ -402,9 +402,7 @@ fd_attempt try_floating_articulated_body(model const& m, rate_structures const& 
     if (!rs.points.usable())
         return not_applicable(method, "the kinetic energy is not that of points and bodies on one tree of joints");
     auto const gravity = rs.points.gravity();
-    exvector tau(n);
-    for (std::size_t i = 0; i < n; ++i)
-        tau[i] = d.generalized_forces[i] - (gravity ? partial(gravity->other, m.q[i]) : d.potential_gradient[i]);
+    exvector const tau = joint_forces(m, d, gravity);
     auto const holds = [&](point_composite::constrained_solution const& x) {
         if (x.qdd.size() != n || x.lambda.size() != nc) return false;
         GiNaC::exmap at;

@@ -168,15 +168,14 @@ point_composite::articulated_solution point_composite::articulated(std::vector<c
     return out;
 }
 
-namespace {
-
-// τ besides the tree's inertia (and, with uniform gravity, besides its weights).
 exvector joint_forces(model const& m, derived const& d, std::optional<point_composite::uniform_gravity> const& gravity) {
     exvector tau(d.nq);
     for (std::size_t i = 0; i < d.nq; ++i)
         tau[i] = d.generalized_forces[i] - (gravity ? partial(gravity->other, m.q[i]) : d.potential_gradient[i]);
     return tau;
 }
+
+namespace {
 
 // The algorithm over `tree` (world axes, or the root body's with gravity turned into them),
 // checked: q̈ in the inverse dynamics M q̈ + h − Q (derive_control.cpp's rows, cheaper to

@@ -324,6 +324,12 @@ private:
 // The bodies' rotational inertias as the model wrote them (model::quadratic_forms).
 std::vector<composite_inertia::body> rotational_bodies(model const& m);
 
+// τ besides the tree's inertia (and, with uniform gravity, besides its weights): Q − ∂V/∂q,
+// or Q − ∂(V's other terms)/∂q where gravity is the base's acceleration instead (the
+// articulated-body strategies, point_recursive.cpp and point_floating.cpp).
+GiNaC::exvector joint_forces(model const& m, derived const& d,
+                             std::optional<point_composite::uniform_gravity> const& gravity);
+
 // The rate form and the composites found in it, once per model (each search samples the
 // model's expressions): M, h and C use them, and so does M q̈ for the control API. Not
 // copyable: the composites refer to the form and to each other.
