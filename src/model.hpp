@@ -130,7 +130,7 @@ struct model {
     std::vector<GiNaC::exvector> named_rates;
     // dot(w, J*w) the model computed with J a 3×3 matrix free of q and of velocities: candidate
     // rotational inertias of rigid bodies (½ ωᵀ J ω), for the articulated-body algorithm
-    // (point_recursive.cpp), which checks what it builds from them.
+    // (articulated_body.cpp), which checks what it builds from them.
     struct quadratic_form {
         GiNaC::exvector w, J; // 3, 3×3 row-major
     };

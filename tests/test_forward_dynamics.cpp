@@ -1,6 +1,8 @@
 // Each forward-dynamics strategy (derive/forward_dynamics.hpp): where its candidate is found, its
 // pivots and groups, and that its q̈ and λ solve the system at a state.
 #include "derive/forward_dynamics.hpp"
+#include "derive/rate_structure.hpp"
+#include "derive/tree_algorithms.hpp"
 #include "symbolic/dag.hpp"
 
 #include <set>
@@ -70,7 +72,7 @@ TEST(QuasiVelocities, ATetherIsItsOwnPartWithASchurPivot) {
 }
 
 // Forward dynamics by the articulated-body algorithm where the root node has several
-// coordinates (derive/point_floating.cpp): q̈ and λ solve [[M, Aᵀ], [A, 0]] [q̈; λ] = [Q − h; r]
+// coordinates (derive/floating_articulated_body.cpp): q̈ and λ solve [[M, Aᵀ], [A, 0]] [q̈; λ] = [Q − h; r]
 // at a state, M, h, Q, A and r from the derivation's own closed forms.
 void expect_solves(lagc::model const& m, lagc::derived const& d, GiNaC::exvector const& qdd, GiNaC::exvector const& lambda) {
     std::size_t const n = d.nq, nc = d.nc;
@@ -188,8 +190,7 @@ TEST(FloatingArticulated, ARootBodyOfTwoHingesWithoutConstraints) {
 // sit at differ by the slide alone, and a massless rotational inertia is the same spatial
 // inertia about every point: the floating-root form takes it at the upper node (it fell back to
 // the closed form, silently, before the strategies said why).
-TEST(FloatingArticulated, ASlideUnderAFreeBase) {
-    std::string const slide =
+std::string const slide_under_free_base =
         "model slide\nparameter m0 = 4, m1 = 0.8, m2 = 0.3, g = 9.81, k = 10\n"
         "coordinate x, y, z, e0, e1, e2, e3, s, a\ninput f, tq\n"
         "let N = e0^2 + e1^2 + e2^2 + e3^2\n"
@@ -207,10 +208,89 @@ TEST(FloatingArticulated, ASlideUnderAFreeBase) {
         "potential g*(m0*p0[2] + m1*p1[2] + m2*p2[2])\n"
         "force f on s\nforce tq on a\n"
         "constraint e0^2 + e1^2 + e2^2 + e3^2 = 1\nbaumgarte alpha = k, beta = k\n";
-    auto const [m, d] = model_and_derived(slide);
+
+TEST(FloatingArticulated, ASlideUnderAFreeBase) {
+    auto const [m, d] = model_and_derived(slide_under_free_base);
     auto const* f = lagc::candidate_of(d, lagc::fd_method::floating_articulated_body);
     ASSERT_NE(f, nullptr);
     expect_solves(m, d, f->qdd, f->lambda);
+}
+
+// The kinematic tree as data (kinematic_tree.hpp): each coordinate one joint record, its kind,
+// node and twist, as the points' composites found them; the algorithms over it say why they
+// do not apply.
+TEST(KinematicTree, AFreeBaseASlideAndAHingeAsJointRecords) {
+    auto const [m, d] = model_and_derived(slide_under_free_base);
+    auto const form = lagc::bilinear_form_of(m);
+    ASSERT_TRUE(form.has_value());
+    lagc::rate_structures const rs(m, *form);
+    for (lagc::point_composite const* p : {&rs.points, &rs.framed_points}) {
+        lagc::kinematic_tree const& t = p->tree();
+        ASSERT_TRUE(t.usable) << t.why;
+        ASSERT_EQ(t.joints.size(), 9u);
+        for (std::size_t i = 0; i < 7; ++i) // x, y, z and the quaternion
+            EXPECT_EQ(t.joints[i].kind, lagc::joint_kind::root) << i;
+        lagc::tree_joint const &s = t.joints[7], &a = t.joints[8], &base = t.joints[0];
+        EXPECT_EQ(s.kind, lagc::joint_kind::slide);
+        EXPECT_EQ(a.kind, lagc::joint_kind::hinge);
+        EXPECT_EQ(s.coordinate, 7u);
+        EXPECT_FALSE(s.turns());
+        EXPECT_TRUE(a.turns());
+        // The stage's node hangs on the base's, the link's on the stage's.
+        ASSERT_GE(s.node, 0);
+        ASSERT_GE(a.node, 0);
+        EXPECT_EQ(t.nodes[static_cast<std::size_t>(a.node)].parent, s.node);
+        EXPECT_EQ(t.nodes[static_cast<std::size_t>(s.node)].parent, base.node);
+        EXPECT_EQ(t.nodes[static_cast<std::size_t>(base.node)].parent, -1);
+        // The fixed-base algorithm needs one joint per node (and, in the root body's axes, a
+        // root of one joint), and says so.
+        auto const x = lagc::articulated_body(t, lagc::rotational_bodies(m), nullptr, GiNaC::exvector(9, 0));
+        EXPECT_TRUE(x.qdd.empty());
+        std::string const expected = t.framed() ? "root body's axes move" : "several joints";
+        EXPECT_NE(x.why.find(expected), std::string::npos) << x.why;
+    }
+    // The world's axes and the root body's: the framed tree's twists are free of the root's
+    // coordinates (the quaternion), the world's are not.
+    ASSERT_TRUE(rs.framed_points.framed());
+    auto const& s = rs.framed_points.tree().joints[7];
+    for (std::size_t c = 0; c < 3; ++c)
+        for (std::size_t i = 3; i < 7; ++i) EXPECT_FALSE(s.u[c].has(m.q[i])) << c << " " << i;
+    bool turned = false;
+    for (std::size_t c = 0; c < 3; ++c)
+        for (std::size_t i = 3; i < 7; ++i) turned = turned || rs.points.tree().joints[7].u[c].has(m.q[i]);
+    EXPECT_TRUE(turned);
+}
+
+TEST(KinematicTree, AnArmOfHingesIsOneJointANode) {
+    auto const [m, d] = model_and_derived(bundled_model("ur5_like"));
+    auto const form = lagc::bilinear_form_of(m);
+    ASSERT_TRUE(form.has_value());
+    lagc::rate_structures const rs(m, *form);
+    lagc::kinematic_tree const& t = rs.points.tree();
+    ASSERT_TRUE(t.usable) << t.why;
+    for (auto const& j : t.joints) EXPECT_EQ(j.kind, lagc::joint_kind::hinge) << j.coordinate;
+    std::vector<int> const single = t.single_joints();
+    ASSERT_EQ(single.size(), 6u);
+    for (std::size_t N = 0; N < 6; ++N) EXPECT_EQ(t.joints[static_cast<std::size_t>(single[N])].node, static_cast<int>(N));
+    // A chain: each node's parent is the one before it, children first is the reverse.
+    std::vector<std::size_t> const up = t.children_first();
+    for (std::size_t k = 0; k + 1 < up.size(); ++k) EXPECT_EQ(t.nodes[up[k]].parent, static_cast<int>(up[k + 1]));
+}
+
+// Where the rate form has no points there is no tree, and the strategies say why.
+TEST(KinematicTree, NoPointsNoTreeAndTheReasonSaysSo) {
+    auto const [m, d] = model_and_derived("model r\nparameter J = 0.2\ncoordinate a, b\n"
+                                          "let w = rotz(a)*[0, der(b), 0] + [0, 0, der(a)]\n"
+                                          "kinetic 0.5*J*dot(w, w)\n");
+    auto const form = lagc::bilinear_form_of(m);
+    ASSERT_TRUE(form.has_value());
+    lagc::rate_structures const rs(m, *form);
+    EXPECT_FALSE(rs.points.usable());
+    EXPECT_NE(rs.points.tree().why.find("no points"), std::string::npos) << rs.points.tree().why;
+    bool said = false;
+    for (auto const& attempt : d.forward_dynamics)
+        if (attempt.method == lagc::fd_method::articulated_body) said = attempt.reason.find("no points") != std::string::npos;
+    EXPECT_TRUE(said);
 }
 
 // The list is closed and every method has one name (as --explain prints it and the table

@@ -185,7 +185,7 @@ std::vector<dynamics> all_models() {
         d.sample = plain(6); v.push_back(d);
     }
     {
-        // Seven links: the points' translational inertia as composites (rate_structure.hpp).
+        // Seven links: the points' translational inertia as composites (point_composite.hpp).
         dynamics d; LAGC_BIND(panda_like, d); LAGC_BIND_CORIOLIS(panda_like, d);
         d.sample = plain(7); v.push_back(d);
     }

@@ -17,6 +17,8 @@
 #include "symbolic/dag.hpp"
 #include "symbolic/simplify.hpp"
 #include "derive/rate_structure.hpp"
+#include "graph/expression_graph.hpp"
+#include "derive/random_states.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -336,6 +338,40 @@ void add_covered(composite_inertia const& composite, point_composite const& poin
     }
 }
 
+// An angular velocity's curl terms as cross products: Σ_a (α̇_ai − ∂_i w_a) G_a =
+// s (w × α_i)·G = α_i·(s G × w), so F + s G × w takes them (Euler's ω × Jω), and in
+// P − Pᵀ, Σ_a G_a (∂_j α_ai − ∂_i α_aj) = s G·(α_j × α_i) (gathered_terms' G, Gc, F). Which
+// rates are such triples' (their curl terms are taken).
+std::vector<char> angular_curl_terms(bilinear_form const& f, exvector const& G, exvector const& Gc, exvector& F,
+                                     rate_form_sums& x) {
+    auto const& R = f.rates;
+    std::size_t const n = x.n;
+    std::vector<char> angular(R.size(), 0);
+    for (auto const& w : f.angular) {
+        auto const& k = w.rate;
+        // With G_a scaled by λ_a / s where the triple is an angular velocity up to numbers.
+        bool const scaled = !w.scale[0].is_equal(1) || !w.scale[1].is_equal(1) || !w.scale[2].is_equal(1);
+        auto g = [&](exvector const& v, std::size_t c) { return scaled ? w.scale[c] * v[k[c]] : v[k[c]]; };
+        for (std::size_t c = 0; c < 3; ++c) {
+            std::size_t const a = k[c], b = k[(c + 1) % 3], d = k[(c + 2) % 3];
+            F[a] += w.sign * (g(G, (c + 1) % 3) * R[d].r - g(G, (c + 2) % 3) * R[b].r);
+            angular[a] = 1;
+        }
+        // G·(α_j × α_i) = α_i·(G × α_j), with G × α_j once per j.
+        for (std::size_t j = 0; j < n; ++j) {
+            std::array<ex, 3> Y;
+            for (std::size_t c = 0; c < 3; ++c)
+                Y[c] = g(Gc, (c + 1) % 3) * R[k[(c + 2) % 3]].a[j] - g(Gc, (c + 2) % 3) * R[k[(c + 1) % 3]].a[j];
+            for (std::size_t i = 0; i < j; ++i) {
+                ex s = 0;
+                for (std::size_t c = 0; c < 3; ++c) s += R[k[c]].a[i] * Y[c];
+                x.add_antisymmetric(i, j, w.sign * s);
+            }
+        }
+    }
+    return angular;
+}
+
 // Every term's c (…) part, gathered rate by rate (h for all terms; M, Ṁ, P − Pᵀ for the
 // terms with a constant c): with K_aj = Σ c β_j, K̇_aj = Σ c β̇_j, D_aj = Σ c ∂_j r_b,
 // F_a = Σ c ρ_b and G_a = Σ c r_b over the terms c r_a r_b rate a is in,
@@ -369,32 +405,7 @@ void gathered_terms(bilinear_form const& f, composite_inertia const& composite, 
         gather(t.a, t.b, t.c, t.dc.empty());
         gather(t.b, t.a, t.c, t.dc.empty());
     }
-    // An angular velocity's curl terms as cross products: Σ_a (α̇_ai − ∂_i w_a) G_a =
-    // s (w × α_i)·G = α_i·(s G × w), so F + s G × w takes them (Euler's ω × Jω), and in
-    // P − Pᵀ, Σ_a G_a (∂_j α_ai − ∂_i α_aj) = s G·(α_j × α_i).
-    std::vector<char> angular(nr, 0);
-    for (auto const& w : f.angular) {
-        auto const& k = w.rate;
-        // With G_a scaled by λ_a / s where the triple is an angular velocity up to numbers.
-        bool const scaled = !w.scale[0].is_equal(1) || !w.scale[1].is_equal(1) || !w.scale[2].is_equal(1);
-        auto g = [&](exvector const& v, std::size_t c) { return scaled ? w.scale[c] * v[k[c]] : v[k[c]]; };
-        for (std::size_t c = 0; c < 3; ++c) {
-            std::size_t const a = k[c], b = k[(c + 1) % 3], d = k[(c + 2) % 3];
-            F[a] += w.sign * (g(G, (c + 1) % 3) * R[d].r - g(G, (c + 2) % 3) * R[b].r);
-            angular[a] = 1;
-        }
-        // G·(α_j × α_i) = α_i·(G × α_j), with G × α_j once per j.
-        for (std::size_t j = 0; j < n; ++j) {
-            std::array<ex, 3> Y;
-            for (std::size_t c = 0; c < 3; ++c)
-                Y[c] = g(Gc, (c + 1) % 3) * R[k[(c + 2) % 3]].a[j] - g(Gc, (c + 2) % 3) * R[k[(c + 1) % 3]].a[j];
-            for (std::size_t i = 0; i < j; ++i) {
-                ex s = 0;
-                for (std::size_t c = 0; c < 3; ++c) s += R[k[c]].a[i] * Y[c];
-                x.add_antisymmetric(i, j, w.sign * s);
-            }
-        }
-    }
+    std::vector<char> const angular = angular_curl_terms(f, G, Gc, F, x);
     covered_parts covered(n);
     for (std::size_t k = 0; k < nr; ++k) {
         auto const& a = R[k];

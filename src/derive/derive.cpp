@@ -9,6 +9,7 @@
 // velocities (jacobian_form.cpp: O(K n²) small derivatives), else from L itself (O(n²)
 // derivatives of L, and C from Christoffel symbols, O(n³) derivatives of M).
 #include "derive/derive_support.hpp"
+#include "derive/random_states.hpp"
 #include "derive/rate_structure.hpp"
 #include "symbolic/chain_rule.hpp"
 #include "symbolic/dag.hpp"

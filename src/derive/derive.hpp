@@ -61,7 +61,7 @@ struct derived {
     // solution. Solving the KKT system with −∂R/∂x and −∂S/∂x (x = [q; q̇; u], q̈ and λ held)
     // gives ∂q̈/∂x exactly (the implicit function theorem); the emitter differentiates them.
     std::vector<GiNaC::exvector> residual_rows; // each as the parts of its sum
-    // The points' shares of ∂R/∂q and of C from their composites (point_composite::derivatives,
+    // The points' shares of ∂R/∂q and of C from their composites (rnea_derivatives,
     // checked against the shares' own derivatives), with what is left of the residual rows
     // and of h without those shares, whose derivatives are taken as before: the linearization
     // and C add the two. Empty where that does not apply.

@@ -13,6 +13,7 @@
 #include "derive/derive_support.hpp"
 #include "symbolic/chain_rule.hpp"
 #include "derive/rate_structure.hpp"
+#include "derive/tree_algorithms.hpp"
 #include "symbolic/simplify.hpp"
 #include "derive/random_states.hpp"
 
@@ -31,6 +32,18 @@ exvector bias_parts(derived const& d, std::size_t i, bool evaluated) {
 }
 
 namespace {
+
+// Σ_j M_ij q̈_j, q̈ as derived::qdd's symbols: the form every other M q̈ is checked against.
+exvector mass_times_qdd(derived const& d) {
+    std::size_t const n = d.nq;
+    exvector out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        ex mq = 0;
+        for (std::size_t j = 0; j < n; ++j) mq += d.mass_matrix[i * n + j] * d.qdd[j];
+        out[i] = mq;
+    }
+    return out;
+}
 
 // M q̈ as the generalized momentum at velocity q̈: for T = ½ q̇ᵀ M q̇ (homogeneous of
 // degree two in q̇, no 'lagrangian' terms: exactly when coriolis_matrix applies),
@@ -78,11 +91,7 @@ momentum_forms momentum_at_qdd(model const& m, derived const& d, rate_structures
     }
     expression_graph g(symbols, {});
     std::vector<int> product;
-    for (std::size_t i = 0; i < n; ++i) {
-        ex mq = 0;
-        for (std::size_t j = 0; j < n; ++j) mq += d.mass_matrix[i * n + j] * d.qdd[j];
-        product.push_back(g.add(mq));
-    }
+    for (ex const& mq : mass_times_qdd(d)) product.push_back(g.add(mq));
     std::vector<std::vector<int>> roots(candidates.size());
     for (std::size_t c = 0; c < candidates.size(); ++c)
         for (std::size_t i = 0; i < n; ++i) roots[c].push_back(g.add(candidates[c][i]));
@@ -92,13 +101,8 @@ momentum_forms momentum_at_qdd(model const& m, derived const& d, rate_structures
         std::vector<double> point = random_point(m, state, parameter_values::random);
         for (std::size_t i = 0; i < n; ++i) point.push_back(std::sin(0.7 * static_cast<double>(point.size()) + k));
         std::vector<double> const b = g.evaluate_all(product, order, point);
-        for (std::size_t c = 0; c < candidates.size(); ++c) {
-            std::vector<double> const a = g.evaluate_all(roots[c], order, point);
-            double scale = 0;
-            for (double x : a) scale = std::max(scale, std::abs(x));
-            for (std::size_t i = 0; i < n; ++i)
-                if (!std::isfinite(a[i]) || !std::isfinite(b[i]) || std::abs(a[i] - b[i]) > 1e-10 * scale) agrees[c] = 0;
-        }
+        for (std::size_t c = 0; c < candidates.size(); ++c)
+            if (!values_agree(g.evaluate_all(roots[c], order, point), b)) agrees[c] = 0;
     }
     std::vector<std::string> x(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(2 * n));
     // The linearization differentiates M q̈ and h together, and they share parts: each form's
@@ -126,7 +130,7 @@ momentum_forms momentum_at_qdd(model const& m, derived const& d, rate_structures
 // of M q̈ — on the code generator's DAG at two random states, q̈ random too; and p = M q̈.
 // Two forward passes over the shares, not 2n.
 bool agree(model const& m, derived const& d, exvector const& p, exvector const& hs, exvector const& ps,
-           point_composite::share_derivatives const& sh) {
+           share_derivatives const& sh) {
     std::size_t const n = d.nq;
     std::vector<std::string> order;
     auto symbols = graph_spellings(m, order);
@@ -158,12 +162,8 @@ bool agree(model const& m, derived const& d, exvector const& p, exvector const& 
             for (std::size_t k = 0; k < n; ++k) e += (*matrix)[i * n + k] * (*direction)[k];
             claimed.push_back(g.add(e));
         }
-    for (std::size_t i = 0; i < n; ++i) {
-        ex mq = 0;
-        for (std::size_t j = 0; j < n; ++j) mq += d.mass_matrix[i * n + j] * d.qdd[j];
-        actual.push_back(g.add(mq));
-        claimed.push_back(g.add(p[i]));
-    }
+    exvector const mq = mass_times_qdd(d);
+    for (std::size_t i = 0; i < n; ++i) actual.push_back(g.add(mq[i])), claimed.push_back(g.add(p[i]));
     std::uint64_t state = 0x64746175ull;
     for (int k = 0; k < 2; ++k) {
         std::vector<double> point = random_point(m, state, parameter_values::random);
@@ -171,16 +171,12 @@ bool agree(model const& m, derived const& d, exvector const& p, exvector const& 
             double const x = 0.9 * static_cast<double>(i) + k;
             point.insert(point.end(), {std::cos(x), std::sin(1.3 * x + 0.4), std::cos(2.1 * x + 1.1)});
         }
-        std::vector<double> const a = g.evaluate_all(actual, order, point), b = g.evaluate_all(claimed, order, point);
-        double scale = 0;
-        for (double x : a) scale = std::max(scale, std::abs(x));
-        for (std::size_t j = 0; j < a.size(); ++j)
-            if (!std::isfinite(a[j]) || !std::isfinite(b[j]) || std::abs(a[j] - b[j]) > 1e-10 * scale) return false;
+        if (!values_agree(g.evaluate_all(actual, order, point), g.evaluate_all(claimed, order, point))) return false;
     }
     return true;
 }
 
-// The composites' analytic derivatives (point_composite::derivatives) for the points and
+// The composites' analytic derivatives (rnea_derivatives, tree_algorithms.hpp) for the points and
 // the rotational bodies the composites cover (else for the points alone), with uniform
 // gravity (else without), the first of those that agrees, with the rest of the rows:
 // R_i − (h° + p°)_i = (h_i − h°_i) + (p_i − p°_i) − Q_i + … (h°, p°:
@@ -193,12 +189,12 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
     exvector both;
     exvector const p = momentum_from_bilinear_form(m, rs, qdd, &both);
     if (p.size() != n) return;
-    std::vector<composite_inertia::body> const bodies = rs.rotational.bodies();
+    std::vector<rotational_body> const bodies = rs.rotational.bodies();
     // Where V is uniform gravity on the points (point_composite::gravity), ∂V/∂q joins the
     // shares: its derivatives then come with the rest's (a constant base acceleration), not
     // by forward mode (the 10-joint arm's linearization: 2,330 operations).
     auto const gravity = rs.points.gravity();
-    point_composite::share_derivatives sh;
+    share_derivatives sh;
     exvector hs, ps;
     bool with_bodies = false, with_gravity = false;
     for (int attempt = 0; attempt < 4 && sh.dtau_dq.empty(); ++attempt) {
@@ -209,8 +205,8 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
             if (with_bodies) hs[i] += d.bias_body_share[i];
             if (with_gravity) hs[i] += d.potential_gradient[i] - partial(gravity->other, m.q[i]);
         }
-        sh = rs.points.derivatives(qdd, with_bodies ? bodies : std::vector<composite_inertia::body>{},
-                                   with_gravity ? &gravity->g : nullptr);
+        sh = rnea_derivatives(rs.points.tree(), qdd, with_bodies ? bodies : std::vector<rotational_body>{},
+                              with_gravity ? &gravity->g : nullptr);
         if (!sh.dtau_dq.empty() && !agree(m, d, p, hs, ps, sh)) sh = {};
     }
     if (sh.dtau_dq.empty()) return;

@@ -64,9 +64,9 @@ inline fd_attempt not_applicable(fd_method method, std::string reason) { return 
 
 // The strategies (each checks its q̈ at random states: the residuals M q̈ + h − Q (+ Aᵀλ)
 // vanish there).
-fd_attempt try_articulated_body(model const& m, rate_structures const& rs, derived const& d);           // point_recursive.cpp
-fd_attempt try_articulated_body_root_axes(model const& m, rate_structures const& rs, derived const& d); // point_recursive.cpp
-fd_attempt try_floating_articulated_body(model const& m, rate_structures const& rs, derived const& d);  // point_floating.cpp
+fd_attempt try_articulated_body(model const& m, rate_structures const& rs, derived const& d);           // articulated_body.cpp
+fd_attempt try_articulated_body_root_axes(model const& m, rate_structures const& rs, derived const& d); // articulated_body.cpp
+fd_attempt try_floating_articulated_body(model const& m, rate_structures const& rs, derived const& d);  // floating_articulated_body.cpp
 fd_attempt try_quasi_velocities(model const& m, bilinear_form const& f, derived const& d);              // quasi_velocity.cpp
 
 // Every strategy but the closed form, in fd_methods' order: derived::forward_dynamics. Where

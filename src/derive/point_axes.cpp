@@ -1,9 +1,10 @@
-// Stage 3, the points' joint axes (point_composite, rate_structure.hpp): each coordinate's
+// Stage 3, the points' joint axes (point_composite.hpp): each coordinate's
 // axis in world axes from the frames and angular velocities the model wrote, and the point
 // on it, for the twists point_structure.cpp checks.
 #include "derive/derive_support.hpp"
 #include "derive/point_math.hpp"
-#include "derive/rate_structure.hpp"
+#include "derive/frame_turns.hpp"
+#include "derive/point_composite.hpp"
 #include "derive/random_states.hpp"
 
 #include <algorithm>
@@ -29,7 +30,7 @@ bool point_composite::axes() {
     };
     for (auto const& t : m_.transports) add_omega(t.operand), add_omega(t.result);
     for (auto const& w : m_.velocity_vectors) add_omega(w);
-    s_.assign(n_, {ex(0), ex(0), ex(0)});
+    for (auto& j : t_.joints) j.s = {ex(0), ex(0), ex(0)};
     if (omegas.empty() || m_.frames.empty() || m_.frames.size() * omegas.size() > 1'000'000) return true;
     frame_turns const holds(m_, omegas, 0x706f696e74ull);
     if (!holds.evaluated()) return true;
@@ -70,7 +71,7 @@ bool point_composite::axes() {
                 });
                 if (!known) axis_candidates_[i].push_back(x);
             }
-            s_[i] = axis_candidates_[i].front();
+            t_.joints[i].s = axis_candidates_[i].front();
         }
     }
     return true;
@@ -79,7 +80,7 @@ bool point_composite::axes() {
 // Where a coordinate has several candidate axes (axes()), the first about which every point
 // it moves turns: ∂p/∂q_i − s × p the same for all of them (at random states).
 void point_composite::choose_axes(std::vector<std::vector<std::array<ex, 3>>> const& J) {
-    std::size_t const P = points_.size();
+    std::size_t const P = t_.points.size();
     for (std::size_t i = 0; i < n_; ++i) {
         if (axis_candidates_.size() != n_ || axis_candidates_[i].size() < 2) continue;
         std::vector<std::size_t> moved;
@@ -89,17 +90,17 @@ void point_composite::choose_axes(std::vector<std::vector<std::array<ex, 3>>> co
         for (auto const& axis : axis_candidates_[i]) {
             samples s(m_);
             std::vector<std::array<std::size_t, 2>> pairs;
-            std::array<ex, 3> const first = cross(axis, points_[moved[0]].position);
+            std::array<ex, 3> const first = cross(axis, t_.points[moved[0]].position);
             for (std::size_t k = 1; k < moved.size(); ++k) {
-                std::array<ex, 3> const sp = cross(axis, points_[moved[k]].position);
+                std::array<ex, 3> const sp = cross(axis, t_.points[moved[k]].position);
                 for (std::size_t c = 0; c < 3; ++c)
                     pairs.push_back({s.add(J[i][moved[k]][c] - sp[c]), s.add(J[i][moved[0]][c] - first[c])});
             }
             if (!s.evaluate(m_, 0x6178697321ull, 2)) break;
             bool const fits = std::all_of(pairs.begin(), pairs.end(), [&](auto const& p) { return s.same(p[0], p[1], 1, 0); });
             if (fits) {
-                s_[i] = axis;
-                for (std::size_t c = 0; c < 3; ++c) u_[i][c] = J[i][moved[0]][c] - first[c];
+                t_.joints[i].s = axis;
+                for (std::size_t c = 0; c < 3; ++c) t_.joints[i].u[c] = J[i][moved[0]][c] - first[c];
                 break;
             }
         }
@@ -108,16 +109,16 @@ void point_composite::choose_axes(std::vector<std::vector<std::array<ex, 3>>> co
 
 // u_i = o × s_i with o the first candidate on the axis (u_i − o × s_i = 0 at random states).
 void point_composite::on_axes() {
-    // Positions are about origin_ (common_origin): the model's origins too, and its own origin.
-    std::vector<std::array<ex, 3>> candidates = {{ex(0), ex(0), ex(0)}, {-origin_[0], -origin_[1], -origin_[2]}};
-    for (auto const& o : m_.origins) candidates.push_back({o[0] - origin_[0], o[1] - origin_[1], o[2] - origin_[2]});
-    for (auto const& p : points_) candidates.push_back(p.position);
+    // Positions are about t_.origin (common_origin): the model's origins too, and its own origin.
+    std::vector<std::array<ex, 3>> candidates = {{ex(0), ex(0), ex(0)}, {-t_.origin[0], -t_.origin[1], -t_.origin[2]}};
+    for (auto const& o : m_.origins) candidates.push_back({o[0] - t_.origin[0], o[1] - t_.origin[1], o[2] - t_.origin[2]});
+    for (auto const& p : t_.points) candidates.push_back(p.position);
     if (candidates.size() * n_ > 1'000'000) return;
     samples s(m_);
     std::vector<std::array<std::size_t, 3>> u(n_), o(candidates.size());
     std::vector<std::array<std::size_t, 3>> axis(n_);
     for (std::size_t i = 0; i < n_; ++i)
-        for (std::size_t c = 0; c < 3; ++c) u[i][c] = s.add(u_[i][c]), axis[i][c] = s.add(s_[i][c]);
+        for (std::size_t c = 0; c < 3; ++c) u[i][c] = s.add(t_.joints[i].u[c]), axis[i][c] = s.add(t_.joints[i].s[c]);
     for (std::size_t k = 0; k < candidates.size(); ++k)
         for (std::size_t c = 0; c < 3; ++c) o[k][c] = s.add(candidates[k][c]);
     if (!s.evaluate(m_, 0x6f726967696eull, 2)) return;
@@ -141,7 +142,7 @@ void point_composite::on_axes() {
                 for (double d : diff) on = on && std::abs(d) <= 1e-10 * size;
             }
             if (!on) continue;
-            u_[i] = cross(candidates[k], s_[i]);
+            t_.joints[i].u = cross(candidates[k], t_.joints[i].s);
             break;
         }
     }

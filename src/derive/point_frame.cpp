@@ -17,7 +17,9 @@
 // again as a whole.
 #include "derive/derive_support.hpp"
 #include "derive/point_math.hpp"
-#include "derive/rate_structure.hpp"
+#include "derive/frame_turns.hpp"
+#include "derive/point_composite.hpp"
+#include "derive/random_states.hpp"
 #include "symbolic/dag.hpp"
 
 namespace lagc {
@@ -83,7 +85,7 @@ std::optional<std::pair<GiNaC::exmap, exvector>> constant_at(exvector const& R, 
 // The root body's frame: a frame of the model that depends on the root node's coordinates
 // only, turns with a body angular velocity ω of their rates (Ṙ = R [ω]×), and is constant
 // somewhere.
-std::vector<point_composite::root_axes> point_composite::root_frames_of(std::vector<std::size_t> const& C) const {
+std::vector<point_composite::root_frame_candidate> point_composite::root_frames_of(std::vector<std::size_t> const& C) const {
     std::vector<GiNaC::symbol> inner, coords, rates;
     for (std::size_t i = 0; i < n_; ++i) {
         bool const root = std::find(C.begin(), C.end(), i) != C.end();
@@ -104,7 +106,7 @@ std::vector<point_composite::root_axes> point_composite::root_frames_of(std::vec
         for (ex const& e : m_.frames[F]) all += e;
         if (has_any(all, coords) && !has_any(all, inner) && frames.size() < 64) frames.push_back(F);
     }
-    std::vector<root_axes> out;
+    std::vector<root_frame_candidate> out;
     if (omegas.empty() || frames.empty() || m_.frames.size() * omegas.size() > 1'000'000) return out;
     frame_turns const holds(m_, omegas, 0x726f6f74ull);
     if (!holds.evaluated()) return out;
@@ -120,7 +122,7 @@ std::vector<point_composite::root_axes> point_composite::root_frames_of(std::vec
                 for (std::size_t c = 0; c < 3; ++c)
                     R[r * 3 + c] = m_.frames[F][r * 3] * K[c * 3] + m_.frames[F][r * 3 + 1] * K[c * 3 + 1] +
                                    m_.frames[F][r * 3 + 2] * K[c * 3 + 2];
-            root_axes x{R, constant->first, {}, rotate(K, omegas[w], false)};
+            root_frame_candidate x{R, constant->first, {}, rotate(K, omegas[w], false)};
             bool linear = true;
             for (std::size_t i : C) {
                 vec3 sigma;
@@ -138,18 +140,18 @@ std::vector<point_composite::root_axes> point_composite::root_frames_of(std::vec
 // F's origin: 0, the root's translations (the coordinates whose twists turn nothing, with
 // constant u), or an origin the model added up, whichever every position is o_F + R_F r
 // about (at random states).
-std::optional<point_composite::root_positions> point_composite::root_origin(root_axes const& F,
+std::optional<point_composite::root_positions> point_composite::root_origin(root_frame_candidate const& F,
                                                                               std::vector<std::size_t> const& C) const {
     std::vector<vec3> candidates = {{ex(0), ex(0), ex(0)}};
     vec3 moved = {ex(0), ex(0), ex(0)};
     for (std::size_t i : C)
-        if (s_[i][0].is_zero() && s_[i][1].is_zero() && s_[i][2].is_zero() && free_of(u_[i][0] + u_[i][1] + u_[i][2], m_.q))
-            for (std::size_t c = 0; c < 3; ++c) moved[c] += u_[i][c] * m_.q[i];
+        if (t_.joints[i].s[0].is_zero() && t_.joints[i].s[1].is_zero() && t_.joints[i].s[2].is_zero() && free_of(t_.joints[i].u[0] + t_.joints[i].u[1] + t_.joints[i].u[2], m_.q))
+            for (std::size_t c = 0; c < 3; ++c) moved[c] += t_.joints[i].u[c] * m_.q[i];
     candidates.push_back(moved);
     for (auto const& o : m_.origins)
-        if (candidates.size() < 64) candidates.push_back({o[0] - origin_[0], o[1] - origin_[1], o[2] - origin_[2]});
+        if (candidates.size() < 64) candidates.push_back({o[0] - t_.origin[0], o[1] - t_.origin[1], o[2] - t_.origin[2]});
     std::vector<vec3> positions;
-    for (auto const& x : points_) positions.push_back(x.position);
+    for (auto const& x : t_.points) positions.push_back(x.position);
     auto const at_identity = at(positions, F.identity);
     if (!at_identity) return std::nullopt;
     for (auto const& o : candidates) {
@@ -158,11 +160,11 @@ std::optional<point_composite::root_positions> point_composite::root_origin(root
         root_positions out{o, *o_star, {}};
         samples s(m_);
         std::vector<std::array<std::size_t, 2>> pairs;
-        for (std::size_t b = 0; b < points_.size(); ++b) {
+        for (std::size_t b = 0; b < t_.points.size(); ++b) {
             vec3 const& p = (*at_identity)[b];
             out.r.push_back({p[0] - (*o_star)[0], p[1] - (*o_star)[1], p[2] - (*o_star)[2]});
             vec3 const turned = rotate(F.R, out.r.back(), false);
-            for (std::size_t c = 0; c < 3; ++c) pairs.push_back({s.add(points_[b].position[c] - o[c]), s.add(turned[c])});
+            for (std::size_t c = 0; c < 3; ++c) pairs.push_back({s.add(t_.points[b].position[c] - o[c]), s.add(turned[c])});
         }
         if (!s.evaluate(m_, 0x6f726967ull, 2)) continue;
         if (s.all_same(pairs)) return out;
@@ -174,20 +176,20 @@ std::optional<point_composite::root_positions> point_composite::root_origin(root
 // checked against the world's turned into F at random states; false (nothing changed) where
 // one does not hold. The composites are then summed again.
 bool point_composite::root_frame() {
-    if (!usable_) return false;
+    if (!t_.usable) return false;
     int root = -1;
-    for (std::size_t N = 0; N < nodes_.size(); ++N)
-        if (nodes_[N].parent < 0) {
+    for (std::size_t N = 0; N < t_.nodes.size(); ++N)
+        if (t_.nodes[N].parent < 0) {
             if (root >= 0) return false;
             root = static_cast<int>(N);
         }
-    if (root < 0 || nodes_[static_cast<std::size_t>(root)].size != points_.size()) return false;
+    if (root < 0 || t_.nodes[static_cast<std::size_t>(root)].size != t_.points.size()) return false;
     std::vector<std::size_t> C;
     for (std::size_t i = 0; i < n_; ++i)
-        if (node_of_[i] == root) C.push_back(i);
+        if (t_.joints[i].node == root) C.push_back(i);
     // The first frame every position turns with (rotz(q1) turns with the same ω as
     // rotx(pi)*rotz(q1), but only one of them carries the points).
-    std::optional<root_axes> F;
+    std::optional<root_frame_candidate> F;
     std::optional<root_positions> o;
     for (auto& candidate : root_frames_of(C))
         if ((o = root_origin(candidate, C))) {
@@ -195,13 +197,13 @@ bool point_composite::root_frame() {
             break;
         }
     if (!F) return false;
-    std::vector<vec3> twists = s_;
-    twists.insert(twists.end(), u_.begin(), u_.end());
+    std::vector<vec3> twists, s, u;
+    for (auto const& j : t_.joints) twists.push_back(j.s), s.push_back(j.s), u.push_back(j.u);
+    twists.insert(twists.end(), u.begin(), u.end());
     auto const at_identity = at(twists, F->identity);
     if (!at_identity) return false;
-    std::vector<point> moved = points_;
+    std::vector<tree_point> moved = t_.points;
     for (std::size_t b = 0; b < moved.size(); ++b) moved[b].position = o->r[b];
-    std::vector<vec3> s = s_, u = u_;
     std::map<std::size_t, vec3> translations;
     for (std::size_t i = 0; i < n_; ++i) {
         auto const k = std::find(C.begin(), C.end(), i);
@@ -219,26 +221,28 @@ bool point_composite::root_frame() {
         for (std::size_t c = 0; c < 3; ++c) u[i][c] = ui[c] - os[c];
     }
     if (!root_accelerations(*F, o->origin, moved) || !root_twists_hold(F->R, moved, s, u)) return false;
-    written_.clear();
-    for (auto const& x : points_) written_.push_back(x.position);
-    points_ = std::move(moved);
-    s_ = std::move(s), u_ = std::move(u);
-    frame_ = F->R;
-    frame_identity_ = F->identity;
-    root_coordinates_ = C;
-    root_translations_ = std::move(translations);
-    single_fixed_root_ = C.size() == 1 && free_of(s_[C[0]][0] + s_[C[0]][1] + s_[C[0]][2] + u_[C[0]][0] + u_[C[0]][1] + u_[C[0]][2], m_.q);
-    composite();
+    t_.root.written.clear();
+    for (auto const& x : t_.points) t_.root.written.push_back(x.position);
+    t_.points = std::move(moved);
+    for (std::size_t i = 0; i < n_; ++i) t_.joints[i].s = std::move(s[i]), t_.joints[i].u = std::move(u[i]);
+    t_.root.R = F->R;
+    t_.root.identity = F->identity;
+    t_.root.coordinates = C;
+    t_.root.translations = std::move(translations);
+    tree_joint const& first = t_.joints[C[0]];
+    t_.root.single_fixed = C.size() == 1 && free_of(first.s[0] + first.s[1] + first.s[2] + first.u[0] + first.u[1] + first.u[2], m_.q);
+    t_.name_joints();
+    t_.composite();
     return true;
 }
 
 // Each point's acceleration at q̈ = 0 in F (the file's comment), checked against R_Fᵀ a.
-bool point_composite::root_accelerations(root_axes const& F, vec3 const& o, std::vector<point>& moved) {
+bool point_composite::root_accelerations(root_frame_candidate const& F, vec3 const& o, std::vector<tree_point>& moved) {
     auto const d2 = [&](ex const& e) { return total_time_derivative(total_time_derivative(e, m_), m_); };
     vec3 const& w = F.omega;
     vec3 const wdot = {total_time_derivative(w[0], m_), total_time_derivative(w[1], m_), total_time_derivative(w[2], m_)};
     vec3 const base = rotate(F.R, {d2(o[0]), d2(o[1]), d2(o[2])}, true);
-    root_omega_ = w, root_omega_dot_ = wdot, root_base_ = base;
+    t_.root.omega = w, t_.root.omega_dot = wdot, t_.root.base = base;
     samples s(m_);
     std::vector<std::array<std::size_t, 2>> pairs;
     for (std::size_t b = 0; b < moved.size(); ++b) {
@@ -246,7 +250,7 @@ bool point_composite::root_accelerations(root_axes const& F, vec3 const& o, std:
         vec3 const& r = x.position;
         vec3 const rd = {total_time_derivative(r[0], m_), total_time_derivative(r[1], m_), total_time_derivative(r[2], m_)};
         vec3 const wr = cross(w, r), wwr = cross(w, wr), wrd = cross(w, rd), ar = cross(wdot, r);
-        vec3 const world = rotate(F.R, points_[b].acceleration, true);
+        vec3 const world = rotate(F.R, t_.points[b].acceleration, true);
         for (std::size_t c = 0; c < 3; ++c) {
             x.acceleration[c] = base[c] + ar[c] + wwr[c] + 2 * wrd[c] + total_time_derivative(rd[c], m_);
             pairs.push_back({s.add(world[c]), s.add(x.acceleration[c])});
@@ -257,30 +261,20 @@ bool point_composite::root_accelerations(root_axes const& F, vec3 const& o, std:
 }
 
 // R_Fᵀ (s_i × p + u_i) = s^F_i × r + u^F_i for every point q_i moves, at random states.
-bool point_composite::root_twists_hold(exvector const& R, std::vector<point> const& moved, std::vector<vec3> const& s,
+bool point_composite::root_twists_hold(exvector const& R, std::vector<tree_point> const& moved, std::vector<vec3> const& s,
                                        std::vector<vec3> const& u) const {
     samples x(m_);
     std::vector<std::array<std::size_t, 2>> pairs;
     for (std::size_t i = 0; i < n_; ++i)
-        for (std::size_t b = 0; b < points_.size(); ++b) {
+        for (std::size_t b = 0; b < t_.points.size(); ++b) {
             if (!moves_[i][b]) continue;
-            vec3 const sp = cross(s_[i], points_[b].position);
-            vec3 const world = rotate(R, {sp[0] + u_[i][0], sp[1] + u_[i][1], sp[2] + u_[i][2]}, true);
+            vec3 const sp = cross(t_.joints[i].s, t_.points[b].position);
+            vec3 const world = rotate(R, {sp[0] + t_.joints[i].u[0], sp[1] + t_.joints[i].u[1], sp[2] + t_.joints[i].u[2]}, true);
             vec3 const framed = cross(s[i], moved[b].position);
             for (std::size_t c = 0; c < 3; ++c) pairs.push_back({x.add(world[c]), x.add(framed[c] + u[i][c])});
         }
     if (!x.evaluate(m_, 0x74776973ull, 2)) return false;
     return x.all_same(pairs);
-}
-
-std::array<ex, 3> point_composite::in_root_axes(std::array<ex, 3> const& v) const { return rotate(frame_, v, true); }
-
-exvector point_composite::in_root_axes(exvector const& R) const {
-    try {
-        return substitute(R, frame_identity_);
-    } catch (std::exception const&) {
-        return {};
-    }
 }
 
 } // namespace lagc

@@ -98,6 +98,15 @@ bool rows_vanish_at_random_states(model const& m, std::vector<exvector> const& r
     return true;
 }
 
+bool values_agree(std::vector<double> const& a, std::vector<double> const& b, double tolerance) {
+    if (a.size() != b.size()) return false;
+    double scale = 0;
+    for (double x : a) scale = std::max(scale, std::abs(x));
+    for (std::size_t j = 0; j < a.size(); ++j)
+        if (!std::isfinite(a[j]) || !std::isfinite(b[j]) || std::abs(a[j] - b[j]) > tolerance * scale) return false;
+    return true;
+}
+
 bool agree_at_random_states(model const& m, exvector const& C, exvector const& G, std::uint64_t seed) {
     samples s(m);
     for (std::size_t k = 0; k < C.size(); ++k) s.add(C[k]), s.add(G[k]);

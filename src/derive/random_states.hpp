@@ -67,6 +67,11 @@ bool agree_at_random_states(model const& m, GiNaC::exvector const& C, GiNaC::exv
 bool rows_vanish_at_random_states(model const& m, std::vector<GiNaC::exvector> const& rows, GiNaC::exmap const& at,
                                   std::uint64_t seed);
 
+// a and b equal entry by entry, every entry finite, to `tolerance` of a's largest entry: the
+// comparison of values that checks run on graphs of their own (derive_control.cpp's, whose
+// variables include q̈ and directions).
+bool values_agree(std::vector<double> const& a, std::vector<double> const& b, double tolerance = 1e-10);
+
 // Operations of the expressions as the code generator would share them.
 std::size_t operations_of(model const& m, GiNaC::exvector const& e);
 

@@ -1,6 +1,6 @@
 // Spatial vectors of 6 expressions (world axes at the origin: motion (ω; v), force (n; f))
-// for the composites' analytic derivatives (point_derivatives.cpp) and the articulated-body
-// algorithm (point_recursive.cpp).
+// for the composites' analytic derivatives (rnea_derivatives.cpp) and the articulated-body
+// algorithms (articulated_body.cpp, floating_articulated_body.cpp).
 //
 // Products and sums are built by GiNaC's constructors, not its operators, from their
 // non-zero terms at once: operator* first asks the right factor for its return type, which

@@ -1,8 +1,7 @@
 // Stage 3: forward dynamics of a tree whose root node has several coordinates no order
 // chains — a floating base's three translations and four quaternion elements, held by
-// |e|² = 1 — by the articulated-body algorithm (point_composite::floating_articulated,
-// rate_structure.hpp). The joints beyond the root are eliminated one by one as in
-// point_recursive.cpp, a body of several hinges as a chain of massless frames (one joint
+// |e|² = 1 — by the articulated-body algorithm (tree_algorithms.hpp). The joints beyond the
+// root are eliminated one by one as in articulated_body.cpp, a body of several hinges as a chain of massless frames (one joint
 // each, in the order joint_chains finds), each joint's pivot D = Sᵀ I^A S plus its armature
 // (½ a q̇² of T). That leaves the root's own coordinates with their constraints:
 //   [[Sᵀ I^A S + diag(a), Aᵀ], [A, 0]] [q̈_r; λ] = [τ_r − Sᵀ (I^A a_g + p^A); r],
@@ -19,6 +18,8 @@
 // 15,960 operations against M's and h's 15,923 with 2,264 products of factorisation after.
 #include "derive/derive_support.hpp"
 #include "derive/rate_structure.hpp"
+#include "derive/random_states.hpp"
+#include "derive/tree_algorithms.hpp"
 #include "derive/spatial.hpp"
 #include "derive/derive.hpp"
 #include "symbolic/simplify.hpp"
@@ -266,57 +267,34 @@ root_solution solve_root(model const& m, sweep const& w, std::vector<vec6> const
 
 } // namespace
 
-// The root node (the one node without a parent) and its coordinates, where every coordinate
-// moves points and the constraints hold on the root's coordinates alone; −1 otherwise.
-int point_composite::floating_root(exvector const& A, std::size_t nc, std::vector<std::size_t>& R) const {
-    int root = -1;
-    for (std::size_t N = 0; N < nodes_.size(); ++N)
-        if (nodes_[N].parent < 0) {
-            if (root >= 0) return -1;
-            root = static_cast<int>(N);
-        }
-    for (std::size_t j = 0; j < n_; ++j) {
-        if (node_of_[j] < 0) return -1;
-        if (node_of_[j] == root) R.push_back(j);
-    }
-    for (std::size_t k = 0; k < nc; ++k)
-        for (std::size_t j = 0; j < n_; ++j)
-            if (node_of_[j] != root && !A[k * n_ + j].is_zero()) return -1;
-    return R.empty() ? -1 : root;
-}
-
-point_composite::constrained_solution point_composite::floating_articulated(
-    std::vector<composite_inertia::body> const& bodies, std::array<ex, 3> const* gravity, exvector const& tau,
-    exvector const& armature, exvector const& A, exvector const& r) const {
+constrained_solution floating_articulated_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
+                                               std::array<ex, 3> const* gravity, exvector const& tau,
+                                               exvector const& armature, exvector const& A, exvector const& r) {
     std::size_t const nc = r.size();
     auto const fails = [](char const* why) { return constrained_solution{{}, {}, {}, 0, 0, why}; };
     char const* const unchained = "a node's joints do not chain (twists that are not a hinge's or a slide's)";
-    if (!usable_ || tau.size() != n_ || armature.size() != n_ || A.size() != nc * n_)
+    if (!t.usable || tau.size() != t.n || armature.size() != t.n || A.size() != nc * t.n)
         return fails("the kinetic energy is not that of points and bodies on one tree of joints");
     std::vector<std::size_t> R; // the root's coordinates
-    int const root = floating_root(A, nc, R);
+    int const root = t.floating_root(A, nc, R);
     if (root < 0) return fails("no root node whose coordinates alone the constraints hold");
-    std::vector<std::vector<std::size_t>> const chains = joint_chains(false, root);
-    std::vector<exvector> rotational(nodes_.size(), exvector(9, 0));
+    std::vector<std::vector<std::size_t>> const chains = t.joint_chains(false, root);
+    std::vector<exvector> rotational(t.nodes.size(), exvector(9, 0));
     if (chains.empty()) return fails(unchained);
-    if (!place(bodies, rotational)) return fails("a body's rotational inertia has no node whose frame turns it");
+    if (!t.place(bodies, rotational)) return fails("a body's rotational inertia has no node whose frame turns it");
     std::vector<mat6> Y;
-    for (std::size_t N = 0; N < nodes_.size(); ++N) {
-        std::vector<std::pair<ex, std::array<ex, 3>>> own;
-        for (std::size_t b : nodes_[N].own) own.push_back({points_[b].mass, points_[b].position});
-        Y.push_back(body_inertia(own, rotational[N]));
-    }
+    for (std::size_t N = 0; N < t.nodes.size(); ++N) Y.push_back(body_inertia(t.own_masses(N), rotational[N]));
     // The twists as short as they get (a hip's axis under the root: cos² + sin² = 1).
-    std::vector<vec6> twists(n_);
-    for (std::size_t j = 0; j < n_; ++j)
-        for (std::size_t c = 0; c < 6; ++c) twists[j][c] = simplify(joined(s_[j], u_[j])[c]);
+    std::vector<vec6> twists(t.n);
+    for (std::size_t j = 0; j < t.n; ++j)
+        for (std::size_t c = 0; c < 6; ++c) twists[j][c] = simplify(joined(t.joints[j].s, t.joints[j].u)[c]);
     sweep w;
-    std::vector<int> last(nodes_.size(), -1);
-    std::vector<std::size_t> const up = children_first();
+    std::vector<int> last(t.nodes.size(), -1);
+    std::vector<std::size_t> const up = t.children_first();
     for (auto N = up.rbegin(); N != up.rend(); ++N) {
         if (static_cast<int>(*N) == root) continue;
         if (chains[*N].empty()) return fails(unchained);
-        int parent = last[static_cast<std::size_t>(nodes_[*N].parent)];
+        int parent = last[static_cast<std::size_t>(t.nodes[*N].parent)];
         for (std::size_t k = 0; k < chains[*N].size(); ++k) {
             w.levels.push_back({chains[*N][k], parent, k + 1 == chains[*N].size() ? static_cast<int>(*N) : -1});
             parent = static_cast<int>(w.levels.size()) - 1;
@@ -327,16 +305,16 @@ point_composite::constrained_solution point_composite::floating_articulated(
     vec6 const zero = {ex(0), ex(0), ex(0), ex(0), ex(0), ex(0)};
     vec6 v0 = zero, c0 = zero;
     for (std::size_t k : R) {
-        v0 = added(v0, scaled(twists[k], m_.qd[k]));
+        v0 = added(v0, scaled(twists[k], t.m.qd[k]));
         for (std::size_t c = 0; c < 6; ++c) {
             exvector terms = {c0[c]};
-            for (std::size_t l = 0; l < n_; ++l)
-                if (has_any(twists[k][c], {m_.q[l]}))
-                    terms.push_back(product({partial(twists[k][c], m_.q[l]), m_.qd[l], m_.qd[k]}));
+            for (std::size_t l = 0; l < t.n; ++l)
+                if (has_any(twists[k][c], {t.m.q[l]}))
+                    terms.push_back(product({partial(twists[k][c], t.m.q[l]), t.m.qd[l], t.m.qd[k]}));
             c0[c] = sum(terms);
         }
     }
-    velocities(w, twists, v0, c0, exvector(m_.qd.begin(), m_.qd.end()));
+    velocities(w, twists, v0, c0, exvector(t.m.qd.begin(), t.m.qd.end()));
     inertias(w, Y, static_cast<std::size_t>(root), v0, c0, tau, armature);
 
     // The root's system, then every joint's q̈ from its parent's acceleration.
@@ -348,11 +326,11 @@ point_composite::constrained_solution point_composite::floating_articulated(
     exvector Ar(nc * nr), tauR, armatureR;
     for (std::size_t a = 0; a < nr; ++a) {
         SR.push_back(twists[R[a]]), tauR.push_back(tau[R[a]]), armatureR.push_back(armature[R[a]]);
-        for (std::size_t k = 0; k < nc; ++k) Ar[k * nr + a] = A[k * n_ + R[a]];
+        for (std::size_t k = 0; k < nc; ++k) Ar[k * nr + a] = A[k * t.n + R[a]];
     }
-    constrained_solution out{exvector(n_, 0), {}, {}, L, 0};
+    constrained_solution out{exvector(t.n, 0), {}, {}, L, 0};
     out.pivots.assign(w.D.begin(), w.D.end());
-    root_solution const x = solve_root(m_, w, SR, tauR, armatureR, Ar, r, base, out.pivots);
+    root_solution const x = solve_root(t.m, w, SR, tauR, armatureR, Ar, r, base, out.pivots);
     out.root_pivots = x.pivots;
     out.lambda = x.lambda;
     for (std::size_t a = 0; a < nr; ++a) out.qdd[R[a]] = x.qdd[a];
@@ -399,26 +377,25 @@ fd_attempt try_floating_articulated_body(model const& m, rate_structures const& 
     fd_method const method = fd_method::floating_articulated_body;
     std::size_t const n = d.nq, nc = d.nc;
     if (n == 0) return not_applicable(method, "the model has no coordinates");
-    if (!rs.points.usable())
-        return not_applicable(method, "the kinetic energy is not that of points and bodies on one tree of joints");
+    if (!rs.points.usable()) return not_applicable(method, no_tree(rs.points.tree()));
     auto const gravity = rs.points.gravity();
     exvector const tau = joint_forces(m, d, gravity);
-    auto const holds = [&](point_composite::constrained_solution const& x) {
+    auto const holds = [&](constrained_solution const& x) {
         if (x.qdd.size() != n || x.lambda.size() != nc) return false;
         GiNaC::exmap at;
         for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = x.qdd[i];
         for (std::size_t k = 0; k < nc; ++k) at[d.lambda[k]] = x.lambda[k];
         return rows_vanish_at_random_states(m, nc > 0 ? d.residual_rows : d.inverse_dynamics, at, 0x666c6f61ull);
     };
-    point_composite::constrained_solution x;
+    constrained_solution x;
     exvector const a = armatures(m);
     if (rs.framed_points.framed()) {
-        std::array<ex, 3> const g = gravity ? rs.framed_points.in_root_axes(gravity->g) : std::array<ex, 3>{};
-        x = rs.framed_points.floating_articulated(rotational_bodies(m), gravity ? &g : nullptr, tau, a,
+        std::array<ex, 3> const g = gravity ? rs.framed_points.tree().in_root_axes(gravity->g) : std::array<ex, 3>{};
+        x = floating_articulated_body(rs.framed_points.tree(), rotational_bodies(m), gravity ? &g : nullptr, tau, a,
                                                   d.constraint_jacobian, d.constraint_rhs);
     }
     if (!holds(x))
-        x = rs.points.floating_articulated(rotational_bodies(m), gravity ? &gravity->g : nullptr, tau, a,
+        x = floating_articulated_body(rs.points.tree(), rotational_bodies(m), gravity ? &gravity->g : nullptr, tau, a,
                                            d.constraint_jacobian, d.constraint_rhs);
     if (!x.why.empty()) return not_applicable(method, x.why);
     if (!holds(x))

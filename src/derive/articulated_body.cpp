@@ -1,8 +1,8 @@
 // Stage 3: forward dynamics by the articulated-body algorithm over the composites' tree
-// (point_composite::articulated, rate_structure.hpp): O(n) small products, where q̈ from M
+// (tree_algorithms.hpp): O(n) small products, where q̈ from M
 // and h costs the n² entries of M and its n³/6 factorisation.
 //
-// Everything is in world axes with spatial vectors at the origin, as in point_derivatives.cpp
+// Everything is in world axes with spatial vectors at the origin, as in rnea_derivatives.cpp
 // (motion m = (ω; v), force f = (n; f)), so no transform is needed between bodies
 // (Featherstone, Rigid Body Dynamics Algorithms, Table 7.1 with every quantity in one frame):
 //   down:  v_N = v_P + S_j q̇_j,  c_N = (v_P × S_j) q̇_j,  I^A_N = Y_N,  p^A_N = v_N ×* Y_N v_N;
@@ -16,6 +16,8 @@
 // the nested U Uᵀ / D of every level for its type, 2^depth steps.
 #include "derive/derive_support.hpp"
 #include "derive/rate_structure.hpp"
+#include "derive/random_states.hpp"
+#include "derive/tree_algorithms.hpp"
 #include "derive/spatial.hpp"
 #include "symbolic/dag.hpp"
 
@@ -33,90 +35,55 @@ using namespace spatial;
 // (model::quadratic_forms), taken as ½ ωᵀ J ω. The rate form cannot give them: GiNaC
 // flattens a body's ω_x = −sin(q2) q̇1 into the product it multiplies, so its rates are
 // not ω's elements. The caller's check at random states finds a form that is not in T.
-std::vector<composite_inertia::body> rotational_bodies(model const& m) {
-    std::vector<composite_inertia::body> out;
+std::vector<rotational_body> rotational_bodies(model const& m) {
+    std::vector<rotational_body> out;
     for (auto const& f : m.quadratic_forms) out.push_back({{f.w[0], f.w[1], f.w[2]}, f.J});
     return out;
 }
 
-std::vector<std::vector<std::size_t>> point_composite::joint_chains(bool floating, int skipped) const {
-    std::vector<std::vector<std::size_t>> chains(nodes_.size());
-    for (std::size_t j = 0; j < n_; ++j) {
-        bool const root = floating && std::find(root_coordinates_.begin(), root_coordinates_.end(), j) != root_coordinates_.end();
-        if (node_of_[j] >= 0 && !root && node_of_[j] != skipped) chains[static_cast<std::size_t>(node_of_[j])].push_back(j);
-    }
-    // A joint's axis (a hinge's s, a slide's u) turns with the node's joints before it: it
-    // depends on as many of their coordinates as come before it, at random states (a hinge's
-    // u, o × s with o any point on the axis, may be written with a point that moves along
-    // it, and s itself through a later joint's turn and its transpose).
-    samples x(m_);
-    std::vector<std::array<std::size_t, 4>> derivatives; // node, k, i, sample index of ∂axis_k/∂q_i
-    for (std::size_t N = 0; N < chains.size(); ++N)
-        for (std::size_t k : chains[N]) {
-            bool const hinge = !(s_[k][0].is_zero() && s_[k][1].is_zero() && s_[k][2].is_zero());
-            auto const& axis = hinge ? s_[k] : u_[k];
-            for (std::size_t i : chains[N])
-                if (i != k)
-                    for (std::size_t c = 0; c < 3; ++c)
-                        if (has_any(axis[c], {m_.q[i]})) derivatives.push_back({N, k, i, x.add(partial(axis[c], m_.q[i]))});
-        }
-    if (!derivatives.empty() && !x.evaluate(m_, 0x636861696eull, 2)) return {};
-    std::vector<std::set<std::pair<std::size_t, std::size_t>>> moved(chains.size());
-    for (auto const& [N, k, i, at] : derivatives)
-        for (std::size_t state = 0; state < x.count(); ++state)
-            if (std::abs(x(state, at)) > 1e-9) moved[N].insert({k, i});
-    for (std::size_t N = 0; N < chains.size(); ++N) {
-        std::vector<std::pair<std::size_t, std::size_t>> before;
-        for (std::size_t k : chains[N]) {
-            std::size_t count = 0;
-            for (std::size_t i : chains[N]) count += moved[N].count({k, i});
-            before.push_back({count, k});
-        }
-        std::sort(before.begin(), before.end());
-        for (std::size_t y = 0; y < before.size(); ++y) {
-            if (before.size() > 1 && before[y].first != y) return {};
-            chains[N][y] = before[y].second;
-        }
-    }
-    return chains;
-}
+namespace {
 
-exvector point_composite::forces_with_weights(std::array<ex, 3> const& gamma) const {
-    std::vector<std::array<ex, 3>> f = recursive_forces();
-    if (f.empty()) return {};
-    std::array<ex, 3> const g = framed() ? in_root_axes(gamma) : gamma;
-    for (std::size_t b = 0; b < f.size(); ++b)
-        for (std::size_t c = 0; c < 3; ++c) f[b][c] += points_[b].mass * g[c];
-    return generalized(f);
-}
-
-point_composite::articulated_solution point_composite::articulated(std::vector<composite_inertia::body> const& bodies,
-                                                                   std::array<ex, 3> const* gravity,
-                                                                   exvector const& tau) const {
+// Why the algorithm does not take `t`, whose nodes' joints are `joint` (single_joints), or
+// nothing where it does.
+char const* unfit(kinematic_tree const& t, std::vector<int> const& joint) {
     // In the root body's axes where the root is one joint with a constant twist there (the
     // velocity-product accelerations are then those of the world's axes, turned).
-    std::vector<int> const joint = usable_ && (!framed() || single_fixed_root_) ? joints() : std::vector<int>{};
-    if (joint.empty() || tau.size() != n_) return {};
-    if (std::any_of(joint.begin(), joint.end(), [](int j) { return j < 0; })) return {};
-    if (std::any_of(node_of_.begin(), node_of_.end(), [](int N) { return N < 0; })) return {};
-    std::size_t const nodes = nodes_.size();
+    if (t.framed() && !t.root.single_fixed)
+        return "the root body's axes move with several coordinates, or with a twist that is not constant there";
+    if (joint.empty()) return "a node has several joints (a floating root, or a body of several hinges)";
+    if (std::any_of(joint.begin(), joint.end(), [](int j) { return j < 0; })) return "a node has no joint";
+    if (std::any_of(t.joints.begin(), t.joints.end(), [](tree_joint const& j) { return j.node < 0; }))
+        return "a coordinate moves no point of the tree";
+    return nullptr;
+}
+
+} // namespace
+
+articulated_solution articulated_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
+                                      std::array<ex, 3> const* gravity, exvector const& tau) {
+    auto const fails = [](char const* why) { return articulated_solution{{}, {}, why}; };
+    if (!t.usable || tau.size() != t.n) return fails("the kinetic energy is not that of points and bodies on one tree");
+    std::vector<int> const joint = t.single_joints();
+    if (char const* why = unfit(t, joint)) return fails(why);
+    std::size_t const nodes = t.nodes.size();
     std::vector<exvector> rotational(nodes, exvector(9, 0));
-    if (!place(bodies, rotational)) return {};
-    auto const [Omega, V] = sums_down(exvector(m_.qd.begin(), m_.qd.end()));
-    std::vector<std::size_t> const up = children_first();
+    if (!t.place(bodies, rotational)) return fails("a body's rotational inertia has no node whose frame turns it");
+    auto const [Omega, V] = t.sums_down(exvector(t.m.qd.begin(), t.m.qd.end()));
+    std::vector<std::size_t> const up = t.children_first();
     std::vector<std::size_t> down(up.rbegin(), up.rend());
     vec6 const zero = {ex(0), ex(0), ex(0), ex(0), ex(0), ex(0)};
     std::vector<vec6> S(nodes), v(nodes), avp(nodes, zero), U(nodes);
     std::vector<ex> D(nodes), Dinv(nodes), u(nodes);
     for (std::size_t N : down) {
         auto const j = static_cast<std::size_t>(joint[N]);
-        for (std::size_t r = 0; r < 3; ++r) S[N][r] = s_[j][r], S[N][r + 3] = u_[j][r], v[N][r] = Omega[N][r], v[N][r + 3] = V[N][r];
-        if (nodes_[N].parent < 0) continue;
+        tree_joint const& J = t.joints[j];
+        for (std::size_t r = 0; r < 3; ++r) S[N][r] = J.s[r], S[N][r + 3] = J.u[r], v[N][r] = Omega[N][r], v[N][r + 3] = V[N][r];
+        if (t.nodes[N].parent < 0) continue;
         // The velocity-product acceleration a_vp = a_vp(parent) + (v_parent × S) q̇: the body's
         // acceleration at q̈ = 0, whose force I a_vp goes into its bias once (instead of I^a c
         // at every level: a 6 × 6 product a joint).
-        auto const P = static_cast<std::size_t>(nodes_[N].parent);
-        vec6 const c = scaled(motion_cross(v[P], S[N]), m_.qd[j]);
+        auto const P = static_cast<std::size_t>(t.nodes[N].parent);
+        vec6 const c = scaled(motion_cross(v[P], S[N]), t.m.qd[j]);
         for (std::size_t r = 0; r < 6; ++r) avp[N][r] = sum({avp[P][r], c[r]});
     }
     // Up the tree: each node's articulated inertia and bias force, its children's added as
@@ -125,9 +92,7 @@ point_composite::articulated_solution point_composite::articulated(std::vector<c
     std::vector<std::array<exvector, 6>> pA_terms(nodes);
     for (std::size_t N : up) {
         auto const j = static_cast<std::size_t>(joint[N]);
-        std::vector<std::pair<ex, std::array<ex, 3>>> own;
-        for (std::size_t b : nodes_[N].own) own.push_back({points_[b].mass, points_[b].position});
-        mat6 const Y = body_inertia(own, rotational[N]);
+        mat6 const Y = body_inertia(t.own_masses(N), rotational[N]);
         vec6 const spin = force_cross(v[N], times(Y, v[N])), push = times(Y, avp[N]);
         vec6 bias;
         for (std::size_t r = 0; r < 6; ++r) bias[r] = sum({spin[r], push[r]});
@@ -139,8 +104,8 @@ point_composite::articulated_solution point_composite::articulated(std::vector<c
         D[N] = dot(S[N], U[N]);
         Dinv[N] = GiNaC::pow(D[N], -1);
         u[N] = sum({tau[j], negated(dot(S[N], pA))});
-        if (nodes_[N].parent < 0) continue;
-        auto const P = static_cast<std::size_t>(nodes_[N].parent);
+        if (t.nodes[N].parent < 0) continue;
+        auto const P = static_cast<std::size_t>(t.nodes[N].parent);
         // W = U / D once: I^A − W Uᵀ (symmetric: the upper triangle, mirrored).
         vec6 const W = scaled(U[N], Dinv[N]);
         mat6 Ia;
@@ -153,14 +118,14 @@ point_composite::articulated_solution point_composite::articulated(std::vector<c
         for (std::size_t r = 0; r < 6; ++r) pA_terms[P][r].push_back(sum({pA[r], product(W[r], u[N])}));
     }
     // Down the tree: the accelerations beyond a_vp (the joints' and the base's).
-    articulated_solution out{exvector(n_, 0), exvector(n_, 0)};
+    articulated_solution out{exvector(t.n, 0), exvector(t.n, 0)};
     std::vector<vec6> a(nodes, zero);
     vec6 base = zero;
     if (gravity)
         for (std::size_t r = 0; r < 3; ++r) base[r + 3] = (*gravity)[r];
     for (std::size_t N : down) {
         auto const j = static_cast<std::size_t>(joint[N]);
-        vec6 const& ap = nodes_[N].parent < 0 ? base : a[static_cast<std::size_t>(nodes_[N].parent)];
+        vec6 const& ap = t.nodes[N].parent < 0 ? base : a[static_cast<std::size_t>(t.nodes[N].parent)];
         out.qdd[j] = product(sum({u[N], negated(dot(U[N], ap))}), Dinv[N]);
         out.pivots[j] = D[N];
         for (std::size_t r = 0; r < 6; ++r) a[N][r] = sum({ap[r], product(S[N][r], out.qdd[j])});
@@ -175,6 +140,13 @@ exvector joint_forces(model const& m, derived const& d, std::optional<point_comp
     return tau;
 }
 
+// "the kinetic energy is not that of points and bodies on one tree of joints: …why…".
+std::string no_tree(kinematic_tree const& t) {
+    std::string out = "the kinetic energy is not that of points and bodies on one tree of joints: ";
+    out += t.why;
+    return out;
+}
+
 namespace {
 
 // The algorithm over `tree` (world axes, or the root body's with gravity turned into them),
@@ -187,16 +159,13 @@ fd_attempt articulated_over(model const& m, rate_structures const& rs, bool root
     std::size_t const n = d.nq;
     if (n == 0) return not_applicable(method, "the model has no coordinates");
     if (d.nc > 0) return not_applicable(method, "the model has constraints (this form solves a tree without them)");
-    if (!tree.usable())
-        return not_applicable(method, "the kinetic energy is not that of points and bodies on one tree of joints");
+    if (!tree.usable()) return not_applicable(method, no_tree(tree.tree()));
     if (root_axes && !tree.framed()) return not_applicable(method, "no frame of the model fits its root body");
     auto const gravity = rs.points.gravity(); // world axes (the framed tree offers none)
     std::array<ex, 3> g = {};
-    if (gravity) g = root_axes ? tree.in_root_axes(gravity->g) : gravity->g;
-    auto x = tree.articulated(rotational_bodies(m), gravity ? &g : nullptr, joint_forces(m, d, gravity));
-    if (x.qdd.empty())
-        return not_applicable(method, "not every coordinate is one node's single joint with a twist free of the "
-                                      "others (a floating root, or a node of several coordinates)");
+    if (gravity) g = root_axes ? tree.tree().in_root_axes(gravity->g) : gravity->g;
+    auto x = articulated_body(tree.tree(), rotational_bodies(m), gravity ? &g : nullptr, joint_forces(m, d, gravity));
+    if (x.qdd.empty()) return not_applicable(method, x.why);
     GiNaC::exmap at;
     for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = x.qdd[i];
     if (d.inverse_dynamics.size() != n || !rows_vanish_at_random_states(m, d.inverse_dynamics, at, 0x61626121ull))

@@ -1,0 +1,54 @@
+// Stage 3: the recursive algorithms over a kinematic tree (kinematic_tree.hpp), one file each
+// with its maths: articulated_body.cpp, floating_articulated_body.cpp, rnea_derivatives.cpp.
+// Each reads the tree and the forces it is given, nothing else; each result is unchecked
+// (the strategy that calls it compares it with the model's own equations at random states).
+#pragma once
+
+#include "derive/kinematic_tree.hpp"
+
+#include <string>
+
+namespace lagc {
+
+// q̈ by the articulated-body algorithm (Featherstone's ABA), where every coordinate is the
+// joint of one node and every node has one: τ the generalized forces besides the tree's
+// inertia (and, with `gravity`, γ of uniform gravity, besides its weights). `pivots` are each
+// joint's D = Sᵀ I^A S, all positive exactly where M is positive definite. Empty otherwise.
+struct articulated_solution {
+    GiNaC::exvector qdd, pivots; // by coordinate
+    std::string why = {};        // why it does not apply, where it does not
+};
+articulated_solution articulated_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
+                                      std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau);
+
+// The same where the root node has several coordinates that no order chains (a floating
+// base: three translations and a quaternion) and constraints may hold on them alone: every
+// other node's joints in their order (a body of several hinges as a chain of massless
+// frames), `armature` added to each joint's pivot (½ a q̇² terms of T), and at the root the
+// system [[Sᵀ I^A S + diag(a), Aᵀ], [A, 0]] [q̈; λ] = [τ − Sᵀ p^A; r] of its own coordinates.
+// `A` is nc × n (row-major), `r` nc; `pivots` are the joints' D, then the root system's LDLᵀ
+// pivots (`root_pivots` of them), then its Schur complement's (nc): all positive where the
+// whole system is regular. Empty, with `why`, where it does not apply.
+struct constrained_solution {
+    GiNaC::exvector qdd, lambda, pivots;
+    std::size_t joint_pivots = 0, root_pivots = 0;
+    std::string why = {};
+};
+constrained_solution floating_articulated_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
+                                               std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau,
+                                               GiNaC::exvector const& armature, GiNaC::exvector const& A,
+                                               GiNaC::exvector const& r);
+
+// The tree's shares of ∂τ/∂q and of C = ½ ∂h/∂q̇ (the Christoffel C's share), as the analytic
+// RNEA derivatives form them: a few products of 6-vectors per pair of joints; with `bodies`,
+// their rotational inertia too, as R J Rᵀ in world axes. With `gravity`, the shares are those
+// of h + ∂V/∂q (the base accelerates by γ, which turns every weight into inertia). Empty where
+// the tree is in the root body's axes, a node has more than one joint, or a body has no node.
+struct share_derivatives {
+    GiNaC::exvector dtau_dq, coriolis; // n × n, row-major: ∂τ_i/∂q_k, C_ik
+};
+share_derivatives rnea_derivatives(kinematic_tree const& t, GiNaC::exvector const& qdd,
+                                   std::vector<rotational_body> const& bodies,
+                                   std::array<GiNaC::ex, 3> const* gravity = nullptr);
+
+} // namespace lagc
