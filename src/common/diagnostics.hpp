@@ -84,7 +84,6 @@ public:
     void set_controls(warning_controls c) { controls_ = std::move(c); }
 
     bool has_errors() const { return errors_ > 0; }
-    std::size_t error_count() const { return errors_; }
     std::vector<diagnostic> const& items() const { return items_; }
 
     // Every diagnostic in the order reported, each with its source line and a caret.
