@@ -11,11 +11,13 @@
 //   blocks of at most four.
 // The choice (fd_) travels with the files to the driver (the singular-M note, --explain).
 // coriolis_matrix's three forms (coriolis_method) are chosen here too, by operations.
+#include "derive/random_states.hpp"
 #include "emit/emitter.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace lagc {
 namespace emitting {
@@ -54,6 +56,32 @@ built_function emitter::candidate_function(fd_method method, fd_candidate const&
     if (method != fd_method::floating_articulated_body) return f;
     built_function g = build(name, terms, {}, false);
     return g.stats.operations_after_cse < f.stats.operations_after_cse ? std::move(g) : std::move(f);
+}
+
+// The code as it will be written, at two random states (parameters at their defaults): a
+// candidate's exact constants (GiNaC's integer contents, level after level of the
+// articulated-body algorithm) can leave the doubles at run time where the derivation's own
+// check, on the expressions at other scales, held (a random robot file's oblique frames:
+// values of 1e170 multiplied together, every call Inf).
+std::array<bool, 2> emitter::finite_at_random_states(built_function const& f) const {
+    std::vector<std::string> graph_order;
+    std::map<std::string, std::string> spelled; // the derivation's spelling -> this code's
+    for (auto const& [name, s] : graph_spellings(m_, graph_order))
+        if (auto it = symbols_.find(name); it != symbols_.end()) spelled[s.text] = it->second.text;
+    std::vector<int> roots;
+    for (auto const& root : f.roots) roots.push_back(root.second);
+    std::array<bool, 2> finite = {true, true};
+    std::uint64_t state = 0x66696e697465ull;
+    for (bool& at : finite) {
+        std::vector<double> const point = random_point(m_, state, parameter_values::defaults);
+        std::vector<std::string> variables;
+        std::vector<double> values;
+        for (std::size_t i = 0; i < graph_order.size(); ++i)
+            if (auto it = spelled.find(graph_order[i]); it != spelled.end())
+                variables.push_back(it->second), values.push_back(point[i]);
+        for (double v : f.graph->evaluate_all(roots, variables, values)) at = at && std::isfinite(v);
+    }
+    return finite;
 }
 
 namespace {
@@ -111,10 +139,16 @@ void emitter::choose_forward_dynamics() {
     }
     std::optional<fd_method> best;
     std::size_t best_operations = 0;
+    std::array<bool, 2> const closed_finite = finite_at_random_states(*closed_built_);
     for (auto const& a : d_.forward_dynamics) {
         if (!a.candidate) continue;
         built_function f = candidate_function(a.method, *a.candidate);
         std::size_t const ops = f.stats.operations_after_cse;
+        std::array<bool, 2> const finite = finite_at_random_states(f);
+        if ((!finite[0] && closed_finite[0]) || (!finite[1] && closed_finite[1])) {
+            entry(a.method).note = "its code's numbers leave the doubles at random states, the closed form's do not";
+            continue;
+        }
         entry(a.method).operations = ops;
         if (!best || ops < best_operations || (ops == best_operations && preference(a.method) < preference(*best))) {
             best = a.method, best_operations = ops;

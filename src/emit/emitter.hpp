@@ -118,6 +118,8 @@ private:
     // and keeps the built functions of the winner: fd_ (fd_choice_ says why), and
     // closed_built_ or chosen_built_.
     void choose_forward_dynamics();
+    // Whether f's roots are finite at two random states (choose.cpp), and which of the two.
+    std::array<bool, 2> finite_at_random_states(built_function const& f) const;
     std::vector<std::pair<std::string, exvector>> dynamics_terms_outputs(); // M's lower triangle, Q − h
     built_function candidate_function(fd_method method, fd_candidate const& c);
     std::size_t closed_form_score(std::size_t terms_operations) const;
