@@ -18,7 +18,7 @@ namespace arm_on_table {
 inline constexpr int nq = 4, nu = 4, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xfb5e2f5d0065cae7ull;
+inline constexpr unsigned long long pair_stamp = 0xf18fd678e4c1c956ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -76,6 +76,7 @@ inline constexpr unsigned long symplectic_euler_step = 5768;  // arrays 3112, te
 inline constexpr unsigned long radau_step = 11072;  // arrays 7600, temporaries 1824, frames 624, libm 1024
 inline constexpr unsigned long rk4_step_jacobian = 10776;  // arrays 7296, temporaries 1832, frames 624, libm 1024
 inline constexpr unsigned long symplectic_euler_step_jacobian = 8824;  // arrays 5408, temporaries 1768, frames 624, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 13128;  // arrays 9648, temporaries 1832, frames 624, libm 1024
 inline constexpr unsigned long zoh_discretization = 3888;  // arrays 2304, temporaries 272, frames 288, libm 1024
 inline constexpr unsigned long constraint_velocity = 2336;  // arrays 1088, temporaries 48, frames 176, libm 1024
 inline constexpr unsigned long project_state = 4688;  // arrays 2408, temporaries 744, frames 512, libm 1024
@@ -149,6 +150,13 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// radau_step with its exact Jacobians: x = [q; qd] becomes x+ in place (the same x+ as
+// radau_step's, to the last bit), Ad = dx+/dx (2nq x 2nq) and Bd = dx+/du (2nq x nu, not
+// written when nu = 0), row-major: the implicit function theorem on the converged stage
+// equations, with linearization's A and B at the stages (no differences). For multiple
+// shooting and MPC on stiff models. Statuses as radau_step's (5: Newton did not converge,
+// or the stage system is singular; halve dt); nothing is written when it returns non-zero.
+int radau_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
 // linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
 // exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:

@@ -18,7 +18,7 @@ namespace cart_pendulum {
 inline constexpr int nq = 2, nu = 1, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x1eebedea4e4f858aull;
+inline constexpr unsigned long long pair_stamp = 0x3f176bfd53f6e916ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -77,6 +77,7 @@ inline constexpr unsigned long symplectic_euler_step = 1880;  // arrays 48, temp
 inline constexpr unsigned long radau_step = 3744;  // arrays 1224, temporaries 1096, frames 400, libm 1024
 inline constexpr unsigned long rk4_step_jacobian = 3576;  // arrays 1048, temporaries 1104, frames 400, libm 1024
 inline constexpr unsigned long symplectic_euler_step_jacobian = 3208;  // arrays 520, temporaries 1264, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 4136;  // arrays 1608, temporaries 1104, frames 400, libm 1024
 inline constexpr unsigned long zoh_discretization = 2064;  // arrays 480, temporaries 272, frames 288, libm 1024
 inline constexpr unsigned long output_bob_position = 1176;  // arrays 0, temporaries 40, frames 112, libm 1024
 inline constexpr unsigned long output_bob_position_jacobian = 1192;  // arrays 0, temporaries 56, frames 112, libm 1024
@@ -148,6 +149,13 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// radau_step with its exact Jacobians: x = [q; qd] becomes x+ in place (the same x+ as
+// radau_step's, to the last bit), Ad = dx+/dx (2nq x 2nq) and Bd = dx+/du (2nq x nu, not
+// written when nu = 0), row-major: the implicit function theorem on the converged stage
+// equations, with linearization's A and B at the stages (no differences). For multiple
+// shooting and MPC on stiff models. Statuses as radau_step's (5: Newton did not converge,
+// or the stage system is singular; halve dt); nothing is written when it returns non-zero.
+int radau_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
 // linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
 // exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:

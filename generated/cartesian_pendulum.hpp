@@ -18,7 +18,7 @@ namespace cartesian_pendulum {
 inline constexpr int nq = 2, nu = 0, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xd2baec57ee785917ull;
+inline constexpr unsigned long long pair_stamp = 0xf96dc6dbd9322464ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -77,6 +77,7 @@ inline constexpr unsigned long symplectic_euler_step = 1720;  // arrays 216, tem
 inline constexpr unsigned long radau_step = 3824;  // arrays 1456, temporaries 1808, frames 560, libm 0
 inline constexpr unsigned long rk4_step_jacobian = 3656;  // arrays 1280, temporaries 1816, frames 560, libm 0
 inline constexpr unsigned long symplectic_euler_step_jacobian = 3064;  // arrays 752, temporaries 1752, frames 560, libm 0
+inline constexpr unsigned long radau_step_jacobian = 4216;  // arrays 1840, temporaries 1816, frames 560, libm 0
 inline constexpr unsigned long zoh_discretization = 1968;  // arrays 384, temporaries 272, frames 288, libm 1024
 inline constexpr unsigned long constraint_velocity = 144;  // arrays 0, temporaries 32, frames 112, libm 0
 inline constexpr unsigned long project_state = 1456;  // arrays 224, temporaries 784, frames 448, libm 0
@@ -156,6 +157,13 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// radau_step with its exact Jacobians: x = [q; qd] becomes x+ in place (the same x+ as
+// radau_step's, to the last bit), Ad = dx+/dx (2nq x 2nq) and Bd = dx+/du (2nq x nu, not
+// written when nu = 0), row-major: the implicit function theorem on the converged stage
+// equations, with linearization's A and B at the stages (no differences). For multiple
+// shooting and MPC on stiff models. Statuses as radau_step's (5: Newton did not converge,
+// or the stage system is singular; halve dt); nothing is written when it returns non-zero.
+int radau_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
 // linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
 // exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:

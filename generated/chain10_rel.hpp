@@ -18,7 +18,7 @@ namespace chain10_rel {
 inline constexpr int nq = 10, nu = 10, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x9ded1096bfe936edull;
+inline constexpr unsigned long long pair_stamp = 0xbefe9a1712f80ea8ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -94,6 +94,7 @@ inline constexpr unsigned long symplectic_euler_step = 4336;  // arrays 1856, te
 inline constexpr unsigned long radau_step = 32520;  // arrays 30088, temporaries 1008, frames 400, libm 1024
 inline constexpr unsigned long rk4_step_jacobian = 30784;  // arrays 28344, temporaries 1016, frames 400, libm 1024
 inline constexpr unsigned long symplectic_euler_step_jacobian = 20336;  // arrays 17960, temporaries 952, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 45328;  // arrays 42888, temporaries 1016, frames 400, libm 1024
 inline constexpr unsigned long zoh_discretization = 15984;  // arrays 14400, temporaries 272, frames 288, libm 1024
 inline constexpr unsigned long output_tip = 2216;  // arrays 848, temporaries 168, frames 176, libm 1024
 inline constexpr unsigned long output_tip_jacobian = 2312;  // arrays 856, temporaries 256, frames 176, libm 1024
@@ -164,6 +165,13 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// radau_step with its exact Jacobians: x = [q; qd] becomes x+ in place (the same x+ as
+// radau_step's, to the last bit), Ad = dx+/dx (2nq x 2nq) and Bd = dx+/du (2nq x nu, not
+// written when nu = 0), row-major: the implicit function theorem on the converged stage
+// equations, with linearization's A and B at the stages (no differences). For multiple
+// shooting and MPC on stiff models. Statuses as radau_step's (5: Newton did not converge,
+// or the stage system is singular; halve dt); nothing is written when it returns non-zero.
+int radau_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
 // linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
 // exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(constrained_pendulum::detail::pair_stamp == 0x8b41d854c953beadull,
+static_assert(constrained_pendulum::detail::pair_stamp == 0x99909aca80758bc0ull,
               "constrained_pendulum.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace constrained_pendulum {
@@ -765,6 +765,141 @@ void input_matrix(const double* /*q*/, const double* /*qd*/, const double* /*u*/
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < nu; ++j) Bd[i * nu + j] = Au[i * m + j];
     return 0;
+}
+
+[[gnu::__noinline__]] int radau_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {
+    // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
+    // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
+    //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
+    // by Newton's method on the exact Jacobian dG/dZ = I - dt (a (x) I) diag(J1, J2), J_s
+    // linearization's A at x + Z_s, from the explicit Euler guess Z_s = c_s dt f(x); then
+    // x+ = x + Z2 (the method is stiffly accurate). Converged when a Newton correction is
+    // below 1e-10 (1 + |x| + |Z|) (max norms) within 12 iterations, else 5; x is written only
+    // when it converged and every entry is finite.
+    if (!detail::is_finite(dt)) return 3;
+    constexpr int n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1;
+    const double a[2][2] = {{(5.0 / 12.0) * dt, (-1.0 / 12.0) * dt}, {0.75 * dt, 0.25 * dt}};
+    const double c[2] = {dt / 3, dt};
+    double Z[N], F[N], G[N], J[N * N], A[2][n * n], B[n * m], y[n];
+    int status = state_derivative(x, u, p, F);
+    if (status != 0) return status;
+    double size_x = 0.0;
+    for (int i = 0; i < n; ++i) {
+        Z[i] = c[0] * F[i], Z[n + i] = c[1] * F[i];
+        size_x = std::fmax(size_x, std::fabs(x[i]));
+    }
+    for (int iteration = 0; iteration < 12; ++iteration) {
+        for (int s = 0; s < 2; ++s) {
+            for (int i = 0; i < n; ++i) y[i] = x[i] + Z[s * n + i];
+            status = state_derivative(y, u, p, F + s * n);
+            if (status == 0) status = linearization(y, y + nq, u, p, A[s], B);
+            if (status != 0) return status;
+        }
+        for (int s = 0; s < 2; ++s)
+            for (int i = 0; i < n; ++i) {
+                G[s * n + i] = -(Z[s * n + i] - a[s][0] * F[i] - a[s][1] * F[n + i]);
+                for (int r = 0; r < 2; ++r)
+                    for (int j = 0; j < n; ++j)
+                        J[(s * n + i) * N + r * n + j] = (s == r && i == j ? 1.0 : 0.0) - a[s][r] * A[r][i * n + j];
+            }
+        // J dZ = G by Gaussian elimination with partial pivoting (J is overwritten).
+        for (int k = 0; k < N; ++k) {
+            int pivot = k;
+            for (int i = k + 1; i < N; ++i)
+                if (std::fabs(J[i * N + k]) > std::fabs(J[pivot * N + k])) pivot = i;
+            if (!(J[pivot * N + k] != 0.0)) return 5;
+            if (pivot != k) {
+                for (int j = 0; j < N; ++j) {
+                    const double swap = J[k * N + j];
+                    J[k * N + j] = J[pivot * N + j], J[pivot * N + j] = swap;
+                }
+                const double swap = G[k];
+                G[k] = G[pivot], G[pivot] = swap;
+            }
+            for (int i = k + 1; i < N; ++i) {
+                const double f = J[i * N + k] / J[k * N + k];
+                if (f == 0.0) continue;
+                for (int j = k; j < N; ++j) J[i * N + j] -= f * J[k * N + j];
+                G[i] -= f * G[k];
+            }
+        }
+        double correction = 0.0, size_z = 0.0;
+        for (int k = N - 1; k >= 0; --k) {
+            double v = G[k];
+            for (int j = k + 1; j < N; ++j) v -= J[k * N + j] * G[j];
+            G[k] = v / J[k * N + k];
+        }
+        for (int i = 0; i < N; ++i) {
+            Z[i] += G[i];
+            correction = std::fmax(correction, std::fabs(G[i]));
+            size_z = std::fmax(size_z, std::fabs(Z[i]));
+        }
+        if (!detail::is_finite(correction)) return 3;
+        if (correction <= 1e-10 * (1.0 + size_x + size_z)) {
+            // The sensitivities at the converged stages, by the implicit function theorem on
+            // G(Z; x, u) = 0: with A_s, B_s linearization's at x + Z_s (a holds dt),
+            //   (I - (a (x) I) diag(A_1, A_2)) [dZ/dx, dZ/du] = (a (x) I) [A_1, B_1; A_2, B_2],
+            // solved by the same elimination; x+ = x + Z_2, so Ad = I + dZ_2/dx, Bd = dZ_2/du.
+            constexpr int W = n + m;
+            double Bs[2][n * m], R[N * W];
+            for (int s = 0; s < 2; ++s) {
+                for (int i = 0; i < n; ++i) y[i] = x[i] + Z[s * n + i];
+                status = linearization(y, y + nq, u, p, A[s], Bs[s]);
+                if (status != 0) return status;
+            }
+            for (int s = 0; s < 2; ++s)
+                for (int i = 0; i < n; ++i) {
+                    const int row = s * n + i;
+                    for (int r = 0; r < 2; ++r)
+                        for (int j = 0; j < n; ++j)
+                            J[row * N + r * n + j] = (s == r && i == j ? 1.0 : 0.0) - a[s][r] * A[r][i * n + j];
+                    for (int j = 0; j < n; ++j) R[row * W + j] = a[s][0] * A[0][i * n + j] + a[s][1] * A[1][i * n + j];
+                    for (int j = 0; j < m; ++j)
+                        R[row * W + n + j] = j < nu ? a[s][0] * Bs[0][i * nu + j] + a[s][1] * Bs[1][i * nu + j] : 0.0;
+                }
+            for (int k = 0; k < N; ++k) {
+                int pivot = k;
+                for (int i = k + 1; i < N; ++i)
+                    if (std::fabs(J[i * N + k]) > std::fabs(J[pivot * N + k])) pivot = i;
+                if (!(J[pivot * N + k] != 0.0)) return 5;
+                if (pivot != k) {
+                    for (int j = 0; j < N; ++j) {
+                        const double swap = J[k * N + j];
+                        J[k * N + j] = J[pivot * N + j], J[pivot * N + j] = swap;
+                    }
+                    for (int j = 0; j < W; ++j) {
+                        const double swap = R[k * W + j];
+                        R[k * W + j] = R[pivot * W + j], R[pivot * W + j] = swap;
+                    }
+                }
+                for (int i = k + 1; i < N; ++i) {
+                    const double f = J[i * N + k] / J[k * N + k];
+                    if (f == 0.0) continue;
+                    for (int j = k; j < N; ++j) J[i * N + j] -= f * J[k * N + j];
+                    for (int j = 0; j < W; ++j) R[i * W + j] -= f * R[k * W + j];
+                }
+            }
+            for (int k = N - 1; k >= 0; --k)
+                for (int j = 0; j < W; ++j) {
+                    double v = R[k * W + j];
+                    for (int l = k + 1; l < N; ++l) v -= J[k * N + l] * R[l * W + j];
+                    R[k * W + j] = v / J[k * N + k];
+                }
+            // Rows n..N-1 of R are dZ_2/d[x, u].
+            for (int i = 0; i < n; ++i) {
+                y[i] = x[i] + Z[n + i];
+                R[(n + i) * W + i] += 1.0;
+            }
+            if (!detail::all_finite(y, n) || !detail::all_finite(R + n * W, n * W)) return 3;
+            for (int i = 0; i < n; ++i) {
+                x[i] = y[i];
+                for (int j = 0; j < n; ++j) Ad[i * n + j] = R[(n + i) * W + j];
+                for (int j = 0; j < nu; ++j) Bd[i * nu + j] = R[(n + i) * W + n + j];
+            }
+            return 0;
+        }
+    }
+    return 5;
 }
 
 [[gnu::__noinline__]] int zoh_discretization(const double* A, const double* B, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd) {

@@ -18,7 +18,7 @@ namespace double_pendulum_cartesian {
 inline constexpr int nq = 4, nu = 0, nc = 2;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xcb5cbdf0d36bb108ull;
+inline constexpr unsigned long long pair_stamp = 0x2c5d1b498e467b61ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -75,6 +75,7 @@ inline constexpr unsigned long symplectic_euler_step = 2472;  // arrays 640, tem
 inline constexpr unsigned long radau_step = 8008;  // arrays 4944, temporaries 2504, frames 560, libm 0
 inline constexpr unsigned long rk4_step_jacobian = 7136;  // arrays 4064, temporaries 2512, frames 560, libm 0
 inline constexpr unsigned long symplectic_euler_step_jacobian = 5568;  // arrays 2560, temporaries 2448, frames 560, libm 0
+inline constexpr unsigned long radau_step_jacobian = 9296;  // arrays 6224, temporaries 2512, frames 560, libm 0
 inline constexpr unsigned long zoh_discretization = 3120;  // arrays 1536, temporaries 272, frames 288, libm 1024
 inline constexpr unsigned long constraint_velocity = 176;  // arrays 0, temporaries 64, frames 112, libm 0
 inline constexpr unsigned long project_state = 2480;  // arrays 736, temporaries 1296, frames 448, libm 0
@@ -151,6 +152,13 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// radau_step with its exact Jacobians: x = [q; qd] becomes x+ in place (the same x+ as
+// radau_step's, to the last bit), Ad = dx+/dx (2nq x 2nq) and Bd = dx+/du (2nq x nu, not
+// written when nu = 0), row-major: the implicit function theorem on the converged stage
+// equations, with linearization's A and B at the stages (no differences). For multiple
+// shooting and MPC on stiff models. Statuses as radau_step's (5: Newton did not converge,
+// or the stage system is singular; halve dt); nothing is written when it returns non-zero.
+int radau_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
 // linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
 // exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:

@@ -18,7 +18,7 @@ namespace floating_leg {
 inline constexpr int nq = 9, nu = 3, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x90b10da9eee3d4e7ull;
+inline constexpr unsigned long long pair_stamp = 0xd3b91da7a3d598ecull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -88,6 +88,7 @@ inline constexpr unsigned long symplectic_euler_step = 3248;  // arrays 1368, te
 inline constexpr unsigned long radau_step = 27312;  // arrays 24360, temporaries 1528, frames 400, libm 1024
 inline constexpr unsigned long rk4_step_jacobian = 23304;  // arrays 20344, temporaries 1536, frames 400, libm 1024
 inline constexpr unsigned long symplectic_euler_step_jacobian = 16480;  // arrays 13584, temporaries 1472, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 34232;  // arrays 31272, temporaries 1536, frames 400, libm 1024
 inline constexpr unsigned long zoh_discretization = 10656;  // arrays 9072, temporaries 272, frames 288, libm 1024
 inline constexpr unsigned long constraint_velocity = 4208;  // arrays 3968, temporaries 64, frames 176, libm 0
 inline constexpr unsigned long project_state = 7080;  // arrays 4936, temporaries 720, frames 400, libm 1024
@@ -167,6 +168,13 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// radau_step with its exact Jacobians: x = [q; qd] becomes x+ in place (the same x+ as
+// radau_step's, to the last bit), Ad = dx+/dx (2nq x 2nq) and Bd = dx+/du (2nq x nu, not
+// written when nu = 0), row-major: the implicit function theorem on the converged stage
+// equations, with linearization's A and B at the stages (no differences). For multiple
+// shooting and MPC on stiff models. Statuses as radau_step's (5: Newton did not converge,
+// or the stage system is singular; halve dt); nothing is written when it returns non-zero.
+int radau_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
 // linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
 // exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:

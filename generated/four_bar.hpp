@@ -18,7 +18,7 @@ namespace four_bar {
 inline constexpr int nq = 3, nu = 1, nc = 2;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xaa07759ed131ab9aull;
+inline constexpr unsigned long long pair_stamp = 0xf0cbec5e32e8b6b0ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -86,6 +86,7 @@ inline constexpr unsigned long symplectic_euler_step = 3528;  // arrays 448, tem
 inline constexpr unsigned long radau_step = 7408;  // arrays 3096, temporaries 2728, frames 560, libm 1024
 inline constexpr unsigned long rk4_step_jacobian = 6952;  // arrays 2632, temporaries 2736, frames 560, libm 1024
 inline constexpr unsigned long symplectic_euler_step_jacobian = 5936;  // arrays 1680, temporaries 2672, frames 560, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 8184;  // arrays 3864, temporaries 2736, frames 560, libm 1024
 inline constexpr unsigned long zoh_discretization = 2592;  // arrays 1008, temporaries 272, frames 288, libm 1024
 inline constexpr unsigned long constraint_velocity = 1256;  // arrays 0, temporaries 120, frames 112, libm 1024
 inline constexpr unsigned long project_state = 3568;  // arrays 544, temporaries 1552, frames 448, libm 1024
@@ -165,6 +166,13 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// radau_step with its exact Jacobians: x = [q; qd] becomes x+ in place (the same x+ as
+// radau_step's, to the last bit), Ad = dx+/dx (2nq x 2nq) and Bd = dx+/du (2nq x nu, not
+// written when nu = 0), row-major: the implicit function theorem on the converged stage
+// equations, with linearization's A and B at the stages (no differences). For multiple
+// shooting and MPC on stiff models. Statuses as radau_step's (5: Newton did not converge,
+// or the stage system is singular; halve dt); nothing is written when it returns non-zero.
+int radau_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
 // linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
 // exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:

@@ -18,7 +18,7 @@ namespace kite_rotation_matrix {
 inline constexpr int nq = 12, nu = 3, nc = 7;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x7d7fda6b9c6aa074ull;
+inline constexpr unsigned long long pair_stamp = 0xfa2382e2c4123d5full;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -89,6 +89,7 @@ inline constexpr unsigned long symplectic_euler_step = 1760;  // arrays 744, tem
 inline constexpr unsigned long radau_step = 40320;  // arrays 38264, temporaries 1656, frames 400, libm 0
 inline constexpr unsigned long rk4_step_jacobian = 32664;  // arrays 30600, temporaries 1664, frames 400, libm 0
 inline constexpr unsigned long symplectic_euler_step_jacobian = 21304;  // arrays 19304, temporaries 1600, frames 400, libm 0
+inline constexpr unsigned long radau_step_jacobian = 51848;  // arrays 49784, temporaries 1664, frames 400, libm 0
 inline constexpr unsigned long zoh_discretization = 17136;  // arrays 15552, temporaries 272, frames 288, libm 1024
 inline constexpr unsigned long constraint_velocity = 1784;  // arrays 1416, temporaries 192, frames 176, libm 0
 inline constexpr unsigned long project_state = 5928;  // arrays 4664, temporaries 864, frames 400, libm 0
@@ -169,6 +170,13 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// radau_step with its exact Jacobians: x = [q; qd] becomes x+ in place (the same x+ as
+// radau_step's, to the last bit), Ad = dx+/dx (2nq x 2nq) and Bd = dx+/du (2nq x nu, not
+// written when nu = 0), row-major: the implicit function theorem on the converged stage
+// equations, with linearization's A and B at the stages (no differences). For multiple
+// shooting and MPC on stiff models. Statuses as radau_step's (5: Newton did not converge,
+// or the stage system is singular; halve dt); nothing is written when it returns non-zero.
+int radau_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
 // linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
 // exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:

@@ -18,7 +18,7 @@ namespace slider_crank {
 inline constexpr int nq = 3, nu = 1, nc = 2;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x5490ea120c2099d7ull;
+inline constexpr unsigned long long pair_stamp = 0x069fe867e0404ea6ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -84,6 +84,7 @@ inline constexpr unsigned long symplectic_euler_step = 3400;  // arrays 448, tem
 inline constexpr unsigned long radau_step = 7256;  // arrays 3096, temporaries 2576, frames 560, libm 1024
 inline constexpr unsigned long rk4_step_jacobian = 6800;  // arrays 2632, temporaries 2584, frames 560, libm 1024
 inline constexpr unsigned long symplectic_euler_step_jacobian = 5784;  // arrays 1680, temporaries 2520, frames 560, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 8032;  // arrays 3864, temporaries 2584, frames 560, libm 1024
 inline constexpr unsigned long zoh_discretization = 2592;  // arrays 1008, temporaries 272, frames 288, libm 1024
 inline constexpr unsigned long constraint_velocity = 1224;  // arrays 0, temporaries 88, frames 112, libm 1024
 inline constexpr unsigned long project_state = 3392;  // arrays 544, temporaries 1376, frames 448, libm 1024
@@ -163,6 +164,13 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// radau_step with its exact Jacobians: x = [q; qd] becomes x+ in place (the same x+ as
+// radau_step's, to the last bit), Ad = dx+/dx (2nq x 2nq) and Bd = dx+/du (2nq x nu, not
+// written when nu = 0), row-major: the implicit function theorem on the converged stage
+// equations, with linearization's A and B at the stages (no differences). For multiple
+// shooting and MPC on stiff models. Statuses as radau_step's (5: Newton did not converge,
+// or the stage system is singular; halve dt); nothing is written when it returns non-zero.
+int radau_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
 // linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
 // exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:

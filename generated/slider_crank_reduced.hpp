@@ -18,7 +18,7 @@ namespace slider_crank_reduced {
 inline constexpr int nq = 1, nu = 1, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x30699603dcabfc5cull;
+inline constexpr unsigned long long pair_stamp = 0x6f079967ab2b57afull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -75,6 +75,7 @@ inline constexpr unsigned long symplectic_euler_step = 1920;  // arrays 24, temp
 inline constexpr unsigned long radau_step = 2904;  // arrays 424, temporaries 1056, frames 400, libm 1024
 inline constexpr unsigned long rk4_step_jacobian = 2896;  // arrays 408, temporaries 1064, frames 400, libm 1024
 inline constexpr unsigned long symplectic_euler_step_jacobian = 2856;  // arrays 176, temporaries 1256, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 3040;  // arrays 552, temporaries 1064, frames 400, libm 1024
 inline constexpr unsigned long zoh_discretization = 1728;  // arrays 144, temporaries 272, frames 288, libm 1024
 }  // namespace stack_bytes
 
@@ -142,6 +143,13 @@ int rk4_step_jacobian(double* x, const double* u, const Parameters& p, double dt
 // Bd = dx+/du (2nq x nu), row-major, from linearization's A and B at x. Statuses as
 // rk4_step_jacobian's; nothing is written when it returns non-zero.
 int symplectic_euler_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
+// radau_step with its exact Jacobians: x = [q; qd] becomes x+ in place (the same x+ as
+// radau_step's, to the last bit), Ad = dx+/dx (2nq x 2nq) and Bd = dx+/du (2nq x nu, not
+// written when nu = 0), row-major: the implicit function theorem on the converged stage
+// equations, with linearization's A and B at the stages (no differences). For multiple
+// shooting and MPC on stiff models. Statuses as radau_step's (5: Newton did not converge,
+// or the stage system is singular; halve dt); nothing is written when it returns non-zero.
+int radau_step_jacobian(double* x, const double* u, const Parameters& p, double dt, double* LAGC_RESTRICT Ad, double* LAGC_RESTRICT Bd);
 // The exact zero-order-hold discretisation of x' = A x + B u (A: 2nq x 2nq, B: 2nq x nu, as
 // linearization writes them) over dt: Ad = exp(A dt), Bd = int_0^dt exp(A s) ds B, from
 // exp([[A, B], [0, 0]] dt) by scaling and squaring (to round-off). Needs no model function:

@@ -103,6 +103,13 @@
 // Newton does not converge (a smaller dt will), the first non-zero status of
 // state_derivative or linearization, or 3 when dt or an entry is not finite; x is unchanged
 // whenever it returns non-zero.
+@@ radau_step_jacobian
+// radau_step with its exact Jacobians: x = [q; qd] becomes x+ in place (the same x+ as
+// radau_step's, to the last bit), Ad = dx+/dx (2nq x 2nq) and Bd = dx+/du (2nq x nu, not
+// written when nu = 0), row-major: the implicit function theorem on the converged stage
+// equations, with linearization's A and B at the stages (no differences). For multiple
+// shooting and MPC on stiff models. Statuses as radau_step's (5: Newton did not converge,
+// or the stage system is singular; halve dt); nothing is written when it returns non-zero.
 @@ symplectic_euler_step
 // One semi-implicit (symplectic) Euler step of length dt on x = [q; qd] in place:
 // qd += dt qdd, then q += dt qd. Returns forward_dynamics' status, or 3 when dt or an entry

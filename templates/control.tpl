@@ -377,15 +377,78 @@
         }}
         if (!{detail}is_finite(correction)) return 3;
         if (correction <= {tolerance} * ({one} + size_x + size_z)) {{
+{on_convergence}        }}
+    }}
+    return 5;
+@@ radau_step_done
             for (int i = 0; i < n; ++i) {{
                 y[i] = x[i] + Z[n + i];
                 if (!{detail}is_finite(y[i])) return 3;
             }}
             for (int i = 0; i < n; ++i) x[i] = y[i];
             return 0;
-        }}
-    }}
-    return 5;
+@@ radau_step_jacobian_done
+            // The sensitivities at the converged stages, by the implicit function theorem on
+            // G(Z; x, u) = 0: with A_s, B_s linearization's at x + Z_s (a holds dt),
+            //   (I - (a (x) I) diag(A_1, A_2)) [dZ/dx, dZ/du] = (a (x) I) [A_1, B_1; A_2, B_2],
+            // solved by the same elimination; x+ = x + Z_2, so Ad = I + dZ_2/dx, Bd = dZ_2/du.
+            {constants}W = n + m{end_constants}
+            {scalar} Bs[2][n * m], R[N * W];
+            for (int s = 0; s < 2; ++s) {{
+                for (int i = 0; i < n; ++i) y[i] = x[i] + Z[s * n + i];
+                status = linearization({t_stage}y, y + nq, u, p, A[s], Bs[s]);
+                if (status != 0) return status;
+            }}
+            for (int s = 0; s < 2; ++s)
+                for (int i = 0; i < n; ++i) {{
+                    const int row = s * n + i;
+                    for (int r = 0; r < 2; ++r)
+                        for (int j = 0; j < n; ++j)
+                            J[row * N + r * n + j] = (s == r && i == j ? {one} : {zero}) - a[s][r] * A[r][i * n + j];
+                    for (int j = 0; j < n; ++j) R[row * W + j] = a[s][0] * A[0][i * n + j] + a[s][1] * A[1][i * n + j];
+                    for (int j = 0; j < m; ++j)
+                        R[row * W + n + j] = j < nu ? a[s][0] * Bs[0][i * nu + j] + a[s][1] * Bs[1][i * nu + j] : {zero};
+                }}
+            for (int k = 0; k < N; ++k) {{
+                int pivot = k;
+                for (int i = k + 1; i < N; ++i)
+                    if ({math}fabs{mf}(J[i * N + k]) > {math}fabs{mf}(J[pivot * N + k])) pivot = i;
+                if (!(J[pivot * N + k] != {zero})) return 5;
+                if (pivot != k) {{
+                    for (int j = 0; j < N; ++j) {{
+                        const {scalar} swap = J[k * N + j];
+                        J[k * N + j] = J[pivot * N + j], J[pivot * N + j] = swap;
+                    }}
+                    for (int j = 0; j < W; ++j) {{
+                        const {scalar} swap = R[k * W + j];
+                        R[k * W + j] = R[pivot * W + j], R[pivot * W + j] = swap;
+                    }}
+                }}
+                for (int i = k + 1; i < N; ++i) {{
+                    const {scalar} f = J[i * N + k] / J[k * N + k];
+                    if (f == {zero}) continue;
+                    for (int j = k; j < N; ++j) J[i * N + j] -= f * J[k * N + j];
+                    for (int j = 0; j < W; ++j) R[i * W + j] -= f * R[k * W + j];
+                }}
+            }}
+            for (int k = N - 1; k >= 0; --k)
+                for (int j = 0; j < W; ++j) {{
+                    {scalar} v = R[k * W + j];
+                    for (int l = k + 1; l < N; ++l) v -= J[k * N + l] * R[l * W + j];
+                    R[k * W + j] = v / J[k * N + k];
+                }}
+            // Rows n..N-1 of R are dZ_2/d[x, u].
+            for (int i = 0; i < n; ++i) {{
+                y[i] = x[i] + Z[n + i];
+                R[(n + i) * W + i] += {one};
+            }}
+            if (!{detail}all_finite(y, n) || !{detail}all_finite(R + n * W, n * W)) return 3;
+            for (int i = 0; i < n; ++i) {{
+                x[i] = y[i];
+                for (int j = 0; j < n; ++j) Ad[i * n + j] = R[(n + i) * W + j];
+                for (int j = 0; j < nu; ++j) Bd[i * nu + j] = R[(n + i) * W + n + j];
+            }}
+            return 0;
 @@ symplectic_euler_step
     // qd += dt qdd(q, qd), then q += dt qd (the new qd); u held over the step. x is written
     // only when every entry of the new state is finite.

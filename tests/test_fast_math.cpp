@@ -37,6 +37,8 @@ int rk4_step_jacobian(A...) { return absent; }
 template <class... A>
 int symplectic_euler_step_jacobian(A...) { return absent; }
 template <class... A>
+int radau_step_jacobian(A...) { return absent; }
+template <class... A>
 double project_state(A...) { return absent; }
 } // namespace fallback
 
@@ -142,10 +144,10 @@ void set_parameters(P& p, double value) {
         r.check("state_derivative", status, all_finite(a, n), all);                                                 \
         status = timed([](auto... v) { return linearization(v...); }, q, qd, u, cp, a.data(), b.data());           \
         r.check("linearization", status, all_finite(a, n * n) && all_finite(b, n * nu), all);                      \
-        for (int k = 0; k < 5; ++k) {                                                                               \
+        for (int k = 0; k < 6; ++k) {                                                                               \
             x = in.x;                                                                                               \
             char const* names[] = {"rk4_step", "symplectic_euler_step", "radau_step", "rk4_step_jacobian",          \
-                                   "symplectic_euler_step_jacobian"};                                               \
+                                   "symplectic_euler_step_jacobian", "radau_step_jacobian"};                        \
             status = 0;                                                                                             \
             if (k == 0) status = timed([](auto... v) { return rk4_step(v...); }, x.data(), u, cp, dt);             \
             if (k == 1) status = timed([](auto... v) { return symplectic_euler_step(v...); }, x.data(), u, cp, dt); \
@@ -156,6 +158,9 @@ void set_parameters(P& p, double value) {
             if (k == 4)                                                                                             \
                 status = timed([](auto... v) { return symplectic_euler_step_jacobian(v...); }, x.data(), u, cp, dt, \
                                a.data(), b.data());                                                                 \
+            if (k == 5)                                                                                             \
+                status = timed([](auto... v) { return radau_step_jacobian(v...); }, x.data(), u, cp, dt, a.data(), \
+                               b.data());                                                                           \
             bool const jacobians = k >= 3 ? all_finite(a, n * n) && all_finite(b, n * nu) : true;                  \
             r.check(names[k], status, all_finite(x, n) && jacobians, all);                                          \
         }                                                                                                           \

@@ -1,4 +1,5 @@
-// rk4_step_jacobian and symplectic_euler_step_jacobian on every bundled model (issue 35):
+// rk4_step_jacobian, symplectic_euler_step_jacobian (issue 35) and radau_step_jacobian (issue
+// 50) on every bundled model:
 // the step they take is rk4_step's (symplectic_euler_step's) to the last bit, and their
 // Jacobians agree with central differences of the step with Richardson extrapolation
 // (error O(h^4)) to 1e-8, relative to the largest entry of their column. zoh_discretization
@@ -27,8 +28,8 @@ using zoh_fn = std::function<int(const double*, const double*, double, double*, 
 struct stepper {
     std::string name;
     int nq = 0, nu = 0;
-    step_fn rk4, euler;
-    jacobian_fn rk4_jacobian, euler_jacobian;
+    step_fn rk4, euler, radau;
+    jacobian_fn rk4_jacobian, euler_jacobian, radau_jacobian;
     linearize_fn linearize;
     zoh_fn zoh;
     std::function<int(double*)> project; // onto the constraints, where the model has them
@@ -66,6 +67,10 @@ stepper make_stepper(char const* name, int nq, int nu, zoh_fn zoh) {
         s.euler_jacobian = [](double* x, const double* u, double dt, double* A, double* B) {
             return symplectic_euler_step_jacobian(0.3, x, u, p, dt, A, B);
         };
+        s.radau = [](double* x, const double* u, double dt) { return radau_step(0.3, x, u, p, dt); };
+        s.radau_jacobian = [](double* x, const double* u, double dt, double* A, double* B) {
+            return radau_step_jacobian(0.3, x, u, p, dt, A, B);
+        };
     } else {
         s.linearize = [nq](const double* x, const double* u, double* A, double* B) {
             return linearization(x, x + nq, u, p, A, B);
@@ -77,6 +82,10 @@ stepper make_stepper(char const* name, int nq, int nu, zoh_fn zoh) {
         };
         s.euler_jacobian = [](double* x, const double* u, double dt, double* A, double* B) {
             return symplectic_euler_step_jacobian(x, u, p, dt, A, B);
+        };
+        s.radau = [](double* x, const double* u, double dt) { return radau_step(x, u, p, dt); };
+        s.radau_jacobian = [](double* x, const double* u, double dt, double* A, double* B) {
+            return radau_step_jacobian(x, u, p, dt, A, B);
         };
     }
     return s;
@@ -128,10 +137,10 @@ vec difference_column(step_fn const& step, vec const& x, vec const& u, double dt
     return r;
 }
 
-void check(stepper const& s, step_fn const& step, jacobian_fn const& jacobian, char const* which) {
+void check(stepper const& s, step_fn const& step, jacobian_fn const& jacobian, char const* which,
+           double tolerance = 1e-8, double dt = 0.01) {
     SCOPED_TRACE(s.name + " " + which);
     int const n = 2 * s.nq;
-    double const dt = 0.01;
     vec x, u;
     state(s, x, u);
     vec stepped = x, with_jacobian = x, A(n * n, -7.0), B(n * std::max(s.nu, 1), -7.0);
@@ -153,7 +162,7 @@ void check(stepper const& s, step_fn const& step, jacobian_fn const& jacobian, c
         }
         double const h = 1e-3 * std::max(1.0, std::abs(c < n ? x[c] : u[c - n]));
         double const rounding = 4 * std::numeric_limits<double>::epsilon() * largest / h;
-        EXPECT_LE(worst, 1e-8 * scale + rounding) << "column " << c << " (" << (c < n ? "x" : "u") << ")";
+        EXPECT_LE(worst, tolerance * scale + rounding) << "column " << c << " (" << (c < n ? "x" : "u") << ")";
     }
 }
 
@@ -162,6 +171,67 @@ void check(stepper const& s, step_fn const& step, jacobian_fn const& jacobian, c
 class StepJacobian : public ::testing::TestWithParam<stepper> {};
 
 TEST_P(StepJacobian, Rk4AgreesWithRichardsonDifferences) { check(GetParam(), GetParam().rk4, GetParam().rk4_jacobian, "rk4"); }
+
+// radau_step_jacobian: the step radau_step takes, to the last bit, and the implicit function
+// theorem's sensitivities against differences of the step (Newton's own tolerance, 1e-10 of
+// the state, over steps of 1e-3 bounds what the differences resolve: 1e-7).
+TEST_P(StepJacobian, RadauAgreesWithRichardsonDifferences) {
+    check(GetParam(), GetParam().radau, GetParam().radau_jacobian, "radau", 1e-7);
+}
+
+// The retry docs/generated-api.md shows for radau_step_jacobian: where Newton does not
+// converge (5), two half steps with their Jacobians chained, Ad = Ad2 Ad1 and
+// Bd = Ad2 Bd1 + Bd2, halving at most `depth` times.
+int radau_with_retry(stepper const& s, double* x, const double* u, double dt, double* Ad, double* Bd, int depth) {
+    int const n = 2 * s.nq, m = std::max(s.nu, 1);
+    int status = s.radau_jacobian(x, u, dt, Ad, Bd);
+    if (status != 5 || depth == 0) return status;
+    vec y(x, x + n), A1(n * n), B1(n * m), A2(n * n), B2(n * m);
+    if ((status = radau_with_retry(s, y.data(), u, dt / 2, A1.data(), B1.data(), depth - 1)) != 0) return status;
+    if ((status = radau_with_retry(s, y.data(), u, dt / 2, A2.data(), B2.data(), depth - 1)) != 0) return status;
+    for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) {
+            double v = 0;
+            for (int k = 0; k < n; ++k) v += A2[i * n + k] * A1[k * n + j];
+            Ad[i * n + j] = v;
+        }
+        for (int j = 0; j < s.nu; ++j) {
+            double v = B2[i * s.nu + j];
+            for (int k = 0; k < n; ++k) v += A2[i * n + k] * B1[k * s.nu + j];
+            Bd[i * s.nu + j] = v;
+        }
+    }
+    std::copy(y.begin(), y.end(), x);
+    return 0;
+}
+
+// On the stiff kite at a step Newton cannot take from its state (5), the retry converges and
+// its chained Jacobians agree with differences of the retried step.
+TEST(RadauRetry, HalvedStepsChainTheirJacobians) {
+    auto const kite = std::find_if(steppers.begin(), steppers.end(), [](stepper const& s) { return s.name == "stiff_kite"; });
+    ASSERT_NE(kite, steppers.end());
+    vec x, u;
+    state(*kite, x, u);
+    int const n = 2 * kite->nq;
+    double dt = 0;
+    for (double h : {0.02, 0.05, 0.1, 0.2, 0.5}) {
+        vec y = x, A(n * n), B(n);
+        if (kite->radau_jacobian(y.data(), u.data(), h, A.data(), B.data()) == 5) {
+            dt = h;
+            break;
+        }
+    }
+    ASSERT_GT(dt, 0) << "no step the kite's Newton iteration refuses";
+    step_fn const retried = [&](double* y, const double* v, double h) {
+        vec A(n * n), B(n);
+        return radau_with_retry(*kite, y, v, h, A.data(), B.data(), 6);
+    };
+    jacobian_fn const retried_jacobian = [&](double* y, const double* v, double h, double* A, double* B) {
+        return radau_with_retry(*kite, y, v, h, A, B, 6);
+    };
+    stepper at_dt = *kite;
+    check(at_dt, retried, retried_jacobian, "radau with retry", 1e-7, dt);
+}
 
 TEST_P(StepJacobian, SymplecticEulerAgreesWithRichardsonDifferences) {
     check(GetParam(), GetParam().euler, GetParam().euler_jacobian, "symplectic Euler");
@@ -176,6 +246,16 @@ TEST_P(StepJacobian, NothingIsWrittenWhenTheStepFails) {
     vec A(n * n, -7.0), B(n * std::max(s.nu, 1), -7.0);
     EXPECT_EQ(s.rk4_jacobian(x.data(), u.data(), std::nan(""), A.data(), B.data()), 3);
     EXPECT_EQ(x, before);
+    EXPECT_EQ(s.radau_jacobian(x.data(), u.data(), std::nan(""), A.data(), B.data()), 3);
+    EXPECT_EQ(x, before);
+    // A step Newton cannot take (the stages' system at a step far too long for the model's
+    // stiffest mode, or a non-finite input): no partial result either.
+    vec u_nan = u;
+    u_nan[0] = std::nan("");
+    if (s.nu > 0) {
+        EXPECT_NE(s.radau_jacobian(x.data(), u_nan.data(), 0.01, A.data(), B.data()), 0);
+        EXPECT_EQ(x, before);
+    }
     EXPECT_TRUE(std::all_of(A.begin(), A.end(), [](double v) { return v == -7.0; }));
 }
 

@@ -77,6 +77,8 @@ int arm_on_table_radau_step(double* x, const double* u, const arm_on_table_param
 int arm_on_table_rk4_step_jacobian(double* x, const double* u, const arm_on_table_parameters* p, double dt, double* Ad, double* Bd);
 /* x[8], u[4], Ad[64], Bd[32] */
 int arm_on_table_symplectic_euler_step_jacobian(double* x, const double* u, const arm_on_table_parameters* p, double dt, double* Ad, double* Bd);
+/* x[8], u[4], Ad[64], Bd[32] */
+int arm_on_table_radau_step_jacobian(double* x, const double* u, const arm_on_table_parameters* p, double dt, double* Ad, double* Bd);
 /* A[64], B[32], Ad[64], Bd[32] */
 int arm_on_table_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[4], qd[4], v[1] */

@@ -75,6 +75,8 @@ int bead_on_hoop_radau_step(double* x, const double* u, const bead_on_hoop_param
 int bead_on_hoop_rk4_step_jacobian(double* x, const double* u, const bead_on_hoop_parameters* p, double dt, double* Ad, double* Bd);
 /* x[4], u[1], Ad[16], Bd[4] */
 int bead_on_hoop_symplectic_euler_step_jacobian(double* x, const double* u, const bead_on_hoop_parameters* p, double dt, double* Ad, double* Bd);
+/* x[4], u[1], Ad[16], Bd[4] */
+int bead_on_hoop_radau_step_jacobian(double* x, const double* u, const bead_on_hoop_parameters* p, double dt, double* Ad, double* Bd);
 /* A[16], B[4], Ad[16], Bd[4] */
 int bead_on_hoop_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[2], qd[2], out[3] */

@@ -76,6 +76,8 @@ int cart_pendulum_radau_step(double* x, const double* u, const cart_pendulum_par
 int cart_pendulum_rk4_step_jacobian(double* x, const double* u, const cart_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* x[4], u[1], Ad[16], Bd[4] */
 int cart_pendulum_symplectic_euler_step_jacobian(double* x, const double* u, const cart_pendulum_parameters* p, double dt, double* Ad, double* Bd);
+/* x[4], u[1], Ad[16], Bd[4] */
+int cart_pendulum_radau_step_jacobian(double* x, const double* u, const cart_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* A[16], B[4], Ad[16], Bd[4] */
 int cart_pendulum_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[2], qd[2], out[2] */

@@ -81,6 +81,8 @@ int cartesian_pendulum_radau_step(double* x, const double* u, const cartesian_pe
 int cartesian_pendulum_rk4_step_jacobian(double* x, const double* u, const cartesian_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* x[4], u[0], Ad[16], Bd[0] */
 int cartesian_pendulum_symplectic_euler_step_jacobian(double* x, const double* u, const cartesian_pendulum_parameters* p, double dt, double* Ad, double* Bd);
+/* x[4], u[0], Ad[16], Bd[0] */
+int cartesian_pendulum_radau_step_jacobian(double* x, const double* u, const cartesian_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* A[16], B[0], Ad[16], Bd[0] */
 int cartesian_pendulum_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[2], qd[2], v[1] */

@@ -93,6 +93,8 @@ int chain10_rel_radau_step(double* x, const double* u, const chain10_rel_paramet
 int chain10_rel_rk4_step_jacobian(double* x, const double* u, const chain10_rel_parameters* p, double dt, double* Ad, double* Bd);
 /* x[20], u[10], Ad[400], Bd[200] */
 int chain10_rel_symplectic_euler_step_jacobian(double* x, const double* u, const chain10_rel_parameters* p, double dt, double* Ad, double* Bd);
+/* x[20], u[10], Ad[400], Bd[200] */
+int chain10_rel_radau_step_jacobian(double* x, const double* u, const chain10_rel_parameters* p, double dt, double* Ad, double* Bd);
 /* A[400], B[200], Ad[400], Bd[200] */
 int chain10_rel_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[10], qd[10], out[2] */

@@ -79,6 +79,8 @@ int chaplygin_sled_radau_step(double* x, const double* u, const chaplygin_sled_p
 int chaplygin_sled_rk4_step_jacobian(double* x, const double* u, const chaplygin_sled_parameters* p, double dt, double* Ad, double* Bd);
 /* x[6], u[2], Ad[36], Bd[12] */
 int chaplygin_sled_symplectic_euler_step_jacobian(double* x, const double* u, const chaplygin_sled_parameters* p, double dt, double* Ad, double* Bd);
+/* x[6], u[2], Ad[36], Bd[12] */
+int chaplygin_sled_radau_step_jacobian(double* x, const double* u, const chaplygin_sled_parameters* p, double dt, double* Ad, double* Bd);
 /* A[36], B[12], Ad[36], Bd[12] */
 int chaplygin_sled_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[3], qd[3], v[1] */

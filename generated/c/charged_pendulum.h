@@ -77,6 +77,8 @@ int charged_pendulum_radau_step(double* x, const double* u, const charged_pendul
 int charged_pendulum_rk4_step_jacobian(double* x, const double* u, const charged_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* x[2], u[2], Ad[4], Bd[4] */
 int charged_pendulum_symplectic_euler_step_jacobian(double* x, const double* u, const charged_pendulum_parameters* p, double dt, double* Ad, double* Bd);
+/* x[2], u[2], Ad[4], Bd[4] */
+int charged_pendulum_radau_step_jacobian(double* x, const double* u, const charged_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* A[4], B[4], Ad[4], Bd[4] */
 int charged_pendulum_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

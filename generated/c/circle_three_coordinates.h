@@ -78,6 +78,8 @@ int circle_three_coordinates_radau_step(double* x, const double* u, const circle
 int circle_three_coordinates_rk4_step_jacobian(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt, double* Ad, double* Bd);
 /* x[6], u[0], Ad[36], Bd[0] */
 int circle_three_coordinates_symplectic_euler_step_jacobian(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt, double* Ad, double* Bd);
+/* x[6], u[0], Ad[36], Bd[0] */
+int circle_three_coordinates_radau_step_jacobian(double* x, const double* u, const circle_three_coordinates_parameters* p, double dt, double* Ad, double* Bd);
 /* A[36], B[0], Ad[36], Bd[0] */
 int circle_three_coordinates_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[3], qd[3], v[2] */

@@ -83,6 +83,8 @@ int crane_pendulum_radau_step(double t, double* x, const double* u, const crane_
 int crane_pendulum_rk4_step_jacobian(double t, double* x, const double* u, const crane_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* x[4], u[0], Ad[16], Bd[0] */
 int crane_pendulum_symplectic_euler_step_jacobian(double t, double* x, const double* u, const crane_pendulum_parameters* p, double dt, double* Ad, double* Bd);
+/* x[4], u[0], Ad[16], Bd[0] */
+int crane_pendulum_radau_step_jacobian(double t, double* x, const double* u, const crane_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* A[16], B[0], Ad[16], Bd[0] */
 int crane_pendulum_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[2], qd[2], v[1] */

@@ -81,6 +81,8 @@ int double_pendulum_cartesian_radau_step(double* x, const double* u, const doubl
 int double_pendulum_cartesian_rk4_step_jacobian(double* x, const double* u, const double_pendulum_cartesian_parameters* p, double dt, double* Ad, double* Bd);
 /* x[8], u[0], Ad[64], Bd[0] */
 int double_pendulum_cartesian_symplectic_euler_step_jacobian(double* x, const double* u, const double_pendulum_cartesian_parameters* p, double dt, double* Ad, double* Bd);
+/* x[8], u[0], Ad[64], Bd[0] */
+int double_pendulum_cartesian_radau_step_jacobian(double* x, const double* u, const double_pendulum_cartesian_parameters* p, double dt, double* Ad, double* Bd);
 /* A[64], B[0], Ad[64], Bd[0] */
 int double_pendulum_cartesian_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[4], qd[4], v[2] */

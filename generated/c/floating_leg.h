@@ -90,6 +90,8 @@ int floating_leg_radau_step(double* x, const double* u, const floating_leg_param
 int floating_leg_rk4_step_jacobian(double* x, const double* u, const floating_leg_parameters* p, double dt, double* Ad, double* Bd);
 /* x[18], u[3], Ad[324], Bd[54] */
 int floating_leg_symplectic_euler_step_jacobian(double* x, const double* u, const floating_leg_parameters* p, double dt, double* Ad, double* Bd);
+/* x[18], u[3], Ad[324], Bd[54] */
+int floating_leg_radau_step_jacobian(double* x, const double* u, const floating_leg_parameters* p, double dt, double* Ad, double* Bd);
 /* A[324], B[54], Ad[324], Bd[54] */
 int floating_leg_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[9], qd[9], v[1] */

@@ -88,6 +88,8 @@ int four_bar_radau_step(double* x, const double* u, const four_bar_parameters* p
 int four_bar_rk4_step_jacobian(double* x, const double* u, const four_bar_parameters* p, double dt, double* Ad, double* Bd);
 /* x[6], u[1], Ad[36], Bd[6] */
 int four_bar_symplectic_euler_step_jacobian(double* x, const double* u, const four_bar_parameters* p, double dt, double* Ad, double* Bd);
+/* x[6], u[1], Ad[36], Bd[6] */
+int four_bar_radau_step_jacobian(double* x, const double* u, const four_bar_parameters* p, double dt, double* Ad, double* Bd);
 /* A[36], B[6], Ad[36], Bd[6] */
 int four_bar_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[3], qd[3], v[2] */

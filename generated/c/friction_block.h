@@ -77,6 +77,8 @@ int friction_block_radau_step(double* x, const double* u, const friction_block_p
 int friction_block_rk4_step_jacobian(double* x, const double* u, const friction_block_parameters* p, double dt, double* Ad, double* Bd);
 /* x[2], u[1], Ad[4], Bd[2] */
 int friction_block_symplectic_euler_step_jacobian(double* x, const double* u, const friction_block_parameters* p, double dt, double* Ad, double* Bd);
+/* x[2], u[1], Ad[4], Bd[2] */
+int friction_block_radau_step_jacobian(double* x, const double* u, const friction_block_parameters* p, double dt, double* Ad, double* Bd);
 /* A[4], B[2], Ad[4], Bd[2] */
 int friction_block_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[1], qd[1], out[1] */

@@ -141,6 +141,8 @@ int iiwa_ceiling_radau_step(double* x, const double* u, const iiwa_ceiling_param
 int iiwa_ceiling_rk4_step_jacobian(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt, double* Ad, double* Bd);
 /* x[14], u[7], Ad[196], Bd[98] */
 int iiwa_ceiling_symplectic_euler_step_jacobian(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt, double* Ad, double* Bd);
+/* x[14], u[7], Ad[196], Bd[98] */
+int iiwa_ceiling_radau_step_jacobian(double* x, const double* u, const iiwa_ceiling_parameters* p, double dt, double* Ad, double* Bd);
 /* A[196], B[98], Ad[196], Bd[98] */
 int iiwa_ceiling_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

@@ -141,6 +141,8 @@ int iiwa_like_radau_step(double* x, const double* u, const iiwa_like_parameters*
 int iiwa_like_rk4_step_jacobian(double* x, const double* u, const iiwa_like_parameters* p, double dt, double* Ad, double* Bd);
 /* x[14], u[7], Ad[196], Bd[98] */
 int iiwa_like_symplectic_euler_step_jacobian(double* x, const double* u, const iiwa_like_parameters* p, double dt, double* Ad, double* Bd);
+/* x[14], u[7], Ad[196], Bd[98] */
+int iiwa_like_radau_step_jacobian(double* x, const double* u, const iiwa_like_parameters* p, double dt, double* Ad, double* Bd);
 /* A[196], B[98], Ad[196], Bd[98] */
 int iiwa_like_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

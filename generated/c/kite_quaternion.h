@@ -91,6 +91,8 @@ int kite_quaternion_radau_step(double* x, const double* u, const kite_quaternion
 int kite_quaternion_rk4_step_jacobian(double* x, const double* u, const kite_quaternion_parameters* p, double dt, double* Ad, double* Bd);
 /* x[14], u[3], Ad[196], Bd[42] */
 int kite_quaternion_symplectic_euler_step_jacobian(double* x, const double* u, const kite_quaternion_parameters* p, double dt, double* Ad, double* Bd);
+/* x[14], u[3], Ad[196], Bd[42] */
+int kite_quaternion_radau_step_jacobian(double* x, const double* u, const kite_quaternion_parameters* p, double dt, double* Ad, double* Bd);
 /* A[196], B[42], Ad[196], Bd[42] */
 int kite_quaternion_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[7], qd[7], v[2] */

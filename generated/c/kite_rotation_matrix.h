@@ -91,6 +91,8 @@ int kite_rotation_matrix_radau_step(double* x, const double* u, const kite_rotat
 int kite_rotation_matrix_rk4_step_jacobian(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt, double* Ad, double* Bd);
 /* x[24], u[3], Ad[576], Bd[72] */
 int kite_rotation_matrix_symplectic_euler_step_jacobian(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt, double* Ad, double* Bd);
+/* x[24], u[3], Ad[576], Bd[72] */
+int kite_rotation_matrix_radau_step_jacobian(double* x, const double* u, const kite_rotation_matrix_parameters* p, double dt, double* Ad, double* Bd);
 /* A[576], B[72], Ad[576], Bd[72] */
 int kite_rotation_matrix_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[12], qd[12], v[7] */

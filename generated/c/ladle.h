@@ -73,6 +73,8 @@ int ladle_radau_step(double* x, const double* u, const ladle_parameters* p, doub
 int ladle_rk4_step_jacobian(double* x, const double* u, const ladle_parameters* p, double dt, double* Ad, double* Bd);
 /* x[4], u[0], Ad[16], Bd[0] */
 int ladle_symplectic_euler_step_jacobian(double* x, const double* u, const ladle_parameters* p, double dt, double* Ad, double* Bd);
+/* x[4], u[0], Ad[16], Bd[0] */
+int ladle_radau_step_jacobian(double* x, const double* u, const ladle_parameters* p, double dt, double* Ad, double* Bd);
 /* A[16], B[0], Ad[16], Bd[0] */
 int ladle_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

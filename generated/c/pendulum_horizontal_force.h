@@ -73,6 +73,8 @@ int pendulum_horizontal_force_radau_step(double* x, const double* u, const pendu
 int pendulum_horizontal_force_rk4_step_jacobian(double* x, const double* u, const pendulum_horizontal_force_parameters* p, double dt, double* Ad, double* Bd);
 /* x[2], u[1], Ad[4], Bd[2] */
 int pendulum_horizontal_force_symplectic_euler_step_jacobian(double* x, const double* u, const pendulum_horizontal_force_parameters* p, double dt, double* Ad, double* Bd);
+/* x[2], u[1], Ad[4], Bd[2] */
+int pendulum_horizontal_force_radau_step_jacobian(double* x, const double* u, const pendulum_horizontal_force_parameters* p, double dt, double* Ad, double* Bd);
 /* A[4], B[2], Ad[4], Bd[2] */
 int pendulum_horizontal_force_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

@@ -77,6 +77,8 @@ int planar_arm_radau_step(double* x, const double* u, const planar_arm_parameter
 int planar_arm_rk4_step_jacobian(double* x, const double* u, const planar_arm_parameters* p, double dt, double* Ad, double* Bd);
 /* x[4], u[2], Ad[16], Bd[8] */
 int planar_arm_symplectic_euler_step_jacobian(double* x, const double* u, const planar_arm_parameters* p, double dt, double* Ad, double* Bd);
+/* x[4], u[2], Ad[16], Bd[8] */
+int planar_arm_radau_step_jacobian(double* x, const double* u, const planar_arm_parameters* p, double dt, double* Ad, double* Bd);
 /* A[16], B[8], Ad[16], Bd[8] */
 int planar_arm_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[2], qd[2], out[2] */

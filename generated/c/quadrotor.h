@@ -78,6 +78,8 @@ int quadrotor_radau_step(double* x, const double* u, const quadrotor_parameters*
 int quadrotor_rk4_step_jacobian(double* x, const double* u, const quadrotor_parameters* p, double dt, double* Ad, double* Bd);
 /* x[12], u[4], Ad[144], Bd[48] */
 int quadrotor_symplectic_euler_step_jacobian(double* x, const double* u, const quadrotor_parameters* p, double dt, double* Ad, double* Bd);
+/* x[12], u[4], Ad[144], Bd[48] */
+int quadrotor_radau_step_jacobian(double* x, const double* u, const quadrotor_parameters* p, double dt, double* Ad, double* Bd);
 /* A[144], B[48], Ad[144], Bd[48] */
 int quadrotor_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[6], qd[6], out[3] */

@@ -76,6 +76,8 @@ int quadrotor_omega_from_R_radau_step(double* x, const double* u, const quadroto
 int quadrotor_omega_from_R_rk4_step_jacobian(double* x, const double* u, const quadrotor_omega_from_R_parameters* p, double dt, double* Ad, double* Bd);
 /* x[12], u[4], Ad[144], Bd[48] */
 int quadrotor_omega_from_R_symplectic_euler_step_jacobian(double* x, const double* u, const quadrotor_omega_from_R_parameters* p, double dt, double* Ad, double* Bd);
+/* x[12], u[4], Ad[144], Bd[48] */
+int quadrotor_omega_from_R_radau_step_jacobian(double* x, const double* u, const quadrotor_omega_from_R_parameters* p, double dt, double* Ad, double* Bd);
 /* A[144], B[48], Ad[144], Bd[48] */
 int quadrotor_omega_from_R_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

@@ -82,6 +82,8 @@ int quaternion_body_radau_step(double* x, const double* u, const quaternion_body
 int quaternion_body_rk4_step_jacobian(double* x, const double* u, const quaternion_body_parameters* p, double dt, double* Ad, double* Bd);
 /* x[8], u[3], Ad[64], Bd[24] */
 int quaternion_body_symplectic_euler_step_jacobian(double* x, const double* u, const quaternion_body_parameters* p, double dt, double* Ad, double* Bd);
+/* x[8], u[3], Ad[64], Bd[24] */
+int quaternion_body_radau_step_jacobian(double* x, const double* u, const quaternion_body_parameters* p, double dt, double* Ad, double* Bd);
 /* A[64], B[24], Ad[64], Bd[24] */
 int quaternion_body_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[4], qd[4], v[1] */

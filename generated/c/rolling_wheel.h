@@ -80,6 +80,8 @@ int rolling_wheel_radau_step(double* x, const double* u, const rolling_wheel_par
 int rolling_wheel_rk4_step_jacobian(double* x, const double* u, const rolling_wheel_parameters* p, double dt, double* Ad, double* Bd);
 /* x[4], u[1], Ad[16], Bd[4] */
 int rolling_wheel_symplectic_euler_step_jacobian(double* x, const double* u, const rolling_wheel_parameters* p, double dt, double* Ad, double* Bd);
+/* x[4], u[1], Ad[16], Bd[4] */
+int rolling_wheel_radau_step_jacobian(double* x, const double* u, const rolling_wheel_parameters* p, double dt, double* Ad, double* Bd);
 /* A[16], B[4], Ad[16], Bd[4] */
 int rolling_wheel_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[2], qd[2], v[1] */

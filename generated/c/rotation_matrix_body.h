@@ -82,6 +82,8 @@ int rotation_matrix_body_radau_step(double* x, const double* u, const rotation_m
 int rotation_matrix_body_rk4_step_jacobian(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt, double* Ad, double* Bd);
 /* x[18], u[3], Ad[324], Bd[54] */
 int rotation_matrix_body_symplectic_euler_step_jacobian(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt, double* Ad, double* Bd);
+/* x[18], u[3], Ad[324], Bd[54] */
+int rotation_matrix_body_radau_step_jacobian(double* x, const double* u, const rotation_matrix_body_parameters* p, double dt, double* Ad, double* Bd);
 /* A[324], B[54], Ad[324], Bd[54] */
 int rotation_matrix_body_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[9], qd[9], v[6] */

@@ -71,6 +71,8 @@ int simple_pendulum_radau_step(double* x, const double* u, const simple_pendulum
 int simple_pendulum_rk4_step_jacobian(double* x, const double* u, const simple_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* x[2], u[0], Ad[4], Bd[0] */
 int simple_pendulum_symplectic_euler_step_jacobian(double* x, const double* u, const simple_pendulum_parameters* p, double dt, double* Ad, double* Bd);
+/* x[2], u[0], Ad[4], Bd[0] */
+int simple_pendulum_radau_step_jacobian(double* x, const double* u, const simple_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* A[4], B[0], Ad[4], Bd[0] */
 int simple_pendulum_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

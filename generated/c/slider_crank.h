@@ -86,6 +86,8 @@ int slider_crank_radau_step(double* x, const double* u, const slider_crank_param
 int slider_crank_rk4_step_jacobian(double* x, const double* u, const slider_crank_parameters* p, double dt, double* Ad, double* Bd);
 /* x[6], u[1], Ad[36], Bd[6] */
 int slider_crank_symplectic_euler_step_jacobian(double* x, const double* u, const slider_crank_parameters* p, double dt, double* Ad, double* Bd);
+/* x[6], u[1], Ad[36], Bd[6] */
+int slider_crank_radau_step_jacobian(double* x, const double* u, const slider_crank_parameters* p, double dt, double* Ad, double* Bd);
 /* A[36], B[6], Ad[36], Bd[6] */
 int slider_crank_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[3], qd[3], v[2] */

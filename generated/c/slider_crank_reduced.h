@@ -76,6 +76,8 @@ int slider_crank_reduced_radau_step(double* x, const double* u, const slider_cra
 int slider_crank_reduced_rk4_step_jacobian(double* x, const double* u, const slider_crank_reduced_parameters* p, double dt, double* Ad, double* Bd);
 /* x[2], u[1], Ad[4], Bd[2] */
 int slider_crank_reduced_symplectic_euler_step_jacobian(double* x, const double* u, const slider_crank_reduced_parameters* p, double dt, double* Ad, double* Bd);
+/* x[2], u[1], Ad[4], Bd[2] */
+int slider_crank_reduced_radau_step_jacobian(double* x, const double* u, const slider_crank_reduced_parameters* p, double dt, double* Ad, double* Bd);
 /* A[4], B[2], Ad[4], Bd[2] */
 int slider_crank_reduced_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

@@ -77,6 +77,8 @@ int spinning_top_radau_step(double* x, const double* u, const spinning_top_param
 int spinning_top_rk4_step_jacobian(double* x, const double* u, const spinning_top_parameters* p, double dt, double* Ad, double* Bd);
 /* x[6], u[1], Ad[36], Bd[6] */
 int spinning_top_symplectic_euler_step_jacobian(double* x, const double* u, const spinning_top_parameters* p, double dt, double* Ad, double* Bd);
+/* x[6], u[1], Ad[36], Bd[6] */
+int spinning_top_radau_step_jacobian(double* x, const double* u, const spinning_top_parameters* p, double dt, double* Ad, double* Bd);
 /* A[36], B[6], Ad[36], Bd[6] */
 int spinning_top_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[3], qd[3], out[3] */

@@ -75,6 +75,8 @@ int spring_damper_pendulum_radau_step(double* x, const double* u, const spring_d
 int spring_damper_pendulum_rk4_step_jacobian(double* x, const double* u, const spring_damper_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* x[2], u[1], Ad[4], Bd[2] */
 int spring_damper_pendulum_symplectic_euler_step_jacobian(double* x, const double* u, const spring_damper_pendulum_parameters* p, double dt, double* Ad, double* Bd);
+/* x[2], u[1], Ad[4], Bd[2] */
+int spring_damper_pendulum_radau_step_jacobian(double* x, const double* u, const spring_damper_pendulum_parameters* p, double dt, double* Ad, double* Bd);
 /* A[4], B[2], Ad[4], Bd[2] */
 int spring_damper_pendulum_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

@@ -74,6 +74,8 @@ int tilted_rod_radau_step(double* x, const double* u, const tilted_rod_parameter
 int tilted_rod_rk4_step_jacobian(double* x, const double* u, const tilted_rod_parameters* p, double dt, double* Ad, double* Bd);
 /* x[4], u[0], Ad[16], Bd[0] */
 int tilted_rod_symplectic_euler_step_jacobian(double* x, const double* u, const tilted_rod_parameters* p, double dt, double* Ad, double* Bd);
+/* x[4], u[0], Ad[16], Bd[0] */
+int tilted_rod_radau_step_jacobian(double* x, const double* u, const tilted_rod_parameters* p, double dt, double* Ad, double* Bd);
 /* A[16], B[0], Ad[16], Bd[0] */
 int tilted_rod_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

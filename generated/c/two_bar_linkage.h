@@ -75,6 +75,8 @@ int two_bar_linkage_radau_step(double* x, const double* u, const two_bar_linkage
 int two_bar_linkage_rk4_step_jacobian(double* x, const double* u, const two_bar_linkage_parameters* p, double dt, double* Ad, double* Bd);
 /* x[4], u[1], Ad[16], Bd[4] */
 int two_bar_linkage_symplectic_euler_step_jacobian(double* x, const double* u, const two_bar_linkage_parameters* p, double dt, double* Ad, double* Bd);
+/* x[4], u[1], Ad[16], Bd[4] */
+int two_bar_linkage_radau_step_jacobian(double* x, const double* u, const two_bar_linkage_parameters* p, double dt, double* Ad, double* Bd);
 /* A[16], B[4], Ad[16], Bd[4] */
 int two_bar_linkage_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

@@ -80,6 +80,8 @@ int two_link_identification_radau_step(double* x, const double* u, const two_lin
 int two_link_identification_rk4_step_jacobian(double* x, const double* u, const two_link_identification_parameters* p, double dt, double* Ad, double* Bd);
 /* x[4], u[2], Ad[16], Bd[8] */
 int two_link_identification_symplectic_euler_step_jacobian(double* x, const double* u, const two_link_identification_parameters* p, double dt, double* Ad, double* Bd);
+/* x[4], u[2], Ad[16], Bd[8] */
+int two_link_identification_radau_step_jacobian(double* x, const double* u, const two_link_identification_parameters* p, double dt, double* Ad, double* Bd);
 /* A[16], B[8], Ad[16], Bd[8] */
 int two_link_identification_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

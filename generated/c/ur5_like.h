@@ -131,6 +131,8 @@ int ur5_like_radau_step(double* x, const double* u, const ur5_like_parameters* p
 int ur5_like_rk4_step_jacobian(double* x, const double* u, const ur5_like_parameters* p, double dt, double* Ad, double* Bd);
 /* x[12], u[6], Ad[144], Bd[72] */
 int ur5_like_symplectic_euler_step_jacobian(double* x, const double* u, const ur5_like_parameters* p, double dt, double* Ad, double* Bd);
+/* x[12], u[6], Ad[144], Bd[72] */
+int ur5_like_radau_step_jacobian(double* x, const double* u, const ur5_like_parameters* p, double dt, double* Ad, double* Bd);
 /* A[144], B[72], Ad[144], Bd[72] */
 int ur5_like_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 

@@ -79,6 +79,8 @@ int wheeled_robot_radau_step(double* x, const double* u, const wheeled_robot_par
 int wheeled_robot_rk4_step_jacobian(double* x, const double* u, const wheeled_robot_parameters* p, double dt, double* Ad, double* Bd);
 /* x[6], u[2], Ad[36], Bd[12] */
 int wheeled_robot_symplectic_euler_step_jacobian(double* x, const double* u, const wheeled_robot_parameters* p, double dt, double* Ad, double* Bd);
+/* x[6], u[2], Ad[36], Bd[12] */
+int wheeled_robot_radau_step_jacobian(double* x, const double* u, const wheeled_robot_parameters* p, double dt, double* Ad, double* Bd);
 /* A[36], B[12], Ad[36], Bd[12] */
 int wheeled_robot_zoh_discretization(const double* A, const double* B, double dt, double* Ad, double* Bd);
 /* q[3], qd[3], v[1] */

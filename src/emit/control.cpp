@@ -193,8 +193,11 @@ void emitter::integrators() {
     radau.push_back({"three_quarters", f ? "0.75f" : "0.75"});
     radau.push_back({"one_quarter", f ? "0.25f" : "0.25"});
     radau.push_back({"tolerance", f ? "1e-5f" : "1e-10"});
+    auto radau_step = radau, radau_jacobian = radau;
+    radau_step.push_back({"on_convergence", text("control.tpl#radau_step_done", radau)});
+    radau_jacobian.push_back({"on_convergence", text("control.tpl#radau_step_jacobian_done", radau)});
     out_.declare("int", "radau_step", args, text("comments.tpl#radau_step"));
-    out_.define("int", "radau_step", args, used, text("control.tpl#radau_step", radau), "", cxx_printer::place::api);
+    out_.define("int", "radau_step", args, used, text("control.tpl#radau_step", radau_step), "", cxx_printer::place::api);
     // The steps with their exact Jacobians (for multiple shooting and discrete-time LQR).
     auto jacobian_args = with_output(with_output(args, "Ad"), "Bd");
     std::vector<std::string> const jacobian_used = {"t", "x", "u", "p", "dt", "Ad", "Bd"};
@@ -207,6 +210,10 @@ void emitter::integrators() {
         out_.define("int", full, jacobian_args, jacobian_used, text("control.tpl#" + full, values), "",
                     cxx_printer::place::api);
     }
+    // The implicit step's: its Newton iteration as radau_step's, then the sensitivities.
+    out_.declare("int", "radau_step_jacobian", jacobian_args, text("comments.tpl#radau_step_jacobian"));
+    out_.define("int", "radau_step_jacobian", jacobian_args, jacobian_used, text("control.tpl#radau_step", radau_jacobian),
+                "", cxx_printer::place::api);
     // The exact discretisation of the continuous-time linearization.
     std::vector<cxx_argument> zoh_args = {{"A", "const " + scalar() + "*"}, {"B", "const " + scalar() + "*"}, {"dt", scalar()}};
     zoh_args = with_output(with_output(zoh_args, "Ad"), "Bd");

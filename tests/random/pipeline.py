@@ -18,7 +18,7 @@ INTERNAL = re.compile(r"derivation failed|past the doubles|internal|map::at|out 
 DIAGNOSTIC = re.compile(r"^.+:\d+:\d+: error: ", re.M)
 API = ["coriolis_matrix", "constraint_jacobian", "constraint_residuals", "constraint_velocity",
        "semi_implicit_system", "project_state", "inverse_dynamics_regressor", "input_matrix",
-       "radau_step", "rk4_step_jacobian", "symplectic_euler_step_jacobian"]
+       "radau_step", "rk4_step_jacobian", "symplectic_euler_step_jacobian", "radau_step_jacobian"]
 LAGC_TIMEOUT, CXX_TIMEOUT, RUN_TIMEOUT = 300, 600, 300
 
 
