@@ -259,6 +259,34 @@ class CartPendulum(Checks, unittest.TestCase):
         other = model(CART, fold_parameters=True)
         self.assertNotEqual(other.library_path, self.m.library_path)
 
+    def test_two_models_of_one_library(self):
+        # One dlopen, so the single calls' arrays are shared; each keeps its parameters.
+        a, b = lagc.compile(CART), lagc.compile(CART)
+        self.assertEqual(a.library_path, b.library_path)
+        b.params.m2 = 2.0
+        q, qd, u = np.array([0.1, 0.7]), np.array([0.2, -0.3]), np.array([0.5])
+        qa, qb = a.forward_dynamics(q, qd, u), b.forward_dynamics(q, qd, u)
+        self.assertFalse(np.allclose(qa, qb))
+        np.testing.assert_array_equal(qa, self.m.forward_dynamics(q, qd, u))
+        np.testing.assert_array_equal(qb, b.forward_dynamics(q[None], qd[None], u)[0][0])
+
+    def test_single_calls_from_threads(self):
+        import threading
+        rng = np.random.default_rng(3)
+        Q, QD, U = rng.uniform(-1, 1, (400, 2)), rng.uniform(-1, 1, (400, 2)), rng.uniform(-1, 1, (400, 1))
+        expected = self.m.forward_dynamics(Q, QD, U)[0]
+        got = np.zeros_like(expected)
+
+        def work(rows):
+            for i in rows:
+                got[i] = self.m.forward_dynamics(Q[i], QD[i], U[i])
+        threads = [threading.Thread(target=work, args=(range(k, 400, 4),)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        np.testing.assert_array_equal(got, expected)
+
     def test_two_processes_compile_at_once(self):
         """Two processes compiling one model into an empty cache at once: both load it, one
         directory is left and no temporary one."""
