@@ -387,6 +387,28 @@ class FourBar(unittest.TestCase):
     test_every_function_batch_equals_single = Checks.test_every_function_batch_equals_single
 
 
+class SwingUp(unittest.TestCase):
+    def test_ilqr_swings_the_cart_pendulum_up(self):
+        """examples/python/swing_up.py: from hanging at rest to upright at rest in 2.5 s."""
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            "swing_up", os.path.join(ROOT, "examples", "python", "swing_up.py"))
+        su = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(su)
+        m = model(CART)
+        X, U, iterations, costs = su.swing_up(m, seconds=2.5, dt=0.01)
+        x = X[-1]
+        print("swing-up: %d iterations, final state %s" % (iterations, x))
+        self.assertTrue(np.all(np.diff(costs) <= 0))
+        self.assertLess(abs(x[1] - np.pi), 1e-2)
+        self.assertLess(abs(x[0]), 1e-2)
+        self.assertLess(abs(x[2]), 1e-2)
+        self.assertLess(abs(x[3]), 2e-2)
+        self.assertLess(abs(X[:, 1]).max(), 4.0)       # no extra turn on the way
+        Xh, _ = su.hold(m, x, 0.01, 2.5)
+        self.assertLess(np.abs(Xh[-1] - su.GOAL).max(), 1e-3)
+
+
 class Tutorial(unittest.TestCase):
     def test_docs_python_md_runs(self):
         """docs/python.md's code blocks, in order, as one script from the repository's root."""
