@@ -371,9 +371,10 @@ def _specialised(f):
     """The method a model exposes for Function f: a Python function written for f's own
     arguments, whose single-state path (float64 numpy arrays of one row's shape, Python
     floats) checks and copies each argument in a line of its own into the shim's arrays and
-    calls lagc_fixed_NAME, whose only ctypes arguments are the scalars (about 2 us less than
-    Function's general path); any other call goes to f, which converts, checks and explains.
-    ``m.NAME.function`` is f (its signature, arguments and outputs)."""
+    calls lagc_fixed_NAME, whose only ctypes arguments are the parameters and the scalars
+    (cart-pendulum forward_dynamics: 1.06 us a call, against 1.86 us through f itself); any
+    other call goes to f, which converts, checks and explains. ``m.NAME.function`` is f
+    (its signature, arguments and outputs)."""
     names = ["a%d" % i for i in range(len(f._plan))]
     checks, writes, scalars = [], [], []
     for name, (view, shape, place, scalar, empty) in zip(names, f._plan):
