@@ -7,13 +7,15 @@ tests/robots/ur5.urdf); LAGC_EXECUTABLE or build/lagc as for lagc.compile.
 Prints, per model: the C++ loop's time per row, the batch's time per row (1 and 2 threads)
 and its ratio to C++, a bare ctypes call of the C function on preallocated arrays, and a
 single call of m.forward_dynamics with numpy arrays (time, and overhead over C++); for the
-cart-pendulum also what a SymPy user writes (lambdify with numpy, np.linalg.solve), when
-python3-sympy is installed."""
+cart-pendulum also what a SymPy user writes: lambdify with numpy (np.linalg.solve), when
+python3-sympy is installed, and autowrap/ufuncify with Cython, when cython3 and python3-dev
+are (bench/run.sh installs them; run with Debian's python3, whose Cython that is)."""
 import ctypes
 import os
 import subprocess
 import sys
 import tempfile
+import time
 import timeit
 
 import numpy as np
@@ -108,7 +110,37 @@ def sympy_cart_pendulum():
         r = np.stack([full(f) for f in e_rhs], -1)
         return np.linalg.solve(Ms, r[..., None])[..., 0]
 
-    return single, batch
+    return single, batch, (M, rhs, args, p)
+
+
+def sympy_autowrap(M, rhs, args, p):
+    """What a SymPy user writes for compiled code: qdd = M^-1 rhs solved symbolically, then
+    autowrap (one Cython function of one state, a 2x1 result) and ufuncify (one Cython loop
+    per coordinate over 1-D arrays; the parameters as arrays too, ufuncify's rule), both
+    with backend="cython" (Debian's cython3). None when Cython is missing."""
+    import sympy as sp
+    from sympy.utilities.autowrap import autowrap, ufuncify
+    try:
+        import Cython  # noqa: F401
+    except ImportError:
+        return None
+    qdd = M.LUsolve(rhs)
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
+        f_qdd = autowrap(qdd, backend="cython", args=args, tempdir=d1)
+        u_qdd = [ufuncify(args, qdd[i], backend="cython", tempdir=d2) for i in range(2)]
+    build = time.perf_counter() - start
+
+    def single(q, qd, u):
+        return f_qdd(q[0], q[1], qd[0], qd[1], u[0], *p)[:, 0]
+
+    def batch(Q, QD, U):
+        n = len(Q)
+        columns = (Q[:, 0], Q[:, 1], QD[:, 0], QD[:, 1], U[:, 0])  # ufuncify reads contiguous arrays
+        a = (*(np.ascontiguousarray(c) for c in columns), *(np.full(n, v) for v in p))
+        return np.stack([f(*a) for f in u_qdd], -1)
+
+    return single, batch, build
 
 
 def best(stmt, number, repeat=5, g=None):
@@ -136,6 +168,9 @@ def main():
         g.update(f=f, a=addresses, p=m._params_address)
         bare = best("f(a[0], a[1], a[2], p, a[3], None)", 20000, g=g)
         single = best("m.forward_dynamics(q, qd, u)", 20000, g=g)
+        others = [(name, best("m.%s" % call, 20000, g=dict(g, x=np.concatenate([q, qd]))))
+                  for name, call in (("mass_matrix", "mass_matrix(q)"), ("linearization", "linearization(q, qd, u)"),
+                                     ("rk4_step_jacobian", "rk4_step_jacobian(x, u, 0.01)"))]
         print("%s (nq = %d): forward_dynamics" % (m.name, m.nq))
         print("  C++ loop, per row                 %8.3f us" % (per_row_cxx * 1e6))
         print("  batch of %d rows, per row     %8.3f us  (%.2fx the C++ loop)" % (ROWS, batch1 * 1e6, batch1 / per_row_cxx))
@@ -144,19 +179,34 @@ def main():
         print("  bare ctypes call (no numpy)       %8.3f us" % (bare * 1e6))
         print("  single call m.forward_dynamics    %8.3f us  (overhead over C++: %.3f us)"
               % (single * 1e6, (single - per_row_cxx) * 1e6))
+        for name, t in others:
+            print("  single call m.%-20s %8.3f us" % (name, t * 1e6))
         if m.name == "cart_pendulum":
-            sym = sympy_cart_pendulum()
-            if sym is None:
-                print("  SymPy lambdify: python3-sympy is not installed")
-                continue
-            s_single, s_batch = sym
-            np.testing.assert_allclose(s_batch(Q[:5], QD[:5], U[:5]), m.forward_dynamics(Q[:5], QD[:5], U[:5])[0], rtol=1e-9, atol=1e-9)
-            np.testing.assert_allclose(s_single(q, qd, u), m.forward_dynamics(q, qd, u), rtol=1e-9, atol=1e-9)
-            g.update(s_single=s_single, s_batch=s_batch)
-            sb = best("s_batch(Q, QD, U)", 1, g=g) / ROWS
-            ss = best("s_single(q, qd, u)", 2000, g=g)
-            print("  SymPy lambdify + numpy, batch     %8.3f us per row (%.1fx the package's batch)" % (sb * 1e6, sb / batch1))
-            print("  SymPy lambdify + numpy, single    %8.3f us  (%.1fx the package's single call)" % (ss * 1e6, ss / single))
+            sympy_rows(m, g, q, qd, u, Q, QD, U, batch1, single)
+
+
+def sympy_rows(m, g, q, qd, u, Q, QD, U, batch1, single):
+    """The cart-pendulum as a SymPy user computes it: lambdify with numpy, autowrap with Cython."""
+    sym = sympy_cart_pendulum()
+    if sym is None:
+        print("  SymPy lambdify: python3-sympy is not installed")
+        return
+    s_single, s_batch, derived = sym
+    aw = sympy_autowrap(*derived)
+    rows = [("lambdify + numpy", s_single, s_batch)]
+    if aw is None:
+        print("  SymPy autowrap: Cython is not installed (apt-get install cython3 python3-dev)")
+    else:
+        print("  SymPy autowrap: built in %.1f s" % aw[2])
+        rows.append(("autowrap, Cython", aw[0], aw[1]))
+    for label, f_single, f_batch in rows:
+        np.testing.assert_allclose(f_batch(Q[:5], QD[:5], U[:5]), m.forward_dynamics(Q[:5], QD[:5], U[:5])[0], rtol=1e-9, atol=1e-9)
+        np.testing.assert_allclose(f_single(q, qd, u), m.forward_dynamics(q, qd, u), rtol=1e-9, atol=1e-9)
+        g.update(f_single=f_single, f_batch=f_batch)
+        sb = best("f_batch(Q, QD, U)", 1, g=g) / ROWS
+        ss = best("f_single(q, qd, u)", 2000, g=g)
+        print("  SymPy %-17s batch     %8.3f us per row (%.1fx the package's batch)" % (label + ",", sb * 1e6, sb / batch1))
+        print("  SymPy %-17s single    %8.3f us  (%.1fx the package's single call)" % (label + ",", ss * 1e6, ss / single))
 
 
 if __name__ == "__main__":

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # The benchmark, one command: bash bench/run.sh [--sizes 1,2,3] [--timeout 300]
-# Builds lagc, installs what it needs (Google Benchmark, valgrind, SymPy, MuJoCo) from Debian,
-# runs lagc and SymPy side by side and prints a markdown table (progress on stderr), then the
-# exact linearization against finite differences (bench/linearization.py), then lagc against
-# MuJoCo on 3-D arms with full inertia (bench/arms3d.py; ARMS_SIZES=3,4,... to choose), then
-# the robot files and how lagc's work grows with the arm (bench/scaling.py; SCALING_SIZES).
+# Builds lagc, installs what it needs (Google Benchmark, valgrind, SymPy, MuJoCo, numpy, Cython)
+# from Debian, runs lagc and SymPy side by side and prints a markdown table (progress on
+# stderr), then the exact linearization against finite differences (bench/linearization.py),
+# then lagc against MuJoCo on 3-D arms with full inertia (bench/arms3d.py; ARMS_SIZES=3,4,...
+# to choose), then the robot files and how lagc's work grows with the arm (bench/scaling.py;
+# SCALING_SIZES), then the Python package (bench/python_overhead.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps
 need=()
-for p in libbenchmark-dev valgrind python3-sympy time libmujoco-dev; do
+# python3-numpy, cython3 and python3-dev: the Python package's bench and SymPy's autowrap
+# (Cython) beside it; benchmark-only, never lagc's dependencies.
+for p in libbenchmark-dev valgrind python3-sympy time libmujoco-dev python3-numpy cython3 python3-dev; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -60,3 +63,7 @@ echo
 echo "Longer arms: lagc's time, memory, the file's operations and g++'s time against n (bench/scaling.py):"
 echo
 "$PY" bench/scaling.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/scaling" --sizes "${SCALING_SIZES:-3,4,5,6,8,10,12,13,14,16,18,20}"
+echo
+echo "The Python package (import lagc) against C++, SymPy's lambdify and autowrap (bench/python_overhead.py):"
+echo
+LAGC_EXECUTABLE=build-bench/lagc LAGC_CACHE_DIR="${BENCH_WORK:-/tmp/lagc-bench}/python_cache" "$PY" bench/python_overhead.py

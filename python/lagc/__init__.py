@@ -11,6 +11,15 @@ over rows per function) into a shared library with the system's C++ compiler, ca
 the model's text, lagc's version and the options, and loads it with ctypes. See
 docs/python.md.
 """
+import sys as _sys
+
+try:
+    import numpy as _numpy  # noqa: F401
+except ImportError:  # say which Python this is: pyenv's or a venv's does not see Debian's numpy
+    raise ImportError("lagc needs numpy, which %s (Python %d.%d) does not have: apt-get install "
+                      "python3-numpy and run Debian's /usr/bin/python3 (or install numpy for this "
+                      "Python)" % (_sys.executable, *_sys.version_info[:2])) from None
+
 from ._compile import compile, load, find_lagc, cache_dir, CompileError
 from ._model import Model, Parameters, StatusError, STATUS
 

@@ -33,14 +33,19 @@ def _parse_diagnostics(text):
 def find_lagc(executable=None):
     """The lagc executable: the argument, $LAGC_EXECUTABLE, the build tree next to this
     package (python/lagc in the source tree with build/lagc, or a copy of the package in
-    the build tree), or lagc on PATH."""
+    the build tree), PREFIX/bin/lagc for a package installed in PREFIX/lib/python3/
+    dist-packages, or lagc on PATH."""
     if executable:
         return executable
     env = os.environ.get("LAGC_EXECUTABLE")
     if env:
         return env
     here = os.path.dirname(os.path.abspath(__file__))
-    for candidate in (os.path.join(here, "..", "..", "build", "lagc"), os.path.join(here, "..", "..", "lagc")):
+    candidates = [os.path.join(here, "..", "..", "build", "lagc"), os.path.join(here, "..", "..", "lagc")]
+    if os.path.basename(os.path.dirname(here)) in ("dist-packages", "site-packages"):
+        # installed: PREFIX/lib/python3/dist-packages/lagc, the lagc of the same install
+        candidates.append(os.path.join(here, "..", "..", "..", "..", "bin", "lagc"))
+    for candidate in candidates:
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return os.path.normpath(candidate)
     found = shutil.which("lagc")

@@ -259,6 +259,34 @@ class CartPendulum(Checks, unittest.TestCase):
         other = model(CART, fold_parameters=True)
         self.assertNotEqual(other.library_path, self.m.library_path)
 
+    def test_two_models_of_one_library(self):
+        # One dlopen, so the single calls' arrays are shared; each keeps its parameters.
+        a, b = lagc.compile(CART), lagc.compile(CART)
+        self.assertEqual(a.library_path, b.library_path)
+        b.params.m2 = 2.0
+        q, qd, u = np.array([0.1, 0.7]), np.array([0.2, -0.3]), np.array([0.5])
+        qa, qb = a.forward_dynamics(q, qd, u), b.forward_dynamics(q, qd, u)
+        self.assertFalse(np.allclose(qa, qb))
+        np.testing.assert_array_equal(qa, self.m.forward_dynamics(q, qd, u))
+        np.testing.assert_array_equal(qb, b.forward_dynamics(q[None], qd[None], u)[0][0])
+
+    def test_single_calls_from_threads(self):
+        import threading
+        rng = np.random.default_rng(3)
+        Q, QD, U = rng.uniform(-1, 1, (400, 2)), rng.uniform(-1, 1, (400, 2)), rng.uniform(-1, 1, (400, 1))
+        expected = self.m.forward_dynamics(Q, QD, U)[0]
+        got = np.zeros_like(expected)
+
+        def work(rows):
+            for i in rows:
+                got[i] = self.m.forward_dynamics(Q[i], QD[i], U[i])
+        threads = [threading.Thread(target=work, args=(range(k, 400, 4),)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        np.testing.assert_array_equal(got, expected)
+
     def test_two_processes_compile_at_once(self):
         """Two processes compiling one model into an empty cache at once: both load it, one
         directory is left and no temporary one."""
@@ -357,6 +385,28 @@ class FourBar(unittest.TestCase):
         np.testing.assert_allclose(residual, np.zeros(3), atol=1e-9)
 
     test_every_function_batch_equals_single = Checks.test_every_function_batch_equals_single
+
+
+class SwingUp(unittest.TestCase):
+    def test_ilqr_swings_the_cart_pendulum_up(self):
+        """examples/python/swing_up.py: from hanging at rest to upright at rest in 2.5 s."""
+        import importlib.util
+        spec = importlib.util.spec_from_file_location(
+            "swing_up", os.path.join(ROOT, "examples", "python", "swing_up.py"))
+        su = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(su)
+        m = model(CART)
+        X, U, iterations, costs = su.swing_up(m, seconds=2.5, dt=0.01)
+        x = X[-1]
+        print("swing-up: %d iterations, final state %s" % (iterations, x))
+        self.assertTrue(np.all(np.diff(costs) <= 0))
+        self.assertLess(abs(x[1] - np.pi), 1e-2)
+        self.assertLess(abs(x[0]), 1e-2)
+        self.assertLess(abs(x[2]), 1e-2)
+        self.assertLess(abs(x[3]), 2e-2)
+        self.assertLess(abs(X[:, 1]).max(), 4.0)       # no extra turn on the way
+        Xh, _ = su.hold(m, x, 0.01, 2.5)
+        self.assertLess(np.abs(Xh[-1] - su.GOAL).max(), 1e-3)
 
 
 class Tutorial(unittest.TestCase):
