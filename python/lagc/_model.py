@@ -339,7 +339,9 @@ class Function:
                 if any(np.may_share_memory(arr, o) for o in others):
                     raise ValueError("%s: out array for %s overlaps an argument or another output" % (self.name, a.name))
             else:
-                arr = np.empty(shape, dtype=self._dtype)
+                # NaN where a failed row writes nothing: the same (not last call's memory) on
+                # every call and with any number of threads.
+                arr = np.empty(shape, dtype=self._dtype) if a.kind == "inout" else np.full(shape, np.nan, self._dtype)
             if a.kind == "inout":
                 arr[...] = values[a.name]
             if a.size == 0:
