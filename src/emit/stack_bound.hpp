@@ -32,7 +32,7 @@ inline std::size_t libm_margin(std::size_t scalar_bytes) { return scalar_bytes =
 // {r4-r11, lr} and vpush {s16-s31} (100 B, 8-aligned), a wrapper's push of a few registers,
 // and the math library's short path only, since detail::reduce_angle keeps sin, cos and
 // tan off the long one (sinf, cosf, tanf 56 B, atan2f 32, asinf 48; in double, emulated,
-// sin 136 B, asin 128) — its own frame included, which precedes the call.
+// sin 136 B, asin 128) — reduce_angle's own frame included, which precedes the call.
 struct stack_margins {
     std::size_t frame = frame_margin, call_frame = call_frame_margin, spill = spill_scalars;
     std::size_t libm = 512;
@@ -43,8 +43,12 @@ struct stack_margins {
     static stack_margins host(std::size_t scalar_bytes) {
         return {frame_margin, call_frame_margin, spill_scalars, libm_margin(scalar_bytes), true};
     }
+    // Double on a single-precision FPU is emulated: the values live in core registers in
+    // pairs (inputs counted again) and every operation calls a helper (__aeabi_dmul, 40 B
+    // deep), so the short-path libm margin (sin 136 B) grows to 256 B.
     static stack_margins mcu(std::size_t scalar_bytes) {
-        return {104, 40, spill_scalars, scalar_bytes == 4 ? 64u : 160u, false};
+        if (scalar_bytes == 4) return {104, 40, spill_scalars, 64, false};
+        return {104, 40, spill_scalars, 256, true};
     }
 };
 
