@@ -1,7 +1,7 @@
-# lagc_generate(TARGET tgt MODELS a.lag b.lag [HEADER_ONLY] [OUTPUT_DIR dir] [OPTIONS ...])
+# lagc_generate(TARGET tgt MODELS a.lag b.lag [HEADER_ONLY | C] [OUTPUT_DIR dir] [OPTIONS ...])
 #
-# Generates C++ from each model and adds it to TARGET (sources, and the output directory
-# to its include path). Modelled on protobuf_generate, with three differences that matter
+# Generates C++ from each model (C99 with C: NAME.c and NAME.h) and adds it to TARGET
+# (sources, and the output directory to its include path). Modelled on protobuf_generate, with three differences that matter
 # to builds:
 # - one lagc run per model, output directory and option set, whatever the generator and
 #   however many targets use it: the command belongs to a custom target of its own that
@@ -91,7 +91,10 @@ endfunction()
 
 function(lagc_generate)
   # PARSE_ARGV keeps an escaped ';' in a model's path (a\;b.lag) inside its element.
-  cmake_parse_arguments(PARSE_ARGV 0 arg "HEADER_ONLY" "TARGET;OUTPUT_DIR" "MODELS;OPTIONS")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "HEADER_ONLY;C" "TARGET;OUTPUT_DIR" "MODELS;OPTIONS")
+  if(arg_C AND arg_HEADER_ONLY)
+    message(FATAL_ERROR "lagc_generate: C writes NAME.c and NAME.h: remove HEADER_ONLY")
+  endif()
   if(NOT arg_TARGET)
     message(FATAL_ERROR "lagc_generate: TARGET is required")
   endif()
@@ -107,11 +110,11 @@ function(lagc_generate)
   _lagc_check_options("${arg_HEADER_ONLY}" "${arg_OPTIONS}")
   _lagc_executable(lagc_exe)
   # The option set's key: outputs of one model under two option sets never share a file.
-  string(SHA1 options_key "${arg_HEADER_ONLY}|${arg_OPTIONS}")
+  string(SHA1 options_key "${arg_HEADER_ONLY}|${arg_C}|${arg_OPTIONS}")
   string(SUBSTRING ${options_key} 0 10 options_key)
   if(NOT arg_OUTPUT_DIR)
     set(arg_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/lagc_generated)
-    if(arg_HEADER_ONLY OR arg_OPTIONS)
+    if(arg_HEADER_ONLY OR arg_C OR arg_OPTIONS)
       set(arg_OUTPUT_DIR ${arg_OUTPUT_DIR}/${options_key})
     endif()
   endif()
@@ -134,7 +137,10 @@ function(lagc_generate)
                           "model, or run lagc on it outside lagc_generate")
     endif()
     file(RELATIVE_PATH rel ${CMAKE_CURRENT_SOURCE_DIR} ${abs})
-    if(arg_HEADER_ONLY)
+    if(arg_C)
+      set(outputs ${arg_OUTPUT_DIR}/${name}.c ${arg_OUTPUT_DIR}/${name}.h)
+      set(primary ${arg_OUTPUT_DIR}/${name}.c)
+    elseif(arg_HEADER_ONLY)
       set(outputs ${arg_OUTPUT_DIR}/${name}.hpp)
       set(primary ${arg_OUTPUT_DIR}/${name}.hpp)
     else()
@@ -145,7 +151,7 @@ function(lagc_generate)
       endif()
     endif()
     # One generating target per model, output directory and option set.
-    string(SHA1 key "${abs}|${arg_OUTPUT_DIR}|${arg_HEADER_ONLY}|${arg_OPTIONS}")
+    string(SHA1 key "${abs}|${arg_OUTPUT_DIR}|${arg_HEADER_ONLY}|${arg_C}|${arg_OPTIONS}")
     string(SUBSTRING ${key} 0 10 key)
     foreach(output IN LISTS outputs)
       string(SHA1 slot "${output}")

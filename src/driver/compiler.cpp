@@ -113,10 +113,13 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
         eo.progress = options.progress;
         r.files = emit_within_stack(*m, *d, eo, options.max_stack, options.smallest_stack, m->model_span, r.diags);
     } catch (std::bad_alloc const&) {
-        r.diags.error(m->model_span, "out of memory while generating C++ (the functions are too large for this "
-                                     "machine's memory; --split and --max-operations bound them)");
+        std::string message = options.emit.c_output ? "out of memory while generating C" : "out of memory while generating C++";
+        message += " (the functions are too large for this machine's memory; --split and --max-operations bound them)";
+        r.diags.error(m->model_span, message);
     } catch (std::exception const& e) {
-        r.diags.error(m->model_span, std::string("cannot generate C++: ") + e.what());
+        std::string message = options.emit.c_output ? "cannot generate C: " : "cannot generate C++: ";
+        message += e.what();
+        r.diags.error(m->model_span, message);
     }
     r.times.emit = seconds_since(t0);
     // Where M alone is singular, the note ends with how forward_dynamics solves, as written.

@@ -232,7 +232,7 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
     } else if (a == "--target") {
         if (!value() || std::string(v) != "mcu")
             return usage_error("--target takes mcu, not '" + std::string(v ? v : "") + "'");
-        o.smallest_stack = o.emit.no_errno = true;
+        o.smallest_stack = o.emit.no_errno = o.emit.reduce_angles = true;
     } else if (a == "--scalar") {
         if (!value()) return usage_error("--scalar needs a type: float or double");
         o.emit.scalar = v;

@@ -53,6 +53,8 @@ public:
         if (bounds_) bounds_->add_functions(text);
         helpers_ += text;
     }
+    // Helper text the stack figures do not count as frames of their own (reduce_angle).
+    void add_unbounded_helpers(std::string const& text) { helpers_ += text; }
     // A place for text known later: `marker` where a definition at `where` would go, then
     // replaced by `text` (fill), so that functions written last keep the order they were
     // asked for in.

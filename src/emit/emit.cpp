@@ -30,7 +30,7 @@ std::vector<std::pair<std::string, ex>> entries(std::string const& array, exvect
 emitter::emitter(model const& m, derived const& d, emit_options const& o)
     : m_(m), d_(d), o_(o),
       dialect_(o.c_output ? dialect::c99(m.name, o.scalar) : dialect::cxx(m.name, o.templated ? "T" : o.scalar)),
-      stack_(d.nq, d.nu, d.nc, d.holonomic_rows, o.scalar == "float" ? 4 : 8),
+      stack_(d.nq, d.nu, d.nc, d.holonomic_rows, o.scalar == "float" ? 4 : 8, o.reduce_angles),
       out_(std::string(o.templated ? "template <class T>\n" : "") + (o.header_only || o.templated ? "inline " : ""),
            &stack_) {
     auto add = [&](GiNaC::symbol const& s, std::string spelled, std::string arg) {
@@ -54,6 +54,7 @@ codegen_options emitter::codegen(bool unit_scales) const {
     c.math_prefix = o_.templated ? "" : "std::"; // printed unqualified in C (c_spelling)
     c.c_spelling = dialect_.c;
     c.math_suffix = dialect_.math_suffix;
+    if (o_.reduce_angles) c.reduce_angle = dialect_.detail + "reduce_angle";
     using scales = codegen_options::sum_scales;
     bool const may_be_float = o_.templated || o_.scalar == "float";
     c.scales = unit_scales ? scales::unit : may_be_float ? scales::decimal : scales::none;
@@ -309,6 +310,36 @@ std::string emitter::finite_helpers() const {
     return concrete(scalar(), linkage) + text("finite.tpl#all_finite", {{"head", linkage}, {"scalar", scalar()}});
 }
 
+// detail::reduce_angle (--target mcu): for float and double, as the file's scalars are.
+// Its frame is not a path of its own in the stack figures: it calls nothing and is counted
+// within the math library's margin (stack_bound.hpp), whose sin it precedes.
+std::string emitter::angle_helpers() const {
+    auto concrete = [&](std::string const& type, std::string const& linkage) {
+        bool const single_type = type == "float";
+        std::string const f = single_type ? "f" : "";
+        std::string const int_type = single_type ? "int" : "long long";
+        return text("mcu.tpl#reduce_angle",
+                    {{"linkage", linkage}, {"scalar", type}, {"int_type", int_type},
+                     {"to_int", dialect_.c ? "(" + int_type + ")" : "static_cast<" + int_type + ">"},
+                     {"to_scalar", dialect_.c ? "(" + type + ")" : "static_cast<" + type + ">"},
+                     {"short", single_type ? "201.0f" : "823549.0"},
+                     {"big", single_type ? "5.0e7f" : "2.8e16"},
+                     {"short_text", single_type ? "201" : "823,549"},
+                     {"big_text", single_type ? "5e7" : "2.8e16"},
+                     {"exact", single_type ? "k = 2^16" : "k = 2^20"},
+                     {"inv_two_pi", single_type ? "0.159154937f" : "0.15915494309189535"},
+                     {"two_pi", single_type ? "6.28318548f" : "6.283185307179586"},
+                     {"zero", single_type ? "0.0f" : "0.0"},
+                     {"half", single_type ? "0.5f" : "0.5"},
+                     {"c1", single_type ? "6.28125f" : "6.28318530693650245667"},
+                     {"c2", single_type ? "1.93530717e-3f" : "2.43084020252158639064e-10"},
+                     {"c3", single_type ? "1.02533763e-11f" : "8.08906499518380292960e-21"}});
+    };
+    if (o_.templated)
+        return concrete("double", "inline ") + concrete("float", "inline ") + text("mcu.tpl#reduce_angle_generic");
+    return concrete(scalar(), o_.header_only ? "inline " : "static inline ");
+}
+
 std::string emitter::stack_table(std::vector<stack_figure> const& figures) const {
     std::string entries;
     for (auto const& f : figures)
@@ -318,11 +349,15 @@ std::string emitter::stack_table(std::vector<stack_figure> const& figures) const
                                             {"temporaries", std::to_string(f.temporaries)},
                                             {"frames", std::to_string(f.frames)},
                                             {"libm", std::to_string(f.libm)}});
-    std::size_t const bytes = o_.scalar == "float" && !o_.templated ? 4 : 8;
+    // --target mcu's margins are a Cortex-M's (stack_margins::mcu), the host's hold anywhere.
+    static char const* const mcu_note =
+        "// --target mcu: the margins are a Cortex-M's (measured on the M4 with newlib), and the math\n"
+        "// library's short path, since detail::reduce_angle keeps sin and cos off the long one.\n";
     return text("stack.tpl#block", {{"scalar", o_.templated ? "T = double" : scalar()},
-                                    {"frame", std::to_string(frame_margin)},
-                                    {"spill", std::to_string(spill_scalars)},
-                                    {"libm", std::to_string(libm_margin(bytes))},
+                                    {"frame", std::to_string(stack_.margins().frame)},
+                                    {"spill", std::to_string(stack_.margins().spill)},
+                                    {"libm", std::to_string(stack_.margins().libm)},
+                                    {"target_note", o_.reduce_angles ? mcu_note : ""},
                                     {"entries", entries}});
 }
 
@@ -330,6 +365,7 @@ std::string emitter::stack_table(std::vector<stack_figure> const& figures) const
 // tests, the loop Cholesky.
 void emitter::common_helpers() {
     if (o_.no_errno) out_.add_helpers(text("mcu.tpl#errno_guard"));
+    if (o_.reduce_angles) out_.add_unbounded_helpers(angle_helpers());
     if (m_.uses_sign) {
         // Inline even in a .cpp (static inline): --fold-parameters may leave it unused.
         std::string head = o_.templated ? "template <class T>\ninline " : o_.header_only ? "inline " : "static inline ";

@@ -40,6 +40,9 @@ struct emit_options {
     // --target mcu: the source refuses to compile where sqrt would set errno (GCC and Clang
     // without -fno-math-errno: __errno, _impure_ptr and newlib's .data; mcu.tpl).
     bool no_errno = false;
+    // --target mcu: each sin and cos argument through detail::reduce_angle, which keeps it
+    // within the math library's short reduction (mcu.tpl#reduce_angle).
+    bool reduce_angles = false;
     bool c_api = false;                  // --c-api: a C header and extern "C" wrappers in the .cpp
     // -o NAME.c: C99, the C interface's header (header_name, NAME.h) and a .c that defines it
     bool c_output = false;

@@ -315,6 +315,7 @@ private:
     std::string parameter_fields() const;
     std::string using_math() const;
     std::string finite_helpers() const;
+    std::string angle_helpers() const; // detail::reduce_angle (--target mcu)
     void common_helpers(); // what every file's detail block starts with (run())
     // The header's table of stack needs (stack.tpl), from every function written.
     std::string stack_table(std::vector<stack_figure> const& figures) const;

@@ -143,7 +143,7 @@ void stack_bounds::live_temporaries(std::string const& body, frame& f) const {
     for (auto i = std::sregex_iterator(body.begin(), body.end(), input); i != std::sregex_iterator(); ++i)
         inputs.push_back(i->str());
     std::sort(inputs.begin(), inputs.end());
-    f.live += static_cast<std::size_t>(std::unique(inputs.begin(), inputs.end()) - inputs.begin());
+    f.inputs = static_cast<std::size_t>(std::unique(inputs.begin(), inputs.end()) - inputs.begin());
 }
 
 // "double M[nq * nq], A[2][nc * nq];": a declaration of arrays, its declarators in group 1.
@@ -177,7 +177,7 @@ bool stack_bounds::add(std::string const& name, std::string const& body, bool in
         else if (std::find(f.callees.begin(), f.callees.end(), callee) == f.callees.end()) f.callees.push_back(callee);
     }
     live_temporaries(body, f);
-    bool const own_frame = f.arrays > 0 || f.live > spill_scalars;
+    bool const own_frame = f.arrays > 0 || f.live + f.inputs > spill_scalars;
     f.inlinable = inlinable && !own_frame;
     frames_[name] = std::move(f);
     return own_frame;
@@ -233,7 +233,8 @@ stack_figure stack_bounds::inlined(std::string const& name, std::vector<std::str
         }
     visiting.pop_back();
     own.arrays += f.arrays;
-    own.temporaries += bytes_ * std::max(std::min(spill_scalars, f.assignments), f.live);
+    std::size_t const live = f.live + (margins_.inputs_live ? f.inputs : 0);
+    own.temporaries += bytes_ * std::max(std::min(margins_.spill, f.assignments), live);
     return own;
 }
 
@@ -255,7 +256,7 @@ std::pair<stack_figure, bool> stack_bounds::path(std::string const& name, std::v
     visiting.pop_back();
     deepest.arrays += own.arrays;
     deepest.temporaries += own.temporaries;
-    deepest.frames += f.assignments > 0 ? frame_margin : call_frame_margin;
+    deepest.frames += f.assignments > 0 ? margins_.frame : margins_.call_frame;
     ++deepest.depth;
     return {deepest, libm};
 }
@@ -264,7 +265,7 @@ stack_figure stack_bounds::figure(std::string const& name) const {
     std::vector<std::string> visiting;
     auto [f, libm] = path(name, visiting);
     f.name = name;
-    if (libm) f.libm = libm_margin(bytes_);
+    if (libm) f.libm = margins_.libm;
     return f;
 }
 

@@ -26,6 +26,32 @@ inline constexpr std::size_t spill_scalars = 32;
 // takes 444 B on Cortex-M4, its sin 870 B.
 inline std::size_t libm_margin(std::size_t scalar_bytes) { return scalar_bytes == 4 ? 512 : 1024; }
 
+// The margins a figure adds, by the target the figures are for. The host's (any compiler,
+// x86-64 the largest: the constants above) hold everywhere. --target mcu's are a
+// Cortex-M's, measured on the M4 with newlib (docs/embedded.md#stack): a frame's push
+// {r4-r11, lr} and vpush {s16-s31} (100 B, 8-aligned), a wrapper's push of a few registers,
+// and the math library's short path only, since detail::reduce_angle keeps sin, cos and
+// tan off the long one (sinf, cosf, tanf 56 B, atan2f 32, asinf 48; in double, emulated,
+// sin 136 B, asin 128) — reduce_angle's own frame included, which precedes the call.
+struct stack_margins {
+    std::size_t frame = frame_margin, call_frame = call_frame_margin, spill = spill_scalars;
+    std::size_t libm = 512;
+    // The inputs a frame reads counted among its temporaries (the compiler may keep them in
+    // registers, and spill them, for the whole function: x86-64); not on a Cortex-M, where
+    // GCC loads them again from memory rather than spill them.
+    bool inputs_live = true;
+    static stack_margins host(std::size_t scalar_bytes) {
+        return {frame_margin, call_frame_margin, spill_scalars, libm_margin(scalar_bytes), true};
+    }
+    // Double on a single-precision FPU is emulated: the values live in core registers in
+    // pairs (inputs counted again) and every operation calls a helper (__aeabi_dmul, 40 B
+    // deep), so the short-path libm margin (sin 136 B) grows to 256 B.
+    static stack_margins mcu(std::size_t scalar_bytes) {
+        if (scalar_bytes == 4) return {104, 40, spill_scalars, 64, false};
+        return {104, 40, spill_scalars, 256, true};
+    }
+};
+
 // One function's figure: the deepest path of calls below it, in parts (bytes). Where the
 // compiler may inline a callee (every function lagc writes but the parts and the cold
 // twins, those that hold arrays or many temporaries: cxx_printer makes them noinline), its
@@ -44,8 +70,12 @@ struct stack_figure {
 class stack_bounds {
 public:
     // The model's sizes, and the bytes of one scalar.
-    stack_bounds(std::size_t nq, std::size_t nu, std::size_t nc, std::size_t holonomic, std::size_t scalar_bytes)
-        : nq_(nq), nu_(nu), nc_(nc), nh_(holonomic), bytes_(scalar_bytes) {}
+    // `mcu`: the figures are for --target mcu (stack_margins::mcu), else the host's.
+    stack_bounds(std::size_t nq, std::size_t nu, std::size_t nc, std::size_t holonomic, std::size_t scalar_bytes,
+                 bool mcu = false)
+        : nq_(nq), nu_(nu), nc_(nc), nh_(holonomic), bytes_(scalar_bytes),
+          margins_(mcu ? stack_margins::mcu(scalar_bytes) : stack_margins::host(scalar_bytes)) {}
+    stack_margins const& margins() const { return margins_; }
     // A function's body as written: its arrays, its temporaries and the functions it calls;
     // `inlinable` unless it is never inlined (the parts, the cold twins). True where the
     // function should keep a frame of its own, never inlined: it holds arrays, or more
@@ -63,13 +93,15 @@ public:
 private:
     struct frame {
         std::size_t arrays = 0;
-        std::size_t live = 0;    // the most scalar temporaries live at once, and the inputs read
+        std::size_t live = 0;    // the most scalar temporaries live at once
+        std::size_t inputs = 0;  // the inputs it reads (p.m, q[3])
         std::size_t assignments = 0; // statements that assign a value (0: the frame only calls)
         bool calls_libm = false; // calls a function of the math library
         bool inlinable = true;
         std::vector<std::string> callees;
     };
     std::size_t nq_, nu_, nc_, nh_, bytes_;
+    stack_margins margins_;
     std::map<std::string, frame> frames_;
     std::size_t size_of(std::string const& dimension, std::map<std::string, long> const& locals) const;
     std::map<std::string, long> local_constants(std::string const& body) const;

@@ -374,6 +374,9 @@ std::string expression_graph::print(int id, std::vector<std::string> const& name
     case op::call: {
         bool const cmath = n.function && n.function->how == builtin::code::cmath;
         std::string s = (options_.c_spelling ? call_name(n.text) + (cmath ? options_.math_suffix : "") : n.text) + "(";
+        std::string const name = call_name(n.text);
+        bool const angle = !options_.reduce_angle.empty() && n.args.size() == 1 && (name == "sin" || name == "cos" || name == "tan");
+        if (angle) return s + options_.reduce_angle + "(" + print(n.args[0], names) + "))";
         for (std::size_t i = 0; i < n.args.size(); ++i) s += (i ? ", " : "") + print(n.args[i], names);
         return s + ")";
     }

@@ -44,6 +44,9 @@ struct codegen_options {
     // order and so every statement are the C++ output's, which the C's values equal bit for bit.
     bool c_spelling = false;
     std::string math_suffix;
+    // Where not empty, the helper each sin and cos argument goes through (--target mcu:
+    // "detail::reduce_angle", "reduce_angle" in C).
+    std::string reduce_angle;
     // How a sum that is a factor is converted (convert_unit_scaled): at the scale most of its
     // coefficients have (unit), as GiNaC keeps it with its integer content taken out (none),
     // or as that with only a power of ten beyond 10^±6 taken out (decimal). The

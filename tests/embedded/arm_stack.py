@@ -38,7 +38,7 @@ def functions(objdump, elf):
             name, start = m.group(2), int(m.group(1), 16)
             funcs[name] = {"frame": 0, "callees": set(), "start": start, "end": start, "prologue": True}
             continue
-        if name is None or not line.strip() or ":" not in line:
+        if name is None or not line.strip() or ":" not in line or line.startswith("Disassembly"):
             continue
         f = funcs[name]
         address = int(line.split(":")[0].strip(), 16)
@@ -57,13 +57,18 @@ def functions(objdump, elf):
     return funcs
 
 
-def stack(funcs, name, memo, visiting=()):
+# newlib's long range reduction of sin, cos and tan (Payne-Hanek), which --target mcu's
+# detail::reduce_angle keeps them from: left out of the paths with skip=LONG_REDUCTION.
+LONG_REDUCTION = frozenset({"__kernel_rem_pio2f", "__kernel_rem_pio2"})
+
+
+def stack(funcs, name, memo, visiting=(), skip=frozenset()):
     if name in memo:
         return memo[name]
     f = funcs.get(name)
-    if f is None or name in visiting:
+    if f is None or name in visiting or name in skip:
         return 0
-    deepest = max([stack(funcs, c, memo, visiting + (name,)) for c in f["callees"]] or [0])
+    deepest = max([stack(funcs, c, memo, visiting + (name,), skip) for c in f["callees"]] or [0])
     memo[name] = f["frame"] + deepest
     return memo[name]
 

@@ -134,10 +134,11 @@ def variants(model, o, qemu):
         elf = target_run(model, "m4", work, o.source, scalar, checked=False)
         funcs = arm_stack.functions("arm-none-eabi-objdump", elf)
         memo, measured = {}, {}
+        skip = arm_stack.LONG_REDUCTION if "--target" in flags else frozenset()  # angles reduced
         for name in funcs:
             m = re.match(rf"{model}::(\w+)\(", name)
             if m:
-                measured[m.group(1)] = arm_stack.stack(funcs, name, memo)
+                measured[m.group(1)] = arm_stack.stack(funcs, name, memo, skip=skip)
         ticks = parse_qemu(qemu_ticks(qemu, "m4", elf), 0)[1] if qemu else {}
         calls = max(ticks.get("calls", 1), 1)
         per = {k: round(v * 40 / calls) for k, v in ticks.items() if k not in ("calls", "calibration_1000")}
@@ -155,6 +156,8 @@ def parse_qemu(text, nq):
             states.append((w[0], [struct.unpack(">f", bytes.fromhex(x))[0] for x in w[1:1 + nq]]))
         elif len(w) == 2 and re.fullmatch(r"[0-9a-f]{8}", w[1]):
             ticks[w[0]] = int(w[1], 16)
+        elif len(w) == 3 and w[0] == "stack" and re.fullmatch(r"[0-9a-f]{8}", w[2]):
+            ticks["stack " + w[1]] = int(w[2], 16)
     return states, ticks
 
 
@@ -175,6 +178,26 @@ def compare(model, cpu, states, reference):
     if len(states) != len(reference):
         fail(f"{model} {cpu}: {len(states)} states on the target, {len(reference)} on the host")
     return worst
+
+
+def check_angles(model, cpu, ticks, figures, api):
+    """Angles near 1000 rad (--target mcu reduces them): forward_dynamics and mass_matrix within
+    twice their instructions near 0 (newlib's long reduction took 6.5 times as many), and the
+    stack each function takes there, painted, within the header's figure and the static count."""
+    for function in ("forward_dynamics", "mass_matrix"):
+        near, far = ticks.get(function, 0), ticks.get(function + "_at_1000_rad", 0)
+        if not near or far > 2 * near:
+            fail(f"{model} {cpu}: {function} takes {far / max(near, 1):.2f} times the instructions at 1000 rad")
+    for function in ("forward_dynamics", "mass_matrix", "linearization"):
+        painted = ticks.get("stack " + function)
+        if painted is None:
+            fail(f"{model} {cpu}: no painted stack figure for {function}")
+        elif painted > figures[function] or painted > api[function][0]:
+            fail(f"{model} {cpu}: {function} wrote {painted} B of stack at 1000 rad, the header states "
+                 f"{figures[function]}, objdump's count {api[function][0]}")
+        else:
+            print(f"{model} {cpu}: {function} at 1000 rad: {painted} B of stack painted, "
+                  f"{api[function][0]} counted, {figures[function]} stated")
 
 
 def run_model(model, o, qemu, report):
@@ -200,8 +223,10 @@ def run_model(model, o, qemu, report):
         for name in funcs:
             m = re.match(rf"{model}::(\w+)\(", name)
             if m and m.group(1) in figures:
-                api[m.group(1)] = (arm_stack.stack(funcs, name, memo), arm_stack.flash(funcs, name))
-        for function, (measured, flash) in sorted(api.items()):
+                # --target mcu: sin, cos and tan never take newlib's long reduction.
+                api[m.group(1)] = (arm_stack.stack(funcs, name, memo, skip=arm_stack.LONG_REDUCTION),
+                                   arm_stack.flash(funcs, name), arm_stack.stack(funcs, name, {}))
+        for function, (measured, flash, with_long) in sorted(api.items()):
             if measured > figures[function]:
                 fail(f"{model} {cpu}: {function} takes {measured} B of stack with libm, the header states "
                      f"{figures[function]}")
@@ -209,16 +234,51 @@ def run_model(model, o, qemu, report):
             report[(model, function)][cpu + " flash"] = flash
         if not qemu:
             continue
-        states, ticks = parse_qemu(qemu_ticks(qemu, cpu, elf), nq)
+        out = qemu_ticks(qemu, cpu, elf)
+        check_angles(model, cpu, parse_qemu(out, nq)[1], figures, api)
+        states, ticks = parse_qemu(out, nq)
         worst = compare(model, cpu, states, reference)
         calls = ticks.get("calls", 0)
         calibration = ticks.get("calibration_1000", 0) * 40 / max(calls, 1)
         if not 990 < calibration < 1100:
             fail(f"{model} {cpu}: 1,000 nops counted as {calibration:.0f} instructions (-icount)")
         for k, v in ticks.items():
-            if k not in ("calls", "calibration_1000"):
+            if k not in ("calls", "calibration_1000") and not k.startswith("stack "):
                 report.setdefault((model, k), {})[cpu + " instructions"] = round(v * 40 / calls)
         print(f"{model} {cpu}: forward_dynamics within {worst:.3f} of its tolerance at {len(states)} states")
+
+
+def fast_math(models, o, qemu):
+    """Each model (--scalar float --target mcu) and tests/embedded/target_nan.cpp at -O2
+    -ffast-math on the M4 under QEMU: NaN and Inf in q, qd, u, the parameters and dt must give
+    a non-zero status (target_nan.cpp), as tests/test_fast_math.cpp checks on the host."""
+    work = os.path.join(o.work, "fast_math")
+    os.makedirs(work, exist_ok=True)
+    flags = CPUS["m4"][0] + ["-std=c++17", "-O2", "-ffast-math", "-fno-exceptions", "-fno-rtti"]
+    total = 0
+    for model in models:
+        run([o.lagc, os.path.join(o.source, "models", model + ".lag"), "-o", os.path.join(work, model + ".cpp"),
+             "--scalar", "float", "--target", "mcu", "-w"])
+        objects = []
+        inc = ["-I", work, "-I", HERE, f"-DMODEL={model}", f'-DMODEL_HEADER="{model}.hpp"', "-DTARGET_NAN"]
+        for source in (os.path.join(work, model + ".cpp"), os.path.join(HERE, "target_nan.cpp"),
+                       os.path.join(HERE, "target_main.cpp")):
+            objects.append(os.path.join(work, f"{model}_{os.path.basename(source)}.o"))
+            run(["arm-none-eabi-g++"] + flags + inc + ["-c", source, "-o", objects[-1]])
+        elf = os.path.join(work, model + ".elf")
+        run(["arm-none-eabi-gcc"] + CPUS["m4"][0] + ["-nostartfiles", "-T", os.path.join(HERE, "link.ld")] + objects
+            + ["-lm", "-lc", "-lgcc", "-o", elf])
+        if not qemu:
+            continue
+        out = qemu_ticks(qemu, "m4", elf)
+        m = re.search(r"fast_math (\d+) (\d+) (\d+)", out)
+        if not m or int(m.group(3)) != 0 or int(m.group(1)) == 0:
+            fail(f"{model} m4 -O2 -ffast-math: NaN or Inf inputs gave status 0: {out.strip()}")
+        else:
+            total += int(m.group(1))
+            print(f"{model} m4 -O2 -ffast-math: {m.group(1)} calls with NaN or Inf, {m.group(2)} refused, "
+                  "none returned 0 with outputs that are not finite")
+    print(f"fast-math on the M4: {len(models)} models, {total} calls")
 
 
 def compile_model(model, o, cpus):
@@ -263,6 +323,7 @@ def main():
         models = sorted(os.path.splitext(os.path.basename(p))[0] for p in glob.glob(os.path.join(o.source, "models", "*.lag")))
     for model in models:
         compile_model(model, o, ["m4", "m7"] if model in RUN_MODELS else ["m4"])
+    fast_math(models, o, qemu)
     report = {}
     for model in RUN_MODELS:
         run_model(model, o, qemu, report)

@@ -58,8 +58,30 @@ uint32_t ticks(int calls, F f) {
     return (now() - start) & 0xFFFFFFu;
 }
 
+// The bytes of stack f() takes at its deepest, read from a painted region below the
+// caller's frame (what the generated function writes there, libm included).
+template <class F>
+[[gnu::noinline]] uint32_t stack_used(F f) {
+    constexpr int words = 8192; // 32 KB below: more than the run models' largest figure
+    uint32_t* sp;
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+    uint32_t* const low = sp - words;
+    for (uint32_t* w = low; w < sp - 16; ++w) *w = 0xA5A5A5A5u; // not the 64 B just below sp
+    __asm__ volatile("" ::: "memory");
+    f();
+    __asm__ volatile("" ::: "memory");
+    uint32_t const* w = low;
+    while (w < sp && *w == 0xA5A5A5A5u) ++w;
+    return static_cast<uint32_t>(sp - w) * 4u;
+}
+
 } // namespace
 
+int semihost_write(char const* text) { return semihost(0x04, text); }
+#ifdef TARGET_NAN
+int nan_main(); // target_nan.cpp: the fast-math program
+int main() { return nan_main(); }
+#else
 int main() {
     using namespace MODEL;
     Parameters p;
@@ -100,9 +122,30 @@ int main() {
     for (int i = 0; i < nq; ++i) q[i] += scalar(1000.0f);
     write("\nforward_dynamics_at_1000_rad ");
     write_hex(ticks(calls, [&] { forward_dynamics(q, qd, u, p, qdd, lambda); }));
+    write("\nmass_matrix_at_1000_rad ");
+    write_hex(ticks(calls, [&] { mass_matrix(q, p, M); }));
+    write("\nbias_forces_at_1000_rad ");
+    write_hex(ticks(calls, [&] { bias_forces(q, qd, p, tau); }));
+    write("\ninverse_dynamics_at_1000_rad ");
+    write_hex(ticks(calls, [&] { inverse_dynamics(q, qd, qdd, u, p, tau); }));
+    write("\nlinearization_at_1000_rad ");
+    write_hex(ticks(calls, [&] { linearization(q, qd, u, p, A, B); }));
+    write("\nrk4_step_at_1000_rad ");
+    write_hex(ticks(calls, [&] {
+        for (int i = 0; i < nq; ++i) x[i] = q[i], x[nq + i] = qd[i];
+        rk4_step(x, u, p, scalar(0.001f));
+    }));
+    // The stack each takes there (bytes, by painting): sin's long reduction is the deepest.
+    write("\nstack forward_dynamics ");
+    write_hex(stack_used([&] { forward_dynamics(q, qd, u, p, qdd, lambda); }));
+    write("\nstack mass_matrix ");
+    write_hex(stack_used([&] { mass_matrix(q, p, M); }));
+    write("\nstack linearization ");
+    write_hex(stack_used([&] { linearization(q, qd, u, p, A, B); }));
     write("\n");
     return 0;
 }
+#endif
 
 extern "C" {
 extern uint32_t __bss_start__[], __bss_end__[], __stack_top[];
