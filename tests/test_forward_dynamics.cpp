@@ -293,6 +293,41 @@ TEST(KinematicTree, NoPointsNoTreeAndTheReasonSaysSo) {
     EXPECT_TRUE(said);
 }
 
+// M and h: the closed list of their forms, the one taken and why each other was not, as
+// --explain prints them (derived::mass_bias).
+TEST(MassBiasForms, EachModelSaysWhichFormAndWhyNotTheOthers) {
+    using method = lagc::mass_bias_method;
+    auto const check = [](lagc::derived const& d, method expected) {
+        EXPECT_EQ(d.mass_bias.method, expected) << lagc::name_of(d.mass_bias.method);
+        EXPECT_FALSE(d.mass_bias.rule.empty());
+        ASSERT_EQ(d.mass_bias.trace.size(), lagc::mass_bias_methods.size());
+        for (std::size_t k = 0; k < d.mass_bias.trace.size(); ++k) {
+            auto const& e = d.mass_bias.trace[k];
+            EXPECT_EQ(e.method, lagc::mass_bias_methods[k]);
+            if (e.method != expected) EXPECT_FALSE(e.note.empty()) << lagc::name_of(e.method);
+        }
+    };
+    // A 3-D arm: the points' composites in the first link's axes, fewer operations than the
+    // rate form term by term (both counted).
+    lagc::derived const arm = derived_of(bundled_model("ur5_like"));
+    check(arm, method::point_composites_root_axes);
+    auto const& taken = arm.mass_bias.trace[static_cast<std::size_t>(method::point_composites_root_axes)];
+    auto const& terms = arm.mass_bias.trace[static_cast<std::size_t>(method::rate_form)];
+    EXPECT_GT(taken.operations, 0u);
+    EXPECT_GT(terms.operations, taken.operations);
+    // Points only: the Jacobian form.
+    check(derived_of(bundled_model("cart_pendulum")), method::jacobian_form);
+    // A body without points: the rate form, and the composites say why not.
+    lagc::derived const body = derived_of(bundled_model("quaternion_body"));
+    check(body, method::rate_form);
+    EXPECT_NE(body.mass_bias.trace[static_cast<std::size_t>(method::point_composites)].note.find("no points"),
+              std::string::npos);
+    // Terms linear in q̇ (a magnetic field's): L's second derivatives.
+    check(derived_of("model l\nparameter m = 1, b = 0.3\ncoordinate x, y\nkinetic 0.5*m*(der(x)^2 + der(y)^2)\n"
+                     "lagrangian b*(x*der(y) - y*der(x))\npotential x^2 + y^2\n"),
+          method::lagrangian);
+}
+
 // The list is closed and every method has one name (as --explain prints it and the table
 // test reads it) and one helper; derive reports every method but the closed form, in order,
 // each with a candidate or a reason.

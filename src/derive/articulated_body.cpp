@@ -140,13 +140,6 @@ exvector joint_forces(model const& m, derived const& d, std::optional<point_comp
     return tau;
 }
 
-// "the kinetic energy is not that of points and bodies on one tree of joints: …why…".
-std::string no_tree(kinematic_tree const& t) {
-    std::string out = "the kinetic energy is not that of points and bodies on one tree of joints: ";
-    out += t.why;
-    return out;
-}
-
 namespace {
 
 // The algorithm over `tree` (world axes, or the root body's with gravity turned into them),

@@ -20,6 +20,8 @@
 #include "graph/expression_graph.hpp"
 #include "derive/random_states.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -301,6 +303,9 @@ struct rate_form_sums {
     coefficient_derivatives da;
     point_composite const* framed = nullptr;      // the points in the root body's axes, if found
     point_composite const* points_used = nullptr; // the composites M and h took, if any
+    // Why each form of the points' share was or was not taken (derived::mass_bias).
+    point_composite::share_report framed_report, world_report;
+    bool rotational_used = false;
 
     void add_antisymmetric(std::size_t i, std::size_t j, ex const& w) {
         if (w.is_zero()) return;
@@ -321,7 +326,8 @@ void add_covered(composite_inertia const& composite, point_composite const& poin
                  covered_parts const& covered, rate_form_sums& x) {
     exvector &M = x.M, &h = x.h, &compact_delta = x.compact_delta, &point_share = x.point_share, &body_share = x.body_share;
     // The composite inertias, and the forces F^c = F + Σ Xᵀ F^c of the children, as the RNEA sums them.
-    if (!composite.add_to(M, covered.M))
+    x.rotational_used = composite.add_to(M, covered.M);
+    if (!x.rotational_used)
         for (std::size_t k = 0; k < M.size(); ++k) M[k] += covered.M[k];
     if (!composite.add_force(h, F, covered.h, body_share)) {
         body_share = covered.h;
@@ -329,8 +335,11 @@ void add_covered(composite_inertia const& composite, point_composite const& poin
     }
     // The points' translational inertia and forces, composites over the points each joint
     // moves: in the root body's axes if they apply there, else in the world's.
-    if (x.framed && x.framed->add(M, h, covered.Mp, covered.hp, compact_delta, point_share)) x.points_used = x.framed;
-    else if (points.add(M, h, covered.Mp, covered.hp, compact_delta, point_share)) x.points_used = &points;
+    if (!x.framed) x.framed_report.why = "no frame of the model fits its root body";
+    if (x.framed && x.framed->add(M, h, covered.Mp, covered.hp, compact_delta, point_share, &x.framed_report))
+        x.points_used = x.framed;
+    else if (points.add(M, h, covered.Mp, covered.hp, compact_delta, point_share, &x.world_report))
+        x.points_used = &points;
     else {
         point_share = covered.hp;
         for (std::size_t k = 0; k < M.size(); ++k) M[k] += covered.Mp[k];
@@ -500,6 +509,32 @@ void weights_with_accelerations(model const& m, rate_structures const& s, rate_f
 
 } // namespace
 
+namespace {
+
+// The rate form's choice for M and h into d.mass_bias (derive.hpp): the points' share in the
+// root body's axes, the world's, or term by term, with each form's operations.
+void record_points_share(rate_form_sums const& x, derived& d) {
+    using method = mass_bias_method;
+    mass_bias_choice& c = d.mass_bias;
+    c.at(method::point_composites_root_axes).operations = x.framed_report.with;
+    c.at(method::point_composites_root_axes).note = x.framed_report.why;
+    c.at(method::point_composites).operations = x.world_report.with;
+    c.at(method::point_composites).note = x.world_report.why;
+    if (x.points_used == x.framed && x.framed) c.at(method::point_composites).note = "not tried: the root body's axes were taken";
+    std::size_t const term_by_term = std::max(x.framed_report.without, x.world_report.without);
+    c.at(method::rate_form).operations = term_by_term;
+    point_composite::share_report const& taken = x.points_used == x.framed ? x.framed_report : x.world_report;
+    c.method = !x.points_used ? method::rate_form
+               : x.points_used == x.framed ? method::point_composites_root_axes : method::point_composites;
+    c.rule = x.points_used ? fmt::format("fewer operations: {} against {} term by term, agreeing at random states",
+                                         taken.with, taken.without)
+                           : "no form of the points' composites is taken (below)";
+    if (x.points_used) c.at(method::rate_form).note = "more operations";
+    c.rule += x.rotational_used ? "; the rotating bodies' inertias as composites" : "";
+}
+
+} // namespace
+
 void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, derived& d) {
     std::size_t const n = m.q.size();
     bilinear_form const& f = s.form;
@@ -508,6 +543,7 @@ void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, 
     if (s.framed_points.framed()) x.framed = &s.framed_points;
     gathered_terms(f, s.rotational, points, x);
     s.summed = x.points_used;
+    record_points_share(x, d);
     varying_coefficient_terms(f, x);
     // The lower triangle was built; the upper is the same expressions.
     for (std::size_t i = 0; i < n; ++i)
@@ -530,41 +566,6 @@ void mass_and_bias_from_bilinear_form(model const& m, rate_structures const& s, 
     exvector C(n * n, 0);
     for (std::size_t k = 0; k < n * n; ++k) C[k] = (x.Mdot[k] + x.P_minus_Pt[k]) / 2;
     d.coriolis = std::move(C);
-}
-
-// M q̈ along the rate form's structure: (M q̈)_i = Σ_a α_ai Σ_terms c r_b(q̈) (r_b(q̈) = α_b·q̈,
-// taken by the chain rule on the rate as the model wrote it, so a recursion of ω stays
-// one), with the composites where they apply: the rotational ones sum these forces along
-// the transports, the points' ones as m J q̈ from the joints' twists. Empty when no
-// composite applies (the momentum of T itself is then as good).
-GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures const& s, GiNaC::exvector const& qdd,
-                                           GiNaC::exvector* shares) {
-    bilinear_form const& f = s.form;
-    composite_inertia const& composite = s.rotational;
-    point_composite const& points = s.points;
-    std::size_t const n = m.q.size(), nr = f.rates.size();
-    if (!composite.usable() && !points.usable()) return {};
-    directional_deriver at(m.qd, qdd);
-    exvector rate_at(nr, 0), F(nr, 0);
-    for (std::size_t k = 0; k < nr; ++k)
-        if (!points.covers(k)) rate_at[k] = at(f.rates[k].original);
-    for (auto const& t : f.terms) {
-        F[t.a] += t.c * rate_at[t.b];
-        F[t.b] += t.c * rate_at[t.a];
-    }
-    // Not checked part by part (q̈ is not a variable of those checks): the caller checks the
-    // whole against Σ_j M_ij q̈_j.
-    exvector p(n, 0);
-    for (std::size_t k = 0; k < nr; ++k) {
-        if (composite.covers(k) || points.covers(k)) continue;
-        for (std::size_t i = 0; i < n; ++i)
-            if (!f.rates[k].a[i].is_zero()) p[i] += f.rates[k].a[i] * F[k];
-    }
-    exvector const rotational = composite.forces(F), translational = s.sums().momentum(qdd);
-    for (std::size_t i = 0; i < n; ++i) p[i] += rotational[i] + translational[i];
-    if (shares)
-        for (std::size_t i = 0; i < n; ++i) shares->push_back(rotational[i] + translational[i]);
-    return p;
 }
 
 } // namespace lagc

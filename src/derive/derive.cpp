@@ -252,6 +252,35 @@ void kinetic_from_mass(model const& m, derived& d) {
     if (agree_at_random_states(m, {T}, {d.kinetic_energy}, 0x6b696e65ull)) d.kinetic_from_mass = T;
 }
 
+// The forms of T tried for M and h, in order, each taken or with why not (derive.hpp).
+void record_mass_bias(derived& d, bool jacobian, bool rate) {
+    mass_bias_choice& c = d.mass_bias;
+    c.trace.clear();
+    for (mass_bias_method m : mass_bias_methods) c.trace.push_back({m, 0, {}});
+    std::string const no_form = d.coriolis_reason.empty() ? "" : "T is not a quadratic form in q̇: " + d.coriolis_reason;
+    if (jacobian) {
+        c.method = mass_bias_method::jacobian_form;
+        c.rule = "T is a sum of squared gradients (points only): M and h as Jacobians' products";
+        for (auto m : {mass_bias_method::point_composites_root_axes, mass_bias_method::point_composites,
+                       mass_bias_method::rate_form, mass_bias_method::lagrangian})
+            c.at(m).note = "not tried: the Jacobian form applies";
+        return;
+    }
+    c.at(mass_bias_method::jacobian_form).note =
+        no_form.empty() ? "T is not a sum of squared gradients (rates that are not gradients: angular velocities)" : no_form;
+    if (rate) {
+        c.at(mass_bias_method::lagrangian).note = "not tried: the rate form applies";
+        return; // bilinear_form.cpp records the rate form's choice
+    }
+    c.method = mass_bias_method::lagrangian;
+    c.rule = "no other form of T applies: M and h from L's second derivatives";
+    std::string const no_rate =
+        no_form.empty() ? "T is not a sum of constant coefficients times products of rates linear in q̇" : no_form;
+    for (auto m : {mass_bias_method::point_composites_root_axes, mass_bias_method::point_composites,
+                   mass_bias_method::rate_form})
+        c.at(m).note = no_rate;
+}
+
 // Why the forward-dynamics strategies have no rate form to work on (forward_dynamics.hpp).
 std::string no_rate_form(derived const& d, bool jacobian_form) {
     if (!d.coriolis_reason.empty()) return "no rate form: " + d.coriolis_reason;
@@ -260,6 +289,17 @@ std::string no_rate_form(derived const& d, bool jacobian_form) {
 }
 
 } // namespace
+
+std::string_view name_of(mass_bias_method m) {
+    switch (m) {
+    case mass_bias_method::jacobian_form: return "jacobian_form";
+    case mass_bias_method::point_composites_root_axes: return "point_composites_root_axes";
+    case mass_bias_method::point_composites: return "point_composites";
+    case mass_bias_method::rate_form: return "rate_form";
+    case mass_bias_method::lagrangian: return "lagrangian";
+    }
+    return "lagrangian";
+}
 
 std::optional<derived> derive(model const& m, diagnostics& diags, double max_work,
                               std::vector<std::string> const* regressor) {
@@ -284,6 +324,7 @@ std::optional<derived> derive(model const& m, diagnostics& diags, double max_wor
         for (std::size_t i = 0; i < n; ++i) d.potential_gradient[i] = simplify(partial(V, m.q[i]));
         d.mass_matrix.assign(n * n, 0);
         d.bias.assign(n, 0);
+        record_mass_bias(d, jf.has_value(), bf.has_value());
         if (jf) mass_and_bias_from_jacobian_form(m, *jf, d);
         else if (bf) mass_and_bias_from_bilinear_form(m, *rs, d);
         else if (!mass_and_bias_from_lagrangian(m, L, d, diags, max_work)) return std::nullopt;

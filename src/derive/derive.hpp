@@ -4,14 +4,43 @@
 #include "derive/forward_dynamics.hpp"
 #include "model.hpp"
 
+#include <array>
 #include <optional>
+#include <string_view>
+#include <vector>
 #include <string>
 
 namespace lagc {
 
+// How M and h are formed: a closed list, in the order derive() tries them. The first form
+// of T that applies is taken: the Jacobian form (points), else the rate form (bodies), else
+// L's second derivatives. Within the rate form the points' share is the composites' in the
+// root body's axes, else in the world's, where they agree at random states and are smaller,
+// else term by term (bilinear_form.cpp). The choice and each other method's reason go to
+// --explain (mass_bias_choice).
+enum class mass_bias_method { jacobian_form, point_composites_root_axes, point_composites, rate_form, lagrangian };
+inline constexpr std::array<mass_bias_method, 5> mass_bias_methods = {
+    mass_bias_method::jacobian_form, mass_bias_method::point_composites_root_axes, mass_bias_method::point_composites,
+    mass_bias_method::rate_form, mass_bias_method::lagrangian};
+std::string_view name_of(mass_bias_method m);
+
+struct mass_bias_choice {
+    mass_bias_method method = mass_bias_method::lagrangian;
+    std::string rule; // why it was taken
+    struct entry {
+        mass_bias_method method;
+        std::size_t operations = 0; // M's and h's, where measured
+        std::string note;           // why not taken, where it was not
+    };
+    std::vector<entry> trace; // every method, in mass_bias_methods' order
+    entry& at(mass_bias_method m) { return trace[static_cast<std::size_t>(m)]; }
+};
+
 // Everything the emitted functions compute, as expressions in q, qd, u, p and t.
 // Matrices are row-major exvectors.
 struct derived {
+    // How M and h were formed (above).
+    mass_bias_choice mass_bias;
     std::size_t nq = 0, nu = 0, nc = 0;
     GiNaC::exvector mass_matrix;           // nq × nq, ∂²L/∂q̇²
     GiNaC::exvector bias;                  // h = ∂²L/∂q̇∂q q̇ + ∂²L/∂q̇∂t − ∂L/∂q

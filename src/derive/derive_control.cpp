@@ -287,4 +287,39 @@ void derive_control(model const& m, derived& d, rate_structures const* rs) {
     if (rs) composite_derivatives(m, d, *rs);
 }
 
+// M q̈ along the rate form's structure: (M q̈)_i = Σ_a α_ai Σ_terms c r_b(q̈) (r_b(q̈) = α_b·q̈,
+// taken by the chain rule on the rate as the model wrote it, so a recursion of ω stays
+// one), with the composites where they apply: the rotational ones sum these forces along
+// the transports, the points' ones as m J q̈ from the joints' twists. Empty when no
+// composite applies (the momentum of T itself is then as good).
+GiNaC::exvector momentum_from_bilinear_form(model const& m, rate_structures const& s, GiNaC::exvector const& qdd,
+                                           GiNaC::exvector* shares) {
+    bilinear_form const& f = s.form;
+    composite_inertia const& composite = s.rotational;
+    point_composite const& points = s.points;
+    std::size_t const n = m.q.size(), nr = f.rates.size();
+    if (!composite.usable() && !points.usable()) return {};
+    directional_deriver at(m.qd, qdd);
+    exvector rate_at(nr, 0), F(nr, 0);
+    for (std::size_t k = 0; k < nr; ++k)
+        if (!points.covers(k)) rate_at[k] = at(f.rates[k].original);
+    for (auto const& t : f.terms) {
+        F[t.a] += t.c * rate_at[t.b];
+        F[t.b] += t.c * rate_at[t.a];
+    }
+    // Not checked part by part (q̈ is not a variable of those checks): the caller checks the
+    // whole against Σ_j M_ij q̈_j.
+    exvector p(n, 0);
+    for (std::size_t k = 0; k < nr; ++k) {
+        if (composite.covers(k) || points.covers(k)) continue;
+        for (std::size_t i = 0; i < n; ++i)
+            if (!f.rates[k].a[i].is_zero()) p[i] += f.rates[k].a[i] * F[k];
+    }
+    exvector const rotational = composite.forces(F), translational = s.sums().momentum(qdd);
+    for (std::size_t i = 0; i < n; ++i) p[i] += rotational[i] + translational[i];
+    if (shares)
+        for (std::size_t i = 0; i < n; ++i) shares->push_back(rotational[i] + translational[i]);
+    return p;
+}
+
 } // namespace lagc

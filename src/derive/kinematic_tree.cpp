@@ -373,4 +373,11 @@ exvector kinematic_tree::in_root_axes(exvector const& R) const {
     }
 }
 
+// "the kinetic energy is not that of points and bodies on one tree of joints: …why…".
+std::string no_tree(kinematic_tree const& t) {
+    std::string out = "the kinetic energy is not that of points and bodies on one tree of joints: ";
+    out += t.why;
+    return out;
+}
+
 } // namespace lagc

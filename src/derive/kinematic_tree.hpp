@@ -119,4 +119,8 @@ private:
     bool turns_joint_axes(GiNaC::exvector const& Rp, std::array<GiNaC::ex, 3> const& rate, std::size_t N) const;
 };
 
+// "the kinetic energy is not that of points and bodies on one tree of joints: " and t's why:
+// what a strategy over the tree says where there is none.
+std::string no_tree(kinematic_tree const& t);
+
 } // namespace lagc

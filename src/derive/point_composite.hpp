@@ -34,8 +34,14 @@ public:
     // taken recursively (recursive_forces), where that agrees (the caller keeps it where it
     // is smaller); h itself keeps the form whose derivatives are smaller. `share` receives
     // what was added to h.
+    // `report`, where given, receives both forms' operations and why they were not added.
+    struct share_report {
+        std::size_t with = 0, without = 0; // M's lower triangle and h: with the composites, term by term
+        std::string why;                    // empty where they were added
+    };
     bool add(GiNaC::exvector& M, GiNaC::exvector& h, GiNaC::exvector const& M_term_by_term,
-             GiNaC::exvector const& h_term_by_term, GiNaC::exvector& compact_delta, GiNaC::exvector& share) const;
+             GiNaC::exvector const& h_term_by_term, GiNaC::exvector& compact_delta, GiNaC::exvector& share,
+             share_report* report = nullptr) const;
     // ∂V/∂q as Σ over the points of their weights' generalized forces, where V is Σ w·p
     // (plus terms free of q), it agrees with `gradient` and is smaller: then replaces it.
     bool potential_gradient(GiNaC::exvector& gradient) const;

@@ -260,8 +260,13 @@ exvector point_composite::mass_matrix() const {
 // Used where it agrees and makes M and h (with the rest of them, which shares their
 // rotations) smaller: on short chains the points' Jacobians cost less than the composites.
 bool point_composite::add(exvector& M, exvector& h, exvector const& M_term_by_term, exvector const& h_term_by_term,
-                          exvector& compact_delta, exvector& share) const {
-    if (!t_.usable) return false;
+                          exvector& compact_delta, exvector& share, share_report* report) const {
+    share_report ignored;
+    share_report& r = report ? *report : ignored;
+    if (!t_.usable) {
+        r.why = no_tree(t_);
+        return false;
+    }
     exvector const CM = mass_matrix();
     // Each point's force in h: κ F of its rates (F = 2 c ρ), m times its acceleration at q̈ = 0.
     std::vector<std::array<ex, 3>> f(t_.points.size());
@@ -277,8 +282,15 @@ bool point_composite::add(exvector& M, exvector& h, exvector const& M_term_by_te
         with.push_back(h[i] + Ch[i]);
         without.push_back(h[i] + h_term_by_term[i]);
     }
-    if (operations_of(m_, with) >= operations_of(m_, without)) return false;
-    if (!agree_at_random_states(m_, with, without, 0x706d6173ull)) return false;
+    r.with = operations_of(m_, with), r.without = operations_of(m_, without);
+    if (r.with >= r.without) {
+        r.why = "not smaller than the rate form term by term";
+        return false;
+    }
+    if (!agree_at_random_states(m_, with, without, 0x706d6173ull)) {
+        r.why = "disagrees with the terms summed one by one at random states";
+        return false;
+    }
     for (std::size_t k = 0; k < n_ * n_; ++k) M[k] += CM[k];
     // h to evaluate (bias_forces, forward and inverse dynamics) may take the accelerations
     // the RNEA's way where that agrees (and, mass_and_bias_from_bilinear_form decides, makes

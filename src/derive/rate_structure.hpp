@@ -23,9 +23,6 @@ std::vector<rotational_body> rotational_bodies(model const& m);
 GiNaC::exvector joint_forces(model const& m, derived const& d,
                              std::optional<point_composite::uniform_gravity> const& gravity);
 
-// Why a tree strategy does not apply where no tree was found (articulated_body.cpp).
-std::string no_tree(kinematic_tree const& t);
-
 // The rate form and the composites found in it, once per model (each search samples the
 // model's expressions): M, h and C use them, and so does M q̈ for the control API. Not
 // copyable: the composites refer to the form and to each other.

@@ -236,12 +236,18 @@ void emitter::coriolis_matrix() {
 
 } // namespace emitting
 
+method_choice mass_bias_choice_of(derived const& d) {
+    method_choice c{"mass_matrix and bias_forces", std::string(name_of(d.mass_bias.method)), d.mass_bias.rule, {}};
+    for (auto const& e : d.mass_bias.trace) c.trace.push_back({std::string(name_of(e.method)), e.operations, e.note});
+    return c;
+}
+
 std::string explain(method_choice const& c) {
     std::string out = fmt::format("{}: {} ({})\n", c.function, c.method, c.rule);
     for (auto const& e : c.trace) {
         std::string what = e.operations > 0 ? fmt::format("{} operations", e.operations) : std::string();
         if (!e.note.empty()) what += (what.empty() ? "" : "; ") + e.note;
-        if (e.operations == 0 && e.note.empty()) what = "not built";
+        if (e.operations == 0 && e.note.empty() && e.method != c.method) what = "not built";
         out += fmt::format("  {:<28}{}{}\n", e.method, what, e.method == c.method ? "  <- chosen" : "");
     }
     return out;

@@ -430,7 +430,7 @@ emitted_files emitter::run() {
         if (stack_.defines(st.name)) files.built_stack.push_back(stack_.figure(st.name));
     files.cse_seconds = cse_seconds_;
     files.forward_dynamics = fd_;
-    files.choices = {fd_choice_};
+    files.choices = {mass_bias_choice_of(d_), fd_choice_};
     if (!coriolis_choice_.function.empty()) files.choices.push_back(coriolis_choice_);
     for (auto const& st : stats_) files.operations += st.operations_after_cse;
     for (std::size_t f : grouped_) files.operations -= stats_[deferred_[f].stats_index].operations_after_cse;

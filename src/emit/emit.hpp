@@ -75,6 +75,8 @@ struct method_choice {
     };
     std::vector<entry> trace;
 };
+// How derive formed M and h (derived::mass_bias), as a choice of the same shape.
+method_choice mass_bias_choice_of(derived const& d);
 // The choice as `--explain` prints it, a line per method after a headline.
 std::string explain(method_choice const& choice);
 
