@@ -609,6 +609,20 @@ TEST(ImportStructure, OutputsAreCounted) {
     EXPECT_EQ(imp::output_count(imp::read_robot(text + "</robot>")), 31u);
 }
 
+// Keyframes (named poses) are dropped with a note, as the other elements lagc does not read.
+TEST(ImportReport, KeyframesAreLeftOutWithANote) {
+    std::string const text = "<mujoco>\n<worldbody>\n  <body name=\"a\"><joint name=\"j\"/>" + unit_inertial +
+                             "</body>\n</worldbody>\n<keyframe><key name=\"home\" qpos=\"0.3\"/></keyframe>\n</mujoco>\n";
+    auto const r = imp::read_robot(text);
+    lagc::diagnostics diags;
+    imp::report(r, text, diags);
+    std::string const out = diags.format(lagc::source_file("a.xml", text));
+    EXPECT_NE(out.find("a.xml:5:1: note: <keyframe> is ignored: its named poses are not carried into the model"),
+              std::string::npos)
+        << out;
+    EXPECT_FALSE(diags.has_errors());
+}
+
 TEST(ImportReport, MessagesAreDiagnosticsAtTheirLines) {
     std::string const text = "<mujoco>\n<worldbody>\n  <body name=\"a\"><joint name=\"j&#27;[2J\" type=\"screw\"/>" +
                              unit_inertial + "</body>\n</worldbody><actuator/></mujoco>\n";

@@ -53,6 +53,9 @@ public:
             } else if (tag == "actuator" || tag == "tendon" || tag == "equality" || tag == "contact" || tag == "sensor") {
                 v_.note(e, "<" + tag + "> is ignored: lagc models the joints' generalized forces as inputs (" +
                                (tag == "equality" ? "write couplings as constraints in the .lag" : "add what you need to the .lag") + ")");
+            } else if (tag == "keyframe") {
+                v_.note(e, "<keyframe> is ignored: its named poses are not carried into the model (set q and qd from "
+                           "them yourself)");
             }
         }
         if (limits_line_) r_.note(limits_line_, "joint limits (range) are ignored: lagc models no contacts or limits");
