@@ -271,7 +271,8 @@ TEST(KinematicTree, AnArmOfHingesIsOneJointANode) {
     for (auto const& j : t.joints) EXPECT_EQ(j.kind, lagc::joint_kind::hinge) << j.coordinate;
     std::vector<int> const single = t.single_joints();
     ASSERT_EQ(single.size(), 6u);
-    for (std::size_t N = 0; N < 6; ++N) EXPECT_EQ(t.joints[static_cast<std::size_t>(single[N])].node, static_cast<int>(N));
+    // Nodes are numbered as the coordinates first move them: joint i of the chain is node i's.
+    for (std::size_t N = 0; N < 6; ++N) EXPECT_EQ(single[N], static_cast<int>(N));
     // A chain: each node's parent is the one before it, children first is the reverse.
     std::vector<std::size_t> const up = t.children_first();
     for (std::size_t k = 0; k + 1 < up.size(); ++k) EXPECT_EQ(t.nodes[up[k]].parent, static_cast<int>(up[k + 1]));

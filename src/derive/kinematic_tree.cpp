@@ -19,19 +19,6 @@ using GiNaC::exvector;
 using point_math::cross;
 using point_math::dot;
 
-namespace {
-
-std::array<ex, 3> rotate_back(exvector const& R, std::array<ex, 3> const& v) { // Rᵀ v
-    std::array<ex, 3> out;
-    for (std::size_t r = 0; r < 3; ++r) {
-        out[r] = 0;
-        for (std::size_t c = 0; c < 3; ++c) out[r] += R[c * 3 + r] * v[c];
-    }
-    return out;
-}
-
-} // namespace
-
 // A coordinate of the parentless node is a root joint where the tree is in the root body's
 // axes (its coordinates) or where that node holds several; else a hinge where it turns
 // the points, a slide where it does not.
@@ -363,7 +350,7 @@ int kinematic_tree::floating_root(exvector const& A, std::size_t nc, std::vector
     return R.empty() ? -1 : top;
 }
 
-std::array<ex, 3> kinematic_tree::in_root_axes(std::array<ex, 3> const& v) const { return rotate_back(root.R, v); }
+std::array<ex, 3> kinematic_tree::in_root_axes(std::array<ex, 3> const& v) const { return point_math::rotate(root.R, v, true); }
 
 exvector kinematic_tree::in_root_axes(exvector const& R) const {
     try {

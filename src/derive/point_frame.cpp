@@ -28,19 +28,11 @@ using GiNaC::ex;
 using GiNaC::exvector;
 
 using point_math::cross;
+using point_math::rotate;
 
 namespace {
 
 using vec3 = std::array<ex, 3>;
-
-vec3 rotate(exvector const& R, vec3 const& v, bool transpose) {
-    vec3 out;
-    for (std::size_t r = 0; r < 3; ++r) {
-        out[r] = 0;
-        for (std::size_t c = 0; c < 3; ++c) out[r] += (transpose ? R[c * 3 + r] : R[r * 3 + c]) * v[c];
-    }
-    return out;
-}
 
 // The vectors at `values` (shared parts substituted once); nothing at a pole (0/0).
 std::optional<std::vector<vec3>> at(std::vector<vec3> const& v, GiNaC::exmap const& values) {
