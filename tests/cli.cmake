@@ -398,6 +398,23 @@ foreach(case "m1,g;not linear in 'm1' and 'g' together" "m2;terms free of the pa
   endif()
 endforeach()
 
+# --functions: the functions asked for and those they call, nothing else; a name no API
+# function has is a usage error (2), one this model has not an error (1), no file written.
+run(rc out err models/cart_pendulum.lag -o - --functions rk4_step)
+if(NOT (rc EQUAL 0 AND out MATCHES "int rk4_step\\(" AND out MATCHES "int forward_dynamics\\("
+        AND NOT out MATCHES "void mass_matrix\\(" AND NOT out MATCHES "int linearization\\("))
+  fail("--functions rk4_step holds rk4_step and forward_dynamics only (${rc}): ${err}")
+endif()
+run(rc out err models/cart_pendulum.lag -o - --functions forward_dyamics)
+if(NOT (rc EQUAL 2 AND err MATCHES "no API function is called 'forward_dyamics'"))
+  fail("--functions with a misspelt name: a usage error (${rc}): ${err}")
+endif()
+file(REMOVE ${WORK_DIR}/no_constraints.cpp)
+run(rc out err models/cart_pendulum.lag -o ${WORK_DIR}/no_constraints.cpp --functions mass_matrix,constraint_jacobian)
+if(NOT (rc EQUAL 1 AND err MATCHES "has no function 'constraint_jacobian'" AND NOT EXISTS ${WORK_DIR}/no_constraints.cpp))
+  fail("--functions with a function the model has not: an error, no file (${rc}): ${err}")
+endif()
+
 # --inertial-parameters: linear writes a robot file's bodies by m, m*c and the inertia about
 # their frames (checked for its dynamics in test_regressor); a wrong form, or the option on a
 # .lag model, is a usage error.

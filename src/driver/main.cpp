@@ -5,6 +5,7 @@
 #include "common/cxx_names.hpp"
 #include "driver/output_files.hpp"
 #include "driver/progress.hpp"
+#include "emit/function_set.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -63,6 +64,8 @@ char const* const usage_text =
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
     "  --max-outputs N   the most position outputs a robot file may give its model (one per\n"
     "                    site and per moving URDF link); default 1000\n"
+    "  --functions a,b,c  only these API functions, with those they call (e.g.\n"
+    "                    forward_dynamics,rk4_step for firmware); default: all\n"
     "  --regressor-parameters a,b,c  the parameters inverse_dynamics_regressor's columns stand\n"
     "                    for (checked: tau must be linear in them); none: no regressor;\n"
     "                    default: the parameters tau is linear in, found by lagc\n"
@@ -157,17 +160,30 @@ std::optional<numeric_limit> numeric_option(std::string const& a, lagc::compile_
     return std::nullopt;
 }
 
-// --regressor-parameters a,b,c (or none).
-std::optional<int> regressor_names(std::string const& list, lagc::compile_options& o) {
-    std::vector<std::string> names;
+// A list a,b,c of names (--regressor-parameters, --functions; `none` for no name).
+std::optional<int> name_list(std::string const& option, std::string const& list, std::vector<std::string>& names) {
+    names.clear();
     if (list != "none")
         for (std::size_t at = 0; at <= list.size();) {
             std::size_t const comma = std::min(list.find(',', at), list.size());
-            if (comma == at) return usage_error("--regressor-parameters has an empty name in '" + list + "'");
+            if (comma == at) return usage_error(option + " has an empty name in '" + list + "'");
             names.push_back(list.substr(at, comma - at));
             at = comma + 1;
         }
-    o.regressor = names;
+    return std::nullopt;
+}
+
+// --functions a,b,c: API functions by name (those they call come along).
+std::optional<int> function_names(std::string const& list, lagc::compile_options& o) {
+    if (list == "none") return usage_error("--functions needs at least one function's name");
+    if (auto bad = name_list("--functions", list, o.emit.functions)) return bad;
+    for (auto const& name : o.emit.functions)
+        if (!lagc::may_name_function(name)) {
+            std::string names;
+            for (auto f : lagc::api_function_names()) names += std::string(names.empty() ? "" : ", ") + std::string(f);
+            return usage_error("--functions: no API function is called '" + name + "' (the API: " + names +
+                               ", output_NAME[_jacobian|_drift])");
+        }
     return std::nullopt;
 }
 
@@ -221,7 +237,12 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
                                ", not '" + v + "'");
     } else if (a == "--regressor-parameters") {
         if (!value() || !*v) return usage_error("--regressor-parameters needs parameter names, a,b,c (or none)");
-        if (auto bad = regressor_names(v, o)) return bad;
+        std::vector<std::string> names;
+        if (auto bad = name_list("--regressor-parameters", v, names)) return bad;
+        o.regressor = names;
+    } else if (a == "--functions") {
+        if (!value() || !*v) return usage_error("--functions needs API functions' names, a,b,c");
+        if (auto bad = function_names(v, o)) return bad;
     } else if (a == "--max-outputs") {
         if (!value() || !number_argument(v, 1, 1000000, cl.max_outputs))
             return usage_error("--max-outputs takes a number from 1 to 1000000, not '" + std::string(v ? v : "") + "'");

@@ -178,6 +178,7 @@ void emitter::integrators() {
                                                                {"t_half", time_argument(m_.uses_time, " + dt / 2")},
                                                                {"t_full", time_argument(m_.uses_time, " + dt")}};
     for (char const* name : {"rk4_step", "symplectic_euler_step"}) {
+        if (!wanted(name)) continue;
         out_.declare("int", name, args, text(std::string("comments.tpl#") + name));
         out_.define("int", name, args, used, text(std::string("control.tpl#") + name, values), "",
                     cxx_printer::place::api);
@@ -196,8 +197,11 @@ void emitter::integrators() {
     auto radau_step = radau, radau_jacobian = radau;
     radau_step.push_back({"on_convergence", text("control.tpl#radau_step_done", radau)});
     radau_jacobian.push_back({"on_convergence", text("control.tpl#radau_step_jacobian_done", radau)});
-    out_.declare("int", "radau_step", args, text("comments.tpl#radau_step"));
-    out_.define("int", "radau_step", args, used, text("control.tpl#radau_step", radau_step), "", cxx_printer::place::api);
+    if (wanted("radau_step")) {
+        out_.declare("int", "radau_step", args, text("comments.tpl#radau_step"));
+        out_.define("int", "radau_step", args, used, text("control.tpl#radau_step", radau_step), "",
+                    cxx_printer::place::api);
+    }
     // The steps with their exact Jacobians (for multiple shooting and discrete-time LQR).
     auto jacobian_args = with_output(with_output(args, "Ad"), "Bd");
     std::vector<std::string> const jacobian_used = {"t", "x", "u", "p", "dt", "Ad", "Bd"};
@@ -206,14 +210,18 @@ void emitter::integrators() {
     values.push_back({"t_stage", m_.uses_time ? "t + c[s], " : ""});
     for (std::string const name : {"rk4_step", "symplectic_euler_step"}) {
         std::string const full = name + "_jacobian";
+        if (!wanted(full)) continue;
         out_.declare("int", full, jacobian_args, text("comments.tpl#" + full));
         out_.define("int", full, jacobian_args, jacobian_used, text("control.tpl#" + full, values), "",
                     cxx_printer::place::api);
     }
     // The implicit step's: its Newton iteration as radau_step's, then the sensitivities.
-    out_.declare("int", "radau_step_jacobian", jacobian_args, text("comments.tpl#radau_step_jacobian"));
-    out_.define("int", "radau_step_jacobian", jacobian_args, jacobian_used, text("control.tpl#radau_step", radau_jacobian),
-                "", cxx_printer::place::api);
+    if (wanted("radau_step_jacobian")) {
+        out_.declare("int", "radau_step_jacobian", jacobian_args, text("comments.tpl#radau_step_jacobian"));
+        out_.define("int", "radau_step_jacobian", jacobian_args, jacobian_used,
+                    text("control.tpl#radau_step", radau_jacobian), "", cxx_printer::place::api);
+    }
+    if (!wanted("zoh_discretization")) return;
     // The exact discretisation of the continuous-time linearization.
     std::vector<cxx_argument> zoh_args = {{"A", "const " + scalar() + "*"}, {"B", "const " + scalar() + "*"}, {"dt", scalar()}};
     zoh_args = with_output(with_output(zoh_args, "Ad"), "Bd");

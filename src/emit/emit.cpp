@@ -2,6 +2,7 @@
 // dynamics: dynamics.cpp), framed by a cxx_printer. A pure function of its inputs,
 // which is what makes golden files work.
 #include "emit/emitter.hpp"
+#include "emit/function_set.hpp"
 
 #include "builtins.hpp"
 
@@ -32,7 +33,8 @@ emitter::emitter(model const& m, derived const& d, emit_options const& o)
       dialect_(o.c_output ? dialect::c99(m.name, o.scalar) : dialect::cxx(m.name, o.templated ? "T" : o.scalar)),
       stack_(d.nq, d.nu, d.nc, d.holonomic_rows, o.scalar == "float" ? 4 : 8, o.reduce_angles),
       out_(std::string(o.templated ? "template <class T>\n" : "") + (o.header_only || o.templated ? "inline " : ""),
-           &stack_) {
+           &stack_),
+      wanted_(functions_needed(o.functions, d.nc > 0)) {
     auto add = [&](GiNaC::symbol const& s, std::string spelled, std::string arg) {
         symbols_[s.get_name()] = {std::move(spelled), std::move(arg)};
     };
@@ -220,24 +222,37 @@ void emitter::energies() {
         write_function(build(name, {{target, exvector{e}}}), args, text("comments.tpl#" + name), cxx_printer::place::api,
                        scalar());
     };
-    scalar_function("kinetic_energy", inputs({"q", "qd", "p"}), d_.kinetic_energy);
-    if (d_.kinetic_from_mass) {
+    if (wanted("kinetic_energy")) scalar_function("kinetic_energy", inputs({"q", "qd", "p"}), d_.kinetic_energy);
+    if (wanted("kinetic_energy") && d_.kinetic_from_mass) {
         deferred_function& d = deferred_.back();
         d.shared_form = [this, target] {
             return build("kinetic_energy", {{target, exvector{*d_.kinetic_from_mass}}}, "from the mass matrix");
         };
         d.shared_form_above = 4 * (d_.nq * d_.nq + 3 * d_.nq);
     }
-    scalar_function("potential_energy", inputs({"q", "p"}), d_.potential_energy);
+    if (wanted("potential_energy")) scalar_function("potential_energy", inputs({"q", "p"}), d_.potential_energy);
 }
 
 // Residuals, A, the index-1 system [[M, Aᵀ], [A, 0]] [q̈; λ] = [Q − h; r], and A with r
 // together for forward_dynamics.
 void emitter::constraint_functions() {
-    std::size_t const n = d_.nq, nc = d_.nc, N = n + nc;
+    std::size_t const nc = d_.nc;
     if (nc == 0) return;
-    array_function("constraint_residuals", with_output(inputs({"q", "qd", "p"}), "c"), entries("c", d_.constraint_residuals));
-    array_function("constraint_jacobian", with_output(inputs({"q", "p"}), "A"), entries("A", d_.constraint_jacobian));
+    if (wanted("constraint_residuals"))
+        array_function("constraint_residuals", with_output(inputs({"q", "qd", "p"}), "c"), entries("c", d_.constraint_residuals));
+    if (wanted("constraint_jacobian"))
+        array_function("constraint_jacobian", with_output(inputs({"q", "p"}), "A"), entries("A", d_.constraint_jacobian));
+    if (wanted("semi_implicit_system")) semi_implicit_system();
+    if (!wanted("forward_dynamics") || candidate_solves_constraints()) return; // forward_dynamics' own terms (choose.cpp)
+    std::vector<std::pair<std::string, ex>> ar = entries("A", d_.constraint_jacobian);
+    for (std::size_t k = 0; k < nc; ++k) ar.push_back({"r[" + std::to_string(k) + "]", d_.constraint_rhs[k]});
+    write_function(build("constraint_terms", ar), with_output(with_output(inputs({"q", "qd", "p"}), "A"), "r"),
+                   text("comments.tpl#constraint_terms"), cxx_printer::place::helper);
+}
+
+// The index-1 system [[M, Aᵀ], [A, 0]] [q̈; λ] = [Q − h; r].
+void emitter::semi_implicit_system() {
+    std::size_t const n = d_.nq, nc = d_.nc, N = n + nc;
     std::vector<std::pair<std::string, ex>> combined;
     for (std::size_t i = 0; i < N; ++i)
         for (std::size_t j = 0; j < N; ++j) {
@@ -251,11 +266,16 @@ void emitter::constraint_functions() {
         combined.push_back({"rhs[" + std::to_string(i) + "]", d_.generalized_forces[i] - d_.bias[i]});
     for (std::size_t k = 0; k < nc; ++k) combined.push_back({"rhs[" + std::to_string(n + k) + "]", d_.constraint_rhs[k]});
     array_function("semi_implicit_system", with_output(with_output(inputs({"q", "qd", "u", "p"}), "K"), "rhs"), combined);
-    if (candidate_solves_constraints()) return; // forward_dynamics' own terms (choose.cpp)
-    std::vector<std::pair<std::string, ex>> ar = entries("A", d_.constraint_jacobian);
-    for (std::size_t k = 0; k < nc; ++k) ar.push_back({"r[" + std::to_string(k) + "]", d_.constraint_rhs[k]});
-    write_function(build("constraint_terms", ar), with_output(with_output(inputs({"q", "qd", "p"}), "A"), "r"),
-                   text("comments.tpl#constraint_terms"), cxx_printer::place::helper);
+}
+
+// --functions: each name asked for is a function of this model's file.
+void emitter::check_functions_asked() const {
+    auto const& api = out_.api();
+    for (auto const& name : o_.functions)
+        if (std::none_of(api.begin(), api.end(), [&](auto const& f) { return f.name == name; }))
+            throw std::runtime_error("--functions: model '" + m_.name + "' has no function '" + name +
+                                     "' (constraint functions need constraints, output_ functions outputs, "
+                                     "the regressor parameters it is linear in)");
 }
 
 // ---- the files --------------------------------------------------------------------------
@@ -385,26 +405,30 @@ void emitter::common_helpers() {
 
 emitted_files emitter::run() {
     common_helpers();
-    mass_matrix();
-    coriolis_matrix();
-    potential_gradient();
-    bias_forces();
-    generalized_forces();
+    auto write = [&](char const* name, void (emitter::*function)()) {
+        if (wanted(name)) (this->*function)();
+    };
+    write("mass_matrix", &emitter::mass_matrix);
+    write("coriolis_matrix", &emitter::coriolis_matrix);
+    write("potential_gradient", &emitter::potential_gradient);
+    write("bias_forces", &emitter::bias_forces);
+    write("generalized_forces", &emitter::generalized_forces);
     energies();
     // Before the first function whose form depends on it (constraint_terms is not written
     // where the chosen candidate solves the constraints itself).
-    choose_forward_dynamics();
+    write("forward_dynamics", &emitter::choose_forward_dynamics);
     constraint_functions();
-    forward_dynamics();
-    state_derivative();
-    linearization();
-    inverse_dynamics();
-    regressor();
-    input_matrix();
+    write("forward_dynamics", &emitter::forward_dynamics);
+    write("state_derivative", &emitter::state_derivative);
+    write("linearization", &emitter::linearization);
+    write("inverse_dynamics", &emitter::inverse_dynamics);
+    write("inverse_dynamics_regressor", &emitter::regressor);
+    write("input_matrix", &emitter::input_matrix);
     integrators();
     constraint_state_functions();
     outputs();
     write_deferred();
+    check_functions_asked();
     std::vector<stack_figure> figures;
     for (auto const& f : out_.api()) figures.push_back(stack_.figure(f.name));
     std::vector<std::pair<std::string, std::string>> common = {

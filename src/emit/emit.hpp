@@ -35,6 +35,9 @@ struct emit_options {
             if (w == name) return true;
         return false;
     }
+    // --functions: the API functions the file holds, with those they call (emit/function_set.cpp);
+    // empty: all of them.
+    std::vector<std::string> functions;
     bool fold_parameters = false;        // --fold-parameters: parameters replaced by their defaults
     std::size_t max_operations = 1000000; // --max-operations: the largest generated function, before CSE rewrites
     // --target mcu: the source refuses to compile where sqrt would set errno (GCC and Clang

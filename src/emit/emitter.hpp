@@ -14,6 +14,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <set>
 #include <optional>
 #include <memory>
 
@@ -90,6 +91,9 @@ private:
     cxx_printer out_;
     std::vector<function_stats> stats_;
     double cse_seconds_ = 0;
+    // --functions: the API functions this file holds (empty: all); wanted(name) asks.
+    std::set<std::string> wanted_;
+    bool wanted(std::string const& name) const { return wanted_.empty() || wanted_.count(name) > 0; }
 
     // -- the API, one function each (emit.cpp) --------------------------------
     void mass_matrix();
@@ -99,7 +103,9 @@ private:
     void generalized_forces();
     void energies();
     void constraint_functions();
+    void semi_implicit_system();
     void outputs();
+    void check_functions_asked() const;
 
     // -- forward dynamics (dynamics.cpp) ---------------------------------
     void forward_dynamics();
@@ -228,9 +234,10 @@ private:
     // [t,] x, u, p: the state as one array (in place for the integrators).
     std::vector<cxx_argument> state_arguments(bool in_place) const;
     // What goes before a helper function: "template <class T>\ninline ", "inline ", or
-    // "static " in a .cpp file (internal linkage, see cxx_printer::define).
+    // "static " in a .cpp file (internal linkage, see cxx_printer::define); "static inline "
+    // with --functions, where a helper written for several functions may have no caller.
     std::string helper_linkage() const {
-        if (!o_.templated && !o_.header_only) return "static ";
+        if (!o_.templated && !o_.header_only) return o_.functions.empty() ? "static " : "static inline ";
         return std::string(o_.templated ? "template <class T>\n" : "") + "inline ";
     }
 

@@ -72,21 +72,28 @@ void emitter::outputs() {
         std::string const name = "output_" + out.name;
         std::string const shape = out.val.describe() + (out.val.shape == value::kind::matrix ? ", row-major" : "");
         auto args = with_output(out.reads_inputs ? inputs({"q", "qd", "u", "p"}) : inputs({"q", "qd", "p"}), "out");
-        write_function(build(name, entries("out", exvector(out.val.elems.begin(), out.val.elems.end()))), args,
-                       text("comments.tpl#output", {{"name", out.name}, {"shape", shape}}), cxx_printer::place::api);
+        if (wanted(name))
+            write_function(build(name, entries("out", exvector(out.val.elems.begin(), out.val.elems.end()))), args,
+                           text("comments.tpl#output", {{"name", out.name}, {"shape", shape}}), cxx_printer::place::api);
         derived::output_derivatives const& o = d_.outputs[k];
         if (o.jacobian.empty()) continue;
         std::string const size = std::to_string(out.val.size());
-        write_function(build(name + "_jacobian", entries("J", o.jacobian)), with_output(inputs({"q", "p"}), "J"),
-                       text("comments.tpl#output_jacobian", {{"name", out.name}, {"size", size}}), cxx_printer::place::api);
-        write_function(build(name + "_drift", entries("a", o.drift)), with_output(inputs({"q", "qd", "p"}), "a"),
-                       text("comments.tpl#output_drift", {{"name", out.name}, {"size", size}}), cxx_printer::place::api);
+        if (wanted(name + "_jacobian"))
+            write_function(build(name + "_jacobian", entries("J", o.jacobian)), with_output(inputs({"q", "p"}), "J"),
+                           text("comments.tpl#output_jacobian", {{"name", out.name}, {"size", size}}),
+                           cxx_printer::place::api);
+        if (wanted(name + "_drift"))
+            write_function(build(name + "_drift", entries("a", o.drift)), with_output(inputs({"q", "qd", "p"}), "a"),
+                           text("comments.tpl#output_drift", {{"name", out.name}, {"size", size}}),
+                           cxx_printer::place::api);
     }
 }
 
 void emitter::constraint_state_functions() {
     if (d_.nc == 0) return;
-    array_function("constraint_velocity", with_output(inputs({"q", "qd", "p"}), "v"), entries("v", d_.constraint_velocity));
+    if (wanted("constraint_velocity"))
+        array_function("constraint_velocity", with_output(inputs({"q", "qd", "p"}), "v"), entries("v", d_.constraint_velocity));
+    if (!wanted("project_state")) return;
     factorisation const mf = mass_factorisation();
     // project_onto_rows with forward_dynamics' solve, and its twin with the loop one.
     auto project_onto_rows = [&](std::string const& name, std::string const& solve, char const* factorised) {
