@@ -42,6 +42,10 @@ echo "Exact Jacobians of the RK4 step against finite differences of it (bench/st
 echo
 "$PY" bench/step_jacobian.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/step_jacobian"
 echo
+echo "The implicit step, its exact Jacobian and a dual-number derivative (bench/radau_jacobian.py):"
+echo
+"$PY" bench/radau_jacobian.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/radau_jacobian"
+echo
 "$PY" bench/project_state.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/project_state"
 echo
 echo "Orientation forms: quaternion against rotation matrix, free body and tethered kite (bench/orientation_forms.py):"

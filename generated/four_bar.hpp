@@ -18,7 +18,7 @@ namespace four_bar {
 inline constexpr int nq = 3, nu = 1, nc = 2;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xf0cbec5e32e8b6b0ull;
+inline constexpr unsigned long long pair_stamp = 0x9f90ef1785a1b138ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in

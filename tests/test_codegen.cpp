@@ -380,7 +380,7 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"control.tpl#symplectic_euler_step", {"scalar", "t", "detail", "null"}},
         {"control.tpl#radau_step", {"scalar", "math", "zero", "one", "t", "t_stage", "five_twelfths", "minus_one_twelfth",
                                      "three_quarters", "one_quarter", "tolerance", "constants", "detail", "end_constants", "mf",
-                                     "on_convergence"}},
+                                     "on_convergence", "one_tenth"}},
         {"control.tpl#radau_step_done", {"detail"}},
         {"control.tpl#radau_step_jacobian_done", {"scalar", "math", "zero", "one", "t_stage", "constants", "detail",
                                                   "end_constants", "mf"}},

@@ -734,58 +734,71 @@ LAGC_NOINLINE static int radau_step(double* x, const double* u, const rolling_wh
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
-    // by Newton's method on the exact Jacobian dG/dZ = I - dt (a (x) I) diag(J1, J2), J_s
-    // linearization's A at x + Z_s, from the explicit Euler guess Z_s = c_s dt f(x); then
-    // x+ = x + Z2 (the method is stiffly accurate). Converged when a Newton correction is
-    // below 1e-10 (1 + |x| + |Z|) (max norms) within 12 iterations, else 5; x is written only
-    // when it converged and every entry is finite.
+    // from the explicit Euler guess Z_s = c_s dt f(x), by Newton's method with the matrix
+    // I - dt (a (x) I) diag(J1, J2) factored once and kept while it converges fast: first
+    // with J1 = J2 = linearization's A at x, then, wherever a correction is more than a
+    // tenth of the one before, J_s = A at x + Z_s (the exact Newton matrix), factored again.
+    // Then x+ = x + Z2 (the method is stiffly accurate). Converged when a correction is below
+    // 1e-10 (1 + |x| + |Z|) (max norms) within 16 iterations, else 5; x is written only when
+    // it converged and every entry is finite.
     if (!is_finite(dt)) return 3;
     enum { n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1 };
     const double a[2][2] = {{(5.0 / 12.0) * dt, (-1.0 / 12.0) * dt}, {0.75 * dt, 0.25 * dt}};
     const double c[2] = {dt / 3, dt};
     double Z[N], F[N], G[N], J[N * N], A[2][n * n], B[n * m], y[n];
+    int pivots[N];
     int status = state_derivative(x, u, p, F);
+    if (status == 0) status = linearization(x, x + nq, u, p, A[0], B);
     if (status != 0) return status;
-    double size_x = 0.0;
+    double size_x = 0.0, last = 0.0;
     for (int i = 0; i < n; ++i) {
         Z[i] = c[0] * F[i], Z[n + i] = c[1] * F[i];
         size_x = fmax(size_x, fabs(x[i]));
     }
-    for (int iteration = 0; iteration < 12; ++iteration) {
+    for (int i = 0; i < n * n; ++i) A[1][i] = A[0][i];
+    int refactor = 1;
+    for (int iteration = 0; iteration < 16; ++iteration) {
         for (int s = 0; s < 2; ++s) {
             for (int i = 0; i < n; ++i) y[i] = x[i] + Z[s * n + i];
             status = state_derivative(y, u, p, F + s * n);
-            if (status == 0) status = linearization(y, y + nq, u, p, A[s], B);
+            if (status == 0 && refactor && iteration > 0) status = linearization(y, y + nq, u, p, A[s], B);
             if (status != 0) return status;
         }
         for (int s = 0; s < 2; ++s)
-            for (int i = 0; i < n; ++i) {
-                G[s * n + i] = -(Z[s * n + i] - a[s][0] * F[i] - a[s][1] * F[n + i]);
-                for (int r = 0; r < 2; ++r)
-                    for (int j = 0; j < n; ++j)
-                        J[(s * n + i) * N + r * n + j] = (s == r && i == j ? 1.0 : 0.0) - a[s][r] * A[r][i * n + j];
-            }
-        // J dZ = G by Gaussian elimination with partial pivoting (J is overwritten).
-        for (int k = 0; k < N; ++k) {
-            int pivot = k;
-            for (int i = k + 1; i < N; ++i)
-                if (fabs(J[i * N + k]) > fabs(J[pivot * N + k])) pivot = i;
-            if (!(J[pivot * N + k] != 0.0)) return 5;
-            if (pivot != k) {
-                for (int j = 0; j < N; ++j) {
-                    const double swap = J[k * N + j];
-                    J[k * N + j] = J[pivot * N + j], J[pivot * N + j] = swap;
+            for (int i = 0; i < n; ++i) G[s * n + i] = -(Z[s * n + i] - a[s][0] * F[i] - a[s][1] * F[n + i]);
+        if (refactor) {
+            // J = L U with partial pivoting (pivots[k]: the row swapped with k), in place.
+            for (int s = 0; s < 2; ++s)
+                for (int i = 0; i < n; ++i)
+                    for (int r = 0; r < 2; ++r)
+                        for (int j = 0; j < n; ++j)
+                            J[(s * n + i) * N + r * n + j] = (s == r && i == j ? 1.0 : 0.0) - a[s][r] * A[r][i * n + j];
+            for (int k = 0; k < N; ++k) {
+                int pivot = k;
+                for (int i = k + 1; i < N; ++i)
+                    if (fabs(J[i * N + k]) > fabs(J[pivot * N + k])) pivot = i;
+                if (!(J[pivot * N + k] != 0.0)) return 5;
+                pivots[k] = pivot;
+                if (pivot != k)
+                    for (int j = 0; j < N; ++j) {
+                        const double swap = J[k * N + j];
+                        J[k * N + j] = J[pivot * N + j], J[pivot * N + j] = swap;
+                    }
+                for (int i = k + 1; i < N; ++i) {
+                    const double f = J[i * N + k] / J[k * N + k];
+                    J[i * N + k] = f;
+                    if (f == 0.0) continue;
+                    for (int j = k + 1; j < N; ++j) J[i * N + j] -= f * J[k * N + j];
                 }
-                const double swap = G[k];
-                G[k] = G[pivot], G[pivot] = swap;
-            }
-            for (int i = k + 1; i < N; ++i) {
-                const double f = J[i * N + k] / J[k * N + k];
-                if (f == 0.0) continue;
-                for (int j = k; j < N; ++j) J[i * N + j] -= f * J[k * N + j];
-                G[i] -= f * G[k];
             }
         }
+        // J dZ = G: the row swaps, then L forward and U backward.
+        for (int k = 0; k < N; ++k) {
+            const double swap = G[k];
+            G[k] = G[pivots[k]], G[pivots[k]] = swap;
+        }
+        for (int k = 0; k < N; ++k)
+            for (int i = k + 1; i < N; ++i) G[i] -= J[i * N + k] * G[k];
         double correction = 0.0, size_z = 0.0;
         for (int k = N - 1; k >= 0; --k) {
             double v = G[k];
@@ -806,6 +819,8 @@ LAGC_NOINLINE static int radau_step(double* x, const double* u, const rolling_wh
             for (int i = 0; i < n; ++i) x[i] = y[i];
             return 0;
         }
+        refactor = iteration > 0 && correction > 0.1 * last;
+        last = correction;
     }
     return 5;
 }
@@ -916,58 +931,71 @@ LAGC_NOINLINE static int radau_step_jacobian(double* x, const double* u, const r
     // The 2-stage Radau IIA method (order 3, L-stable: stiff modes are damped, not
     // amplified, at any dt). Stage increments Z = [Z1; Z2] (stages at c = 1/3, 1) solve
     //   G(Z) = Z - dt (a (x) I) [f(x + Z1); f(x + Z2)] = 0,  a = [[5/12, -1/12], [3/4, 1/4]],
-    // by Newton's method on the exact Jacobian dG/dZ = I - dt (a (x) I) diag(J1, J2), J_s
-    // linearization's A at x + Z_s, from the explicit Euler guess Z_s = c_s dt f(x); then
-    // x+ = x + Z2 (the method is stiffly accurate). Converged when a Newton correction is
-    // below 1e-10 (1 + |x| + |Z|) (max norms) within 12 iterations, else 5; x is written only
-    // when it converged and every entry is finite.
+    // from the explicit Euler guess Z_s = c_s dt f(x), by Newton's method with the matrix
+    // I - dt (a (x) I) diag(J1, J2) factored once and kept while it converges fast: first
+    // with J1 = J2 = linearization's A at x, then, wherever a correction is more than a
+    // tenth of the one before, J_s = A at x + Z_s (the exact Newton matrix), factored again.
+    // Then x+ = x + Z2 (the method is stiffly accurate). Converged when a correction is below
+    // 1e-10 (1 + |x| + |Z|) (max norms) within 16 iterations, else 5; x is written only when
+    // it converged and every entry is finite.
     if (!is_finite(dt)) return 3;
     enum { n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1 };
     const double a[2][2] = {{(5.0 / 12.0) * dt, (-1.0 / 12.0) * dt}, {0.75 * dt, 0.25 * dt}};
     const double c[2] = {dt / 3, dt};
     double Z[N], F[N], G[N], J[N * N], A[2][n * n], B[n * m], y[n];
+    int pivots[N];
     int status = state_derivative(x, u, p, F);
+    if (status == 0) status = linearization(x, x + nq, u, p, A[0], B);
     if (status != 0) return status;
-    double size_x = 0.0;
+    double size_x = 0.0, last = 0.0;
     for (int i = 0; i < n; ++i) {
         Z[i] = c[0] * F[i], Z[n + i] = c[1] * F[i];
         size_x = fmax(size_x, fabs(x[i]));
     }
-    for (int iteration = 0; iteration < 12; ++iteration) {
+    for (int i = 0; i < n * n; ++i) A[1][i] = A[0][i];
+    int refactor = 1;
+    for (int iteration = 0; iteration < 16; ++iteration) {
         for (int s = 0; s < 2; ++s) {
             for (int i = 0; i < n; ++i) y[i] = x[i] + Z[s * n + i];
             status = state_derivative(y, u, p, F + s * n);
-            if (status == 0) status = linearization(y, y + nq, u, p, A[s], B);
+            if (status == 0 && refactor && iteration > 0) status = linearization(y, y + nq, u, p, A[s], B);
             if (status != 0) return status;
         }
         for (int s = 0; s < 2; ++s)
-            for (int i = 0; i < n; ++i) {
-                G[s * n + i] = -(Z[s * n + i] - a[s][0] * F[i] - a[s][1] * F[n + i]);
-                for (int r = 0; r < 2; ++r)
-                    for (int j = 0; j < n; ++j)
-                        J[(s * n + i) * N + r * n + j] = (s == r && i == j ? 1.0 : 0.0) - a[s][r] * A[r][i * n + j];
-            }
-        // J dZ = G by Gaussian elimination with partial pivoting (J is overwritten).
-        for (int k = 0; k < N; ++k) {
-            int pivot = k;
-            for (int i = k + 1; i < N; ++i)
-                if (fabs(J[i * N + k]) > fabs(J[pivot * N + k])) pivot = i;
-            if (!(J[pivot * N + k] != 0.0)) return 5;
-            if (pivot != k) {
-                for (int j = 0; j < N; ++j) {
-                    const double swap = J[k * N + j];
-                    J[k * N + j] = J[pivot * N + j], J[pivot * N + j] = swap;
+            for (int i = 0; i < n; ++i) G[s * n + i] = -(Z[s * n + i] - a[s][0] * F[i] - a[s][1] * F[n + i]);
+        if (refactor) {
+            // J = L U with partial pivoting (pivots[k]: the row swapped with k), in place.
+            for (int s = 0; s < 2; ++s)
+                for (int i = 0; i < n; ++i)
+                    for (int r = 0; r < 2; ++r)
+                        for (int j = 0; j < n; ++j)
+                            J[(s * n + i) * N + r * n + j] = (s == r && i == j ? 1.0 : 0.0) - a[s][r] * A[r][i * n + j];
+            for (int k = 0; k < N; ++k) {
+                int pivot = k;
+                for (int i = k + 1; i < N; ++i)
+                    if (fabs(J[i * N + k]) > fabs(J[pivot * N + k])) pivot = i;
+                if (!(J[pivot * N + k] != 0.0)) return 5;
+                pivots[k] = pivot;
+                if (pivot != k)
+                    for (int j = 0; j < N; ++j) {
+                        const double swap = J[k * N + j];
+                        J[k * N + j] = J[pivot * N + j], J[pivot * N + j] = swap;
+                    }
+                for (int i = k + 1; i < N; ++i) {
+                    const double f = J[i * N + k] / J[k * N + k];
+                    J[i * N + k] = f;
+                    if (f == 0.0) continue;
+                    for (int j = k + 1; j < N; ++j) J[i * N + j] -= f * J[k * N + j];
                 }
-                const double swap = G[k];
-                G[k] = G[pivot], G[pivot] = swap;
-            }
-            for (int i = k + 1; i < N; ++i) {
-                const double f = J[i * N + k] / J[k * N + k];
-                if (f == 0.0) continue;
-                for (int j = k; j < N; ++j) J[i * N + j] -= f * J[k * N + j];
-                G[i] -= f * G[k];
             }
         }
+        // J dZ = G: the row swaps, then L forward and U backward.
+        for (int k = 0; k < N; ++k) {
+            const double swap = G[k];
+            G[k] = G[pivots[k]], G[pivots[k]] = swap;
+        }
+        for (int k = 0; k < N; ++k)
+            for (int i = k + 1; i < N; ++i) G[i] -= J[i * N + k] * G[k];
         double correction = 0.0, size_z = 0.0;
         for (int k = N - 1; k >= 0; --k) {
             double v = G[k];
@@ -1043,6 +1071,8 @@ LAGC_NOINLINE static int radau_step_jacobian(double* x, const double* u, const r
             }
             return 0;
         }
+        refactor = iteration > 0 && correction > 0.1 * last;
+        last = correction;
     }
     return 5;
 }

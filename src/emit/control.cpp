@@ -194,6 +194,7 @@ void emitter::integrators() {
     radau.push_back({"three_quarters", f ? "0.75f" : "0.75"});
     radau.push_back({"one_quarter", f ? "0.25f" : "0.25"});
     radau.push_back({"tolerance", f ? "1e-5f" : "1e-10"});
+    radau.push_back({"one_tenth", f ? "0.1f" : "0.1"});
     auto radau_step = radau, radau_jacobian = radau;
     radau_step.push_back({"on_convergence", text("control.tpl#radau_step_done", radau)});
     radau_jacobian.push_back({"on_convergence", text("control.tpl#radau_step_jacobian_done", radau)});
