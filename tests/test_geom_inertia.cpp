@@ -121,6 +121,13 @@ TEST(GeomInertia, MuJoCosRules) {
               0.016);
     EXPECT_DOUBLE_EQ(body_of(geom + "<geom size=\"0.1\" group=\"3\"/>", "<compiler inertiagrouprange=\"0 2\"/>").mass, 8);
     EXPECT_GT(body_of(geom + "<geom size=\"0.1\" group=\"3\"/>").mass, 8);
+    // A floor and terrain in a body fixed to the world weigh nothing; a plane in a moving body is MuJoCo's error.
+    auto const world = imp::read_robot("<mujoco><worldbody><body name=\"ground\"><geom type=\"plane\" size=\"1 1 1\"/>"
+                                       "<geom type=\"hfield\" hfield=\"h\"/><body><joint/>" + geom + "</body></body></worldbody></mujoco>");
+    EXPECT_EQ(errors(world), "");
+    auto const moving = imp::read_robot("<mujoco><worldbody><body><joint/>\n<geom type=\"plane\" size=\"1 1 1\"/>" + geom +
+                                        "</body></worldbody></mujoco>");
+    EXPECT_NE(errors(moving).find("2: a plane belongs to a static body"), std::string::npos) << errors(moving);
     // A visual geom (contype 0) counts, as in MuJoCo; mass 0 leaves it out.
     EXPECT_DOUBLE_EQ(body_of(geom + "<geom size=\"0.1\" mass=\"0\" contype=\"0\" conaffinity=\"0\"/>").mass, 8);
 }

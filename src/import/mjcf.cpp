@@ -274,7 +274,7 @@ private:
                 r_.bodies[index].sites.push_back({name_of(c, site_kind, index + 1), vector(c, "pos", cls, {0, 0, 0}), c->GetLineNum()});
             } else if (tag == "frame") v_.error(c, "<frame> is not read by lagc: write its pos and quat into the bodies inside it");
         }
-        geoms_.body(e, geoms, r_.bodies[index], cls);
+        geoms_.body(e, geoms, r_, index, cls);
         for (auto const* c = e->FirstChildElement("body"); c; c = c->NextSiblingElement("body")) body(c, static_cast<int>(index), cls);
     }
 

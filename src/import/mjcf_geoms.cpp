@@ -158,6 +158,7 @@ bool mjcf_geoms::geom_size(XMLElement const* e, std::string const& cls, geom_sha
 bool mjcf_geoms::geom(XMLElement const* e, std::string const& cls, mass_properties& out) {
     std::string const type = attribute_(e, "type", cls) ? attribute_(e, "type", cls) : "sphere";
     geom_shape const shape = shape_of(type);
+    if ((shape == geom_shape::plane || shape == geom_shape::other) && !moving_) return out = {}, true; // a floor, terrain
     if (shape == geom_shape::plane) return v_.error(e, "a plane belongs to a static body (MuJoCo: \"plane only allowed in static bodies\")"), false;
     if (shape == geom_shape::other) return v_.error(e, "lagc computes no inertia for a geom of type \"" + shown(type) + "\": give the body an <inertial>"), false;
     bool shell = is_true(attribute_(e, "shellinertia", cls));
@@ -210,7 +211,12 @@ bool mjcf_geoms::geom(XMLElement const* e, std::string const& cls, mass_properti
     return true;
 }
 
-void mjcf_geoms::body(XMLElement const* e, std::vector<XMLElement const*> const& geoms, body_def& b, std::string const& cls) {
+void mjcf_geoms::body(XMLElement const* e, std::vector<XMLElement const*> const& geoms, robot_def& r, std::size_t index,
+                      std::string const& cls) {
+    body_def& b = r.bodies[index];
+    moving_ = false;
+    for (int i = static_cast<int>(index); i >= 0 && !moving_; i = r.bodies[static_cast<std::size_t>(i)].parent)
+        moving_ = !r.bodies[static_cast<std::size_t>(i)].joints.empty();
     if (rule_ == from_geoms::never || (rule_ == from_geoms::automatic && b.has_inertia)) return;
     mass_properties total;
     std::size_t count = 0;
@@ -229,7 +235,7 @@ void mjcf_geoms::body(XMLElement const* e, std::vector<XMLElement const*> const&
         else combine(total, p);
     }
     if (!ok || count == 0) return;
-    if (count > 1 && total.mass < min_value)
+    if (count > 1 && total.mass < min_value && moving_)
         return v_.error(e, "the body " + import::quoted(b.name) + "'s geoms have no mass (MuJoCo: \"body mass is too small, cannot "
                            "compute center of mass\")");
     b.has_inertia = total.mass > 0;

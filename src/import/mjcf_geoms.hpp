@@ -29,8 +29,9 @@ public:
     void assets(tinyxml2::XMLElement const* asset);
     // The body's mass distribution from its geoms where the compiler asks for it (an
     // <inertial>, read before, is kept or overridden by MuJoCo's rule).
-    void body(tinyxml2::XMLElement const* e, std::vector<tinyxml2::XMLElement const*> const& geoms, body_def& b,
-              std::string const& cls);
+    // (A body fixed to the world may hold a plane or a height field, which weigh nothing.)
+    void body(tinyxml2::XMLElement const* e, std::vector<tinyxml2::XMLElement const*> const& geoms, robot_def& r,
+              std::size_t index, std::string const& cls);
 
 private:
     enum class from_geoms { automatic, always, never };
@@ -49,6 +50,7 @@ private:
     std::string meshdir_, assetdir_;
     bool strippath_ = false;
     std::map<std::string, mesh_asset> meshes_;
+    bool moving_ = false; // the body read has a joint, or a body above it has
     std::set<std::string> broken_; // meshes whose files could not be read
 
     void mesh(tinyxml2::XMLElement const* e);
