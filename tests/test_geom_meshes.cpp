@@ -140,6 +140,13 @@ TEST(GeomMeshes, BoxInEveryFormatEqualsItsClosedForm) {
     for (std::string file : {"box_ascii.stl", "box_binary.STL", "box.obj"})
         expect_body(read(f, "<mesh name=\"m\" file=\"" + file + "\"/>", "<geom type=\"mesh\" mesh=\"m\" density=\"2700\"/>"), m,
                     {0.25, 0, 0.0625}, J, 1e-12);
+    // inertia="shell": the surface of density 1, each face a plate (by hand, as in test_geom_inertia.cpp).
+    double const axy = a * b, ayz = b * c, azx = c * a;
+    imp::mat3 const S = {2 * (axy * (b * b / 12 + c * c / 4) + ayz * (b * b + c * c) / 12 + azx * (c * c / 12 + b * b / 4)), 0, 0, 0,
+                         2 * (axy * (a * a / 12 + c * c / 4) + ayz * (c * c / 12 + a * a / 4) + azx * (a * a + c * c) / 12), 0, 0, 0,
+                         2 * (axy * (a * a + b * b) / 12 + ayz * (b * b / 12 + a * a / 4) + azx * (a * a / 12 + b * b / 4))};
+    expect_body(read(f, "<mesh name=\"m\" file=\"box.obj\" inertia=\"shell\"/>", "<geom type=\"mesh\" mesh=\"m\" density=\"1\"/>"),
+                2 * (axy + ayz + azx), {0.25, 0, 0.0625}, S, 1e-12);
     // scale: the box doubled along x and mirrored along y (faces turned back outwards).
     imp::mat3 const J2 = {2 * m * (b * b + c * c) / 12, 0, 0, 0, 2 * m * (4 * a * a + c * c) / 12, 0, 0, 0, 2 * m * (4 * a * a + b * b) / 12};
     expect_body(read(f, "<mesh name=\"m\" file=\"box.obj\" scale=\"2 -1 1\"/>", "<geom type=\"mesh\" mesh=\"m\" density=\"2700\"/>"),
