@@ -64,6 +64,7 @@ char const* const usage_text =
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
     "  --max-outputs N   the most position outputs a robot file may give its model (one per\n"
     "                    site and per moving URDF link); default 1000\n"
+    "  --allow-outside-paths  let a robot file name mesh files outside its own folder\n"
     "  --functions a,b,c  only these API functions, with those they call (e.g.\n"
     "                    forward_dynamics,rk4_step for firmware); default: all\n"
     "  --regressor-parameters a,b,c  the parameters inverse_dynamics_regressor's columns stand\n"
@@ -136,6 +137,7 @@ struct command_line {
     bool lag_output = false;          // -o NAME.lag: a robot file written as a model
     std::optional<lagc::import::inertial_form> inertia; // --inertial-parameters, when given
     std::size_t max_outputs = 1000;   // --max-outputs: a robot file's sites and links
+    bool allow_outside_paths = false; // --allow-outside-paths: a robot file's meshes anywhere
 };
 
 // The options that take a number, with its bounds.
@@ -243,6 +245,8 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
     } else if (a == "--functions") {
         if (!value() || !*v) return usage_error("--functions needs API functions' names, a,b,c");
         if (auto bad = function_names(v, o)) return bad;
+    } else if (a == "--allow-outside-paths") {
+        cl.allow_outside_paths = true;
     } else if (a == "--max-outputs") {
         if (!value() || !number_argument(v, 1, 1000000, cl.max_outputs))
             return usage_error("--max-outputs takes a number from 1 to 1000000, not '" + std::string(v ? v : "") + "'");
@@ -401,7 +405,10 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
         lagc::import::robot_def robot;
         std::string lag;
         try {
-            robot = lagc::import::read_robot(text, form);
+            lagc::import::read_options files;
+            files.folder = cl.input == "-" ? "." : std::filesystem::path(cl.input).parent_path().string();
+            files.allow_outside_paths = cl.allow_outside_paths;
+            robot = lagc::import::read_robot(text, form, files);
             // Past the limits, before a model of that size is written and checked.
             std::size_t const coordinates = lagc::import::coordinate_count(robot);
             if (coordinates > cl.options.limits.max_coordinates)
