@@ -392,20 +392,27 @@ std::string coefficient_text(model const& m, GiNaC::ex const& c) {
     return out.str();
 }
 
+// The kept, zero and other columns of a basis.
+void split(grouping& g, basis const& b, std::size_t nr) {
+    g.kept = b.kept;
+    std::sort(g.kept.begin(), g.kept.end());
+    g.zero = b.zero;
+    std::sort(g.zero.begin(), g.zero.end());
+    g.others.clear();
+    for (std::size_t c = 0; c < nr; ++c)
+        if (!std::binary_search(g.kept.begin(), g.kept.end(), c) && !std::binary_search(g.zero.begin(), g.zero.end(), c))
+            g.others.push_back(c);
+}
+
 // The grouping at θ1, its coefficients as numbers or fitted in θ, or at the defaults.
 std::optional<grouping> find_grouping(model const& m, derived const& d, y_sampler const& y, std::size_t states) {
     grouping g;
     auto const theta1 = random_theta(m, 0x746865746131ull);
     auto const W1 = y.stacked(theta1, 0x737461746531ull, states);
     bool by_body = false;
-    basis const b = greedy_basis(W1, preference(m, d.regressor, by_body));
-    g.kept = b.kept;
-    std::sort(g.kept.begin(), g.kept.end());
-    g.zero = b.zero;
-    std::sort(g.zero.begin(), g.zero.end());
-    for (std::size_t c = 0; c < d.regressor.size(); ++c)
-        if (!std::binary_search(g.kept.begin(), g.kept.end(), c) && !std::binary_search(g.zero.begin(), g.zero.end(), c))
-            g.others.push_back(c);
+    auto const order = preference(m, d.regressor, by_body);
+    basis const b = greedy_basis(W1, order);
+    split(g, b, d.regressor.size());
     auto const beta1 = betas(W1, g.kept, g.others);
     auto const beta2 = betas(y.stacked(random_theta(m, 0x746865746132ull), 0x737461746532ull, states), g.kept, g.others);
     if (!beta1 || !beta2) return std::nullopt;
@@ -436,11 +443,18 @@ std::optional<grouping> find_grouping(model const& m, derived const& d, y_sample
     // The coefficients depend on many parameters: numbers at the defaults.
     std::vector<double> defaults;
     for (auto const& p : m.parameters) defaults.push_back(p.default_value);
-    auto const at_defaults = betas(y.stacked(defaults, 0x646566ull, states), g.kept, g.others);
+    auto const W = y.stacked(defaults, 0x646566ull, states);
+    basis const at = greedy_basis(W, order);
+    split(g, at, d.regressor.size());
+    auto const at_defaults = betas(W, g.kept, g.others);
     if (!at_defaults) return std::nullopt;
+    g.beta.assign(g.others.size(), std::vector<GiNaC::ex>(g.kept.size(), 0));
     for (std::size_t o = 0; o < g.others.size(); ++o)
-        for (std::size_t k = 0; k < g.kept.size(); ++k) g.beta[o][k] = as_number((*at_defaults)[o][k]);
-    g.method += "; coefficients depend on many other parameters: numbers at their defaults (pib holds there only)";
+        for (std::size_t k = 0; k < g.kept.size(); ++k)
+            if (std::abs((*at_defaults)[o][k]) > 1e-9 * at.scale[g.others[o]] / at.scale[g.kept[k]])
+                g.beta[o][k] = as_number((*at_defaults)[o][k]);
+    g.method += "; coefficients depend on many other parameters: found at their defaults (rank " +
+                std::to_string(g.kept.size()) + " there), where alone pib holds";
     g.at_defaults = true;
     return g;
 }
