@@ -375,21 +375,46 @@ bool fit_changing(model const& m, derived const& d, y_sampler const& y, grouping
 }
 
 
-// A coefficient as the text shows it: numbers as decimals (17 digits where not exact),
-// expressions in the parameters' names as GiNaC prints them, a sum in parentheses.
-std::string coefficient_text(model const& m, GiNaC::ex const& c) {
+std::string number_text(GiNaC::numeric const& n) {
     std::ostringstream out;
-    if (GiNaC::is_exactly_a<GiNaC::numeric>(c)) {
-        GiNaC::numeric const n = GiNaC::ex_to<GiNaC::numeric>(c);
-        out.precision(n.denom() > 10000000000LL ? 17 : 12);
-        out << n.to_double();
-        return out.str();
-    }
-    GiNaC::exmap named;
-    for (std::size_t k = 0; k < m.p.size(); ++k) named[m.p[k]] = GiNaC::symbol(m.parameters[k].name);
-    GiNaC::ex const e = c.subs(named, GiNaC::subs_options::no_pattern);
-    out << (GiNaC::is_exactly_a<GiNaC::add>(e) ? "(" : "") << e << (GiNaC::is_exactly_a<GiNaC::add>(e) ? ")" : "");
+    out.precision(n.is_rational() && n.denom() > 10000000000LL ? 17 : 12);
+    out << n.to_double();
     return out.str();
+}
+
+// A coefficient as the text shows it: numbers as decimals (17 digits where not exact), a
+// polynomial in the parameters term by term in a fixed order (never GiNaC's, which changes
+// from process to process), each term's factors in the parameters' order, a sum in
+// parentheses.
+std::string coefficient_text(model const& m, GiNaC::ex const& c) {
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(c)) return number_text(GiNaC::ex_to<GiNaC::numeric>(c));
+    GiNaC::ex const e = c.expand();
+    std::vector<std::pair<std::vector<std::size_t>, std::string>> terms; // (factors, text)
+    for (std::size_t t = 0; t < (GiNaC::is_exactly_a<GiNaC::add>(e) ? e.nops() : 1); ++t) {
+        GiNaC::ex const term = GiNaC::is_exactly_a<GiNaC::add>(e) ? e.op(t) : e;
+        std::vector<std::size_t> factors;
+        GiNaC::ex rest = term;
+        for (std::size_t k = 0; k < m.p.size(); ++k) {
+            int const power = term.degree(m.p[k]);
+            for (int i = 0; i < power; ++i) factors.push_back(k);
+            rest = rest.coeff(m.p[k], power);
+        }
+        std::string text = GiNaC::is_exactly_a<GiNaC::numeric>(rest) ? number_text(GiNaC::ex_to<GiNaC::numeric>(rest)) : "?";
+        if (text == "1" || text == "-1") text.pop_back();
+        for (std::size_t i = 0; i < factors.size();) {
+            std::size_t j = i;
+            while (j < factors.size() && factors[j] == factors[i]) ++j;
+            if (!text.empty() && text != "-") text += "*";
+            text += m.parameters[factors[i]].name + (j - i > 1 ? "^" + std::to_string(j - i) : "");
+            i = j;
+        }
+        terms.push_back({factors, text.empty() ? "1" : text == "-" ? "-1" : text});
+    }
+    std::sort(terms.begin(), terms.end());
+    std::string out;
+    for (auto const& [factors, text] : terms)
+        out += out.empty() ? text : text[0] == '-' ? " - " + text.substr(1) : " + " + text;
+    return terms.size() > 1 ? "(" + out + ")" : out;
 }
 
 // The kept, zero and other columns of a basis.
