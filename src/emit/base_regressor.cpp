@@ -45,9 +45,11 @@ void emitter::base_regressor() {
     for (auto const& u : m_.u) no_inputs[u] = 0;
     std::vector<exvector> tau;
     for (auto const& row : d_.inverse_dynamics) tau.push_back(no_inputs.empty() ? row : substitute(row, no_inputs));
-    write_function(build_jacobian("inverse_dynamics_regressor_base", tau, variables, "Yb", false),
-                   with_output(inputs({"q", "qd", "qdd", "p"}), "Yb"),
-                   text("comments.tpl#inverse_dynamics_regressor_base", {{"method", wrapped("Found " + b.method + ".", "// ")}}), cxx_printer::place::api);
+    if (wanted("inverse_dynamics_regressor_base"))
+        write_function(build_jacobian("inverse_dynamics_regressor_base", tau, variables, "Yb", false),
+                       with_output(inputs({"q", "qd", "qdd", "p"}), "Yb"),
+                       text("comments.tpl#inverse_dynamics_regressor_base", {{"method", wrapped("Found " + b.method + ".", "// ")}}),
+                       cxx_printer::place::api);
     if (!wanted("base_parameters")) return;
     std::vector<std::pair<std::string, ex>> outputs;
     for (std::size_t k = 0; k < b.expressions.size(); ++k) outputs.push_back({"pib[" + std::to_string(k) + "]", b.expressions[k]});

@@ -423,7 +423,7 @@ emitted_files emitter::run() {
     write("linearization", &emitter::linearization);
     write("inverse_dynamics", &emitter::inverse_dynamics);
     write("inverse_dynamics_regressor", &emitter::regressor);
-    write("inverse_dynamics_regressor_base", &emitter::base_regressor);
+    if (wanted("inverse_dynamics_regressor_base") || wanted("base_parameters")) base_regressor();
     write("input_matrix", &emitter::input_matrix);
     integrators();
     constraint_state_functions();
