@@ -46,6 +46,13 @@ const char* const {ns}_{what}_names[{count}] = {{{names}}};
    their indices among the parameters and their names. */
 enum {{ {ns}_nr = {count} }};
 extern const int {ns}_regressor_parameters[{count}];
+@@ base_declaration
+/* The base parameters (--regressor base): {ns}_inverse_dynamics_regressor_base's columns
+   (Yb nq x {ns}_nb), the values {ns}_base_parameters writes, these combinations of
+   the parameters:
+{groupings}
+*/
+enum {{ {ns}_nb = {count} }};
 @@ regressor_definition
 const int {ns}_regressor_parameters[{count}] = {{{indices}}};
 @@ field

@@ -424,6 +424,22 @@ foreach(m ur5_like chain10_rel four_bar)
   endif()
 endforeach()
 
+# --regressor base: the base parameters, named, their groupings in --explain; base or full only;
+# a note where there is no regressor to group.
+run(rc out err models/two_link_identification.lag -o - --regressor base --explain)
+if(NOT (rc EQUAL 0 AND out MATCHES "base_parameter_names\\[nb\\] = {\"mx1R\", \"my1\", \"zz1R\""
+        AND out MATCHES "void base_parameters\\(" AND err MATCHES "zz1R += zz1 \\+ l1\\^2\\*m2"))
+  fail("--regressor base: zz1R = zz1 + l1^2*m2 in the header and --explain (${rc}): ${err}")
+endif()
+run(rc out err models/two_link_identification.lag -o - --regressor basic)
+if(NOT (rc EQUAL 2 AND err MATCHES "--regressor takes base or full"))
+  fail("--regressor basic: a usage error (${rc}): ${err}")
+endif()
+run(rc out err models/double_pendulum.lag -o - --regressor-parameters none --regressor base)
+if(NOT (rc EQUAL 0 AND err MATCHES "no base parameters \\(--regressor base\\): the model has no inverse_dynamics_regressor"))
+  fail("--regressor base without a regressor: a note (${rc}): ${err}")
+endif()
+
 # --functions: the functions asked for and those they call, nothing else; a name no API
 # function has is a usage error (2), one this model has not an error (1), no file written.
 run(rc out err models/cart_pendulum.lag -o - --functions rk4_step)

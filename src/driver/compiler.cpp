@@ -147,6 +147,11 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
     t0 = std::chrono::steady_clock::now();
     auto d = derive(*m, r.diags, static_cast<double>(options.max_derivation),
                     options.regressor ? &*options.regressor : nullptr);
+    if (d && options.emit.base_regressor) {
+        std::string why_not;
+        d->base = base_parameters(*m, *d, why_not);
+        if (!d->base) r.diags.add(severity::note, m->model_span, "no base parameters (--regressor base): " + why_not);
+    }
     r.times.derive = seconds_since(t0);
     if (!d) return r;
     if (!d->coriolis)

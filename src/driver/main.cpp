@@ -70,6 +70,8 @@ char const* const usage_text =
     "  --regressor-parameters a,b,c  the parameters inverse_dynamics_regressor's columns stand\n"
     "                    for (checked: tau must be linear in them); none: no regressor;\n"
     "                    default: the parameters tau is linear in, found by lagc\n"
+    "  --regressor base  also inverse_dynamics_regressor_base and base_parameters: the base\n"
+    "                    parameters, named and grouped (docs/generated-api.md); full: not\n"
     "  --inertial-parameters com|linear  how a robot file's bodies are written: com (default)\n"
     "                    by centre of mass and inertia about it, as in the file; linear by\n"
     "                    mass, first moments m*c and inertia about the body's frame, the\n"
@@ -242,6 +244,10 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         std::vector<std::string> names;
         if (auto bad = name_list("--regressor-parameters", v, names)) return bad;
         o.regressor = names;
+    } else if (a == "--regressor") {
+        if (!value() || (std::string(v) != "base" && std::string(v) != "full"))
+            return usage_error("--regressor takes base or full");
+        o.emit.base_regressor = std::string(v) == "base";
     } else if (a == "--functions") {
         if (!value() || !*v) return usage_error("--functions needs API functions' names, a,b,c");
         if (auto bad = function_names(v, o)) return bad;

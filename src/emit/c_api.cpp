@@ -38,6 +38,8 @@ std::string emitter::c_array_sizes(std::string const& function, std::vector<cxx_
         if (a == "A") return state_space ? 4 * nq * nq : nc * nq;
         if (a == "B") return state_space ? 2 * nq * nu : nq * nu;
         if (a == "Y") return nq * d_.regressor.size();
+        if (a == "Yb") return nq * (d_.base ? d_.base->names.size() : 0);
+        if (a == "pib") return d_.base ? d_.base->names.size() : 0;
         if (a == "Ad") return 4 * nq * nq;
         if (a == "Bd") return 2 * nq * nu;
         if (a == "out" || a == "a") return output_size;
@@ -94,6 +96,13 @@ void emitter::c_names(std::string& indices, std::string& definitions) const {
         {"names", enumerators(names, emitting::indices(names.size())).second}, {"indices", list}};
     indices += text("c_api.tpl#regressor_declaration", values) + text("c_api.tpl#names_declaration", values);
     definitions += text("c_api.tpl#regressor_definition", values) + text("c_api.tpl#names_definition", values);
+    if (!d_.base) return;
+    std::vector<std::pair<std::string, std::string>> const base = {
+        {"ns", ns}, {"what", "base_parameter"}, {"count", std::to_string(d_.base->names.size())},
+        {"names", enumerators(d_.base->names, emitting::indices(d_.base->names.size())).second},
+        {"groupings", base_groupings("   ")}};
+    indices += text("c_api.tpl#base_declaration", base) + text("c_api.tpl#names_declaration", base);
+    definitions += text("c_api.tpl#names_definition", base);
 }
 
 // The C interface's header: the parameters struct, the indices and names, every function

@@ -234,6 +234,10 @@ private:
     void linearization();
     void inverse_dynamics();
     void regressor();
+    void base_regressor(); // base_regressor.cpp
+    std::string base_groupings(std::string const& prefix) const;
+    std::string base_names() const;
+    method_choice base_choice() const;
     void input_matrix();
     void integrators();
     // [t,] x, u, p: the state as one array (in place for the integrators).
