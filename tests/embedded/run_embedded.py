@@ -236,6 +236,8 @@ def run_model(model, o, qemu, report):
                      f"{figures[function]}")
             report.setdefault((model, function), {})[cpu + " stack"] = (figures[function], measured)
             report[(model, function)][cpu + " flash"] = flash
+        if cpu == "m4":
+            stack_ratios(model, figures, api)
         if not qemu:
             continue
         out = qemu_ticks(qemu, cpu, elf)
@@ -252,6 +254,36 @@ def run_model(model, o, qemu, report):
         if cpu == "m4" and model == DOUBLE_MODEL:
             double_on_target(model, o, qemu, ticks)
         print(f"{model} {cpu}: forward_dynamics within {worst:.3f} of its tolerance at {len(states)} states")
+
+
+# Issue 52's table (docs/embedded.md#stack): ur5_like's and floating_leg's functions, float,
+# --target mcu, M4 -Os. Stated over measured (libm included) must be within 1.25, but where
+# lagc's count of live temporaries is still above GCC's (GCC reorders and keeps more in
+# registers than the written order suggests): those are held at the ratio they reached, so
+# that they can only get tighter. mass_matrix: at most 400 B stated.
+TABLE_FUNCTIONS = ("mass_matrix", "coriolis_matrix", "bias_forces", "forward_dynamics", "inverse_dynamics",
+                   "linearization", "rk4_step", "radau_step", "rk4_step_jacobian")
+RATIO_BOUND = 1.25
+RATIO_NOT_YET = {("ur5_like", "mass_matrix"): 1.56, ("ur5_like", "forward_dynamics"): 1.41,
+                 ("ur5_like", "rk4_step"): 1.41, ("ur5_like", "coriolis_matrix"): 1.26,
+                 ("floating_leg", "mass_matrix"): 1.58, ("floating_leg", "bias_forces"): 1.52,
+                 ("floating_leg", "forward_dynamics"): 1.32, ("floating_leg", "rk4_step"): 1.31,
+                 ("floating_leg", "inverse_dynamics"): 1.29}
+
+
+def stack_ratios(model, figures, api):
+    if model not in ("ur5_like", "floating_leg"):
+        return
+    within = 0
+    for function in TABLE_FUNCTIONS:
+        stated, measured = figures[function], api[function][0]
+        bound = RATIO_NOT_YET.get((model, function), RATIO_BOUND)
+        if stated > bound * measured:
+            fail(f"{model} m4: {function} stated {stated} B, {stated / measured:.2f}x its {measured} B (at most {bound})")
+        within += stated <= RATIO_BOUND * measured
+    if figures["mass_matrix"] > 400:
+        fail(f"{model}: mass_matrix stated {figures['mass_matrix']} B, more than 400 in the target profile")
+    print(f"{model} m4: {within} of {len(TABLE_FUNCTIONS)} functions stated within {RATIO_BOUND}x their measured stack")
 
 
 def double_on_target(model, o, qemu, float_ticks):
