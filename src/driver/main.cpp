@@ -38,6 +38,8 @@ char const* const usage_text =
     "  -o OUT.c          writes C99: OUT.c and OUT.h, the header --c-api writes (NAME_function,\n"
     "                    a C parameters struct), defined in C (nothing but <math.h>)\n"
     "  -o -              writes the header-only form to standard output\n"
+    "  --language c      with -o -: one C99 file to standard output (OUT.h's declarations,\n"
+    "                    then OUT.c's definitions); c++ is the default\n"
     "  --scalar float    single-precision code (float arrays, float literals); default double\n"
     "  --template        header-only functions templated on the scalar type T (e.g. for\n"
     "                    automatic differentiation); needs -o NAME.hpp or -o -\n"
@@ -140,6 +142,7 @@ struct command_line {
     std::optional<lagc::import::inertial_form> inertia; // --inertial-parameters, when given
     std::size_t max_outputs = 1000;   // --max-outputs: a robot file's sites and links
     bool allow_outside_paths = false; // --allow-outside-paths: a robot file's meshes anywhere
+    bool c_language = false;          // --language c: C99 (-o -: one C file on standard output)
 };
 
 // The options that take a number, with its bounds.
@@ -228,6 +231,10 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         return 0;
     }
     if (switch_option(a, cl)) {
+    } else if (a == "--language") {
+        if (!value() || (std::string(v) != "c" && std::string(v) != "c++"))
+            return usage_error("--language takes c or c++, not '" + std::string(v ? v : "") + "'");
+        cl.c_language = std::string(v) == "c";
     } else if (a == "--namespace") {
         if (!value()) return usage_error("--namespace needs a name");
         o.namespace_name = v;
@@ -331,6 +338,15 @@ std::optional<int> plan_c_output(command_line& cl, fs::path const& out_path) {
     return std::nullopt;
 }
 
+// --language c -o -: the header, then the source without its #include of it (one C file).
+std::optional<int> plan_c_stdout(command_line& cl) {
+    lagc::emit_options& e = cl.options.emit;
+    if (e.templated) return usage_error("--template writes C++ templates: it cannot be used with --language c");
+    if (e.c_api) return usage_error("--language c writes C already: leave out --c-api");
+    e.header_name = lagc::stdout_c_header;
+    return std::nullopt;
+}
+
 // The form (.cpp + .hpp, one .hpp, .c + .h, standard output) and the files to write, checked.
 std::optional<int> plan_outputs(command_line& cl) {
     lagc::emit_options& e = cl.options.emit;
@@ -342,7 +358,10 @@ std::optional<int> plan_outputs(command_line& cl) {
             return usage_error("the output '" + cl.output + "' is the input itself; choose another output name");
         return std::nullopt;
     }
-    e.c_output = cl.output != "-" && out_path.extension() == ".c";
+    e.c_output = cl.output != "-" ? out_path.extension() == ".c" : cl.c_language;
+    if (cl.c_language && !e.c_output)
+        return usage_error("--language c writes C99: use -o NAME.c (and NAME.h) or -o - (one C file), not '" + cl.output + "'");
+    if (e.c_output && cl.output == "-") return plan_c_stdout(cl);
     if (e.c_output) return plan_c_output(cl, out_path);
     e.header_only = cl.output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
     if (!e.header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" && out_path.extension() != ".cxx")
@@ -474,6 +493,8 @@ int main(int argc, char** argv) {
     if (cl.explain && r.files)
         for (auto const& choice : r.files->choices) std::cerr << lagc::explain(choice);
     if (!r.files) return 1;
+    if (cl.output == "-" && cl.options.emit.c_output)
+        return lagc::write_stdout(lagc::one_c_file(r.files->header, r.files->source), error) ? 0 : io_error(error);
     if (cl.output == "-") return lagc::write_stdout(r.files->header, error) ? 0 : io_error(error);
     std::vector<std::pair<std::string, std::string>> files = {{cl.targets[0], r.files->header}};
     if (!cl.options.emit.header_only) files.push_back({cl.targets[1], r.files->source});

@@ -398,11 +398,16 @@ std::string emitter::stack_table(std::vector<stack_figure> const& figures) const
     static char const* const mcu_note =
         "// --target mcu: the margins are a Cortex-M's (measured on the M4 with newlib), and the math\n"
         "// library's short path, since detail::reduce_angle keeps sin and cos off the long one.\n";
+    static char const* const register_note =
+        "// In float, a frame without loops counts the M4F's register file: its temporaries live at\n"
+        "// once as written, or those and its inputs less the 16 registers s16-s31, whichever is more,\n"
+        "// and 64 B + 4 B an argument + 8 B (8-aligned) of saved registers, not the frame margin.\n";
     return text("stack.tpl#block", {{"scalar", o_.templated ? "T = double" : scalar()},
                                     {"frame", std::to_string(stack_.margins().frame)},
                                     {"spill", std::to_string(stack_.margins().spill)},
                                     {"libm", std::to_string(stack_.margins().libm)},
-                                    {"target_note", o_.reduce_angles ? mcu_note : ""},
+                                    {"target_note", o_.reduce_angles ? std::string(mcu_note) +
+                                                        (stack_.margins().register_file ? register_note : "") : ""},
                                     {"entries", entries}});
 }
 
