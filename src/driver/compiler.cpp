@@ -76,6 +76,9 @@ std::optional<std::string> non_finite_constant(model const& m) {
     return bad;
 }
 // --fold-parameters' checks, on a copy of the model (false, with the error, where one fails).
+// The model is derived with the parameters as symbols, so that its structure (bodies, points,
+// composites) is found as without the option; the emitter folds the values into every
+// function it builds.
 bool folds_cleanly(model const& m, diagnostics& diags) {
     model folded = m;
     if (!fold_parameters(folded, diags)) return false;
@@ -138,10 +141,7 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
             if (!std::isfinite(static_cast<float>(p.default_value)))
                 r.diags.error(p.where, "the default value of '" + p.name + "' does not fit in a float (--scalar float)");
     if (r.diags.has_errors()) return r;
-    // --fold-parameters: checked here on a copy (a default that makes the model undefined is an
-    // error at its declaration); derived with the parameters as symbols, so that the model's
-    // structure (bodies, points, composites) is found as without the option, and folded by the
-    // emitter into every function it builds (emitter::fold).
+    // --fold-parameters: checked on a copy, derived with symbols, folded by the emitter (emitter::fold).
     if (options.emit.fold_parameters && !folds_cleanly(*m, r.diags)) return r;
     step("deriving the equations of motion");
     t0 = std::chrono::steady_clock::now();

@@ -217,6 +217,22 @@ bool switch_option(std::string const& a, command_line& cl) {
     return true;
 }
 
+// -Wno-NAME hides one kind of warning, -WNAME shows it again.
+std::optional<int> warning_option(std::string const& a, lagc::compile_options& o) {
+    bool const off = a.rfind("-Wno-", 0) == 0;
+    std::string const name = a.substr(off ? 5 : 2);
+    auto const& flags = lagc::warning_flags();
+    if (std::find(flags.begin(), flags.end(), name) == flags.end()) {
+        std::string known;
+        for (auto f : flags) known += (known.empty() ? "" : ", ") + std::string(f);
+        return usage_error("unknown warning '" + name + "' in '" + a + "' (known: " + known + ")");
+    }
+    auto& d = o.warnings.disabled;
+    d.erase(std::remove(d.begin(), d.end(), name), d.end());
+    if (off) d.push_back(name);
+    return std::nullopt;
+}
+
 std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) {
     std::string const a = argv[i];
     char const* v = nullptr;
@@ -281,17 +297,7 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
     } else if (a == "-Werror") {
         o.warnings.as_errors = true;
     } else if (a.rfind("-Wno-", 0) == 0 || a.rfind("-W", 0) == 0) {
-        bool const off = a.rfind("-Wno-", 0) == 0;
-        std::string const name = a.substr(off ? 5 : 2);
-        auto const& flags = lagc::warning_flags();
-        if (std::find(flags.begin(), flags.end(), name) == flags.end()) {
-            std::string known;
-            for (auto f : flags) known += (known.empty() ? "" : ", ") + std::string(f);
-            return usage_error("unknown warning '" + name + "' in '" + a + "' (known: " + known + ")");
-        }
-        auto& d = o.warnings.disabled;
-        d.erase(std::remove(d.begin(), d.end(), name), d.end());
-        if (off) d.push_back(name);
+        if (auto bad = warning_option(a, o)) return bad;
     } else if (a == "-o") {
         if (!value() || !*v) return usage_error("-o needs a file name");
         if (!cl.output.empty()) return usage_error("-o given twice");
