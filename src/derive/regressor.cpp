@@ -21,6 +21,12 @@ namespace lagc {
 namespace {
 
 class tau_sampler {
+    // A value in [0.5, 1.5) from a 64-bit linear congruential state (the parameters' samples).
+    static double uniform(std::uint64_t& state) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return 0.5 + static_cast<double>(state >> 11) / 9007199254740992.0;
+    }
+
 public:
     tau_sampler(model const& m, derived const& d) {
         auto symbols = graph_spellings(m, order_);
@@ -61,10 +67,7 @@ public:
     // at random a, b, c, at each base.
     bool affine(std::vector<std::size_t> const& which, std::uint64_t seed) const {
         std::uint64_t state = seed;
-        auto next = [&] {
-            state = state * 6364136223846793005ull + 1442695040888963407ull;
-            return 0.5 + static_cast<double>(state >> 11) / 9007199254740992.0;
-        };
+        auto next = [&] { return uniform(state); };
         for (std::size_t k = 0; k < bases_.size(); ++k) {
             std::vector<double> a(which.size()), b(which.size()), c(which.size()), e(which.size());
             for (std::size_t j = 0; j < which.size(); ++j) a[j] = next(), b[j] = next(), c[j] = next(), e[j] = a[j] + b[j] - c[j];
@@ -83,10 +86,7 @@ public:
     // group moved along a random direction, vanishes at every base exactly where it has none.
     bool couples(std::vector<std::size_t> const& a, std::vector<std::size_t> const& b, std::uint64_t seed) const {
         std::uint64_t state = seed;
-        auto next = [&] {
-            state = state * 6364136223846793005ull + 1442695040888963407ull;
-            return 0.5 + static_cast<double>(state >> 11) / 9007199254740992.0;
-        };
+        auto next = [&] { return uniform(state); };
         std::vector<std::size_t> which = a;
         which.insert(which.end(), b.begin(), b.end());
         for (std::size_t k = 0; k < bases_.size(); ++k) {

@@ -21,6 +21,19 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
+// Every expression of the model the parameters may appear in (T, V, L, D, the Baumgarte gains,
+// forces and their points, constraints, outputs), for `f` to read or replace.
+template <class Model, class F>
+void each_expression(Model& m, F&& f) {
+    for (auto* e : {&m.kinetic, &m.potential, &m.lagrangian, &m.dissipation, &m.alpha, &m.beta}) f(*e);
+    for (auto& force : m.forces) {
+        for (auto& e : force.vec.elems) f(e);
+        for (auto& e : force.target.elems) f(e);
+    }
+    for (auto& c : m.constraints) f(c.residual);
+    for (auto& o : m.outputs)
+        for (auto& e : o.val.elems) f(e);
+}
 // --fold-parameters' check: every parameter replaced by its default, exactly, everywhere,
 // one parameter at a time so that a default that makes the model undefined (k = 0 under
 // 1/k) is reported at its declaration. False (with that error) then.
@@ -28,15 +41,7 @@ bool fold_parameters(model& m, diagnostics& diags) {
     for (std::size_t i = 0; i < m.p.size(); ++i) {
         GiNaC::exmap value{{m.p[i], m.parameters[i].exact_value}};
         try {
-            auto fold = [&](GiNaC::ex& e) { e = substitute(e, value); };
-            for (GiNaC::ex* e : {&m.kinetic, &m.potential, &m.lagrangian, &m.dissipation, &m.alpha, &m.beta}) fold(*e);
-            for (auto& f : m.forces) {
-                for (auto& e : f.vec.elems) fold(e);
-                for (auto& e : f.target.elems) fold(e);
-            }
-            for (auto& c : m.constraints) fold(c.residual);
-            for (auto& o : m.outputs)
-                for (auto& e : o.val.elems) fold(e);
+            each_expression(m, [&](GiNaC::ex& e) { e = substitute(e, value); });
         } catch (std::exception const& e) {
             diags.error(m.parameters[i].where, "--fold-parameters: with its default value, parameter '" +
                                                    m.parameters[i].name + "' makes the model undefined (" + e.what() +
@@ -65,14 +70,7 @@ std::optional<std::string> non_finite_constant(model const& m) {
             bad = text.str();
         }
     };
-    for (GiNaC::ex const* e : {&m.kinetic, &m.potential, &m.lagrangian, &m.dissipation, &m.alpha, &m.beta}) visit(*e);
-    for (auto const& f : m.forces) {
-        for (auto const& e : f.vec.elems) visit(e);
-        for (auto const& e : f.target.elems) visit(e);
-    }
-    for (auto const& c : m.constraints) visit(c.residual);
-    for (auto const& o : m.outputs)
-        for (auto const& e : o.val.elems) visit(e);
+    each_expression(m, visit);
     return bad;
 }
 // --fold-parameters' checks, on a copy of the model (false, with the error, where one fails).
