@@ -1,0 +1,21 @@
+# Closed loops from MJCF <equality> (issue 49, tests/loops/README.md): each robot file and the
+# hand-written gripper through lagc, built with the bundled four-bar's golden output, and
+# compared (test_loops.cpp).
+set(loops_out ${CMAKE_CURRENT_BINARY_DIR}/loops)
+set(loops_sources)
+foreach(pair "four_bar.xml:fb_robot" "slider_crank.xml:sc_robot" "gripper_2f85.xml:grip_robot" "gripper_2f85.lag:grip_hand")
+  string(REPLACE ":" ";" pair "${pair}")
+  list(GET pair 0 file)
+  list(GET pair 1 ns)
+  add_custom_command(
+    OUTPUT ${loops_out}/${ns}.cpp ${loops_out}/${ns}.hpp
+    COMMAND ${CMAKE_COMMAND} -E make_directory ${loops_out}
+    COMMAND lagc ${CMAKE_CURRENT_SOURCE_DIR}/loops/${file} -o ${loops_out}/${ns}.cpp -w --namespace ${ns}
+    DEPENDS lagc ${CMAKE_CURRENT_SOURCE_DIR}/loops/${file}
+    COMMENT "lagc loops/${file}" VERBATIM)
+  list(APPEND loops_sources ${loops_out}/${ns}.cpp)
+endforeach()
+add_executable(test_loops loops/test_loops.cpp ${loops_sources} ${PROJECT_SOURCE_DIR}/generated/four_bar.cpp)
+target_include_directories(test_loops PRIVATE ${loops_out} ${PROJECT_SOURCE_DIR}/generated)
+target_link_libraries(test_loops PRIVATE GTest::gtest_main)
+gtest_discover_tests(test_loops)
