@@ -323,8 +323,8 @@ private:
             if (e.rows[from + i]) out_ << "constraint " << a << "[" << i << "] = " << b << "[" << i << "]\n";
     }
 
-    // Σ coef (q − ref) over a length's joints.
-    std::string length(std::vector<std::pair<std::string, double>> const& terms) const {
+    // Σ coef (q − ref) over a length's joints; `single` where it is one term of coefficient 1.
+    std::string length(std::vector<std::pair<std::string, double>> const& terms, bool* single = nullptr) const {
         std::string s;
         for (auto const& [joint, coef] : terms) {
             std::string const q = n_.coordinate(joint);
@@ -333,16 +333,19 @@ private:
                 for (auto const& j : b.joints)
                     if (j.name == joint) ref = j.ref;
             std::string const d = ref == 0 ? q : "(" + q + " - " + n_.number(ref) + ")";
-            s += std::string(s.empty() ? "" : " + ") + (coef == 1 ? d : n_.number(coef) + "*" + d);
+            double const c = s.empty() ? coef : std::abs(coef);
+            s += std::string(s.empty() ? "" : coef < 0 ? " - " : " + ") + (c == 1 ? d : n_.number(c) + "*" + d);
         }
+        if (single) *single = terms.size() == 1 && terms[0].second == 1;
         return s;
     }
 
     void coupling(equality_def const& e) {
         if (!e.rows[0]) return;
         std::string rhs;
-        std::string x = e.second.empty() ? std::string() : length(e.second);
-        if (x.find_first_of(" *") != std::string::npos) x = std::string(1, '(').append(x).append(1, ')');
+        bool single = true;
+        std::string x = e.second.empty() ? std::string() : length(e.second, &single);
+        if (!single) x = std::string(1, '(').append(x).append(1, ')');
         for (std::size_t i = 0; i < e.polycoef.size(); ++i) {
             double const a = e.polycoef[i];
             if (a == 0 || (i > 0 && x.empty())) continue;

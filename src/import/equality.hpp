@@ -53,7 +53,7 @@ void read_equalities(std::vector<tinyxml2::XMLElement const*> const& elements, x
 // Which rows of the equalities are written: a row whose gradient lies in the span of the
 // rows kept before it at every one of a few random states (a planar loop's rows along its
 // hinges' axes) is left out, with a note; a left-out row that is constant and not zero
-// (a weld whose relpose turns out of the plane) is an error. A note gives the mechanism's
+// (a weld whose relpose puts a body of a planar mechanism off its plane) is an error. A note gives the mechanism's
 // degrees of freedom: the joints' less the rows kept. The description is the file's, before
 // fixed bodies are fused.
 void choose_rows(robot_def& r, int line);

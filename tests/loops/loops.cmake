@@ -3,7 +3,8 @@
 # compared (test_loops.cpp).
 set(loops_out ${CMAKE_CURRENT_BINARY_DIR}/loops)
 set(loops_sources)
-foreach(pair "four_bar.xml:fb_robot" "slider_crank.xml:sc_robot" "gripper_2f85.xml:grip_robot" "gripper_2f85.lag:grip_hand")
+foreach(pair "four_bar.xml:fb_robot" "slider_crank.xml:sc_robot" "gripper_2f85.xml:grip_robot" "gripper_2f85.lag:grip_hand"
+    "weld.xml:weld_robot" "weld_fixed.xml:weld_ref")
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 file)
   list(GET pair 1 ns)
@@ -19,3 +20,8 @@ add_executable(test_loops loops/test_loops.cpp ${loops_sources} ${PROJECT_SOURCE
 target_include_directories(test_loops PRIVATE ${loops_out} ${PROJECT_SOURCE_DIR}/generated)
 target_link_libraries(test_loops PRIVATE GTest::gtest_main)
 gtest_discover_tests(test_loops)
+
+# The reader's text: constraints written, rows left out, notes, errors at their lines.
+add_executable(test_equality_import loops/test_equality_import.cpp)
+target_link_libraries(test_equality_import PRIVATE lagc_core GTest::gtest_main)
+gtest_discover_tests(test_equality_import)

@@ -7,6 +7,8 @@
 #include "grip_hand.hpp"
 #include "grip_robot.hpp"
 #include "sc_robot.hpp"
+#include "weld_ref.hpp"
+#include "weld_robot.hpp"
 
 #include <gtest/gtest.h>
 
@@ -176,5 +178,33 @@ TEST(Loops, GripperImportsAsAClosedLinkageAndAgreesWithTheHandWrittenLoop) {
         double const scale = 1 + largest(qddh, 8), lscale = 1e-3 + largest(lh, 5);
         for (int i = 0; i < 8; ++i) EXPECT_NEAR(qddr[i], qddh[i], 1e-9 * scale) << "trial " << trial << " q" << i;
         for (int i = 0; i < 5; ++i) EXPECT_NEAR(lr[i], lh[i], 1e-9 * lscale) << "trial " << trial << " row " << i;
+    }
+}
+
+// A weld in three dimensions (every row kept): the payload as a free body welded to the arm
+// swings as the payload fixed to it does (weld_fixed.xml, merged into the arm); its origin
+// stays where the arm carries it.
+TEST(Loops, WeldedFreeBodyMovesAsAFixedOne) {
+    static_assert(weld_robot::nq == 8 && weld_robot::nc == 7, "the weld's 6 rows and the quaternion's norm");
+    weld_robot::Parameters p;
+    weld_ref::Parameters pf;
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> U(-1, 1);
+    double const n = std::sqrt(0.81 + 0.01 + 0.09 + 0.04);
+    for (int trial = 0; trial < 20; ++trial) {
+        double q[8] = {0.5 * U(rng), 0.5, 0.05, 0.3, 0.9 / n, 0.1 / n, 0.3 / n, 0.2 / n};
+        double qd[8] = {2 * U(rng), 0, 0, 0, 0, 0, 0, 0};
+        double const left = weld_robot::project_state(q, qd, p);
+        ASSERT_GE(left, 0);
+        ASSERT_LT(left, 1e-10) << "trial " << trial;
+        double const th = q[0];
+        EXPECT_NEAR(q[1], std::cos(th) * 0.5 + std::sin(th) * 0.1, 1e-10);
+        EXPECT_NEAR(q[2], 0.05, 1e-10);
+        EXPECT_NEAR(q[3], 0.2 - std::sin(th) * 0.5 + std::cos(th) * 0.1, 1e-10);
+        double u[7] = {U(rng), 0, 0, 0, 0, 0, 0}, qdd[8], lam[7];
+        ASSERT_EQ(weld_robot::forward_dynamics(q, qd, u, p, qdd, lam), 0);
+        double qf[1] = {th}, qdf[1] = {qd[0]}, uf[1] = {u[0]}, qddf[1], none[1];
+        ASSERT_EQ(weld_ref::forward_dynamics(qf, qdf, uf, pf, qddf, none), 0);
+        EXPECT_NEAR(qdd[0], qddf[0], 1e-9 * (1 + std::abs(qddf[0]))) << "trial " << trial;
     }
 }
