@@ -86,9 +86,8 @@ struct equality_def {
         mat3 rot = identity3;
     };
     side a, b;
-    // coupling: a length as Σ coef · (joint's coordinate) and its value at the drawn pose.
+    // coupling: lengths as Σ coef · (joint's coordinate − its ref), the second's polynomial.
     std::vector<std::pair<std::string, double>> first, second;
-    double first0 = 0, second0 = 0;
     std::vector<double> polycoef;
     std::vector<bool> rows; // which rows are written (set by the rank analysis, equality.cpp)
 };

@@ -94,6 +94,21 @@ TEST(ImportEquality, InactiveEqualitiesAndDependentRowsAreLeftOutWithANote) {
     EXPECT_FALSE(has(lag, "constraint a")) << lag;
 }
 
+TEST(ImportEquality, ABodyWithoutJointsIsReadOnTheBodyItIsFixedTo) {
+    // tip is merged into c (fixed to it, turned a quarter about z at (1, 0, 0)): the anchor
+    // (0.5, 0, 0) of tip is c's point (1, 0.5, 0); body2 the world, where it is drawn.
+    std::string const text = "<mujoco model=\"m\">\n<worldbody>\n"
+                             "<body name=\"c\" pos=\"0 0 1\"><joint name=\"c\" axis=\"0 1 0\"/>"
+                             "<inertial pos=\"1 0 0\" mass=\"1\" diaginertia=\"1 1 1\"/>\n"
+                             "<body name=\"tip\" pos=\"1 0 0\" euler=\"0 0 90\"><inertial pos=\"0 0 0\" mass=\"1\" "
+                             "diaginertia=\"1 1 1\"/></body></body>\n</worldbody>\n"
+                             "<equality><connect name=\"pin\" body1=\"tip\" anchor=\"0.5 0 0\"/></equality>\n</mujoco>\n";
+    std::string const lag = written(text);
+    EXPECT_TRUE(has(lag, "let pin_1 = o_c + R_c*[1.0, 0.5, 0.0]\nlet pin_2 = [1.0, 0.5, 1.0]\n")) << lag;
+    // c turns about y, its one coordinate: the row x holds it, z depends on x, y never moves.
+    EXPECT_TRUE(has(lag, "constraint pin_1[0] = pin_2[0]\nbaumgarte")) << lag;
+}
+
 TEST(ImportEquality, MistakesAreErrorsAtTheirLine) {
     struct {
         std::string extra, want;
