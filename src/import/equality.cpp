@@ -332,7 +332,7 @@ private:
             for (auto const& b : r_.bodies)
                 for (auto const& j : b.joints)
                     if (j.name == joint) ref = j.ref;
-            std::string const d = ref == 0 ? q : "(" + q + " - " + n_.number(ref) + ")";
+            std::string const d = ref == 0 ? q : "(" + q + (ref < 0 ? " + " : " - ") + n_.number(std::abs(ref)) + ")";
             double const c = s.empty() ? coef : std::abs(coef);
             s += std::string(s.empty() ? "" : coef < 0 ? " - " : " + ") + (c == 1 ? d : n_.number(c) + "*" + d);
         }

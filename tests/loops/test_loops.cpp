@@ -2,6 +2,7 @@
 // exact holonomic constraints, checked against models written independently of the
 // importer — the bundled four-bar, a slider-crank's closed form, a gripper's loops written by
 // hand — at random states the generated project_state puts on the loop.
+#include "couplings.hpp"
 #include "fb_robot.hpp"
 #include "four_bar.hpp"
 #include "grip_hand.hpp"
@@ -206,5 +207,35 @@ TEST(Loops, WeldedFreeBodyMovesAsAFixedOne) {
         double qf[1] = {th}, qdf[1] = {qd[0]}, uf[1] = {u[0]}, qddf[1], none[1];
         ASSERT_EQ(weld_ref::forward_dynamics(qf, qdf, uf, pf, qddf, none), 0);
         EXPECT_NEAR(qdd[0], qddf[0], 1e-9 * (1 + std::abs(qddf[0]))) << "trial " << trial;
+    }
+}
+
+// A fixed tendon held at its drawn length, a + 2 b = 0.2, and a quadratic joint coupling
+// about the refs, c + 0.1 = 0.1 + 2 (a − 0.2)²: in x = a − 0.2, b = −x/2 and c = 2x², so
+// T = ½ (m1 + m2/4 + 16 m3 x²) ẋ² and (m1 + m2/4 + 16 m3 x²) ẍ + 16 m3 x ẋ² = F − G/2 + 4x H
+// for forces F, G, H on a, b, c; the multipliers from b's and c's own equations.
+TEST(Loops, TendonAndPolynomialCouplingsAgreeWithTheirClosedForm) {
+    static_assert(couplings::nq == 3 && couplings::nc == 2, "");
+    couplings::Parameters p;
+    double const m1 = 1, m2 = 3, m3 = 0.5;
+    std::mt19937 rng(23);
+    std::uniform_real_distribution<double> U(-1, 1);
+    for (int trial = 0; trial < 20; ++trial) {
+        double const x = 0.5 * U(rng), xd = U(rng), F = U(rng), G = U(rng), H = U(rng);
+        double q[3] = {0.2 + x, -x / 2, 2 * x * x}, qd[3] = {xd, -xd / 2, 4 * x * xd}, u[3] = {F, G, H};
+        double qdd[3], lam[2];
+        ASSERT_EQ(couplings::forward_dynamics(q, qd, u, p, qdd, lam), 0);
+        double const xdd = (F - G / 2 + 4 * x * H - 16 * m3 * x * xd * xd) / (m1 + m2 / 4 + 16 * m3 * x * x);
+        EXPECT_NEAR(qdd[0], xdd, 1e-12 * (1 + std::abs(xdd))) << "trial " << trial;
+        EXPECT_NEAR(qdd[1], -xdd / 2, 1e-12 * (1 + std::abs(xdd)));
+        double const cdd = 4 * xd * xd + 4 * x * xdd;
+        EXPECT_NEAR(qdd[2], cdd, 1e-12 * (1 + std::abs(cdd)));
+        EXPECT_NEAR(lam[0], (G - m2 * qdd[1]) / 2, 1e-12 * (1 + std::abs(G)));
+        EXPECT_NEAR(lam[1], H - m3 * cdd, 1e-12 * (1 + std::abs(H)));
+        // project_state from off the couplings lands on them.
+        double qo[3] = {q[0] + 0.01, q[1] - 0.02, q[2] + 0.01}, qdo[3] = {qd[0], qd[1] + 0.1, qd[2]};
+        ASSERT_LT(couplings::project_state(qo, qdo, p), 1e-10);
+        EXPECT_NEAR(qo[0] - 0.2 + 2 * qo[1], 0, 1e-10);
+        EXPECT_NEAR(qo[2], 2 * (qo[0] - 0.2) * (qo[0] - 0.2), 1e-10);
     }
 }
