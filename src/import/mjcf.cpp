@@ -4,6 +4,7 @@
 // element, then its class (or the nearest childclass above it), then that class's parents
 // up to the top <default>; bodies depth first, joints in order (MuJoCo's order of degrees
 // of freedom).
+#include "import/equality.hpp"
 #include "import/mjcf_geoms.hpp"
 #include "import/names.hpp"
 #include "import/robot.hpp"
@@ -54,6 +55,8 @@ public:
                     else if (t == "frame") v_.error(b, "<frame> is not read by lagc: write its pos and quat into the bodies inside it");
                     else if (t == "site") v_.note(b, "a site of the world does not move: no output is made for it");
                 }
+            } else if (tag == "equality" || tag == "tendon") {
+                loops_.push_back(e); // read once every body is (equality.hpp)
             } else if (tag == "actuator" || tag == "tendon" || tag == "equality" || tag == "contact" || tag == "sensor") {
                 v_.note(e, "<" + tag + "> is ignored: lagc models the joints' generalized forces as inputs (" +
                                (tag == "equality" ? "write couplings as constraints in the .lag" : "add what you need to the .lag") + ")");
@@ -63,6 +66,7 @@ public:
             }
         }
         if (limits_line_) r_.note(limits_line_, "joint limits (range) are ignored: lagc models no contacts or limits");
+        read_equalities(loops_, v_);
     }
 
 private:
@@ -74,6 +78,7 @@ private:
     std::map<std::string, XMLElement const*> classes_; // class → its <default>
     std::map<std::string, std::string> parent_class_;
     int limits_line_ = 0;
+    std::vector<XMLElement const*> loops_; // <equality> and <tendon>
     // Bodies, joints and sites: the names the file gives (so that a made name is none of
     // them), and each one's first line (MuJoCo refuses a name repeated within a kind).
     enum kind { body_kind, joint_kind, site_kind };

@@ -69,6 +69,29 @@ struct mimic_def {
     int line = 0;
 };
 
+// An MJCF <equality> (equality.hpp): a connect or weld of two bodies, or a polynomial
+// coupling of two joints' or fixed tendons' lengths, L1 - L1_0 = Σ_k polycoef_k (L2 - L2_0)^k.
+struct equality_def {
+    enum class kind { connect, weld, coupling };
+    kind type = kind::connect;
+    std::string element; // "connect", "weld", "joint", "tendon"
+    std::string name;    // the file's, or made from the element and its line
+    int line = 0;
+    // connect, weld: each side's body with joints it is fixed to ("" the world), the point in
+    // that body's frame (connect: the anchor and where it is at the drawn pose; weld: the
+    // anchor of body2 and its place in body1), and (weld) the side's turn in that body's frame.
+    struct side {
+        std::string body;
+        vec3 point{};
+        mat3 rot = identity3;
+    };
+    side a, b;
+    // coupling: lengths as Σ coef · (joint's coordinate − its ref), the second's polynomial.
+    std::vector<std::pair<std::string, double>> first, second;
+    std::vector<double> polycoef;
+    std::vector<bool> rows; // which rows are written (set by the rank analysis, equality.cpp)
+};
+
 struct message {
     int line = 0;
     std::string text; // shown safely: no control characters, no bytes that are not UTF-8
@@ -82,6 +105,7 @@ struct robot_def {
     std::vector<body_def> bodies; // parents before children
     std::vector<std::string> joint_order; // the coordinates' order (joint names)
     std::vector<mimic_def> mimics;
+    std::vector<equality_def> equalities; // MJCF's <equality> (equality.hpp)
     std::vector<message> messages;
     bool has_errors() const;
     // A message at the file's line, its text made safe to print (names.hpp's shown()).
