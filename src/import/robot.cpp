@@ -19,8 +19,8 @@ bool robot_def::has_errors() const {
 
 // A message's text holds names and values from the file: shown safely, and a message that
 // quotes a megabyte is cut.
-void robot_def::error(int line, std::string const& text) { messages.push_back({line, shown(text, 1000), true}); }
-void robot_def::note(int line, std::string const& text) { messages.push_back({line, shown(text, 1000), false}); }
+void robot_def::error(int line, std::string const& text) { messages.push_back({line, shown(text, 1000), true, {}}); }
+void robot_def::note(int line, std::string const& text) { messages.push_back({line, shown(text, 1000), false, {}}); }
 
 std::size_t coordinate_count(robot_def const& r) {
     std::size_t n = 0;
@@ -260,11 +260,13 @@ void fuse_fixed_bodies(robot_def& r) {
                   " on fixed joints merged into the bodies they are fixed to (masses and inertias added; as MuJoCo's fusestatic)");
 }
 
-robot_def read_robot(std::string const& text, inertial_form form) {
+robot_def read_robot(std::string const& text, inertial_form form, input_form inputs) {
     int line = 1;
     std::string const root = root_name(text, line);
     if (root == "mujoco" || root == "robot") {
         robot_def r = root == "mujoco" ? read_mjcf(text) : read_urdf(text);
+        if (!r.has_errors()) check_actuators(r, inputs), check_keyframes(r);
+        merge_notes(r);
         if (!r.has_errors()) fuse_fixed_bodies(r);
         if (!r.has_errors()) check_numbers(r, form);
         // MuJoCo loads a robot that cannot move, but a model needs a coordinate.

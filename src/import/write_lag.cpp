@@ -144,7 +144,8 @@ std::string fixed_turn(mat3 const& R) {
 
 class lag_writer {
 public:
-    lag_writer(robot_def const& r, std::string const& source, inertial_form form) : r_(r), source_(source), form_(form) {}
+    lag_writer(robot_def const& r, std::string const& source, inertial_form form, input_form inputs)
+        : r_(r), source_(source), form_(form), input_form_(inputs) {}
 
     std::string write() {
         plan();
@@ -162,12 +163,14 @@ public:
         if (g > 0) out_ << "parameter " << g_ << " = " << num(g) << "\n";
         if (quaternions_ || !r_.mimics.empty()) out_ << "parameter " << gain_ << " = 10.0\n";
         parameters();
+        out_ << actuators_.parameters;
         // None only in a description read_robot has not checked (it refuses a robot without
         // joints): then the model's own "no coordinates" error, not a bare `coordinate`.
         if (!coordinates_.empty()) out_ << "coordinate " << join(coordinates_) << "\n";
         if (!inputs_.empty()) out_ << "input " << join(inputs_) << "\n";
         for (std::size_t i = 0; i < r_.bodies.size(); ++i)
             if (moving_[i]) body(i, g);
+        out_ << actuators_.forces;
         for (auto const& m : r_.mimics) {
             out_ << "# the mimic joint '" << commented(m.joint) << "' (line " << m.line << ")\n";
             // Both are hinges or slides of the file (urdf.cpp checks it).
@@ -182,6 +185,8 @@ private:
     robot_def const& r_;
     std::string source_;
     inertial_form form_;
+    input_form input_form_;
+    actuator_lines actuators_; // with --inputs actuators
     std::ostringstream out_;
     name_maker names_;
     std::string model_name_, g_, gain_;
@@ -241,7 +246,8 @@ private:
         }
         std::vector<joint_def const*> const order = joints_in_order();
         for (joint_def const* j : order) plan_coordinates(*j);
-        for (joint_def const* j : order) plan_inputs(*j);
+        if (input_form_ == input_form::joints) for (joint_def const* j : order) plan_inputs(*j);
+        else inputs_ = (actuators_ = plan_actuators(r_, names_, [this](std::string const& j) { return coordinate_of(j); })).inputs;
         g_ = fresh("g");
         gain_ = fresh("stabilization");
         static std::vector<std::string> const prefixes = {"m_",   "cx_", "cy_", "cz_", "Jxx_", "Jyy_", "Jzz_", "Jxy_",
@@ -533,6 +539,7 @@ private:
     }
 
     void inputs(body_def const& b, std::string const& s) {
+        if (input_form_ == input_form::actuators) return; // actuators_.forces
         for (auto const& j : b.joints) {
             auto const& cs = joints_.at(&j).coordinates;
             if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) {
@@ -581,8 +588,8 @@ private:
 
 } // namespace
 
-std::string write_lag(robot_def const& robot, std::string const& source, inertial_form form) {
-    return lag_writer(robot, source, form).write();
+std::string write_lag(robot_def const& robot, std::string const& source, inertial_form form, input_form inputs) {
+    return lag_writer(robot, source, form, inputs).write();
 }
 
 } // namespace lagc::import
