@@ -5,6 +5,7 @@
 // as edges). Iterative (a URDF chain may be of any length); deterministic.
 #include "import/robot.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <map>
 #include <sstream>
@@ -13,9 +14,11 @@ namespace lagc::import {
 
 namespace {
 
+// Ten significant digits (a sum of masses is 4.1, not 4.1000000000000005): the same text on
+// every machine, as to_chars writes it.
 std::string number(double x) {
     char buffer[64];
-    return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, x).ptr);
+    return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, 10).ptr);
 }
 
 // Appended piece by piece: "[" + std::string draws a false -Wrestrict from GCC 12 (its bug 105329).
@@ -156,9 +159,12 @@ std::string tree_text(robot_def const& r, input_form inputs) {
         for (std::size_t i = 0; i < k.q.size(); ++i) out << (i ? ", " : "") << number(k.q[i]);
         out << "]" << (k.qd.empty() ? "" : " and qd") << "\n";
     }
-    bool noted = false;
+    std::vector<message> notes;
     for (auto const& m : r.messages)
-        if (!m.error) out << (noted ? "" : "left out or converted:\n") << "  line " << m.line << ": " << m.text << "\n", noted = true;
+        if (!m.error) notes.push_back(m);
+    std::stable_sort(notes.begin(), notes.end(), [](message const& a, message const& b) { return a.line < b.line; });
+    if (!notes.empty()) out << "left out or converted:\n";
+    for (auto const& m : notes) out << "  line " << m.line << ": " << m.text << "\n";
     return out.str();
 }
 

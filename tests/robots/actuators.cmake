@@ -24,3 +24,7 @@ if(LAGC_MUJOCO_INCLUDE AND LAGC_MUJOCO_LIBRARY)
   add_test(NAME robot_against_mujoco_actuators_keyframes
            COMMAND actuators_check --mujoco ${actuators_robots}/actuated_arm.xml ${actuators_robots}/keyframes_free.xml)
 endif()
+# --tree: the text against tests/robots/*.tree, the DOT read by Graphviz where installed.
+add_test(NAME robot_tree
+         COMMAND ${CMAKE_COMMAND} -DLAGC=$<TARGET_FILE:lagc> -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+                 -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/robot_tree -P ${CMAKE_CURRENT_SOURCE_DIR}/robots/tree.cmake)
