@@ -8,8 +8,9 @@ namespace lagc {
 
 namespace {
 
-// Round-trip digits (the shortest that reads back as the same double); "f" for float.
+// Round-trip digits (the shortest that reads back as the same double), 0 for −0; "f" for float.
 std::string literal(double x, std::string const& scalar) {
+    if (x == 0) x = 0; // not -0.0
     char buffer[64];
     auto const end = std::to_chars(buffer, buffer + sizeof buffer, x).ptr;
     std::string s(buffer, end);

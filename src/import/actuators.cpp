@@ -29,8 +29,9 @@ double first_number(xml_values& v, XMLElement const* e, char const* name, char c
     return out[0];
 }
 
-void left_out(robot_def& r, XMLElement const* e, std::string const& why) {
-    r.counted_note(e->GetLineNum(), "an actuator is left out: " + why, "%N actuators are left out: " + why);
+// `many`: the reason of the kind, where the first one's may name its element.
+void left_out(robot_def& r, XMLElement const* e, std::string const& why, std::string const& many = "") {
+    r.counted_note(e->GetLineNum(), "an actuator is left out: " + why, "%N actuators are left out: " + (many.empty() ? why : many));
 }
 
 // A <general>'s gain and bias as gain, kp and kv; false (and a note) where they are no such.
@@ -99,7 +100,8 @@ void read_mjcf_actuators(XMLElement const* actuators, xml_values& v, mjcf_attrib
         } else if (tag == "velocity") {
             a.gain = a.kv = first_number(v, e, "kv", attribute(e, "kv", false), 1);
         } else {
-            left_out(r, e, "lagc writes <motor>, <general>, <position> and <velocity> actuators, not <" + shown(tag) + ">");
+            left_out(r, e, "lagc writes <motor>, <general>, <position> and <velocity> actuators, not <" + shown(tag) + ">",
+                     "lagc writes <motor>, <general>, <position> and <velocity> actuators, not these");
             continue;
         }
         for (char const* limit : {"ctrlrange", "forcerange"})
