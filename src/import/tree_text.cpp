@@ -187,6 +187,15 @@ std::string tree_dot(robot_def const& r) {
         out << "  " << (b.parent < 0 ? std::string("world") : "b" + std::to_string(b.parent)) << " -> b" << i;
         out << (joints.empty() ? std::string(" [style=dashed, label=\"fixed\"]") : " [label=\"" + joints + "\"]") << ";\n";
     }
+    // A mimic coupling: a dotted edge from the leader's body to the joint's.
+    std::map<std::string, std::size_t> body_of;
+    for (std::size_t i = 0; i < r.bodies.size(); ++i)
+        for (auto const& j : r.bodies[i].joints) body_of.emplace(j.name, i);
+    for (auto const& m : r.mimics)
+        if (body_of.count(m.joint) && body_of.count(m.leader))
+            out << "  b" << body_of.at(m.leader) << " -> b" << body_of.at(m.joint) << " [style=dotted, constraint=false, label=\""
+                << dot_escaped(m.joint) << " = " << number(m.multiplier) << " " << dot_escaped(m.leader) << " + "
+                << number(m.offset) << "\"];\n";
     out << "}\n";
     return out.str();
 }

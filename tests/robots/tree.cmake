@@ -25,7 +25,7 @@ foreach(robot actuated_arm.xml gripper.urdf)
   endif()
   string(REPLACE "[" "(" plain "${dot}") # a "[" in a list item joins it to the next
   string(REGEX MATCHALL "\n  b[0-9]+ .label=" nodes "${plain}")
-  string(REGEX MATCHALL " -> b[0-9]+ " edges "${plain}")
+  string(REGEX MATCHALL " -> b[0-9]+ .(label|style=dashed)" edges "${plain}") # not the dotted couplings
   string(REGEX MATCHALL "\n *body '" bodies "${out}")
   list(LENGTH nodes n_nodes)
   list(LENGTH edges n_edges)
