@@ -116,6 +116,10 @@ TEST(ImportActuators, MjcfActuatorsAreReadWithTheirGearsAndKinds) {
 TEST(ImportActuators, AnActuatorOnAJointTheFileLacksIsAnError) {
     auto const r = imp::read_robot(chain(1, "", "<actuator>\n<motor joint=\"elbow\"/></actuator>\n"));
     EXPECT_EQ(notes(r), "5: error: the actuator 'actuator1' acts on the joint 'elbow', which the file does not have\n");
+    // --inputs actuators on a file without one: a model without inputs, and a note.
+    auto const none = imp::read_robot(chain(1, "", ""), imp::inertial_form::centre_of_mass, imp::input_form::actuators);
+    EXPECT_EQ(notes(none), "1: note: --inputs actuators: the file has no actuator lagc writes, so the model has no inputs\n");
+    EXPECT_EQ(line_starting(imp::write_lag(none, "a.xml", imp::inertial_form::centre_of_mass, imp::input_form::actuators), "input"), "");
 }
 
 TEST(ImportActuators, UrdfTransmissionsGiveTheirMechanicalReduction) {

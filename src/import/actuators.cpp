@@ -164,6 +164,8 @@ void check_actuators(robot_def& r, input_form inputs) {
         kept.push_back(a);
     }
     r.actuators = std::move(kept);
+    if (inputs == input_form::actuators && r.actuators.empty())
+        r.note(1, "--inputs actuators: the file has no actuator lagc writes, so the model has no inputs");
     if (inputs == input_form::joints && !r.actuators.empty()) {
         std::size_t const n = r.actuators.size();
         r.note(r.actuators[0].line, (n == 1 ? std::string("the file's actuator is") : "the file's " + std::to_string(n) + " actuators are") +
