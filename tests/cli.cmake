@@ -398,6 +398,32 @@ foreach(case "m1,g;not linear in 'm1' and 'g' together" "m2;terms free of the pa
   endif()
 endforeach()
 
+# The C header has what the C++ header has: the parameters' indices and each function's stack
+# figure, the one --stats prints (issue 50).
+run(rc out err models/four_bar.lag -o ${WORK_DIR}/four_bar_c.c --stats -w)
+file(READ ${WORK_DIR}/four_bar_c.h c_header)
+string(REGEX MATCH "forward_dynamics +stack: ([0-9]+) bytes" _ "${err}")
+set(stated "${CMAKE_MATCH_1}")
+if(NOT (rc EQUAL 0 AND stated AND c_header MATCHES "four_bar_parameter_m1 = 4,"
+        AND c_header MATCHES "enum { four_bar_stack_bytes_forward_dynamics = ${stated} };"))
+  fail("the C header's parameter indices and stack figures (${rc}, --stats says ${stated}): ${err}")
+endif()
+
+# --fold-parameters: derived with the parameters as symbols, then folded, so that a 3-D arm
+# keeps the structure found without it: never more operations than run-time parameters
+# (issue 48: folded first, the UR5-like arm's file had 26 % more).
+foreach(m ur5_like chain10_rel four_bar)
+  run(rc out err models/${m}.lag -o ${WORK_DIR}/runtime_${m}.cpp --stats -w)
+  string(REGEX MATCH "the file: ([0-9]+) operations" _ "${err}")
+  set(runtime ${CMAKE_MATCH_1})
+  run(rc out err models/${m}.lag -o ${WORK_DIR}/folded_${m}.cpp --stats -w --fold-parameters)
+  string(REGEX MATCH "the file: ([0-9]+) operations" _ "${err}")
+  set(folded "${CMAKE_MATCH_1}")
+  if(NOT (rc EQUAL 0 AND runtime AND folded AND folded LESS_EQUAL runtime))
+    fail("--fold-parameters on ${m}: ${folded} operations against ${runtime} with run-time parameters")
+  endif()
+endforeach()
+
 # --functions: the functions asked for and those they call, nothing else; a name no API
 # function has is a usage error (2), one this model has not an error (1), no file written.
 run(rc out err models/cart_pendulum.lag -o - --functions rk4_step)

@@ -25,6 +25,13 @@ std::string chain(int joints, std::string const& joint_attributes, std::string c
     return text + "</worldbody>\n" + tail + "</mujoco>\n";
 }
 
+// --inputs actuators.
+imp::read_options actuated() {
+    imp::read_options o;
+    o.inputs = imp::input_form::actuators;
+    return o;
+}
+
 std::string notes(imp::robot_def const& r) {
     std::string out;
     for (auto const& m : r.messages) out += std::to_string(m.line) + (m.error ? ": error: " : ": note: ") + m.text + "\n";
@@ -82,7 +89,7 @@ TEST(ImportActuators, MjcfActuatorsAreReadWithTheirGearsAndKinds) {
   <general name="filtered" joint="j1" dyntype="filter"/>
 </actuator>
 )");
-    auto const r = imp::read_robot(text, imp::inertial_form::centre_of_mass, imp::input_form::actuators);
+    auto const r = imp::read_robot(text, imp::inertial_form::centre_of_mass, actuated());
     ASSERT_EQ(r.actuators.size(), 4u) << notes(r);
     EXPECT_EQ(r.actuators[0].gear, 50);
     EXPECT_EQ(r.actuators[1].gear, 7); // the default class's
@@ -117,7 +124,7 @@ TEST(ImportActuators, AnActuatorOnAJointTheFileLacksIsAnError) {
     auto const r = imp::read_robot(chain(1, "", "<actuator>\n<motor joint=\"elbow\"/></actuator>\n"));
     EXPECT_EQ(notes(r), "5: error: the actuator 'actuator1' acts on the joint 'elbow', which the file does not have\n");
     // --inputs actuators on a file without one: a model without inputs, and a note.
-    auto const none = imp::read_robot(chain(1, "", ""), imp::inertial_form::centre_of_mass, imp::input_form::actuators);
+    auto const none = imp::read_robot(chain(1, "", ""), imp::inertial_form::centre_of_mass, actuated());
     EXPECT_EQ(notes(none), "1: note: --inputs actuators: the file has no actuator lagc writes, so the model has no inputs\n");
     EXPECT_EQ(line_starting(imp::write_lag(none, "a.xml", imp::inertial_form::centre_of_mass, imp::input_form::actuators), "input"), "");
 }
@@ -135,7 +142,7 @@ TEST(ImportActuators, UrdfTransmissionsGiveTheirMechanicalReduction) {
   <joint name="j2"/><actuator name="motor2"/><mechanicalReduction>-2.5</mechanicalReduction></transmission>
 <transmission name="t3"><type>transmission_interface/DifferentialTransmission</type><joint name="j1"/><joint name="j2"/></transmission>
 </robot>)";
-    auto const r = imp::read_robot(text, imp::inertial_form::centre_of_mass, imp::input_form::actuators);
+    auto const r = imp::read_robot(text, imp::inertial_form::centre_of_mass, actuated());
     EXPECT_EQ(notes(r), "11: note: a <transmission> is left out: lagc reads a SimpleTransmission of one joint\n");
     std::string const lag = imp::write_lag(r, "r.urdf", imp::inertial_form::centre_of_mass, imp::input_form::actuators);
     EXPECT_EQ(line_starting(lag, "input"), "input motor_1, motor2");

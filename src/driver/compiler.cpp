@@ -9,6 +9,10 @@
 
 #include <new>
 #include <chrono>
+#include <optional>
+#include <sstream>
+#include <functional>
+#include <set>
 #include <cmath>
 
 namespace lagc {
@@ -17,8 +21,8 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-// --fold-parameters: every parameter replaced by its default, exactly, everywhere, one
-// parameter at a time so that a default that makes the model undefined (k = 0 under
+// --fold-parameters' check: every parameter replaced by its default, exactly, everywhere,
+// one parameter at a time so that a default that makes the model undefined (k = 0 under
 // 1/k) is reported at its declaration. False (with that error) then.
 bool fold_parameters(model& m, diagnostics& diags) {
     for (std::size_t i = 0; i < m.p.size(); ++i) {
@@ -39,6 +43,46 @@ bool fold_parameters(model& m, diagnostics& diags) {
                                                    "); give it a usable default");
             return false;
         }
+    }
+    return true;
+}
+// A call of a built-in on numbers alone (asin(2) once a = 2 is folded) whose value is not a
+// finite real number, as text; each distinct part visited once.
+std::optional<std::string> non_finite_constant(model const& m) {
+    std::set<GiNaC::ex, GiNaC::ex_is_less> seen;
+    std::optional<std::string> bad;
+    std::function<void(GiNaC::ex const&)> visit = [&](GiNaC::ex const& e) {
+        if (bad || !seen.insert(e).second) return;
+        for (std::size_t i = 0; i < e.nops(); ++i) visit(e.op(i));
+        if (!GiNaC::is_a<GiNaC::function>(e) && !GiNaC::is_a<GiNaC::power>(e)) return;
+        for (std::size_t i = 0; i < e.nops(); ++i)
+            if (!GiNaC::is_a<GiNaC::numeric>(e.op(i))) return;
+        GiNaC::ex const v = e.evalf();
+        if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real() ||
+            !std::isfinite(GiNaC::ex_to<GiNaC::numeric>(v).to_double())) {
+            std::ostringstream text;
+            text << e;
+            bad = text.str();
+        }
+    };
+    for (GiNaC::ex const* e : {&m.kinetic, &m.potential, &m.lagrangian, &m.dissipation, &m.alpha, &m.beta}) visit(*e);
+    for (auto const& f : m.forces) {
+        for (auto const& e : f.vec.elems) visit(e);
+        for (auto const& e : f.target.elems) visit(e);
+    }
+    for (auto const& c : m.constraints) visit(c.residual);
+    for (auto const& o : m.outputs)
+        for (auto const& e : o.val.elems) visit(e);
+    return bad;
+}
+// --fold-parameters' checks, on a copy of the model (false, with the error, where one fails).
+bool folds_cleanly(model const& m, diagnostics& diags) {
+    model folded = m;
+    if (!fold_parameters(folded, diags)) return false;
+    if (auto bad = non_finite_constant(folded)) {
+        diags.error(m.model_span, "--fold-parameters: with the parameters' default values, " + *bad +
+                                      " is not a finite number");
+        return false;
     }
     return true;
 }
@@ -94,7 +138,11 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
             if (!std::isfinite(static_cast<float>(p.default_value)))
                 r.diags.error(p.where, "the default value of '" + p.name + "' does not fit in a float (--scalar float)");
     if (r.diags.has_errors()) return r;
-    if (options.emit.fold_parameters && !fold_parameters(*m, r.diags)) return r;
+    // --fold-parameters: checked here on a copy (a default that makes the model undefined is an
+    // error at its declaration); derived with the parameters as symbols, so that the model's
+    // structure (bodies, points, composites) is found as without the option, and folded by the
+    // emitter into every function it builds (emitter::fold).
+    if (options.emit.fold_parameters && !folds_cleanly(*m, r.diags)) return r;
     step("deriving the equations of motion");
     t0 = std::chrono::steady_clock::now();
     auto d = derive(*m, r.diags, static_cast<double>(options.max_derivation),

@@ -64,6 +64,7 @@ char const* const usage_text =
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
     "  --max-outputs N   the most position outputs a robot file may give its model (one per\n"
     "                    site and per moving URDF link); default 1000\n"
+    "  --allow-outside-paths  let a robot file name mesh files outside its own folder\n"
     "  --functions a,b,c  only these API functions, with those they call (e.g.\n"
     "                    forward_dynamics,rk4_step for firmware); default: all\n"
     "  --regressor-parameters a,b,c  the parameters inverse_dynamics_regressor's columns stand\n"
@@ -142,6 +143,7 @@ struct command_line {
     std::optional<lagc::import::input_form> inputs;      // --inputs, when given
     std::string tree;                 // --tree: "text" or "dot" (a robot file's tree on stdout)
     std::size_t max_outputs = 1000;   // --max-outputs: a robot file's sites and links
+    bool allow_outside_paths = false; // --allow-outside-paths: a robot file's meshes anywhere
 };
 
 // The options that take a number, with its bounds.
@@ -200,6 +202,20 @@ std::optional<lagc::import::inertial_form> inertial_form(std::string const& v) {
     return std::nullopt;
 }
 
+// --inputs joints|actuators, --tree [text|dot] (robot files) at argv[i].
+std::optional<int> robot_option(int argc, char** argv, int& i, command_line& cl) {
+    std::string const a = argv[i];
+    std::string const next = i + 1 < argc ? argv[i + 1] : "";
+    if (a == "--tree") { // text (the default) or dot
+        cl.tree = next == "text" || next == "dot" ? argv[++i] : "text";
+        return std::nullopt;
+    }
+    if (next != "joints" && next != "actuators") return usage_error("--inputs takes joints or actuators, not '" + next + "'");
+    ++i;
+    cl.inputs = next == "joints" ? lagc::import::input_form::joints : lagc::import::input_form::actuators;
+    return std::nullopt;
+}
+
 // One option at argv[i] (i moves past its value). An exit status when lagc is done
 // (--help, --version, a usage error), else nullopt.
 // The options that take no value; false for any other.
@@ -249,6 +265,8 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
     } else if (a == "--functions") {
         if (!value() || !*v) return usage_error("--functions needs API functions' names, a,b,c");
         if (auto bad = function_names(v, o)) return bad;
+    } else if (a == "--allow-outside-paths") {
+        cl.allow_outside_paths = true;
     } else if (a == "--max-outputs") {
         if (!value() || !number_argument(v, 1, 1000000, cl.max_outputs))
             return usage_error("--max-outputs takes a number from 1 to 1000000, not '" + std::string(v ? v : "") + "'");
@@ -256,12 +274,8 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         if (!value()) return usage_error("--inertial-parameters needs a form: com or linear");
         cl.inertia = inertial_form(v);
         if (!cl.inertia) return usage_error("--inertial-parameters takes com or linear, not '" + std::string(v) + "'");
-    } else if (a == "--inputs") {
-        if (!value() || (std::string(v) != "joints" && std::string(v) != "actuators"))
-            return usage_error("--inputs takes joints or actuators, not '" + std::string(v ? v : "") + "'");
-        cl.inputs = std::string(v) == "joints" ? lagc::import::input_form::joints : lagc::import::input_form::actuators;
-    } else if (a == "--tree") { // text (the default) or dot
-        cl.tree = i + 1 < argc && (std::string(argv[i + 1]) == "text" || std::string(argv[i + 1]) == "dot") ? argv[++i] : "text";
+    } else if (a == "--inputs" || a == "--tree") {
+        if (auto bad = robot_option(argc, argv, i, cl)) return bad;
     } else if (a == "--target") {
         if (!value() || std::string(v) != "mcu")
             return usage_error("--target takes mcu, not '" + std::string(v ? v : "") + "'");
@@ -414,7 +428,11 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
         lagc::import::robot_def robot;
         std::string lag;
         try {
-            robot = lagc::import::read_robot(text, form, cl.inputs.value_or(lagc::import::input_form::joints));
+            lagc::import::read_options files;
+            files.folder = cl.input == "-" ? "." : std::filesystem::path(cl.input).parent_path().string();
+            files.allow_outside_paths = cl.allow_outside_paths;
+            files.inputs = cl.inputs.value_or(lagc::import::input_form::joints);
+            robot = lagc::import::read_robot(text, form, files);
             // Past the limits, before a model of that size is written and checked.
             std::size_t const coordinates = lagc::import::coordinate_count(robot);
             if (coordinates > cl.options.limits.max_coordinates)

@@ -52,8 +52,9 @@ std::string emitter::c_array_sizes(std::string const& function, std::vector<cxx_
     return s.empty() ? "no arrays" : s;
 }
 
-// The C header's indices, output sizes and name arrays (declared there, defined with the
-// wrappers): what the C++ header's coordinate::, input::, output:: and *_names give.
+// The C header's indices, output sizes, stack figures and name arrays (declared there, defined
+// with the wrappers): what the C++ header's coordinate::, input::, parameter::, output::,
+// stack_bytes:: and *_names give.
 void emitter::c_names(std::string& indices, std::string& definitions) const {
     std::string const& ns = m_.name;
     std::vector<std::string> outputs, parameters;
@@ -68,7 +69,10 @@ void emitter::c_names(std::string& indices, std::string& definitions) const {
     };
     enumeration("coordinate_", m_.coordinates, emitting::indices(m_.coordinates.size()), "");
     enumeration("input_", m_.inputs, emitting::indices(m_.inputs.size()), "");
+    enumeration("parameter_", parameters, emitting::indices(parameters.size()), "");
     enumeration("output_", outputs, output_sizes, "_size");
+    for (auto const& f : out_.api()) // one a line: the C++ header's stack_bytes::NAME
+        enumeration("stack_bytes_", {f.name}, {stack_.figure(f.name).total()}, "");
     for (auto const& [what, names] : std::vector<std::pair<std::string, std::vector<std::string>>>{
              {"coordinate", m_.coordinates}, {"input", m_.inputs}, {"parameter", parameters}, {"output", outputs}}) {
         if (names.empty()) continue; // C has no arrays of size 0

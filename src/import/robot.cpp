@@ -260,12 +260,12 @@ void fuse_fixed_bodies(robot_def& r) {
                   " on fixed joints merged into the bodies they are fixed to (masses and inertias added; as MuJoCo's fusestatic)");
 }
 
-robot_def read_robot(std::string const& text, inertial_form form, input_form inputs) {
+robot_def read_robot(std::string const& text, inertial_form form, read_options const& options) {
     int line = 1;
     std::string const root = root_name(text, line);
     if (root == "mujoco" || root == "robot") {
-        robot_def r = root == "mujoco" ? read_mjcf(text) : read_urdf(text);
-        if (!r.has_errors()) check_actuators(r, inputs), check_keyframes(r);
+        robot_def r = root == "mujoco" ? read_mjcf(text, options) : read_urdf(text);
+        if (!r.has_errors()) check_actuators(r, options.inputs), check_keyframes(r);
         merge_notes(r);
         if (!r.has_errors()) fuse_fixed_bodies(r);
         if (!r.has_errors()) check_numbers(r, form);

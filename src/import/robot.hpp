@@ -141,15 +141,25 @@ bool is_robot_file(std::string const& text);
 // parameters), which inverse_dynamics_regressor takes as its π.
 enum class inertial_form { centre_of_mass, linear };
 
+// Where the files a robot file names (MJCF's meshes) are read from: relative to `folder`
+// (the robot file's folder; "" the current one), and only inside it unless
+// `allow_outside_paths` (--allow-outside-paths).
+// `inputs`: the joints' forces or the actuators (--inputs; actuators.cpp).
+struct read_options {
+    std::string folder;
+    bool allow_outside_paths = false;
+    input_form inputs = input_form::joints;
+};
+
 // The file as a robot; messages (errors, notes) carry the XML line.
-robot_def read_mjcf(std::string const& text);
+robot_def read_mjcf(std::string const& text, read_options const& options = {});
 robot_def read_urdf(std::string const& text);
 // By the root element, fixed bodies fused; then what no model can be made of is an error at
 // its line: no joint at all, a number the .lag in `form` would hold that is not finite (a
 // sum of huge masses, m·c of the linear form).
-// With input_form::joints the file's actuators are noted as left out.
+// With options.inputs joints the file's actuators are noted as left out.
 robot_def read_robot(std::string const& text, inertial_form form = inertial_form::centre_of_mass,
-                     input_form inputs = input_form::joints);
+                     read_options const& options = {});
 
 // Bodies without joints fixed to a moving body are merged into it (mass, centre of mass and
 // inertia combined, sites and children carried over), as MuJoCo's fusestatic does: the

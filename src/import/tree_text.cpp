@@ -184,8 +184,12 @@ std::string tree_dot(robot_def const& r) {
             joints += (joints.empty() ? "" : "\\n") + dot_escaped(j.name) + " (" + kind_name(j.type) + ") " +
                       (it == first.end() ? std::string() : coordinates_text(j, it->second));
         }
-        out << "  " << (b.parent < 0 ? std::string("world") : "b" + std::to_string(b.parent)) << " -> b" << i;
-        out << (joints.empty() ? std::string(" [style=dashed, label=\"fixed\"]") : " [label=\"" + joints + "\"]") << ";\n";
+        out << "  ";
+        if (b.parent < 0) out << "world";
+        else out << "b" << b.parent;
+        out << " -> b" << i;
+        if (joints.empty()) out << " [style=dashed, label=\"fixed\"];\n";
+        else out << " [label=\"" << joints << "\"];\n";
     }
     // A mimic coupling: a dotted edge from the leader's body to the joint's.
     std::map<std::string, std::size_t> body_of;
