@@ -609,30 +609,35 @@ TEST(ImportStructure, OutputsAreCounted) {
     EXPECT_EQ(imp::output_count(imp::read_robot(text + "</robot>")), 31u);
 }
 
-// Keyframes (named poses) are dropped with a note, as the other elements lagc does not read.
-TEST(ImportReport, KeyframesAreLeftOutWithANote) {
+// Keyframes (named poses) are read (tests/test_import_actuators.cpp); what lagc does not keep
+// of them (ctrl, act, time) is a note, one for all the keys that give it.
+TEST(ImportReport, KeyframesCtrlAndTimeAreLeftOutWithANote) {
     std::string const text = "<mujoco>\n<worldbody>\n  <body name=\"a\"><joint name=\"j\"/>" + unit_inertial +
-                             "</body>\n</worldbody>\n<keyframe><key name=\"home\" qpos=\"0.3\"/></keyframe>\n</mujoco>\n";
+                             "</body>\n</worldbody>\n<keyframe><key name=\"home\" qpos=\"0.3\" ctrl=\"1\"/>\n"
+                             "<key name=\"up\" qpos=\"0.5\" time=\"2\"/></keyframe>\n</mujoco>\n";
     auto const r = imp::read_robot(text);
     lagc::diagnostics diags;
     imp::report(r, text, diags);
     std::string const out = diags.format(lagc::source_file("a.xml", text));
-    EXPECT_NE(out.find("a.xml:5:1: note: <keyframe> is ignored: its named poses are not carried into the model"),
+    EXPECT_NE(out.find("a.xml:5:1: note: 2 keyframes' time, act, ctrl, mpos and mquat are left out (lagc keeps their qpos "
+                       "and qvel) (the first here)"),
               std::string::npos)
         << out;
     EXPECT_FALSE(diags.has_errors());
+    ASSERT_EQ(r.keyframes.size(), 2u);
+    EXPECT_EQ(r.keyframes[1].qpos, std::vector<double>{0.5});
 }
 
 TEST(ImportReport, MessagesAreDiagnosticsAtTheirLines) {
     std::string const text = "<mujoco>\n<worldbody>\n  <body name=\"a\"><joint name=\"j&#27;[2J\" type=\"screw\"/>" +
-                             unit_inertial + "</body>\n</worldbody><actuator/></mujoco>\n";
+                             unit_inertial + "</body>\n</worldbody><sensor/></mujoco>\n";
     auto const r = imp::read_robot(text);
     lagc::diagnostics diags;
     imp::report(r, text, diags);
     EXPECT_EQ(diags.format(lagc::source_file("a.xml", text)),
               "a.xml:3:1: error: a joint's type is hinge, slide, ball or free, not \"screw\"\n"
               "  " + text.substr(text.find("  <body"), text.find("</body>") + 7 - text.find("  <body")) + "\n  ^\n"
-              "a.xml:4:1: note: <actuator> is ignored: lagc models the joints' generalized forces as inputs (add what you "
+              "a.xml:4:1: note: <sensor> is ignored: lagc models the joints' generalized forces as inputs (add what you "
               "need to the .lag)\n"
-              "  </worldbody><actuator/></mujoco>\n  ^\n");
+              "  </worldbody><sensor/></mujoco>\n  ^\n");
 }

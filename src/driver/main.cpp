@@ -78,6 +78,10 @@ char const* const usage_text =
     "                    by centre of mass and inertia about it, as in the file; linear by\n"
     "                    mass, first moments m*c and inertia about the body's frame, the\n"
     "                    parameters the torques are linear in (for identification)\n"
+    "  --inputs joints|actuators  a robot file's inputs: joints (default) a generalized force\n"
+    "                    per joint, actuators one input per actuator of the file (its gear)\n"
+    "  --tree [text|dot] print a robot file's kinematic tree (bodies, joints, coordinates,\n"
+    "                    masses, what is fused or left out), or as Graphviz DOT; no -o\n"
     "  --max-derivation N  the terms deriving the equations of motion may build, estimated\n"
     "                    before each step begins (about 5 million a second); default 100000000\n"
     "  --max-diagnostics N  the most errors, warnings and notes printed; default 100, 0 for all\n"
@@ -140,6 +144,8 @@ struct command_line {
     std::vector<std::string> targets; // the files to write (none for -o -)
     bool lag_output = false;          // -o NAME.lag: a robot file written as a model
     std::optional<lagc::import::inertial_form> inertia; // --inertial-parameters, when given
+    std::optional<lagc::import::input_form> inputs;      // --inputs, when given
+    std::string tree;                 // --tree: "text" or "dot" (a robot file's tree on stdout)
     std::size_t max_outputs = 1000;   // --max-outputs: a robot file's sites and links
     bool allow_outside_paths = false; // --allow-outside-paths: a robot file's meshes anywhere
     bool c_language = false;          // --language c: C99 (-o -: one C file on standard output)
@@ -198,6 +204,20 @@ std::optional<int> function_names(std::string const& list, lagc::compile_options
 std::optional<lagc::import::inertial_form> inertial_form(std::string const& v) {
     if (v == "com") return lagc::import::inertial_form::centre_of_mass;
     if (v == "linear") return lagc::import::inertial_form::linear;
+    return std::nullopt;
+}
+
+// --inputs joints|actuators, --tree [text|dot] (robot files) at argv[i].
+std::optional<int> robot_option(int argc, char** argv, int& i, command_line& cl) {
+    std::string const a = argv[i];
+    std::string const next = i + 1 < argc ? argv[i + 1] : "";
+    if (a == "--tree") { // text (the default) or dot
+        cl.tree = next == "text" || next == "dot" ? argv[++i] : "text";
+        return std::nullopt;
+    }
+    if (next != "joints" && next != "actuators") return usage_error("--inputs takes joints or actuators, not '" + next + "'");
+    ++i;
+    cl.inputs = next == "joints" ? lagc::import::input_form::joints : lagc::import::input_form::actuators;
     return std::nullopt;
 }
 
@@ -283,6 +303,8 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         if (!value()) return usage_error("--inertial-parameters needs a form: com or linear");
         cl.inertia = inertial_form(v);
         if (!cl.inertia) return usage_error("--inertial-parameters takes com or linear, not '" + std::string(v) + "'");
+    } else if (a == "--inputs" || a == "--tree") {
+        if (auto bad = robot_option(argc, argv, i, cl)) return bad;
     } else if (a == "--target") {
         if (!value() || std::string(v) != "mcu")
             return usage_error("--target takes mcu, not '" + std::string(v ? v : "") + "'");
@@ -322,7 +344,8 @@ std::optional<int> parse_arguments(int argc, char** argv, command_line& cl) {
         }
     }
     if (cl.input.empty()) return usage_error("no model given");
-    if (cl.output.empty()) return usage_error("no output given (-o OUT.cpp, -o OUT.hpp or -o -)");
+    if (!cl.tree.empty() && !cl.output.empty()) return usage_error("--tree prints the robot's tree: leave out -o");
+    if (cl.output.empty() && cl.tree.empty()) return usage_error("no output given (-o OUT.cpp, -o OUT.hpp or -o -)");
     return std::nullopt;
 }
 
@@ -439,6 +462,7 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
             lagc::import::read_options files;
             files.folder = cl.input == "-" ? "." : std::filesystem::path(cl.input).parent_path().string();
             files.allow_outside_paths = cl.allow_outside_paths;
+            files.inputs = cl.inputs.value_or(lagc::import::input_form::joints);
             robot = lagc::import::read_robot(text, form, files);
             // Past the limits, before a model of that size is written and checked.
             std::size_t const coordinates = lagc::import::coordinate_count(robot);
@@ -449,7 +473,10 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
             if (outputs > cl.max_outputs)
                 robot.error(1, "this robot has " + std::to_string(outputs) + " position outputs (its sites, and its links "
                                "that move), more than the " + std::to_string(cl.max_outputs) + " allowed (--max-outputs)");
-            if (!robot.has_errors()) lag = lagc::import::write_lag(robot, cl.options.emit.source_name, form);
+            if (!robot.has_errors() && cl.tree.empty())
+                lag = lagc::import::write_lag(robot, cl.options.emit.source_name, form, cl.inputs.value_or(lagc::import::input_form::joints));
+            if (!robot.has_errors()) // the file's <keyframe>s as NAME::keyframes::KEY_q
+                for (auto const& k : lagc::import::keyframe_states(robot)) cl.options.emit.keyframes.push_back({k.name, k.q, k.qd});
         } catch (std::bad_alloc const&) {
             robot.error(1, "out of memory while reading the robot file");
         } catch (std::exception const& e) {
@@ -460,11 +487,18 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
         lagc::import::report(robot, text, diags);
         std::cerr << diags.format(lagc::source_file(cl.options.emit.source_name, text));
         if (robot.has_errors()) return 1;
+        if (!cl.tree.empty())
+            return std::cout << (cl.tree == "dot" ? lagc::import::tree_dot(robot)
+                                                  : lagc::import::tree_text(robot, cl.inputs.value_or(lagc::import::input_form::joints)))
+                       ? 0 : io_error("cannot write the tree to standard output");
         text = std::move(lag);
         shown_as += " (as .lag)";
         if (cl.lag_output) return lagc::write_files({{cl.targets[0], text}}, error) ? 0 : io_error(error);
     } else if (cl.lag_output) {
         return usage_error("-o NAME.lag writes a robot file (URDF or MJCF) as a model; '" + cl.input + "' is a model already");
+    } else if (!cl.tree.empty() || cl.inputs) {
+        return usage_error(std::string(cl.tree.empty() ? "--inputs chooses a robot file's inputs" : "--tree shows a robot file's tree") +
+                           " (URDF or MJCF); '" + cl.input + "' is a model already");
     } else if (cl.inertia) {
         return usage_error("--inertial-parameters chooses how a robot file (URDF or MJCF) is written; '" + cl.input +
                            "' is a model already");
@@ -480,7 +514,7 @@ int main(int argc, char** argv) {
     lagc::report_write_errors_as_errors();
     command_line cl;
     if (auto done = parse_arguments(argc, argv, cl)) return *done;
-    if (auto done = plan_outputs(cl)) return *done;
+    if (auto done = cl.tree.empty() ? plan_outputs(cl) : std::nullopt) return *done;
     std::string text, error;
     if (!lagc::read_source(cl.input, lagc::max_source_bytes, text, error)) return io_error(error);
     cl.options.emit.source_name = cl.input == "-" ? "<stdin>" : cl.input;

@@ -84,6 +84,8 @@ void emitter::c_names(std::string& indices, std::string& definitions) const {
         indices += text("c_api.tpl#names_declaration", values);
         definitions += text("c_api.tpl#names_definition", values);
     }
+    indices += keyframe_constants(o_.keyframes, parameter_scalar(), ns + "_");
+    definitions += keyframe_constants(o_.keyframes, parameter_scalar(), ns + "_", true);
     if (d_.regressor.empty()) return;
     std::vector<std::string> names;
     std::string list;

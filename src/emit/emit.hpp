@@ -12,6 +12,19 @@
 
 namespace lagc {
 
+// A named constant state of the model (a robot file's keyframe): q of nq numbers, q̇ empty or
+// of nq; the header holds them as keyframes::NAME_q and NAME_qd (emit/keyframes.cpp).
+struct named_state {
+    std::string name;
+    std::vector<double> q, qd;
+};
+
+// The states as constants: C++'s `namespace keyframes { inline constexpr SCALAR NAME_q[nq] =
+// {…}; }`, or with a `c_prefix` (the model's name and _) C's `extern const SCALAR
+// PREFIXkeyframe_NAME_q[nq];` (its `definition` with the numbers). "" for none.
+std::string keyframe_constants(std::vector<named_state> const& states, std::string const& scalar,
+                               std::string const& c_prefix = "", bool definition = false);
+
 // What the generated files look like; every default here (compile_options holds one).
 struct emit_options {
     std::string source_name;             // the model's path as shown in the banner
@@ -53,6 +66,8 @@ struct emit_options {
     // -o NAME.c: C99, the C interface's header (header_name, NAME.h) and a .c that defines it
     bool c_output = false;
     std::string c_header_name;           // the C header's file name (NAME.h), with c_api
+    // A robot file's keyframes (set by the driver from the file's <keyframe>).
+    std::vector<named_state> keyframes;
     // Called with each generated function's name as its building begins (may be empty).
     std::function<void(std::string const&)> progress;
 };

@@ -63,6 +63,7 @@ std::string emitter::index_names() const {
                                                 {"parameters", parameters_text},
                                                 {"outputs", outputs_text},
                                                 {"regressor", regressor_text}});
+    names += keyframe_constants(o_.keyframes, parameter_scalar());
     names.pop_back(); // the section's own line end; the header template has the next
     return names;
 }

@@ -53,16 +53,17 @@ public:
                     std::string const t = b->Name();
                     if (t == "body") body(b, -1, "main");
                     else if (t == "frame") v_.error(b, "<frame> is not read by lagc: write its pos and quat into the bodies inside it");
-                    else if (t == "site") v_.note(b, "a site of the world does not move: no output is made for it");
+                    else if (t == "site") r_.counted_note(b->GetLineNum(), "a site of the world does not move: no output is made for it",
+                                                          "%N sites of the world do not move: no output is made for them");
                 }
             } else if (tag == "equality" || tag == "tendon") {
                 loops_.push_back(e); // read once every body is (equality.hpp)
-            } else if (tag == "actuator" || tag == "tendon" || tag == "equality" || tag == "contact" || tag == "sensor") {
-                v_.note(e, "<" + tag + "> is ignored: lagc models the joints' generalized forces as inputs (" +
-                               (tag == "equality" ? "write couplings as constraints in the .lag" : "add what you need to the .lag") + ")");
+            } else if (tag == "actuator") {
+                read_mjcf_actuators(e, v_, [this](XMLElement const* x, char const* n, bool shared) { return attribute(x, n, "main", shared); });
+            } else if (tag == "contact" || tag == "sensor") {
+                v_.note(e, "<" + tag + "> is ignored: lagc models the joints' generalized forces as inputs (add what you need to the .lag)");
             } else if (tag == "keyframe") {
-                v_.note(e, "<keyframe> is ignored: its named poses are not carried into the model (set q and qd from "
-                           "them yourself)");
+                read_mjcf_keyframes(e, v_);
             }
         }
         if (limits_line_) r_.note(limits_line_, "joint limits (range) are ignored: lagc models no contacts or limits");
@@ -136,14 +137,19 @@ private:
     }
 
     // The attribute from the element, else from its class chain (tag: the element's kind).
-    char const* attribute(XMLElement const* e, char const* name, std::string const& cls) const {
+    // `shared`: an attribute every kind of actuator has, which MuJoCo's defaults keep once for
+    // all of them (the last actuator element of the class that gives it).
+    char const* attribute(XMLElement const* e, char const* name, std::string const& cls, bool shared = false) const {
         if (char const* a = e->Attribute(name)) return a;
         std::string c = e->Attribute("class") ? e->Attribute("class") : cls;
         for (int guard = 0; !c.empty() && guard < 1000; ++guard) {
             auto it = classes_.find(c);
             if (it == classes_.end()) break;
-            if (auto const* d = it->second->FirstChildElement(e->Name()))
-                if (char const* a = d->Attribute(name)) return a;
+            char const* found = nullptr;
+            for (auto const* d = it->second->FirstChildElement(); d; d = d->NextSiblingElement())
+                if (std::string(d->Name()) == e->Name() || (shared && is_actuator_element(d->Name())))
+                    if (char const* a = d->Attribute(name)) found = a;
+            if (found) return found;
             c = parent_class_.at(c);
         }
         return nullptr;
@@ -310,10 +316,12 @@ private:
         if (attribute(e, "range", cls) && !limits_line_) limits_line_ = j.line;
         if (j.armature < 0 || j.damping < 0 || j.stiffness < 0) v_.error(e, "armature, damping and stiffness cannot be negative");
         if (attribute(e, "frictionloss", cls) && number(e, "frictionloss", cls, 0) != 0)
-            v_.note(e, "frictionloss (dry friction) is ignored: write it as a force in the .lag");
+            r_.counted_note(j.line, "a joint's frictionloss (dry friction) is left out: write it as a force in the .lag",
+                            "%N joints' frictionloss (dry friction) is left out: write it as a force in the .lag");
         if ((j.type == joint_def::kind::free || j.type == joint_def::kind::ball) &&
             (j.armature != 0 || j.damping != 0 || j.stiffness != 0))
-            v_.note(e, "armature, damping and stiffness of ball and free joints are ignored");
+            r_.counted_note(j.line, "the armature, damping and stiffness of a ball or free joint are left out",
+                            "the armature, damping and stiffness of %N ball and free joints are left out");
         if (j.type == joint_def::kind::free && r_.bodies[body].parent != -1)
             v_.error(e, "a free joint belongs to a body of the world (a floating base), not to a body inside another");
         check_joints_of_body(e, r_.bodies[body], j);

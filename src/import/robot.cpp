@@ -19,8 +19,8 @@ bool robot_def::has_errors() const {
 
 // A message's text holds names and values from the file: shown safely, and a message that
 // quotes a megabyte is cut.
-void robot_def::error(int line, std::string const& text) { messages.push_back({line, shown(text, 1000), true}); }
-void robot_def::note(int line, std::string const& text) { messages.push_back({line, shown(text, 1000), false}); }
+void robot_def::error(int line, std::string const& text) { messages.push_back({line, shown(text, 1000), true, {}}); }
+void robot_def::note(int line, std::string const& text) { messages.push_back({line, shown(text, 1000), false, {}}); }
 
 std::size_t coordinate_count(robot_def const& r) {
     std::size_t n = 0;
@@ -72,6 +72,26 @@ mat3 quaternion_matrix(std::array<double, 4> q) {
 mat3 axis_angle_matrix(vec3 a, double angle) {
     double const s = std::sin(angle / 2) / norm(a);
     return quaternion_matrix({std::cos(angle / 2), a[0] * s, a[1] * s, a[2] * s});
+}
+
+std::array<double, 4> matrix_quaternion(mat3 const& R) {
+    // Shepperd's method: from the largest of the four diagonal combinations.
+    double const tr = R[0] + R[4] + R[8];
+    std::array<double, 4> q;
+    if (tr > 0) {
+        double const s = std::sqrt(tr + 1) * 2;
+        q = {s / 4, (R[7] - R[5]) / s, (R[2] - R[6]) / s, (R[3] - R[1]) / s};
+    } else if (R[0] > R[4] && R[0] > R[8]) {
+        double const s = std::sqrt(1 + R[0] - R[4] - R[8]) * 2;
+        q = {(R[7] - R[5]) / s, s / 4, (R[1] + R[3]) / s, (R[2] + R[6]) / s};
+    } else if (R[4] > R[8]) {
+        double const s = std::sqrt(1 + R[4] - R[0] - R[8]) * 2;
+        q = {(R[2] - R[6]) / s, (R[1] + R[3]) / s, s / 4, (R[5] + R[7]) / s};
+    } else {
+        double const s = std::sqrt(1 + R[8] - R[0] - R[4]) * 2;
+        q = {(R[3] - R[1]) / s, (R[2] + R[6]) / s, (R[5] + R[7]) / s, s / 4};
+    }
+    return q;
 }
 
 bool parse_xml(std::string const& text, tinyxml2::XMLDocument& doc, robot_def& r) {
@@ -265,6 +285,8 @@ robot_def read_robot(std::string const& text, inertial_form form, read_options c
     std::string const root = root_name(text, line);
     if (root == "mujoco" || root == "robot") {
         robot_def r = root == "mujoco" ? read_mjcf(text, options) : read_urdf(text);
+        if (!r.has_errors()) check_actuators(r, options.inputs), check_keyframes(r);
+        merge_notes(r);
         if (!r.has_errors()) fuse_fixed_bodies(r);
         if (!r.has_errors()) check_numbers(r, form);
         // MuJoCo loads a robot that cannot move, but a model needs a coordinate.

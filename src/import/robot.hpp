@@ -5,8 +5,10 @@
 #pragma once
 
 #include "common/diagnostics.hpp"
+#include "import/names.hpp"
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -92,10 +94,30 @@ struct equality_def {
     std::vector<bool> rows; // which rows are written (set by the rank analysis, equality.cpp)
 };
 
+// An actuator on a hinge or slide (actuators.cpp): its generalized force on the joint is
+// gear · (gain · ctrl − kp · gear · q − kv · gear · q̇), with gain 1 for a motor, gainprm[0]
+// for a <general> of fixed gain, kp for a <position>, kv for a <velocity>.
+struct actuator_def {
+    std::string name, joint, element; // element: "<motor>", "<transmission>", …
+    double gear = 1, gain = 1, kp = 0, kv = 0;
+    int line = 0;
+};
+
+// A named pose of MJCF's <keyframe> (keyframes.cpp): qpos and qvel as the file lays them out
+// (MuJoCo's order of joints), either empty where the key does not give it.
+struct keyframe_def {
+    std::string name;
+    std::vector<double> qpos, qvel;
+    int line = 0;
+};
+
 struct message {
     int line = 0;
     std::string text; // shown safely: no control characters, no bytes that are not UTF-8
     bool error = true; // else a note
+    // A note counted by kind (notes.cpp): `many` with %N for the count where more than one
+    // element of the kind has it; empty for a note of its own.
+    std::string many;
 };
 
 struct robot_def {
@@ -106,12 +128,29 @@ struct robot_def {
     std::vector<std::string> joint_order; // the coordinates' order (joint names)
     std::vector<mimic_def> mimics;
     std::vector<equality_def> equalities; // MJCF's <equality> (equality.hpp)
+    std::vector<actuator_def> actuators;
+    std::vector<keyframe_def> keyframes;
     std::vector<message> messages;
     bool has_errors() const;
     // A message at the file's line, its text made safe to print (names.hpp's shown()).
     void error(int line, std::string const& text);
     void note(int line, std::string const& text);
+    // A note of a kind that many elements may have: one note in the end (merge_notes), at the
+    // first one's line, `one` where it is alone, else `many` with %N the count.
+    void counted_note(int line, std::string const& one, std::string const& many);
 };
+
+// Counted notes of one kind (the same `many`) as one note, at the first one's line.
+void merge_notes(robot_def& r);
+
+// How a robot's inputs are chosen: one generalized force per joint degree of freedom, or one
+// input per actuator of the file (--inputs actuators).
+enum class input_form { joints, actuators };
+
+// The actuators checked against the joints (actuators.cpp): an unknown joint is an error (as
+// MuJoCo's), an actuator on a ball or free joint is left out with a note; with
+// input_form::joints all of them are, with one note.
+void check_actuators(robot_def& r, input_form inputs);
 
 // How many coordinates the robot's model has: one per hinge or slide, four per ball joint
 // (a unit quaternion), seven per free joint (position and quaternion).
@@ -129,9 +168,11 @@ enum class inertial_form { centre_of_mass, linear };
 // Where the files a robot file names (MJCF's meshes) are read from: relative to `folder`
 // (the robot file's folder; "" the current one), and only inside it unless
 // `allow_outside_paths` (--allow-outside-paths).
+// `inputs`: the joints' forces or the actuators (--inputs; actuators.cpp).
 struct read_options {
     std::string folder;
     bool allow_outside_paths = false;
+    input_form inputs = input_form::joints;
 };
 
 // The file as a robot; messages (errors, notes) carry the XML line.
@@ -140,6 +181,7 @@ robot_def read_urdf(std::string const& text);
 // By the root element, fixed bodies fused; then what no model can be made of is an error at
 // its line: no joint at all, a number the .lag in `form` would hold that is not finite (a
 // sum of huge masses, m·c of the linear form).
+// With options.inputs joints the file's actuators are noted as left out.
 robot_def read_robot(std::string const& text, inertial_form form = inertial_form::centre_of_mass,
                      read_options const& options = {});
 
@@ -165,7 +207,34 @@ void report(robot_def const& r, std::string const& text, diagnostics& diags);
 // The robot as a .lag model text (write_lag.cpp), `source` named in its comments. A number
 // that is not finite is never written (std::domain_error; read_robot has refused it).
 std::string write_lag(robot_def const& robot, std::string const& source,
-                      inertial_form form = inertial_form::centre_of_mass);
+                      inertial_form form = inertial_form::centre_of_mass, input_form inputs = input_form::joints);
+
+// With --inputs actuators (actuators.cpp): each actuator's input, its parameters and the
+// force on its joint's coordinate, as .lag lines. `fresh` hands out names; `coordinate`
+// gives a hinge's or slide's coordinate by the joint's name.
+struct actuator_lines {
+    std::vector<std::string> inputs;
+    std::string parameters, forces;
+};
+actuator_lines plan_actuators(robot_def const& r, name_maker& names,
+                              std::function<std::string(std::string const&)> const& coordinate);
+
+// A keyframe as lagc's state (keyframes.cpp): q in lagc's coordinates (hinges and slides as
+// qpos, a ball's or free joint's quaternion normalised, w first as MuJoCo), q̇ from qvel
+// (a quaternion's rate from the body's angular velocity) where the key gives it.
+struct keyframe_state {
+    std::string name; // a name C++ can use, unique among the keyframes
+    std::vector<double> q, qd;
+    int line = 0;
+};
+std::vector<keyframe_state> keyframe_states(robot_def const& r);
+// Each keyframe's qpos and qvel of the robot's sizes (MuJoCo's nq and nv), else an error.
+void check_keyframes(robot_def& r);
+
+// The kinematic tree as text (tree_text.cpp): bodies, their joints and coordinates, masses,
+// the bodies fused, what the file gives that is left out or converted; or as Graphviz DOT.
+std::string tree_text(robot_def const& r, input_form inputs);
+std::string tree_dot(robot_def const& r);
 
 // A body's rot as the file wrote it, as a .lag expression (written_turns.cpp): a quat's
 // matrix as exact ratios of its digits, euler and rpy as turns (rotz(y)*roty(p)*rotx(r)),
@@ -178,6 +247,8 @@ std::string written_turn(body_def const& b);
 // Normalising divides by the length, computed without overflow (norm()).
 mat3 quaternion_matrix(std::array<double, 4> q);
 mat3 axis_angle_matrix(vec3 axis, double angle);
+// A rotation matrix's unit quaternion (w, x, y, z), not normalised to w ≥ 0.
+std::array<double, 4> matrix_quaternion(mat3 const& R);
 mat3 multiply(mat3 const& a, mat3 const& b);
 mat3 transpose(mat3 const& a);
 vec3 rotate(mat3 const& a, vec3 const& v);

@@ -76,10 +76,7 @@ public:
         check_mimics();
         for (auto const* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
             std::string const tag = e->Name();
-            if (tag == "transmission") {
-                v_.note(e, "<transmission> is ignored: each joint's generalized force is an input");
-                break;
-            }
+            if (tag == "transmission") read_urdf_transmission(e, v_);
         }
         if (limits_line_) r_.note(limits_line_, "joint limits are ignored: lagc models no contacts or limits");
     }
@@ -216,7 +213,9 @@ private:
         if (auto const* dyn = j.e->FirstChildElement("dynamics")) {
             d.damping = v_.number(dyn, "damping", 0);
             if (d.damping < 0) v_.error(dyn, "damping cannot be negative");
-            if (v_.number(dyn, "friction", 0) != 0) v_.note(dyn, "friction (dry friction) is ignored: write it as a force in the .lag");
+            if (v_.number(dyn, "friction", 0) != 0)
+                r_.counted_note(dyn->GetLineNum(), "a joint's friction (dry friction) is left out: write it as a force in the .lag",
+                                "%N joints' friction (dry friction) is left out: write it as a force in the .lag");
         }
         if (j.e->FirstChildElement("limit") && j.type != "continuous" && !limits_line_) limits_line_ = d.line;
         if (auto const* m = j.e->FirstChildElement("mimic")) {

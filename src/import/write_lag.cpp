@@ -116,22 +116,7 @@ std::string fixed_turn(mat3 const& R) {
         }
         return m + "]";
     }
-    // The quaternion (Shepperd), then its axis and angle.
-    double const tr = R[0] + R[4] + R[8];
-    std::array<double, 4> q;
-    if (tr > 0) {
-        double const s = std::sqrt(tr + 1) * 2;
-        q = {s / 4, (R[7] - R[5]) / s, (R[2] - R[6]) / s, (R[3] - R[1]) / s};
-    } else if (R[0] > R[4] && R[0] > R[8]) {
-        double const s = std::sqrt(1 + R[0] - R[4] - R[8]) * 2;
-        q = {(R[7] - R[5]) / s, s / 4, (R[1] + R[3]) / s, (R[2] + R[6]) / s};
-    } else if (R[4] > R[8]) {
-        double const s = std::sqrt(1 + R[4] - R[0] - R[8]) * 2;
-        q = {(R[2] - R[6]) / s, (R[1] + R[3]) / s, s / 4, (R[5] + R[7]) / s};
-    } else {
-        double const s = std::sqrt(1 + R[8] - R[0] - R[4]) * 2;
-        q = {(R[3] - R[1]) / s, (R[2] + R[6]) / s, (R[5] + R[7]) / s, s / 4};
-    }
+    std::array<double, 4> const q = matrix_quaternion(R);
     double const n = std::sqrt(q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     if (n == 0) return "";
     vec3 axis{q[1] / n, q[2] / n, q[3] / n};
@@ -145,7 +130,8 @@ std::string fixed_turn(mat3 const& R) {
 
 class lag_writer {
 public:
-    lag_writer(robot_def const& r, std::string const& source, inertial_form form) : r_(r), source_(source), form_(form) {}
+    lag_writer(robot_def const& r, std::string const& source, inertial_form form, input_form inputs)
+        : r_(r), source_(source), form_(form), input_form_(inputs) {}
 
     std::string write() {
         plan();
@@ -163,12 +149,14 @@ public:
         if (g > 0) out_ << "parameter " << g_ << " = " << num(g) << "\n";
         if (quaternions_ || !r_.mimics.empty() || !r_.equalities.empty()) out_ << "parameter " << gain_ << " = 10.0\n";
         parameters();
+        out_ << actuators_.parameters;
         // None only in a description read_robot has not checked (it refuses a robot without
         // joints): then the model's own "no coordinates" error, not a bare `coordinate`.
         if (!coordinates_.empty()) out_ << "coordinate " << join(coordinates_) << "\n";
         if (!inputs_.empty()) out_ << "input " << join(inputs_) << "\n";
         for (std::size_t i = 0; i < r_.bodies.size(); ++i)
             if (moving_[i]) body(i, g);
+        out_ << actuators_.forces;
         for (auto const& m : r_.mimics) {
             out_ << "# the mimic joint '" << commented(m.joint) << "' (line " << m.line << ")\n";
             // Both are hinges or slides of the file (urdf.cpp checks it).
@@ -188,6 +176,8 @@ private:
     robot_def const& r_;
     std::string source_;
     inertial_form form_;
+    input_form input_form_;
+    actuator_lines actuators_; // with --inputs actuators
     std::ostringstream out_;
     name_maker names_;
     std::string model_name_, g_, gain_;
@@ -247,7 +237,8 @@ private:
         }
         std::vector<joint_def const*> const order = joints_in_order();
         for (joint_def const* j : order) plan_coordinates(*j);
-        for (joint_def const* j : order) plan_inputs(*j);
+        if (input_form_ == input_form::joints) for (joint_def const* j : order) plan_inputs(*j);
+        else inputs_ = (actuators_ = plan_actuators(r_, names_, [this](std::string const& j) { return coordinate_of(j); })).inputs;
         g_ = fresh("g");
         gain_ = fresh("stabilization");
         static std::vector<std::string> const prefixes = {"m_",   "cx_", "cy_", "cz_", "Jxx_", "Jyy_", "Jzz_", "Jxy_",
@@ -539,6 +530,7 @@ private:
     }
 
     void inputs(body_def const& b, std::string const& s) {
+        if (input_form_ == input_form::actuators) return; // actuators_.forces
         for (auto const& j : b.joints) {
             auto const& cs = joints_.at(&j).coordinates;
             if (j.type == joint_def::kind::hinge || j.type == joint_def::kind::slide) {
@@ -587,8 +579,8 @@ private:
 
 } // namespace
 
-std::string write_lag(robot_def const& robot, std::string const& source, inertial_form form) {
-    return lag_writer(robot, source, form).write();
+std::string write_lag(robot_def const& robot, std::string const& source, inertial_form form, input_form inputs) {
+    return lag_writer(robot, source, form, inputs).write();
 }
 
 } // namespace lagc::import

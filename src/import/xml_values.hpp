@@ -6,6 +6,7 @@
 
 #include <tinyxml2.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,5 +42,17 @@ bool parse_xml(std::string const& text, tinyxml2::XMLDocument& doc, robot_def& r
 // Numbers separated by blanks; false if something else is there, or a number that is not
 // finite (nan, inf, 1e400: then that number's text in `not_finite`).
 bool parse_numbers(std::string const& text, std::vector<double>& out, std::string* not_finite = nullptr);
+
+// MJCF's attribute of an element, from the element or its default class (mjcf.cpp); `shared`:
+// from any actuator element of the class (MuJoCo's defaults hold one actuator: gear, joint,
+// ctrlrange, … given to a default <motor> apply to a <position> too).
+using mjcf_attribute = std::function<char const*(tinyxml2::XMLElement const*, char const*, bool shared)>;
+// Whether an MJCF element is an actuator (motor, general, position, velocity, …).
+bool is_actuator_element(char const* tag);
+// MJCF's <actuator> and URDF's <transmission> into r.actuators (actuators.cpp); MJCF's
+// <keyframe> into r.keyframes (keyframes.cpp).
+void read_mjcf_actuators(tinyxml2::XMLElement const* actuator, xml_values& v, mjcf_attribute const& attribute);
+void read_urdf_transmission(tinyxml2::XMLElement const* transmission, xml_values& v);
+void read_mjcf_keyframes(tinyxml2::XMLElement const* keyframe, xml_values& v);
 
 } // namespace lagc::import
