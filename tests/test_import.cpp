@@ -637,7 +637,6 @@ TEST(ImportReport, MessagesAreDiagnosticsAtTheirLines) {
     EXPECT_EQ(diags.format(lagc::source_file("a.xml", text)),
               "a.xml:3:1: error: a joint's type is hinge, slide, ball or free, not \"screw\"\n"
               "  " + text.substr(text.find("  <body"), text.find("</body>") + 7 - text.find("  <body")) + "\n  ^\n"
-              "a.xml:4:1: note: <sensor> is ignored: lagc models the joints' generalized forces as inputs (add what you "
-              "need to the .lag)\n"
+              "a.xml:4:1: note: <sensor> is ignored: write the outputs you need in the .lag\n"
               "  </worldbody><sensor/></mujoco>\n  ^\n");
 }

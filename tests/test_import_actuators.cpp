@@ -84,7 +84,7 @@ TEST(ImportActuators, MjcfActuatorsAreReadWithTheirGearsAndKinds) {
   <general name="g1" joint="j1" gainprm="0.5" gear="3"/>
   <position name="p2" joint="j2" kp="20"/>
   <cylinder name="c2" joint="j2"/>
-  <motor name="on_tendon" tendon="t"/>
+  <motor name="on_site" site="s"/>
   <muscle name="bicep" joint="j1"/>
   <general name="filtered" joint="j1" dyntype="filter"/>
 </actuator>
@@ -99,7 +99,8 @@ TEST(ImportActuators, MjcfActuatorsAreReadWithTheirGearsAndKinds) {
     // What lagc cannot write: one note per kind, counted, at the first one's line.
     EXPECT_EQ(notes(r), "12: note: 2 actuators are left out: lagc writes <motor>, <general>, <position> and <velocity> "
                         "actuators, not these (the first here)\n"
-                        "13: note: an actuator is left out: lagc writes actuators on joints (not on tendons, sites or bodies)\n"
+                        "13: note: an actuator is left out: lagc writes actuators on joints and fixed tendons (not on sites or "
+                        "bodies)\n"
                         "15: note: an actuator is left out: lagc writes a <general> of fixed gain, bias none or affine and no "
                         "dynamics (dyntype none)\n");
     std::string const lag = imp::write_lag(r, "a.xml", imp::inertial_form::centre_of_mass, imp::input_form::actuators);
@@ -120,6 +121,35 @@ TEST(ImportActuators, MjcfActuatorsAreReadWithTheirGearsAndKinds) {
     EXPECT_EQ(line_starting(imp::write_lag(joints, "a.xml"), "input"), "input tau_j0, tau_j1, tau_j2");
 }
 
+
+// On a fixed tendon: the length Σ coef q in place of q, coef times the force on each joint;
+// on a spatial tendon: left out with a note; on a tendon the file does not have: an error.
+TEST(ImportActuators, TendonActuatorsActThroughTheirCoefficients) {
+    std::string const tendons = R"(<tendon>
+  <fixed name="t"><joint joint="j0" coef="2"/><joint joint="j2" coef="-0.5"/></fixed>
+  <spatial name="rope"><site site="a"/><site site="b"/></spatial>
+</tendon>
+<actuator>
+  <position name="servo" tendon="t" kp="3" gear="4"/>
+  <motor name="pull" tendon="rope"/>
+</actuator>
+)";
+    auto const r = imp::read_robot(chain(3, "", tendons), imp::inertial_form::centre_of_mass, actuated());
+    ASSERT_EQ(r.actuators.size(), 1u) << notes(r);
+    ASSERT_EQ(r.actuators[0].terms.size(), 2u);
+    EXPECT_EQ(r.actuators[0].terms[1].first, "j2");
+    EXPECT_EQ(r.actuators[0].terms[1].second, -0.5);
+    EXPECT_NE(notes(r).find("note: an actuator on a spatial tendon is left out"), std::string::npos) << notes(r);
+    std::string const lag = imp::write_lag(r, "a.xml", imp::inertial_form::centre_of_mass, imp::input_form::actuators);
+    EXPECT_NE(lag.find("\nforce 2.0*gear_servo*(kp_servo*(servo - gear_servo*(2.0*j0 - 0.5*j2))) on j0\n"
+                       "force -0.5*gear_servo*(kp_servo*(servo - gear_servo*(2.0*j0 - 0.5*j2))) on j2\n"),
+              std::string::npos)
+        << lag;
+    EXPECT_NE(header_of(lag, {}).find("inline constexpr int nq = 3, nu = 1, nc = 0;"), std::string::npos);
+    auto const unknown = imp::read_robot(chain(1, "", "<actuator><motor name=\"m\" tendon=\"none\"/></actuator>\n"),
+                                         imp::inertial_form::centre_of_mass, actuated());
+    EXPECT_EQ(notes(unknown), "4: error: the actuator 'm' acts on the tendon 'none', which the file does not have\n");
+}
 TEST(ImportActuators, AnActuatorOnAJointTheFileLacksIsAnError) {
     auto const r = imp::read_robot(chain(1, "", "<actuator>\n<motor joint=\"elbow\"/></actuator>\n"));
     EXPECT_EQ(notes(r), "5: error: the actuator 'actuator1' acts on the joint 'elbow', which the file does not have\n");

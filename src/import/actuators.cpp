@@ -7,6 +7,7 @@
 #include "import/xml_values.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <map>
 
@@ -81,11 +82,12 @@ void read_mjcf_actuators(XMLElement const* actuators, xml_values& v, mjcf_attrib
         a.name = n && *n ? n : "actuator" + std::to_string(count);
         char const* joint = attribute(e, "joint", true);
         if (!joint) joint = e->Attribute("jointinparent"); // the same torque on a hinge or slide
-        if (!joint || attribute(e, "tendon", true) || attribute(e, "site", true) || attribute(e, "body", true)) {
-            left_out(r, e, "lagc writes actuators on joints (not on tendons, sites or bodies)");
+        char const* tendon = attribute(e, "tendon", true);
+        if (!!joint == !!tendon || attribute(e, "site", true) || attribute(e, "body", true)) {
+            left_out(r, e, "lagc writes actuators on joints and fixed tendons (not on sites or bodies)");
             continue;
         }
-        a.joint = joint;
+        (joint ? a.joint : a.tendon) = joint ? joint : tendon;
         a.gear = first_number(v, e, "gear", attribute(e, "gear", true), 1);
         if (tag == "motor") {
         } else if (tag == "general") {
@@ -104,10 +106,9 @@ void read_mjcf_actuators(XMLElement const* actuators, xml_values& v, mjcf_attrib
                      "lagc writes <motor>, <general>, <position> and <velocity> actuators, not these");
             continue;
         }
-        for (char const* limit : {"ctrlrange", "forcerange"})
-            if (attribute(e, limit, true))
-                r.counted_note(a.line, "an actuator's ctrlrange and forcerange are left out: its input is not clamped",
-                               "%N actuators' ctrlrange and forcerange are left out: their inputs are not clamped");
+        if (attribute(e, "ctrlrange", true) || attribute(e, "forcerange", true))
+            r.counted_note(a.line, "an actuator's ctrlrange and forcerange are left out: its input is not clamped",
+                           "%N actuators' ctrlrange and forcerange are left out: their inputs are not clamped");
         r.actuators.push_back(a);
     }
 }
@@ -149,6 +150,12 @@ void check_actuators(robot_def& r, input_form inputs) {
         for (auto const& j : b.joints) joints.emplace(j.name, &j);
     std::vector<actuator_def> kept;
     for (auto const& a : r.actuators) {
+        if (!a.tendon.empty()) { // its joints are checked where the tendon is read (mjcf_equality.cpp)
+            if (!a.terms.empty()) kept.push_back(a);
+            else r.counted_note(a.line, "an actuator on a spatial tendon is left out: write its force in the .lag",
+                                "%N actuators on spatial tendons are left out: write their forces in the .lag");
+            continue;
+        }
         auto it = joints.find(a.joint);
         if (it == joints.end()) {
             r.error(a.line, "the actuator " + quoted(a.name) + " acts on the joint " + quoted(a.joint) +
@@ -181,7 +188,6 @@ actuator_lines plan_actuators(robot_def const& r, name_maker& names,
     for (std::size_t k = 0; k < r.actuators.size(); ++k) {
         auto const& a = r.actuators[k];
         std::string const& u = out.inputs[k];
-        std::string const q = coordinate(a.joint);
         std::string const gear = names.fresh("gear_" + u);
         auto number = [](double x) {
             char buffer[64];
@@ -190,6 +196,16 @@ actuator_lines plan_actuators(robot_def const& r, name_maker& names,
             if (s.find_first_of(".e") == std::string::npos) s += ".0";
             return s;
         };
+        // The actuator's length over its gear (a joint's coordinate, a tendon's Σ coef · q)
+        // and its rate; a force f on it is coef · f on each joint.
+        std::string q = a.tendon.empty() ? coordinate(a.joint) : "", qd = a.tendon.empty() ? "der(" + q + ")" : "";
+        for (auto const& [joint, coef] : a.terms) {
+            char const* sign = coef < 0 ? (q.empty() ? "(-" : " - ") : (q.empty() ? "(" : " + ");
+            std::string const c = number(std::abs(coef)), x = coordinate(joint);
+            q.append(sign).append(c).append("*").append(x);
+            qd.append(sign).append(c).append("*der(").append(x).append(")");
+        }
+        if (!a.terms.empty()) q += ")", qd += ")";
         std::string parameters = gear + " = " + number(a.gear), force = u;
         // A <position>'s kp (a <velocity>'s kv) is its gain too: one parameter, kp (ctrl − gear q).
         bool const servo = a.element == "<position>" || a.element == "<velocity>";
@@ -197,7 +213,7 @@ actuator_lines plan_actuators(robot_def const& r, name_maker& names,
             bool const position = a.element == "<position>";
             std::string const k = names.fresh((position ? "kp_" : "kv_") + u);
             parameters += ", " + k + " = " + number(position ? a.kp : a.kv);
-            force = k + "*(" + u + " - " + gear + "*" + (position ? q : "der(" + q + ")") + ")";
+            force = k + "*(" + u + " - " + gear + "*" + (position ? q : qd) + ")";
         }
         if (!servo && a.gain != 1) {
             std::string const gain = names.fresh("gain_" + u);
@@ -212,11 +228,14 @@ actuator_lines plan_actuators(robot_def const& r, name_maker& names,
         if ((!servo || a.element == "<position>") && a.kv != 0) {
             std::string const kv = names.fresh("kv_" + u);
             parameters += ", " + kv + " = " + number(a.kv);
-            force += " - " + kv + "*" + gear + "*der(" + q + ")";
+            force += " - " + kv + "*" + gear + "*" + qd;
         }
         out.parameters += "parameter " + parameters + "\n";
-        out.forces += "# the actuator '" + shown(a.name) + "' (" + a.element + ", line " + std::to_string(a.line) + ")\n";
-        out.forces += "force " + gear + "*" + (force == u ? u : "(" + force + ")") + " on " + q + "\n";
+        out.forces += "# the actuator '" + shown(a.name) + "' (" + a.element + ", line " + std::to_string(a.line) + ")" +
+                     (a.tendon.empty() ? "" : " on the fixed tendon '" + shown(a.tendon) + "'") + "\n";
+        std::string const f = gear + "*" + (force == u ? u : "(" + force + ")");
+        if (a.terms.empty()) out.forces += "force " + f + " on " + q + "\n";
+        for (auto const& [joint, coef] : a.terms) out.forces += "force " + number(coef) + "*" + f + " on " + coordinate(joint) + "\n";
     }
     return out;
 }

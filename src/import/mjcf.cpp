@@ -61,7 +61,7 @@ public:
             } else if (tag == "actuator") {
                 read_mjcf_actuators(e, v_, [this](XMLElement const* x, char const* n, bool shared) { return attribute(x, n, "main", shared); });
             } else if (tag == "contact" || tag == "sensor") {
-                v_.note(e, "<" + tag + "> is ignored: lagc models the joints' generalized forces as inputs (add what you need to the .lag)");
+                v_.note(e, "<" + tag + "> is ignored: " + (tag == "contact" ? "lagc models no contacts" : "write the outputs you need in the .lag"));
             } else if (tag == "keyframe") {
                 read_mjcf_keyframes(e, v_);
             }

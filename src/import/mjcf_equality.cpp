@@ -6,6 +6,7 @@
 
 #include "import/names.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -27,6 +28,7 @@ public:
             if (!equality_line_) equality_line_ = e->GetLineNum();
             for (auto const* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) one(c);
         }
+        actuated_tendons();
         for (auto const& [name, used] : tendon_used_)
             if (!used && !unused_++) unused_line_ = tendon_lines_[name];
         if (inactive_ > 0)
@@ -50,10 +52,24 @@ private:
     std::map<std::string, bool> tendon_used_;
     int equality_line_ = 0, inactive_ = 0, inactive_line_ = 0, spatial_ = 0, spatial_line_ = 0, unused_ = 0, unused_line_ = 0;
 
+    std::map<std::string, bool> spatial_names_;
+
+    // The actuators on tendons (actuators.cpp): a fixed tendon's joints and coefficients; a
+    // spatial one's left empty (check_actuators leaves it out); another name is an error.
+    void actuated_tendons() {
+        for (auto& a : r_.actuators) {
+            if (a.tendon.empty()) continue;
+            if (auto it = tendons_.find(a.tendon); it != tendons_.end()) a.terms = it->second, tendon_used_[a.tendon] = true;
+            else if (!spatial_names_.count(a.tendon))
+                r_.error(a.line, "the actuator " + quoted(a.name) + " acts on the tendon " + quoted(a.tendon) + ", which the file does not have");
+        }
+    }
+
     void tendons(XMLElement const* e) {
         for (auto const* t = e->FirstChildElement(); t; t = t->NextSiblingElement()) {
             if (std::string(t->Name()) != "fixed") {
                 if (!spatial_++) spatial_line_ = t->GetLineNum();
+                if (t->Attribute("name")) spatial_names_[t->Attribute("name")] = true;
                 continue;
             }
             std::string const name = t->Attribute("name") ? t->Attribute("name") : "";
@@ -182,7 +198,9 @@ private:
 } // namespace
 
 void read_equalities(std::vector<XMLElement const*> const& elements, xml_values& v) {
-    if (elements.empty() || v.robot().has_errors()) return;
+    auto const& as = v.robot().actuators;
+    bool const on_tendons = std::any_of(as.begin(), as.end(), [](actuator_def const& a) { return !a.tendon.empty(); });
+    if ((elements.empty() && !on_tendons) || v.robot().has_errors()) return;
     equality_reader reader(v);
     reader.read(elements);
 }

@@ -97,8 +97,12 @@ struct equality_def {
 // An actuator on a hinge or slide (actuators.cpp): its generalized force on the joint is
 // gear · (gain · ctrl − kp · gear · q − kv · gear · q̇), with gain 1 for a motor, gainprm[0]
 // for a <general> of fixed gain, kp for a <position>, kv for a <velocity>.
+// On a fixed tendon (`tendon` its name), the length is Σ coef · q over the tendon's joints
+// (`terms`, set by mjcf_equality.cpp) and the force on each joint coef times the tendon's.
 struct actuator_def {
     std::string name, joint, element; // element: "<motor>", "<transmission>", …
+    std::string tendon;
+    std::vector<std::pair<std::string, double>> terms; // a tendon's joints and coefficients
     double gear = 1, gain = 1, kp = 0, kv = 0;
     int line = 0;
 };

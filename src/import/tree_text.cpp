@@ -122,6 +122,30 @@ std::string dot_escaped(std::string const& text) {
     return out;
 }
 
+// An equality as the tree lists it: its element, line, what it joins, the rows kept.
+std::string equality_text(equality_def const& e) {
+    auto side = [](std::string const& b) { return b.empty() ? std::string("the world") : quoted(b); };
+    auto length = [](std::vector<std::pair<std::string, double>> const& terms) {
+        std::string t;
+        for (auto const& [joint, coef] : terms) {
+            if (!t.empty()) t += " + ";
+            t += number(coef);
+            t += " " + quoted(joint);
+        }
+        return t;
+    };
+    std::string t = quoted(e.name) + " (<" + e.element + ">, line " + std::to_string(e.line) + "): ";
+    if (e.type == equality_def::kind::coupling) {
+        t += length(e.first) + " and " + length(e.second) + ", polycoef [";
+        for (std::size_t k = 0; k < e.polycoef.size(); ++k) t += (k ? ", " : "") + number(e.polycoef[k]);
+        t += "]";
+    } else {
+        t += side(e.a.body) + " and " + side(e.b.body);
+    }
+    std::size_t const kept = static_cast<std::size_t>(std::count(e.rows.begin(), e.rows.end(), true));
+    return t + ", " + std::to_string(kept) + " of " + std::to_string(e.rows.size()) + " rows kept";
+}
+
 } // namespace
 
 std::string tree_text(robot_def const& r, input_form inputs) {
@@ -143,9 +167,11 @@ std::string tree_text(robot_def const& r, input_form inputs) {
     for (auto const& m : r.mimics)
         out << "  " << quoted(m.joint) << " = " << number(m.multiplier) << " * " << quoted(m.leader) << " + " << number(m.offset)
             << " (line " << m.line << ")\n";
+    if (!r.equalities.empty()) out << "loops (<equality>, exact constraints of the model):\n";
+    for (auto const& e : r.equalities) out << "  " << equality_text(e) << "\n";
     if (!r.actuators.empty()) out << "actuators (" << (actuated ? "the inputs" : "left out: --inputs actuators makes them the inputs") << "):\n";
     for (auto const& a : r.actuators) {
-        out << "  " << quoted(a.name) << " (" << a.element << ", line " << a.line << ") on " << quoted(a.joint) << ": gear "
+        out << "  " << quoted(a.name) << " (" << a.element << ", line " << a.line << ") on " << (a.tendon.empty() ? "" : "the tendon ") << quoted(a.tendon.empty() ? a.joint : a.tendon) << ": gear "
             << number(a.gear);
         if (a.gain != 1) out << ", gain " << number(a.gain);
         if (a.kp != 0) out << ", kp " << number(a.kp);
@@ -200,6 +226,17 @@ std::string tree_dot(robot_def const& r) {
             out << "  b" << body_of.at(m.leader) << " -> b" << body_of.at(m.joint) << " [style=dotted, constraint=false, label=\""
                 << dot_escaped(m.joint) << " = " << number(m.multiplier) << " " << dot_escaped(m.leader) << " + "
                 << number(m.offset) << "\"];\n";
+    // A connect or weld: a dotted edge between its bodies.
+    for (auto const& e : r.equalities) {
+        if (e.type == equality_def::kind::coupling) continue;
+        auto node = [&](std::string const& b) {
+            for (std::size_t i = 0; i < r.bodies.size(); ++i)
+                if (r.bodies[i].name == b) return "b" + std::to_string(i);
+            return std::string("world");
+        };
+        out << "  " << node(e.a.body) << " -> " << node(e.b.body) << " [style=dotted, dir=none, constraint=false, label=\""
+            << dot_escaped(e.element + " " + e.name) << "\"];\n";
+    }
     out << "}\n";
     return out.str();
 }

@@ -4,14 +4,20 @@
 set(loops_out ${CMAKE_CURRENT_BINARY_DIR}/loops)
 set(loops_sources)
 foreach(pair "four_bar.xml:fb_robot" "slider_crank.xml:sc_robot" "gripper_2f85.xml:grip_robot" "gripper_2f85.lag:grip_hand"
-    "weld.xml:weld_robot" "weld_fixed.xml:weld_ref" "couplings.xml:couplings")
+    "weld.xml:weld_robot" "weld_fixed.xml:weld_ref" "couplings.xml:couplings" "robotiq_2f85.xml:robotiq"
+    "robotiq_2f85.xml:robotiq_act:--inputs;actuators")
   string(REPLACE ":" ";" pair "${pair}")
   list(GET pair 0 file)
   list(GET pair 1 ns)
+  set(extra)
+  list(LENGTH pair fields)
+  if(fields GREATER 2)
+    list(SUBLIST pair 2 -1 extra)
+  endif()
   add_custom_command(
     OUTPUT ${loops_out}/${ns}.cpp ${loops_out}/${ns}.hpp
     COMMAND ${CMAKE_COMMAND} -E make_directory ${loops_out}
-    COMMAND lagc ${CMAKE_CURRENT_SOURCE_DIR}/loops/${file} -o ${loops_out}/${ns}.cpp -w --namespace ${ns}
+    COMMAND lagc ${CMAKE_CURRENT_SOURCE_DIR}/loops/${file} -o ${loops_out}/${ns}.cpp -w --namespace ${ns} ${extra}
     DEPENDS lagc ${CMAKE_CURRENT_SOURCE_DIR}/loops/${file}
     COMMENT "lagc loops/${file}" VERBATIM)
   list(APPEND loops_sources ${loops_out}/${ns}.cpp)
@@ -31,7 +37,8 @@ gtest_discover_tests(test_equality_import)
 find_path(LAGC_MUJOCO_INCLUDE mujoco/mujoco.h)
 find_library(LAGC_MUJOCO_LIBRARY mujoco)
 if(LAGC_MUJOCO_INCLUDE AND LAGC_MUJOCO_LIBRARY)
-  foreach(pair "four_bar.xml:fb_robot" "slider_crank.xml:sc_robot" "gripper_2f85.xml:grip_robot" "couplings.xml:couplings")
+  foreach(pair "four_bar.xml:fb_robot" "slider_crank.xml:sc_robot" "gripper_2f85.xml:grip_robot" "couplings.xml:couplings"
+               "robotiq_2f85.xml:robotiq")
     string(REPLACE ":" ";" pair "${pair}")
     list(GET pair 0 file)
     list(GET pair 1 ns)

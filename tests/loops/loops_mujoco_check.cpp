@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     static_assert(model::nu == model::nq, "one input per hinge or slide");
-    m->opt.disableflags |= mjDSBL_ACTUATION; // lagc's inputs are the joints' forces
+    // lagc's inputs are the joints' forces; it models no joint limits and no contacts.
+    m->opt.disableflags |= mjDSBL_ACTUATION | mjDSBL_LIMIT | mjDSBL_CONTACT;
     if (m->nq != model::nq || m->nv != model::nq || m->neq == 0) {
         std::fprintf(stderr, "%s: hinges and slides with equalities only (MuJoCo nq %d, lagc %d)\n", argv[1], m->nq, model::nq);
         return 1;

@@ -7,6 +7,8 @@
 #include "four_bar.hpp"
 #include "grip_hand.hpp"
 #include "grip_robot.hpp"
+#include "robotiq.hpp"
+#include "robotiq_act.hpp"
 #include "sc_robot.hpp"
 #include "weld_ref.hpp"
 #include "weld_robot.hpp"
@@ -16,6 +18,7 @@
 #include <array>
 #include <cmath>
 #include <random>
+#include <string>
 
 namespace {
 
@@ -179,6 +182,44 @@ TEST(Loops, GripperImportsAsAClosedLinkageAndAgreesWithTheHandWrittenLoop) {
         double const scale = 1 + largest(qddh, 8), lscale = 1e-3 + largest(lh, 5);
         for (int i = 0; i < 8; ++i) EXPECT_NEAR(qddr[i], qddh[i], 1e-9 * scale) << "trial " << trial << " q" << i;
         for (int i = 0; i < 5; ++i) EXPECT_NEAR(lr[i], lh[i], 1e-9 * lscale) << "trial " << trial << " row " << i;
+    }
+}
+
+// The published Robotiq 2F-85 (robotiq_2f85.xml): 8 hinges, 5 independent rows, 3 degrees of
+// freedom. With --inputs actuators its one actuator, a <general> on the fixed tendon "split"
+// (L = (q_right + q_left)/2) with its class's affine bias, pulls the tendon with
+// f = 0.3137255 u − 100 L − 10 L̇, each driver by f/2: the accelerations and multipliers equal
+// the joint-input model's driven by those torques, written here from the file's numbers.
+TEST(Loops, PublishedRobotiq2F85IsAThreeDofLinkageDrivenThroughItsTendon) {
+    static_assert(robotiq::nq == 8 && robotiq::nc == 5 && robotiq::nu == 8 && robotiq_act::nu == 1, "");
+    int right = -1, left = -1;
+    for (int i = 0; i < 8; ++i) {
+        if (std::string(robotiq::coordinate_names[i]) == "right_driver_joint") right = i;
+        if (std::string(robotiq::coordinate_names[i]) == "left_driver_joint") left = i;
+    }
+    ASSERT_TRUE(right >= 0 && left >= 0);
+    robotiq::Parameters p;
+    robotiq_act::Parameters pa;
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> U(-1, 1);
+    for (int trial = 0; trial < 20; ++trial) {
+        double q[8], qd[8];
+        for (int i = 0; i < 8; ++i) q[i] = 0.3 * U(rng), qd[i] = U(rng);
+        double const left_over = robotiq::project_state(q, qd, p);
+        ASSERT_GE(left_over, 0);
+        ASSERT_LT(left_over, 1e-10) << "trial " << trial;
+        double const u[1] = {100 * U(rng)};
+        double const L = 0.5 * (q[right] + q[left]), Ld = 0.5 * (qd[right] + qd[left]);
+        double const f = 0.3137255 * u[0] - 100 * L - 10 * Ld;
+        double tau[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+        tau[right] = tau[left] = 0.5 * f;
+        double qa[8], la[5], qj[8], lj[5];
+        ASSERT_EQ(robotiq_act::forward_dynamics(q, qd, u, pa, qa, la), 0);
+        ASSERT_EQ(robotiq::forward_dynamics(q, qd, tau, p, qj, lj), 0);
+        double const scale = 1 + largest(qj, 8), lscale = 1e-3 + largest(lj, 5);
+        for (int i = 0; i < 8; ++i) EXPECT_NEAR(qa[i], qj[i], 1e-9 * scale) << "trial " << trial << " q" << i;
+        for (int i = 0; i < 5; ++i) EXPECT_NEAR(la[i], lj[i], 1e-9 * lscale) << "trial " << trial << " row " << i;
+        EXPECT_NEAR(q[right], q[left], 1e-10) << "the drivers' joint equality";
     }
 }
 

@@ -36,21 +36,25 @@ void expect_near(char const* what, double got, double want, double scale = 1) {
 
 // The file's actuators by hand: shoulder (50 u0 + 2 u1; the second gear from the default
 // class), elbow (30 · 0.5 u2, and the PD 1.5 (5 u5 − 5 · 1.5 q − 0.7 · 1.5 q̇)), wrist (the
-// position servo 2 · 20 (u3 − 2 q)), extend (the velocity servo 2 · 8 (u4 − 2 q̇)).
+// position servo 2 · 20 (u3 − 2 q)), extend (the velocity servo 2 · 8 (u4 − 2 q̇)); on the
+// tendon of length L = 0.5 q0 − q2 the motor 3 u6 and the servo 2 · 4 (u7 − 2 L),
+// their sum f on the shoulder as 0.5 f and on the wrist as −f.
 void joint_torques(double const* q, double const* qd, double const* u, double* tau) {
-    tau[0] = 50 * u[0] + 2 * u[1];
+    double const L = 0.5 * q[0] - q[2];
+    double const f = 3 * u[6] + 2 * (4 * (u[7] - 2 * L));
+    tau[0] = 50 * u[0] + 2 * u[1] + 0.5 * f;
     tau[1] = 30 * 0.5 * u[2] + 1.5 * (5 * u[5] - 5 * 1.5 * q[1] - 0.7 * 1.5 * qd[1]);
-    tau[2] = 2 * (20 * (u[3] - 2 * q[2]));
+    tau[2] = 2 * (20 * (u[3] - 2 * q[2])) - f;
     tau[3] = 2 * (8 * (u[4] - 2 * qd[3]));
 }
 
 void check_actuators(std::mt19937_64& rng) {
-    static_assert(actuated::nq == 4 && actuated::nu == 6 && jointed::nu == 4);
+    static_assert(actuated::nq == 4 && actuated::nu == 8 && jointed::nu == 4);
     std::uniform_real_distribution<double> U(-1, 1);
     actuated::Parameters pa;
     jointed::Parameters pj;
     for (int trial = 0; trial < 20; ++trial) {
-        double q[4], qd[4], u[6], tau[4], a[4], b[4];
+        double q[4], qd[4], u[8], tau[4], a[4], b[4];
         for (auto& x : q) x = U(rng);
         for (auto& x : qd) x = 2 * U(rng);
         for (auto& x : u) x = 3 * U(rng);
@@ -62,10 +66,13 @@ void check_actuators(std::mt19937_64& rng) {
         for (int i = 0; i < 4; ++i) expect_near("qdd with actuators", a[i], b[i], scale);
     }
     // ∂Q/∂u: the gears (times the gains) where each actuator acts.
-    double B[4 * 6], q[4] = {0.1, 0.2, 0.3, 0.4}, qd[4] = {0, 0, 0, 0}, u[6] = {0, 0, 0, 0, 0, 0};
+    double B[4 * 8], q[4] = {0.1, 0.2, 0.3, 0.4}, qd[4] = {0, 0, 0, 0}, u[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     actuated::input_matrix(q, qd, u, pa, B);
-    double const want[4 * 6] = {50, 2, 0, 0, 0, 0, 0, 0, 15, 0, 0, 7.5, 0, 0, 0, 40, 0, 0, 0, 0, 0, 0, 16, 0};
-    for (int i = 0; i < 24; ++i) expect_near("input_matrix", B[i], want[i], 1);
+    double const want[4 * 8] = {50, 2, 0,  0,  0, 0,   1.5, 4,  //
+                                0,  0, 15, 0,  0, 7.5, 0,   0,  //
+                                0,  0, 0,  40, 0, 0,   -3,  -8, //
+                                0,  0, 0,  0,  16, 0,  0,   0};
+    for (int i = 0; i < 32; ++i) expect_near("input_matrix", B[i], want[i], 1);
 }
 
 void check_keyframes() {
@@ -162,9 +169,9 @@ int check_mujoco(char const* arm, char const* floating, std::mt19937_64& rng) {
     double const before = worst;
     worst = 0;
     for (int trial = 0; trial < 20; ++trial) {
-        double u[6], a[4], Q[4], Q0[4], zero[4] = {0, 0, 0, 0};
+        double u[8], a[4], Q[4], Q0[4], zero[4] = {0, 0, 0, 0};
         for (int i = 0; i < 4; ++i) d->qpos[i] = U(rng), d->qvel[i] = 2 * U(rng);
-        for (int i = 0; i < 6; ++i) u[i] = d->ctrl[i] = 0.5 * U(rng); // within no ctrlrange: none is given
+        for (int i = 0; i < 8; ++i) u[i] = d->ctrl[i] = 0.5 * U(rng); // within no ctrlrange: none is given
         mj_forward(m, d);
         actuated::forward_dynamics(d->qpos, d->qvel, u, pa, a, nullptr);
         actuated::generalized_forces(d->qpos, d->qvel, u, pa, Q);
