@@ -399,9 +399,10 @@ std::string emitter::stack_table(std::vector<stack_figure> const& figures) const
         "// --target mcu: the margins are a Cortex-M's (measured on the M4 with newlib), and the math\n"
         "// library's short path, since detail::reduce_angle keeps sin and cos off the long one.\n";
     static char const* const register_note =
-        "// In float, a frame without loops counts the M4F's register file: its temporaries live at\n"
-        "// once as written, or those and its inputs less the 16 registers s16-s31, whichever is more,\n"
-        "// and 64 B + 4 B an argument + 8 B (8-aligned) of saved registers, not the frame margin.\n";
+        "// In float, a frame without loops counts the M4F's register file: a tenth more temporaries\n"
+        "// than live at once as written less 16, or those and its inputs less 23 (16 in the parts),\n"
+        "// whichever is more, and 64 B + 4 B an argument + 8 B (8-aligned) of saved registers, not\n"
+        "// the frame margin; a frame with loops spills one value every two assignments.\n";
     return text("stack.tpl#block", {{"scalar", o_.templated ? "T = double" : scalar()},
                                     {"frame", std::to_string(stack_.margins().frame)},
                                     {"spill", std::to_string(stack_.margins().spill)},

@@ -103,12 +103,41 @@ std::size_t stack_bounds::size_of(std::string const& dimension, std::map<std::st
     return static_cast<std::size_t>(std::max(0L, p.conditional()));
 }
 
+// "double M[nq * nq], A[2][nc * nq];": a declaration of arrays, its declarators in group 1.
+static std::regex const& array_declaration() {
+    static std::regex const declaration(R"((?:^|\n)\s*(?:const\s+)?(?:double|float|T)\s+([^;=(]*\[[^;]*);)");
+    return declaration;
+}
+
+// The arrays a body declares (its locals: `float w[120]`, `float a1[nq], a2[nq]`).
+std::vector<std::string> stack_bounds::local_arrays(std::string const& body) const {
+    static std::regex const declarator(R"((\w+)(?:\[[^\]]+\])+)");
+    std::vector<std::string> names;
+    std::regex const& declaration = array_declaration();
+    for (auto d = std::sregex_iterator(body.begin(), body.end(), declaration); d != std::sregex_iterator(); ++d) {
+        std::string list = (*d)[1];
+        list = list.substr(0, list.find('='));
+        for (auto a = std::sregex_iterator(list.begin(), list.end(), declarator); a != std::sregex_iterator(); ++a)
+            names.push_back((*a)[1]);
+    }
+    return names;
+}
+
 // The temporaries with the inputs each read line reads (p.m, q[3], L[6]; not those a line
 // writes), each input live from its first read to its last: a register file holds what
-// GCC keeps of both (the unrolled solve's L[i] it loads once).
+// GCC keeps of both (the unrolled solve's L[i] it loads once). Where the frame's stores may
+// alias its inputs (`aliased`: its array arguments are not LAGC_RESTRICT, as in the parts),
+// a store to an argument's array X[k] ends the range of every input but X's own and the
+// local arrays': GCC loads p.m or Y[j] again after a store that may overwrite it; an input
+// read on one line only is then not counted (a part's long sums: GCC loads each where the
+// sum needs it, dynamics_terms_part7's 50 reads held in 16 registers).
 void stack_bounds::input_pressure(std::string const& body, std::vector<long> change, frame& f) const {
     static std::regex const input(R"(\b(?:p\.\w+|\w+\[\d+\])(?! = | \+= | -= ))");
+    static std::regex const store(R"(^\s*(\w+)\[[^\]]*\] (?:=|\+=|-=) )");
+    std::vector<std::string> const locals = local_arrays(body);
+    auto local = [&](std::string const& array) { return std::find(locals.begin(), locals.end(), array) != locals.end(); };
     std::map<std::string, std::pair<std::size_t, std::size_t>> reads;
+    std::vector<std::pair<std::size_t, std::size_t>> spans;
     std::size_t line = 0, at = 0;
     while (at < body.size()) {
         std::size_t const end = std::min(body.find('\n', at), body.size());
@@ -117,11 +146,21 @@ void stack_bounds::input_pressure(std::string const& body, std::vector<long> cha
             auto [it, fresh] = reads.try_emplace(i->str(), line, line);
             if (!fresh) it->second.second = line;
         }
+        std::smatch m;
+        if (f.aliased && std::regex_search(text, m, store) && !local(m[1]))
+            for (auto r = reads.begin(); r != reads.end();) {
+                std::string const array = r->first.substr(0, r->first.find('['));
+                if (r->first.compare(0, 2, "p.") == 0 || (array != m[1] && !local(array)))
+                    spans.push_back(r->second), r = reads.erase(r);
+                else ++r;
+            }
         at = end + 1;
         ++line;
     }
+    for (auto const& [name, span] : reads) spans.push_back(span);
     change.resize(std::max(change.size(), line + 2), 0);
-    for (auto const& [name, span] : reads) {
+    for (auto const& span : spans) {
+        if (f.aliased && span.first == span.second) continue;
         change[span.first] += 1;
         change[span.second + 1] -= 1;
     }
@@ -173,14 +212,10 @@ void stack_bounds::live_temporaries(std::string const& body, frame& f) const {
     f.inputs = static_cast<std::size_t>(std::unique(inputs.begin(), inputs.end()) - inputs.begin());
 }
 
-// "double M[nq * nq], A[2][nc * nq];": a declaration of arrays, its declarators in group 1.
-static std::regex const& array_declaration() {
-    static std::regex const declaration(R"((?:^|\n)\s*(?:const\s+)?(?:double|float|T)\s+([^;=(]*\[[^;]*);)");
-    return declaration;
-}
-
-bool stack_bounds::add(std::string const& name, std::string const& body, bool inlinable, std::size_t arguments) {
+bool stack_bounds::add(std::string const& name, std::string const& body, bool inlinable, std::size_t arguments,
+                       bool restrict_outputs) {
     frame f;
+    f.aliased = !restrict_outputs;
     f.inlinable = inlinable;
     f.arguments = arguments;
     f.loops = body.find("for (") != std::string::npos || body.find("while (") != std::string::npos;
@@ -272,11 +307,16 @@ stack_figure stack_bounds::inlined(std::string const& name, std::vector<std::str
 
 // The scalars a frame may hold on its stack: its temporaries (and inputs, where they are
 // counted), at least the spill margin where it computes; with a register file's figures
-// (stack_margins::register_file), a frame without loops by its live values alone.
+// (stack_margins::register_file), a frame without loops by what its live values need
+// beyond the registers, a frame with loops one spill every two assignments, or its
+// temporaries and inputs less 16 (the unrolled Cholesky of forward_dynamics_factored).
 std::size_t stack_bounds::scalars(frame const& f) const {
+    auto less = [](std::size_t a, std::size_t b) { return a > b ? a - b : 0; };
     if (margins_.register_file && !f.loops)
-        return std::max(f.live, f.pressure > 16 ? f.pressure - 16 : 0);
+        return std::max(less((11 * f.live + 9) / 10, 16), less(f.pressure, f.aliased ? 16 : 23));
     std::size_t const live = f.live + (margins_.inputs_live ? f.inputs : 0);
+    if (margins_.register_file)
+        return std::max({std::min(margins_.spill, (f.assignments + 1) / 2), live, less(f.pressure, 16)});
     return std::max(std::min(margins_.spill, f.assignments), live);
 }
 

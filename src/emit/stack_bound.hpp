@@ -40,14 +40,17 @@ struct stack_margins {
     // registers, and spill them, for the whole function: x86-64); not on a Cortex-M, where
     // GCC loads them again from memory rather than spill them.
     bool inputs_live = true;
-    // A Cortex-M4F's register file in the figures (--target mcu, float): a frame without
-    // loops holds its temporaries live at once in the written order, or those and its
-    // inputs (each from its first read to its last) less the 16 callee-saved registers
-    // s16-s31, whichever is more (GCC's order can hold more than the written one: 193 for
-    // 190 in the iiwa-like arm's inverse_dynamics at -Os, whose inputs count 220); its
-    // frame margin is vpush {s16-s31} (64 B) and a push of lr, one register an argument and
-    // one more, 8-aligned. Checked over every bundled model at -Os and -O2
-    // (docs/embedded.md#stack). Frames with loops keep the spill and frame margins.
+    // A Cortex-M4F's register file in the figures (--target mcu, float). A frame without
+    // loops holds what its temporaries need beyond the registers: a tenth more than live at
+    // once in the written order (GCC's order holds more at the worst: 193 where 190 are
+    // live as written, the iiwa-like arm's inverse_dynamics at -Os) less 16, or those and
+    // its inputs (each from its first read to its last) less 23 (16 where its stores may
+    // overwrite its inputs and end their ranges: the parts), whichever is more; its frame
+    // margin is vpush {s16-s31} (64 B) and a push of lr, one register an argument and one
+    // more, 8-aligned. A frame with loops spills one scalar every two assignments, at most
+    // the spill margin, or its live temporaries, or those and its inputs less 16, whichever
+    // is more (rk4_step: 22 assignments, 5 spilled).
+    // Checked over every bundled model at -Os and -O2 (docs/embedded.md#stack).
     bool register_file = false;
     static stack_margins host(std::size_t scalar_bytes) {
         return {frame_margin, call_frame_margin, spill_scalars, libm_margin(scalar_bytes), true, false};
@@ -89,8 +92,11 @@ public:
     // `inlinable` unless it is never inlined (the parts, the cold twins). True where the
     // function should keep a frame of its own, never inlined: it holds arrays, or more
     // temporaries than spill_scalars (it is then not counted as inlinable).
-    // `arguments`: how many the function takes (the register_file frame margin).
-    bool add(std::string const& name, std::string const& body, bool inlinable = true, std::size_t arguments = 8);
+    // `arguments`: how many the function takes (the register_file frame margin);
+    // `restrict_outputs`: its array arguments are LAGC_RESTRICT (an API function's), so its
+    // stores overwrite none of its inputs.
+    bool add(std::string const& name, std::string const& body, bool inlinable = true, std::size_t arguments = 8,
+             bool restrict_outputs = false);
     // The functions in a text of several (helpers from templates: the unrolled solve),
     // each from its head line (at the line's start, ending in '{') to its "}" line.
     void add_functions(std::string const& text);
@@ -110,6 +116,7 @@ private:
         std::size_t arguments = 8;
         bool loops = false;
         bool calls_libm = false; // calls a function of the math library
+        bool aliased = true;     // its stores may overwrite its inputs (no LAGC_RESTRICT)
         bool inlinable = true;
         std::vector<std::string> callees;
     };
@@ -120,6 +127,7 @@ private:
     std::map<std::string, long> local_constants(std::string const& body) const;
     void live_temporaries(std::string const& body, frame& f) const;
     void input_pressure(std::string const& body, std::vector<long> change, frame& f) const;
+    std::vector<std::string> local_arrays(std::string const& body) const;
     std::pair<stack_figure, bool> path(std::string const& name, std::vector<std::string>& visiting) const;
     stack_figure inlined(std::string const& name, std::vector<std::string>& visiting) const;
     std::size_t scalars(frame const& f) const;

@@ -2,6 +2,7 @@
 // smallest form (driver/stack_budget.hpp), in-process. Their truth against GCC's own count
 // is check_stack.py's (stack_figures) and run_embedded.py's (embedded) business.
 #include "driver/compiler.hpp"
+#include "emit/stack_bound.hpp"
 
 #include <gtest/gtest.h>
 
@@ -119,4 +120,32 @@ TEST(StackFigures, TargetMcuNeedsNoMathErrno) {
               std::string::npos);
     auto const plain = compile_model("cart_pendulum", float_options());
     EXPECT_EQ(plain.files->source.find("__NO_MATH_ERRNO__"), std::string::npos);
+}
+
+// --target mcu in float counts a frame with the M4F's register file (stack_margins::mcu):
+// 40 inputs read on two lines are live between them where the frame's stores cannot
+// overwrite them (LAGC_RESTRICT, or a local array), 40 - 23 scalars on the stack (40 - 16 in a
+// part); in a part that stores to an argument's array between the reads, GCC loads them again:
+// none. A frame with loops: one spill every two assignments (22, `int i = 0` among them: 11).
+TEST(StackFigures, RegisterFileCountsWhatTheStoresLeaveLive) {
+    std::string sum;
+    for (int i = 0; i < 40; ++i) sum += (i ? " + p.x" : "p.x") + std::to_string(i);
+    auto body = [&](std::string const& to, std::string const& between) {
+        return "\n    " + to + "[0] = " + sum + ";\n    " + between + "[0] = 1.0f;\n    " + to + "[1] = " + sum + ";\n";
+    };
+    lagc::stack_bounds b(6, 6, 0, 0, 4, true);
+    b.add("api", body("w", "M"), false, 3, true);
+    b.add("part", body("w", "M"), false, 3, false);
+    b.add("part_local", "\n    float t[2], v[1];" + body("t", "v"), false, 3, false);
+    std::string loop = "\n    for (int i = 0; i < 6; ++i) x[i] = 0;";
+    for (int i = 0; i < 20; ++i) loop += "\n    y[" + std::to_string(i) + "] = x[0];";
+    b.add("loops", loop + "\n", false, 3, true);
+    EXPECT_EQ(b.figure("api").temporaries, (40u - 23) * 4);
+    EXPECT_EQ(b.figure("part").temporaries, 0u);
+    EXPECT_EQ(b.figure("part_local").temporaries, (40u - 16) * 4);
+    EXPECT_EQ(b.figure("loops").temporaries, 11u * 4);
+    // The host's figures count every input and 32 spilled scalars.
+    lagc::stack_bounds host(6, 6, 0, 0, 4, false);
+    host.add("part", body("w", "M"), false, 3, false);
+    EXPECT_EQ(host.figure("part").temporaries, 40u * 4);
 }
