@@ -41,7 +41,7 @@ include_guard(GLOBAL)
 # The options lagc takes, and whether each takes a value (checked at configure time).
 set(_lagc_flag_options --template --fold-parameters --stats --c-api --no-shared-parts --progress -w -Werror)
 set(_lagc_value_options --scalar --namespace --split --reuse-above --max-terms --max-coordinates --max-operations
-    --max-derivation --max-diagnostics --regressor-parameters --inertial-parameters)
+    --max-derivation --max-diagnostics --regressor-parameters --inertial-parameters --regressor)
 
 function(_lagc_check_options header_only options)
   set(expect_value "")
@@ -52,6 +52,9 @@ function(_lagc_check_options header_only options)
       endif()
       if(expect_value STREQUAL "--inertial-parameters" AND NOT option MATCHES "^(com|linear)$")
         message(FATAL_ERROR "lagc_generate: --inertial-parameters takes com or linear, not '${option}'")
+      endif()
+      if(expect_value STREQUAL "--regressor" AND NOT option MATCHES "^(base|full)$")
+        message(FATAL_ERROR "lagc_generate: --regressor takes base or full, not '${option}'")
       endif()
       set(expect_value "")
     elseif(option IN_LIST _lagc_value_options)

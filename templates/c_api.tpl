@@ -15,8 +15,11 @@ enum {{ {ns}_nq = {nq}, {ns}_nu = {nu}, {ns}_nc = {nc} }};
 enum {{ {ns}_ok = 0, {ns}_singular_mass_matrix = 1, {ns}_singular_constraints = 2, {ns}_not_finite = 3,
        {ns}_null_parameters = 4, {ns}_not_converged = 5 }};
 
-/* Indices into q, qd and qdd ({ns}_coordinate_NAME) and into u ({ns}_input_NAME); the
-   number of values output_NAME writes ({ns}_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd ({ns}_coordinate_NAME), into u ({ns}_input_NAME) and among the
+   parameters in declaration order ({ns}_parameter_NAME); the number of values output_NAME
+   writes ({ns}_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls ({ns}_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 {indices}
 /* The parameters, in declaration order; {ns}_default_parameters sets the model's defaults. */
 typedef struct {ns}_parameters {{
@@ -43,6 +46,13 @@ const char* const {ns}_{what}_names[{count}] = {{{names}}};
    their indices among the parameters and their names. */
 enum {{ {ns}_nr = {count} }};
 extern const int {ns}_regressor_parameters[{count}];
+@@ base_declaration
+/* The base parameters (--regressor base): {ns}_inverse_dynamics_regressor_base's columns
+   (Yb nq x {ns}_nb), the values {ns}_base_parameters writes, these combinations of
+   the parameters:
+{groupings}
+*/
+enum {{ {ns}_nb = {count} }};
 @@ regressor_definition
 const int {ns}_regressor_parameters[{count}] = {{{indices}}};
 @@ field

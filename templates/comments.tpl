@@ -70,6 +70,16 @@
 // regressor_parameter_names); tau as inverse_dynamics gives it with the inputs at zero. Y
 // does not depend on pi's values; it reads the other parameters from p. For identifying
 // pi from measured torques by least squares.
+@@ inverse_dynamics_regressor_base
+// The base-parameter regressor: Yb (nq x nb, row-major), the columns of Y that the base
+// parameters keep, with tau = Y pi = Yb pib for pib = base_parameters(p): the combinations of
+// pi the torques determine (base_parameter_names below). Identify pib, not pi, by least
+// squares: Yb stacked over states has full column rank.
+{method}
+@@ base_parameters
+// The base parameters pib (nb) from the parameters p: each kept parameter with those that
+// group into it (their columns of Y are combinations of the kept ones):
+{groupings}
 @@ input_matrix
 // Input matrix dQ/du, nq x nu, row-major (not written when nu = 0).
 @@ linearization_terms

@@ -13,6 +13,11 @@ inline constexpr const char* coordinate_names[nq] = {{{coordinate_names}}};
 inline constexpr int nr = {count};
 inline constexpr int regressor_parameters[nr] = {{{indices}}};
 inline constexpr const char* regressor_parameter_names[nr] = {{{names}}};
+@@ base_names
+// The base parameters (--regressor base): inverse_dynamics_regressor_base's columns, the
+// values base_parameters writes (their groupings are in its comment).
+inline constexpr int nb = {count};
+inline constexpr const char* base_parameter_names[nb] = {{{names}}};
 @@ input_names
 struct input {{
     enum : int {{ {inputs} }};

@@ -103,6 +103,51 @@ if(NOT (rc EQUAL 0 AND stdin_out MATCHES "namespace simple_pendulum"))
   fail("- reads stdin")
 endif()
 
+# --language c -o -: one C99 file on stdout, OUT.h's text then OUT.c's without its #include;
+# it compiles alone (-std=c99 -pedantic -Werror) and its forward dynamics is the seed's
+# closed form theta'' = -(g/l) sin(theta). --language c with -o NAME.cpp, or another
+# language, is a usage error.
+run(rc c_out err ${model} -o - --language c)
+run(rc_files out err ${model} -o ${WORK_DIR}/pair.c)
+file(READ ${WORK_DIR}/pair.h pair_h)
+file(READ ${WORK_DIR}/pair.c pair_c)
+string(REPLACE "#include \"pair.h\"\n" "" pair_c "${pair_c}")
+string(REPLACE "the API pair.h declares" "the API above declares" pair_c "${pair_c}")
+if(NOT (rc EQUAL 0 AND rc_files EQUAL 0 AND c_out STREQUAL "${pair_h}\n${pair_c}"))
+  fail("--language c -o - prints NAME.h then NAME.c without its #include (exit ${rc})")
+endif()
+find_program(C_COMPILER NAMES cc gcc clang)
+if(C_COMPILER)
+  file(WRITE ${WORK_DIR}/one.c "${c_out}")
+  file(WRITE ${WORK_DIR}/one_main.c "#include <math.h>\n#include <stdio.h>\n"
+       "enum { simple_pendulum_nq = 1 };\ntypedef struct { double m, l, g; } simple_pendulum_parameters;\n"
+       "int simple_pendulum_forward_dynamics(const double*, const double*, const double*, "
+       "const simple_pendulum_parameters*, double*, double*);\n"
+       "int main(void) { simple_pendulum_parameters p = {2.0, 0.7, 9.81}; double q = 0.9, qd = 0.3, qdd = 0.0;\n"
+       "  int s = simple_pendulum_forward_dynamics(&q, &qd, 0, &p, &qdd, 0);\n"
+       "  double e = fabs(qdd + 9.81 / 0.7 * sin(0.9)); printf(\"%d %g\\n\", s, e); return s != 0 || e > 1e-12; }\n")
+  execute_process(COMMAND ${C_COMPILER} -std=c99 -pedantic -Wall -Wextra -Werror ${WORK_DIR}/one.c ${WORK_DIR}/one_main.c
+                          -lm -o ${WORK_DIR}/one_c RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(rc EQUAL 0)
+    execute_process(COMMAND ${WORK_DIR}/one_c RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+  endif()
+  if(NOT rc EQUAL 0)
+    fail("the C file of --language c -o - compiles alone and gives theta'' = -(g/l) sin(theta) (${rc}):\n${err}${out}")
+  endif()
+endif()
+run(rc out err ${model} -o ${WORK_DIR}/lang.cpp --language c)
+if(NOT (rc EQUAL 2 AND err MATCHES "--language c writes C99: use -o NAME.c" AND NOT EXISTS ${WORK_DIR}/lang.cpp))
+  fail("--language c with -o NAME.cpp is a usage error (exit ${rc}):\n${err}")
+endif()
+run(rc out err ${model} -o - --language fortran)
+if(NOT (rc EQUAL 2 AND err MATCHES "--language takes c or c\\+\\+, not 'fortran'"))
+  fail("--language fortran is a usage error (exit ${rc}):\n${err}")
+endif()
+run(rc out err ${model} -o - --language c --template)
+if(NOT (rc EQUAL 2 AND err MATCHES "--template writes C\\+\\+ templates"))
+  fail("--language c --template is a usage error (exit ${rc}):\n${err}")
+endif()
+
 # Success writes both files; a failing run leaves them untouched and writes nothing new.
 run(rc out err ${model} -o ${WORK_DIR}/p.cpp)
 if(NOT (rc EQUAL 0 AND EXISTS ${WORK_DIR}/p.cpp AND EXISTS ${WORK_DIR}/p.hpp))
@@ -397,6 +442,48 @@ foreach(case "m1,g;not linear in 'm1' and 'g' together" "m2;terms free of the pa
     fail("--regressor-parameters ${given}: an error saying '${want}' (${rc}): ${err}")
   endif()
 endforeach()
+
+# The C header has what the C++ header has: the parameters' indices and each function's stack
+# figure, the one --stats prints (issue 50).
+run(rc out err models/four_bar.lag -o ${WORK_DIR}/four_bar_c.c --stats -w)
+file(READ ${WORK_DIR}/four_bar_c.h c_header)
+string(REGEX MATCH "forward_dynamics +stack: ([0-9]+) bytes" _ "${err}")
+set(stated "${CMAKE_MATCH_1}")
+if(NOT (rc EQUAL 0 AND stated AND c_header MATCHES "four_bar_parameter_m1 = 4,"
+        AND c_header MATCHES "enum { four_bar_stack_bytes_forward_dynamics = ${stated} };"))
+  fail("the C header's parameter indices and stack figures (${rc}, --stats says ${stated}): ${err}")
+endif()
+
+# --fold-parameters: derived with the parameters as symbols, then folded, so that a 3-D arm
+# keeps the structure found without it: never more operations than run-time parameters
+# (issue 48: folded first, the UR5-like arm's file had 26 % more).
+foreach(m ur5_like chain10_rel four_bar)
+  run(rc out err models/${m}.lag -o ${WORK_DIR}/runtime_${m}.cpp --stats -w)
+  string(REGEX MATCH "the file: ([0-9]+) operations" _ "${err}")
+  set(runtime ${CMAKE_MATCH_1})
+  run(rc out err models/${m}.lag -o ${WORK_DIR}/folded_${m}.cpp --stats -w --fold-parameters)
+  string(REGEX MATCH "the file: ([0-9]+) operations" _ "${err}")
+  set(folded "${CMAKE_MATCH_1}")
+  if(NOT (rc EQUAL 0 AND runtime AND folded AND folded LESS_EQUAL runtime))
+    fail("--fold-parameters on ${m}: ${folded} operations against ${runtime} with run-time parameters")
+  endif()
+endforeach()
+
+# --regressor base: the base parameters, named, their groupings in --explain; base or full only;
+# a note where there is no regressor to group.
+run(rc out err models/two_link_identification.lag -o - --regressor base --explain)
+if(NOT (rc EQUAL 0 AND out MATCHES "base_parameter_names\\[nb\\] = {\"mx1R\", \"my1\", \"zz1R\""
+        AND out MATCHES "void base_parameters\\(" AND err MATCHES "zz1R += zz1 \\+ l1\\^2\\*m2"))
+  fail("--regressor base: zz1R = zz1 + l1^2*m2 in the header and --explain (${rc}): ${err}")
+endif()
+run(rc out err models/two_link_identification.lag -o - --regressor basic)
+if(NOT (rc EQUAL 2 AND err MATCHES "--regressor takes base or full"))
+  fail("--regressor basic: a usage error (${rc}): ${err}")
+endif()
+run(rc out err models/double_pendulum.lag -o - --regressor-parameters none --regressor base)
+if(NOT (rc EQUAL 0 AND err MATCHES "no base parameters \\(--regressor base\\): the model has no inverse_dynamics_regressor"))
+  fail("--regressor base without a regressor: a note (${rc}): ${err}")
+endif()
 
 # --functions: the functions asked for and those they call, nothing else; a name no API
 # function has is a usage error (2), one this model has not an error (1), no file written.

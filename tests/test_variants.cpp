@@ -4,6 +4,7 @@
 // --fold-parameters (the parameters' defaults baked in as constants) and --reuse-above 0
 // (linearization's q̇ columns from coriolis_matrix).
 #include "arm_on_table_double.hpp"
+#include "arm_on_table_folded.hpp"
 #include "arm_on_table_own.hpp"
 #include "chain10_rel_double.hpp"
 #include "chain10_rel_folded.hpp"
@@ -259,6 +260,9 @@ TEST(Variants, OwnPartsAreEachFunctions) {
 }
 TEST(Variants, FoldedChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_folded); }
 TEST(Variants, FoldedConstrainedFourBarAgrees) { FOUR_BAR_AGREES(four_bar_double, four_bar_folded); }
+// A 3-D arm folded: derived with its parameters as symbols (its points' composites found as
+// without the option), then folded into each function.
+TEST(Variants, FoldedArmOnTableAgrees) { FOUR_BAR_AGREES(arm_on_table_double, arm_on_table_folded); }
 TEST(Variants, ReusedChainAgrees) { CHAIN_AGREES(chain10_rel_double, chain10_rel_reused); }
 TEST(Variants, ReusedConstrainedFourBarAgrees) { FOUR_BAR_AGREES(four_bar_double, four_bar_reused); }
 

@@ -16,11 +16,42 @@ enum { arm_on_table_nq = 4, arm_on_table_nu = 4, arm_on_table_nc = 1 };
 enum { arm_on_table_ok = 0, arm_on_table_singular_mass_matrix = 1, arm_on_table_singular_constraints = 2, arm_on_table_not_finite = 3,
        arm_on_table_null_parameters = 4, arm_on_table_not_converged = 5 };
 
-/* Indices into q, qd and qdd (arm_on_table_coordinate_NAME) and into u (arm_on_table_input_NAME); the
-   number of values output_NAME writes (arm_on_table_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (arm_on_table_coordinate_NAME), into u (arm_on_table_input_NAME) and among the
+   parameters in declaration order (arm_on_table_parameter_NAME); the number of values output_NAME
+   writes (arm_on_table_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (arm_on_table_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { arm_on_table_coordinate_q1 = 0, arm_on_table_coordinate_q2 = 1, arm_on_table_coordinate_q3 = 2, arm_on_table_coordinate_q4 = 3 };
 enum { arm_on_table_input_tau1 = 0, arm_on_table_input_tau2 = 1, arm_on_table_input_tau3 = 2, arm_on_table_input_tau4 = 3 };
+enum { arm_on_table_parameter_g = 0, arm_on_table_parameter_table = 1, arm_on_table_parameter_m1 = 2, arm_on_table_parameter_m2 = 3, arm_on_table_parameter_m3 = 4, arm_on_table_parameter_m4 = 5 };
 enum { arm_on_table_output_tip_position_size = 3 };
+enum { arm_on_table_stack_bytes_mass_matrix = 3296 };
+enum { arm_on_table_stack_bytes_coriolis_matrix = 4224 };
+enum { arm_on_table_stack_bytes_potential_gradient = 3160 };
+enum { arm_on_table_stack_bytes_bias_forces = 4032 };
+enum { arm_on_table_stack_bytes_generalized_forces = 208 };
+enum { arm_on_table_stack_bytes_kinetic_energy = 4000 };
+enum { arm_on_table_stack_bytes_potential_energy = 3688 };
+enum { arm_on_table_stack_bytes_constraint_residuals = 2288 };
+enum { arm_on_table_stack_bytes_constraint_jacobian = 2800 };
+enum { arm_on_table_stack_bytes_semi_implicit_system = 4008 };
+enum { arm_on_table_stack_bytes_forward_dynamics = 5488 };
+enum { arm_on_table_stack_bytes_state_derivative = 5696 };
+enum { arm_on_table_stack_bytes_linearization = 6880 };
+enum { arm_on_table_stack_bytes_inverse_dynamics = 4048 };
+enum { arm_on_table_stack_bytes_input_matrix = 304 };
+enum { arm_on_table_stack_bytes_rk4_step = 6096 };
+enum { arm_on_table_stack_bytes_symplectic_euler_step = 5768 };
+enum { arm_on_table_stack_bytes_radau_step = 7296 };
+enum { arm_on_table_stack_bytes_rk4_step_jacobian = 7320 };
+enum { arm_on_table_stack_bytes_symplectic_euler_step_jacobian = 7224 };
+enum { arm_on_table_stack_bytes_radau_step_jacobian = 7304 };
+enum { arm_on_table_stack_bytes_zoh_discretization = 1584 };
+enum { arm_on_table_stack_bytes_constraint_velocity = 2336 };
+enum { arm_on_table_stack_bytes_project_state = 4688 };
+enum { arm_on_table_stack_bytes_output_tip_position = 2320 };
+enum { arm_on_table_stack_bytes_output_tip_position_jacobian = 2848 };
+enum { arm_on_table_stack_bytes_output_tip_position_drift = 3072 };
 extern const char* const arm_on_table_coordinate_names[4];
 extern const char* const arm_on_table_input_names[4];
 extern const char* const arm_on_table_parameter_names[6];

@@ -16,11 +16,38 @@ enum { bead_on_hoop_nq = 2, bead_on_hoop_nu = 1, bead_on_hoop_nc = 0 };
 enum { bead_on_hoop_ok = 0, bead_on_hoop_singular_mass_matrix = 1, bead_on_hoop_singular_constraints = 2, bead_on_hoop_not_finite = 3,
        bead_on_hoop_null_parameters = 4, bead_on_hoop_not_converged = 5 };
 
-/* Indices into q, qd and qdd (bead_on_hoop_coordinate_NAME) and into u (bead_on_hoop_input_NAME); the
-   number of values output_NAME writes (bead_on_hoop_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (bead_on_hoop_coordinate_NAME), into u (bead_on_hoop_input_NAME) and among the
+   parameters in declaration order (bead_on_hoop_parameter_NAME); the number of values output_NAME
+   writes (bead_on_hoop_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (bead_on_hoop_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { bead_on_hoop_coordinate_theta = 0, bead_on_hoop_coordinate_phi = 1 };
 enum { bead_on_hoop_input_tau = 0 };
+enum { bead_on_hoop_parameter_m = 0, bead_on_hoop_parameter_r = 1, bead_on_hoop_parameter_g = 2 };
 enum { bead_on_hoop_output_bead_position_size = 3 };
+enum { bead_on_hoop_stack_bytes_mass_matrix = 1192 };
+enum { bead_on_hoop_stack_bytes_coriolis_matrix = 1208 };
+enum { bead_on_hoop_stack_bytes_potential_gradient = 1168 };
+enum { bead_on_hoop_stack_bytes_bias_forces = 1184 };
+enum { bead_on_hoop_stack_bytes_generalized_forces = 128 };
+enum { bead_on_hoop_stack_bytes_kinetic_energy = 1176 };
+enum { bead_on_hoop_stack_bytes_potential_energy = 1160 };
+enum { bead_on_hoop_stack_bytes_forward_dynamics = 1416 };
+enum { bead_on_hoop_stack_bytes_state_derivative = 1824 };
+enum { bead_on_hoop_stack_bytes_linearization = 2312 };
+enum { bead_on_hoop_stack_bytes_inverse_dynamics = 1192 };
+enum { bead_on_hoop_stack_bytes_inverse_dynamics_regressor = 1184 };
+enum { bead_on_hoop_stack_bytes_input_matrix = 128 };
+enum { bead_on_hoop_stack_bytes_rk4_step = 2080 };
+enum { bead_on_hoop_stack_bytes_symplectic_euler_step = 1864 };
+enum { bead_on_hoop_stack_bytes_radau_step = 2728 };
+enum { bead_on_hoop_stack_bytes_rk4_step_jacobian = 2752 };
+enum { bead_on_hoop_stack_bytes_symplectic_euler_step_jacobian = 2856 };
+enum { bead_on_hoop_stack_bytes_radau_step_jacobian = 2736 };
+enum { bead_on_hoop_stack_bytes_zoh_discretization = 1584 };
+enum { bead_on_hoop_stack_bytes_output_bead_position = 1208 };
+enum { bead_on_hoop_stack_bytes_output_bead_position_jacobian = 1240 };
+enum { bead_on_hoop_stack_bytes_output_bead_position_drift = 1216 };
 extern const char* const bead_on_hoop_coordinate_names[2];
 extern const char* const bead_on_hoop_input_names[1];
 extern const char* const bead_on_hoop_parameter_names[3];

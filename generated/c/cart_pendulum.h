@@ -16,11 +16,39 @@ enum { cart_pendulum_nq = 2, cart_pendulum_nu = 1, cart_pendulum_nc = 0 };
 enum { cart_pendulum_ok = 0, cart_pendulum_singular_mass_matrix = 1, cart_pendulum_singular_constraints = 2, cart_pendulum_not_finite = 3,
        cart_pendulum_null_parameters = 4, cart_pendulum_not_converged = 5 };
 
-/* Indices into q, qd and qdd (cart_pendulum_coordinate_NAME) and into u (cart_pendulum_input_NAME); the
-   number of values output_NAME writes (cart_pendulum_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (cart_pendulum_coordinate_NAME), into u (cart_pendulum_input_NAME) and among the
+   parameters in declaration order (cart_pendulum_parameter_NAME); the number of values output_NAME
+   writes (cart_pendulum_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (cart_pendulum_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { cart_pendulum_coordinate_x = 0, cart_pendulum_coordinate_theta = 1 };
 enum { cart_pendulum_input_F = 0 };
+enum { cart_pendulum_parameter_m1 = 0, cart_pendulum_parameter_m2 = 1, cart_pendulum_parameter_l = 2, cart_pendulum_parameter_g = 3 };
 enum { cart_pendulum_output_bob_position_size = 2, cart_pendulum_output_power_size = 1 };
+enum { cart_pendulum_stack_bytes_mass_matrix = 1192 };
+enum { cart_pendulum_stack_bytes_coriolis_matrix = 1184 };
+enum { cart_pendulum_stack_bytes_potential_gradient = 1168 };
+enum { cart_pendulum_stack_bytes_bias_forces = 1168 };
+enum { cart_pendulum_stack_bytes_generalized_forces = 128 };
+enum { cart_pendulum_stack_bytes_kinetic_energy = 1184 };
+enum { cart_pendulum_stack_bytes_potential_energy = 1160 };
+enum { cart_pendulum_stack_bytes_forward_dynamics = 1424 };
+enum { cart_pendulum_stack_bytes_state_derivative = 1840 };
+enum { cart_pendulum_stack_bytes_linearization = 2304 };
+enum { cart_pendulum_stack_bytes_inverse_dynamics = 1184 };
+enum { cart_pendulum_stack_bytes_inverse_dynamics_regressor = 1192 };
+enum { cart_pendulum_stack_bytes_input_matrix = 128 };
+enum { cart_pendulum_stack_bytes_rk4_step = 2096 };
+enum { cart_pendulum_stack_bytes_symplectic_euler_step = 1880 };
+enum { cart_pendulum_stack_bytes_radau_step = 2720 };
+enum { cart_pendulum_stack_bytes_rk4_step_jacobian = 2744 };
+enum { cart_pendulum_stack_bytes_symplectic_euler_step_jacobian = 2856 };
+enum { cart_pendulum_stack_bytes_radau_step_jacobian = 2728 };
+enum { cart_pendulum_stack_bytes_zoh_discretization = 1584 };
+enum { cart_pendulum_stack_bytes_output_bob_position = 1176 };
+enum { cart_pendulum_stack_bytes_output_bob_position_jacobian = 1192 };
+enum { cart_pendulum_stack_bytes_output_bob_position_drift = 1184 };
+enum { cart_pendulum_stack_bytes_output_power = 128 };
 extern const char* const cart_pendulum_coordinate_names[2];
 extern const char* const cart_pendulum_input_names[1];
 extern const char* const cart_pendulum_parameter_names[4];

@@ -16,10 +16,42 @@ enum { cartesian_pendulum_nq = 2, cartesian_pendulum_nu = 0, cartesian_pendulum_
 enum { cartesian_pendulum_ok = 0, cartesian_pendulum_singular_mass_matrix = 1, cartesian_pendulum_singular_constraints = 2, cartesian_pendulum_not_finite = 3,
        cartesian_pendulum_null_parameters = 4, cartesian_pendulum_not_converged = 5 };
 
-/* Indices into q, qd and qdd (cartesian_pendulum_coordinate_NAME) and into u (cartesian_pendulum_input_NAME); the
-   number of values output_NAME writes (cartesian_pendulum_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (cartesian_pendulum_coordinate_NAME), into u (cartesian_pendulum_input_NAME) and among the
+   parameters in declaration order (cartesian_pendulum_parameter_NAME); the number of values output_NAME
+   writes (cartesian_pendulum_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (cartesian_pendulum_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { cartesian_pendulum_coordinate_x = 0, cartesian_pendulum_coordinate_y = 1 };
+enum { cartesian_pendulum_parameter_m = 0, cartesian_pendulum_parameter_l = 1, cartesian_pendulum_parameter_g = 2, cartesian_pendulum_parameter_alpha_c = 3, cartesian_pendulum_parameter_beta_c = 4 };
 enum { cartesian_pendulum_output_angle_size = 1 };
+enum { cartesian_pendulum_stack_bytes_mass_matrix = 144 };
+enum { cartesian_pendulum_stack_bytes_coriolis_matrix = 144 };
+enum { cartesian_pendulum_stack_bytes_potential_gradient = 128 };
+enum { cartesian_pendulum_stack_bytes_bias_forces = 128 };
+enum { cartesian_pendulum_stack_bytes_generalized_forces = 128 };
+enum { cartesian_pendulum_stack_bytes_kinetic_energy = 136 };
+enum { cartesian_pendulum_stack_bytes_potential_energy = 128 };
+enum { cartesian_pendulum_stack_bytes_constraint_residuals = 128 };
+enum { cartesian_pendulum_stack_bytes_constraint_jacobian = 128 };
+enum { cartesian_pendulum_stack_bytes_semi_implicit_system = 208 };
+enum { cartesian_pendulum_stack_bytes_forward_dynamics = 1464 };
+enum { cartesian_pendulum_stack_bytes_state_derivative = 1656 };
+enum { cartesian_pendulum_stack_bytes_linearization = 2360 };
+enum { cartesian_pendulum_stack_bytes_inverse_dynamics = 128 };
+enum { cartesian_pendulum_stack_bytes_inverse_dynamics_regressor = 128 };
+enum { cartesian_pendulum_stack_bytes_input_matrix = 64 };
+enum { cartesian_pendulum_stack_bytes_rk4_step = 1912 };
+enum { cartesian_pendulum_stack_bytes_symplectic_euler_step = 1696 };
+enum { cartesian_pendulum_stack_bytes_radau_step = 2776 };
+enum { cartesian_pendulum_stack_bytes_rk4_step_jacobian = 2800 };
+enum { cartesian_pendulum_stack_bytes_symplectic_euler_step_jacobian = 2688 };
+enum { cartesian_pendulum_stack_bytes_radau_step_jacobian = 2784 };
+enum { cartesian_pendulum_stack_bytes_zoh_discretization = 1584 };
+enum { cartesian_pendulum_stack_bytes_constraint_velocity = 144 };
+enum { cartesian_pendulum_stack_bytes_project_state = 1440 };
+enum { cartesian_pendulum_stack_bytes_output_angle = 1168 };
+enum { cartesian_pendulum_stack_bytes_output_angle_jacobian = 136 };
+enum { cartesian_pendulum_stack_bytes_output_angle_drift = 152 };
 extern const char* const cartesian_pendulum_coordinate_names[2];
 extern const char* const cartesian_pendulum_parameter_names[5];
 extern const char* const cartesian_pendulum_output_names[1];

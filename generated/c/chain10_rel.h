@@ -16,11 +16,38 @@ enum { chain10_rel_nq = 10, chain10_rel_nu = 10, chain10_rel_nc = 0 };
 enum { chain10_rel_ok = 0, chain10_rel_singular_mass_matrix = 1, chain10_rel_singular_constraints = 2, chain10_rel_not_finite = 3,
        chain10_rel_null_parameters = 4, chain10_rel_not_converged = 5 };
 
-/* Indices into q, qd and qdd (chain10_rel_coordinate_NAME) and into u (chain10_rel_input_NAME); the
-   number of values output_NAME writes (chain10_rel_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (chain10_rel_coordinate_NAME), into u (chain10_rel_input_NAME) and among the
+   parameters in declaration order (chain10_rel_parameter_NAME); the number of values output_NAME
+   writes (chain10_rel_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (chain10_rel_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { chain10_rel_coordinate_q1 = 0, chain10_rel_coordinate_q2 = 1, chain10_rel_coordinate_q3 = 2, chain10_rel_coordinate_q4 = 3, chain10_rel_coordinate_q5 = 4, chain10_rel_coordinate_q6 = 5, chain10_rel_coordinate_q7 = 6, chain10_rel_coordinate_q8 = 7, chain10_rel_coordinate_q9 = 8, chain10_rel_coordinate_q10 = 9 };
 enum { chain10_rel_input_tau1 = 0, chain10_rel_input_tau2 = 1, chain10_rel_input_tau3 = 2, chain10_rel_input_tau4 = 3, chain10_rel_input_tau5 = 4, chain10_rel_input_tau6 = 5, chain10_rel_input_tau7 = 6, chain10_rel_input_tau8 = 7, chain10_rel_input_tau9 = 8, chain10_rel_input_tau10 = 9 };
+enum { chain10_rel_parameter_g = 0, chain10_rel_parameter_m1 = 1, chain10_rel_parameter_l1 = 2, chain10_rel_parameter_m2 = 3, chain10_rel_parameter_l2 = 4, chain10_rel_parameter_m3 = 5, chain10_rel_parameter_l3 = 6, chain10_rel_parameter_m4 = 7, chain10_rel_parameter_l4 = 8, chain10_rel_parameter_m5 = 9, chain10_rel_parameter_l5 = 10, chain10_rel_parameter_m6 = 11, chain10_rel_parameter_l6 = 12, chain10_rel_parameter_m7 = 13, chain10_rel_parameter_l7 = 14, chain10_rel_parameter_m8 = 15, chain10_rel_parameter_l8 = 16, chain10_rel_parameter_m9 = 17, chain10_rel_parameter_l9 = 18, chain10_rel_parameter_m10 = 19, chain10_rel_parameter_l10 = 20 };
 enum { chain10_rel_output_tip_size = 2 };
+enum { chain10_rel_stack_bytes_mass_matrix = 3288 };
+enum { chain10_rel_stack_bytes_coriolis_matrix = 4224 };
+enum { chain10_rel_stack_bytes_potential_gradient = 2912 };
+enum { chain10_rel_stack_bytes_bias_forces = 4280 };
+enum { chain10_rel_stack_bytes_generalized_forces = 256 };
+enum { chain10_rel_stack_bytes_kinetic_energy = 3160 };
+enum { chain10_rel_stack_bytes_potential_energy = 4128 };
+enum { chain10_rel_stack_bytes_forward_dynamics = 3760 };
+enum { chain10_rel_stack_bytes_state_derivative = 4016 };
+enum { chain10_rel_stack_bytes_linearization = 10112 };
+enum { chain10_rel_stack_bytes_inverse_dynamics = 4712 };
+enum { chain10_rel_stack_bytes_inverse_dynamics_regressor = 4712 };
+enum { chain10_rel_stack_bytes_input_matrix = 432 };
+enum { chain10_rel_stack_bytes_rk4_step = 4848 };
+enum { chain10_rel_stack_bytes_symplectic_euler_step = 4184 };
+enum { chain10_rel_stack_bytes_radau_step = 10528 };
+enum { chain10_rel_stack_bytes_rk4_step_jacobian = 10552 };
+enum { chain10_rel_stack_bytes_symplectic_euler_step_jacobian = 10504 };
+enum { chain10_rel_stack_bytes_radau_step_jacobian = 10536 };
+enum { chain10_rel_stack_bytes_zoh_discretization = 1584 };
+enum { chain10_rel_stack_bytes_output_tip = 2216 };
+enum { chain10_rel_stack_bytes_output_tip_jacobian = 2312 };
+enum { chain10_rel_stack_bytes_output_tip_drift = 4752 };
 extern const char* const chain10_rel_coordinate_names[10];
 extern const char* const chain10_rel_input_names[10];
 extern const char* const chain10_rel_parameter_names[21];

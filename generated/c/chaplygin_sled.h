@@ -16,10 +16,39 @@ enum { chaplygin_sled_nq = 3, chaplygin_sled_nu = 2, chaplygin_sled_nc = 1 };
 enum { chaplygin_sled_ok = 0, chaplygin_sled_singular_mass_matrix = 1, chaplygin_sled_singular_constraints = 2, chaplygin_sled_not_finite = 3,
        chaplygin_sled_null_parameters = 4, chaplygin_sled_not_converged = 5 };
 
-/* Indices into q, qd and qdd (chaplygin_sled_coordinate_NAME) and into u (chaplygin_sled_input_NAME); the
-   number of values output_NAME writes (chaplygin_sled_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (chaplygin_sled_coordinate_NAME), into u (chaplygin_sled_input_NAME) and among the
+   parameters in declaration order (chaplygin_sled_parameter_NAME); the number of values output_NAME
+   writes (chaplygin_sled_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (chaplygin_sled_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { chaplygin_sled_coordinate_x = 0, chaplygin_sled_coordinate_y = 1, chaplygin_sled_coordinate_theta = 2 };
 enum { chaplygin_sled_input_f = 0, chaplygin_sled_input_tau = 1 };
+enum { chaplygin_sled_parameter_m = 0, chaplygin_sled_parameter_J = 1, chaplygin_sled_parameter_a = 2 };
+enum { chaplygin_sled_stack_bytes_mass_matrix = 184 };
+enum { chaplygin_sled_stack_bytes_coriolis_matrix = 184 };
+enum { chaplygin_sled_stack_bytes_potential_gradient = 136 };
+enum { chaplygin_sled_stack_bytes_bias_forces = 136 };
+enum { chaplygin_sled_stack_bytes_generalized_forces = 1184 };
+enum { chaplygin_sled_stack_bytes_kinetic_energy = 144 };
+enum { chaplygin_sled_stack_bytes_potential_energy = 120 };
+enum { chaplygin_sled_stack_bytes_constraint_residuals = 1192 };
+enum { chaplygin_sled_stack_bytes_constraint_jacobian = 1184 };
+enum { chaplygin_sled_stack_bytes_semi_implicit_system = 1328 };
+enum { chaplygin_sled_stack_bytes_forward_dynamics = 2792 };
+enum { chaplygin_sled_stack_bytes_state_derivative = 2992 };
+enum { chaplygin_sled_stack_bytes_linearization = 4152 };
+enum { chaplygin_sled_stack_bytes_inverse_dynamics = 1184 };
+enum { chaplygin_sled_stack_bytes_inverse_dynamics_regressor = 160 };
+enum { chaplygin_sled_stack_bytes_input_matrix = 1208 };
+enum { chaplygin_sled_stack_bytes_rk4_step = 3320 };
+enum { chaplygin_sled_stack_bytes_symplectic_euler_step = 3048 };
+enum { chaplygin_sled_stack_bytes_radau_step = 4568 };
+enum { chaplygin_sled_stack_bytes_rk4_step_jacobian = 4592 };
+enum { chaplygin_sled_stack_bytes_symplectic_euler_step_jacobian = 4488 };
+enum { chaplygin_sled_stack_bytes_radau_step_jacobian = 4576 };
+enum { chaplygin_sled_stack_bytes_zoh_discretization = 1584 };
+enum { chaplygin_sled_stack_bytes_constraint_velocity = 1192 };
+enum { chaplygin_sled_stack_bytes_project_state = 2888 };
 extern const char* const chaplygin_sled_coordinate_names[3];
 extern const char* const chaplygin_sled_input_names[2];
 extern const char* const chaplygin_sled_parameter_names[3];

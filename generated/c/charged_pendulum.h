@@ -16,10 +16,34 @@ enum { charged_pendulum_nq = 1, charged_pendulum_nu = 2, charged_pendulum_nc = 0
 enum { charged_pendulum_ok = 0, charged_pendulum_singular_mass_matrix = 1, charged_pendulum_singular_constraints = 2, charged_pendulum_not_finite = 3,
        charged_pendulum_null_parameters = 4, charged_pendulum_not_converged = 5 };
 
-/* Indices into q, qd and qdd (charged_pendulum_coordinate_NAME) and into u (charged_pendulum_input_NAME); the
-   number of values output_NAME writes (charged_pendulum_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (charged_pendulum_coordinate_NAME), into u (charged_pendulum_input_NAME) and among the
+   parameters in declaration order (charged_pendulum_parameter_NAME); the number of values output_NAME
+   writes (charged_pendulum_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (charged_pendulum_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { charged_pendulum_coordinate_theta = 0 };
 enum { charged_pendulum_input_Ex = 0, charged_pendulum_input_Ey = 1 };
+enum { charged_pendulum_parameter_m = 0, charged_pendulum_parameter_l = 1, charged_pendulum_parameter_g = 2, charged_pendulum_parameter_q_e = 3, charged_pendulum_parameter_Q0 = 4, charged_pendulum_parameter_d = 5, charged_pendulum_parameter_k_e = 6 };
+enum { charged_pendulum_stack_bytes_mass_matrix = 120 };
+enum { charged_pendulum_stack_bytes_coriolis_matrix = 120 };
+enum { charged_pendulum_stack_bytes_potential_gradient = 1184 };
+enum { charged_pendulum_stack_bytes_bias_forces = 1184 };
+enum { charged_pendulum_stack_bytes_generalized_forces = 1184 };
+enum { charged_pendulum_stack_bytes_kinetic_energy = 128 };
+enum { charged_pendulum_stack_bytes_potential_energy = 1168 };
+enum { charged_pendulum_stack_bytes_forward_dynamics = 1368 };
+enum { charged_pendulum_stack_bytes_state_derivative = 1720 };
+enum { charged_pendulum_stack_bytes_linearization = 2000 };
+enum { charged_pendulum_stack_bytes_inverse_dynamics = 1192 };
+enum { charged_pendulum_stack_bytes_inverse_dynamics_regressor = 1192 };
+enum { charged_pendulum_stack_bytes_input_matrix = 1176 };
+enum { charged_pendulum_stack_bytes_rk4_step = 1904 };
+enum { charged_pendulum_stack_bytes_symplectic_euler_step = 1744 };
+enum { charged_pendulum_stack_bytes_radau_step = 2416 };
+enum { charged_pendulum_stack_bytes_rk4_step_jacobian = 2440 };
+enum { charged_pendulum_stack_bytes_symplectic_euler_step_jacobian = 2488 };
+enum { charged_pendulum_stack_bytes_radau_step_jacobian = 2424 };
+enum { charged_pendulum_stack_bytes_zoh_discretization = 1584 };
 extern const char* const charged_pendulum_coordinate_names[1];
 extern const char* const charged_pendulum_input_names[2];
 extern const char* const charged_pendulum_parameter_names[7];

@@ -16,9 +16,38 @@ enum { circle_three_coordinates_nq = 3, circle_three_coordinates_nu = 0, circle_
 enum { circle_three_coordinates_ok = 0, circle_three_coordinates_singular_mass_matrix = 1, circle_three_coordinates_singular_constraints = 2, circle_three_coordinates_not_finite = 3,
        circle_three_coordinates_null_parameters = 4, circle_three_coordinates_not_converged = 5 };
 
-/* Indices into q, qd and qdd (circle_three_coordinates_coordinate_NAME) and into u (circle_three_coordinates_input_NAME); the
-   number of values output_NAME writes (circle_three_coordinates_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (circle_three_coordinates_coordinate_NAME), into u (circle_three_coordinates_input_NAME) and among the
+   parameters in declaration order (circle_three_coordinates_parameter_NAME); the number of values output_NAME
+   writes (circle_three_coordinates_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (circle_three_coordinates_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { circle_three_coordinates_coordinate_x = 0, circle_three_coordinates_coordinate_y = 1, circle_three_coordinates_coordinate_theta = 2 };
+enum { circle_three_coordinates_parameter_m = 0, circle_three_coordinates_parameter_r = 1, circle_three_coordinates_parameter_g = 2, circle_three_coordinates_parameter_a = 3 };
+enum { circle_three_coordinates_stack_bytes_mass_matrix = 184 };
+enum { circle_three_coordinates_stack_bytes_coriolis_matrix = 184 };
+enum { circle_three_coordinates_stack_bytes_potential_gradient = 136 };
+enum { circle_three_coordinates_stack_bytes_bias_forces = 136 };
+enum { circle_three_coordinates_stack_bytes_generalized_forces = 136 };
+enum { circle_three_coordinates_stack_bytes_kinetic_energy = 136 };
+enum { circle_three_coordinates_stack_bytes_potential_energy = 128 };
+enum { circle_three_coordinates_stack_bytes_constraint_residuals = 1176 };
+enum { circle_three_coordinates_stack_bytes_constraint_jacobian = 1208 };
+enum { circle_three_coordinates_stack_bytes_semi_implicit_system = 1392 };
+enum { circle_three_coordinates_stack_bytes_forward_dynamics = 2272 };
+enum { circle_three_coordinates_stack_bytes_state_derivative = 2472 };
+enum { circle_three_coordinates_stack_bytes_linearization = 3904 };
+enum { circle_three_coordinates_stack_bytes_inverse_dynamics = 136 };
+enum { circle_three_coordinates_stack_bytes_inverse_dynamics_regressor = 136 };
+enum { circle_three_coordinates_stack_bytes_input_matrix = 64 };
+enum { circle_three_coordinates_stack_bytes_rk4_step = 2800 };
+enum { circle_three_coordinates_stack_bytes_symplectic_euler_step = 2528 };
+enum { circle_three_coordinates_stack_bytes_radau_step = 4320 };
+enum { circle_three_coordinates_stack_bytes_rk4_step_jacobian = 4344 };
+enum { circle_three_coordinates_stack_bytes_symplectic_euler_step_jacobian = 4240 };
+enum { circle_three_coordinates_stack_bytes_radau_step_jacobian = 4328 };
+enum { circle_three_coordinates_stack_bytes_zoh_discretization = 1584 };
+enum { circle_three_coordinates_stack_bytes_constraint_velocity = 1184 };
+enum { circle_three_coordinates_stack_bytes_project_state = 2448 };
 extern const char* const circle_three_coordinates_coordinate_names[3];
 extern const char* const circle_three_coordinates_parameter_names[4];
 /* The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi, Y nq x circle_three_coordinates_nr):

@@ -16,9 +16,38 @@ enum { constrained_pendulum_nq = 2, constrained_pendulum_nu = 0, constrained_pen
 enum { constrained_pendulum_ok = 0, constrained_pendulum_singular_mass_matrix = 1, constrained_pendulum_singular_constraints = 2, constrained_pendulum_not_finite = 3,
        constrained_pendulum_null_parameters = 4, constrained_pendulum_not_converged = 5 };
 
-/* Indices into q, qd and qdd (constrained_pendulum_coordinate_NAME) and into u (constrained_pendulum_input_NAME); the
-   number of values output_NAME writes (constrained_pendulum_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (constrained_pendulum_coordinate_NAME), into u (constrained_pendulum_input_NAME) and among the
+   parameters in declaration order (constrained_pendulum_parameter_NAME); the number of values output_NAME
+   writes (constrained_pendulum_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (constrained_pendulum_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { constrained_pendulum_coordinate_l = 0, constrained_pendulum_coordinate_theta = 1 };
+enum { constrained_pendulum_parameter_m = 0, constrained_pendulum_parameter_l0 = 1, constrained_pendulum_parameter_g = 2, constrained_pendulum_parameter_alpha_c = 3, constrained_pendulum_parameter_beta_c = 4 };
+enum { constrained_pendulum_stack_bytes_mass_matrix = 144 };
+enum { constrained_pendulum_stack_bytes_coriolis_matrix = 152 };
+enum { constrained_pendulum_stack_bytes_potential_gradient = 1176 };
+enum { constrained_pendulum_stack_bytes_bias_forces = 1184 };
+enum { constrained_pendulum_stack_bytes_generalized_forces = 128 };
+enum { constrained_pendulum_stack_bytes_kinetic_energy = 144 };
+enum { constrained_pendulum_stack_bytes_potential_energy = 1168 };
+enum { constrained_pendulum_stack_bytes_constraint_residuals = 120 };
+enum { constrained_pendulum_stack_bytes_constraint_jacobian = 128 };
+enum { constrained_pendulum_stack_bytes_semi_implicit_system = 1256 };
+enum { constrained_pendulum_stack_bytes_forward_dynamics = 2528 };
+enum { constrained_pendulum_stack_bytes_state_derivative = 2720 };
+enum { constrained_pendulum_stack_bytes_linearization = 3424 };
+enum { constrained_pendulum_stack_bytes_inverse_dynamics = 1184 };
+enum { constrained_pendulum_stack_bytes_inverse_dynamics_regressor = 1184 };
+enum { constrained_pendulum_stack_bytes_input_matrix = 64 };
+enum { constrained_pendulum_stack_bytes_rk4_step = 2976 };
+enum { constrained_pendulum_stack_bytes_symplectic_euler_step = 2760 };
+enum { constrained_pendulum_stack_bytes_radau_step = 3840 };
+enum { constrained_pendulum_stack_bytes_rk4_step_jacobian = 3864 };
+enum { constrained_pendulum_stack_bytes_symplectic_euler_step_jacobian = 3752 };
+enum { constrained_pendulum_stack_bytes_radau_step_jacobian = 3848 };
+enum { constrained_pendulum_stack_bytes_zoh_discretization = 1584 };
+enum { constrained_pendulum_stack_bytes_constraint_velocity = 120 };
+enum { constrained_pendulum_stack_bytes_project_state = 1376 };
 extern const char* const constrained_pendulum_coordinate_names[2];
 extern const char* const constrained_pendulum_parameter_names[5];
 /* The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi, Y nq x constrained_pendulum_nr):

@@ -16,10 +16,45 @@ enum { crane_pendulum_nq = 2, crane_pendulum_nu = 0, crane_pendulum_nc = 1 };
 enum { crane_pendulum_ok = 0, crane_pendulum_singular_mass_matrix = 1, crane_pendulum_singular_constraints = 2, crane_pendulum_not_finite = 3,
        crane_pendulum_null_parameters = 4, crane_pendulum_not_converged = 5 };
 
-/* Indices into q, qd and qdd (crane_pendulum_coordinate_NAME) and into u (crane_pendulum_input_NAME); the
-   number of values output_NAME writes (crane_pendulum_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (crane_pendulum_coordinate_NAME), into u (crane_pendulum_input_NAME) and among the
+   parameters in declaration order (crane_pendulum_parameter_NAME); the number of values output_NAME
+   writes (crane_pendulum_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (crane_pendulum_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { crane_pendulum_coordinate_x = 0, crane_pendulum_coordinate_y = 1 };
+enum { crane_pendulum_parameter_m = 0, crane_pendulum_parameter_g = 1, crane_pendulum_parameter_L0 = 2, crane_pendulum_parameter_dL = 3, crane_pendulum_parameter_w = 4, crane_pendulum_parameter_alpha_c = 5, crane_pendulum_parameter_beta_c = 6 };
 enum { crane_pendulum_output_rope_length_size = 1, crane_pendulum_output_bob_over_rope_size = 2 };
+enum { crane_pendulum_stack_bytes_mass_matrix = 144 };
+enum { crane_pendulum_stack_bytes_coriolis_matrix = 144 };
+enum { crane_pendulum_stack_bytes_potential_gradient = 128 };
+enum { crane_pendulum_stack_bytes_bias_forces = 128 };
+enum { crane_pendulum_stack_bytes_generalized_forces = 128 };
+enum { crane_pendulum_stack_bytes_kinetic_energy = 136 };
+enum { crane_pendulum_stack_bytes_potential_energy = 128 };
+enum { crane_pendulum_stack_bytes_constraint_residuals = 1168 };
+enum { crane_pendulum_stack_bytes_constraint_jacobian = 128 };
+enum { crane_pendulum_stack_bytes_semi_implicit_system = 1272 };
+enum { crane_pendulum_stack_bytes_forward_dynamics = 2520 };
+enum { crane_pendulum_stack_bytes_state_derivative = 2712 };
+enum { crane_pendulum_stack_bytes_linearization = 3416 };
+enum { crane_pendulum_stack_bytes_inverse_dynamics = 128 };
+enum { crane_pendulum_stack_bytes_inverse_dynamics_regressor = 128 };
+enum { crane_pendulum_stack_bytes_input_matrix = 64 };
+enum { crane_pendulum_stack_bytes_rk4_step = 2968 };
+enum { crane_pendulum_stack_bytes_symplectic_euler_step = 2752 };
+enum { crane_pendulum_stack_bytes_radau_step = 3832 };
+enum { crane_pendulum_stack_bytes_rk4_step_jacobian = 3856 };
+enum { crane_pendulum_stack_bytes_symplectic_euler_step_jacobian = 3744 };
+enum { crane_pendulum_stack_bytes_radau_step_jacobian = 3840 };
+enum { crane_pendulum_stack_bytes_zoh_discretization = 1584 };
+enum { crane_pendulum_stack_bytes_constraint_velocity = 1192 };
+enum { crane_pendulum_stack_bytes_project_state = 2544 };
+enum { crane_pendulum_stack_bytes_output_rope_length = 1152 };
+enum { crane_pendulum_stack_bytes_output_rope_length_jacobian = 128 };
+enum { crane_pendulum_stack_bytes_output_rope_length_drift = 1152 };
+enum { crane_pendulum_stack_bytes_output_bob_over_rope = 1168 };
+enum { crane_pendulum_stack_bytes_output_bob_over_rope_jacobian = 1184 };
+enum { crane_pendulum_stack_bytes_output_bob_over_rope_drift = 1200 };
 extern const char* const crane_pendulum_coordinate_names[2];
 extern const char* const crane_pendulum_parameter_names[7];
 extern const char* const crane_pendulum_output_names[2];

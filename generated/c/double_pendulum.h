@@ -16,10 +16,37 @@ enum { double_pendulum_nq = 2, double_pendulum_nu = 0, double_pendulum_nc = 0 };
 enum { double_pendulum_ok = 0, double_pendulum_singular_mass_matrix = 1, double_pendulum_singular_constraints = 2, double_pendulum_not_finite = 3,
        double_pendulum_null_parameters = 4, double_pendulum_not_converged = 5 };
 
-/* Indices into q, qd and qdd (double_pendulum_coordinate_NAME) and into u (double_pendulum_input_NAME); the
-   number of values output_NAME writes (double_pendulum_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (double_pendulum_coordinate_NAME), into u (double_pendulum_input_NAME) and among the
+   parameters in declaration order (double_pendulum_parameter_NAME); the number of values output_NAME
+   writes (double_pendulum_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (double_pendulum_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { double_pendulum_coordinate_theta1 = 0, double_pendulum_coordinate_theta2 = 1 };
+enum { double_pendulum_parameter_m1 = 0, double_pendulum_parameter_m2 = 1, double_pendulum_parameter_l1 = 2, double_pendulum_parameter_l2 = 3, double_pendulum_parameter_g = 4 };
 enum { double_pendulum_output_tip_size = 2 };
+enum { double_pendulum_stack_bytes_mass_matrix = 1224 };
+enum { double_pendulum_stack_bytes_coriolis_matrix = 1224 };
+enum { double_pendulum_stack_bytes_potential_gradient = 1184 };
+enum { double_pendulum_stack_bytes_bias_forces = 1216 };
+enum { double_pendulum_stack_bytes_generalized_forces = 128 };
+enum { double_pendulum_stack_bytes_kinetic_energy = 1208 };
+enum { double_pendulum_stack_bytes_potential_energy = 1184 };
+enum { double_pendulum_stack_bytes_forward_dynamics = 1456 };
+enum { double_pendulum_stack_bytes_state_derivative = 1904 };
+enum { double_pendulum_stack_bytes_linearization = 2464 };
+enum { double_pendulum_stack_bytes_inverse_dynamics = 1224 };
+enum { double_pendulum_stack_bytes_inverse_dynamics_regressor = 1248 };
+enum { double_pendulum_stack_bytes_input_matrix = 64 };
+enum { double_pendulum_stack_bytes_rk4_step = 2160 };
+enum { double_pendulum_stack_bytes_symplectic_euler_step = 1944 };
+enum { double_pendulum_stack_bytes_radau_step = 2880 };
+enum { double_pendulum_stack_bytes_rk4_step_jacobian = 2904 };
+enum { double_pendulum_stack_bytes_symplectic_euler_step_jacobian = 3048 };
+enum { double_pendulum_stack_bytes_radau_step_jacobian = 2888 };
+enum { double_pendulum_stack_bytes_zoh_discretization = 1584 };
+enum { double_pendulum_stack_bytes_output_tip = 1200 };
+enum { double_pendulum_stack_bytes_output_tip_jacobian = 1216 };
+enum { double_pendulum_stack_bytes_output_tip_drift = 1216 };
 extern const char* const double_pendulum_coordinate_names[2];
 extern const char* const double_pendulum_parameter_names[5];
 extern const char* const double_pendulum_output_names[1];

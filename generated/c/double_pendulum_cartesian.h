@@ -16,9 +16,38 @@ enum { double_pendulum_cartesian_nq = 4, double_pendulum_cartesian_nu = 0, doubl
 enum { double_pendulum_cartesian_ok = 0, double_pendulum_cartesian_singular_mass_matrix = 1, double_pendulum_cartesian_singular_constraints = 2, double_pendulum_cartesian_not_finite = 3,
        double_pendulum_cartesian_null_parameters = 4, double_pendulum_cartesian_not_converged = 5 };
 
-/* Indices into q, qd and qdd (double_pendulum_cartesian_coordinate_NAME) and into u (double_pendulum_cartesian_input_NAME); the
-   number of values output_NAME writes (double_pendulum_cartesian_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (double_pendulum_cartesian_coordinate_NAME), into u (double_pendulum_cartesian_input_NAME) and among the
+   parameters in declaration order (double_pendulum_cartesian_parameter_NAME); the number of values output_NAME
+   writes (double_pendulum_cartesian_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (double_pendulum_cartesian_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { double_pendulum_cartesian_coordinate_x1 = 0, double_pendulum_cartesian_coordinate_y1 = 1, double_pendulum_cartesian_coordinate_x2 = 2, double_pendulum_cartesian_coordinate_y2 = 3 };
+enum { double_pendulum_cartesian_parameter_m1 = 0, double_pendulum_cartesian_parameter_m2 = 1, double_pendulum_cartesian_parameter_l1 = 2, double_pendulum_cartesian_parameter_l2 = 3, double_pendulum_cartesian_parameter_g = 4, double_pendulum_cartesian_parameter_alpha_c = 5, double_pendulum_cartesian_parameter_beta_c = 6 };
+enum { double_pendulum_cartesian_stack_bytes_mass_matrix = 240 };
+enum { double_pendulum_cartesian_stack_bytes_coriolis_matrix = 240 };
+enum { double_pendulum_cartesian_stack_bytes_potential_gradient = 144 };
+enum { double_pendulum_cartesian_stack_bytes_bias_forces = 144 };
+enum { double_pendulum_cartesian_stack_bytes_generalized_forces = 144 };
+enum { double_pendulum_cartesian_stack_bytes_kinetic_energy = 152 };
+enum { double_pendulum_cartesian_stack_bytes_potential_energy = 136 };
+enum { double_pendulum_cartesian_stack_bytes_constraint_residuals = 160 };
+enum { double_pendulum_cartesian_stack_bytes_constraint_jacobian = 192 };
+enum { double_pendulum_cartesian_stack_bytes_semi_implicit_system = 368 };
+enum { double_pendulum_cartesian_stack_bytes_forward_dynamics = 2176 };
+enum { double_pendulum_cartesian_stack_bytes_state_derivative = 2384 };
+enum { double_pendulum_cartesian_stack_bytes_linearization = 3992 };
+enum { double_pendulum_cartesian_stack_bytes_inverse_dynamics = 144 };
+enum { double_pendulum_cartesian_stack_bytes_inverse_dynamics_regressor = 176 };
+enum { double_pendulum_cartesian_stack_bytes_input_matrix = 64 };
+enum { double_pendulum_cartesian_stack_bytes_rk4_step = 2784 };
+enum { double_pendulum_cartesian_stack_bytes_symplectic_euler_step = 2456 };
+enum { double_pendulum_cartesian_stack_bytes_radau_step = 4408 };
+enum { double_pendulum_cartesian_stack_bytes_rk4_step_jacobian = 4432 };
+enum { double_pendulum_cartesian_stack_bytes_symplectic_euler_step_jacobian = 4336 };
+enum { double_pendulum_cartesian_stack_bytes_radau_step_jacobian = 4416 };
+enum { double_pendulum_cartesian_stack_bytes_zoh_discretization = 1584 };
+enum { double_pendulum_cartesian_stack_bytes_constraint_velocity = 176 };
+enum { double_pendulum_cartesian_stack_bytes_project_state = 2448 };
 extern const char* const double_pendulum_cartesian_coordinate_names[4];
 extern const char* const double_pendulum_cartesian_parameter_names[7];
 /* The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi, Y nq x double_pendulum_cartesian_nr):

@@ -16,10 +16,37 @@ enum { elastic_pendulum_nq = 2, elastic_pendulum_nu = 0, elastic_pendulum_nc = 0
 enum { elastic_pendulum_ok = 0, elastic_pendulum_singular_mass_matrix = 1, elastic_pendulum_singular_constraints = 2, elastic_pendulum_not_finite = 3,
        elastic_pendulum_null_parameters = 4, elastic_pendulum_not_converged = 5 };
 
-/* Indices into q, qd and qdd (elastic_pendulum_coordinate_NAME) and into u (elastic_pendulum_input_NAME); the
-   number of values output_NAME writes (elastic_pendulum_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (elastic_pendulum_coordinate_NAME), into u (elastic_pendulum_input_NAME) and among the
+   parameters in declaration order (elastic_pendulum_parameter_NAME); the number of values output_NAME
+   writes (elastic_pendulum_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (elastic_pendulum_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { elastic_pendulum_coordinate_l = 0, elastic_pendulum_coordinate_theta = 1 };
+enum { elastic_pendulum_parameter_m = 0, elastic_pendulum_parameter_k = 1, elastic_pendulum_parameter_l0 = 2, elastic_pendulum_parameter_g = 3 };
 enum { elastic_pendulum_output_bob_size = 2 };
+enum { elastic_pendulum_stack_bytes_mass_matrix = 144 };
+enum { elastic_pendulum_stack_bytes_coriolis_matrix = 152 };
+enum { elastic_pendulum_stack_bytes_potential_gradient = 1176 };
+enum { elastic_pendulum_stack_bytes_bias_forces = 1184 };
+enum { elastic_pendulum_stack_bytes_generalized_forces = 128 };
+enum { elastic_pendulum_stack_bytes_kinetic_energy = 144 };
+enum { elastic_pendulum_stack_bytes_potential_energy = 1176 };
+enum { elastic_pendulum_stack_bytes_forward_dynamics = 1408 };
+enum { elastic_pendulum_stack_bytes_state_derivative = 1808 };
+enum { elastic_pendulum_stack_bytes_linearization = 2232 };
+enum { elastic_pendulum_stack_bytes_inverse_dynamics = 1184 };
+enum { elastic_pendulum_stack_bytes_inverse_dynamics_regressor = 1192 };
+enum { elastic_pendulum_stack_bytes_input_matrix = 64 };
+enum { elastic_pendulum_stack_bytes_rk4_step = 2064 };
+enum { elastic_pendulum_stack_bytes_symplectic_euler_step = 1848 };
+enum { elastic_pendulum_stack_bytes_radau_step = 2648 };
+enum { elastic_pendulum_stack_bytes_rk4_step_jacobian = 2672 };
+enum { elastic_pendulum_stack_bytes_symplectic_euler_step_jacobian = 2768 };
+enum { elastic_pendulum_stack_bytes_radau_step_jacobian = 2656 };
+enum { elastic_pendulum_stack_bytes_zoh_discretization = 1584 };
+enum { elastic_pendulum_stack_bytes_output_bob = 1176 };
+enum { elastic_pendulum_stack_bytes_output_bob_jacobian = 1192 };
+enum { elastic_pendulum_stack_bytes_output_bob_drift = 1192 };
 extern const char* const elastic_pendulum_coordinate_names[2];
 extern const char* const elastic_pendulum_parameter_names[4];
 extern const char* const elastic_pendulum_output_names[1];

@@ -16,11 +16,43 @@ enum { floating_leg_nq = 9, floating_leg_nu = 3, floating_leg_nc = 1 };
 enum { floating_leg_ok = 0, floating_leg_singular_mass_matrix = 1, floating_leg_singular_constraints = 2, floating_leg_not_finite = 3,
        floating_leg_null_parameters = 4, floating_leg_not_converged = 5 };
 
-/* Indices into q, qd and qdd (floating_leg_coordinate_NAME) and into u (floating_leg_input_NAME); the
-   number of values output_NAME writes (floating_leg_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (floating_leg_coordinate_NAME), into u (floating_leg_input_NAME) and among the
+   parameters in declaration order (floating_leg_parameter_NAME); the number of values output_NAME
+   writes (floating_leg_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (floating_leg_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { floating_leg_coordinate_x = 0, floating_leg_coordinate_y = 1, floating_leg_coordinate_z = 2, floating_leg_coordinate_e0 = 3, floating_leg_coordinate_e1 = 4, floating_leg_coordinate_e2 = 5, floating_leg_coordinate_e3 = 6, floating_leg_coordinate_a = 7, floating_leg_coordinate_b = 8 };
 enum { floating_leg_input_fx = 0, floating_leg_input_ta = 1, floating_leg_input_tb = 2 };
+enum { floating_leg_parameter_m0 = 0, floating_leg_parameter_J0x = 1, floating_leg_parameter_J0y = 2, floating_leg_parameter_J0z = 3, floating_leg_parameter_m1 = 4, floating_leg_parameter_J1x = 5, floating_leg_parameter_J1y = 6, floating_leg_parameter_J1z = 7, floating_leg_parameter_ia = 8, floating_leg_parameter_ib = 9, floating_leg_parameter_g = 10, floating_leg_parameter_k = 11 };
 enum { floating_leg_output_foot_size = 3 };
+enum { floating_leg_stack_bytes_mass_matrix = 4328 };
+enum { floating_leg_stack_bytes_coriolis_matrix = 5944 };
+enum { floating_leg_stack_bytes_potential_gradient = 5320 };
+enum { floating_leg_stack_bytes_bias_forces = 5256 };
+enum { floating_leg_stack_bytes_generalized_forces = 248 };
+enum { floating_leg_stack_bytes_kinetic_energy = 5488 };
+enum { floating_leg_stack_bytes_potential_energy = 5080 };
+enum { floating_leg_stack_bytes_constraint_residuals = 3032 };
+enum { floating_leg_stack_bytes_constraint_jacobian = 1216 };
+enum { floating_leg_stack_bytes_semi_implicit_system = 5584 };
+enum { floating_leg_stack_bytes_forward_dynamics = 2848 };
+enum { floating_leg_stack_bytes_state_derivative = 3096 };
+enum { floating_leg_stack_bytes_linearization = 9904 };
+enum { floating_leg_stack_bytes_inverse_dynamics = 5416 };
+enum { floating_leg_stack_bytes_inverse_dynamics_regressor = 5416 };
+enum { floating_leg_stack_bytes_input_matrix = 392 };
+enum { floating_leg_stack_bytes_rk4_step = 3856 };
+enum { floating_leg_stack_bytes_symplectic_euler_step = 3248 };
+enum { floating_leg_stack_bytes_radau_step = 10320 };
+enum { floating_leg_stack_bytes_rk4_step_jacobian = 10344 };
+enum { floating_leg_stack_bytes_symplectic_euler_step_jacobian = 10288 };
+enum { floating_leg_stack_bytes_radau_step_jacobian = 10328 };
+enum { floating_leg_stack_bytes_zoh_discretization = 1584 };
+enum { floating_leg_stack_bytes_constraint_velocity = 4208 };
+enum { floating_leg_stack_bytes_project_state = 7080 };
+enum { floating_leg_stack_bytes_output_foot = 5496 };
+enum { floating_leg_stack_bytes_output_foot_jacobian = 5696 };
+enum { floating_leg_stack_bytes_output_foot_drift = 5656 };
 extern const char* const floating_leg_coordinate_names[9];
 extern const char* const floating_leg_input_names[3];
 extern const char* const floating_leg_parameter_names[12];

@@ -16,11 +16,43 @@ enum { four_bar_nq = 3, four_bar_nu = 1, four_bar_nc = 2 };
 enum { four_bar_ok = 0, four_bar_singular_mass_matrix = 1, four_bar_singular_constraints = 2, four_bar_not_finite = 3,
        four_bar_null_parameters = 4, four_bar_not_converged = 5 };
 
-/* Indices into q, qd and qdd (four_bar_coordinate_NAME) and into u (four_bar_input_NAME); the
-   number of values output_NAME writes (four_bar_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (four_bar_coordinate_NAME), into u (four_bar_input_NAME) and among the
+   parameters in declaration order (four_bar_parameter_NAME); the number of values output_NAME
+   writes (four_bar_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (four_bar_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { four_bar_coordinate_theta1 = 0, four_bar_coordinate_theta2 = 1, four_bar_coordinate_theta3 = 2 };
 enum { four_bar_input_tau = 0 };
+enum { four_bar_parameter_l1 = 0, four_bar_parameter_l2 = 1, four_bar_parameter_l3 = 2, four_bar_parameter_d = 3, four_bar_parameter_m1 = 4, four_bar_parameter_m2 = 5, four_bar_parameter_m3 = 6, four_bar_parameter_g = 7, four_bar_parameter_alpha_c = 8, four_bar_parameter_beta_c = 9 };
 enum { four_bar_output_coupler_joint_size = 2 };
+enum { four_bar_stack_bytes_mass_matrix = 1264 };
+enum { four_bar_stack_bytes_coriolis_matrix = 1264 };
+enum { four_bar_stack_bytes_potential_gradient = 1208 };
+enum { four_bar_stack_bytes_bias_forces = 1232 };
+enum { four_bar_stack_bytes_generalized_forces = 136 };
+enum { four_bar_stack_bytes_kinetic_energy = 1216 };
+enum { four_bar_stack_bytes_potential_energy = 1192 };
+enum { four_bar_stack_bytes_constraint_residuals = 1224 };
+enum { four_bar_stack_bytes_constraint_jacobian = 1256 };
+enum { four_bar_stack_bytes_semi_implicit_system = 1392 };
+enum { four_bar_stack_bytes_forward_dynamics = 3200 };
+enum { four_bar_stack_bytes_state_derivative = 3400 };
+enum { four_bar_stack_bytes_linearization = 4808 };
+enum { four_bar_stack_bytes_inverse_dynamics = 1240 };
+enum { four_bar_stack_bytes_inverse_dynamics_regressor = 1304 };
+enum { four_bar_stack_bytes_input_matrix = 136 };
+enum { four_bar_stack_bytes_rk4_step = 3728 };
+enum { four_bar_stack_bytes_symplectic_euler_step = 3456 };
+enum { four_bar_stack_bytes_radau_step = 5224 };
+enum { four_bar_stack_bytes_rk4_step_jacobian = 5248 };
+enum { four_bar_stack_bytes_symplectic_euler_step_jacobian = 5144 };
+enum { four_bar_stack_bytes_radau_step_jacobian = 5232 };
+enum { four_bar_stack_bytes_zoh_discretization = 1584 };
+enum { four_bar_stack_bytes_constraint_velocity = 1232 };
+enum { four_bar_stack_bytes_project_state = 3488 };
+enum { four_bar_stack_bytes_output_coupler_joint = 1200 };
+enum { four_bar_stack_bytes_output_coupler_joint_jacobian = 1232 };
+enum { four_bar_stack_bytes_output_coupler_joint_drift = 1216 };
 extern const char* const four_bar_coordinate_names[3];
 extern const char* const four_bar_input_names[1];
 extern const char* const four_bar_parameter_names[10];

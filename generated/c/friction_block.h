@@ -16,11 +16,36 @@ enum { friction_block_nq = 1, friction_block_nu = 1, friction_block_nc = 0 };
 enum { friction_block_ok = 0, friction_block_singular_mass_matrix = 1, friction_block_singular_constraints = 2, friction_block_not_finite = 3,
        friction_block_null_parameters = 4, friction_block_not_converged = 5 };
 
-/* Indices into q, qd and qdd (friction_block_coordinate_NAME) and into u (friction_block_input_NAME); the
-   number of values output_NAME writes (friction_block_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (friction_block_coordinate_NAME), into u (friction_block_input_NAME) and among the
+   parameters in declaration order (friction_block_parameter_NAME); the number of values output_NAME
+   writes (friction_block_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (friction_block_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { friction_block_coordinate_x = 0 };
 enum { friction_block_input_F = 0 };
+enum { friction_block_parameter_m = 0, friction_block_parameter_g = 1, friction_block_parameter_mu = 2, friction_block_parameter_k = 3, friction_block_parameter_Fmax = 4 };
 enum { friction_block_output_speed_size = 1 };
+enum { friction_block_stack_bytes_mass_matrix = 120 };
+enum { friction_block_stack_bytes_coriolis_matrix = 120 };
+enum { friction_block_stack_bytes_potential_gradient = 208 };
+enum { friction_block_stack_bytes_bias_forces = 208 };
+enum { friction_block_stack_bytes_generalized_forces = 232 };
+enum { friction_block_stack_bytes_kinetic_energy = 128 };
+enum { friction_block_stack_bytes_potential_energy = 144 };
+enum { friction_block_stack_bytes_forward_dynamics = 360 };
+enum { friction_block_stack_bytes_state_derivative = 728 };
+enum { friction_block_stack_bytes_linearization = 984 };
+enum { friction_block_stack_bytes_inverse_dynamics = 264 };
+enum { friction_block_stack_bytes_inverse_dynamics_regressor = 232 };
+enum { friction_block_stack_bytes_input_matrix = 224 };
+enum { friction_block_stack_bytes_rk4_step = 912 };
+enum { friction_block_stack_bytes_symplectic_euler_step = 752 };
+enum { friction_block_stack_bytes_radau_step = 1400 };
+enum { friction_block_stack_bytes_rk4_step_jacobian = 1424 };
+enum { friction_block_stack_bytes_symplectic_euler_step_jacobian = 1488 };
+enum { friction_block_stack_bytes_radau_step_jacobian = 1408 };
+enum { friction_block_stack_bytes_zoh_discretization = 1584 };
+enum { friction_block_stack_bytes_output_speed = 136 };
 extern const char* const friction_block_coordinate_names[1];
 extern const char* const friction_block_input_names[1];
 extern const char* const friction_block_parameter_names[5];

@@ -16,10 +16,34 @@ enum { iiwa_ceiling_nq = 7, iiwa_ceiling_nu = 7, iiwa_ceiling_nc = 0 };
 enum { iiwa_ceiling_ok = 0, iiwa_ceiling_singular_mass_matrix = 1, iiwa_ceiling_singular_constraints = 2, iiwa_ceiling_not_finite = 3,
        iiwa_ceiling_null_parameters = 4, iiwa_ceiling_not_converged = 5 };
 
-/* Indices into q, qd and qdd (iiwa_ceiling_coordinate_NAME) and into u (iiwa_ceiling_input_NAME); the
-   number of values output_NAME writes (iiwa_ceiling_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (iiwa_ceiling_coordinate_NAME), into u (iiwa_ceiling_input_NAME) and among the
+   parameters in declaration order (iiwa_ceiling_parameter_NAME); the number of values output_NAME
+   writes (iiwa_ceiling_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (iiwa_ceiling_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { iiwa_ceiling_coordinate_q1 = 0, iiwa_ceiling_coordinate_q2 = 1, iiwa_ceiling_coordinate_q3 = 2, iiwa_ceiling_coordinate_q4 = 3, iiwa_ceiling_coordinate_q5 = 4, iiwa_ceiling_coordinate_q6 = 5, iiwa_ceiling_coordinate_q7 = 6 };
 enum { iiwa_ceiling_input_tau1 = 0, iiwa_ceiling_input_tau2 = 1, iiwa_ceiling_input_tau3 = 2, iiwa_ceiling_input_tau4 = 3, iiwa_ceiling_input_tau5 = 4, iiwa_ceiling_input_tau6 = 5, iiwa_ceiling_input_tau7 = 6 };
+enum { iiwa_ceiling_parameter_g = 0, iiwa_ceiling_parameter_m1 = 1, iiwa_ceiling_parameter_cx1 = 2, iiwa_ceiling_parameter_cy1 = 3, iiwa_ceiling_parameter_cz1 = 4, iiwa_ceiling_parameter_Jxx1 = 5, iiwa_ceiling_parameter_Jyy1 = 6, iiwa_ceiling_parameter_Jzz1 = 7, iiwa_ceiling_parameter_Jxy1 = 8, iiwa_ceiling_parameter_Jxz1 = 9, iiwa_ceiling_parameter_Jyz1 = 10, iiwa_ceiling_parameter_m2 = 11, iiwa_ceiling_parameter_cx2 = 12, iiwa_ceiling_parameter_cy2 = 13, iiwa_ceiling_parameter_cz2 = 14, iiwa_ceiling_parameter_Jxx2 = 15, iiwa_ceiling_parameter_Jyy2 = 16, iiwa_ceiling_parameter_Jzz2 = 17, iiwa_ceiling_parameter_Jxy2 = 18, iiwa_ceiling_parameter_Jxz2 = 19, iiwa_ceiling_parameter_Jyz2 = 20, iiwa_ceiling_parameter_m3 = 21, iiwa_ceiling_parameter_cx3 = 22, iiwa_ceiling_parameter_cy3 = 23, iiwa_ceiling_parameter_cz3 = 24, iiwa_ceiling_parameter_Jxx3 = 25, iiwa_ceiling_parameter_Jyy3 = 26, iiwa_ceiling_parameter_Jzz3 = 27, iiwa_ceiling_parameter_Jxy3 = 28, iiwa_ceiling_parameter_Jxz3 = 29, iiwa_ceiling_parameter_Jyz3 = 30, iiwa_ceiling_parameter_m4 = 31, iiwa_ceiling_parameter_cx4 = 32, iiwa_ceiling_parameter_cy4 = 33, iiwa_ceiling_parameter_cz4 = 34, iiwa_ceiling_parameter_Jxx4 = 35, iiwa_ceiling_parameter_Jyy4 = 36, iiwa_ceiling_parameter_Jzz4 = 37, iiwa_ceiling_parameter_Jxy4 = 38, iiwa_ceiling_parameter_Jxz4 = 39, iiwa_ceiling_parameter_Jyz4 = 40, iiwa_ceiling_parameter_m5 = 41, iiwa_ceiling_parameter_cx5 = 42, iiwa_ceiling_parameter_cy5 = 43, iiwa_ceiling_parameter_cz5 = 44, iiwa_ceiling_parameter_Jxx5 = 45, iiwa_ceiling_parameter_Jyy5 = 46, iiwa_ceiling_parameter_Jzz5 = 47, iiwa_ceiling_parameter_Jxy5 = 48, iiwa_ceiling_parameter_Jxz5 = 49, iiwa_ceiling_parameter_Jyz5 = 50, iiwa_ceiling_parameter_m6 = 51, iiwa_ceiling_parameter_cx6 = 52, iiwa_ceiling_parameter_cy6 = 53, iiwa_ceiling_parameter_cz6 = 54, iiwa_ceiling_parameter_Jxx6 = 55, iiwa_ceiling_parameter_Jyy6 = 56, iiwa_ceiling_parameter_Jzz6 = 57, iiwa_ceiling_parameter_Jxy6 = 58, iiwa_ceiling_parameter_Jxz6 = 59, iiwa_ceiling_parameter_Jyz6 = 60, iiwa_ceiling_parameter_m7 = 61, iiwa_ceiling_parameter_cx7 = 62, iiwa_ceiling_parameter_cy7 = 63, iiwa_ceiling_parameter_cz7 = 64, iiwa_ceiling_parameter_Jxx7 = 65, iiwa_ceiling_parameter_Jyy7 = 66, iiwa_ceiling_parameter_Jzz7 = 67, iiwa_ceiling_parameter_Jxy7 = 68, iiwa_ceiling_parameter_Jxz7 = 69, iiwa_ceiling_parameter_Jyz7 = 70 };
+enum { iiwa_ceiling_stack_bytes_mass_matrix = 3688 };
+enum { iiwa_ceiling_stack_bytes_coriolis_matrix = 7448 };
+enum { iiwa_ceiling_stack_bytes_potential_gradient = 2384 };
+enum { iiwa_ceiling_stack_bytes_bias_forces = 7864 };
+enum { iiwa_ceiling_stack_bytes_generalized_forces = 232 };
+enum { iiwa_ceiling_stack_bytes_kinetic_energy = 3696 };
+enum { iiwa_ceiling_stack_bytes_potential_energy = 1720 };
+enum { iiwa_ceiling_stack_bytes_forward_dynamics = 3640 };
+enum { iiwa_ceiling_stack_bytes_state_derivative = 3872 };
+enum { iiwa_ceiling_stack_bytes_linearization = 9520 };
+enum { iiwa_ceiling_stack_bytes_inverse_dynamics = 7952 };
+enum { iiwa_ceiling_stack_bytes_inverse_dynamics_regressor = 7752 };
+enum { iiwa_ceiling_stack_bytes_input_matrix = 432 };
+enum { iiwa_ceiling_stack_bytes_rk4_step = 4488 };
+enum { iiwa_ceiling_stack_bytes_symplectic_euler_step = 3992 };
+enum { iiwa_ceiling_stack_bytes_radau_step = 9936 };
+enum { iiwa_ceiling_stack_bytes_rk4_step_jacobian = 9960 };
+enum { iiwa_ceiling_stack_bytes_symplectic_euler_step_jacobian = 9888 };
+enum { iiwa_ceiling_stack_bytes_radau_step_jacobian = 9944 };
+enum { iiwa_ceiling_stack_bytes_zoh_discretization = 1584 };
 extern const char* const iiwa_ceiling_coordinate_names[7];
 extern const char* const iiwa_ceiling_input_names[7];
 extern const char* const iiwa_ceiling_parameter_names[71];

@@ -16,9 +16,33 @@ enum { inclined_plane_nq = 1, inclined_plane_nu = 0, inclined_plane_nc = 0 };
 enum { inclined_plane_ok = 0, inclined_plane_singular_mass_matrix = 1, inclined_plane_singular_constraints = 2, inclined_plane_not_finite = 3,
        inclined_plane_null_parameters = 4, inclined_plane_not_converged = 5 };
 
-/* Indices into q, qd and qdd (inclined_plane_coordinate_NAME) and into u (inclined_plane_input_NAME); the
-   number of values output_NAME writes (inclined_plane_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (inclined_plane_coordinate_NAME), into u (inclined_plane_input_NAME) and among the
+   parameters in declaration order (inclined_plane_parameter_NAME); the number of values output_NAME
+   writes (inclined_plane_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (inclined_plane_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { inclined_plane_coordinate_v = 0 };
+enum { inclined_plane_parameter_m = 0, inclined_plane_parameter_g = 1, inclined_plane_parameter_alpha = 2 };
+enum { inclined_plane_stack_bytes_mass_matrix = 120 };
+enum { inclined_plane_stack_bytes_coriolis_matrix = 120 };
+enum { inclined_plane_stack_bytes_potential_gradient = 120 };
+enum { inclined_plane_stack_bytes_bias_forces = 120 };
+enum { inclined_plane_stack_bytes_generalized_forces = 1160 };
+enum { inclined_plane_stack_bytes_kinetic_energy = 128 };
+enum { inclined_plane_stack_bytes_potential_energy = 120 };
+enum { inclined_plane_stack_bytes_forward_dynamics = 1336 };
+enum { inclined_plane_stack_bytes_state_derivative = 1656 };
+enum { inclined_plane_stack_bytes_linearization = 1832 };
+enum { inclined_plane_stack_bytes_inverse_dynamics = 1160 };
+enum { inclined_plane_stack_bytes_inverse_dynamics_regressor = 1160 };
+enum { inclined_plane_stack_bytes_input_matrix = 64 };
+enum { inclined_plane_stack_bytes_rk4_step = 1840 };
+enum { inclined_plane_stack_bytes_symplectic_euler_step = 1680 };
+enum { inclined_plane_stack_bytes_radau_step = 2248 };
+enum { inclined_plane_stack_bytes_rk4_step_jacobian = 2272 };
+enum { inclined_plane_stack_bytes_symplectic_euler_step_jacobian = 2288 };
+enum { inclined_plane_stack_bytes_radau_step_jacobian = 2256 };
+enum { inclined_plane_stack_bytes_zoh_discretization = 1584 };
 extern const char* const inclined_plane_coordinate_names[1];
 extern const char* const inclined_plane_parameter_names[3];
 /* The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi, Y nq x inclined_plane_nr):

@@ -16,11 +16,44 @@ enum { kite_quaternion_nq = 7, kite_quaternion_nu = 3, kite_quaternion_nc = 2 };
 enum { kite_quaternion_ok = 0, kite_quaternion_singular_mass_matrix = 1, kite_quaternion_singular_constraints = 2, kite_quaternion_not_finite = 3,
        kite_quaternion_null_parameters = 4, kite_quaternion_not_converged = 5 };
 
-/* Indices into q, qd and qdd (kite_quaternion_coordinate_NAME) and into u (kite_quaternion_input_NAME); the
-   number of values output_NAME writes (kite_quaternion_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (kite_quaternion_coordinate_NAME), into u (kite_quaternion_input_NAME) and among the
+   parameters in declaration order (kite_quaternion_parameter_NAME); the number of values output_NAME
+   writes (kite_quaternion_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (kite_quaternion_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { kite_quaternion_coordinate_x = 0, kite_quaternion_coordinate_y = 1, kite_quaternion_coordinate_z = 2, kite_quaternion_coordinate_q0 = 3, kite_quaternion_coordinate_q1 = 4, kite_quaternion_coordinate_q2 = 5, kite_quaternion_coordinate_q3 = 6 };
 enum { kite_quaternion_input_tau1 = 0, kite_quaternion_input_tau2 = 1, kite_quaternion_input_tau3 = 2 };
+enum { kite_quaternion_parameter_m = 0, kite_quaternion_parameter_g = 1, kite_quaternion_parameter_L = 2, kite_quaternion_parameter_J1 = 3, kite_quaternion_parameter_J2 = 4, kite_quaternion_parameter_J3 = 5, kite_quaternion_parameter_rho = 6, kite_quaternion_parameter_S = 7, kite_quaternion_parameter_CL = 8, kite_quaternion_parameter_CD = 9, kite_quaternion_parameter_wind = 10, kite_quaternion_parameter_c = 11, kite_quaternion_parameter_k = 12 };
 enum { kite_quaternion_output_position_size = 3, kite_quaternion_output_angular_velocity_size = 3 };
+enum { kite_quaternion_stack_bytes_mass_matrix = 1200 };
+enum { kite_quaternion_stack_bytes_coriolis_matrix = 1344 };
+enum { kite_quaternion_stack_bytes_potential_gradient = 552 };
+enum { kite_quaternion_stack_bytes_bias_forces = 800 };
+enum { kite_quaternion_stack_bytes_generalized_forces = 1256 };
+enum { kite_quaternion_stack_bytes_kinetic_energy = 1080 };
+enum { kite_quaternion_stack_bytes_potential_energy = 512 };
+enum { kite_quaternion_stack_bytes_constraint_residuals = 416 };
+enum { kite_quaternion_stack_bytes_constraint_jacobian = 736 };
+enum { kite_quaternion_stack_bytes_semi_implicit_system = 1456 };
+enum { kite_quaternion_stack_bytes_forward_dynamics = 992 };
+enum { kite_quaternion_stack_bytes_state_derivative = 1224 };
+enum { kite_quaternion_stack_bytes_linearization = 4512 };
+enum { kite_quaternion_stack_bytes_inverse_dynamics = 1304 };
+enum { kite_quaternion_stack_bytes_inverse_dynamics_regressor = 1440 };
+enum { kite_quaternion_stack_bytes_input_matrix = 792 };
+enum { kite_quaternion_stack_bytes_rk4_step = 1840 };
+enum { kite_quaternion_stack_bytes_symplectic_euler_step = 1344 };
+enum { kite_quaternion_stack_bytes_radau_step = 4928 };
+enum { kite_quaternion_stack_bytes_rk4_step_jacobian = 4952 };
+enum { kite_quaternion_stack_bytes_symplectic_euler_step_jacobian = 4880 };
+enum { kite_quaternion_stack_bytes_radau_step_jacobian = 4936 };
+enum { kite_quaternion_stack_bytes_zoh_discretization = 1584 };
+enum { kite_quaternion_stack_bytes_constraint_velocity = 1248 };
+enum { kite_quaternion_stack_bytes_project_state = 2952 };
+enum { kite_quaternion_stack_bytes_output_position = 200 };
+enum { kite_quaternion_stack_bytes_output_position_jacobian = 344 };
+enum { kite_quaternion_stack_bytes_output_position_drift = 200 };
+enum { kite_quaternion_stack_bytes_output_angular_velocity = 400 };
 extern const char* const kite_quaternion_coordinate_names[7];
 extern const char* const kite_quaternion_input_names[3];
 extern const char* const kite_quaternion_parameter_names[13];

@@ -16,11 +16,44 @@ enum { kite_rotation_matrix_nq = 12, kite_rotation_matrix_nu = 3, kite_rotation_
 enum { kite_rotation_matrix_ok = 0, kite_rotation_matrix_singular_mass_matrix = 1, kite_rotation_matrix_singular_constraints = 2, kite_rotation_matrix_not_finite = 3,
        kite_rotation_matrix_null_parameters = 4, kite_rotation_matrix_not_converged = 5 };
 
-/* Indices into q, qd and qdd (kite_rotation_matrix_coordinate_NAME) and into u (kite_rotation_matrix_input_NAME); the
-   number of values output_NAME writes (kite_rotation_matrix_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (kite_rotation_matrix_coordinate_NAME), into u (kite_rotation_matrix_input_NAME) and among the
+   parameters in declaration order (kite_rotation_matrix_parameter_NAME); the number of values output_NAME
+   writes (kite_rotation_matrix_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (kite_rotation_matrix_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { kite_rotation_matrix_coordinate_x = 0, kite_rotation_matrix_coordinate_y = 1, kite_rotation_matrix_coordinate_z = 2, kite_rotation_matrix_coordinate_r11 = 3, kite_rotation_matrix_coordinate_r12 = 4, kite_rotation_matrix_coordinate_r13 = 5, kite_rotation_matrix_coordinate_r21 = 6, kite_rotation_matrix_coordinate_r22 = 7, kite_rotation_matrix_coordinate_r23 = 8, kite_rotation_matrix_coordinate_r31 = 9, kite_rotation_matrix_coordinate_r32 = 10, kite_rotation_matrix_coordinate_r33 = 11 };
 enum { kite_rotation_matrix_input_tau1 = 0, kite_rotation_matrix_input_tau2 = 1, kite_rotation_matrix_input_tau3 = 2 };
+enum { kite_rotation_matrix_parameter_m = 0, kite_rotation_matrix_parameter_g = 1, kite_rotation_matrix_parameter_L = 2, kite_rotation_matrix_parameter_J1 = 3, kite_rotation_matrix_parameter_J2 = 4, kite_rotation_matrix_parameter_J3 = 5, kite_rotation_matrix_parameter_rho = 6, kite_rotation_matrix_parameter_S = 7, kite_rotation_matrix_parameter_CL = 8, kite_rotation_matrix_parameter_CD = 9, kite_rotation_matrix_parameter_wind = 10, kite_rotation_matrix_parameter_c = 11, kite_rotation_matrix_parameter_k = 12 };
 enum { kite_rotation_matrix_output_position_size = 3, kite_rotation_matrix_output_angular_velocity_size = 3 };
+enum { kite_rotation_matrix_stack_bytes_mass_matrix = 1432 };
+enum { kite_rotation_matrix_stack_bytes_coriolis_matrix = 1720 };
+enum { kite_rotation_matrix_stack_bytes_potential_gradient = 528 };
+enum { kite_rotation_matrix_stack_bytes_bias_forces = 984 };
+enum { kite_rotation_matrix_stack_bytes_generalized_forces = 1408 };
+enum { kite_rotation_matrix_stack_bytes_kinetic_energy = 1424 };
+enum { kite_rotation_matrix_stack_bytes_potential_energy = 448 };
+enum { kite_rotation_matrix_stack_bytes_constraint_residuals = 792 };
+enum { kite_rotation_matrix_stack_bytes_constraint_jacobian = 1024 };
+enum { kite_rotation_matrix_stack_bytes_semi_implicit_system = 1848 };
+enum { kite_rotation_matrix_stack_bytes_forward_dynamics = 1184 };
+enum { kite_rotation_matrix_stack_bytes_state_derivative = 1456 };
+enum { kite_rotation_matrix_stack_bytes_linearization = 10328 };
+enum { kite_rotation_matrix_stack_bytes_inverse_dynamics = 1680 };
+enum { kite_rotation_matrix_stack_bytes_inverse_dynamics_regressor = 1792 };
+enum { kite_rotation_matrix_stack_bytes_input_matrix = 432 };
+enum { kite_rotation_matrix_stack_bytes_rk4_step = 2432 };
+enum { kite_rotation_matrix_stack_bytes_symplectic_euler_step = 1656 };
+enum { kite_rotation_matrix_stack_bytes_radau_step = 10744 };
+enum { kite_rotation_matrix_stack_bytes_rk4_step_jacobian = 10768 };
+enum { kite_rotation_matrix_stack_bytes_symplectic_euler_step_jacobian = 10736 };
+enum { kite_rotation_matrix_stack_bytes_radau_step_jacobian = 10752 };
+enum { kite_rotation_matrix_stack_bytes_zoh_discretization = 1584 };
+enum { kite_rotation_matrix_stack_bytes_constraint_velocity = 1784 };
+enum { kite_rotation_matrix_stack_bytes_project_state = 5928 };
+enum { kite_rotation_matrix_stack_bytes_output_position = 200 };
+enum { kite_rotation_matrix_stack_bytes_output_position_jacobian = 432 };
+enum { kite_rotation_matrix_stack_bytes_output_position_drift = 200 };
+enum { kite_rotation_matrix_stack_bytes_output_angular_velocity = 416 };
 extern const char* const kite_rotation_matrix_coordinate_names[12];
 extern const char* const kite_rotation_matrix_input_names[3];
 extern const char* const kite_rotation_matrix_parameter_names[13];

@@ -16,9 +16,33 @@ enum { ladle_nq = 2, ladle_nu = 0, ladle_nc = 0 };
 enum { ladle_ok = 0, ladle_singular_mass_matrix = 1, ladle_singular_constraints = 2, ladle_not_finite = 3,
        ladle_null_parameters = 4, ladle_not_converged = 5 };
 
-/* Indices into q, qd and qdd (ladle_coordinate_NAME) and into u (ladle_input_NAME); the
-   number of values output_NAME writes (ladle_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (ladle_coordinate_NAME), into u (ladle_input_NAME) and among the
+   parameters in declaration order (ladle_parameter_NAME); the number of values output_NAME
+   writes (ladle_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (ladle_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { ladle_coordinate_x = 0, ladle_coordinate_theta = 1 };
+enum { ladle_parameter_m1 = 0, ladle_parameter_m2 = 1, ladle_parameter_L = 2, ladle_parameter_k = 3, ladle_parameter_g = 4 };
+enum { ladle_stack_bytes_mass_matrix = 1192 };
+enum { ladle_stack_bytes_coriolis_matrix = 1184 };
+enum { ladle_stack_bytes_potential_gradient = 1168 };
+enum { ladle_stack_bytes_bias_forces = 1176 };
+enum { ladle_stack_bytes_generalized_forces = 128 };
+enum { ladle_stack_bytes_kinetic_energy = 1176 };
+enum { ladle_stack_bytes_potential_energy = 1168 };
+enum { ladle_stack_bytes_forward_dynamics = 1424 };
+enum { ladle_stack_bytes_state_derivative = 1840 };
+enum { ladle_stack_bytes_linearization = 2272 };
+enum { ladle_stack_bytes_inverse_dynamics = 1184 };
+enum { ladle_stack_bytes_inverse_dynamics_regressor = 1208 };
+enum { ladle_stack_bytes_input_matrix = 64 };
+enum { ladle_stack_bytes_rk4_step = 2096 };
+enum { ladle_stack_bytes_symplectic_euler_step = 1880 };
+enum { ladle_stack_bytes_radau_step = 2688 };
+enum { ladle_stack_bytes_rk4_step_jacobian = 2712 };
+enum { ladle_stack_bytes_symplectic_euler_step_jacobian = 2824 };
+enum { ladle_stack_bytes_radau_step_jacobian = 2696 };
+enum { ladle_stack_bytes_zoh_discretization = 1584 };
 extern const char* const ladle_coordinate_names[2];
 extern const char* const ladle_parameter_names[5];
 /* The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi, Y nq x ladle_nr):

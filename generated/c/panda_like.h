@@ -16,10 +16,34 @@ enum { panda_like_nq = 7, panda_like_nu = 7, panda_like_nc = 0 };
 enum { panda_like_ok = 0, panda_like_singular_mass_matrix = 1, panda_like_singular_constraints = 2, panda_like_not_finite = 3,
        panda_like_null_parameters = 4, panda_like_not_converged = 5 };
 
-/* Indices into q, qd and qdd (panda_like_coordinate_NAME) and into u (panda_like_input_NAME); the
-   number of values output_NAME writes (panda_like_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (panda_like_coordinate_NAME), into u (panda_like_input_NAME) and among the
+   parameters in declaration order (panda_like_parameter_NAME); the number of values output_NAME
+   writes (panda_like_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (panda_like_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { panda_like_coordinate_q1 = 0, panda_like_coordinate_q2 = 1, panda_like_coordinate_q3 = 2, panda_like_coordinate_q4 = 3, panda_like_coordinate_q5 = 4, panda_like_coordinate_q6 = 5, panda_like_coordinate_q7 = 6 };
 enum { panda_like_input_tau1 = 0, panda_like_input_tau2 = 1, panda_like_input_tau3 = 2, panda_like_input_tau4 = 3, panda_like_input_tau5 = 4, panda_like_input_tau6 = 5, panda_like_input_tau7 = 6 };
+enum { panda_like_parameter_g = 0, panda_like_parameter_m1 = 1, panda_like_parameter_cx1 = 2, panda_like_parameter_cy1 = 3, panda_like_parameter_cz1 = 4, panda_like_parameter_Jxx1 = 5, panda_like_parameter_Jyy1 = 6, panda_like_parameter_Jzz1 = 7, panda_like_parameter_Jxy1 = 8, panda_like_parameter_Jxz1 = 9, panda_like_parameter_Jyz1 = 10, panda_like_parameter_m2 = 11, panda_like_parameter_cx2 = 12, panda_like_parameter_cy2 = 13, panda_like_parameter_cz2 = 14, panda_like_parameter_Jxx2 = 15, panda_like_parameter_Jyy2 = 16, panda_like_parameter_Jzz2 = 17, panda_like_parameter_Jxy2 = 18, panda_like_parameter_Jxz2 = 19, panda_like_parameter_Jyz2 = 20, panda_like_parameter_m3 = 21, panda_like_parameter_cx3 = 22, panda_like_parameter_cy3 = 23, panda_like_parameter_cz3 = 24, panda_like_parameter_Jxx3 = 25, panda_like_parameter_Jyy3 = 26, panda_like_parameter_Jzz3 = 27, panda_like_parameter_Jxy3 = 28, panda_like_parameter_Jxz3 = 29, panda_like_parameter_Jyz3 = 30, panda_like_parameter_m4 = 31, panda_like_parameter_cx4 = 32, panda_like_parameter_cy4 = 33, panda_like_parameter_cz4 = 34, panda_like_parameter_Jxx4 = 35, panda_like_parameter_Jyy4 = 36, panda_like_parameter_Jzz4 = 37, panda_like_parameter_Jxy4 = 38, panda_like_parameter_Jxz4 = 39, panda_like_parameter_Jyz4 = 40, panda_like_parameter_m5 = 41, panda_like_parameter_cx5 = 42, panda_like_parameter_cy5 = 43, panda_like_parameter_cz5 = 44, panda_like_parameter_Jxx5 = 45, panda_like_parameter_Jyy5 = 46, panda_like_parameter_Jzz5 = 47, panda_like_parameter_Jxy5 = 48, panda_like_parameter_Jxz5 = 49, panda_like_parameter_Jyz5 = 50, panda_like_parameter_m6 = 51, panda_like_parameter_cx6 = 52, panda_like_parameter_cy6 = 53, panda_like_parameter_cz6 = 54, panda_like_parameter_Jxx6 = 55, panda_like_parameter_Jyy6 = 56, panda_like_parameter_Jzz6 = 57, panda_like_parameter_Jxy6 = 58, panda_like_parameter_Jxz6 = 59, panda_like_parameter_Jyz6 = 60, panda_like_parameter_m7 = 61, panda_like_parameter_cx7 = 62, panda_like_parameter_cy7 = 63, panda_like_parameter_cz7 = 64, panda_like_parameter_Jxx7 = 65, panda_like_parameter_Jyy7 = 66, panda_like_parameter_Jzz7 = 67, panda_like_parameter_Jxy7 = 68, panda_like_parameter_Jxz7 = 69, panda_like_parameter_Jyz7 = 70 };
+enum { panda_like_stack_bytes_mass_matrix = 3808 };
+enum { panda_like_stack_bytes_coriolis_matrix = 7640 };
+enum { panda_like_stack_bytes_potential_gradient = 2480 };
+enum { panda_like_stack_bytes_bias_forces = 8056 };
+enum { panda_like_stack_bytes_generalized_forces = 232 };
+enum { panda_like_stack_bytes_kinetic_energy = 3816 };
+enum { panda_like_stack_bytes_potential_energy = 2488 };
+enum { panda_like_stack_bytes_forward_dynamics = 3704 };
+enum { panda_like_stack_bytes_state_derivative = 3936 };
+enum { panda_like_stack_bytes_linearization = 9712 };
+enum { panda_like_stack_bytes_inverse_dynamics = 8152 };
+enum { panda_like_stack_bytes_inverse_dynamics_regressor = 7912 };
+enum { panda_like_stack_bytes_input_matrix = 432 };
+enum { panda_like_stack_bytes_rk4_step = 4552 };
+enum { panda_like_stack_bytes_symplectic_euler_step = 4056 };
+enum { panda_like_stack_bytes_radau_step = 10128 };
+enum { panda_like_stack_bytes_rk4_step_jacobian = 10152 };
+enum { panda_like_stack_bytes_symplectic_euler_step_jacobian = 10080 };
+enum { panda_like_stack_bytes_radau_step_jacobian = 10136 };
+enum { panda_like_stack_bytes_zoh_discretization = 1584 };
 extern const char* const panda_like_coordinate_names[7];
 extern const char* const panda_like_input_names[7];
 extern const char* const panda_like_parameter_names[71];

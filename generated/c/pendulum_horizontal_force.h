@@ -16,10 +16,34 @@ enum { pendulum_horizontal_force_nq = 1, pendulum_horizontal_force_nu = 1, pendu
 enum { pendulum_horizontal_force_ok = 0, pendulum_horizontal_force_singular_mass_matrix = 1, pendulum_horizontal_force_singular_constraints = 2, pendulum_horizontal_force_not_finite = 3,
        pendulum_horizontal_force_null_parameters = 4, pendulum_horizontal_force_not_converged = 5 };
 
-/* Indices into q, qd and qdd (pendulum_horizontal_force_coordinate_NAME) and into u (pendulum_horizontal_force_input_NAME); the
-   number of values output_NAME writes (pendulum_horizontal_force_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (pendulum_horizontal_force_coordinate_NAME), into u (pendulum_horizontal_force_input_NAME) and among the
+   parameters in declaration order (pendulum_horizontal_force_parameter_NAME); the number of values output_NAME
+   writes (pendulum_horizontal_force_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (pendulum_horizontal_force_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { pendulum_horizontal_force_coordinate_theta = 0 };
 enum { pendulum_horizontal_force_input_F = 0 };
+enum { pendulum_horizontal_force_parameter_m = 0, pendulum_horizontal_force_parameter_l = 1, pendulum_horizontal_force_parameter_g = 2 };
+enum { pendulum_horizontal_force_stack_bytes_mass_matrix = 120 };
+enum { pendulum_horizontal_force_stack_bytes_coriolis_matrix = 120 };
+enum { pendulum_horizontal_force_stack_bytes_potential_gradient = 1160 };
+enum { pendulum_horizontal_force_stack_bytes_bias_forces = 1160 };
+enum { pendulum_horizontal_force_stack_bytes_generalized_forces = 1168 };
+enum { pendulum_horizontal_force_stack_bytes_kinetic_energy = 128 };
+enum { pendulum_horizontal_force_stack_bytes_potential_energy = 1160 };
+enum { pendulum_horizontal_force_stack_bytes_forward_dynamics = 1344 };
+enum { pendulum_horizontal_force_stack_bytes_state_derivative = 1672 };
+enum { pendulum_horizontal_force_stack_bytes_linearization = 1896 };
+enum { pendulum_horizontal_force_stack_bytes_inverse_dynamics = 1176 };
+enum { pendulum_horizontal_force_stack_bytes_inverse_dynamics_regressor = 1160 };
+enum { pendulum_horizontal_force_stack_bytes_input_matrix = 1160 };
+enum { pendulum_horizontal_force_stack_bytes_rk4_step = 1856 };
+enum { pendulum_horizontal_force_stack_bytes_symplectic_euler_step = 1696 };
+enum { pendulum_horizontal_force_stack_bytes_radau_step = 2312 };
+enum { pendulum_horizontal_force_stack_bytes_rk4_step_jacobian = 2336 };
+enum { pendulum_horizontal_force_stack_bytes_symplectic_euler_step_jacobian = 2360 };
+enum { pendulum_horizontal_force_stack_bytes_radau_step_jacobian = 2320 };
+enum { pendulum_horizontal_force_stack_bytes_zoh_discretization = 1584 };
 extern const char* const pendulum_horizontal_force_coordinate_names[1];
 extern const char* const pendulum_horizontal_force_input_names[1];
 extern const char* const pendulum_horizontal_force_parameter_names[3];

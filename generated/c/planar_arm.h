@@ -16,11 +16,38 @@ enum { planar_arm_nq = 2, planar_arm_nu = 2, planar_arm_nc = 0 };
 enum { planar_arm_ok = 0, planar_arm_singular_mass_matrix = 1, planar_arm_singular_constraints = 2, planar_arm_not_finite = 3,
        planar_arm_null_parameters = 4, planar_arm_not_converged = 5 };
 
-/* Indices into q, qd and qdd (planar_arm_coordinate_NAME) and into u (planar_arm_input_NAME); the
-   number of values output_NAME writes (planar_arm_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (planar_arm_coordinate_NAME), into u (planar_arm_input_NAME) and among the
+   parameters in declaration order (planar_arm_parameter_NAME); the number of values output_NAME
+   writes (planar_arm_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (planar_arm_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { planar_arm_coordinate_q1 = 0, planar_arm_coordinate_q2 = 1 };
 enum { planar_arm_input_tau1 = 0, planar_arm_input_tau2 = 1 };
+enum { planar_arm_parameter_m1 = 0, planar_arm_parameter_m2 = 1, planar_arm_parameter_l1 = 2, planar_arm_parameter_l2 = 3, planar_arm_parameter_g = 4 };
 enum { planar_arm_output_tip_size = 2 };
+enum { planar_arm_stack_bytes_mass_matrix = 1248 };
+enum { planar_arm_stack_bytes_coriolis_matrix = 1256 };
+enum { planar_arm_stack_bytes_potential_gradient = 1192 };
+enum { planar_arm_stack_bytes_bias_forces = 1264 };
+enum { planar_arm_stack_bytes_generalized_forces = 128 };
+enum { planar_arm_stack_bytes_kinetic_energy = 1216 };
+enum { planar_arm_stack_bytes_potential_energy = 1176 };
+enum { planar_arm_stack_bytes_forward_dynamics = 1456 };
+enum { planar_arm_stack_bytes_state_derivative = 1904 };
+enum { planar_arm_stack_bytes_linearization = 2592 };
+enum { planar_arm_stack_bytes_inverse_dynamics = 1296 };
+enum { planar_arm_stack_bytes_inverse_dynamics_regressor = 1320 };
+enum { planar_arm_stack_bytes_input_matrix = 144 };
+enum { planar_arm_stack_bytes_rk4_step = 2160 };
+enum { planar_arm_stack_bytes_symplectic_euler_step = 1944 };
+enum { planar_arm_stack_bytes_radau_step = 3008 };
+enum { planar_arm_stack_bytes_rk4_step_jacobian = 3032 };
+enum { planar_arm_stack_bytes_symplectic_euler_step_jacobian = 3176 };
+enum { planar_arm_stack_bytes_radau_step_jacobian = 3016 };
+enum { planar_arm_stack_bytes_zoh_discretization = 1584 };
+enum { planar_arm_stack_bytes_output_tip = 1200 };
+enum { planar_arm_stack_bytes_output_tip_jacobian = 1232 };
+enum { planar_arm_stack_bytes_output_tip_drift = 1224 };
 extern const char* const planar_arm_coordinate_names[2];
 extern const char* const planar_arm_input_names[2];
 extern const char* const planar_arm_parameter_names[5];

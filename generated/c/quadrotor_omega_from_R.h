@@ -16,10 +16,34 @@ enum { quadrotor_omega_from_R_nq = 6, quadrotor_omega_from_R_nu = 4, quadrotor_o
 enum { quadrotor_omega_from_R_ok = 0, quadrotor_omega_from_R_singular_mass_matrix = 1, quadrotor_omega_from_R_singular_constraints = 2, quadrotor_omega_from_R_not_finite = 3,
        quadrotor_omega_from_R_null_parameters = 4, quadrotor_omega_from_R_not_converged = 5 };
 
-/* Indices into q, qd and qdd (quadrotor_omega_from_R_coordinate_NAME) and into u (quadrotor_omega_from_R_input_NAME); the
-   number of values output_NAME writes (quadrotor_omega_from_R_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (quadrotor_omega_from_R_coordinate_NAME), into u (quadrotor_omega_from_R_input_NAME) and among the
+   parameters in declaration order (quadrotor_omega_from_R_parameter_NAME); the number of values output_NAME
+   writes (quadrotor_omega_from_R_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (quadrotor_omega_from_R_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { quadrotor_omega_from_R_coordinate_x = 0, quadrotor_omega_from_R_coordinate_y = 1, quadrotor_omega_from_R_coordinate_z = 2, quadrotor_omega_from_R_coordinate_psi = 3, quadrotor_omega_from_R_coordinate_theta = 4, quadrotor_omega_from_R_coordinate_phi = 5 };
 enum { quadrotor_omega_from_R_input_thrust = 0, quadrotor_omega_from_R_input_tx = 1, quadrotor_omega_from_R_input_ty = 2, quadrotor_omega_from_R_input_tz = 3 };
+enum { quadrotor_omega_from_R_parameter_m = 0, quadrotor_omega_from_R_parameter_g = 1, quadrotor_omega_from_R_parameter_Jx = 2, quadrotor_omega_from_R_parameter_Jy = 3, quadrotor_omega_from_R_parameter_Jz = 4, quadrotor_omega_from_R_parameter_Jxy = 5 };
+enum { quadrotor_omega_from_R_stack_bytes_mass_matrix = 1392 };
+enum { quadrotor_omega_from_R_stack_bytes_coriolis_matrix = 1392 };
+enum { quadrotor_omega_from_R_stack_bytes_potential_gradient = 160 };
+enum { quadrotor_omega_from_R_stack_bytes_bias_forces = 1328 };
+enum { quadrotor_omega_from_R_stack_bytes_generalized_forces = 1256 };
+enum { quadrotor_omega_from_R_stack_bytes_kinetic_energy = 1344 };
+enum { quadrotor_omega_from_R_stack_bytes_potential_energy = 128 };
+enum { quadrotor_omega_from_R_stack_bytes_forward_dynamics = 1496 };
+enum { quadrotor_omega_from_R_stack_bytes_state_derivative = 1720 };
+enum { quadrotor_omega_from_R_stack_bytes_linearization = 3520 };
+enum { quadrotor_omega_from_R_stack_bytes_inverse_dynamics = 1384 };
+enum { quadrotor_omega_from_R_stack_bytes_inverse_dynamics_regressor = 1392 };
+enum { quadrotor_omega_from_R_stack_bytes_input_matrix = 1392 };
+enum { quadrotor_omega_from_R_stack_bytes_rk4_step = 2264 };
+enum { quadrotor_omega_from_R_stack_bytes_symplectic_euler_step = 1824 };
+enum { quadrotor_omega_from_R_stack_bytes_radau_step = 3936 };
+enum { quadrotor_omega_from_R_stack_bytes_rk4_step_jacobian = 3960 };
+enum { quadrotor_omega_from_R_stack_bytes_symplectic_euler_step_jacobian = 3880 };
+enum { quadrotor_omega_from_R_stack_bytes_radau_step_jacobian = 3944 };
+enum { quadrotor_omega_from_R_stack_bytes_zoh_discretization = 1584 };
 extern const char* const quadrotor_omega_from_R_coordinate_names[6];
 extern const char* const quadrotor_omega_from_R_input_names[4];
 extern const char* const quadrotor_omega_from_R_parameter_names[6];

@@ -16,10 +16,34 @@ enum { quadrotor_world_axes_nq = 6, quadrotor_world_axes_nu = 4, quadrotor_world
 enum { quadrotor_world_axes_ok = 0, quadrotor_world_axes_singular_mass_matrix = 1, quadrotor_world_axes_singular_constraints = 2, quadrotor_world_axes_not_finite = 3,
        quadrotor_world_axes_null_parameters = 4, quadrotor_world_axes_not_converged = 5 };
 
-/* Indices into q, qd and qdd (quadrotor_world_axes_coordinate_NAME) and into u (quadrotor_world_axes_input_NAME); the
-   number of values output_NAME writes (quadrotor_world_axes_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (quadrotor_world_axes_coordinate_NAME), into u (quadrotor_world_axes_input_NAME) and among the
+   parameters in declaration order (quadrotor_world_axes_parameter_NAME); the number of values output_NAME
+   writes (quadrotor_world_axes_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (quadrotor_world_axes_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { quadrotor_world_axes_coordinate_x = 0, quadrotor_world_axes_coordinate_y = 1, quadrotor_world_axes_coordinate_z = 2, quadrotor_world_axes_coordinate_psi = 3, quadrotor_world_axes_coordinate_theta = 4, quadrotor_world_axes_coordinate_phi = 5 };
 enum { quadrotor_world_axes_input_thrust = 0, quadrotor_world_axes_input_tx = 1, quadrotor_world_axes_input_ty = 2, quadrotor_world_axes_input_tz = 3 };
+enum { quadrotor_world_axes_parameter_m = 0, quadrotor_world_axes_parameter_g = 1, quadrotor_world_axes_parameter_Jx = 2, quadrotor_world_axes_parameter_Jy = 3, quadrotor_world_axes_parameter_Jz = 4, quadrotor_world_axes_parameter_Jxy = 5 };
+enum { quadrotor_world_axes_stack_bytes_mass_matrix = 4640 };
+enum { quadrotor_world_axes_stack_bytes_coriolis_matrix = 4696 };
+enum { quadrotor_world_axes_stack_bytes_potential_gradient = 1944 };
+enum { quadrotor_world_axes_stack_bytes_bias_forces = 4328 };
+enum { quadrotor_world_axes_stack_bytes_generalized_forces = 4432 };
+enum { quadrotor_world_axes_stack_bytes_kinetic_energy = 4568 };
+enum { quadrotor_world_axes_stack_bytes_potential_energy = 1912 };
+enum { quadrotor_world_axes_stack_bytes_forward_dynamics = 3696 };
+enum { quadrotor_world_axes_stack_bytes_state_derivative = 3920 };
+enum { quadrotor_world_axes_stack_bytes_linearization = 8536 };
+enum { quadrotor_world_axes_stack_bytes_inverse_dynamics = 5192 };
+enum { quadrotor_world_axes_stack_bytes_inverse_dynamics_regressor = 5192 };
+enum { quadrotor_world_axes_stack_bytes_input_matrix = 5144 };
+enum { quadrotor_world_axes_stack_bytes_rk4_step = 4464 };
+enum { quadrotor_world_axes_stack_bytes_symplectic_euler_step = 4024 };
+enum { quadrotor_world_axes_stack_bytes_radau_step = 8952 };
+enum { quadrotor_world_axes_stack_bytes_rk4_step_jacobian = 8976 };
+enum { quadrotor_world_axes_stack_bytes_symplectic_euler_step_jacobian = 8896 };
+enum { quadrotor_world_axes_stack_bytes_radau_step_jacobian = 8960 };
+enum { quadrotor_world_axes_stack_bytes_zoh_discretization = 1584 };
 extern const char* const quadrotor_world_axes_coordinate_names[6];
 extern const char* const quadrotor_world_axes_input_names[4];
 extern const char* const quadrotor_world_axes_parameter_names[6];

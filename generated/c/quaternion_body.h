@@ -16,11 +16,41 @@ enum { quaternion_body_nq = 4, quaternion_body_nu = 3, quaternion_body_nc = 1 };
 enum { quaternion_body_ok = 0, quaternion_body_singular_mass_matrix = 1, quaternion_body_singular_constraints = 2, quaternion_body_not_finite = 3,
        quaternion_body_null_parameters = 4, quaternion_body_not_converged = 5 };
 
-/* Indices into q, qd and qdd (quaternion_body_coordinate_NAME) and into u (quaternion_body_input_NAME); the
-   number of values output_NAME writes (quaternion_body_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (quaternion_body_coordinate_NAME), into u (quaternion_body_input_NAME) and among the
+   parameters in declaration order (quaternion_body_parameter_NAME); the number of values output_NAME
+   writes (quaternion_body_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (quaternion_body_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { quaternion_body_coordinate_q0 = 0, quaternion_body_coordinate_q1 = 1, quaternion_body_coordinate_q2 = 2, quaternion_body_coordinate_q3 = 3 };
 enum { quaternion_body_input_tau1 = 0, quaternion_body_input_tau2 = 1, quaternion_body_input_tau3 = 2 };
+enum { quaternion_body_parameter_J1 = 0, quaternion_body_parameter_J2 = 1, quaternion_body_parameter_J3 = 2, quaternion_body_parameter_k = 3 };
 enum { quaternion_body_output_angular_velocity_size = 3 };
+enum { quaternion_body_stack_bytes_mass_matrix = 344 };
+enum { quaternion_body_stack_bytes_coriolis_matrix = 360 };
+enum { quaternion_body_stack_bytes_potential_gradient = 144 };
+enum { quaternion_body_stack_bytes_bias_forces = 200 };
+enum { quaternion_body_stack_bytes_generalized_forces = 168 };
+enum { quaternion_body_stack_bytes_kinetic_energy = 208 };
+enum { quaternion_body_stack_bytes_potential_energy = 120 };
+enum { quaternion_body_stack_bytes_constraint_residuals = 144 };
+enum { quaternion_body_stack_bytes_constraint_jacobian = 144 };
+enum { quaternion_body_stack_bytes_semi_implicit_system = 368 };
+enum { quaternion_body_stack_bytes_forward_dynamics = 792 };
+enum { quaternion_body_stack_bytes_state_derivative = 1000 };
+enum { quaternion_body_stack_bytes_linearization = 2648 };
+enum { quaternion_body_stack_bytes_inverse_dynamics = 248 };
+enum { quaternion_body_stack_bytes_inverse_dynamics_regressor = 256 };
+enum { quaternion_body_stack_bytes_input_matrix = 264 };
+enum { quaternion_body_stack_bytes_rk4_step = 1400 };
+enum { quaternion_body_stack_bytes_symplectic_euler_step = 1072 };
+enum { quaternion_body_stack_bytes_radau_step = 3064 };
+enum { quaternion_body_stack_bytes_rk4_step_jacobian = 3088 };
+enum { quaternion_body_stack_bytes_symplectic_euler_step_jacobian = 2992 };
+enum { quaternion_body_stack_bytes_radau_step_jacobian = 3072 };
+enum { quaternion_body_stack_bytes_zoh_discretization = 1584 };
+enum { quaternion_body_stack_bytes_constraint_velocity = 176 };
+enum { quaternion_body_stack_bytes_project_state = 1736 };
+enum { quaternion_body_stack_bytes_output_angular_velocity = 176 };
 extern const char* const quaternion_body_coordinate_names[4];
 extern const char* const quaternion_body_input_names[3];
 extern const char* const quaternion_body_parameter_names[4];

@@ -16,10 +16,39 @@ enum { rolling_wheel_nq = 2, rolling_wheel_nu = 1, rolling_wheel_nc = 1 };
 enum { rolling_wheel_ok = 0, rolling_wheel_singular_mass_matrix = 1, rolling_wheel_singular_constraints = 2, rolling_wheel_not_finite = 3,
        rolling_wheel_null_parameters = 4, rolling_wheel_not_converged = 5 };
 
-/* Indices into q, qd and qdd (rolling_wheel_coordinate_NAME) and into u (rolling_wheel_input_NAME); the
-   number of values output_NAME writes (rolling_wheel_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (rolling_wheel_coordinate_NAME), into u (rolling_wheel_input_NAME) and among the
+   parameters in declaration order (rolling_wheel_parameter_NAME); the number of values output_NAME
+   writes (rolling_wheel_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (rolling_wheel_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { rolling_wheel_coordinate_x = 0, rolling_wheel_coordinate_phi = 1 };
 enum { rolling_wheel_input_tau = 0 };
+enum { rolling_wheel_parameter_m = 0, rolling_wheel_parameter_J = 1, rolling_wheel_parameter_R = 2, rolling_wheel_parameter_alpha_c = 3 };
+enum { rolling_wheel_stack_bytes_mass_matrix = 144 };
+enum { rolling_wheel_stack_bytes_coriolis_matrix = 144 };
+enum { rolling_wheel_stack_bytes_potential_gradient = 128 };
+enum { rolling_wheel_stack_bytes_bias_forces = 128 };
+enum { rolling_wheel_stack_bytes_generalized_forces = 128 };
+enum { rolling_wheel_stack_bytes_kinetic_energy = 136 };
+enum { rolling_wheel_stack_bytes_potential_energy = 120 };
+enum { rolling_wheel_stack_bytes_constraint_residuals = 128 };
+enum { rolling_wheel_stack_bytes_constraint_jacobian = 128 };
+enum { rolling_wheel_stack_bytes_semi_implicit_system = 216 };
+enum { rolling_wheel_stack_bytes_forward_dynamics = 1456 };
+enum { rolling_wheel_stack_bytes_state_derivative = 1648 };
+enum { rolling_wheel_stack_bytes_linearization = 2360 };
+enum { rolling_wheel_stack_bytes_inverse_dynamics = 128 };
+enum { rolling_wheel_stack_bytes_inverse_dynamics_regressor = 144 };
+enum { rolling_wheel_stack_bytes_input_matrix = 128 };
+enum { rolling_wheel_stack_bytes_rk4_step = 1904 };
+enum { rolling_wheel_stack_bytes_symplectic_euler_step = 1688 };
+enum { rolling_wheel_stack_bytes_radau_step = 2776 };
+enum { rolling_wheel_stack_bytes_rk4_step_jacobian = 2800 };
+enum { rolling_wheel_stack_bytes_symplectic_euler_step_jacobian = 2688 };
+enum { rolling_wheel_stack_bytes_radau_step_jacobian = 2784 };
+enum { rolling_wheel_stack_bytes_zoh_discretization = 1584 };
+enum { rolling_wheel_stack_bytes_constraint_velocity = 128 };
+enum { rolling_wheel_stack_bytes_project_state = 1408 };
 extern const char* const rolling_wheel_coordinate_names[2];
 extern const char* const rolling_wheel_input_names[1];
 extern const char* const rolling_wheel_parameter_names[4];

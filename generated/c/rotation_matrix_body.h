@@ -16,11 +16,41 @@ enum { rotation_matrix_body_nq = 9, rotation_matrix_body_nu = 3, rotation_matrix
 enum { rotation_matrix_body_ok = 0, rotation_matrix_body_singular_mass_matrix = 1, rotation_matrix_body_singular_constraints = 2, rotation_matrix_body_not_finite = 3,
        rotation_matrix_body_null_parameters = 4, rotation_matrix_body_not_converged = 5 };
 
-/* Indices into q, qd and qdd (rotation_matrix_body_coordinate_NAME) and into u (rotation_matrix_body_input_NAME); the
-   number of values output_NAME writes (rotation_matrix_body_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (rotation_matrix_body_coordinate_NAME), into u (rotation_matrix_body_input_NAME) and among the
+   parameters in declaration order (rotation_matrix_body_parameter_NAME); the number of values output_NAME
+   writes (rotation_matrix_body_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (rotation_matrix_body_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { rotation_matrix_body_coordinate_r11 = 0, rotation_matrix_body_coordinate_r12 = 1, rotation_matrix_body_coordinate_r13 = 2, rotation_matrix_body_coordinate_r21 = 3, rotation_matrix_body_coordinate_r22 = 4, rotation_matrix_body_coordinate_r23 = 5, rotation_matrix_body_coordinate_r31 = 6, rotation_matrix_body_coordinate_r32 = 7, rotation_matrix_body_coordinate_r33 = 8 };
 enum { rotation_matrix_body_input_tau1 = 0, rotation_matrix_body_input_tau2 = 1, rotation_matrix_body_input_tau3 = 2 };
+enum { rotation_matrix_body_parameter_J1 = 0, rotation_matrix_body_parameter_J2 = 1, rotation_matrix_body_parameter_J3 = 2, rotation_matrix_body_parameter_k = 3 };
 enum { rotation_matrix_body_output_angular_velocity_size = 3 };
+enum { rotation_matrix_body_stack_bytes_mass_matrix = 1296 };
+enum { rotation_matrix_body_stack_bytes_coriolis_matrix = 1632 };
+enum { rotation_matrix_body_stack_bytes_potential_gradient = 248 };
+enum { rotation_matrix_body_stack_bytes_bias_forces = 944 };
+enum { rotation_matrix_body_stack_bytes_generalized_forces = 1208 };
+enum { rotation_matrix_body_stack_bytes_kinetic_energy = 424 };
+enum { rotation_matrix_body_stack_bytes_potential_energy = 192 };
+enum { rotation_matrix_body_stack_bytes_constraint_residuals = 1192 };
+enum { rotation_matrix_body_stack_bytes_constraint_jacobian = 984 };
+enum { rotation_matrix_body_stack_bytes_semi_implicit_system = 1712 };
+enum { rotation_matrix_body_stack_bytes_forward_dynamics = 1032 };
+enum { rotation_matrix_body_stack_bytes_state_derivative = 1280 };
+enum { rotation_matrix_body_stack_bytes_linearization = 7456 };
+enum { rotation_matrix_body_stack_bytes_inverse_dynamics = 1040 };
+enum { rotation_matrix_body_stack_bytes_inverse_dynamics_regressor = 1112 };
+enum { rotation_matrix_body_stack_bytes_input_matrix = 392 };
+enum { rotation_matrix_body_stack_bytes_rk4_step = 2040 };
+enum { rotation_matrix_body_stack_bytes_symplectic_euler_step = 1432 };
+enum { rotation_matrix_body_stack_bytes_radau_step = 7872 };
+enum { rotation_matrix_body_stack_bytes_rk4_step_jacobian = 7896 };
+enum { rotation_matrix_body_stack_bytes_symplectic_euler_step_jacobian = 7840 };
+enum { rotation_matrix_body_stack_bytes_radau_step_jacobian = 7880 };
+enum { rotation_matrix_body_stack_bytes_zoh_discretization = 1584 };
+enum { rotation_matrix_body_stack_bytes_constraint_velocity = 1600 };
+enum { rotation_matrix_body_stack_bytes_project_state = 4584 };
+enum { rotation_matrix_body_stack_bytes_output_angular_velocity = 416 };
 extern const char* const rotation_matrix_body_coordinate_names[9];
 extern const char* const rotation_matrix_body_input_names[3];
 extern const char* const rotation_matrix_body_parameter_names[4];

@@ -16,9 +16,33 @@ enum { simple_pendulum_nq = 1, simple_pendulum_nu = 0, simple_pendulum_nc = 0 };
 enum { simple_pendulum_ok = 0, simple_pendulum_singular_mass_matrix = 1, simple_pendulum_singular_constraints = 2, simple_pendulum_not_finite = 3,
        simple_pendulum_null_parameters = 4, simple_pendulum_not_converged = 5 };
 
-/* Indices into q, qd and qdd (simple_pendulum_coordinate_NAME) and into u (simple_pendulum_input_NAME); the
-   number of values output_NAME writes (simple_pendulum_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (simple_pendulum_coordinate_NAME), into u (simple_pendulum_input_NAME) and among the
+   parameters in declaration order (simple_pendulum_parameter_NAME); the number of values output_NAME
+   writes (simple_pendulum_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (simple_pendulum_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { simple_pendulum_coordinate_theta = 0 };
+enum { simple_pendulum_parameter_m = 0, simple_pendulum_parameter_l = 1, simple_pendulum_parameter_g = 2 };
+enum { simple_pendulum_stack_bytes_mass_matrix = 120 };
+enum { simple_pendulum_stack_bytes_coriolis_matrix = 120 };
+enum { simple_pendulum_stack_bytes_potential_gradient = 1160 };
+enum { simple_pendulum_stack_bytes_bias_forces = 1160 };
+enum { simple_pendulum_stack_bytes_generalized_forces = 120 };
+enum { simple_pendulum_stack_bytes_kinetic_energy = 128 };
+enum { simple_pendulum_stack_bytes_potential_energy = 1160 };
+enum { simple_pendulum_stack_bytes_forward_dynamics = 1336 };
+enum { simple_pendulum_stack_bytes_state_derivative = 1656 };
+enum { simple_pendulum_stack_bytes_linearization = 1848 };
+enum { simple_pendulum_stack_bytes_inverse_dynamics = 1160 };
+enum { simple_pendulum_stack_bytes_inverse_dynamics_regressor = 1160 };
+enum { simple_pendulum_stack_bytes_input_matrix = 64 };
+enum { simple_pendulum_stack_bytes_rk4_step = 1840 };
+enum { simple_pendulum_stack_bytes_symplectic_euler_step = 1680 };
+enum { simple_pendulum_stack_bytes_radau_step = 2264 };
+enum { simple_pendulum_stack_bytes_rk4_step_jacobian = 2288 };
+enum { simple_pendulum_stack_bytes_symplectic_euler_step_jacobian = 2304 };
+enum { simple_pendulum_stack_bytes_radau_step_jacobian = 2272 };
+enum { simple_pendulum_stack_bytes_zoh_discretization = 1584 };
 extern const char* const simple_pendulum_coordinate_names[1];
 extern const char* const simple_pendulum_parameter_names[3];
 /* The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi, Y nq x simple_pendulum_nr):

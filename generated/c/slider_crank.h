@@ -16,11 +16,43 @@ enum { slider_crank_nq = 3, slider_crank_nu = 1, slider_crank_nc = 2 };
 enum { slider_crank_ok = 0, slider_crank_singular_mass_matrix = 1, slider_crank_singular_constraints = 2, slider_crank_not_finite = 3,
        slider_crank_null_parameters = 4, slider_crank_not_converged = 5 };
 
-/* Indices into q, qd and qdd (slider_crank_coordinate_NAME) and into u (slider_crank_input_NAME); the
-   number of values output_NAME writes (slider_crank_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (slider_crank_coordinate_NAME), into u (slider_crank_input_NAME) and among the
+   parameters in declaration order (slider_crank_parameter_NAME); the number of values output_NAME
+   writes (slider_crank_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (slider_crank_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { slider_crank_coordinate_theta = 0, slider_crank_coordinate_phi = 1, slider_crank_coordinate_s = 2 };
 enum { slider_crank_input_tau = 0 };
+enum { slider_crank_parameter_r = 0, slider_crank_parameter_L = 1, slider_crank_parameter_Jc = 2, slider_crank_parameter_m2 = 3, slider_crank_parameter_m3 = 4, slider_crank_parameter_g = 5, slider_crank_parameter_alpha_c = 6, slider_crank_parameter_beta_c = 7 };
 enum { slider_crank_output_slider_size = 2 };
+enum { slider_crank_stack_bytes_mass_matrix = 1264 };
+enum { slider_crank_stack_bytes_coriolis_matrix = 1264 };
+enum { slider_crank_stack_bytes_potential_gradient = 1192 };
+enum { slider_crank_stack_bytes_bias_forces = 1216 };
+enum { slider_crank_stack_bytes_generalized_forces = 136 };
+enum { slider_crank_stack_bytes_kinetic_energy = 1216 };
+enum { slider_crank_stack_bytes_potential_energy = 1176 };
+enum { slider_crank_stack_bytes_constraint_residuals = 1200 };
+enum { slider_crank_stack_bytes_constraint_jacobian = 1232 };
+enum { slider_crank_stack_bytes_semi_implicit_system = 1392 };
+enum { slider_crank_stack_bytes_forward_dynamics = 3120 };
+enum { slider_crank_stack_bytes_state_derivative = 3320 };
+enum { slider_crank_stack_bytes_linearization = 4704 };
+enum { slider_crank_stack_bytes_inverse_dynamics = 1224 };
+enum { slider_crank_stack_bytes_inverse_dynamics_regressor = 1272 };
+enum { slider_crank_stack_bytes_input_matrix = 136 };
+enum { slider_crank_stack_bytes_rk4_step = 3648 };
+enum { slider_crank_stack_bytes_symplectic_euler_step = 3376 };
+enum { slider_crank_stack_bytes_radau_step = 5120 };
+enum { slider_crank_stack_bytes_rk4_step_jacobian = 5144 };
+enum { slider_crank_stack_bytes_symplectic_euler_step_jacobian = 5040 };
+enum { slider_crank_stack_bytes_radau_step_jacobian = 5128 };
+enum { slider_crank_stack_bytes_zoh_discretization = 1584 };
+enum { slider_crank_stack_bytes_constraint_velocity = 1208 };
+enum { slider_crank_stack_bytes_project_state = 3344 };
+enum { slider_crank_stack_bytes_output_slider = 128 };
+enum { slider_crank_stack_bytes_output_slider_jacobian = 160 };
+enum { slider_crank_stack_bytes_output_slider_drift = 128 };
 extern const char* const slider_crank_coordinate_names[3];
 extern const char* const slider_crank_input_names[1];
 extern const char* const slider_crank_parameter_names[8];

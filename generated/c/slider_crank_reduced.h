@@ -16,10 +16,34 @@ enum { slider_crank_reduced_nq = 1, slider_crank_reduced_nu = 1, slider_crank_re
 enum { slider_crank_reduced_ok = 0, slider_crank_reduced_singular_mass_matrix = 1, slider_crank_reduced_singular_constraints = 2, slider_crank_reduced_not_finite = 3,
        slider_crank_reduced_null_parameters = 4, slider_crank_reduced_not_converged = 5 };
 
-/* Indices into q, qd and qdd (slider_crank_reduced_coordinate_NAME) and into u (slider_crank_reduced_input_NAME); the
-   number of values output_NAME writes (slider_crank_reduced_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (slider_crank_reduced_coordinate_NAME), into u (slider_crank_reduced_input_NAME) and among the
+   parameters in declaration order (slider_crank_reduced_parameter_NAME); the number of values output_NAME
+   writes (slider_crank_reduced_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (slider_crank_reduced_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { slider_crank_reduced_coordinate_theta = 0 };
 enum { slider_crank_reduced_input_tau = 0 };
+enum { slider_crank_reduced_parameter_r = 0, slider_crank_reduced_parameter_L = 1, slider_crank_reduced_parameter_Jc = 2, slider_crank_reduced_parameter_m2 = 3, slider_crank_reduced_parameter_m3 = 4, slider_crank_reduced_parameter_g = 5 };
+enum { slider_crank_reduced_stack_bytes_mass_matrix = 1224 };
+enum { slider_crank_reduced_stack_bytes_coriolis_matrix = 1248 };
+enum { slider_crank_reduced_stack_bytes_potential_gradient = 1160 };
+enum { slider_crank_reduced_stack_bytes_bias_forces = 1256 };
+enum { slider_crank_reduced_stack_bytes_generalized_forces = 120 };
+enum { slider_crank_reduced_stack_bytes_kinetic_energy = 1232 };
+enum { slider_crank_reduced_stack_bytes_potential_energy = 1160 };
+enum { slider_crank_reduced_stack_bytes_forward_dynamics = 1456 };
+enum { slider_crank_reduced_stack_bytes_state_derivative = 1896 };
+enum { slider_crank_reduced_stack_bytes_linearization = 2400 };
+enum { slider_crank_reduced_stack_bytes_inverse_dynamics = 1280 };
+enum { slider_crank_reduced_stack_bytes_inverse_dynamics_regressor = 1296 };
+enum { slider_crank_reduced_stack_bytes_input_matrix = 120 };
+enum { slider_crank_reduced_stack_bytes_rk4_step = 2080 };
+enum { slider_crank_reduced_stack_bytes_symplectic_euler_step = 1920 };
+enum { slider_crank_reduced_stack_bytes_radau_step = 2816 };
+enum { slider_crank_reduced_stack_bytes_rk4_step_jacobian = 2840 };
+enum { slider_crank_reduced_stack_bytes_symplectic_euler_step_jacobian = 2976 };
+enum { slider_crank_reduced_stack_bytes_radau_step_jacobian = 2824 };
+enum { slider_crank_reduced_stack_bytes_zoh_discretization = 1584 };
 extern const char* const slider_crank_reduced_coordinate_names[1];
 extern const char* const slider_crank_reduced_input_names[1];
 extern const char* const slider_crank_reduced_parameter_names[6];

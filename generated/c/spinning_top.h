@@ -16,11 +16,38 @@ enum { spinning_top_nq = 3, spinning_top_nu = 1, spinning_top_nc = 0 };
 enum { spinning_top_ok = 0, spinning_top_singular_mass_matrix = 1, spinning_top_singular_constraints = 2, spinning_top_not_finite = 3,
        spinning_top_null_parameters = 4, spinning_top_not_converged = 5 };
 
-/* Indices into q, qd and qdd (spinning_top_coordinate_NAME) and into u (spinning_top_input_NAME); the
-   number of values output_NAME writes (spinning_top_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (spinning_top_coordinate_NAME), into u (spinning_top_input_NAME) and among the
+   parameters in declaration order (spinning_top_parameter_NAME); the number of values output_NAME
+   writes (spinning_top_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (spinning_top_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { spinning_top_coordinate_phi = 0, spinning_top_coordinate_theta = 1, spinning_top_coordinate_psi = 2 };
 enum { spinning_top_input_tau = 0 };
+enum { spinning_top_parameter_m = 0, spinning_top_parameter_g = 1, spinning_top_parameter_h = 2, spinning_top_parameter_I1 = 3, spinning_top_parameter_I3 = 4 };
 enum { spinning_top_output_axis_size = 3 };
+enum { spinning_top_stack_bytes_mass_matrix = 1264 };
+enum { spinning_top_stack_bytes_coriolis_matrix = 1360 };
+enum { spinning_top_stack_bytes_potential_gradient = 1176 };
+enum { spinning_top_stack_bytes_bias_forces = 1296 };
+enum { spinning_top_stack_bytes_generalized_forces = 1176 };
+enum { spinning_top_stack_bytes_kinetic_energy = 1200 };
+enum { spinning_top_stack_bytes_potential_energy = 1160 };
+enum { spinning_top_stack_bytes_forward_dynamics = 1456 };
+enum { spinning_top_stack_bytes_state_derivative = 1912 };
+enum { spinning_top_stack_bytes_linearization = 2528 };
+enum { spinning_top_stack_bytes_inverse_dynamics = 1304 };
+enum { spinning_top_stack_bytes_inverse_dynamics_regressor = 1352 };
+enum { spinning_top_stack_bytes_input_matrix = 1176 };
+enum { spinning_top_stack_bytes_rk4_step = 2240 };
+enum { spinning_top_stack_bytes_symplectic_euler_step = 1968 };
+enum { spinning_top_stack_bytes_radau_step = 2944 };
+enum { spinning_top_stack_bytes_rk4_step_jacobian = 2968 };
+enum { spinning_top_stack_bytes_symplectic_euler_step_jacobian = 3120 };
+enum { spinning_top_stack_bytes_radau_step_jacobian = 2952 };
+enum { spinning_top_stack_bytes_zoh_discretization = 1584 };
+enum { spinning_top_stack_bytes_output_axis = 1208 };
+enum { spinning_top_stack_bytes_output_axis_jacobian = 1256 };
+enum { spinning_top_stack_bytes_output_axis_drift = 1216 };
 extern const char* const spinning_top_coordinate_names[3];
 extern const char* const spinning_top_input_names[1];
 extern const char* const spinning_top_parameter_names[5];

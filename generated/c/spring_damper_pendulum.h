@@ -16,10 +16,34 @@ enum { spring_damper_pendulum_nq = 1, spring_damper_pendulum_nu = 1, spring_damp
 enum { spring_damper_pendulum_ok = 0, spring_damper_pendulum_singular_mass_matrix = 1, spring_damper_pendulum_singular_constraints = 2, spring_damper_pendulum_not_finite = 3,
        spring_damper_pendulum_null_parameters = 4, spring_damper_pendulum_not_converged = 5 };
 
-/* Indices into q, qd and qdd (spring_damper_pendulum_coordinate_NAME) and into u (spring_damper_pendulum_input_NAME); the
-   number of values output_NAME writes (spring_damper_pendulum_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (spring_damper_pendulum_coordinate_NAME), into u (spring_damper_pendulum_input_NAME) and among the
+   parameters in declaration order (spring_damper_pendulum_parameter_NAME); the number of values output_NAME
+   writes (spring_damper_pendulum_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (spring_damper_pendulum_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { spring_damper_pendulum_coordinate_theta = 0 };
 enum { spring_damper_pendulum_input_tau = 0 };
+enum { spring_damper_pendulum_parameter_m = 0, spring_damper_pendulum_parameter_l = 1, spring_damper_pendulum_parameter_g = 2, spring_damper_pendulum_parameter_k = 3, spring_damper_pendulum_parameter_c = 4 };
+enum { spring_damper_pendulum_stack_bytes_mass_matrix = 120 };
+enum { spring_damper_pendulum_stack_bytes_coriolis_matrix = 120 };
+enum { spring_damper_pendulum_stack_bytes_potential_gradient = 1168 };
+enum { spring_damper_pendulum_stack_bytes_bias_forces = 1168 };
+enum { spring_damper_pendulum_stack_bytes_generalized_forces = 1176 };
+enum { spring_damper_pendulum_stack_bytes_kinetic_energy = 128 };
+enum { spring_damper_pendulum_stack_bytes_potential_energy = 1168 };
+enum { spring_damper_pendulum_stack_bytes_forward_dynamics = 1352 };
+enum { spring_damper_pendulum_stack_bytes_state_derivative = 1688 };
+enum { spring_damper_pendulum_stack_bytes_linearization = 1912 };
+enum { spring_damper_pendulum_stack_bytes_inverse_dynamics = 1184 };
+enum { spring_damper_pendulum_stack_bytes_inverse_dynamics_regressor = 1192 };
+enum { spring_damper_pendulum_stack_bytes_input_matrix = 120 };
+enum { spring_damper_pendulum_stack_bytes_rk4_step = 1872 };
+enum { spring_damper_pendulum_stack_bytes_symplectic_euler_step = 1712 };
+enum { spring_damper_pendulum_stack_bytes_radau_step = 2328 };
+enum { spring_damper_pendulum_stack_bytes_rk4_step_jacobian = 2352 };
+enum { spring_damper_pendulum_stack_bytes_symplectic_euler_step_jacobian = 2384 };
+enum { spring_damper_pendulum_stack_bytes_radau_step_jacobian = 2336 };
+enum { spring_damper_pendulum_stack_bytes_zoh_discretization = 1584 };
 extern const char* const spring_damper_pendulum_coordinate_names[1];
 extern const char* const spring_damper_pendulum_input_names[1];
 extern const char* const spring_damper_pendulum_parameter_names[5];

@@ -16,10 +16,42 @@ enum { stiff_kite_nq = 2, stiff_kite_nu = 0, stiff_kite_nc = 1 };
 enum { stiff_kite_ok = 0, stiff_kite_singular_mass_matrix = 1, stiff_kite_singular_constraints = 2, stiff_kite_not_finite = 3,
        stiff_kite_null_parameters = 4, stiff_kite_not_converged = 5 };
 
-/* Indices into q, qd and qdd (stiff_kite_coordinate_NAME) and into u (stiff_kite_input_NAME); the
-   number of values output_NAME writes (stiff_kite_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (stiff_kite_coordinate_NAME), into u (stiff_kite_input_NAME) and among the
+   parameters in declaration order (stiff_kite_parameter_NAME); the number of values output_NAME
+   writes (stiff_kite_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (stiff_kite_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { stiff_kite_coordinate_x = 0, stiff_kite_coordinate_y = 1 };
+enum { stiff_kite_parameter_m = 0, stiff_kite_parameter_L = 1, stiff_kite_parameter_g = 2, stiff_kite_parameter_c = 3, stiff_kite_parameter_w = 4, stiff_kite_parameter_lift = 5, stiff_kite_parameter_k = 6 };
 enum { stiff_kite_output_kite_size = 2 };
+enum { stiff_kite_stack_bytes_mass_matrix = 144 };
+enum { stiff_kite_stack_bytes_coriolis_matrix = 144 };
+enum { stiff_kite_stack_bytes_potential_gradient = 128 };
+enum { stiff_kite_stack_bytes_bias_forces = 128 };
+enum { stiff_kite_stack_bytes_generalized_forces = 128 };
+enum { stiff_kite_stack_bytes_kinetic_energy = 136 };
+enum { stiff_kite_stack_bytes_potential_energy = 128 };
+enum { stiff_kite_stack_bytes_constraint_residuals = 128 };
+enum { stiff_kite_stack_bytes_constraint_jacobian = 128 };
+enum { stiff_kite_stack_bytes_semi_implicit_system = 216 };
+enum { stiff_kite_stack_bytes_forward_dynamics = 1472 };
+enum { stiff_kite_stack_bytes_state_derivative = 1664 };
+enum { stiff_kite_stack_bytes_linearization = 2368 };
+enum { stiff_kite_stack_bytes_inverse_dynamics = 128 };
+enum { stiff_kite_stack_bytes_inverse_dynamics_regressor = 144 };
+enum { stiff_kite_stack_bytes_input_matrix = 64 };
+enum { stiff_kite_stack_bytes_rk4_step = 1920 };
+enum { stiff_kite_stack_bytes_symplectic_euler_step = 1704 };
+enum { stiff_kite_stack_bytes_radau_step = 2784 };
+enum { stiff_kite_stack_bytes_rk4_step_jacobian = 2808 };
+enum { stiff_kite_stack_bytes_symplectic_euler_step_jacobian = 2696 };
+enum { stiff_kite_stack_bytes_radau_step_jacobian = 2792 };
+enum { stiff_kite_stack_bytes_zoh_discretization = 1584 };
+enum { stiff_kite_stack_bytes_constraint_velocity = 144 };
+enum { stiff_kite_stack_bytes_project_state = 1440 };
+enum { stiff_kite_stack_bytes_output_kite = 128 };
+enum { stiff_kite_stack_bytes_output_kite_jacobian = 144 };
+enum { stiff_kite_stack_bytes_output_kite_drift = 128 };
 extern const char* const stiff_kite_coordinate_names[2];
 extern const char* const stiff_kite_parameter_names[7];
 extern const char* const stiff_kite_output_names[1];

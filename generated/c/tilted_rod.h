@@ -16,9 +16,33 @@ enum { tilted_rod_nq = 2, tilted_rod_nu = 0, tilted_rod_nc = 0 };
 enum { tilted_rod_ok = 0, tilted_rod_singular_mass_matrix = 1, tilted_rod_singular_constraints = 2, tilted_rod_not_finite = 3,
        tilted_rod_null_parameters = 4, tilted_rod_not_converged = 5 };
 
-/* Indices into q, qd and qdd (tilted_rod_coordinate_NAME) and into u (tilted_rod_input_NAME); the
-   number of values output_NAME writes (tilted_rod_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (tilted_rod_coordinate_NAME), into u (tilted_rod_input_NAME) and among the
+   parameters in declaration order (tilted_rod_parameter_NAME); the number of values output_NAME
+   writes (tilted_rod_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (tilted_rod_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { tilted_rod_coordinate_theta = 0, tilted_rod_coordinate_phi = 1 };
+enum { tilted_rod_parameter_m = 0, tilted_rod_parameter_l = 1, tilted_rod_parameter_g = 2, tilted_rod_parameter_Jxx = 3, tilted_rod_parameter_Jyy = 4, tilted_rod_parameter_Jzz = 5 };
+enum { tilted_rod_stack_bytes_mass_matrix = 1216 };
+enum { tilted_rod_stack_bytes_coriolis_matrix = 1256 };
+enum { tilted_rod_stack_bytes_potential_gradient = 1168 };
+enum { tilted_rod_stack_bytes_bias_forces = 1232 };
+enum { tilted_rod_stack_bytes_generalized_forces = 128 };
+enum { tilted_rod_stack_bytes_kinetic_energy = 1200 };
+enum { tilted_rod_stack_bytes_potential_energy = 1160 };
+enum { tilted_rod_stack_bytes_forward_dynamics = 1456 };
+enum { tilted_rod_stack_bytes_state_derivative = 1904 };
+enum { tilted_rod_stack_bytes_linearization = 2520 };
+enum { tilted_rod_stack_bytes_inverse_dynamics = 1248 };
+enum { tilted_rod_stack_bytes_inverse_dynamics_regressor = 1296 };
+enum { tilted_rod_stack_bytes_input_matrix = 64 };
+enum { tilted_rod_stack_bytes_rk4_step = 2160 };
+enum { tilted_rod_stack_bytes_symplectic_euler_step = 1944 };
+enum { tilted_rod_stack_bytes_radau_step = 2936 };
+enum { tilted_rod_stack_bytes_rk4_step_jacobian = 2960 };
+enum { tilted_rod_stack_bytes_symplectic_euler_step_jacobian = 3104 };
+enum { tilted_rod_stack_bytes_radau_step_jacobian = 2944 };
+enum { tilted_rod_stack_bytes_zoh_discretization = 1584 };
 extern const char* const tilted_rod_coordinate_names[2];
 extern const char* const tilted_rod_parameter_names[6];
 /* The parameters inverse_dynamics_regressor's columns stand for (tau = Y pi, Y nq x tilted_rod_nr):

@@ -16,10 +16,34 @@ enum { two_bar_linkage_nq = 2, two_bar_linkage_nu = 1, two_bar_linkage_nc = 0 };
 enum { two_bar_linkage_ok = 0, two_bar_linkage_singular_mass_matrix = 1, two_bar_linkage_singular_constraints = 2, two_bar_linkage_not_finite = 3,
        two_bar_linkage_null_parameters = 4, two_bar_linkage_not_converged = 5 };
 
-/* Indices into q, qd and qdd (two_bar_linkage_coordinate_NAME) and into u (two_bar_linkage_input_NAME); the
-   number of values output_NAME writes (two_bar_linkage_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (two_bar_linkage_coordinate_NAME), into u (two_bar_linkage_input_NAME) and among the
+   parameters in declaration order (two_bar_linkage_parameter_NAME); the number of values output_NAME
+   writes (two_bar_linkage_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (two_bar_linkage_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { two_bar_linkage_coordinate_alpha = 0, two_bar_linkage_coordinate_beta = 1 };
 enum { two_bar_linkage_input_F2 = 0 };
+enum { two_bar_linkage_parameter_m1 = 0, two_bar_linkage_parameter_m2 = 1, two_bar_linkage_parameter_l1 = 2, two_bar_linkage_parameter_l2 = 3, two_bar_linkage_parameter_g = 4 };
+enum { two_bar_linkage_stack_bytes_mass_matrix = 1224 };
+enum { two_bar_linkage_stack_bytes_coriolis_matrix = 1224 };
+enum { two_bar_linkage_stack_bytes_potential_gradient = 1184 };
+enum { two_bar_linkage_stack_bytes_bias_forces = 1216 };
+enum { two_bar_linkage_stack_bytes_generalized_forces = 1184 };
+enum { two_bar_linkage_stack_bytes_kinetic_energy = 1208 };
+enum { two_bar_linkage_stack_bytes_potential_energy = 1184 };
+enum { two_bar_linkage_stack_bytes_forward_dynamics = 1456 };
+enum { two_bar_linkage_stack_bytes_state_derivative = 1904 };
+enum { two_bar_linkage_stack_bytes_linearization = 2512 };
+enum { two_bar_linkage_stack_bytes_inverse_dynamics = 1232 };
+enum { two_bar_linkage_stack_bytes_inverse_dynamics_regressor = 1248 };
+enum { two_bar_linkage_stack_bytes_input_matrix = 1184 };
+enum { two_bar_linkage_stack_bytes_rk4_step = 2160 };
+enum { two_bar_linkage_stack_bytes_symplectic_euler_step = 1944 };
+enum { two_bar_linkage_stack_bytes_radau_step = 2928 };
+enum { two_bar_linkage_stack_bytes_rk4_step_jacobian = 2952 };
+enum { two_bar_linkage_stack_bytes_symplectic_euler_step_jacobian = 3096 };
+enum { two_bar_linkage_stack_bytes_radau_step_jacobian = 2936 };
+enum { two_bar_linkage_stack_bytes_zoh_discretization = 1584 };
 extern const char* const two_bar_linkage_coordinate_names[2];
 extern const char* const two_bar_linkage_input_names[1];
 extern const char* const two_bar_linkage_parameter_names[5];

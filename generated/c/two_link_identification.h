@@ -16,10 +16,34 @@ enum { two_link_identification_nq = 2, two_link_identification_nu = 2, two_link_
 enum { two_link_identification_ok = 0, two_link_identification_singular_mass_matrix = 1, two_link_identification_singular_constraints = 2, two_link_identification_not_finite = 3,
        two_link_identification_null_parameters = 4, two_link_identification_not_converged = 5 };
 
-/* Indices into q, qd and qdd (two_link_identification_coordinate_NAME) and into u (two_link_identification_input_NAME); the
-   number of values output_NAME writes (two_link_identification_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (two_link_identification_coordinate_NAME), into u (two_link_identification_input_NAME) and among the
+   parameters in declaration order (two_link_identification_parameter_NAME); the number of values output_NAME
+   writes (two_link_identification_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (two_link_identification_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { two_link_identification_coordinate_q1 = 0, two_link_identification_coordinate_q2 = 1 };
 enum { two_link_identification_input_tau1 = 0, two_link_identification_input_tau2 = 1 };
+enum { two_link_identification_parameter_g = 0, two_link_identification_parameter_l1 = 1, two_link_identification_parameter_m1 = 2, two_link_identification_parameter_mx1 = 3, two_link_identification_parameter_my1 = 4, two_link_identification_parameter_zz1 = 5, two_link_identification_parameter_m2 = 6, two_link_identification_parameter_mx2 = 7, two_link_identification_parameter_my2 = 8, two_link_identification_parameter_zz2 = 9 };
+enum { two_link_identification_stack_bytes_mass_matrix = 1240 };
+enum { two_link_identification_stack_bytes_coriolis_matrix = 1256 };
+enum { two_link_identification_stack_bytes_potential_gradient = 1208 };
+enum { two_link_identification_stack_bytes_bias_forces = 1240 };
+enum { two_link_identification_stack_bytes_generalized_forces = 128 };
+enum { two_link_identification_stack_bytes_kinetic_energy = 1216 };
+enum { two_link_identification_stack_bytes_potential_energy = 1192 };
+enum { two_link_identification_stack_bytes_forward_dynamics = 1456 };
+enum { two_link_identification_stack_bytes_state_derivative = 1904 };
+enum { two_link_identification_stack_bytes_linearization = 2584 };
+enum { two_link_identification_stack_bytes_inverse_dynamics = 1264 };
+enum { two_link_identification_stack_bytes_inverse_dynamics_regressor = 1392 };
+enum { two_link_identification_stack_bytes_input_matrix = 144 };
+enum { two_link_identification_stack_bytes_rk4_step = 2160 };
+enum { two_link_identification_stack_bytes_symplectic_euler_step = 1944 };
+enum { two_link_identification_stack_bytes_radau_step = 3000 };
+enum { two_link_identification_stack_bytes_rk4_step_jacobian = 3024 };
+enum { two_link_identification_stack_bytes_symplectic_euler_step_jacobian = 3168 };
+enum { two_link_identification_stack_bytes_radau_step_jacobian = 3008 };
+enum { two_link_identification_stack_bytes_zoh_discretization = 1584 };
 extern const char* const two_link_identification_coordinate_names[2];
 extern const char* const two_link_identification_input_names[2];
 extern const char* const two_link_identification_parameter_names[10];

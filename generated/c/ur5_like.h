@@ -16,10 +16,34 @@ enum { ur5_like_nq = 6, ur5_like_nu = 6, ur5_like_nc = 0 };
 enum { ur5_like_ok = 0, ur5_like_singular_mass_matrix = 1, ur5_like_singular_constraints = 2, ur5_like_not_finite = 3,
        ur5_like_null_parameters = 4, ur5_like_not_converged = 5 };
 
-/* Indices into q, qd and qdd (ur5_like_coordinate_NAME) and into u (ur5_like_input_NAME); the
-   number of values output_NAME writes (ur5_like_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (ur5_like_coordinate_NAME), into u (ur5_like_input_NAME) and among the
+   parameters in declaration order (ur5_like_parameter_NAME); the number of values output_NAME
+   writes (ur5_like_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (ur5_like_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { ur5_like_coordinate_q1 = 0, ur5_like_coordinate_q2 = 1, ur5_like_coordinate_q3 = 2, ur5_like_coordinate_q4 = 3, ur5_like_coordinate_q5 = 4, ur5_like_coordinate_q6 = 5 };
 enum { ur5_like_input_tau1 = 0, ur5_like_input_tau2 = 1, ur5_like_input_tau3 = 2, ur5_like_input_tau4 = 3, ur5_like_input_tau5 = 4, ur5_like_input_tau6 = 5 };
+enum { ur5_like_parameter_g = 0, ur5_like_parameter_m1 = 1, ur5_like_parameter_cx1 = 2, ur5_like_parameter_cy1 = 3, ur5_like_parameter_cz1 = 4, ur5_like_parameter_Jxx1 = 5, ur5_like_parameter_Jyy1 = 6, ur5_like_parameter_Jzz1 = 7, ur5_like_parameter_Jxy1 = 8, ur5_like_parameter_Jxz1 = 9, ur5_like_parameter_Jyz1 = 10, ur5_like_parameter_m2 = 11, ur5_like_parameter_cx2 = 12, ur5_like_parameter_cy2 = 13, ur5_like_parameter_cz2 = 14, ur5_like_parameter_Jxx2 = 15, ur5_like_parameter_Jyy2 = 16, ur5_like_parameter_Jzz2 = 17, ur5_like_parameter_Jxy2 = 18, ur5_like_parameter_Jxz2 = 19, ur5_like_parameter_Jyz2 = 20, ur5_like_parameter_m3 = 21, ur5_like_parameter_cx3 = 22, ur5_like_parameter_cy3 = 23, ur5_like_parameter_cz3 = 24, ur5_like_parameter_Jxx3 = 25, ur5_like_parameter_Jyy3 = 26, ur5_like_parameter_Jzz3 = 27, ur5_like_parameter_Jxy3 = 28, ur5_like_parameter_Jxz3 = 29, ur5_like_parameter_Jyz3 = 30, ur5_like_parameter_m4 = 31, ur5_like_parameter_cx4 = 32, ur5_like_parameter_cy4 = 33, ur5_like_parameter_cz4 = 34, ur5_like_parameter_Jxx4 = 35, ur5_like_parameter_Jyy4 = 36, ur5_like_parameter_Jzz4 = 37, ur5_like_parameter_Jxy4 = 38, ur5_like_parameter_Jxz4 = 39, ur5_like_parameter_Jyz4 = 40, ur5_like_parameter_m5 = 41, ur5_like_parameter_cx5 = 42, ur5_like_parameter_cy5 = 43, ur5_like_parameter_cz5 = 44, ur5_like_parameter_Jxx5 = 45, ur5_like_parameter_Jyy5 = 46, ur5_like_parameter_Jzz5 = 47, ur5_like_parameter_Jxy5 = 48, ur5_like_parameter_Jxz5 = 49, ur5_like_parameter_Jyz5 = 50, ur5_like_parameter_m6 = 51, ur5_like_parameter_cx6 = 52, ur5_like_parameter_cy6 = 53, ur5_like_parameter_cz6 = 54, ur5_like_parameter_Jxx6 = 55, ur5_like_parameter_Jyy6 = 56, ur5_like_parameter_Jzz6 = 57, ur5_like_parameter_Jxy6 = 58, ur5_like_parameter_Jxz6 = 59, ur5_like_parameter_Jyz6 = 60 };
+enum { ur5_like_stack_bytes_mass_matrix = 3408 };
+enum { ur5_like_stack_bytes_coriolis_matrix = 4640 };
+enum { ur5_like_stack_bytes_potential_gradient = 3256 };
+enum { ur5_like_stack_bytes_bias_forces = 3720 };
+enum { ur5_like_stack_bytes_generalized_forces = 224 };
+enum { ur5_like_stack_bytes_kinetic_energy = 3416 };
+enum { ur5_like_stack_bytes_potential_energy = 3552 };
+enum { ur5_like_stack_bytes_forward_dynamics = 3336 };
+enum { ur5_like_stack_bytes_state_derivative = 3560 };
+enum { ur5_like_stack_bytes_linearization = 6248 };
+enum { ur5_like_stack_bytes_inverse_dynamics = 3880 };
+enum { ur5_like_stack_bytes_inverse_dynamics_regressor = 3776 };
+enum { ur5_like_stack_bytes_input_matrix = 432 };
+enum { ur5_like_stack_bytes_rk4_step = 4104 };
+enum { ur5_like_stack_bytes_symplectic_euler_step = 3664 };
+enum { ur5_like_stack_bytes_radau_step = 6664 };
+enum { ur5_like_stack_bytes_rk4_step_jacobian = 6688 };
+enum { ur5_like_stack_bytes_symplectic_euler_step_jacobian = 6608 };
+enum { ur5_like_stack_bytes_radau_step_jacobian = 6672 };
+enum { ur5_like_stack_bytes_zoh_discretization = 1584 };
 extern const char* const ur5_like_coordinate_names[6];
 extern const char* const ur5_like_input_names[6];
 extern const char* const ur5_like_parameter_names[61];

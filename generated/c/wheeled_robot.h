@@ -16,10 +16,39 @@ enum { wheeled_robot_nq = 3, wheeled_robot_nu = 2, wheeled_robot_nc = 1 };
 enum { wheeled_robot_ok = 0, wheeled_robot_singular_mass_matrix = 1, wheeled_robot_singular_constraints = 2, wheeled_robot_not_finite = 3,
        wheeled_robot_null_parameters = 4, wheeled_robot_not_converged = 5 };
 
-/* Indices into q, qd and qdd (wheeled_robot_coordinate_NAME) and into u (wheeled_robot_input_NAME); the
-   number of values output_NAME writes (wheeled_robot_output_NAME_size); the names in index order. */
+/* Indices into q, qd and qdd (wheeled_robot_coordinate_NAME), into u (wheeled_robot_input_NAME) and among the
+   parameters in declaration order (wheeled_robot_parameter_NAME); the number of values output_NAME
+   writes (wheeled_robot_output_NAME_size); the names in index order; the stack each function needs,
+   in bytes, with the functions it calls (wheeled_robot_stack_bytes_NAME, as the C++ header's
+   stack_bytes::NAME explains). */
 enum { wheeled_robot_coordinate_x = 0, wheeled_robot_coordinate_y = 1, wheeled_robot_coordinate_theta = 2 };
 enum { wheeled_robot_input_f = 0, wheeled_robot_input_tau = 1 };
+enum { wheeled_robot_parameter_m = 0, wheeled_robot_parameter_I = 1, wheeled_robot_parameter_alpha_c = 2 };
+enum { wheeled_robot_stack_bytes_mass_matrix = 184 };
+enum { wheeled_robot_stack_bytes_coriolis_matrix = 184 };
+enum { wheeled_robot_stack_bytes_potential_gradient = 136 };
+enum { wheeled_robot_stack_bytes_bias_forces = 136 };
+enum { wheeled_robot_stack_bytes_generalized_forces = 1184 };
+enum { wheeled_robot_stack_bytes_kinetic_energy = 144 };
+enum { wheeled_robot_stack_bytes_potential_energy = 120 };
+enum { wheeled_robot_stack_bytes_constraint_residuals = 1184 };
+enum { wheeled_robot_stack_bytes_constraint_jacobian = 1184 };
+enum { wheeled_robot_stack_bytes_semi_implicit_system = 1328 };
+enum { wheeled_robot_stack_bytes_forward_dynamics = 2792 };
+enum { wheeled_robot_stack_bytes_state_derivative = 2992 };
+enum { wheeled_robot_stack_bytes_linearization = 4152 };
+enum { wheeled_robot_stack_bytes_inverse_dynamics = 1184 };
+enum { wheeled_robot_stack_bytes_inverse_dynamics_regressor = 160 };
+enum { wheeled_robot_stack_bytes_input_matrix = 1208 };
+enum { wheeled_robot_stack_bytes_rk4_step = 3320 };
+enum { wheeled_robot_stack_bytes_symplectic_euler_step = 3048 };
+enum { wheeled_robot_stack_bytes_radau_step = 4568 };
+enum { wheeled_robot_stack_bytes_rk4_step_jacobian = 4592 };
+enum { wheeled_robot_stack_bytes_symplectic_euler_step_jacobian = 4488 };
+enum { wheeled_robot_stack_bytes_radau_step_jacobian = 4576 };
+enum { wheeled_robot_stack_bytes_zoh_discretization = 1584 };
+enum { wheeled_robot_stack_bytes_constraint_velocity = 1184 };
+enum { wheeled_robot_stack_bytes_project_state = 2856 };
 extern const char* const wheeled_robot_coordinate_names[3];
 extern const char* const wheeled_robot_input_names[2];
 extern const char* const wheeled_robot_parameter_names[3];

@@ -86,6 +86,18 @@ struct derived {
     // The parameters τ (inputs at zero) is linear in, as indices into model::parameters:
     // τ = Y π with Y = ∂τ/∂π (regressor.cpp); empty where there are none.
     std::vector<std::size_t> regressor;
+    // The base parameters (--regressor base; base_parameters.cpp): the combinations of π the
+    // torques determine, each named after the column of Y it keeps.
+    struct base_parameter_set {
+        std::vector<std::size_t> kept;          // indices into `regressor`: Y_b's columns
+        std::vector<std::string> names;         // "Kzz_link1R": a kept parameter with others grouped in
+        std::vector<GiNaC::ex> expressions;     // π_b in the parameters' symbols
+        std::vector<std::string> texts;         // the same as "Kzz_link1 + Kyy_link2 + 0.089159*m_link2"
+        std::vector<std::size_t> unidentifiable; // indices into `regressor`: columns that are zero
+        std::string method;                     // how they were found, for --explain and the header
+        std::size_t rank_checked_states = 0;    // states Y was stacked over
+    };
+    std::optional<base_parameter_set> base;
     // The residuals R = M q̈ + h − Q + Aᵀλ (nq rows) and S = A q̈ − r (nc rows), zero at a
     // solution. Solving the KKT system with −∂R/∂x and −∂S/∂x (x = [q; q̇; u], q̈ and λ held)
     // gives ∂q̈/∂x exactly (the implicit function theorem); the emitter differentiates them.
@@ -135,6 +147,10 @@ std::vector<std::size_t> regressor_parameters(model const& m, derived const& d);
 // jointly, or has terms free of them.
 std::vector<std::size_t> regressor_parameters(model const& m, derived const& d, std::vector<std::string> const& names,
                                               std::string& error);
+
+// The base parameters of d.regressor (base_parameters.cpp): nullopt with `why_not` set where
+// they are not found (no regressor, past the budget, a grouping that did not verify).
+std::optional<derived::base_parameter_set> base_parameters(model const& m, derived const& d, std::string& why_not);
 
 // Adds the control API's expressions to a derivation (derive_control.cpp); `s`, the rate
 // form M and h came from with its composites (or null), gives M q̈ its composite form.

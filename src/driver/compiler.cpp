@@ -9,6 +9,10 @@
 
 #include <new>
 #include <chrono>
+#include <optional>
+#include <sstream>
+#include <functional>
+#include <set>
 #include <cmath>
 
 namespace lagc {
@@ -17,28 +21,69 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-// --fold-parameters: every parameter replaced by its default, exactly, everywhere, one
-// parameter at a time so that a default that makes the model undefined (k = 0 under
+// Every expression of the model the parameters may appear in (T, V, L, D, the Baumgarte gains,
+// forces and their points, constraints, outputs), for `f` to read or replace.
+template <class Model, class F>
+void each_expression(Model& m, F&& f) {
+    for (auto* e : {&m.kinetic, &m.potential, &m.lagrangian, &m.dissipation, &m.alpha, &m.beta}) f(*e);
+    for (auto& force : m.forces) {
+        for (auto& e : force.vec.elems) f(e);
+        for (auto& e : force.target.elems) f(e);
+    }
+    for (auto& c : m.constraints) f(c.residual);
+    for (auto& o : m.outputs)
+        for (auto& e : o.val.elems) f(e);
+}
+// --fold-parameters' check: every parameter replaced by its default, exactly, everywhere,
+// one parameter at a time so that a default that makes the model undefined (k = 0 under
 // 1/k) is reported at its declaration. False (with that error) then.
 bool fold_parameters(model& m, diagnostics& diags) {
     for (std::size_t i = 0; i < m.p.size(); ++i) {
         GiNaC::exmap value{{m.p[i], m.parameters[i].exact_value}};
         try {
-            auto fold = [&](GiNaC::ex& e) { e = substitute(e, value); };
-            for (GiNaC::ex* e : {&m.kinetic, &m.potential, &m.lagrangian, &m.dissipation, &m.alpha, &m.beta}) fold(*e);
-            for (auto& f : m.forces) {
-                for (auto& e : f.vec.elems) fold(e);
-                for (auto& e : f.target.elems) fold(e);
-            }
-            for (auto& c : m.constraints) fold(c.residual);
-            for (auto& o : m.outputs)
-                for (auto& e : o.val.elems) fold(e);
+            each_expression(m, [&](GiNaC::ex& e) { e = substitute(e, value); });
         } catch (std::exception const& e) {
             diags.error(m.parameters[i].where, "--fold-parameters: with its default value, parameter '" +
                                                    m.parameters[i].name + "' makes the model undefined (" + e.what() +
                                                    "); give it a usable default");
             return false;
         }
+    }
+    return true;
+}
+// A call of a built-in on numbers alone (asin(2) once a = 2 is folded) whose value is not a
+// finite real number, as text; each distinct part visited once.
+std::optional<std::string> non_finite_constant(model const& m) {
+    std::set<GiNaC::ex, GiNaC::ex_is_less> seen;
+    std::optional<std::string> bad;
+    std::function<void(GiNaC::ex const&)> visit = [&](GiNaC::ex const& e) {
+        if (bad || !seen.insert(e).second) return;
+        for (std::size_t i = 0; i < e.nops(); ++i) visit(e.op(i));
+        if (!GiNaC::is_a<GiNaC::function>(e) && !GiNaC::is_a<GiNaC::power>(e)) return;
+        for (std::size_t i = 0; i < e.nops(); ++i)
+            if (!GiNaC::is_a<GiNaC::numeric>(e.op(i))) return;
+        GiNaC::ex const v = e.evalf();
+        if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real() ||
+            !std::isfinite(GiNaC::ex_to<GiNaC::numeric>(v).to_double())) {
+            std::ostringstream text;
+            text << e;
+            bad = text.str();
+        }
+    };
+    each_expression(m, visit);
+    return bad;
+}
+// --fold-parameters' checks, on a copy of the model (false, with the error, where one fails).
+// The model is derived with the parameters as symbols, so that its structure (bodies, points,
+// composites) is found as without the option; the emitter folds the values into every
+// function it builds.
+bool folds_cleanly(model const& m, diagnostics& diags) {
+    model folded = m;
+    if (!fold_parameters(folded, diags)) return false;
+    if (auto bad = non_finite_constant(folded)) {
+        diags.error(m.model_span, "--fold-parameters: with the parameters' default values, " + *bad +
+                                      " is not a finite number");
+        return false;
     }
     return true;
 }
@@ -94,11 +139,17 @@ compile_result compile(std::string const& raw_text, compile_options const& optio
             if (!std::isfinite(static_cast<float>(p.default_value)))
                 r.diags.error(p.where, "the default value of '" + p.name + "' does not fit in a float (--scalar float)");
     if (r.diags.has_errors()) return r;
-    if (options.emit.fold_parameters && !fold_parameters(*m, r.diags)) return r;
+    // --fold-parameters: checked on a copy, derived with symbols, folded by the emitter (emitter::fold).
+    if (options.emit.fold_parameters && !folds_cleanly(*m, r.diags)) return r;
     step("deriving the equations of motion");
     t0 = std::chrono::steady_clock::now();
     auto d = derive(*m, r.diags, static_cast<double>(options.max_derivation),
                     options.regressor ? &*options.regressor : nullptr);
+    if (d && options.emit.base_regressor) {
+        std::string why_not;
+        d->base = base_parameters(*m, *d, why_not);
+        if (!d->base) r.diags.add(severity::note, m->model_span, "no base parameters (--regressor base): " + why_not);
+    }
     r.times.derive = seconds_since(t0);
     if (!d) return r;
     if (!d->coriolis)

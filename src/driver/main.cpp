@@ -39,6 +39,8 @@ char const* const usage_text =
     "  -o OUT.c          writes C99: OUT.c and OUT.h, the header --c-api writes (NAME_function,\n"
     "                    a C parameters struct), defined in C (nothing but <math.h>)\n"
     "  -o -              writes the header-only form to standard output\n"
+    "  --language c      with -o -: one C99 file to standard output (OUT.h's declarations,\n"
+    "                    then OUT.c's definitions); c++ is the default\n"
     "  --scalar float    single-precision code (float arrays, float literals); default double\n"
     "  --template        header-only functions templated on the scalar type T (e.g. for\n"
     "                    automatic differentiation); needs -o NAME.hpp or -o -\n"
@@ -65,11 +67,14 @@ char const* const usage_text =
     "  --max-coordinates N  the most coordinates a model may declare; default 200\n"
     "  --max-outputs N   the most position outputs a robot file may give its model (one per\n"
     "                    site and per moving URDF link); default 1000\n"
+    "  --allow-outside-paths  let a robot file name mesh files outside its own folder\n"
     "  --functions a,b,c  only these API functions, with those they call (e.g.\n"
     "                    forward_dynamics,rk4_step for firmware); default: all\n"
     "  --regressor-parameters a,b,c  the parameters inverse_dynamics_regressor's columns stand\n"
     "                    for (checked: tau must be linear in them); none: no regressor;\n"
     "                    default: the parameters tau is linear in, found by lagc\n"
+    "  --regressor base  also inverse_dynamics_regressor_base and base_parameters: the base\n"
+    "                    parameters, named and grouped (docs/generated-api.md); full: not\n"
     "  --inertial-parameters com|linear  how a robot file's bodies are written: com (default)\n"
     "                    by centre of mass and inertia about it, as in the file; linear by\n"
     "                    mass, first moments m*c and inertia about the body's frame, the\n"
@@ -140,6 +145,8 @@ struct command_line {
     bool lag_output = false;          // -o NAME.lag: a robot file written as a model
     std::optional<lagc::import::inertial_form> inertia; // --inertial-parameters, when given
     std::size_t max_outputs = 1000;   // --max-outputs: a robot file's sites and links
+    bool allow_outside_paths = false; // --allow-outside-paths: a robot file's meshes anywhere
+    bool c_language = false;          // --language c: C99 (-o -: one C file on standard output)
 };
 
 // The options that take a number, with its bounds.
@@ -215,6 +222,22 @@ bool switch_option(std::string const& a, command_line& cl) {
     return true;
 }
 
+// -Wno-NAME hides one kind of warning, -WNAME shows it again.
+std::optional<int> warning_option(std::string const& a, lagc::compile_options& o) {
+    bool const off = a.rfind("-Wno-", 0) == 0;
+    std::string const name = a.substr(off ? 5 : 2);
+    auto const& flags = lagc::warning_flags();
+    if (std::find(flags.begin(), flags.end(), name) == flags.end()) {
+        std::string known;
+        for (auto f : flags) known += (known.empty() ? "" : ", ") + std::string(f);
+        return usage_error("unknown warning '" + name + "' in '" + a + "' (known: " + known + ")");
+    }
+    auto& d = o.warnings.disabled;
+    d.erase(std::remove(d.begin(), d.end(), name), d.end());
+    if (off) d.push_back(name);
+    return std::nullopt;
+}
+
 std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) {
     std::string const a = argv[i];
     char const* v = nullptr;
@@ -229,6 +252,10 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         return 0;
     }
     if (switch_option(a, cl)) {
+    } else if (a == "--language") {
+        if (!value() || (std::string(v) != "c" && std::string(v) != "c++"))
+            return usage_error("--language takes c or c++, not '" + std::string(v ? v : "") + "'");
+        cl.c_language = std::string(v) == "c";
     } else if (a == "--namespace") {
         if (!value()) return usage_error("--namespace needs a name");
         o.namespace_name = v;
@@ -245,9 +272,15 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         std::vector<std::string> names;
         if (auto bad = name_list("--regressor-parameters", v, names)) return bad;
         o.regressor = names;
+    } else if (a == "--regressor") {
+        if (!value() || (std::string(v) != "base" && std::string(v) != "full"))
+            return usage_error("--regressor takes base or full");
+        o.emit.base_regressor = std::string(v) == "base";
     } else if (a == "--functions") {
         if (!value() || !*v) return usage_error("--functions needs API functions' names, a,b,c");
         if (auto bad = function_names(v, o)) return bad;
+    } else if (a == "--allow-outside-paths") {
+        cl.allow_outside_paths = true;
     } else if (a == "--max-outputs") {
         if (!value() || !number_argument(v, 1, 1000000, cl.max_outputs))
             return usage_error("--max-outputs takes a number from 1 to 1000000, not '" + std::string(v ? v : "") + "'");
@@ -269,17 +302,7 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
     } else if (a == "-Werror") {
         o.warnings.as_errors = true;
     } else if (a.rfind("-Wno-", 0) == 0 || a.rfind("-W", 0) == 0) {
-        bool const off = a.rfind("-Wno-", 0) == 0;
-        std::string const name = a.substr(off ? 5 : 2);
-        auto const& flags = lagc::warning_flags();
-        if (std::find(flags.begin(), flags.end(), name) == flags.end()) {
-            std::string known;
-            for (auto f : flags) known += (known.empty() ? "" : ", ") + std::string(f);
-            return usage_error("unknown warning '" + name + "' in '" + a + "' (known: " + known + ")");
-        }
-        auto& d = o.warnings.disabled;
-        d.erase(std::remove(d.begin(), d.end(), name), d.end());
-        if (off) d.push_back(name);
+        if (auto bad = warning_option(a, o)) return bad;
     } else if (a == "-o") {
         if (!value() || !*v) return usage_error("-o needs a file name");
         if (!cl.output.empty()) return usage_error("-o given twice");
@@ -326,6 +349,15 @@ std::optional<int> plan_c_output(command_line& cl, fs::path const& out_path) {
     return std::nullopt;
 }
 
+// --language c -o -: the header, then the source without its #include of it (one C file).
+std::optional<int> plan_c_stdout(command_line& cl) {
+    lagc::emit_options& e = cl.options.emit;
+    if (e.templated) return usage_error("--template writes C++ templates: it cannot be used with --language c");
+    if (e.c_api) return usage_error("--language c writes C already: leave out --c-api");
+    e.header_name = lagc::stdout_c_header;
+    return std::nullopt;
+}
+
 // The form (.cpp + .hpp, one .hpp, .c + .h, standard output) and the files to write, checked.
 std::optional<int> plan_outputs(command_line& cl) {
     lagc::emit_options& e = cl.options.emit;
@@ -344,7 +376,10 @@ std::optional<int> plan_outputs(command_line& cl) {
             return usage_error("the output '" + cl.output + "' is the input itself; choose another output name");
         return std::nullopt;
     }
-    e.c_output = cl.output != "-" && out_path.extension() == ".c";
+    e.c_output = cl.output != "-" ? out_path.extension() == ".c" : cl.c_language;
+    if (cl.c_language && !e.c_output)
+        return usage_error("--language c writes C99: use -o NAME.c (and NAME.h) or -o - (one C file), not '" + cl.output + "'");
+    if (e.c_output && cl.output == "-") return plan_c_stdout(cl);
     if (e.c_output) return plan_c_output(cl, out_path);
     e.header_only = cl.output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
     if (!e.header_only && out_path.extension() != ".cpp" && out_path.extension() != ".cc" && out_path.extension() != ".cxx")
@@ -413,7 +448,10 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
         lagc::import::robot_def robot;
         std::string lag;
         try {
-            robot = lagc::import::read_robot(text, form);
+            lagc::import::read_options files;
+            files.folder = cl.input == "-" ? "." : std::filesystem::path(cl.input).parent_path().string();
+            files.allow_outside_paths = cl.allow_outside_paths;
+            robot = lagc::import::read_robot(text, form, files);
             // Past the limits, before a model of that size is written and checked.
             std::size_t const coordinates = lagc::import::coordinate_count(robot);
             if (coordinates > cl.options.limits.max_coordinates)
@@ -480,6 +518,8 @@ int main(int argc, char** argv) {
     if (cl.explain && r.files)
         for (auto const& choice : r.files->choices) std::cerr << lagc::explain(choice);
     if (!r.files) return 1;
+    if (cl.output == "-" && cl.options.emit.c_output)
+        return lagc::write_stdout(lagc::one_c_file(r.files->header, r.files->source), error) ? 0 : io_error(error);
     if (cl.output == "-") return lagc::write_stdout(r.files->header, error) ? 0 : io_error(error);
     std::vector<std::pair<std::string, std::string>> files = {{cl.targets[0], r.files->header}};
     if (!cl.options.emit.header_only) files.push_back({cl.targets[1], r.files->source});

@@ -281,6 +281,15 @@ bool write_files(std::vector<std::pair<std::string, std::string>> const& targets
     return true;
 }
 
+std::string one_c_file(std::string const& header, std::string const& source) {
+    std::string const include = std::string("#include \"") + stdout_c_header + "\"\n";
+    std::string body = source;
+    if (std::size_t const at = body.find(include); at != std::string::npos) body.erase(at, include.size());
+    std::string const named = std::string("the API ") + stdout_c_header + " declares";
+    if (std::size_t const at = body.find(named); at != std::string::npos) body.replace(at, named.size(), "the API above declares");
+    return header + "\n" + body;
+}
+
 bool write_stdout(std::string const& text, std::string& error) {
     if (!write_whole(1, text)) {
         error = "cannot write to standard output: " + reason();

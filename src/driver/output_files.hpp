@@ -27,6 +27,11 @@ bool write_files(std::vector<std::pair<std::string, std::string>> const& files, 
 // stream or a reader that went away.
 bool write_stdout(std::string const& text, std::string& error);
 
+// --language c -o -: the C header's name the source includes, and the one C file made of
+// the header and the source without that #include line.
+inline constexpr char const* stdout_c_header = "lagc_stdout.h";
+std::string one_c_file(std::string const& header, std::string const& source);
+
 // Makes writes report errors instead of killing lagc: SIGPIPE and SIGXFSZ ignored.
 void report_write_errors_as_errors();
 

@@ -38,6 +38,8 @@ std::string emitter::c_array_sizes(std::string const& function, std::vector<cxx_
         if (a == "A") return state_space ? 4 * nq * nq : nc * nq;
         if (a == "B") return state_space ? 2 * nq * nu : nq * nu;
         if (a == "Y") return nq * d_.regressor.size();
+        if (a == "Yb") return nq * (d_.base ? d_.base->names.size() : 0);
+        if (a == "pib") return d_.base ? d_.base->names.size() : 0;
         if (a == "Ad") return 4 * nq * nq;
         if (a == "Bd") return 2 * nq * nu;
         if (a == "out" || a == "a") return output_size;
@@ -52,8 +54,9 @@ std::string emitter::c_array_sizes(std::string const& function, std::vector<cxx_
     return s.empty() ? "no arrays" : s;
 }
 
-// The C header's indices, output sizes and name arrays (declared there, defined with the
-// wrappers): what the C++ header's coordinate::, input::, output:: and *_names give.
+// The C header's indices, output sizes, stack figures and name arrays (declared there, defined
+// with the wrappers): what the C++ header's coordinate::, input::, parameter::, output::,
+// stack_bytes:: and *_names give.
 void emitter::c_names(std::string& indices, std::string& definitions) const {
     std::string const& ns = m_.name;
     std::vector<std::string> outputs, parameters;
@@ -68,7 +71,10 @@ void emitter::c_names(std::string& indices, std::string& definitions) const {
     };
     enumeration("coordinate_", m_.coordinates, emitting::indices(m_.coordinates.size()), "");
     enumeration("input_", m_.inputs, emitting::indices(m_.inputs.size()), "");
+    enumeration("parameter_", parameters, emitting::indices(parameters.size()), "");
     enumeration("output_", outputs, output_sizes, "_size");
+    for (auto const& f : out_.api()) // one a line: the C++ header's stack_bytes::NAME
+        enumeration("stack_bytes_", {f.name}, {stack_.figure(f.name).total()}, "");
     for (auto const& [what, names] : std::vector<std::pair<std::string, std::vector<std::string>>>{
              {"coordinate", m_.coordinates}, {"input", m_.inputs}, {"parameter", parameters}, {"output", outputs}}) {
         if (names.empty()) continue; // C has no arrays of size 0
@@ -90,6 +96,13 @@ void emitter::c_names(std::string& indices, std::string& definitions) const {
         {"names", enumerators(names, emitting::indices(names.size())).second}, {"indices", list}};
     indices += text("c_api.tpl#regressor_declaration", values) + text("c_api.tpl#names_declaration", values);
     definitions += text("c_api.tpl#regressor_definition", values) + text("c_api.tpl#names_definition", values);
+    if (!d_.base) return;
+    std::vector<std::pair<std::string, std::string>> const base = {
+        {"ns", ns}, {"what", "base_parameter"}, {"count", std::to_string(d_.base->names.size())},
+        {"names", enumerators(d_.base->names, emitting::indices(d_.base->names.size())).second},
+        {"groupings", base_groupings("   ")}};
+    indices += text("c_api.tpl#base_declaration", base) + text("c_api.tpl#names_declaration", base);
+    definitions += text("c_api.tpl#names_definition", base);
 }
 
 // The C interface's header: the parameters struct, the indices and names, every function

@@ -37,7 +37,7 @@ std::string cxx_printer::definition(std::string const& result, std::string const
     // parts are not): they stay in its own frame, off the stack of its caller's other
     // calls, as the header's stack figures count them (stack_bound.hpp). Spelled
     // __noinline__: a user's `#define noinline ...` must not reach it.
-    bool const holds_arrays = bounds_ && bounds_->add(name, body, where != place::part && where != place::cold_helper);
+    bool const holds_arrays = bounds_ && bounds_->add(name, body, where != place::part && where != place::cold_helper, args.size());
     // C: an API function is a static function under its C++ name, which the others call,
     // and NAME_function, which checks the parameters pointer and calls it (c_wrapper).
     std::string linkage = (!api || d.c) && linkage_.empty() ? "static " : linkage_;

@@ -3,6 +3,7 @@
 // which is what makes golden files work.
 #include "emit/emitter.hpp"
 #include "emit/function_set.hpp"
+#include "symbolic/dag.hpp"
 
 #include "builtins.hpp"
 
@@ -47,6 +48,37 @@ emitter::emitter(model const& m, derived const& d, emit_options const& o)
     add(m.t, "t", "t");
     for (std::size_t i = 0; i < d.qdd.size(); ++i) add(d.qdd[i], "qdd[" + std::to_string(i) + "]", "qdd");
     for (std::size_t k = 0; k < d.lambda.size(); ++k) add(d.lambda[k], "lambda[" + std::to_string(k) + "]", "lambda");
+    // --fold-parameters: a parameter of 0 or ±1 is put into the expressions (terms vanish,
+    // factors go); any other is a leaf spelled as its literal, where p.NAME would be, so that
+    // the expressions keep the structure they have with run-time parameters (a number put in
+    // would be multiplied into every sum it scales, and those sums would share no more).
+    if (o.fold_parameters)
+        for (std::size_t i = 0; i < m.p.size(); ++i) {
+            GiNaC::ex const& v = m.parameters[i].exact_value;
+            if (v.is_zero() || v == 1 || v == -1) folded_[m.p[i]] = v;
+            else add(m.p[i], parameter_literal(m.parameters[i].default_value, true), "");
+        }
+}
+
+// A parameter's value as the file's scalar type writes it: "2.5", "2.5f"; "(-0.5)" for a
+// leaf of an expression (`parenthesized`).
+std::string emitter::parameter_literal(double value, bool parenthesized) const {
+    char buf[64];
+    bool const single_fields = parameter_scalar() == "float";
+    auto r = single_fields ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(value))
+                           : std::to_chars(buf, buf + sizeof buf, value);
+    std::string lit(buf, r.ptr);
+    if (lit.find_first_of(".e") == std::string::npos) lit += ".0";
+    if (single_fields) lit += "f";
+    return parenthesized && lit[0] == '-' ? "(" + lit + ")" : lit;
+}
+
+exvector emitter::fold(exvector const& parts, std::vector<std::string> const& kept) const {
+    if (folded_.empty()) return parts;
+    GiNaC::exmap values = folded_;
+    for (std::size_t i = 0; i < m_.p.size(); ++i)
+        if (std::find(kept.begin(), kept.end(), "p." + m_.parameters[i].name) != kept.end()) values.erase(m_.p[i]);
+    return substitute(parts, values);
 }
 
 codegen_options emitter::codegen(bool unit_scales) const {
@@ -104,7 +136,7 @@ built_function emitter::build(std::string const& name, std::vector<std::pair<std
     std::vector<int> ids;
     std::vector<std::string> targets;
     for (auto const& output : outputs) {
-        ids.push_back(timed([&] { return f.graph->add_parts(output.second); }));
+        ids.push_back(timed([&] { return f.graph->add_parts(fold(output.second)); }));
         targets.push_back(output.first);
     }
     finish(f, name, ids, targets, start);
@@ -132,7 +164,7 @@ built_function emitter::build_jacobian(std::string const& name, std::vector<jaco
     for (auto const& b : blocks) {
         std::vector<int> row_ids, variable_ids;
         for (auto const& row : b.rows) {
-            exvector parts = row;
+            exvector parts = fold(row, b.variables);
             if (negated)
                 for (auto& e : parts) e = -e;
             row_ids.push_back(timed([&] { return g.add_parts(parts); }));
@@ -142,7 +174,7 @@ built_function emitter::build_jacobian(std::string const& name, std::vector<jaco
         // added covers the first rows (the nq rows of R; a constraint's rows S have none).
         if (b.added)
             for (std::size_t k = 0; k < block.size() && k < b.added->size(); ++k)
-                if (ex const& e = (*b.added)[k]; !e.is_zero())
+                if (ex const e = fold({(*b.added)[k]}, b.variables).front(); !e.is_zero())
                     block[k] = g.plus(block[k], timed([&] { return g.add(negated ? -e : e); }));
         for (std::size_t r = 0; r < n_rows; ++r)
             for (std::size_t c = 0; c < variable_ids.size(); ++c)
@@ -282,16 +314,9 @@ void emitter::check_functions_asked() const {
 
 std::string emitter::parameter_fields() const {
     std::string fields;
-    bool const single_fields = parameter_scalar() == "float";
-    for (auto const& p : m_.parameters) {
-        char buf[64];
-        auto r = single_fields ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(p.default_value))
-                               : std::to_chars(buf, buf + sizeof buf, p.default_value);
-        std::string lit(buf, r.ptr);
-        if (lit.find_first_of(".e") == std::string::npos) lit += ".0";
-        if (single_fields) lit += "f";
-        fields += text("parameter_field.tpl", {{"type", parameter_scalar()}, {"name", p.name}, {"value", lit}});
-    }
+    for (auto const& p : m_.parameters)
+        fields += text("parameter_field.tpl",
+                       {{"type", parameter_scalar()}, {"name", p.name}, {"value", parameter_literal(p.default_value, false)}});
     return fields;
 }
 
@@ -373,11 +398,16 @@ std::string emitter::stack_table(std::vector<stack_figure> const& figures) const
     static char const* const mcu_note =
         "// --target mcu: the margins are a Cortex-M's (measured on the M4 with newlib), and the math\n"
         "// library's short path, since detail::reduce_angle keeps sin and cos off the long one.\n";
+    static char const* const register_note =
+        "// In float, a frame without loops counts the M4F's register file: its temporaries live at\n"
+        "// once as written, or those and its inputs less the 16 registers s16-s31, whichever is more,\n"
+        "// and 64 B + 4 B an argument + 8 B (8-aligned) of saved registers, not the frame margin.\n";
     return text("stack.tpl#block", {{"scalar", o_.templated ? "T = double" : scalar()},
                                     {"frame", std::to_string(stack_.margins().frame)},
                                     {"spill", std::to_string(stack_.margins().spill)},
                                     {"libm", std::to_string(stack_.margins().libm)},
-                                    {"target_note", o_.reduce_angles ? mcu_note : ""},
+                                    {"target_note", o_.reduce_angles ? std::string(mcu_note) +
+                                                        (stack_.margins().register_file ? register_note : "") : ""},
                                     {"entries", entries}});
 }
 
@@ -423,6 +453,7 @@ emitted_files emitter::run() {
     write("linearization", &emitter::linearization);
     write("inverse_dynamics", &emitter::inverse_dynamics);
     write("inverse_dynamics_regressor", &emitter::regressor);
+    if (wanted("inverse_dynamics_regressor_base") || wanted("base_parameters")) base_regressor();
     write("input_matrix", &emitter::input_matrix);
     integrators();
     constraint_state_functions();
@@ -456,6 +487,7 @@ emitted_files emitter::run() {
     files.forward_dynamics = fd_;
     files.choices = {mass_bias_choice_of(d_), fd_choice_};
     if (!coriolis_choice_.function.empty()) files.choices.push_back(coriolis_choice_);
+    if (d_.base) files.choices.push_back(base_choice());
     for (auto const& st : stats_) files.operations += st.operations_after_cse;
     for (std::size_t f : grouped_) files.operations -= stats_[deferred_[f].stats_index].operations_after_cse;
     files.operations += shared_operations_;

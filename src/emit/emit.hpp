@@ -46,6 +46,9 @@ struct emit_options {
     // --target mcu: each sin and cos argument through detail::reduce_angle, which keeps it
     // within the math library's short reduction (mcu.tpl#reduce_angle).
     bool reduce_angles = false;
+    // --regressor base: inverse_dynamics_regressor_base and base_parameters beside the
+    // regressor (derived::base, derive/base_parameters.cpp; emit/base_regressor.cpp).
+    bool base_regressor = false;
     bool c_api = false;                  // --c-api: a C header and extern "C" wrappers in the .cpp
     // -o NAME.c: C99, the C interface's header (header_name, NAME.h) and a .c that defines it
     bool c_output = false;

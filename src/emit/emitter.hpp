@@ -91,6 +91,11 @@ private:
     cxx_printer out_;
     std::vector<function_stats> stats_;
     double cse_seconds_ = 0;
+    // --fold-parameters: each parameter's exact default, put into every expression a function
+    // is built from (fold), but those it is differentiated by (the regressor's).
+    GiNaC::exmap folded_;
+    exvector fold(exvector const& parts, std::vector<std::string> const& kept = {}) const;
+    std::string parameter_literal(double value, bool parenthesized) const;
     // --functions: the API functions this file holds (empty: all); wanted(name) asks.
     std::set<std::string> wanted_;
     bool wanted(std::string const& name) const { return wanted_.empty() || wanted_.count(name) > 0; }
@@ -229,6 +234,10 @@ private:
     void linearization();
     void inverse_dynamics();
     void regressor();
+    void base_regressor(); // base_regressor.cpp
+    std::string base_groupings(std::string const& prefix) const;
+    std::string base_names() const;
+    method_choice base_choice() const;
     void input_matrix();
     void integrators();
     // [t,] x, u, p: the state as one array (in place for the integrators).

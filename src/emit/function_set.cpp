@@ -15,7 +15,7 @@ std::vector<std::string_view> const& api_function_names() {
         "mass_matrix", "coriolis_matrix", "potential_gradient", "bias_forces", "generalized_forces",
         "kinetic_energy", "potential_energy", "constraint_residuals", "constraint_jacobian",
         "semi_implicit_system", "forward_dynamics", "state_derivative", "linearization", "inverse_dynamics",
-        "inverse_dynamics_regressor", "input_matrix", "rk4_step", "symplectic_euler_step", "radau_step",
+        "inverse_dynamics_regressor", "inverse_dynamics_regressor_base", "base_parameters", "input_matrix", "rk4_step", "symplectic_euler_step", "radau_step",
         "rk4_step_jacobian", "symplectic_euler_step_jacobian", "radau_step_jacobian", "zoh_discretization",
         "constraint_velocity", "project_state"};
     return names;

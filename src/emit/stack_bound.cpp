@@ -103,6 +103,32 @@ std::size_t stack_bounds::size_of(std::string const& dimension, std::map<std::st
     return static_cast<std::size_t>(std::max(0L, p.conditional()));
 }
 
+// The temporaries with the inputs each read line reads (p.m, q[3], L[6]; not those a line
+// writes), each input live from its first read to its last: a register file holds what
+// GCC keeps of both (the unrolled solve's L[i] it loads once).
+void stack_bounds::input_pressure(std::string const& body, std::vector<long> change, frame& f) const {
+    static std::regex const input(R"(\b(?:p\.\w+|\w+\[\d+\])(?! = | \+= | -= ))");
+    std::map<std::string, std::pair<std::size_t, std::size_t>> reads;
+    std::size_t line = 0, at = 0;
+    while (at < body.size()) {
+        std::size_t const end = std::min(body.find('\n', at), body.size());
+        std::string const text = body.substr(at, end - at);
+        for (auto i = std::sregex_iterator(text.begin(), text.end(), input); i != std::sregex_iterator(); ++i) {
+            auto [it, fresh] = reads.try_emplace(i->str(), line, line);
+            if (!fresh) it->second.second = line;
+        }
+        at = end + 1;
+        ++line;
+    }
+    change.resize(std::max(change.size(), line + 2), 0);
+    for (auto const& [name, span] : reads) {
+        change[span.first] += 1;
+        change[span.second + 1] -= 1;
+    }
+    long live = 0;
+    for (long c : change) f.pressure = std::max(f.pressure, static_cast<std::size_t>(live += c));
+}
+
 // The most scalar temporaries live at once: each `const T name = …` from its line to the
 // last line that reads it, in the order written (the compiler may reorder, which the spill
 // margin covers).
@@ -136,6 +162,7 @@ void stack_bounds::live_temporaries(std::string const& body, frame& f) const {
     }
     long live = 0;
     for (long c : change) f.live = std::max(f.live, static_cast<std::size_t>(live += c));
+    input_pressure(body, change, f);
     // The inputs it reads (p.m, q[3]): the compiler loads each once and may keep it for the
     // whole function (ur5_like's coriolis_matrix written whole, double: 42 values).
     static std::regex const input(R"(\b(?:p\.\w+|(?:q|qd|u|x)\[\d+\]))");
@@ -152,9 +179,11 @@ static std::regex const& array_declaration() {
     return declaration;
 }
 
-bool stack_bounds::add(std::string const& name, std::string const& body, bool inlinable) {
+bool stack_bounds::add(std::string const& name, std::string const& body, bool inlinable, std::size_t arguments) {
     frame f;
     f.inlinable = inlinable;
+    f.arguments = arguments;
+    f.loops = body.find("for (") != std::string::npos || body.find("while (") != std::string::npos;
     std::map<std::string, long> const locals = local_constants(body);
     std::regex const& declaration = array_declaration();
     static std::regex const declarator(R"((\w+)((?:\[[^\]]+\])+))");
@@ -199,7 +228,11 @@ void stack_bounds::add_functions(std::string const& text) {
         std::size_t const stop = close == std::string::npos ? text.size() : close;
         std::string const name = line.substr(start, paren - start);
         if (start < paren && !defines(name)) {
-            add(name, text.substr(end, stop - end));
+            std::size_t const close_paren = line.rfind(')');
+            std::string const list = line.substr(paren + 1, close_paren == std::string::npos ? 0 : close_paren - paren - 1);
+            std::size_t const arguments =
+                list.find_first_not_of(' ') == std::string::npos ? 0 : 1 + static_cast<std::size_t>(std::count(list.begin(), list.end(), ','));
+            add(name, text.substr(end, stop - end), true, arguments);
             frames_[name].inlinable = line.find("noinline") == std::string::npos; // as the template wrote it
         }
         at = std::min(stop + 1, text.size());
@@ -233,9 +266,27 @@ stack_figure stack_bounds::inlined(std::string const& name, std::vector<std::str
         }
     visiting.pop_back();
     own.arrays += f.arrays;
-    std::size_t const live = f.live + (margins_.inputs_live ? f.inputs : 0);
-    own.temporaries += bytes_ * std::max(std::min(margins_.spill, f.assignments), live);
+    own.temporaries += bytes_ * scalars(f);
     return own;
+}
+
+// The scalars a frame may hold on its stack: its temporaries (and inputs, where they are
+// counted), at least the spill margin where it computes; with a register file's figures
+// (stack_margins::register_file), a frame without loops by its live values alone.
+std::size_t stack_bounds::scalars(frame const& f) const {
+    if (margins_.register_file && !f.loops)
+        return std::max(f.live, f.pressure > 16 ? f.pressure - 16 : 0);
+    std::size_t const live = f.live + (margins_.inputs_live ? f.inputs : 0);
+    return std::max(std::min(margins_.spill, f.assignments), live);
+}
+
+// Saved registers and the return address: a frame that only calls, call_frame; with a
+// register file's figures, a frame without loops pushes lr, a register an argument and one
+// more, and s16-s31 (64 B), 8-aligned; else the frame margin.
+std::size_t stack_bounds::frame_bytes(frame const& f) const {
+    if (f.assignments == 0) return margins_.call_frame;
+    if (!margins_.register_file || f.loops) return margins_.frame;
+    return std::min(margins_.frame, (64 + 4 * (f.arguments + 2) + 7) / 8 * 8);
 }
 
 // The frame (with its largest inlinable callee's arrays and temporaries), then the callee
@@ -256,7 +307,7 @@ std::pair<stack_figure, bool> stack_bounds::path(std::string const& name, std::v
     visiting.pop_back();
     deepest.arrays += own.arrays;
     deepest.temporaries += own.temporaries;
-    deepest.frames += f.assignments > 0 ? margins_.frame : margins_.call_frame;
+    deepest.frames += frame_bytes(f);
     ++deepest.depth;
     return {deepest, libm};
 }

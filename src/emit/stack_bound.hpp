@@ -40,15 +40,24 @@ struct stack_margins {
     // registers, and spill them, for the whole function: x86-64); not on a Cortex-M, where
     // GCC loads them again from memory rather than spill them.
     bool inputs_live = true;
+    // A Cortex-M4F's register file in the figures (--target mcu, float): a frame without
+    // loops holds its temporaries live at once in the written order, or those and its
+    // inputs (each from its first read to its last) less the 16 callee-saved registers
+    // s16-s31, whichever is more (GCC's order can hold more than the written one: 193 for
+    // 190 in the iiwa-like arm's inverse_dynamics at -Os, whose inputs count 220); its
+    // frame margin is vpush {s16-s31} (64 B) and a push of lr, one register an argument and
+    // one more, 8-aligned. Checked over every bundled model at -Os and -O2
+    // (docs/embedded.md#stack). Frames with loops keep the spill and frame margins.
+    bool register_file = false;
     static stack_margins host(std::size_t scalar_bytes) {
-        return {frame_margin, call_frame_margin, spill_scalars, libm_margin(scalar_bytes), true};
+        return {frame_margin, call_frame_margin, spill_scalars, libm_margin(scalar_bytes), true, false};
     }
     // Double on a single-precision FPU is emulated: the values live in core registers in
     // pairs (inputs counted again) and every operation calls a helper (__aeabi_dmul, 40 B
     // deep), so the short-path libm margin (sin 136 B) grows to 256 B.
     static stack_margins mcu(std::size_t scalar_bytes) {
-        if (scalar_bytes == 4) return {104, 40, spill_scalars, 64, false};
-        return {104, 40, spill_scalars, 256, true};
+        if (scalar_bytes == 4) return {104, 40, spill_scalars, 64, false, true};
+        return {104, 40, spill_scalars, 256, true, false};
     }
 };
 
@@ -80,7 +89,8 @@ public:
     // `inlinable` unless it is never inlined (the parts, the cold twins). True where the
     // function should keep a frame of its own, never inlined: it holds arrays, or more
     // temporaries than spill_scalars (it is then not counted as inlinable).
-    bool add(std::string const& name, std::string const& body, bool inlinable = true);
+    // `arguments`: how many the function takes (the register_file frame margin).
+    bool add(std::string const& name, std::string const& body, bool inlinable = true, std::size_t arguments = 8);
     // The functions in a text of several (helpers from templates: the unrolled solve),
     // each from its head line (at the line's start, ending in '{') to its "}" line.
     void add_functions(std::string const& text);
@@ -96,6 +106,9 @@ private:
         std::size_t live = 0;    // the most scalar temporaries live at once
         std::size_t inputs = 0;  // the inputs it reads (p.m, q[3])
         std::size_t assignments = 0; // statements that assign a value (0: the frame only calls)
+        std::size_t pressure = 0; // temporaries and inputs (p.m, L[6]) live at once, each input from its first read to its last
+        std::size_t arguments = 8;
+        bool loops = false;
         bool calls_libm = false; // calls a function of the math library
         bool inlinable = true;
         std::vector<std::string> callees;
@@ -106,8 +119,11 @@ private:
     std::size_t size_of(std::string const& dimension, std::map<std::string, long> const& locals) const;
     std::map<std::string, long> local_constants(std::string const& body) const;
     void live_temporaries(std::string const& body, frame& f) const;
+    void input_pressure(std::string const& body, std::vector<long> change, frame& f) const;
     std::pair<stack_figure, bool> path(std::string const& name, std::vector<std::string>& visiting) const;
     stack_figure inlined(std::string const& name, std::vector<std::string>& visiting) const;
+    std::size_t scalars(frame const& f) const;
+    std::size_t frame_bytes(frame const& f) const;
 };
 
 } // namespace lagc

@@ -54,7 +54,8 @@ std::string emitter::index_names() const {
         }
         regressor_text = text("task.tpl#regressor_names", {{"count", std::to_string(d_.regressor.size())},
                                                             {"indices", indices_list},
-                                                            {"names", names_list}});
+                                                            {"names", names_list}}) +
+                         base_names();
     }
     std::string names = text("task.tpl#names", {{"coordinates", coordinates},
                                                 {"coordinate_names", coordinate_names},

@@ -4,6 +4,8 @@
 // element, then its class (or the nearest childclass above it), then that class's parents
 // up to the top <default>; bodies depth first, joints in order (MuJoCo's order of degrees
 // of freedom).
+#include "import/equality.hpp"
+#include "import/mjcf_geoms.hpp"
 #include "import/names.hpp"
 #include "import/robot.hpp"
 #include "import/xml_values.hpp"
@@ -28,7 +30,9 @@ std::array<double, 4> quaternion_product(std::array<double, 4> const& a, std::ar
 
 class mjcf_reader {
 public:
-    mjcf_reader(robot_def& r) : v_(r), r_(r) {}
+    mjcf_reader(robot_def& r, read_options const& options)
+        : v_(r), r_(r), geoms_(v_, options, [this](XMLElement const* e, char const* n, std::string const& c) { return attribute(e, n, c); },
+                               [this](XMLElement const* e) { return orientation(e); }) {}
 
     void read(XMLElement const* root) {
         r_.format = "MJCF";
@@ -41,6 +45,7 @@ public:
             else if (tag == "default") defaults(e, "main", "");
             else if (tag == "include") v_.error(e, "<include> is not read by lagc: paste the included file's elements in");
         }
+        for (auto const* e = root->FirstChildElement("asset"); e; e = e->NextSiblingElement("asset")) geoms_.assets(e);
         for (auto const* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
             std::string const tag = e->Name();
             if (tag == "worldbody") {
@@ -50,6 +55,8 @@ public:
                     else if (t == "frame") v_.error(b, "<frame> is not read by lagc: write its pos and quat into the bodies inside it");
                     else if (t == "site") v_.note(b, "a site of the world does not move: no output is made for it");
                 }
+            } else if (tag == "equality" || tag == "tendon") {
+                loops_.push_back(e); // read once every body is (equality.hpp)
             } else if (tag == "actuator" || tag == "tendon" || tag == "equality" || tag == "contact" || tag == "sensor") {
                 v_.note(e, "<" + tag + "> is ignored: lagc models the joints' generalized forces as inputs (" +
                                (tag == "equality" ? "write couplings as constraints in the .lag" : "add what you need to the .lag") + ")");
@@ -59,16 +66,19 @@ public:
             }
         }
         if (limits_line_) r_.note(limits_line_, "joint limits (range) are ignored: lagc models no contacts or limits");
+        read_equalities(loops_, v_);
     }
 
 private:
     xml_values v_;
     robot_def& r_;
+    mjcf_geoms geoms_; // inertia from geometry
     bool degrees_ = true;
     std::string eulerseq_ = "xyz";
     std::map<std::string, XMLElement const*> classes_; // class → its <default>
     std::map<std::string, std::string> parent_class_;
     int limits_line_ = 0;
+    std::vector<XMLElement const*> loops_; // <equality> and <tendon>
     // Bodies, joints and sites: the names the file gives (so that a made name is none of
     // them), and each one's first line (MuJoCo refuses a name repeated within a kind).
     enum kind { body_kind, joint_kind, site_kind };
@@ -100,8 +110,7 @@ private:
             if (ok) eulerseq_ = seq;
             else v_.error(e, "<compiler> eulerseq takes three of x, y, z, X, Y, Z, not \"" + shown(seq) + "\"");
         }
-        if (char const* s = e->Attribute("inertiafromgeom"); s && std::string(s) == "true")
-            v_.error(e, "inertiafromgeom=\"true\": lagc does not compute inertia from geometry; give each body an <inertial>");
+        geoms_.compiler(e);
     }
 
     void defaults(XMLElement const* e, std::string const& name, std::string const& parent) {
@@ -257,22 +266,20 @@ private:
         b.pos = v_.vector(e, "pos", {0, 0, 0});
         b.rot = orientation(e, &b.rot_given);
         if (b.rot == identity3) b.rot_given.reset();
-        bool geometry = false;
+        std::vector<XMLElement const*> geoms;
         std::size_t const index = r_.bodies.size();
         r_.bodies.push_back(b);
         for (auto const* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
             std::string const tag = c->Name();
             if (tag == "joint" || tag == "freejoint") joint(c, index, cls);
             else if (tag == "inertial") inertial(c, index);
-            else if (tag == "geom") geometry = true;
+            else if (tag == "geom") geoms.push_back(c);
             else if (tag == "site") {
                 check_class(c);
                 r_.bodies[index].sites.push_back({name_of(c, site_kind, index + 1), vector(c, "pos", cls, {0, 0, 0}), c->GetLineNum()});
             } else if (tag == "frame") v_.error(c, "<frame> is not read by lagc: write its pos and quat into the bodies inside it");
         }
-        if (!r_.bodies[index].has_inertia && geometry)
-            v_.error(e, "the body " + quoted(r_.bodies[index].name) + " has geoms but no <inertial>: lagc does not compute inertia "
-                        "from geometry; add <inertial pos=\"...\" mass=\"...\" diaginertia=\"...\"/>");
+        geoms_.body(e, geoms, r_, index, cls);
         for (auto const* c = e->FirstChildElement("body"); c; c = c->NextSiblingElement("body")) body(c, static_cast<int>(index), cls);
     }
 
@@ -366,10 +373,10 @@ private:
 
 } // namespace
 
-robot_def read_mjcf(std::string const& text) {
+robot_def read_mjcf(std::string const& text, read_options const& options) {
     robot_def r;
     tinyxml2::XMLDocument doc;
-    if (parse_xml(text, doc, r)) mjcf_reader(r).read(doc.RootElement());
+    if (parse_xml(text, doc, r)) mjcf_reader(r, options).read(doc.RootElement());
     return r;
 }
 

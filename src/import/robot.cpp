@@ -260,11 +260,11 @@ void fuse_fixed_bodies(robot_def& r) {
                   " on fixed joints merged into the bodies they are fixed to (masses and inertias added; as MuJoCo's fusestatic)");
 }
 
-robot_def read_robot(std::string const& text, inertial_form form) {
+robot_def read_robot(std::string const& text, inertial_form form, read_options const& options) {
     int line = 1;
     std::string const root = root_name(text, line);
     if (root == "mujoco" || root == "robot") {
-        robot_def r = root == "mujoco" ? read_mjcf(text) : read_urdf(text);
+        robot_def r = root == "mujoco" ? read_mjcf(text, options) : read_urdf(text);
         if (!r.has_errors()) fuse_fixed_bodies(r);
         if (!r.has_errors()) check_numbers(r, form);
         // MuJoCo loads a robot that cannot move, but a model needs a coordinate.

@@ -69,6 +69,29 @@ struct mimic_def {
     int line = 0;
 };
 
+// An MJCF <equality> (equality.hpp): a connect or weld of two bodies, or a polynomial
+// coupling of two joints' or fixed tendons' lengths, L1 - L1_0 = Σ_k polycoef_k (L2 - L2_0)^k.
+struct equality_def {
+    enum class kind { connect, weld, coupling };
+    kind type = kind::connect;
+    std::string element; // "connect", "weld", "joint", "tendon"
+    std::string name;    // the file's, or made from the element and its line
+    int line = 0;
+    // connect, weld: each side's body with joints it is fixed to ("" the world), the point in
+    // that body's frame (connect: the anchor and where it is at the drawn pose; weld: the
+    // anchor of body2 and its place in body1), and (weld) the side's turn in that body's frame.
+    struct side {
+        std::string body;
+        vec3 point{};
+        mat3 rot = identity3;
+    };
+    side a, b;
+    // coupling: lengths as Σ coef · (joint's coordinate − its ref), the second's polynomial.
+    std::vector<std::pair<std::string, double>> first, second;
+    std::vector<double> polycoef;
+    std::vector<bool> rows; // which rows are written (set by the rank analysis, equality.cpp)
+};
+
 struct message {
     int line = 0;
     std::string text; // shown safely: no control characters, no bytes that are not UTF-8
@@ -82,6 +105,7 @@ struct robot_def {
     std::vector<body_def> bodies; // parents before children
     std::vector<std::string> joint_order; // the coordinates' order (joint names)
     std::vector<mimic_def> mimics;
+    std::vector<equality_def> equalities; // MJCF's <equality> (equality.hpp)
     std::vector<message> messages;
     bool has_errors() const;
     // A message at the file's line, its text made safe to print (names.hpp's shown()).
@@ -102,13 +126,22 @@ bool is_robot_file(std::string const& text);
 // parameters), which inverse_dynamics_regressor takes as its π.
 enum class inertial_form { centre_of_mass, linear };
 
+// Where the files a robot file names (MJCF's meshes) are read from: relative to `folder`
+// (the robot file's folder; "" the current one), and only inside it unless
+// `allow_outside_paths` (--allow-outside-paths).
+struct read_options {
+    std::string folder;
+    bool allow_outside_paths = false;
+};
+
 // The file as a robot; messages (errors, notes) carry the XML line.
-robot_def read_mjcf(std::string const& text);
+robot_def read_mjcf(std::string const& text, read_options const& options = {});
 robot_def read_urdf(std::string const& text);
 // By the root element, fixed bodies fused; then what no model can be made of is an error at
 // its line: no joint at all, a number the .lag in `form` would hold that is not finite (a
 // sum of huge masses, m·c of the linear form).
-robot_def read_robot(std::string const& text, inertial_form form = inertial_form::centre_of_mass);
+robot_def read_robot(std::string const& text, inertial_form form = inertial_form::centre_of_mass,
+                     read_options const& options = {});
 
 // Bodies without joints fixed to a moving body are merged into it (mass, centre of mass and
 // inertia combined, sites and children carried over), as MuJoCo's fusestatic does: the

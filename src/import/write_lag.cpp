@@ -6,6 +6,7 @@
 // zeros fold. A body that no joint moves (the world's, a URDF's root) has no energy terms.
 #include "import/robot.hpp"
 
+#include "import/equality.hpp"
 #include "import/names.hpp"
 
 #include <algorithm>
@@ -160,7 +161,7 @@ public:
         out_ << "model " << model_name_ << "\n";
         double const g = norm(r_.gravity);
         if (g > 0) out_ << "parameter " << g_ << " = " << num(g) << "\n";
-        if (quaternions_ || !r_.mimics.empty()) out_ << "parameter " << gain_ << " = 10.0\n";
+        if (quaternions_ || !r_.mimics.empty() || !r_.equalities.empty()) out_ << "parameter " << gain_ << " = 10.0\n";
         parameters();
         // None only in a description read_robot has not checked (it refuses a robot without
         // joints): then the model's own "no coordinates" error, not a bare `coordinate`.
@@ -174,7 +175,12 @@ public:
             out_ << "constraint " << coordinate_of(m.joint) << " = " << num(m.multiplier) << "*" << coordinate_of(m.leader)
                  << (m.offset != 0 ? " + " + num(m.offset) : std::string()) << "\n";
         }
-        if (quaternions_ || !r_.mimics.empty()) out_ << "baumgarte alpha = " << gain_ << ", beta = " << gain_ << "\n";
+        write_equalities(r_, {[this](std::string const& raw) { return fresh(raw); }, [this](std::string const& body) {
+            std::size_t i = 0;
+            while (r_.bodies[i].name != body) ++i; // a body with joints of this description (equality.hpp)
+            return std::make_pair("R_" + suffix_[i], "o_" + suffix_[i]);
+        }, [this](std::string const& joint) { return coordinate_of(joint); }, num}, out_);
+        if (quaternions_ || !r_.mimics.empty() || !r_.equalities.empty()) out_ << "baumgarte alpha = " << gain_ << ", beta = " << gain_ << "\n";
         return out_.str();
     }
 

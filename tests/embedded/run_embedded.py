@@ -13,7 +13,8 @@
    figure; where qemu-system-arm is installed it runs on mps2-an386 (M4) and mps2-an500
    (M7): forward_dynamics at four states against the host's double result within
    cond(M) x float epsilon (x max(1, |q̈|)), and instructions per call (qemu -icount
-   shift=0). With --variants, ur5_like and floating_leg also in other forms (the default
+   shift=0). ur5_like also in double (`--target mcu`, emulated on the M4's single-precision
+   FPU): forward_dynamics against the host's within cond(M) x 2^-52, and its cost. With --variants, ur5_like and floating_leg also in other forms (the default
    form, --fold-parameters, double), measured the same way (docs/embedded.md's tables).
 Exits 77 (CTest's SKIP_RETURN_CODE) when the cross toolchain is absent.
 
@@ -41,6 +42,7 @@ CPUS = {
 }
 FLAGS = ["-std=c++17", "-Os", "-fno-math-errno", "-fno-exceptions", "-fno-rtti", "-Wall", "-Wextra", "-Wpedantic", "-Wdouble-promotion", "-Werror"]
 RUN_MODELS = ["cart_pendulum", "ur5_like", "iiwa_like", "floating_leg"]
+DOUBLE_MODEL = "ur5_like"  # also built in double (emulated on the M4's single-precision FPU)
 FORBIDDEN = re.compile(r"^(malloc|free|calloc|realloc|_sbrk|_sbrk_r|_malloc_r|__cxa_\w+|__gxx_personality\w*|"
                        r"_Unwind_\w+|__errno|_impure_ptr|abort|_exit)$")
 ENTRY = re.compile(r"inline constexpr unsigned long (\w+) = (\d+);  // arrays (\d+), temporaries (\d+), "
@@ -90,9 +92,10 @@ def stated(header):
         return {m.group(1): int(m.group(2)) for m in ENTRY.finditer(f.read())}
 
 
-def target_run(model, cpu, work, source, scalar="float", checked=True):
+def target_run(model, cpu, work, source, scalar="float", checked=True, defines=()):
     flags, board = CPUS[cpu]
     inc = ["-I", work, "-I", HERE, f"-DMODEL={model}", f'-DMODEL_HEADER="{model}.hpp"', f"-DSCALAR={scalar}"]
+    inc += list(defines)
     obj = os.path.join(work, f"{model}_{cpu}.o")
     main = os.path.join(work, f"main_{model}_{cpu}.o")
     elf = os.path.join(work, f"{model}_{cpu}.elf")
@@ -152,8 +155,9 @@ def parse_qemu(text, nq):
     states, ticks = [], {}
     for line in text.splitlines():
         w = line.split()
-        if w and w[0] in ("ok", "failed"):
-            states.append((w[0], [struct.unpack(">f", bytes.fromhex(x))[0] for x in w[1:1 + nq]]))
+        if w and w[0] in ("ok", "failed"):  # a float's 8 hex digits, a double's 16
+            states.append((w[0], [struct.unpack(">d" if len(x) == 16 else ">f", bytes.fromhex(x))[0]
+                                  for x in w[1:1 + nq]]))
         elif len(w) == 2 and re.fullmatch(r"[0-9a-f]{8}", w[1]):
             ticks[w[0]] = int(w[1], 16)
         elif len(w) == 3 and w[0] == "stack" and re.fullmatch(r"[0-9a-f]{8}", w[2]):
@@ -161,7 +165,7 @@ def parse_qemu(text, nq):
     return states, ticks
 
 
-def compare(model, cpu, states, reference):
+def compare(model, cpu, states, reference, epsilon=2.0 ** -24):
     worst = 0.0
     for (status, f), ref in zip(states, reference):
         if status != ref[0]:
@@ -169,7 +173,7 @@ def compare(model, cpu, states, reference):
             continue
         cond, d = ref[1], ref[2]
         scale = max([1.0] + [abs(x) for x in d])
-        tolerance = cond * 2.0 ** -24 * scale
+        tolerance = cond * epsilon * scale
         error = max(abs(a - b) for a, b in zip(f, d))
         worst = max(worst, error / tolerance)
         if error > tolerance:
@@ -232,6 +236,8 @@ def run_model(model, o, qemu, report):
                      f"{figures[function]}")
             report.setdefault((model, function), {})[cpu + " stack"] = (figures[function], measured)
             report[(model, function)][cpu + " flash"] = flash
+        if cpu == "m4":
+            stack_ratios(model, figures, api)
         if not qemu:
             continue
         out = qemu_ticks(qemu, cpu, elf)
@@ -245,7 +251,76 @@ def run_model(model, o, qemu, report):
         for k, v in ticks.items():
             if k not in ("calls", "calibration_1000") and not k.startswith("stack "):
                 report.setdefault((model, k), {})[cpu + " instructions"] = round(v * 40 / calls)
+        if cpu == "m4" and model == DOUBLE_MODEL:
+            double_on_target(model, o, qemu, ticks)
         print(f"{model} {cpu}: forward_dynamics within {worst:.3f} of its tolerance at {len(states)} states")
+
+
+# Issue 52's table (docs/embedded.md#stack): ur5_like's and floating_leg's functions, float,
+# --target mcu, M4 -Os. Stated over measured (libm included) must be within 1.25, but where
+# lagc's count of live temporaries is still above GCC's (GCC reorders and keeps more in
+# registers than the written order suggests): those are held at the ratio they reached, so
+# that they can only get tighter. mass_matrix: at most 400 B stated.
+TABLE_FUNCTIONS = ("mass_matrix", "coriolis_matrix", "bias_forces", "forward_dynamics", "inverse_dynamics",
+                   "linearization", "rk4_step", "radau_step", "rk4_step_jacobian")
+RATIO_BOUND = 1.25
+RATIO_NOT_YET = {("ur5_like", "mass_matrix"): 1.56, ("ur5_like", "forward_dynamics"): 1.41,
+                 ("ur5_like", "rk4_step"): 1.41, ("ur5_like", "coriolis_matrix"): 1.26,
+                 ("floating_leg", "mass_matrix"): 1.58, ("floating_leg", "bias_forces"): 1.52,
+                 ("floating_leg", "forward_dynamics"): 1.32, ("floating_leg", "rk4_step"): 1.31,
+                 ("floating_leg", "inverse_dynamics"): 1.29}
+
+
+def stack_ratios(model, figures, api):
+    if model not in ("ur5_like", "floating_leg"):
+        return
+    within = 0
+    for function in TABLE_FUNCTIONS:
+        stated, measured = figures[function], api[function][0]
+        bound = RATIO_NOT_YET.get((model, function), RATIO_BOUND)
+        if stated > bound * measured:
+            fail(f"{model} m4: {function} stated {stated} B, {stated / measured:.2f}x its {measured} B (at most {bound})")
+        within += stated <= RATIO_BOUND * measured
+    if figures["mass_matrix"] > 400:
+        fail(f"{model}: mass_matrix stated {figures['mass_matrix']} B, more than 400 in the target profile")
+    print(f"{model} m4: {within} of {len(TABLE_FUNCTIONS)} functions stated within {RATIO_BOUND}x their measured stack")
+
+
+def double_on_target(model, o, qemu, float_ticks):
+    """`--target mcu` in double on the M4 (-Os): forward_dynamics at the four states against the
+    host's double result, within cond(M) x 2^-52 (x max(1, |q̈|)), the bits that agree counted;
+    and what emulated double costs against float (instructions per call, .text)."""
+    work = os.path.join(o.work, "double")
+    host = os.path.join(o.work, "host")
+    os.makedirs(work, exist_ok=True)
+    run([o.lagc, os.path.join(o.source, "models", model + ".lag"), "-o", os.path.join(work, model + ".cpp"),
+         "--target", "mcu", "-w"])
+    obj = os.path.join(work, f"{model}_m4.o")
+    run(["arm-none-eabi-g++"] + CPUS["m4"][0] + FLAGS + ["-c", os.path.join(work, model + ".cpp"), "-o", obj])
+    text = check_binary(obj, f"{model} m4 double").get(".text", 0)
+    # Its own errno: newlib's double sqrt sets it whatever the flags (docs/embedded.md#errno).
+    elf = target_run(model, "m4", work, o.source, "double", checked=False, defines=["-DLAGC_OWN_ERRNO"])
+    # newlib's double wrappers keep one byte of .data, __fdlib_version (_LIB_VERSION): nothing else.
+    for line in run(["arm-none-eabi-nm", elf]).splitlines():
+        if line.split()[-2] in ("D", "d") and line.split()[-1] != "__fdlib_version":
+            fail(f"{model} m4 double program: {line.split()[-1]} in .data")
+        if re.match(r"^(malloc|_sbrk|_impure_ptr|__cxa_\w+|_Unwind_\w+)$", line.split()[-1]):
+            fail(f"{model} m4 double program: refers to {line.split()[-1]}")
+    reference = []
+    for line in run([os.path.join(host, model + "_reference")]).splitlines():
+        w = line.split()
+        reference.append((w[0], float(w[1]), [float(x) for x in w[2:]]))
+    nq = len(reference[0][2])
+    states, ticks = parse_qemu(qemu_ticks(qemu, "m4", elf), nq)
+    worst = compare(model, "m4 double", states, reference, 2.0 ** -52)
+    values = sum(len(f) for _, f in states)
+    exact = sum(a == b for (_, f), ref in zip(states, reference) for a, b in zip(f, ref[2]))
+    calls = max(ticks.get("calls", 1), 1)
+    cost = "  ".join(f"{k} {round(ticks[k] * 40 / calls)} ({ticks[k] / max(float_ticks.get(k, 0), 1):.0f}x float)"
+                     for k in ("forward_dynamics", "mass_matrix", "linearization", "rk4_step") if k in ticks)
+    print(f"{model} m4 double: forward_dynamics within {worst:.3f} of its tolerance (cond(M) x 2^-52) at "
+          f"{len(states)} states, {exact} of {values} values bit-identical to the host's; .text {text} B; "
+          f"instructions per call {cost}")
 
 
 def fast_math(models, o, qemu):

@@ -39,11 +39,22 @@ void write_hex(uint32_t v) {
     write(s);
 }
 
+// A value's bits: a float's 8 hex digits, a double's 16 (a double build: -DSCALAR=double).
 void write_float(scalar value) {
-    float const x = static_cast<float>(value);
-    uint32_t bits;
-    __builtin_memcpy(&bits, &x, 4);
-    write_hex(bits);
+    if constexpr (sizeof(scalar) == 8) {
+        uint32_t words[2]; // little-endian: the low word first
+        __builtin_memcpy(words, &value, 8);
+        char s[18];
+        for (int w = 0; w < 2; ++w)
+            for (int i = 0; i < 8; ++i) s[8 * w + i] = "0123456789abcdef"[(words[1 - w] >> (28 - 4 * i)) & 15];
+        s[16] = ' ', s[17] = 0;
+        write(s);
+    } else {
+        float const x = static_cast<float>(value);
+        uint32_t bits;
+        __builtin_memcpy(&bits, &x, 4);
+        write_hex(bits);
+    }
 }
 
 volatile uint32_t* const syst = reinterpret_cast<volatile uint32_t*>(0xE000E010); // CSR, RVR, CVR
@@ -78,6 +89,16 @@ template <class F>
 } // namespace
 
 int semihost_write(char const* text) { return semihost(0x04, text); }
+
+#ifdef LAGC_OWN_ERRNO
+// newlib's double sqrt (w_sqrt.c, what soft-float double calls) sets errno whatever
+// -fno-math-errno says; errno defined here stays in .bss, without newlib's reentrancy
+// structure (1 KB of .data) that its own __errno brings (docs/embedded.md#errno).
+extern "C" int* __errno() {
+    static int e;
+    return &e;
+}
+#endif
 #ifdef TARGET_NAN
 int nan_main(); // target_nan.cpp: the fast-math program
 int main() { return nan_main(); }
