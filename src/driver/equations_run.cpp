@@ -8,7 +8,8 @@
 
 namespace lagc {
 
-equations_result compile_equations(std::string const& raw_text, compile_options const& options, equations_format format) {
+equations_result compile_equations(std::string const& raw_text, compile_options const& options, equations_format format,
+                                   std::string const& preface) {
     equations_result r;
     std::string const text = normalized_source(raw_text);
     source_file file(options.emit.source_name, text);
@@ -28,7 +29,7 @@ equations_result compile_equations(std::string const& raw_text, compile_options 
     if (!d) return r;
     if (options.progress) options.progress("writing the equations");
     try {
-        r.text = write_equations(*m, *d, format, options.emit.source_name);
+        r.text = write_equations(*m, *d, format, options.emit.source_name, preface);
     } catch (std::bad_alloc const&) {
         r.diags.error(m->model_span, "out of memory while writing the equations");
     } catch (std::exception const& e) {

@@ -17,7 +17,9 @@ struct equations_result {
 
 // `text` as compile() takes it; the options used are the front end's and derivation's
 // (limits, warnings, --max-derivation, --fold-parameters, emit.source_name).
-equations_result compile_equations(std::string const& text, compile_options const& options, equations_format format);
+// `preface`: a section put before the equations (write_equations).
+equations_result compile_equations(std::string const& text, compile_options const& options, equations_format format,
+                                   std::string const& preface = "");
 
 } // namespace lagc
 

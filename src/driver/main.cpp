@@ -5,6 +5,7 @@
 #include "common/cxx_names.hpp"
 #include "driver/output_files.hpp"
 #include "driver/equations_run.hpp"
+#include "driver/equations_robot.hpp"
 #include "driver/progress.hpp"
 #include "emit/function_set.hpp"
 
@@ -142,6 +143,7 @@ struct command_line {
     lagc::compile_options options;
     fs::path header_path;
     std::vector<std::string> targets; // the files to write (none for -o -)
+    std::string equations_preface;    // --equations on a robot file: its tree (equations_robot.hpp)
     bool lag_output = false;          // -o NAME.lag: a robot file written as a model
     std::optional<lagc::import::inertial_form> inertia; // --inertial-parameters, when given
     std::size_t max_outputs = 1000;   // --max-outputs: a robot file's sites and links
@@ -472,6 +474,7 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
         lagc::import::report(robot, text, diags);
         std::cerr << diags.format(lagc::source_file(cl.options.emit.source_name, text));
         if (robot.has_errors()) return 1;
+        if (cl.equations) cl.equations_preface = lagc::robot_section(robot, *lagc::equations_format_for(cl.output));
         text = std::move(lag);
         shown_as += " (as .lag)";
         if (cl.lag_output) return lagc::write_files({{cl.targets[0], text}}, error) ? 0 : io_error(error);
@@ -500,7 +503,8 @@ int main(int argc, char** argv) {
     if (auto done = robot_file(cl, text, shown_as)) return *done;
 
     if (cl.equations) {
-        lagc::equations_result e = lagc::compile_equations(text, cl.options, *lagc::equations_format_for(cl.output));
+        lagc::equations_result e = lagc::compile_equations(text, cl.options, *lagc::equations_format_for(cl.output),
+                                                                   cl.equations_preface);
         std::cerr << e.diags.format(lagc::source_file(shown_as, lagc::normalized_source(text)));
         if (!e.text) return 1;
         if (cl.output == "-") return lagc::write_stdout(*e.text, error) ? 0 : io_error(error);

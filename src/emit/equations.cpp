@@ -6,6 +6,7 @@
 #include "emit/equations_latex.hpp"
 #include "symbolic/simplify.hpp"
 
+#include <charconv>
 #include <sstream>
 
 namespace lagc {
@@ -68,18 +69,11 @@ readable_parts make_readable(model const& m, derived const& d) {
     return r;
 }
 
-// The shortest decimal that reads back as v.
+// The shortest decimal that reads back as v (10, not 1e+01).
 std::string decimal(double v) {
-    for (int p = 1; p < 17; ++p) {
-        std::ostringstream t;
-        t.precision(p);
-        t << v;
-        if (std::stod(t.str()) == v) return t.str();
-    }
-    std::ostringstream t;
-    t.precision(17);
-    t << v;
-    return t.str();
+    char buffer[40];
+    auto r = std::to_chars(buffer, buffer + sizeof buffer, v);
+    return std::string(buffer, r.ptr);
 }
 
 std::string index_of(std::size_t i, std::size_t j, std::size_t n) {
@@ -252,12 +246,13 @@ std::string tex_escape(std::string const& s) {
 }
 
 std::string render(std::vector<block> const& blocks, equations_format format, std::string const& name,
-                   std::string const& source) {
+                   std::string const& source, std::string const& preface) {
     bool const md = format == equations_format::markdown;
     std::string out = md ? "# Equations of motion of `" + name + "` (`" + source + "`)\n\n"
-                         : "\\documentclass{article}\n\\usepackage{amsmath}\n\\usepackage[margin=2cm]{geometry}\n"
+                         : "\\documentclass{article}\n\\usepackage{amsmath}\n\\usepackage{longtable}\n\\usepackage[margin=2cm]{geometry}\n"
                            "\\allowdisplaybreaks\n\\begin{document}\n\\section*{Equations of motion of \\texttt{" +
                                tex_escape(name) + "} (\\texttt{" + tex_escape(source) + "})}\n\n";
+    out += preface;
     for (auto const& b : blocks) {
         if (b.type == block::kind::heading) out += md ? "## " + b.text + "\n\n" : "\\subsection*{" + b.text + "}\n\n";
         else if (b.type == block::kind::text) out += b.text + "\n\n";
@@ -268,7 +263,8 @@ std::string render(std::vector<block> const& blocks, equations_format format, st
 
 } // namespace
 
-std::string write_equations(model const& m, derived const& d, equations_format format, std::string const& source) {
+std::string write_equations(model const& m, derived const& d, equations_format format, std::string const& source,
+                            std::string const& preface) {
     writer w(m, d);
     w.coordinates();
     w.energies();
@@ -282,7 +278,7 @@ std::string write_equations(model const& m, derived const& d, equations_format f
         w.text("Parts that several of the expressions above use, named once:");
         for (auto const& [name, value] : definitions) w.math(name + " = " + value);
     }
-    return render(w.blocks, format, m.name, source);
+    return render(w.blocks, format, m.name, source, preface);
 }
 
 } // namespace lagc

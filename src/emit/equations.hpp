@@ -13,7 +13,9 @@ namespace lagc {
 enum class equations_format { markdown, latex };
 
 // The document; deterministic (the same bytes from run to run). `source` names the file the
-// model came from (shown in the title).
-std::string write_equations(model const& m, derived const& d, equations_format format, std::string const& source);
+// model came from (shown in the title); `preface`, in the same format, comes before the
+// equations (a robot file's tree, driver/equations_robot.hpp).
+std::string write_equations(model const& m, derived const& d, equations_format format, std::string const& source,
+                            std::string const& preface = "");
 
 } // namespace lagc

@@ -110,6 +110,16 @@ bool combine_once(std::vector<group>& groups) {
     return false;
 }
 
+// c factored where it has factors ((m1 + m2) l^2), each factor expanded: GiNaC's factor()
+// leaves an irreducible sum partly collected in an order that changes from process to process.
+ex factored(ex const& c) {
+    ex const f = factor(c);
+    if (!is_exactly_a<mul>(f)) return c.expand();
+    ex out = 1;
+    for (ex const& x : f) out *= is_exactly_a<power>(x) ? pow(x.op(0).expand(), x.op(1)) : x.expand();
+    return out;
+}
+
 } // namespace
 
 std::string tex_name(std::string const& name) {
@@ -155,7 +165,7 @@ ex readable(ex const& e, std::vector<symbol> const& p) {
     for (auto& g : groups) {
         ex c = g.coefficient;
         if (is_exactly_a<add>(c)) try {
-                c = factor(c);
+                c = factored(c);
             } catch (std::exception const&) {}
         out += c * g.state;
     }
@@ -191,30 +201,71 @@ void latex_printer::name_symbols(std::vector<symbol> const& s, std::vector<std::
     }
 }
 
-std::uint64_t latex_printer::hash(ex const& e) {
+std::uint64_t latex_printer::hash(ex const& e) { return value_hash(e).first; }
+
+// (h, sign): e = sign · (the part h names), h the same for e and −e however GiNaC orients a
+// sum: a sum's hash is the smaller of its own and its negation's, signs of sums inside
+// products and of sin's arguments moved out.
+std::pair<std::uint64_t, int> latex_printer::value_hash(ex const& e) {
     if (is_exactly_a<symbol>(e)) {
         auto it = names_.find(ex_to<symbol>(e).get_name());
-        return fnv("s" + (it == names_.end() ? ex_to<symbol>(e).get_name() : it->second.first));
+        return {fnv("s" + (it == names_.end() ? ex_to<symbol>(e).get_name() : it->second.first)), 1};
     }
-    if (is_exactly_a<numeric>(e)) return fnv("n" + number(ex_to<numeric>(e)));
+    if (is_exactly_a<numeric>(e)) {
+        numeric const& n = ex_to<numeric>(e);
+        return {fnv("n" + number(abs(n))), n.is_negative() ? -1 : 1};
+    }
     basic const* const key = &ex_to<basic>(e);
     if (auto it = hashes_.find(key); it != hashes_.end()) return it->second;
     kept_.push_back(e);
-    std::uint64_t h = 0;
-    if (is_exactly_a<add>(e) || is_exactly_a<mul>(e)) {
+    std::pair<std::uint64_t, int> out{0, 1};
+    if (is_exactly_a<add>(e)) {
         auto const& s = ex_to<expairseq>(e);
+        std::vector<std::uint64_t> plus, minus;
+        auto term = [&](std::uint64_t h, numeric const& c) {
+            plus.push_back(mix(h, fnv(number(c))));
+            minus.push_back(mix(h, fnv(number(-c))));
+        };
+        for (auto const& p : sum_terms::pairs(s)) {
+            auto const [h, sign] = value_hash(p.rest);
+            term(h, ex_to<numeric>(p.coeff) * sign);
+        }
+        term(fnv("1"), ex_to<numeric>(sum_terms::constant(s)));
+        std::sort(plus.begin(), plus.end());
+        std::sort(minus.begin(), minus.end());
+        std::uint64_t a = fnv("+"), b = fnv("+");
+        for (auto v : plus) a = mix(a, v);
+        for (auto v : minus) b = mix(b, v);
+        out = a <= b ? std::make_pair(a, 1) : std::make_pair(b, -1);
+    } else if (is_exactly_a<mul>(e)) {
+        auto const& s = ex_to<expairseq>(e);
+        numeric c = ex_to<numeric>(sum_terms::constant(s));
         std::vector<std::uint64_t> parts;
-        for (auto const& p : sum_terms::pairs(s)) parts.push_back(mix(hash(p.rest), fnv(number(ex_to<numeric>(p.coeff)))));
+        for (auto const& p : sum_terms::pairs(s)) {
+            auto const [h, sign] = value_hash(p.rest);
+            numeric const& n = ex_to<numeric>(p.coeff);
+            if (sign < 0 && n.is_integer() && n.is_odd()) c = -c;
+            parts.push_back(mix(mix(h, fnv(number(n))), sign < 0 && !n.is_integer() ? 1 : 0));
+        }
         std::sort(parts.begin(), parts.end());
-        h = fnv(is_exactly_a<add>(e) ? "+" : "*");
+        std::uint64_t h = mix(fnv("*"), fnv(number(abs(c))));
         for (auto v : parts) h = mix(h, v);
-        h = mix(h, hash(sum_terms::constant(s)));
+        out = {h, c.is_negative() ? -1 : 1};
+    } else if (is_exactly_a<power>(e) && is_exactly_a<numeric>(e.op(1)) && ex_to<numeric>(e.op(1)).is_integer()) {
+        auto const [h, sign] = value_hash(e.op(0));
+        out = {mix(mix(fnv("^"), h), fnv(number(ex_to<numeric>(e.op(1))))), ex_to<numeric>(e.op(1)).is_odd() ? sign : 1};
     } else {
-        h = fnv(is_a<GiNaC::function>(e) ? "f" + ex_to<GiNaC::function>(e).get_name() : "^");
-        for (std::size_t i = 0; i < e.nops(); ++i) h = mix(h, hash(e.op(i)));
+        bool const odd = is_call(e, "sin") || is_call(e, "tan"), even = is_call(e, "cos");
+        std::uint64_t h = fnv(is_a<GiNaC::function>(e) ? "f" + ex_to<GiNaC::function>(e).get_name() : "^");
+        for (std::size_t i = 0; i < e.nops(); ++i) {
+            auto const [a, sign] = value_hash(e.op(i));
+            h = mix(mix(h, a), (odd || even) ? 0 : static_cast<std::uint64_t>(sign + 1));
+            if (odd && sign < 0) out.second = -1;
+        }
+        out.first = h;
     }
-    hashes_.emplace(key, h);
-    return h;
+    hashes_.emplace(key, out);
+    return out;
 }
 
 int latex_printer::kind_of(ex const& e) {
@@ -236,7 +287,7 @@ int latex_printer::kind_of(ex const& e) {
 }
 
 void latex_printer::share_parts(exvector const& roots, std::size_t min_size) {
-    std::unordered_map<basic const*, std::pair<std::size_t, double>> seen; // uses, size
+    std::unordered_map<std::uint64_t, std::pair<std::size_t, double>> seen; // by hash(): uses, size
     auto children = [](ex const& e) {
         exvector c;
         if (is_exactly_a<add>(e) || is_exactly_a<mul>(e))
@@ -252,11 +303,11 @@ void latex_printer::share_parts(exvector const& roots, std::size_t min_size) {
         auto [e, done] = stack.back();
         stack.pop_back();
         if (is_exactly_a<symbol>(e) || is_exactly_a<numeric>(e) || is_exactly_a<constant>(e)) continue;
-        basic const* const key = &ex_to<basic>(e);
+        std::uint64_t const key = hash(e);
         if (done) {
             double size = 1;
             for (ex const& c : children(e))
-                if (auto it = seen.find(&ex_to<basic>(c)); it != seen.end()) size += it->second.second;
+                if (auto it = seen.find(hash(c)); it != seen.end()) size += it->second.second;
             seen[key].second = size;
             continue;
         }
@@ -285,10 +336,15 @@ std::string latex_printer::number(numeric const& n) {
 std::string latex_printer::print(ex const& e) { return reference(e).text; }
 
 latex_printer::piece latex_printer::reference(ex const& e) {
-    if (!is_exactly_a<symbol>(e) && !is_exactly_a<numeric>(e) && shared_.count(&ex_to<basic>(e))) {
-        std::uint64_t const h = hash(e);
-        definitions_.emplace(h, e);
-        return {placeholder(h), 3};
+    if (!is_exactly_a<symbol>(e) && !is_exactly_a<numeric>(e) && !is_exactly_a<constant>(e) && shared_.count(hash(e))) {
+        auto const [h, sign] = value_hash(e);
+        if (!definitions_.count(h)) { // the orientation whose text starts with a +
+            ex const d = leads_negative(e) ? ex(-e) : e;
+            kept_.push_back(d);
+            definitions_.emplace(h, d);
+            definition_signs_.emplace(h, value_hash(d).second);
+        }
+        return sign != definition_signs_.at(h) ? piece{"-" + placeholder(h), 0} : piece{placeholder(h), 3};
     }
     return body(e);
 }
@@ -316,8 +372,10 @@ latex_printer::piece latex_printer::body(ex const& e) {
         if (is_exactly_a<mul>(e)) {
             c = ex_to<numeric>(sum_terms::constant(ex_to<mul>(e)));
             for (auto const& p : sum_terms::pairs(ex_to<mul>(e))) f.push_back({p.rest, ex_to<numeric>(p.coeff)});
+            canonical_signs(c, f);
         } else if (is_exactly_a<numeric>(e.op(1))) {
             f.push_back({e.op(0), ex_to<numeric>(e.op(1))});
+            canonical_signs(c, f);
         }
         if (f.empty()) {
             piece b = reference(e.op(0)), x = reference(e.op(1));
@@ -351,9 +409,12 @@ latex_printer::piece latex_printer::sum(ex const& e) {
         if (is_exactly_a<mul>(p.rest)) {
             c *= ex_to<numeric>(sum_terms::constant(ex_to<mul>(p.rest)));
             for (auto const& q : sum_terms::pairs(ex_to<mul>(p.rest))) f.push_back({q.rest, ex_to<numeric>(q.coeff)});
+        } else if (is_exactly_a<power>(p.rest) && is_exactly_a<numeric>(p.rest.op(1))) {
+            f.push_back({p.rest.op(0), ex_to<numeric>(p.rest.op(1))});
         } else {
             f.push_back({p.rest, 1});
         }
+        canonical_signs(c, f);
         std::size_t index = 1000000;
         if (is_exactly_a<symbol>(p.rest))
             if (auto it = names_.find(ex_to<symbol>(p.rest).get_name()); it != names_.end()) index = it->second.second.index;
@@ -368,6 +429,32 @@ latex_printer::piece latex_printer::sum(ex const& e) {
     for (auto const& t : terms)
         out += (out.empty() ? (t.negative ? "-" : "") : (t.negative ? " - " : " + ")) + t.text;
     return {out, 0};
+}
+
+bool latex_printer::leads_negative(ex const& e) {
+    if (is_exactly_a<mul>(e)) return ex_to<numeric>(sum_terms::constant(ex_to<mul>(e))).is_negative();
+    if (is_exactly_a<numeric>(e)) return ex_to<numeric>(e).is_negative();
+    if (!is_exactly_a<add>(e)) return false;
+    std::string const t = sum(e).text;
+    return !t.empty() && t[0] == '-';
+}
+
+void latex_printer::canonical_signs(numeric& coefficient, std::vector<factor>& factors) {
+    for (auto& f : factors) {
+        bool const odd = f.exponent.is_integer() && f.exponent.is_odd();
+        if (!f.exponent.is_integer()) continue;
+        bool const defined = is_exactly_a<add>(f.base) && definition_signs_.count(hash(f.base));
+        if (is_exactly_a<add>(f.base) &&
+            (defined ? value_hash(f.base).second != definition_signs_.at(hash(f.base)) : leads_negative(f.base))) {
+            f.base = -f.base;
+            if (odd) coefficient = -coefficient;
+        } else if ((is_call(f.base, "sin") || is_call(f.base, "cos")) && leads_negative(f.base.op(0))) {
+            bool const sine = is_call(f.base, "sin");
+            f.base = sine ? sin(-f.base.op(0)) : cos(-f.base.op(0));
+            if (sine && odd) coefficient = -coefficient;
+        }
+        kept_.push_back(f.base);
+    }
 }
 
 // |c| times the factors: numbers, then by kind (parameters, t, coordinates, inputs,
@@ -411,7 +498,7 @@ std::string latex_printer::product(numeric coefficient, std::vector<factor> fact
 
 std::string latex_printer::factor_text(factor const& f) {
     numeric const& n = f.exponent;
-    bool const named = !is_exactly_a<symbol>(f.base) && shared_.count(&ex_to<basic>(f.base));
+    bool const named = !is_exactly_a<symbol>(f.base) && !is_exactly_a<numeric>(f.base) && shared_.count(hash(f.base));
     if (n.is_integer() && n > 1 && !named &&
         (is_call(f.base, "sin") || is_call(f.base, "cos") || is_call(f.base, "tan")))
         return function(f.base, "^{" + integer_text(n) + "}").text;

@@ -35,7 +35,8 @@ public:
     // The names of m's symbols, and of d's q̈ and λ where d is given.
     latex_printer(model const& m, derived const* d);
 
-    // Marks the parts of these expressions that are used more than once (by address) and hold
+    // Marks the parts of these expressions that are used more than once (by content, as the
+    // text would show them; never by address, which changes from process to process) and hold
     // at least `min_size` nodes: printed as a name s_k, defined once (resolve()).
     void share_parts(GiNaC::exvector const& roots, std::size_t min_size = 12);
 
@@ -65,10 +66,11 @@ private:
     };
     std::map<std::string, std::pair<std::string, order>> names_; // GiNaC symbol name → (LaTeX, order)
     std::unordered_map<GiNaC::basic const*, piece> printed_;
-    std::unordered_map<GiNaC::basic const*, std::uint64_t> hashes_;
+    std::unordered_map<GiNaC::basic const*, std::pair<std::uint64_t, int>> hashes_;
     std::unordered_map<GiNaC::basic const*, int> kinds_;
-    std::unordered_set<GiNaC::basic const*> shared_;
+    std::unordered_set<std::uint64_t> shared_; // by hash(): the same part however GiNaC stores it
     std::map<std::uint64_t, GiNaC::ex> definitions_; // placeholder hash → the part
+    std::map<std::uint64_t, int> definition_signs_;  // and its value_hash sign
     std::vector<GiNaC::ex> kept_;                    // holds every part whose address is a key
 
     void name_symbols(std::vector<GiNaC::symbol> const& s, std::vector<std::string> const& names, int kind,
@@ -76,11 +78,17 @@ private:
     piece reference(GiNaC::ex const& e);
     piece body(GiNaC::ex const& e);
     piece sum(GiNaC::ex const& e);
+    // Signs fixed by the text, not by GiNaC's order (which changes from process to process):
+    // a sum among the factors, or in a sin or cos, has its first printed term positive, the
+    // sign moved to the coefficient where the power is odd ((I_3 - I_1) → -(I_1 - I_3)).
+    bool leads_negative(GiNaC::ex const& e);
+    void canonical_signs(GiNaC::numeric& coefficient, std::vector<factor>& factors);
     std::string product(GiNaC::numeric coefficient, std::vector<factor> factors);
     std::string factor_text(factor const& f);
     piece function(GiNaC::ex const& e, std::string const& power = "");
     std::string number(GiNaC::numeric const& n);
     std::uint64_t hash(GiNaC::ex const& e);
+    std::pair<std::uint64_t, int> value_hash(GiNaC::ex const& e);
     int kind_of(GiNaC::ex const& e); // the largest order::kind of the symbols in e
     void resolve_one(std::uint64_t h, std::map<std::uint64_t, std::string>& names,
                      std::vector<std::pair<std::string, std::string>>& definitions);
