@@ -82,7 +82,7 @@ struct group {
     ex coefficient, state;
 };
 
-// One step of cos a cos b + sin a sin b → cos(a − b) or sin a cos b − cos a sin b → sin(a − b)
+// One step of cos a cos b ± sin a sin b → cos(a ∓ b) or sin a cos b ± cos a sin b → sin(a ± b)
 // among the groups; false when none applies.
 bool combine_once(std::vector<group>& groups) {
     for (std::size_t i = 0; i < groups.size(); ++i) {
@@ -98,10 +98,13 @@ bool combine_once(std::vector<group>& groups) {
                 ex const other = cc ? rest * sin(a) * sin(b) : rest * cos(a) * sin(b);
                 for (std::size_t j = 0; j < groups.size(); ++j) {
                     if (j == i || !groups[j].state.is_equal(other)) continue;
-                    ex const sum = (cc ? groups[i].coefficient - groups[j].coefficient
-                                       : groups[i].coefficient + groups[j].coefficient).expand();
-                    if (!sum.is_zero()) continue;
-                    groups[i].state = rest * (cc ? cos(a - b) : sin(a - b));
+                    // cos a cos b ∓ sin a sin b = cos(a ± b), sin a cos b ± cos a sin b = sin(a ± b)
+                    ex const minus = (groups[i].coefficient - groups[j].coefficient).expand();
+                    ex const plus = (groups[i].coefficient + groups[j].coefficient).expand();
+                    bool const difference = cc ? minus.is_zero() : plus.is_zero();
+                    if (!difference && !(cc ? plus.is_zero() : minus.is_zero())) continue;
+                    ex const angle = difference ? a - b : a + b;
+                    groups[i].state = rest * (cc ? cos(angle) : sin(angle));
                     groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(j));
                     return true;
                 }
@@ -393,7 +396,7 @@ latex_printer::piece latex_printer::body(ex const& e) {
     return out;
 }
 
-// A sum's terms in reading order: accelerations first, then velocities, inputs, coordinates
+// A sum's terms in reading order: accelerations first, multipliers, velocities, inputs, coordinates
 // and constants last; among terms of one kind a lone symbol by its index, then by text.
 latex_printer::piece latex_printer::sum(ex const& e) {
     struct term {
@@ -423,7 +426,10 @@ latex_printer::piece latex_printer::sum(ex const& e) {
     numeric const constant = ex_to<numeric>(sum_terms::constant(ex_to<add>(e)));
     if (!constant.is_zero()) terms.push_back({0, 0, number(abs(constant)), constant.is_negative()});
     std::sort(terms.begin(), terms.end(), [](term const& a, term const& b) {
-        return std::make_tuple(-a.kind, a.index, a.text, a.negative) < std::make_tuple(-b.kind, b.index, b.text, b.negative);
+        // multipliers (7) after the accelerations, before the velocities: M q̈ + Aᵀλ + h
+        auto rank = [](int kind) { return kind == 7 ? -55 : -10 * kind; };
+        return std::make_tuple(rank(a.kind), a.index, a.text, a.negative) <
+               std::make_tuple(rank(b.kind), b.index, b.text, b.negative);
     });
     std::string out;
     for (auto const& t : terms)

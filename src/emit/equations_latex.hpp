@@ -26,7 +26,7 @@ std::string tex_name(std::string const& name);
 // e in the form a reader expects, where e is small enough to expand (else e itself):
 // expanded, sin² + cos² = 1 where that shortens it, terms with the same state part (what is
 // not a number or a parameter) collected with their coefficient factored ((m1 + m2) l²),
-// and cos a cos b + sin a sin b, sin a cos b − cos a sin b written cos(a − b), sin(a − b).
+// and cos a cos b ± sin a sin b, sin a cos b ± cos a sin b written cos(a ∓ b), sin(a ± b).
 // `p`: the parameters (what may stand in a coefficient).
 GiNaC::ex readable(GiNaC::ex const& e, std::vector<GiNaC::symbol> const& p);
 
