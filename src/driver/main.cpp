@@ -4,6 +4,8 @@
 #include "import/robot.hpp"
 #include "common/cxx_names.hpp"
 #include "driver/output_files.hpp"
+#include "driver/equations_run.hpp"
+#include "driver/equations_robot.hpp"
 #include "driver/progress.hpp"
 #include "emit/function_set.hpp"
 
@@ -91,6 +93,9 @@ char const* const usage_text =
     "  -Wno-NAME         hides one kind of warning or note (NAME as printed after it, e.g.\n"
     "                    -Wno-coriolis); -WNAME shows it again\n"
     "  -Werror           treats warnings as errors (notes stay notes)\n"
+    "  --equations       writes the model as mathematics instead (M, h, Q, constraints, the\n"
+    "                    Euler-Lagrange equations): -o NAME.md (Markdown with LaTeX), -o NAME.tex\n"
+    "                    (a standalone LaTeX document) or -o - (Markdown to standard output)\n"
     "  --stats           prints per-phase times and operation counts to standard error\n"
     "  --explain         prints how forward_dynamics and coriolis_matrix were written to\n"
     "                    standard error: each method's operations, or why it does not apply\n"
@@ -138,10 +143,11 @@ void keep_standard_streams_apart() {
 // What the command line asks for.
 struct command_line {
     std::string input, output;
-    bool stats = false, progress = false, explain = false;
+    bool stats = false, progress = false, explain = false, equations = false;
     lagc::compile_options options;
     fs::path header_path;
     std::vector<std::string> targets; // the files to write (none for -o -)
+    std::string equations_preface;    // --equations on a robot file: its tree (equations_robot.hpp)
     bool lag_output = false;          // -o NAME.lag: a robot file written as a model
     std::optional<lagc::import::inertial_form> inertia; // --inertial-parameters, when given
     std::optional<lagc::import::input_form> inputs;      // --inputs, when given
@@ -229,6 +235,7 @@ bool switch_option(std::string const& a, command_line& cl) {
     if (a == "--stats") cl.stats = true;
     else if (a == "--explain") cl.explain = true;
     else if (a == "--progress") cl.progress = true;
+    else if (a == "--equations") cl.equations = true;
     else if (a == "--template") o.emit.templated = true;
     else if (a == "--c-api") o.emit.c_api = true;
     else if (a == "--fold-parameters") o.emit.fold_parameters = true;
@@ -380,6 +387,13 @@ std::optional<int> plan_c_stdout(command_line& cl) {
 std::optional<int> plan_outputs(command_line& cl) {
     lagc::emit_options& e = cl.options.emit;
     fs::path out_path(cl.output);
+    if (cl.equations) { // --equations: one document (equations_run.hpp)
+        if (!lagc::equations_format_for(cl.output)) return usage_error("--equations writes NAME.md, NAME.tex or -, not '" + cl.output + "'");
+        if (cl.output != "-") cl.targets.push_back(cl.output);
+        if (cl.output != "-" && cl.input != "-" && lagc::same_file(cl.input, cl.output))
+            return usage_error("the output '" + cl.output + "' is the model itself; choose another output name");
+        return std::nullopt;
+    }
     if (out_path.extension() == ".lag") {
         cl.lag_output = true;
         cl.targets.push_back(out_path.string());
@@ -491,6 +505,7 @@ std::optional<int> robot_file(command_line& cl, std::string& text, std::string& 
             return std::cout << (cl.tree == "dot" ? lagc::import::tree_dot(robot)
                                                   : lagc::import::tree_text(robot, cl.inputs.value_or(lagc::import::input_form::joints)))
                        ? 0 : io_error("cannot write the tree to standard output");
+        if (cl.equations) cl.equations_preface = lagc::robot_section(robot, *lagc::equations_format_for(cl.output));
         text = std::move(lag);
         shown_as += " (as .lag)";
         if (cl.lag_output) return lagc::write_files({{cl.targets[0], text}}, error) ? 0 : io_error(error);
@@ -521,6 +536,14 @@ int main(int argc, char** argv) {
     std::string shown_as = cl.options.emit.source_name; // the name diagnostics give the text
     if (auto done = robot_file(cl, text, shown_as)) return *done;
 
+    if (cl.equations) {
+        lagc::equations_result e = lagc::compile_equations(text, cl.options, *lagc::equations_format_for(cl.output),
+                                                                   cl.equations_preface);
+        std::cerr << e.diags.format(lagc::source_file(shown_as, lagc::normalized_source(text)));
+        if (!e.text) return 1;
+        if (cl.output == "-") return lagc::write_stdout(*e.text, error) ? 0 : io_error(error);
+        return lagc::write_files({{cl.targets[0], *e.text}}, error) ? 0 : io_error(error);
+    }
     // No status line under make (MAKELEVEL): parallel jobs share the terminal, and their
     // lines would be drawn over.
     bool const terminal = ::isatty(STDERR_FILENO) == 1 && !std::getenv("MAKELEVEL");
