@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """lagc against MuJoCo on 3-D arms with full inertia tensors, from the same numbers.
 
-usage: arms3d.py LAGC_EXECUTABLE WORK_DIR [--sizes 3,4,...,12] [--no-named] [--timeout S]
+usage: arms3d.py LAGC_EXECUTABLE WORK_DIR [--sizes 3,4,...,12] [--no-named] [--timeout S] [--skewed]
 
 For each arm, one spec (bodies: fixed pose, hinge axis, mass, centre of mass, full inertia
 tensor) is written as MJCF; MuJoCo loads it and reports the inertial values it will use
@@ -16,6 +16,7 @@ mj_solveM). Prints a markdown table.
 Arms: "generic n" — hinge axes z, y, x, z, y, x, … in the rotated body frames, links along
 x, centres of mass off the link axis, full tensors; "UR5-like" (6 joints, the UR5's
 kinematics and masses) and "Panda-like" (7 joints, the Panda's modified-DH frames).
+With --skewed, "skewed n" instead of "generic n": offsets in every direction (skewed()).
 """
 import argparse
 import math
