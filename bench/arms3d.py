@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """lagc against MuJoCo on 3-D arms with full inertia tensors, from the same numbers.
 
-usage: arms3d.py LAGC_EXECUTABLE WORK_DIR [--sizes 3,4,...,12] [--no-named] [--timeout S]
+usage: arms3d.py LAGC_EXECUTABLE WORK_DIR [--sizes 3,4,...,12] [--no-named] [--timeout S] [--skewed]
 
 For each arm, one spec (bodies: fixed pose, hinge axis, mass, centre of mass, full inertia
 tensor) is written as MJCF; MuJoCo loads it and reports the inertial values it will use
@@ -16,6 +16,7 @@ mj_solveM). Prints a markdown table.
 Arms: "generic n" — hinge axes z, y, x, z, y, x, … in the rotated body frames, links along
 x, centres of mass off the link axis, full tensors; "UR5-like" (6 joints, the UR5's
 kinematics and masses) and "Panda-like" (7 joints, the Panda's modified-DH frames).
+With --skewed, "skewed n" instead of "generic n": offsets in every direction (skewed()).
 """
 import argparse
 import math
@@ -46,6 +47,23 @@ def generic(n):
         bodies.append(link(axes[(i - 1) % 3], pos=(0.3 + 0.02 * (i - 1), 0, 0) if i > 1 else (0, 0, 0),
                            mass=1.0 + 0.1 * i, com=(0.12 + 0.01 * i, 0.02 * (i % 3), 0.01),
                            inertia=(0.010 + 0.001 * i, 0.012 + 0.001 * i, 0.008 + 0.001 * i, 0.0005, -0.0003, 0.0002)))
+    return bodies
+
+
+def skewed(n):
+    """An arm with offsets in every direction: each link's origin has nonzero x, y and z
+    components, every third body is turned by a fixed angle about a non-axis direction,
+    hinge axes cycle z, y, x, centres of mass off every axis, full tensors."""
+    axes = [(0, 0, 1), (0, 1, 0), (1, 0, 0)]
+    turns = [(0.6, 0.0, 0.8), (0.0, 0.8, -0.6), (0.48, 0.6, 0.64)]
+    bodies = []
+    for i in range(1, n + 1):
+        pos = (0.2 + 0.01 * i, 0.05 + 0.005 * (i % 4), -0.04 + 0.015 * (i % 5)) if i > 1 else (0.01, 0.02, 0.1)
+        fixed = (turns[(i // 3) % 3], 0.3 + 0.05 * (i % 7)) if i % 3 == 2 else None
+        bodies.append(link(axes[(i - 1) % 3], pos=pos, fixed=fixed, mass=0.8 + 0.07 * i,
+                           com=(0.1 + 0.01 * i, 0.03 - 0.004 * (i % 5), 0.02 + 0.003 * (i % 3)),
+                           inertia=(0.011 + 0.001 * i, 0.013 + 0.0008 * i, 0.009 + 0.0011 * i,
+                                    0.0006, -0.0004, 0.0003)))
     return bodies
 
 
@@ -276,9 +294,12 @@ def main():
     ap.add_argument("--sizes", default="3,4,5,6,7,8,9,10,11,12")
     ap.add_argument("--no-named", action="store_true")
     ap.add_argument("--timeout", type=float, default=600)
+    ap.add_argument("--skewed", action="store_true", help="arms with offsets in every direction (skewed(n))")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    cases = [(f"arm{n}", f"generic {n}", generic(n)) for n in (int(s) for s in args.sizes.split(",") if s)]
+    family, kind = (skewed, "skewed") if args.skewed else (generic, "generic")
+    cases = [(f"{kind}{n}" if args.skewed else f"arm{n}", f"{kind} {n}", family(n))
+             for n in (int(s) for s in args.sizes.split(",") if s)]
     if not args.no_named:
         cases += [("ur5_like", "UR5-like (6)", ur5()), ("panda_like", "Panda-like (7)", panda()),
                   ("iiwa_like", "iiwa-like (7), zero products of inertia", iiwa())]

@@ -2,6 +2,7 @@
 #include "derive/forward_dynamics.hpp"
 
 #include "derive/derive.hpp"
+#include "derive/random_states.hpp"
 #include "derive/rate_structure.hpp"
 
 namespace lagc {
@@ -38,6 +39,7 @@ std::vector<fd_attempt> forward_dynamics_attempts(model const& m, rate_structure
         case fd_method::closed_form: break;
         }
     }
+    forget_residual_graph();
     return attempts;
 }
 

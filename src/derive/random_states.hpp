@@ -66,6 +66,9 @@ bool agree_at_random_states(model const& m, GiNaC::exvector const& C, GiNaC::exv
 // error, so the system's conditioning does not enter.
 bool rows_vanish_at_random_states(model const& m, std::vector<GiNaC::exvector> const& rows, GiNaC::exmap const& at,
                                   std::uint64_t seed);
+// The rows' graph rows_vanish_at_random_states keeps for the next call on the same rows,
+// dropped (forward_dynamics_attempts calls this when its candidates are checked).
+void forget_residual_graph();
 
 // a and b equal entry by entry, every entry finite, to `tolerance` of a's largest entry: the
 // comparison of values that checks run on graphs of their own (derive_control.cpp's, whose

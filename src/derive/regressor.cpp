@@ -54,13 +54,20 @@ public:
             for (std::size_t i = 0; i < d.nq; ++i) x[x.size() - 1 - i] = -x[x.size() - 1 - i];
             bases_.push_back(std::move(x));
         }
+        // Every node's value at each base: at() evaluates again only what the parameters it
+        // sets reach (the same values as a whole evaluation, a fraction of its work).
+        for (auto const& x : bases_) base_values_.push_back(graph_->evaluate_program(rows_, order_, x));
     }
 
     // τ at base k with the parameters `which` set to `values`.
     std::vector<double> at(std::size_t k, std::vector<std::size_t> const& which, std::vector<double> const& values) const {
         std::vector<double> x = bases_[k];
-        for (std::size_t j = 0; j < which.size(); ++j) x[first_parameter_ + which[j]] = values[j];
-        return graph_->evaluate_all(rows_, order_, x);
+        std::vector<std::size_t> changed;
+        for (std::size_t j = 0; j < which.size(); ++j) {
+            x[first_parameter_ + which[j]] = values[j];
+            changed.push_back(first_parameter_ + which[j]);
+        }
+        return graph_->evaluate_changed(rows_, order_, x, base_values_[k], changed);
     }
 
     // Whether τ is affine in the parameters `which` (jointly): f(a) + f(b) = f(c) + f(a + b − c)
@@ -143,6 +150,7 @@ private:
     std::vector<int> rows_;
     std::size_t first_parameter_ = 0;
     std::vector<std::vector<double>> bases_;
+    std::vector<std::vector<double>> base_values_; // every node's value at each base
 };
 
 // Every pair of candidates (indices into `candidates`) a term of τ multiplies together, into

@@ -311,6 +311,49 @@ std::vector<double> expression_graph::evaluate_all(std::vector<int> const& roots
     return out;
 }
 
+std::vector<double> expression_graph::evaluate_program(std::vector<int> const& roots,
+                                                      std::vector<std::string> const& variables,
+                                                      std::vector<double> const& values) const {
+    if (roots != evaluated_roots_ || variables != evaluated_variables_ || program_.empty())
+        compile_program(roots, variables);
+    std::vector<double> v(program_.size(), 0.0);
+    for (std::size_t k = 0; k < program_.size(); ++k) {
+        program_step const& step = program_[k];
+        v[k] = value_of(
+            node_at(step.id), [&](std::size_t i) { return v[static_cast<std::size_t>(step.args[i])]; },
+            [&] { return step.variable < 0 ? 0.0 : values[static_cast<std::size_t>(step.variable)]; });
+    }
+    return v;
+}
+
+std::vector<double> expression_graph::evaluate_changed(std::vector<int> const& roots,
+                                                      std::vector<std::string> const& variables,
+                                                      std::vector<double> const& values,
+                                                      std::vector<double> const& base,
+                                                      std::vector<std::size_t> const& changed) const {
+    if (roots != evaluated_roots_ || variables != evaluated_variables_ || program_.empty())
+        compile_program(roots, variables);
+    if (base.size() != program_.size()) return evaluate_all(roots, variables, values);
+    std::vector<char> moved(variables.size(), 0);
+    for (std::size_t c : changed) moved[c] = 1;
+    std::vector<double> v = base;
+    std::vector<char> dirty(program_.size(), 0);
+    for (std::size_t k = 0; k < program_.size(); ++k) {
+        program_step const& step = program_[k];
+        bool d = step.variable >= 0 && moved[static_cast<std::size_t>(step.variable)];
+        for (std::size_t i = 0; i < step.args.size() && !d; ++i) d = dirty[static_cast<std::size_t>(step.args[i])];
+        if (!d) continue;
+        dirty[k] = 1;
+        v[k] = value_of(
+            node_at(step.id), [&](std::size_t i) { return v[static_cast<std::size_t>(step.args[i])]; },
+            [&] { return step.variable < 0 ? 0.0 : values[static_cast<std::size_t>(step.variable)]; });
+    }
+    std::vector<double> out;
+    out.reserve(roots.size());
+    for (int p : root_places_) out.push_back(v[static_cast<std::size_t>(p)]);
+    return out;
+}
+
 std::string expression_graph::print_operand(int id, std::vector<std::string> const& names, bool in_product) const {
     node const& n = node_at(id);
     std::string s = print(id, names);

@@ -145,6 +145,16 @@ public:
     // spelling as given in `variables`, in that order.
     std::vector<double> evaluate_all(std::vector<int> const& roots, std::vector<std::string> const& variables,
                                      std::vector<double> const& values) const;
+    // evaluate_all's every node value (in its program's order), to give evaluate_changed.
+    std::vector<double> evaluate_program(std::vector<int> const& roots, std::vector<std::string> const& variables,
+                                         std::vector<double> const& values) const;
+    // evaluate_all's result where only the variables `changed` (indices into `variables`)
+    // differ from the point whose node values `base` holds (evaluate_program's, same roots
+    // and variables): only the nodes that depend on them are evaluated again, by the same
+    // operations, so the values are evaluate_all's bit for bit.
+    std::vector<double> evaluate_changed(std::vector<int> const& roots, std::vector<std::string> const& variables,
+                                         std::vector<double> const& values, std::vector<double> const& base,
+                                         std::vector<std::size_t> const& changed) const;
 
     // Operations needed to evaluate these roots if every shared node is computed once.
     std::size_t operation_count(std::vector<int> const& roots) const;

@@ -39,7 +39,7 @@ std::pair<int, bool> expression_graph::convert_scaled_term(GiNaC::ex const& t, G
 // number, so this is convert_scaled_term(sum.op(i), scale) without building and
 // evaluating the product rest · coeff (op(i) does that at every call).
 std::pair<int, bool> expression_graph::convert_term(GiNaC::expair const& p, GiNaC::numeric const& scale) {
-    return convert_scaled_term(p.rest, scale * GiNaC::ex_to<GiNaC::numeric>(p.coeff));
+    return convert_scaled_term(p.rest, times(scale, GiNaC::ex_to<GiNaC::numeric>(p.coeff)));
 }
 
 // GiNaC keeps every sum that is a factor of a product, or raised to a power, with its
@@ -79,7 +79,7 @@ std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex c
         GiNaC::numeric k = 1;
         if (GiNaC::is_exactly_a<GiNaC::mul>(rest)) {
             for (std::size_t i = 0; i < rest.nops(); ++i)
-                if (auto const s = scaled_sum_factor(rest.op(i))) k *= s->scale;
+                if (auto const s = scaled_sum_factor(rest.op(i))) k = times(k, s->scale);
         } else if (auto const s = scaled_sum_factor(rest)) {
             k = s->scale;
         }
@@ -133,9 +133,9 @@ void expression_graph::product_factor(GiNaC::ex const& f, GiNaC::numeric& coeffi
     if (is_exactly_a<numeric>(f)) {
         numeric v = ex_to<numeric>(f);
         if (!v.is_real()) throw std::runtime_error("a complex number appeared in an expression");
-        coefficient *= v;
+        coefficient = times(coefficient, v);
     } else if (auto const s = scaled_sum_factor(f)) {
-        coefficient *= s->scale;
+        coefficient = times(coefficient, s->scale);
         factors.push_back({s->exponent == 1 ? s->node : make_pow(s->node, s->exponent), s->denominator});
     } else if (is_exactly_a<power>(f) && is_exactly_a<numeric>(f.op(1)) && ex_to<numeric>(f.op(1)).is_real() &&
                ex_to<numeric>(f.op(1)).is_negative()) {

@@ -161,7 +161,7 @@ std::optional<std::vector<numeric>> term_magnitudes(ex const& b, std::function<n
     };
     add const& sum = ex_to<add>(b);
     for (auto const& pair : sum_terms::pairs(sum))
-        if (!take(nested ? ex_to<numeric>(pair.coeff) * nested(pair.rest) : ex_to<numeric>(pair.coeff))) return std::nullopt;
+        if (!take(nested ? times(ex_to<numeric>(pair.coeff), nested(pair.rest)) : ex_to<numeric>(pair.coeff))) return std::nullopt;
     if (ex const& c = sum_terms::constant(sum); !c.is_zero() && !take(ex_to<numeric>(c))) return std::nullopt;
     return out;
 }

@@ -57,6 +57,14 @@ struct sum_terms : GiNaC::expairseq {
     static GiNaC::ex const& constant(GiNaC::expairseq const& a) { return a.*(&sum_terms::overall_coeff); }
 };
 
+// a · b, without cln's multiplication (a gcd of rationals) where either is exactly 1: the
+// DAG's conversion multiplies every term's coefficient by its sum's scale, 1 for most.
+inline GiNaC::numeric times(GiNaC::numeric const& a, GiNaC::numeric const& b) {
+    if (a.is_integer() && a.is_equal(1)) return b;
+    if (b.is_integer() && b.is_equal(1)) return a;
+    return a * b;
+}
+
 // The scale k of a sum b taken as k · (b/k): k > 0 the magnitude most of b's numeric
 // coefficients have (1 on a tie with 1, else the largest), so that most coefficients of
 // b/k are ±1; 1 when they already are or b is not a sum of terms with rational coefficients.
