@@ -640,3 +640,15 @@ TEST(ImportReport, MessagesAreDiagnosticsAtTheirLines) {
               "a.xml:4:1: note: <sensor> is ignored: write the outputs you need in the .lag\n"
               "  </worldbody><sensor/></mujoco>\n  ^\n");
 }
+
+// MuJoCo's medium (<option density viscosity>) pushes on every moving body; lagc's equations
+// are in vacuum, and a note says so (a published quadrotor's file sets air's).
+TEST(ImportReport, TheMediumsForcesAreNoted) {
+    std::string const body = "<worldbody><body name=\"a\"><freejoint/>" + unit_inertial + "</body></worldbody></mujoco>\n";
+    auto const air = imp::read_robot("<mujoco>\n<option density=\"1.225\" viscosity=\"1.8e-5\"/>\n" + body);
+    ASSERT_EQ(air.messages.size(), 1u);
+    EXPECT_EQ(air.messages[0].line, 2);
+    EXPECT_EQ(air.messages[0].text, "the medium's forces (<option> density, viscosity: MuJoCo's fluid drag and lift) are left "
+                                    "out: lagc's equations are those in vacuum (write a drag force in the .lag)");
+    EXPECT_TRUE(imp::read_robot("<mujoco>\n<option gravity=\"0 0 -9\"/>\n" + body).messages.empty());
+}
