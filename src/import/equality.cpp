@@ -284,10 +284,8 @@ public:
         if (e.type == equality_def::kind::coupling) return coupling(e);
         std::string const a = n_.fresh(e.name + "_1"), b = n_.fresh(e.name + "_2");
         int const host = common_host(r_, kinematics_, e);
-        std::string const in = host < 0 ? "" : "transpose(" + n_.frame(r_.bodies[static_cast<std::size_t>(host)].name).first + ")*";
-        auto const wrapped = [&](std::string const& p) { return in.empty() ? p : in + "(" + p + ")"; };
-        out_ << "let " << a << " = " << wrapped(point(e.a)) << "\n";
-        out_ << "let " << b << " = " << wrapped(point(e.b)) << "\n";
+        out_ << "let " << a << " = " << (host < 0 ? point(e.a) : point_in(e.a, host)) << "\n";
+        out_ << "let " << b << " = " << (host < 0 ? point(e.b) : point_in(e.b, host)) << "\n";
         rows(e, 0, a, b);
         if (e.type != equality_def::kind::weld || !(e.rows[3] || e.rows[4] || e.rows[5])) return;
         std::string const E = n_.fresh(e.name + "_turn");
@@ -325,6 +323,23 @@ private:
         if (s.body.empty()) return vec(s.point);
         auto const [R, o] = n_.frame(s.body);
         return s.point == vec3{} ? o : o + " + " + R + "*" + vec(s.point);
+    }
+
+    // The side's point in the frame of `host`, a body it hangs from: through the turns and
+    // origins of the bodies between, as written (no world frames, whose products the
+    // derivation could not cancel: Cassie's foot loops took minutes).
+    std::string point_in(equality_def::side const& s, int host) const {
+        std::vector<std::size_t> chain;
+        for (int i = body_index(r_, s.body); i != host && i >= 0; i = r_.bodies[static_cast<std::size_t>(i)].parent)
+            chain.push_back(static_cast<std::size_t>(i));
+        std::string R, o;
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            auto const [T, origin] = n_.placed(*it);
+            if (!origin.empty()) o += (o.empty() ? "" : " + ") + (R.empty() ? origin : R + "*(" + origin + ")");
+            if (!T.empty()) R = R.empty() ? T : R + "*" + T;
+        }
+        if (s.point != vec3{}) o += (o.empty() ? "" : " + ") + (R.empty() ? vec(s.point) : R + "*" + vec(s.point));
+        return o.empty() ? "[0, 0, 0]" : o;
     }
 
     std::string turn(equality_def::side const& s) const {

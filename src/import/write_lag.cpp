@@ -167,7 +167,8 @@ public:
             std::size_t i = 0;
             while (r_.bodies[i].name != body) ++i; // a body with joints of this description (equality.hpp)
             return std::make_pair("R_" + suffix_[i], "o_" + suffix_[i]);
-        }, [this](std::string const& joint) { return coordinate_of(joint); }, num}, out_);
+        }, [this](std::string const& joint) { return coordinate_of(joint); }, num,
+                                 [this](std::size_t i) { return placed_[i]; }}, out_);
         if (quaternions_ || !r_.mimics.empty() || !r_.equalities.empty()) out_ << "baumgarte alpha = " << gain_ << ", beta = " << gain_ << "\n";
         return out_.str();
     }
@@ -183,10 +184,10 @@ private:
     std::string model_name_, g_, gain_;
     std::vector<std::string> suffix_;
     std::vector<bool> moving_;
+    std::vector<std::pair<std::string, std::string>> placed_; // each moving body's T and origin in its parent
     std::vector<std::string> coordinates_, inputs_;
-    // Each joint's names in the model: its coordinates (one for a hinge or slide, 4 or 7 for
-    // a ball or free joint), its inputs (1, 3 or 6), and a hinge's or slide's parameters.
-    // By the joint itself, not its name: a description need not have unique names.
+    // Each joint's names in the model: its coordinates (1 for a hinge or slide, 4 or 7 for a ball
+    // or free joint), inputs (1, 3 or 6) and parameters; by the joint itself, not its name.
     struct joint_names {
         std::vector<std::string> coordinates, inputs;
         std::string armature, damping, stiffness;
@@ -257,7 +258,7 @@ private:
                 if (j.damping != 0) n.damping = fresh("damping_" + c);
                 if (j.stiffness != 0 && !ball) n.stiffness = fresh("stiffness_" + c);
             }
-        outputs_.resize(r_.bodies.size());
+        outputs_.resize(r_.bodies.size()), placed_.resize(r_.bodies.size());
         for (std::size_t i = 0; i < r_.bodies.size(); ++i)
             if (moving_[i])
                 for (auto const& site : r_.bodies[i].sites) outputs_[i].push_back(fresh(short_raw(site.name)));
@@ -379,8 +380,7 @@ private:
         std::string prefix() const { return parts.empty() ? std::string() : join_product(parts) + "*"; }
     };
 
-    // A ball's or free joint's rate (written_turns.cpp); a ball's as wr_s, written once: its torque
-    // acts between the body and its parent (MuJoCo's joint forces), its armature and damping on it.
+    // A ball's or free joint's rate; a ball's as wr_s, once: its torque, armature and damping (MuJoCo's).
     std::string quaternion_rate(joint_def const& j, std::string const& s) const {
         auto const& cs = joints_.at(&j).coordinates;
         std::size_t const k = j.type == joint_def::kind::free ? 3 : 0;
@@ -452,8 +452,7 @@ private:
         auto const& b = r_.bodies[i];
         std::string const& s = suffix_[i];
         out_ << "# body '" << commented(b.name) << "' (" << b.element << ", line " << b.line << ")";
-        // The first 20 merged bodies by name (a file may fix 100,000 to one body).
-        std::size_t const listed = std::min<std::size_t>(b.merged.size(), 20);
+        std::size_t const listed = std::min<std::size_t>(b.merged.size(), 20); // the first 20 (a file may fix 100,000 to one)
         for (std::size_t k = 0; k < listed; ++k) out_ << (k == 0 ? ", with '" : ", '") << commented(b.merged[k]) << "'";
         if (b.merged.size() > listed) out_ << " and " << b.merged.size() - listed << " more";
         if (listed > 0) out_ << " merged";
@@ -472,6 +471,7 @@ private:
         out_ << "let R_" << s << " = " << (R.empty() ? "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]" : R) << "\n";
         std::string local = m.origin;
         if (!m.offset.empty()) local = local.empty() ? m.offset.substr(3) : local + m.offset;
+        placed_[i] = {Tn, local};
         std::string o = parent.o.empty() ? "[0, 0, 0]" : parent.o;
         if (!local.empty()) {
             std::string const moved = parent.R.empty() ? local : parent.R + "*" + (m.offset.empty() ? local : "(" + local + ")");
