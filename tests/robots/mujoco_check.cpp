@@ -236,8 +236,8 @@ int main(int argc, char** argv) {
     for (int trial = 0; trial < 20; ++trial) {
         std::vector<double> qpos(m->nq), v(nv), u(model::nu);
         // Loops (equalities) close near the drawn pose only, not at any state: there the
-        // hinges and slides are qpos0 moved by up to 0.2.
-        for (int i = 0; i < m->nq; ++i) qpos[i] = coupled_by_file ? m->qpos0[i] + 0.2 * U(rng) : U(rng);
+        // hinges and slides are qpos0 moved by up to 0.05.
+        for (int i = 0; i < m->nq; ++i) qpos[i] = coupled_by_file ? m->qpos0[i] + 0.05 * U(rng) : U(rng);
         for (auto const& j : joints)
             if (j.type == mjJNT_FREE || j.type == mjJNT_BALL) {
                 int const k = j.qpos + (j.type == mjJNT_FREE ? 3 : 0);
