@@ -640,3 +640,34 @@ TEST(ImportReport, MessagesAreDiagnosticsAtTheirLines) {
               "a.xml:4:1: note: <sensor> is ignored: write the outputs you need in the .lag\n"
               "  </worldbody><sensor/></mujoco>\n  ^\n");
 }
+
+// MuJoCo's medium (<option density viscosity>) pushes on every moving body; lagc's equations
+// are in vacuum, and a note says so (a published quadrotor's file sets air's).
+TEST(ImportReport, TheMediumsForcesAreNoted) {
+    std::string const body = "<worldbody><body name=\"a\"><freejoint/>" + unit_inertial + "</body></worldbody></mujoco>\n";
+    auto const air = imp::read_robot("<mujoco>\n<option density=\"1.225\" viscosity=\"1.8e-5\"/>\n" + body);
+    ASSERT_EQ(air.messages.size(), 1u);
+    EXPECT_EQ(air.messages[0].line, 2);
+    EXPECT_EQ(air.messages[0].text, "the medium's forces (<option> density, viscosity: MuJoCo's fluid drag and lift) are left "
+                                    "out: lagc's equations are those in vacuum (write a drag force in the .lag)");
+    EXPECT_TRUE(imp::read_robot("<mujoco>\n<option gravity=\"0 0 -9\"/>\n" + body).messages.empty());
+}
+
+// A URDF link with collision shapes and no <inertial> is massless (the URDF specification);
+// MuJoCo's importer gives it the shapes' mass, so the difference is said (the published
+// Unitree A1's collision-only shoulder links: MuJoCo's hip is 0.17 kg heavier).
+TEST(ImportReport, AMasslessLinkWithCollisionShapesIsNoted) {
+    std::string const text = "<robot name=\"r\">\n<link name=\"base\"/>\n"
+                             "<joint name=\"j\" type=\"revolute\"><parent link=\"base\"/><child link=\"arm\"/></joint>\n"
+                             "<link name=\"arm\"><inertial><mass value=\"1\"/><inertia ixx=\"1\" iyy=\"1\" izz=\"1\"/></inertial></link>\n"
+                             "<joint name=\"f\" type=\"fixed\"><parent link=\"arm\"/><child link=\"shoulder\"/></joint>\n"
+                             "<link name=\"shoulder\"><collision><geometry><cylinder length=\"0.03\" radius=\"0.04\"/></geometry>"
+                             "</collision></link>\n</robot>\n";
+    auto const r = imp::read_robot(text);
+    std::string notes;
+    for (auto const& m : r.messages) notes += std::to_string(m.line) + ": " + m.text + "\n";
+    EXPECT_NE(notes.find("6: a link with <collision> but no <inertial> is massless, as URDF says (MuJoCo's importer gives it "
+                         "its collision shapes' mass at density 1000)\n"), std::string::npos) << notes;
+    for (auto const& b : r.bodies)
+        if (b.name == "arm") EXPECT_EQ(b.mass, 1.0) << "the shoulder adds nothing";
+}

@@ -215,3 +215,19 @@ TEST(ImportKeyframes, KeyframesAreStatesInLagcsCoordinates) {
     EXPECT_NE(header_of(lag, named, "float").find("inline constexpr float key1_q[nq] = {1.0f, 0.0f, 0.0f, 0.0f, 0.25f};"),
               std::string::npos);
 }
+
+// MuJoCo 3's <position dampratio> makes kv from the robot's inertia at qpos0, which lagc does
+// not compute: the actuator keeps its kp, and a note says its damping is left out (the
+// published Trossen WX-250s gives every arm actuator dampratio="0.95" by its class).
+TEST(ImportActuators, APositionsDampratioIsNoted) {
+    auto const r = imp::read_robot(chain(2, "", "<default><position dampratio=\"0.95\"/></default>\n<actuator>\n"
+                                                "<position joint=\"j0\" kp=\"50\"/>\n<position joint=\"j1\" kp=\"5\" kv=\"1\" dampratio=\"0\"/>\n"
+                                                "</actuator>\n"),
+                                   imp::inertial_form::centre_of_mass, actuated());
+    EXPECT_EQ(notes(r), "7: note: a <position>'s dampratio is left out (its kv is 0): MuJoCo makes its damping from the robot's "
+                        "inertia at qpos0; give kv in the file or write the damping in the .lag\n") << notes(r);
+    ASSERT_EQ(r.actuators.size(), 2u);
+    EXPECT_EQ(r.actuators[0].kp, 50.0);
+    EXPECT_EQ(r.actuators[0].kv, 0.0);
+    EXPECT_EQ(r.actuators[1].kv, 1.0);
+}

@@ -99,6 +99,11 @@ void read_mjcf_actuators(XMLElement const* actuators, xml_values& v, mjcf_attrib
                 left_out(r, e, "lagc writes a <position> without a time constant (timeconst 0)");
                 continue;
             }
+            if (first_number(v, e, "dampratio", attribute(e, "dampratio", false), 0) != 0) // MuJoCo 3's, from M at qpos0
+                r.counted_note(a.line, "a <position>'s dampratio is left out (its kv is 0): MuJoCo makes its damping from "
+                               "the robot's inertia at qpos0; give kv in the file or write the damping in the .lag",
+                               "%N <position> actuators' dampratio is left out (their kv is 0): MuJoCo makes their "
+                               "damping from the robot's inertia at qpos0; give kv in the file or write the damping in the .lag");
         } else if (tag == "velocity") {
             a.gain = a.kv = first_number(v, e, "kv", attribute(e, "kv", false), 1);
         } else {

@@ -4,6 +4,7 @@
 
 #include "import/names.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -39,8 +40,21 @@ double length(robot_kinematics const& k, std::vector<std::pair<std::string, doub
     return L;
 }
 
-// The equality's residuals at x: connect 3 (world axes), weld 6 (the point's 3, then the
-// skew part of the relative turn's error), a coupling 1.
+// The nearest body with joints that both sides of a connect or weld hang from (-1: the
+// world). Their points' difference is taken in its axes: a loop's rows then depend on the
+// loop's own joints only, so that a planar loop's row along its hinges is constant even on
+// a floating base (in world axes the base's turn mixes it into the others off the loop).
+int common_host(robot_def const& r, robot_kinematics const& k, equality_def const& e) {
+    if (e.a.body.empty() || e.b.body.empty()) return -1;
+    std::vector<int> above;
+    for (int i = body_index(r, e.a.body); i >= 0; i = r.bodies[static_cast<std::size_t>(i)].parent) above.push_back(i);
+    for (int i = body_index(r, e.b.body); i >= 0; i = r.bodies[static_cast<std::size_t>(i)].parent)
+        if (std::find(above.begin(), above.end(), i) != above.end()) return k.host(i);
+    return -1;
+}
+
+// The equality's residuals at x: connect 3 (the common host's axes), weld 6 (the point's 3,
+// then the skew part of the relative turn's error), a coupling 1.
 std::vector<double> residuals(robot_def const& r, robot_kinematics const& k, equality_def const& e, std::vector<double> const& x) {
     if (e.type == equality_def::kind::coupling) {
         double const L1 = length(k, e.first, x);
@@ -52,7 +66,8 @@ std::vector<double> residuals(robot_def const& r, robot_kinematics const& k, equ
     }
     auto const poses = k.poses(x);
     auto const a = side_pose(r, e.a, poses), b = side_pose(r, e.b, poses);
-    vec3 const d = sub(a.o, b.o);
+    int const host = common_host(r, k, e);
+    vec3 const d = host < 0 ? sub(a.o, b.o) : rotate(transpose(poses[static_cast<std::size_t>(host)].R), sub(a.o, b.o));
     std::vector<double> out(d.begin(), d.end());
     if (e.type == equality_def::kind::weld) {
         vec3 const u1 = column(a.R, 0), u2 = column(a.R, 1), u3 = column(a.R, 2);
@@ -259,7 +274,7 @@ namespace {
 
 class equality_writer {
 public:
-    equality_writer(robot_def const& r, equality_names const& n, std::ostream& out) : r_(r), n_(n), out_(out) {}
+    equality_writer(robot_def const& r, equality_names const& n, std::ostream& out) : r_(r), kinematics_(r), n_(n), out_(out) {}
 
     void write(equality_def const& e) {
         out_ << "# the " << e.element << " '" << comment(e.name) << "' (line " << e.line << ")";
@@ -268,8 +283,9 @@ public:
         out_ << "\n";
         if (e.type == equality_def::kind::coupling) return coupling(e);
         std::string const a = n_.fresh(e.name + "_1"), b = n_.fresh(e.name + "_2");
-        out_ << "let " << a << " = " << point(e.a) << "\n";
-        out_ << "let " << b << " = " << point(e.b) << "\n";
+        int const host = common_host(r_, kinematics_, e);
+        out_ << "let " << a << " = " << (host < 0 ? point(e.a) : point_in(e.a, host)) << "\n";
+        out_ << "let " << b << " = " << (host < 0 ? point(e.b) : point_in(e.b, host)) << "\n";
         rows(e, 0, a, b);
         if (e.type != equality_def::kind::weld || !(e.rows[3] || e.rows[4] || e.rows[5])) return;
         std::string const E = n_.fresh(e.name + "_turn");
@@ -281,6 +297,7 @@ public:
 
 private:
     robot_def const& r_;
+    robot_kinematics const kinematics_;
     equality_names const& n_;
     std::ostream& out_;
 
@@ -306,6 +323,23 @@ private:
         if (s.body.empty()) return vec(s.point);
         auto const [R, o] = n_.frame(s.body);
         return s.point == vec3{} ? o : o + " + " + R + "*" + vec(s.point);
+    }
+
+    // The side's point in the frame of `host`, a body it hangs from: through the turns and
+    // origins of the bodies between, as written (no world frames, whose products the
+    // derivation could not cancel: Cassie's foot loops took minutes).
+    std::string point_in(equality_def::side const& s, int host) const {
+        std::vector<std::size_t> chain;
+        for (int i = body_index(r_, s.body); i != host && i >= 0; i = r_.bodies[static_cast<std::size_t>(i)].parent)
+            chain.push_back(static_cast<std::size_t>(i));
+        std::string R, o;
+        for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+            auto const [T, origin] = n_.placed(*it);
+            if (!origin.empty()) o += (o.empty() ? "" : " + ") + (R.empty() ? origin : R + "*(" + origin + ")");
+            if (!T.empty()) R = R.empty() ? T : R + "*" + T;
+        }
+        if (s.point != vec3{}) o += (o.empty() ? "" : " + ") + (R.empty() ? vec(s.point) : R + "*" + vec(s.point));
+        return o.empty() ? "[0, 0, 0]" : o;
     }
 
     std::string turn(equality_def::side const& s) const {

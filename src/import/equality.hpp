@@ -65,6 +65,9 @@ struct equality_names {
     std::function<std::pair<std::string, std::string>(std::string const&)> frame;
     std::function<std::string(std::string const&)> coordinate;
     std::function<std::string(double)> number;
+    // A moving body's turn T (its name, "" for none) and origin in its parent's frame ("" at
+    // the parent's origin), by its index: a loop's points in the frame of the body it hangs from.
+    std::function<std::pair<std::string, std::string>(std::size_t)> placed;
 };
 
 // The equalities' kept rows as `constraint` statements of the .lag (after the bodies).

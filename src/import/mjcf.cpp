@@ -40,7 +40,7 @@ public:
         for (auto const* e = root->FirstChildElement(); e; e = e->NextSiblingElement()) {
             std::string const tag = e->Name();
             if (tag == "compiler") compiler(e);
-            else if (tag == "option") r_.gravity = v_.vector(e, "gravity", r_.gravity), r_.gravity_line = e->GetLineNum();
+            else if (tag == "option") option(e);
             else if (tag == "worldbody") collect_names(e);
             else if (tag == "default") defaults(e, "main", "");
             else if (tag == "include") v_.error(e, "<include> is not read by lagc: paste the included file's elements in");
@@ -71,6 +71,15 @@ public:
     }
 
 private:
+    // <option>: gravity; the medium (density, viscosity: MuJoCo's drag and lift on every
+    // moving body, a force of the velocities that lagc's equations do not have) is noted.
+    void option(XMLElement const* e) {
+        r_.gravity = v_.vector(e, "gravity", r_.gravity), r_.gravity_line = e->GetLineNum();
+        if (v_.number(e, "density", 0) != 0 || v_.number(e, "viscosity", 0) != 0)
+            v_.note(e, "the medium's forces (<option> density, viscosity: MuJoCo's fluid drag and lift) are left out: "
+                       "lagc's equations are those in vacuum (write a drag force in the .lag)");
+    }
+
     xml_values v_;
     robot_def& r_;
     mjcf_geoms geoms_; // inertia from geometry
@@ -318,10 +327,10 @@ private:
         if (attribute(e, "frictionloss", cls) && number(e, "frictionloss", cls, 0) != 0)
             r_.counted_note(j.line, "a joint's frictionloss (dry friction) is left out: write it as a force in the .lag",
                             "%N joints' frictionloss (dry friction) is left out: write it as a force in the .lag");
-        if ((j.type == joint_def::kind::free || j.type == joint_def::kind::ball) &&
-            (j.armature != 0 || j.damping != 0 || j.stiffness != 0))
-            r_.counted_note(j.line, "the armature, damping and stiffness of a ball or free joint are left out",
-                            "the armature, damping and stiffness of %N ball and free joints are left out");
+        if ((j.type == joint_def::kind::free && (j.armature != 0 || j.damping != 0 || j.stiffness != 0)) ||
+            (j.type == joint_def::kind::ball && j.stiffness != 0))
+            r_.counted_note(j.line, "the stiffness of a ball joint (and a free joint's armature and damping) is left out",
+                            "the stiffness of %N ball and free joints (and a free joint's armature and damping) is left out");
         if (j.type == joint_def::kind::free && r_.bodies[body].parent != -1)
             v_.error(e, "a free joint belongs to a body of the world (a floating base), not to a body inside another");
         check_joints_of_body(e, r_.bodies[body], j);

@@ -245,6 +245,9 @@ std::string tree_dot(robot_def const& r);
 // axisangle as rot(axis, angle); "" where the file gave it otherwise (or a quat's digits
 // are too many).
 std::string written_turn(body_def const& b);
+// A ball's or free joint's angular velocity 2 G(q) q̇ / N in the body's axes (N = |q|²), as a
+// .lag expression of its coordinates w, x, y, z (written_turns.cpp).
+std::string quaternion_rate_text(std::array<std::string, 4> const& q, std::string const& N);
 
 // The rotation of a unit quaternion (w, x, y, z); of rpy (URDF: Rz(y) Ry(p) Rx(r)); of an
 // axis and angle; products.

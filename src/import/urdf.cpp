@@ -170,6 +170,11 @@ private:
 
     void inertial(XMLElement const* link, body_def& b) {
         auto const* e = link->FirstChildElement("inertial");
+        if (!e && link->FirstChildElement("collision")) // MuJoCo's importer differs: a visible difference
+            r_.counted_note(link->GetLineNum(), "a link with <collision> but no <inertial> is massless, as URDF says (MuJoCo's "
+                            "importer gives it its collision shapes' mass at density 1000)",
+                            "%N links with <collision> but no <inertial> are massless, as URDF says (MuJoCo's importer gives "
+                            "them their collision shapes' mass at density 1000)");
         if (!e) return;
         b.has_inertia = true;
         mat3 R = identity3;

@@ -167,7 +167,8 @@ public:
             std::size_t i = 0;
             while (r_.bodies[i].name != body) ++i; // a body with joints of this description (equality.hpp)
             return std::make_pair("R_" + suffix_[i], "o_" + suffix_[i]);
-        }, [this](std::string const& joint) { return coordinate_of(joint); }, num}, out_);
+        }, [this](std::string const& joint) { return coordinate_of(joint); }, num,
+                                 [this](std::size_t i) { return placed_[i]; }}, out_);
         if (quaternions_ || !r_.mimics.empty() || !r_.equalities.empty()) out_ << "baumgarte alpha = " << gain_ << ", beta = " << gain_ << "\n";
         return out_.str();
     }
@@ -183,10 +184,10 @@ private:
     std::string model_name_, g_, gain_;
     std::vector<std::string> suffix_;
     std::vector<bool> moving_;
+    std::vector<std::pair<std::string, std::string>> placed_; // each moving body's T and origin in its parent
     std::vector<std::string> coordinates_, inputs_;
-    // Each joint's names in the model: its coordinates (one for a hinge or slide, 4 or 7 for
-    // a ball or free joint), its inputs (1, 3 or 6), and a hinge's or slide's parameters.
-    // By the joint itself, not its name: a description need not have unique names.
+    // Each joint's names in the model: its coordinates (1 for a hinge or slide, 4 or 7 for a ball
+    // or free joint), inputs (1, 3 or 6) and parameters; by the joint itself, not its name.
     struct joint_names {
         std::vector<std::string> coordinates, inputs;
         std::string armature, damping, stiffness;
@@ -195,6 +196,7 @@ private:
     std::map<std::string, joint_def const*> joint_named_; // the first of each name (mimics)
     std::vector<std::vector<std::string>> outputs_;       // each body's sites'
     bool quaternions_ = false;
+    std::map<joint_def const*, bool> rates_written_; // balls whose wr_ is written
 
     static std::string join(std::vector<std::string> const& v) {
         std::string s;
@@ -244,18 +246,19 @@ private:
         static std::vector<std::string> const prefixes = {"m_",   "cx_", "cy_", "cz_", "Jxx_", "Jyy_", "Jzz_", "Jxy_",
                                                           "Jxz_", "Jyz_", "T_",  "R_",  "o_",   "w_",   "p_",   "J_",
                                                           "mx_",  "my_", "mz_", "Kxx_", "Kyy_", "Kzz_", "Kxy_", "Kxz_",
-                                                          "Kyz_", "h_",  "K_",  "Q_",  "N_"};
+                                                          "Kyz_", "h_",  "K_",  "Q_",  "N_",  "wr_"};
         for (auto const& b : r_.bodies) suffix_.push_back(names_.fresh_suffix(language_name(b.name), prefixes));
         for (auto const& b : r_.bodies)
             for (auto const& j : b.joints) {
-                if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
+                if (j.type == joint_def::kind::free) continue;
                 joint_names& n = joints_.at(&j);
-                std::string const& c = n.coordinates[0];
+                bool const ball = j.type == joint_def::kind::ball;
+                std::string const c = ball ? short_raw(j.name) : n.coordinates[0];
                 if (j.armature != 0) n.armature = fresh("armature_" + c);
                 if (j.damping != 0) n.damping = fresh("damping_" + c);
-                if (j.stiffness != 0) n.stiffness = fresh("stiffness_" + c);
+                if (j.stiffness != 0 && !ball) n.stiffness = fresh("stiffness_" + c);
             }
-        outputs_.resize(r_.bodies.size());
+        outputs_.resize(r_.bodies.size()), placed_.resize(r_.bodies.size());
         for (std::size_t i = 0; i < r_.bodies.size(); ++i)
             if (moving_[i])
                 for (auto const& site : r_.bodies[i].sites) outputs_[i].push_back(fresh(short_raw(site.name)));
@@ -310,12 +313,12 @@ private:
         }
         for (auto const& b : r_.bodies)
             for (auto const& j : b.joints) {
-                if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
+                if (j.type == joint_def::kind::free) continue;
                 joint_names const& n = joints_.at(&j);
                 std::vector<std::string> p;
                 if (j.armature != 0) p.push_back(n.armature + " = " + num(j.armature));
                 if (j.damping != 0) p.push_back(n.damping + " = " + num(j.damping));
-                if (j.stiffness != 0) p.push_back(n.stiffness + " = " + num(j.stiffness));
+                if (!n.stiffness.empty()) p.push_back(n.stiffness + " = " + num(j.stiffness));
                 if (!p.empty()) out_ << "parameter " << join(p) << "\n";
             }
     }
@@ -377,10 +380,19 @@ private:
         std::string prefix() const { return parts.empty() ? std::string() : join_product(parts) + "*"; }
     };
 
-    // A ball or free joint: its rotation Q_s from the quaternion and w = 2 G(q) q̇ in the body's
-    // axes, both over N_s = |q|² (a rotation, and its angular velocity, at every q ≠ 0, so
-    // that lagc's composites take the body as the root of its tree; on |q| = 1 they are the
-    // unit quaternion's), the norm a constraint.
+    // A ball's or free joint's rate; a ball's as wr_s, once: its torque, armature and damping (MuJoCo's).
+    std::string quaternion_rate(joint_def const& j, std::string const& s) const {
+        auto const& cs = joints_.at(&j).coordinates;
+        std::size_t const k = j.type == joint_def::kind::free ? 3 : 0;
+        return quaternion_rate_text({cs[k], cs[k + 1], cs[k + 2], cs[k + 3]}, "N_" + s);
+    }
+    std::string ball_rate(joint_def const& j, std::string const& s) {
+        if (rates_written_.emplace(&j, true).second) out_ << "let wr_" << s << " = " << quaternion_rate(j, s) << "\n";
+        return "wr_" + s;
+    }
+    // A ball or free joint: its rotation Q_s and w = 2 G(q) q̇ (body axes), both over N_s = |q|²
+    // (a rotation and its angular velocity at every q ≠ 0, so that lagc's composites take the
+    // body as its tree's root; on |q| = 1 the unit quaternion's), the norm a constraint.
     void quaternion_joint(joint_def const& j, std::string const& s, motion& m) {
         auto const& cs = joints_.at(&j).coordinates;
         std::size_t const k = j.type == joint_def::kind::free ? 3 : 0;
@@ -394,9 +406,7 @@ private:
              << sq(qy) << " - " << sq(qz) << ", 2*(" << qy << "*" << qz << " - " << qw << "*" << qx << ")],\n"
              << "        [2*(" << qx << "*" << qz << " - " << qw << "*" << qy << "), 2*(" << qy << "*" << qz << " + " << qw
              << "*" << qx << "), " << sq(qw) << " - " << sq(qx) << " - " << sq(qy) << " + " << sq(qz) << "]]/" << N << "\n";
-        std::string const G = "2/" + N + "*[[-" + qx + ", " + qw + ", " + qz + ", -" + qy + "], [-" + qy + ", -" + qz + ", " +
-                              qw + ", " + qx + "], [-" + qz + ", " + qy + ", -" + qx + ", " + qw + "]]*[der(" + qw +
-                              "), der(" + qx + "), der(" + qy + "), der(" + qz + ")]";
+        std::string const G = quaternion_rate(j, s);
         if (j.type == joint_def::kind::free) {
             m.origin = "[" + cs[0] + ", " + cs[1] + ", " + cs[2] + "]";
             m.w = G;
@@ -442,8 +452,7 @@ private:
         auto const& b = r_.bodies[i];
         std::string const& s = suffix_[i];
         out_ << "# body '" << commented(b.name) << "' (" << b.element << ", line " << b.line << ")";
-        // The first 20 merged bodies by name (a file may fix 100,000 to one body).
-        std::size_t const listed = std::min<std::size_t>(b.merged.size(), 20);
+        std::size_t const listed = std::min<std::size_t>(b.merged.size(), 20); // the first 20 (a file may fix 100,000 to one)
         for (std::size_t k = 0; k < listed; ++k) out_ << (k == 0 ? ", with '" : ", '") << commented(b.merged[k]) << "'";
         if (b.merged.size() > listed) out_ << " and " << b.merged.size() - listed << " more";
         if (listed > 0) out_ << " merged";
@@ -462,6 +471,7 @@ private:
         out_ << "let R_" << s << " = " << (R.empty() ? "[[1, 0, 0], [0, 1, 0], [0, 0, 1]]" : R) << "\n";
         std::string local = m.origin;
         if (!m.offset.empty()) local = local.empty() ? m.offset.substr(3) : local + m.offset;
+        placed_[i] = {Tn, local};
         std::string o = parent.o.empty() ? "[0, 0, 0]" : parent.o;
         if (!local.empty()) {
             std::string const moved = parent.R.empty() ? local : parent.R + "*" + (m.offset.empty() ? local : "(" + local + ")");
@@ -492,8 +502,11 @@ private:
     // The joints' armature, damping and springs; the body's kinetic and potential energy.
     void energy(body_def const& b, std::string const& s, double g) {
         for (auto const& j : b.joints) {
-            if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
             joint_names const& n = joints_.at(&j);
+            std::string const w = j.type == joint_def::kind::ball && (j.armature != 0 || j.damping != 0) ? ball_rate(j, s) : "";
+            if (!w.empty() && j.armature != 0) out_ << "kinetic 0.5*" << n.armature << "*dot(" << w << ", " << w << ")\n";
+            if (!w.empty() && j.damping != 0) out_ << "dissipation 0.5*" << n.damping << "*dot(" << w << ", " << w << ")\n";
+            if (j.type != joint_def::kind::hinge && j.type != joint_def::kind::slide) continue;
             std::string const& c = n.coordinates[0];
             if (j.armature != 0) out_ << "kinetic 0.5*" << n.armature << "*der(" << c << ")^2\n";
             if (j.damping != 0) out_ << "dissipation 0.5*" << n.damping << "*der(" << c << ")^2\n";
@@ -543,8 +556,9 @@ private:
                      << "] at o_" << s << "\n";
                 k = 3;
             }
+            std::string const at = j.type == joint_def::kind::ball ? ball_rate(j, s) : "w_" + s;
             out_ << "torque [" << input_of(j, k) << ", " << input_of(j, k + 1) << ", " << input_of(j, k + 2)
-                 << "] at w_" << s << "\n";
+                 << "] at " << at << "\n";
         }
     }
 

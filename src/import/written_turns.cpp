@@ -134,4 +134,13 @@ std::string written_turn(body_def const& b) {
     return "";
 }
 
+std::string quaternion_rate_text(std::array<std::string, 4> const& q, std::string const& N) {
+    auto const& [w, x, y, z] = q;
+    std::string s = "2/"; // appended: "2/" + N draws a false -Wrestrict from GCC 12 (its bug 105329)
+    s.append(N).append("*[[-").append(x).append(", ").append(w).append(", ").append(z).append(", -").append(y);
+    s.append("], [-").append(y).append(", -").append(z).append(", ").append(w).append(", ").append(x);
+    s.append("], [-").append(z).append(", ").append(y).append(", -").append(x).append(", ").append(w).append("]]*[der(");
+    return s.append(w).append("), der(").append(x).append("), der(").append(y).append("), der(").append(z).append(")]");
+}
+
 } // namespace lagc::import

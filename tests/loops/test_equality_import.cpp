@@ -135,3 +135,40 @@ TEST(ImportEquality, MistakesAreErrorsAtTheirLine) {
         EXPECT_EQ(got.rfind(c.want, 0), 0u) << "got: " << got << "\nwant: " << c.want;
     }
 }
+
+// A planar four-bar hanging from a hip hinge that turns it out of its plane, and a strut on a
+// ball joint held on a lever (tests/robots/leg_loops.xml, which robot_against_mujoco_leg_loops_xml
+// checks against MuJoCo). The rows are taken in the frame of the body both sides hang from, through the bodies between: the
+// four-bar's z row is dependent at every state (in world axes the hip's turn made it look
+// independent off the loop, and a dependent row was kept: 2 degrees of freedom, not 3).
+TEST(ImportEquality, LoopRowsAreInTheAxesOfTheBodyBothSidesHangFrom) {
+    std::string const inertial = "<inertial pos=\"0.05 0.02 0.01\" mass=\"0.2\" diaginertia=\"1e-3 2e-3 2e-3\"/>";
+    std::string const text =
+        "<mujoco>\n<compiler angle=\"radian\"/>\n<worldbody>\n"
+        "<body name=\"thigh\" euler=\"0.3 0 0\"><joint name=\"hip\" axis=\"1 0 0\"/>" + inertial + "\n"
+        "<body name=\"crank\"><joint name=\"crank\"/>" + inertial + "\n"
+        "<body name=\"coupler\" pos=\"0 0.1 0\"><joint name=\"coupler\"/>" + inertial + "</body></body>\n"
+        "<body name=\"rocker\" pos=\"0.3 0 0\"><joint name=\"rocker\"/>" + inertial + "</body>\n"
+        "<body name=\"strut\" pos=\"0 0.05 0.05\"><joint name=\"strut\" type=\"ball\" damping=\"0.02\" armature=\"0.001\"/>" +
+        inertial + "</body>\n"
+        "<body name=\"lever\" pos=\"0.2 0.05 -0.15\"><joint name=\"lever\" axis=\"0 1 0\"/>" + inertial + "</body>\n"
+        "</body>\n</worldbody>\n<equality>\n"
+        "<connect name=\"four_bar\" body1=\"coupler\" body2=\"rocker\" anchor=\"0.3 0.05 0\"/>\n"
+        "<connect name=\"strut\" body1=\"strut\" body2=\"lever\" anchor=\"0.25 0 0\"/>\n</equality>\n</mujoco>\n";
+    auto const r = imp::read_robot(text);
+    std::string const notes = messages(r, false);
+    EXPECT_TRUE(has(notes, "1 constraint row is left out, each depending on the rows before it at every state tried (a planar "
+                           "loop's rows along its hinges' axes): the connect at line 13 (z)")) << notes;
+    EXPECT_TRUE(has(notes, "the mechanism has 3 degrees of freedom: the joints' 8 less 5 independent constraint rows")) << notes;
+    EXPECT_FALSE(has(notes, "armature, damping")) << notes; // a ball's are written now
+    std::string const lag = written(text);
+    EXPECT_TRUE(has(lag, "let four_bar_1 = T_crank*([0.0, 0.1, 0.0]) + T_crank*T_coupler*[0.3, 0.05, 0.0]\n")) << lag;
+    EXPECT_TRUE(has(lag, "constraint four_bar_1[0] = four_bar_2[0]\nconstraint four_bar_1[1] = four_bar_2[1]\n")) << lag;
+    EXPECT_TRUE(has(lag, "constraint strut_1 = strut_2\n")) << lag;
+    // The ball's torque, damping and armature on its own rate (MuJoCo's joint forces act between
+    // the strut and the thigh), not on the strut's angular velocity.
+    EXPECT_TRUE(has(lag, "let wr_strut = 2/N_strut*[[-strut_qx, strut_qw, strut_qz, -strut_qy], ")) << lag;
+    EXPECT_TRUE(has(lag, "kinetic 0.5*armature_strut*dot(wr_strut, wr_strut)\n")) << lag;
+    EXPECT_TRUE(has(lag, "dissipation 0.5*damping_strut*dot(wr_strut, wr_strut)\n")) << lag;
+    EXPECT_TRUE(has(lag, "torque [strut_tx, strut_ty, strut_tz] at wr_strut\n")) << lag;
+}

@@ -26,6 +26,69 @@ namespace model = LAGC_MODEL;
 
 namespace {
 
+// A name of the file as lagc writes it (src/import/names.hpp, for ASCII names): letters and
+// digits kept, every other run of characters one underscore between words, "n" before a
+// leading digit; an element without a name is PREFIX and its place in the file (1-based).
+std::string lagc_name(char const* raw, char const* prefix, int place) {
+    if (!raw || !*raw) return prefix + std::to_string(place);
+    std::string out;
+    bool gap = false;
+    for (char const* c = raw; *c; ++c) {
+        bool const word = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9');
+        if (!word) {
+            gap = true;
+            continue;
+        }
+        if (gap && !out.empty()) out += '_';
+        gap = false;
+        out += *c;
+    }
+    if (out.empty() || (out[0] >= '0' && out[0] <= '9')) out = "n" + out;
+    return out;
+}
+
+// Body b's mass, centre of mass and inertia about it (b's frame, row-major) with those of the
+// bodies fixed to it (no joints of their own, through fixed bodies only) merged in, as lagc
+// merges them, from MuJoCo's compiled values placed at qpos0 (d after mj_kinematics); MuJoCo
+// 2.2 fuses no body that a loop or a light names.
+void merged_inertia(mjModel const* m, mjData const* d, int b, double& mass, double com[3], double J[9]) {
+    std::vector<int> part{b};
+    for (int c = b + 1; c < m->nbody; ++c)
+        for (int a = c; m->body_jntnum[a] == 0 && a != 0; a = m->body_parentid[a])
+            if (m->body_parentid[a] == b) {
+                part.push_back(c);
+                break;
+            }
+    mass = 0;
+    double x[3] = {0, 0, 0}, W[9] = {0};
+    for (int c : part) {
+        mass += m->body_mass[c];
+        for (int i = 0; i < 3; ++i) x[i] += m->body_mass[c] * d->xipos[3 * c + i];
+    }
+    if (mass <= 0) return;
+    for (double& v : x) v /= mass;
+    for (int c : part) {
+        double const* X = d->ximat + 9 * c;
+        double const* I = m->body_inertia + 3 * c;
+        double r[3], rr = 0;
+        for (int i = 0; i < 3; ++i) r[i] = d->xipos[3 * c + i] - x[i], rr += r[i] * r[i];
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                W[i * 3 + j] += X[i * 3] * I[0] * X[j * 3] + X[i * 3 + 1] * I[1] * X[j * 3 + 1] + X[i * 3 + 2] * I[2] * X[j * 3 + 2] +
+                                m->body_mass[c] * ((i == j ? rr : 0) - r[i] * r[j]);
+    }
+    double const* R = d->xmat + 9 * b; // body b's axes in the world: J_b = Rᵀ W R, com_b = Rᵀ (x − p)
+    for (int i = 0; i < 3; ++i) {
+        com[i] = 0;
+        for (int k = 0; k < 3; ++k) com[i] += R[k * 3 + i] * (x[k] - d->xpos[3 * b + k]);
+        for (int j = 0; j < 3; ++j) {
+            J[i * 3 + j] = 0;
+            for (int k = 0; k < 3; ++k)
+                for (int l = 0; l < 3; ++l) J[i * 3 + j] += R[k * 3 + i] * W[k * 3 + l] * R[l * 3 + j];
+        }
+    }
+}
+
 struct joint_map {
     int type;           // mjJNT_*
     int lagc_q;         // the first lagc coordinate
@@ -44,8 +107,9 @@ double relative(std::vector<double> const& a, std::vector<double> const& b) {
 // project_state and constraint_jacobian exist where the model has constraints: called
 // through argument-dependent lookup in a template, so that a model without them compiles.
 template <class P>
-void project(double* q, double* qd, P const& p) {
-    if constexpr (model::nc > 0) project_state(q, qd, p);
+double project(double* q, double* qd, P const& p) {
+    if constexpr (model::nc > 0) return project_state(q, qd, p);
+    return 0;
 }
 template <class P>
 void jacobian(double const* q, P const& p, double* A) {
@@ -66,14 +130,16 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "MuJoCo cannot load %s: %s\n", argv[1], error);
         return 2;
     }
-    m->opt.disableflags |= mjDSBL_CONSTRAINT; // no contacts, no limits: the equations of motion alone
+    // No contacts, no limits, no actuators (lagc's inputs are the joints' forces here; a
+    // <position> actuator pulls even at ctrl = 0): the equations of motion alone.
+    m->opt.disableflags |= mjDSBL_CONSTRAINT | mjDSBL_ACTUATION;
     mjData* d = mj_makeData(m);
     int const nv = m->nv;
     // lagc's velocity count: one per hinge or slide, three (x, y, z) plus three (body rates, as
     // MuJoCo's) per free joint, three per ball joint.
     std::vector<joint_map> joints;
     for (int j = 0; j < m->njnt; ++j) {
-        std::string name = mj_id2name(m, mjOBJ_JOINT, j);
+        std::string const name = lagc_name(mj_id2name(m, mjOBJ_JOINT, j), "joint", j + 1);
         int const type = m->jnt_type[j];
         std::string const first = type == mjJNT_FREE ? name + "_x" : type == mjJNT_BALL ? name + "_qw" : name;
         int found = -1;
@@ -129,20 +195,16 @@ int main(int argc, char** argv) {
     std::string worst_name;
     int bodies_read = 0;
     int bodies_with_mass = 0;
+    mj_kinematics(m, d); // at qpos0
     for (int b = 1; b < m->nbody; ++b) {
-        char const* n = mj_id2name(m, mjOBJ_BODY, b);
-        if (m->body_mass[b] > 0) ++bodies_with_mass;
-        if (!n || !parameter(std::string("m_") + n)) continue;
-        std::string const s = n;
-        double R[9];
-        mju_quat2Mat(R, m->body_iquat + 4 * b);
-        double const* I = m->body_inertia + 3 * b;
-        double J[9];
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) J[i * 3 + j] = R[i * 3] * I[0] * R[j * 3] + R[i * 3 + 1] * I[1] * R[j * 3 + 1] + R[i * 3 + 2] * I[2] * R[j * 3 + 2];
+        if (m->body_jntnum[b] == 0) continue; // merged into its parent (or fixed to the world)
+        std::string const s = lagc_name(mj_id2name(m, mjOBJ_BODY, b), "body", b);
+        double mass, com[3], J[9];
+        merged_inertia(m, d, b, mass, com, J);
+        if (mass > 0) ++bodies_with_mass;
+        if (!parameter("m_" + s)) continue;
         std::pair<char const*, double> const stored[] = {
-            {"m_", m->body_mass[b]},       {"cx_", m->body_ipos[3 * b]}, {"cy_", m->body_ipos[3 * b + 1]},
-            {"cz_", m->body_ipos[3 * b + 2]}, {"Jxx_", J[0]}, {"Jyy_", J[4]}, {"Jzz_", J[8]},
+            {"m_", mass}, {"cx_", com[0]}, {"cy_", com[1]}, {"cz_", com[2]}, {"Jxx_", J[0]}, {"Jyy_", J[4]}, {"Jzz_", J[8]},
             {"Jxy_", J[1]}, {"Jxz_", J[2]}, {"Jyz_", J[5]}};
         double scale = 0;
         for (auto const& [prefix, v] : stored)
@@ -167,12 +229,15 @@ int main(int argc, char** argv) {
     int quaternion_joints = 0;
     for (auto const& j : joints) quaternion_joints += j.type == mjJNT_FREE || j.type == mjJNT_BALL;
     bool const coupled = model::nc > quaternion_joints;
+    bool const coupled_by_file = m->neq > 0;
     std::mt19937_64 rng(20261125);
     std::uniform_real_distribution<double> U(-1, 1);
     double worst_M = 0, worst_h = 0, worst_a = 0, worst_kappa = 0;
     for (int trial = 0; trial < 20; ++trial) {
         std::vector<double> qpos(m->nq), v(nv), u(model::nu);
-        for (auto& x : qpos) x = U(rng);
+        // Loops (equalities) close near the drawn pose only, not at any state: there the
+        // hinges and slides are qpos0 moved by up to 0.05.
+        for (int i = 0; i < m->nq; ++i) qpos[i] = coupled_by_file ? m->qpos0[i] + 0.05 * U(rng) : U(rng);
         for (auto const& j : joints)
             if (j.type == mjJNT_FREE || j.type == mjJNT_BALL) {
                 int const k = j.qpos + (j.type == mjJNT_FREE ? 3 : 0);
@@ -181,6 +246,10 @@ int main(int argc, char** argv) {
                 for (int c = 0; c < 4; ++c) qpos[k + c] /= std::sqrt(n);
             }
         for (auto& x : v) x = 2 * U(rng);
+        // A loop's rows are not linear: A q̈ = −Ȧ q̇, zero at rest. Every other state of a
+        // file with equalities is at rest, where A q̈ = 0 is checked too.
+        bool const at_rest = coupled_by_file && trial % 2 == 0;
+        if (at_rest) std::fill(v.begin(), v.end(), 0.0);
         // lagc's q from MuJoCo's qpos: the same numbers, joint by joint.
         std::vector<double> q(model::nq);
         for (auto const& j : joints) {
@@ -195,7 +264,11 @@ int main(int argc, char** argv) {
         }
         // On the constraints (mimic joints; the quaternions' norms): projected, then MuJoCo's
         // state read back from lagc's.
-        project(q.data(), qd.data(), p);
+        double const left = project(q.data(), qd.data(), p);
+        if (!(left >= 0 && left < 1e-9)) {
+            std::fprintf(stderr, "state %d: project_state left %.3g on the constraints\n", trial, left);
+            return 1;
+        }
         auto const E = velocity_map(q);
         for (auto const& j : joints) {
             int const n = j.type == mjJNT_FREE ? 7 : j.type == mjJNT_BALL ? 4 : 1;
@@ -302,17 +375,22 @@ int main(int argc, char** argv) {
         }
         // Constraints between joints (mimic), which MuJoCo's URDF reader ignores: lagc's
         // accelerations and multipliers in MuJoCo's equations, Mmj a + hmj + Eᵀ Aᵀ λ = τ,
-        // and on the constraints, A q̈ = 0 (the state is on them: Baumgarte adds nothing).
+        // and on the constraints, A q̈ = 0 (the state is on them: Baumgarte adds nothing; the
+        // equalities' rows at rest only).
         std::vector<double> A(model::nc * model::nq, 0.0);
         jacobian(q.data(), p, A.data());
+        // Relative to the largest term: a loop's internal forces may be far larger than τ.
         std::vector<double> lhs(nv, 0.0);
+        double terms = 1e-300;
         for (int r = 0; r < nv; ++r) {
-            lhs[r] = hmj[r];
-            for (int c = 0; c < nv; ++c) lhs[r] += Mmj[r * nv + c] * a[c];
+            double Ma = 0, force = 0;
+            for (int c = 0; c < nv; ++c) Ma += Mmj[r * nv + c] * a[c];
             for (int i = 0; i < model::nq; ++i)
-                for (int k = 0; k < model::nc; ++k) lhs[r] += E[i * nv + r] * A[k * model::nq + i] * lambda[k];
+                for (int k = 0; k < model::nc; ++k) force += E[i * nv + r] * A[k * model::nq + i] * lambda[k];
+            lhs[r] = hmj[r] + Ma + force;
+            terms = std::max({terms, std::abs(hmj[r]), std::abs(Ma), std::abs(force), std::abs(applied[r])});
         }
-        worst_a = std::max(worst_a, relative(lhs, applied));
+        for (int r = 0; r < nv; ++r) worst_a = std::max(worst_a, std::abs(lhs[r] - applied[r]) / terms);
         std::vector<double> Aqdd(model::nc, 0.0);
         double scale = 0;
         for (int k = 0; k < model::nc; ++k)
@@ -320,7 +398,8 @@ int main(int argc, char** argv) {
                 Aqdd[k] += A[k * model::nq + i] * qdd[i];
                 scale = std::max(scale, std::abs(A[k * model::nq + i] * qdd[i]));
             }
-        for (int k = 0; k < model::nc; ++k) worst_a = std::max(worst_a, std::abs(Aqdd[k]) / std::max(scale, 1e-300));
+        if (!coupled_by_file || at_rest)
+            for (int k = 0; k < model::nc; ++k) worst_a = std::max(worst_a, std::abs(Aqdd[k]) / std::max(scale, 1e-300));
     }
     std::printf("%s: %d degrees of freedom, %d bodies; largest relative differences over 20 states: M %.2e, "
                 "h %.2e, %s %.2e (tolerance %.0e%s); lagc's inertial defaults against MuJoCo's stored "
