@@ -125,25 +125,22 @@ std::string dot_escaped(std::string const& text) {
 // An equality as the tree lists it: its element, line, what it joins, the rows kept.
 std::string equality_text(equality_def const& e) {
     auto side = [](std::string const& b) { return b.empty() ? std::string("the world") : quoted(b); };
-    auto length = [](std::vector<std::pair<std::string, double>> const& terms) {
-        std::string t;
-        for (auto const& [joint, coef] : terms) {
-            if (!t.empty()) t += " + ";
-            t += number(coef);
-            t += " " + quoted(joint);
-        }
-        return t;
-    };
-    std::string t = quoted(e.name) + " (<" + e.element + ">, line " + std::to_string(e.line) + "): ";
+    std::ostringstream t;
+    t << quoted(e.name) << " (<" << e.element << ">, line " << e.line << "): ";
     if (e.type == equality_def::kind::coupling) {
-        t += length(e.first) + " and " + length(e.second) + ", polycoef [";
-        for (std::size_t k = 0; k < e.polycoef.size(); ++k) t += (k ? ", " : "") + number(e.polycoef[k]);
-        t += "]";
+        for (auto const* terms : {&e.first, &e.second}) {
+            if (terms == &e.second) t << " and ";
+            for (std::size_t k = 0; k < terms->size(); ++k)
+                t << (k ? " + " : "") << number((*terms)[k].second) << " " << quoted((*terms)[k].first);
+        }
+        t << ", polycoef [";
+        for (std::size_t k = 0; k < e.polycoef.size(); ++k) t << (k ? ", " : "") << number(e.polycoef[k]);
+        t << "]";
     } else {
-        t += side(e.a.body) + " and " + side(e.b.body);
+        t << side(e.a.body) << " and " << side(e.b.body);
     }
-    std::size_t const kept = static_cast<std::size_t>(std::count(e.rows.begin(), e.rows.end(), true));
-    return t + ", " + std::to_string(kept) + " of " + std::to_string(e.rows.size()) + " rows kept";
+    t << ", " << std::count(e.rows.begin(), e.rows.end(), true) << " of " << e.rows.size() << " rows kept";
+    return t.str();
 }
 
 } // namespace
@@ -231,7 +228,7 @@ std::string tree_dot(robot_def const& r) {
         if (e.type == equality_def::kind::coupling) continue;
         auto node = [&](std::string const& b) {
             for (std::size_t i = 0; i < r.bodies.size(); ++i)
-                if (r.bodies[i].name == b) return "b" + std::to_string(i);
+                if (r.bodies[i].name == b) return std::string("b").append(std::to_string(i));
             return std::string("world");
         };
         out << "  " << node(e.a.body) << " -> " << node(e.b.body) << " [style=dotted, dir=none, constraint=false, label=\""
