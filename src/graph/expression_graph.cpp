@@ -296,15 +296,7 @@ void expression_graph::compile_program(std::vector<int> const& roots, std::vecto
 std::vector<double> expression_graph::evaluate_all(std::vector<int> const& roots,
                                                   std::vector<std::string> const& variables,
                                                   std::vector<double> const& values) const {
-    if (roots != evaluated_roots_ || variables != evaluated_variables_ || program_.empty())
-        compile_program(roots, variables);
-    std::vector<double> v(program_.size(), 0.0);
-    for (std::size_t k = 0; k < program_.size(); ++k) {
-        program_step const& step = program_[k];
-        v[k] = value_of(
-            node_at(step.id), [&](std::size_t i) { return v[static_cast<std::size_t>(step.args[i])]; },
-            [&] { return step.variable < 0 ? 0.0 : values[static_cast<std::size_t>(step.variable)]; });
-    }
+    std::vector<double> const v = evaluate_program(roots, variables, values);
     std::vector<double> out;
     out.reserve(roots.size());
     for (int p : root_places_) out.push_back(v[static_cast<std::size_t>(p)]);

@@ -34,21 +34,7 @@ std::vector<joint_def const*> ordered_joints(robot_def const& r) {
 
 // A rotation matrix's unit quaternion (w ≥ 0), for a free joint's default pose.
 std::array<double, 4> quaternion_of(mat3 const& R) {
-    double const tr = R[0] + R[4] + R[8];
-    std::array<double, 4> q;
-    if (tr > 0) {
-        double const s = std::sqrt(tr + 1) * 2;
-        q = {s / 4, (R[7] - R[5]) / s, (R[2] - R[6]) / s, (R[3] - R[1]) / s};
-    } else if (R[0] > R[4] && R[0] > R[8]) {
-        double const s = std::sqrt(1 + R[0] - R[4] - R[8]) * 2;
-        q = {(R[7] - R[5]) / s, s / 4, (R[1] + R[3]) / s, (R[2] + R[6]) / s};
-    } else if (R[4] > R[8]) {
-        double const s = std::sqrt(1 + R[4] - R[0] - R[8]) * 2;
-        q = {(R[2] - R[6]) / s, (R[1] + R[3]) / s, s / 4, (R[5] + R[7]) / s};
-    } else {
-        double const s = std::sqrt(1 + R[8] - R[0] - R[4]) * 2;
-        q = {(R[3] - R[1]) / s, (R[2] + R[6]) / s, (R[5] + R[7]) / s, s / 4};
-    }
+    std::array<double, 4> q = matrix_quaternion(R);
     if (q[0] < 0)
         for (auto& x : q) x = -x;
     return q;
