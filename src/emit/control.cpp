@@ -82,15 +82,17 @@ void emitter::linearization() {
                    cxx_printer::place::helper);
     out_.add_helpers(text("control.tpl#linearization_status",
                           {{"linkage", helper_linkage()}, {"scalar", scalar()}, {"zero", single() ? "0.0f" : "0.0"}, {"math", math()}}));
-    out_.add_helpers(text("control.tpl#store_column", {{"linkage", helper_linkage()},
-                                                        {"scalar", scalar()},
-                                                        {"one", single() ? "1.0f" : "1.0"},
-                                                        {"zero", single() ? "0.0f" : "0.0"}}));
+    factorisation const mf = mass_factorisation();
+    bool const pairs = nc == 0 && mf.unrolled && o_.paired_solves;
+    if (!pairs)
+        out_.add_helpers(text("control.tpl#store_column", {{"linkage", helper_linkage()},
+                                                            {"scalar", scalar()},
+                                                            {"one", single() ? "1.0f" : "1.0"},
+                                                            {"zero", single() ? "0.0f" : "0.0"}}));
     auto args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "A"), "B");
     char const* const section = nc > 0                       ? "control.tpl#linearization_constrained"
                                 : forward_dynamics_factored_ ? "control.tpl#linearization_factored"
                                                              : "control.tpl#linearization";
-    factorisation const mf = mass_factorisation();
     std::string const coriolis =
         with_coriolis ? text("control.tpl#linearization_coriolis",
                              {{"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))}, {"scalar", scalar()}})
@@ -112,7 +114,18 @@ void emitter::linearization() {
     std::vector<std::string> const used = {"t", "q", "qd", "u", "p", "A", "B"};
     std::string body = text(section, values);
     if (nc > 0) body += constrained_linearization_tail(values, args);
-    if (nc == 0) body += text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}, {"coriolis", coriolis}});
+    if (pairs) {
+        if (!pair_solve_added_) out_.add_helpers(unrolled_pair_solve());
+        pair_solve_added_ = true;
+        body += text("control.tpl#linearization_pairs", {{"scalar", scalar()},
+                                                          {"solve", mf.solve},
+                                                          {"pair", dialect_.detail + "solve_mass_matrix_pair"},
+                                                          {"coriolis", coriolis},
+                                                          {"one", single() ? "1.0f" : "1.0"},
+                                                          {"zero", single() ? "0.0f" : "0.0"}});
+    } else if (nc == 0) {
+        body += text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}, {"coriolis", coriolis}});
+    }
     out_.declare("int", "linearization", args, text("comments.tpl#linearization"));
     out_.define("int", "linearization", args, used, body, "", cxx_printer::place::api);
 }
