@@ -210,6 +210,7 @@ private:
     std::string pivot_check(std::size_t begin, std::size_t end, int status) const;
     std::string unrolled_cholesky() const;
     std::string unrolled_pair_solve() const;
+    std::string linearization_columns(factorisation const& mf, std::string const& coriolis);
     std::string pair_solve_statements(factor_names const& names,
                                       std::function<std::string(std::size_t, std::size_t)> const& b,
                                       std::function<std::string(std::size_t, std::size_t)> const& out) const;
