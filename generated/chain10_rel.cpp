@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(chain10_rel::detail::pair_stamp == 0xc5c7f1011ef93dc0ull,
+static_assert(chain10_rel::detail::pair_stamp == 0x3b1a4e9b84eff1abull,
               "chain10_rel.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace chain10_rel {
@@ -32,8 +32,13 @@ static inline bool is_finite(double x) {
 #endif
 }
 
-// Every entry of v[0..n) is finite (is_finite).
+// Every entry of v[0..n) is finite (is_finite): their sum first, since a NaN or an infinity
+// makes it one too (-ffast-math may reorder a sum, not drop it), and entry by entry only
+// where the sum is not finite (finite entries whose sum overflows).
 static inline bool all_finite(const double* v, int n) {
+    double s = 0;
+    for (int i = 0; i < n; ++i) s += v[i];
+    if (is_finite(s)) return true;
     for (int i = 0; i < n; ++i)
         if (!is_finite(v[i])) return false;
     return true;
@@ -2630,20 +2635,71 @@ static int linearization_status(const double* A, const double* B) {
     return detail::all_finite(A + 2 * nq * nq, 2 * nq * nq) && detail::all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }
 
-// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
-// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
-static void store_linearization_column(int c, const double* column, double* A, double* B) {
-    if (c < 2 * nq) {
-        for (int i = 0; i < nq; ++i) {
-            A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
-            A[(nq + i) * 2 * nq + c] = column[i];
-        }
-        return;
-    }
-    for (int i = 0; i < nq; ++i) {
-        B[i * nu + (c - 2 * nq)] = 0.0;
-        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
-    }
+// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's rows
+// b[i * sb], b[i * sb + 1], X's out[i * so], out[i * so + 1]; the two columns' steps side by
+// side, which GCC and Clang at -O2 compute in one vector register each. X and B may be the
+// same; X may not overlap B otherwise.
+static void solve_mass_matrix_pair(const double* L, const double* b, int sb, double* out, int so) {
+    const double y0_0 = (b[0 * sb + 0])*L[0];
+    const double y0_1 = (b[0 * sb + 1])*L[0];
+    const double y1_0 = (b[1 * sb + 0] - L[10]*y0_0)*L[11];
+    const double y1_1 = (b[1 * sb + 1] - L[10]*y0_1)*L[11];
+    const double y2_0 = (b[2 * sb + 0] - L[20]*y0_0 - L[21]*y1_0)*L[22];
+    const double y2_1 = (b[2 * sb + 1] - L[20]*y0_1 - L[21]*y1_1)*L[22];
+    const double y3_0 = (b[3 * sb + 0] - L[30]*y0_0 - L[31]*y1_0 - L[32]*y2_0)*L[33];
+    const double y3_1 = (b[3 * sb + 1] - L[30]*y0_1 - L[31]*y1_1 - L[32]*y2_1)*L[33];
+    const double y4_0 = (b[4 * sb + 0] - L[40]*y0_0 - L[41]*y1_0 - L[42]*y2_0 - L[43]*y3_0)*L[44];
+    const double y4_1 = (b[4 * sb + 1] - L[40]*y0_1 - L[41]*y1_1 - L[42]*y2_1 - L[43]*y3_1)*L[44];
+    const double y5_0 = (b[5 * sb + 0] - L[50]*y0_0 - L[51]*y1_0 - L[52]*y2_0 - L[53]*y3_0 - L[54]*y4_0)*L[55];
+    const double y5_1 = (b[5 * sb + 1] - L[50]*y0_1 - L[51]*y1_1 - L[52]*y2_1 - L[53]*y3_1 - L[54]*y4_1)*L[55];
+    const double y6_0 = (b[6 * sb + 0] - L[60]*y0_0 - L[61]*y1_0 - L[62]*y2_0 - L[63]*y3_0 - L[64]*y4_0 - L[65]*y5_0)*L[66];
+    const double y6_1 = (b[6 * sb + 1] - L[60]*y0_1 - L[61]*y1_1 - L[62]*y2_1 - L[63]*y3_1 - L[64]*y4_1 - L[65]*y5_1)*L[66];
+    const double y7_0 = (b[7 * sb + 0] - L[70]*y0_0 - L[71]*y1_0 - L[72]*y2_0 - L[73]*y3_0 - L[74]*y4_0 - L[75]*y5_0 - L[76]*y6_0)*L[77];
+    const double y7_1 = (b[7 * sb + 1] - L[70]*y0_1 - L[71]*y1_1 - L[72]*y2_1 - L[73]*y3_1 - L[74]*y4_1 - L[75]*y5_1 - L[76]*y6_1)*L[77];
+    const double y8_0 = (b[8 * sb + 0] - L[80]*y0_0 - L[81]*y1_0 - L[82]*y2_0 - L[83]*y3_0 - L[84]*y4_0 - L[85]*y5_0 - L[86]*y6_0 - L[87]*y7_0)*L[88];
+    const double y8_1 = (b[8 * sb + 1] - L[80]*y0_1 - L[81]*y1_1 - L[82]*y2_1 - L[83]*y3_1 - L[84]*y4_1 - L[85]*y5_1 - L[86]*y6_1 - L[87]*y7_1)*L[88];
+    const double y9_0 = (b[9 * sb + 0] - L[90]*y0_0 - L[91]*y1_0 - L[92]*y2_0 - L[93]*y3_0 - L[94]*y4_0 - L[95]*y5_0 - L[96]*y6_0 - L[97]*y7_0 - L[98]*y8_0)*L[99];
+    const double y9_1 = (b[9 * sb + 1] - L[90]*y0_1 - L[91]*y1_1 - L[92]*y2_1 - L[93]*y3_1 - L[94]*y4_1 - L[95]*y5_1 - L[96]*y6_1 - L[97]*y7_1 - L[98]*y8_1)*L[99];
+    const double x9_0 = y9_0*L[99];
+    const double x9_1 = y9_1*L[99];
+    const double x8_0 = (y8_0 - L[98]*x9_0)*L[88];
+    const double x8_1 = (y8_1 - L[98]*x9_1)*L[88];
+    const double x7_0 = (y7_0 - L[87]*x8_0 - L[97]*x9_0)*L[77];
+    const double x7_1 = (y7_1 - L[87]*x8_1 - L[97]*x9_1)*L[77];
+    const double x6_0 = (y6_0 - L[76]*x7_0 - L[86]*x8_0 - L[96]*x9_0)*L[66];
+    const double x6_1 = (y6_1 - L[76]*x7_1 - L[86]*x8_1 - L[96]*x9_1)*L[66];
+    const double x5_0 = (y5_0 - L[65]*x6_0 - L[75]*x7_0 - L[85]*x8_0 - L[95]*x9_0)*L[55];
+    const double x5_1 = (y5_1 - L[65]*x6_1 - L[75]*x7_1 - L[85]*x8_1 - L[95]*x9_1)*L[55];
+    const double x4_0 = (y4_0 - L[54]*x5_0 - L[64]*x6_0 - L[74]*x7_0 - L[84]*x8_0 - L[94]*x9_0)*L[44];
+    const double x4_1 = (y4_1 - L[54]*x5_1 - L[64]*x6_1 - L[74]*x7_1 - L[84]*x8_1 - L[94]*x9_1)*L[44];
+    const double x3_0 = (y3_0 - L[43]*x4_0 - L[53]*x5_0 - L[63]*x6_0 - L[73]*x7_0 - L[83]*x8_0 - L[93]*x9_0)*L[33];
+    const double x3_1 = (y3_1 - L[43]*x4_1 - L[53]*x5_1 - L[63]*x6_1 - L[73]*x7_1 - L[83]*x8_1 - L[93]*x9_1)*L[33];
+    const double x2_0 = (y2_0 - L[32]*x3_0 - L[42]*x4_0 - L[52]*x5_0 - L[62]*x6_0 - L[72]*x7_0 - L[82]*x8_0 - L[92]*x9_0)*L[22];
+    const double x2_1 = (y2_1 - L[32]*x3_1 - L[42]*x4_1 - L[52]*x5_1 - L[62]*x6_1 - L[72]*x7_1 - L[82]*x8_1 - L[92]*x9_1)*L[22];
+    const double x1_0 = (y1_0 - L[21]*x2_0 - L[31]*x3_0 - L[41]*x4_0 - L[51]*x5_0 - L[61]*x6_0 - L[71]*x7_0 - L[81]*x8_0 - L[91]*x9_0)*L[11];
+    const double x1_1 = (y1_1 - L[21]*x2_1 - L[31]*x3_1 - L[41]*x4_1 - L[51]*x5_1 - L[61]*x6_1 - L[71]*x7_1 - L[81]*x8_1 - L[91]*x9_1)*L[11];
+    const double x0_0 = (y0_0 - L[10]*x1_0 - L[20]*x2_0 - L[30]*x3_0 - L[40]*x4_0 - L[50]*x5_0 - L[60]*x6_0 - L[70]*x7_0 - L[80]*x8_0 - L[90]*x9_0)*L[0];
+    const double x0_1 = (y0_1 - L[10]*x1_1 - L[20]*x2_1 - L[30]*x3_1 - L[40]*x4_1 - L[50]*x5_1 - L[60]*x6_1 - L[70]*x7_1 - L[80]*x8_1 - L[90]*x9_1)*L[0];
+    out[0 * so + 0] = x0_0;
+    out[0 * so + 1] = x0_1;
+    out[1 * so + 0] = x1_0;
+    out[1 * so + 1] = x1_1;
+    out[2 * so + 0] = x2_0;
+    out[2 * so + 1] = x2_1;
+    out[3 * so + 0] = x3_0;
+    out[3 * so + 1] = x3_1;
+    out[4 * so + 0] = x4_0;
+    out[4 * so + 1] = x4_1;
+    out[5 * so + 0] = x5_0;
+    out[5 * so + 1] = x5_1;
+    out[6 * so + 0] = x6_0;
+    out[6 * so + 1] = x6_1;
+    out[7 * so + 0] = x7_0;
+    out[7 * so + 1] = x7_1;
+    out[8 * so + 0] = x8_0;
+    out[8 * so + 1] = x8_1;
+    out[9 * so + 0] = x9_0;
+    out[9 * so + 1] = x9_1;
 }
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
@@ -3093,11 +3149,19 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
     if (status != 0) return status;
     double J[nq * m];
     detail::linearization_terms(q, qd, u, p, qdd, J);
-    double z[nq];
-    for (int c = 0; c < m; ++c) {
-        for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
+    // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
+    // solved columns two at a time (the last of an odd nu alone).
+    for (int i = 0; i < nq; ++i) {
+        for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
+        for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
+    }
+    for (int c = 0; c < 2 * nq; c += 2) detail::solve_mass_matrix_pair(M, J + c, m, A + 2 * nq * nq + c, 2 * nq);
+    for (int c = 0; c + 1 < nu; c += 2) detail::solve_mass_matrix_pair(M, J + 2 * nq + c, m, B + nq * nu + c, nu);
+    if (nu % 2 != 0) {
+        double z[nq];
+        for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
         detail::solve_mass_matrix(M, z);
-        detail::store_linearization_column(c, z, A, B);
+        for (int i = 0; i < nq; ++i) B[(nq + i) * nu + nu - 1] = z[i];
     }
     return detail::linearization_status(A, B);
 }

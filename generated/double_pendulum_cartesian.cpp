@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(double_pendulum_cartesian::detail::pair_stamp == 0x03bbeb94251bb061ull,
+static_assert(double_pendulum_cartesian::detail::pair_stamp == 0xbd301ce7c04d8b89ull,
               "double_pendulum_cartesian.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace double_pendulum_cartesian {
@@ -22,8 +22,13 @@ static inline bool is_finite(double x) {
 #endif
 }
 
-// Every entry of v[0..n) is finite (is_finite).
+// Every entry of v[0..n) is finite (is_finite): their sum first, since a NaN or an infinity
+// makes it one too (-ffast-math may reorder a sum, not drop it), and entry by entry only
+// where the sum is not finite (finite entries whose sum overflows).
 static inline bool all_finite(const double* v, int n) {
+    double s = 0;
+    for (int i = 0; i < n; ++i) s += v[i];
+    if (is_finite(s)) return true;
     for (int i = 0; i < n; ++i)
         if (!is_finite(v[i])) return false;
     return true;

@@ -18,7 +18,7 @@ namespace floating_leg {
 inline constexpr int nq = 9, nu = 3, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x51dae21a8fe8733cull;
+inline constexpr unsigned long long pair_stamp = 0x8d70ef7e7986147dull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -79,17 +79,17 @@ inline constexpr unsigned long constraint_jacobian = 1216;  // arrays 968, tempo
 inline constexpr unsigned long semi_implicit_system = 5584;  // arrays 4128, temporaries 256, frames 176, libm 1024
 inline constexpr unsigned long forward_dynamics = 2848;  // arrays 1152, temporaries 384, frames 288, libm 1024
 inline constexpr unsigned long state_derivative = 3096;  // arrays 1224, temporaries 448, frames 400, libm 1024
-inline constexpr unsigned long linearization = 9904;  // arrays 7320, temporaries 1272, frames 288, libm 1024
+inline constexpr unsigned long linearization = 9928;  // arrays 7320, temporaries 1296, frames 288, libm 1024
 inline constexpr unsigned long inverse_dynamics = 5416;  // arrays 3960, temporaries 256, frames 176, libm 1024
 inline constexpr unsigned long inverse_dynamics_regressor = 5416;  // arrays 3960, temporaries 256, frames 176, libm 1024
 inline constexpr unsigned long input_matrix = 392;  // arrays 0, temporaries 216, frames 176, libm 0
 inline constexpr unsigned long rk4_step = 3856;  // arrays 1872, temporaries 560, frames 400, libm 1024
 inline constexpr unsigned long symplectic_euler_step = 3248;  // arrays 1368, temporaries 456, frames 400, libm 1024
-inline constexpr unsigned long radau_step = 27312;  // arrays 24360, temporaries 1528, frames 400, libm 1024
-inline constexpr unsigned long rk4_step_jacobian = 23304;  // arrays 20344, temporaries 1536, frames 400, libm 1024
-inline constexpr unsigned long symplectic_euler_step_jacobian = 16480;  // arrays 13584, temporaries 1472, frames 400, libm 1024
-inline constexpr unsigned long radau_step_jacobian = 34232;  // arrays 31272, temporaries 1536, frames 400, libm 1024
-inline constexpr unsigned long zoh_discretization = 10656;  // arrays 9072, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long radau_step = 27336;  // arrays 24360, temporaries 1552, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 23352;  // arrays 20344, temporaries 1584, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 16528;  // arrays 13584, temporaries 1520, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 34280;  // arrays 31272, temporaries 1584, frames 400, libm 1024
+inline constexpr unsigned long zoh_discretization = 10704;  // arrays 9072, temporaries 320, frames 288, libm 1024
 inline constexpr unsigned long constraint_velocity = 4208;  // arrays 3968, temporaries 64, frames 176, libm 0
 inline constexpr unsigned long project_state = 7080;  // arrays 4936, temporaries 720, frames 400, libm 1024
 inline constexpr unsigned long output_foot = 5496;  // arrays 4184, temporaries 112, frames 176, libm 1024

@@ -18,7 +18,7 @@ namespace kite_quaternion {
 inline constexpr int nq = 7, nu = 3, nc = 2;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x5d5356094f95afb5ull;
+inline constexpr unsigned long long pair_stamp = 0x887a3effa3420e70ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -80,17 +80,17 @@ inline constexpr unsigned long constraint_jacobian = 736;  // arrays 448, tempor
 inline constexpr unsigned long semi_implicit_system = 1456;  // arrays 1024, temporaries 256, frames 176, libm 0
 inline constexpr unsigned long forward_dynamics = 1056;  // arrays 304, temporaries 464, frames 288, libm 0
 inline constexpr unsigned long state_derivative = 1288;  // arrays 360, temporaries 528, frames 400, libm 0
-inline constexpr unsigned long linearization = 4512;  // arrays 2960, temporaries 1264, frames 288, libm 0
+inline constexpr unsigned long linearization = 4536;  // arrays 2960, temporaries 1288, frames 288, libm 0
 inline constexpr unsigned long inverse_dynamics = 1304;  // arrays 1008, temporaries 120, frames 176, libm 0
 inline constexpr unsigned long inverse_dynamics_regressor = 1440;  // arrays 1008, temporaries 256, frames 176, libm 0
 inline constexpr unsigned long input_matrix = 792;  // arrays 448, temporaries 168, frames 176, libm 0
 inline constexpr unsigned long rk4_step = 1904;  // arrays 864, temporaries 640, frames 400, libm 0
 inline constexpr unsigned long symplectic_euler_step = 1408;  // arrays 472, temporaries 536, frames 400, libm 0
-inline constexpr unsigned long radau_step = 15456;  // arrays 13536, temporaries 1520, frames 400, libm 0
-inline constexpr unsigned long rk4_step_jacobian = 13240;  // arrays 11312, temporaries 1528, frames 400, libm 0
-inline constexpr unsigned long symplectic_euler_step_jacobian = 8800;  // arrays 6936, temporaries 1464, frames 400, libm 0
-inline constexpr unsigned long radau_step_jacobian = 19944;  // arrays 18016, temporaries 1528, frames 400, libm 0
-inline constexpr unsigned long zoh_discretization = 7296;  // arrays 5712, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long radau_step = 15480;  // arrays 13536, temporaries 1544, frames 400, libm 0
+inline constexpr unsigned long rk4_step_jacobian = 13288;  // arrays 11312, temporaries 1576, frames 400, libm 0
+inline constexpr unsigned long symplectic_euler_step_jacobian = 8848;  // arrays 6936, temporaries 1512, frames 400, libm 0
+inline constexpr unsigned long radau_step_jacobian = 19992;  // arrays 18016, temporaries 1576, frames 400, libm 0
+inline constexpr unsigned long zoh_discretization = 7344;  // arrays 5712, temporaries 320, frames 288, libm 1024
 inline constexpr unsigned long constraint_velocity = 1248;  // arrays 1024, temporaries 48, frames 176, libm 0
 inline constexpr unsigned long project_state = 2952;  // arrays 1832, temporaries 720, frames 400, libm 0
 inline constexpr unsigned long output_position = 200;  // arrays 0, temporaries 24, frames 176, libm 0

@@ -18,7 +18,7 @@ namespace quaternion_body {
 inline constexpr int nq = 4, nu = 3, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x53921573adcef20eull;
+inline constexpr unsigned long long pair_stamp = 0x3c15966fcbf6ada2ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -71,17 +71,17 @@ inline constexpr unsigned long constraint_jacobian = 144;  // arrays 0, temporar
 inline constexpr unsigned long semi_implicit_system = 368;  // arrays 0, temporaries 256, frames 112, libm 0
 inline constexpr unsigned long forward_dynamics = 792;  // arrays 152, temporaries 352, frames 288, libm 0
 inline constexpr unsigned long state_derivative = 1000;  // arrays 184, temporaries 416, frames 400, libm 0
-inline constexpr unsigned long linearization = 2648;  // arrays 872, temporaries 1376, frames 400, libm 0
+inline constexpr unsigned long linearization = 2672;  // arrays 872, temporaries 1400, frames 400, libm 0
 inline constexpr unsigned long inverse_dynamics = 272;  // arrays 0, temporaries 160, frames 112, libm 0
 inline constexpr unsigned long inverse_dynamics_regressor = 256;  // arrays 0, temporaries 144, frames 112, libm 0
 inline constexpr unsigned long input_matrix = 264;  // arrays 0, temporaries 152, frames 112, libm 0
 inline constexpr unsigned long rk4_step = 1400;  // arrays 472, temporaries 528, frames 400, libm 0
 inline constexpr unsigned long symplectic_euler_step = 1072;  // arrays 248, temporaries 424, frames 400, libm 0
-inline constexpr unsigned long radau_step = 6776;  // arrays 4632, temporaries 1632, frames 512, libm 0
-inline constexpr unsigned long rk4_step_jacobian = 6288;  // arrays 4136, temporaries 1640, frames 512, libm 0
-inline constexpr unsigned long symplectic_euler_step_jacobian = 4464;  // arrays 2376, temporaries 1576, frames 512, libm 0
-inline constexpr unsigned long radau_step_jacobian = 8576;  // arrays 6424, temporaries 1640, frames 512, libm 0
-inline constexpr unsigned long zoh_discretization = 3696;  // arrays 2112, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long radau_step = 6800;  // arrays 4632, temporaries 1656, frames 512, libm 0
+inline constexpr unsigned long rk4_step_jacobian = 6336;  // arrays 4136, temporaries 1688, frames 512, libm 0
+inline constexpr unsigned long symplectic_euler_step_jacobian = 4512;  // arrays 2376, temporaries 1624, frames 512, libm 0
+inline constexpr unsigned long radau_step_jacobian = 8624;  // arrays 6424, temporaries 1688, frames 512, libm 0
+inline constexpr unsigned long zoh_discretization = 3744;  // arrays 2112, temporaries 320, frames 288, libm 1024
 inline constexpr unsigned long constraint_velocity = 176;  // arrays 0, temporaries 64, frames 112, libm 0
 inline constexpr unsigned long project_state = 1736;  // arrays 288, temporaries 1112, frames 336, libm 0
 inline constexpr unsigned long output_angular_velocity = 176;  // arrays 0, temporaries 64, frames 112, libm 0

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(wheeled_robot::detail::pair_stamp == 0x3d3a70c64c3190a3ull,
+static_assert(wheeled_robot::detail::pair_stamp == 0x1e057dba2342e87cull,
               "wheeled_robot.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace wheeled_robot {
@@ -22,8 +22,13 @@ static inline bool is_finite(double x) {
 #endif
 }
 
-// Every entry of v[0..n) is finite (is_finite).
+// Every entry of v[0..n) is finite (is_finite): their sum first, since a NaN or an infinity
+// makes it one too (-ffast-math may reorder a sum, not drop it), and entry by entry only
+// where the sum is not finite (finite entries whose sum overflows).
 static inline bool all_finite(const double* v, int n) {
+    double s = 0;
+    for (int i = 0; i < n; ++i) s += v[i];
+    if (is_finite(s)) return true;
     for (int i = 0; i < n; ++i)
         if (!is_finite(v[i])) return false;
     return true;

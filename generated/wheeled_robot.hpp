@@ -18,7 +18,7 @@ namespace wheeled_robot {
 inline constexpr int nq = 3, nu = 2, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x3d3a70c64c3190a3ull;
+inline constexpr unsigned long long pair_stamp = 0x1e057dba2342e87cull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -66,17 +66,17 @@ inline constexpr unsigned long constraint_jacobian = 1184;  // arrays 0, tempora
 inline constexpr unsigned long semi_implicit_system = 1328;  // arrays 0, temporaries 192, frames 112, libm 1024
 inline constexpr unsigned long forward_dynamics = 2800;  // arrays 288, temporaries 1152, frames 336, libm 1024
 inline constexpr unsigned long state_derivative = 3000;  // arrays 312, temporaries 1216, frames 448, libm 1024
-inline constexpr unsigned long linearization = 4160;  // arrays 736, temporaries 1952, frames 448, libm 1024
+inline constexpr unsigned long linearization = 4184;  // arrays 736, temporaries 1976, frames 448, libm 1024
 inline constexpr unsigned long inverse_dynamics = 1192;  // arrays 0, temporaries 56, frames 112, libm 1024
 inline constexpr unsigned long inverse_dynamics_regressor = 160;  // arrays 0, temporaries 48, frames 112, libm 0
 inline constexpr unsigned long input_matrix = 1208;  // arrays 0, temporaries 72, frames 112, libm 1024
 inline constexpr unsigned long rk4_step = 3328;  // arrays 528, temporaries 1328, frames 448, libm 1024
 inline constexpr unsigned long symplectic_euler_step = 3056;  // arrays 360, temporaries 1224, frames 448, libm 1024
-inline constexpr unsigned long radau_step = 6736;  // arrays 2944, temporaries 2208, frames 560, libm 1024
-inline constexpr unsigned long rk4_step_jacobian = 6424;  // arrays 2624, temporaries 2216, frames 560, libm 1024
-inline constexpr unsigned long symplectic_euler_step_jacobian = 5312;  // arrays 1576, temporaries 2152, frames 560, libm 1024
-inline constexpr unsigned long radau_step_jacobian = 7704;  // arrays 3904, temporaries 2216, frames 560, libm 1024
-inline constexpr unsigned long zoh_discretization = 2736;  // arrays 1152, temporaries 272, frames 288, libm 1024
+inline constexpr unsigned long radau_step = 6760;  // arrays 2944, temporaries 2232, frames 560, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 6472;  // arrays 2624, temporaries 2264, frames 560, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 5360;  // arrays 1576, temporaries 2200, frames 560, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 7752;  // arrays 3904, temporaries 2264, frames 560, libm 1024
+inline constexpr unsigned long zoh_discretization = 2784;  // arrays 1152, temporaries 320, frames 288, libm 1024
 inline constexpr unsigned long constraint_velocity = 1184;  // arrays 0, temporaries 48, frames 112, libm 1024
 inline constexpr unsigned long project_state = 2856;  // arrays 352, temporaries 1032, frames 448, libm 1024
 }  // namespace stack_bytes

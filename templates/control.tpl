@@ -122,6 +122,22 @@
         B[(nq + i) * nu + (c - 2 * nq)] = column[i];
     }}
 }}
+@@ linearization_pairs
+{coriolis}    // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
+    // solved columns two at a time (the last of an odd nu alone).
+    for (int i = 0; i < nq; ++i) {{
+        for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? {one} : {zero};
+        for (int c = 0; c < nu; ++c) B[i * nu + c] = {zero};
+    }}
+    for (int c = 0; c < 2 * nq; c += 2) {pair}(M, J + c, m, A + 2 * nq * nq + c, 2 * nq);
+    for (int c = 0; c + 1 < nu; c += 2) {pair}(M, J + 2 * nq + c, m, B + nq * nu + c, nu);
+    if (nu % 2 != 0) {{
+        {scalar} z[nq];
+        for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
+        {solve}(M, z);
+        for (int i = 0; i < nq; ++i) B[(nq + i) * nu + nu - 1] = z[i];
+    }}
+    return {detail}linearization_status(A, B);
 @@ linearization_status
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is

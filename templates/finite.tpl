@@ -22,6 +22,19 @@ inline bool is_finite(const T& x) {{
 }}
 @@ all_finite
 
+// Every entry of v[0..n) is finite (is_finite): their sum first, since a NaN or an infinity
+// makes it one too (-ffast-math may reorder a sum, not drop it), and entry by entry only
+// where the sum is not finite (finite entries whose sum overflows).
+{head}bool all_finite(const {scalar}* v, int n) {{
+    {scalar} s = 0;
+    for (int i = 0; i < n; ++i) s += v[i];
+    if (is_finite(s)) return true;
+    for (int i = 0; i < n; ++i)
+        if (!is_finite(v[i])) return false;
+    return true;
+}}
+@@ all_finite_each
+
 // Every entry of v[0..n) is finite (is_finite).
 {head}bool all_finite(const {scalar}* v, int n) {{
     for (int i = 0; i < n; ++i)

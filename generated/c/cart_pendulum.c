@@ -50,9 +50,15 @@ static inline int is_finite(double x) {
 #endif
 }
 
-/* Every entry of v[0..n) is finite (is_finite). */
+/* Every entry of v[0..n) is finite (is_finite): their sum first, since a NaN or an infinity
+   makes it one too (-ffast-math may reorder a sum, not drop it), and entry by entry only
+   where the sum is not finite (finite entries whose sum overflows). */
 static inline int all_finite(const double* v, int n) {
-    for (int i = 0; i < n; ++i)
+    double s = 0;
+    int i;
+    for (i = 0; i < n; ++i) s += v[i];
+    if (is_finite(s)) return 1;
+    for (i = 0; i < n; ++i)
         if (!is_finite(v[i])) return 0;
     return 1;
 }
@@ -129,22 +135,6 @@ static int linearization_status(const double* A, const double* B) {
     return all_finite(A + 2 * nq * nq, 2 * nq * nq) && all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }
 
-// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
-// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
-static void store_linearization_column(int c, const double* column, double* A, double* B) {
-    if (c < 2 * nq) {
-        for (int i = 0; i < nq; ++i) {
-            A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
-            A[(nq + i) * 2 * nq + c] = column[i];
-        }
-        return;
-    }
-    for (int i = 0; i < nq; ++i) {
-        B[i * nu + (c - 2 * nq)] = 0.0;
-        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
-    }
-}
-
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
 // are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -171,6 +161,25 @@ static void solve_mass_matrix(const double* L, double* b) {
     const double x0 = (y0 - L[2]*x1)*L[0];
     b[0] = x0;
     b[1] = x1;
+}
+
+// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's rows
+// b[i * sb], b[i * sb + 1], X's out[i * so], out[i * so + 1]; the two columns' steps side by
+// side, which GCC and Clang at -O2 compute in one vector register each. X and B may be the
+// same; X may not overlap B otherwise.
+static void solve_mass_matrix_pair(const double* L, const double* b, int sb, double* out, int so) {
+    const double y0_0 = (b[0 * sb + 0])*L[0];
+    const double y0_1 = (b[0 * sb + 1])*L[0];
+    const double y1_0 = (b[1 * sb + 0] - L[2]*y0_0)*L[3];
+    const double y1_1 = (b[1 * sb + 1] - L[2]*y0_1)*L[3];
+    const double x1_0 = y1_0*L[3];
+    const double x1_1 = y1_1*L[3];
+    const double x0_0 = (y0_0 - L[2]*x1_0)*L[0];
+    const double x0_1 = (y0_1 - L[2]*x1_1)*L[0];
+    out[0 * so + 0] = x0_0;
+    out[0 * so + 1] = x0_1;
+    out[1 * so + 0] = x1_0;
+    out[1 * so + 1] = x1_1;
 }
 
 
@@ -340,11 +349,19 @@ LAGC_NOINLINE static int linearization(const double* q, const double* qd, const 
     double M[nq * nq];
     mass_matrix(q, p, M);
     if (factor_mass_matrix(M) != 0) return 1;
-    double z[nq];
-    for (int c = 0; c < m; ++c) {
-        for (int i = 0; i < nq; ++i) z[i] = J[i * m + c];
+    // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
+    // solved columns two at a time (the last of an odd nu alone).
+    for (int i = 0; i < nq; ++i) {
+        for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
+        for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
+    }
+    for (int c = 0; c < 2 * nq; c += 2) solve_mass_matrix_pair(M, J + c, m, A + 2 * nq * nq + c, 2 * nq);
+    for (int c = 0; c + 1 < nu; c += 2) solve_mass_matrix_pair(M, J + 2 * nq + c, m, B + nq * nu + c, nu);
+    if (nu % 2 != 0) {
+        double z[nq];
+        for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
         solve_mass_matrix(M, z);
-        store_linearization_column(c, z, A, B);
+        for (int i = 0; i < nq; ++i) B[(nq + i) * nu + nu - 1] = z[i];
     }
     return linearization_status(A, B);
 }

@@ -56,9 +56,15 @@ static inline int is_finite(double x) {
 #endif
 }
 
-/* Every entry of v[0..n) is finite (is_finite). */
+/* Every entry of v[0..n) is finite (is_finite): their sum first, since a NaN or an infinity
+   makes it one too (-ffast-math may reorder a sum, not drop it), and entry by entry only
+   where the sum is not finite (finite entries whose sum overflows). */
 static inline int all_finite(const double* v, int n) {
-    for (int i = 0; i < n; ++i)
+    double s = 0;
+    int i;
+    for (i = 0; i < n; ++i) s += v[i];
+    if (is_finite(s)) return 1;
+    for (i = 0; i < n; ++i)
         if (!is_finite(v[i])) return 0;
     return 1;
 }

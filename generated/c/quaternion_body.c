@@ -60,9 +60,15 @@ static inline int is_finite(double x) {
 #endif
 }
 
-/* Every entry of v[0..n) is finite (is_finite). */
+/* Every entry of v[0..n) is finite (is_finite): their sum first, since a NaN or an infinity
+   makes it one too (-ffast-math may reorder a sum, not drop it), and entry by entry only
+   where the sum is not finite (finite entries whose sum overflows). */
 static inline int all_finite(const double* v, int n) {
-    for (int i = 0; i < n; ++i)
+    double s = 0;
+    int i;
+    for (i = 0; i < n; ++i) s += v[i];
+    if (is_finite(s)) return 1;
+    for (i = 0; i < n; ++i)
         if (!is_finite(v[i])) return 0;
     return 1;
 }
@@ -286,22 +292,6 @@ static int linearization_status(const double* A, const double* B) {
     return all_finite(A + 2 * nq * nq, 2 * nq * nq) && all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }
 
-// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
-// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
-static void store_linearization_column(int c, const double* column, double* A, double* B) {
-    if (c < 2 * nq) {
-        for (int i = 0; i < nq; ++i) {
-            A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
-            A[(nq + i) * 2 * nq + c] = column[i];
-        }
-        return;
-    }
-    for (int i = 0; i < nq; ++i) {
-        B[i * nu + (c - 2 * nq)] = 0.0;
-        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
-    }
-}
-
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
 // are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
 // 1e-12 times the largest diagonal entry, or is not finite.
@@ -347,6 +337,22 @@ static void solve_mass_matrix(const double* L, double* b) {
     b[1] = x1;
     b[2] = x2;
     b[3] = x3;
+}
+
+// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
+// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
+static void store_linearization_column(int c, const double* column, double* A, double* B) {
+    if (c < 2 * nq) {
+        for (int i = 0; i < nq; ++i) {
+            A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
+            A[(nq + i) * 2 * nq + c] = column[i];
+        }
+        return;
+    }
+    for (int i = 0; i < nq; ++i) {
+        B[i * nu + (c - 2 * nq)] = 0.0;
+        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
+    }
 }
 // M + rho A^T A in place, rho = (largest diagonal entry of M) / (largest diagonal entry of
 // A^T A), over this model's structure: only the entries of M's lower triangle that A^T A

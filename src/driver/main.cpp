@@ -316,6 +316,7 @@ std::optional<int> take_option(int argc, char** argv, int& i, command_line& cl) 
         if (!value() || std::string(v) != "mcu")
             return usage_error("--target takes mcu, not '" + std::string(v ? v : "") + "'");
         o.smallest_stack = o.emit.no_errno = o.emit.reduce_angles = true;
+        o.emit.paired_solves = false;
     } else if (a == "--scalar") {
         if (!value()) return usage_error("--scalar needs a type: float or double");
         o.emit.scalar = v;

@@ -82,19 +82,16 @@ void emitter::linearization() {
                    cxx_printer::place::helper);
     out_.add_helpers(text("control.tpl#linearization_status",
                           {{"linkage", helper_linkage()}, {"scalar", scalar()}, {"zero", single() ? "0.0f" : "0.0"}, {"math", math()}}));
-    out_.add_helpers(text("control.tpl#store_column", {{"linkage", helper_linkage()},
-                                                        {"scalar", scalar()},
-                                                        {"one", single() ? "1.0f" : "1.0"},
-                                                        {"zero", single() ? "0.0f" : "0.0"}}));
-    auto args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "A"), "B");
-    char const* const section = nc > 0                       ? "control.tpl#linearization_constrained"
-                                : forward_dynamics_factored_ ? "control.tpl#linearization_factored"
-                                                             : "control.tpl#linearization";
     factorisation const mf = mass_factorisation();
     std::string const coriolis =
         with_coriolis ? text("control.tpl#linearization_coriolis",
                              {{"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))}, {"scalar", scalar()}})
                       : "";
+    std::string const columns = linearization_columns(mf, coriolis);
+    auto args = with_output(with_output(inputs({"q", "qd", "u", "p"}), "A"), "B");
+    char const* const section = nc > 0                       ? "control.tpl#linearization_constrained"
+                                : forward_dynamics_factored_ ? "control.tpl#linearization_factored"
+                                                             : "control.tpl#linearization";
     std::string const call_args = cxx_printer::input_arguments(inputs({"q", "qd", "u", "p"}));
     std::vector<std::pair<std::string, std::string>> const values = {
         {"scalar", scalar()},
@@ -112,9 +109,32 @@ void emitter::linearization() {
     std::vector<std::string> const used = {"t", "q", "qd", "u", "p", "A", "B"};
     std::string body = text(section, values);
     if (nc > 0) body += constrained_linearization_tail(values, args);
-    if (nc == 0) body += text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}, {"coriolis", coriolis}});
+    body += columns;
     out_.declare("int", "linearization", args, text("comments.tpl#linearization"));
     out_.define("int", "linearization", args, used, body, "", cxx_printer::place::api);
+}
+
+// Without constraints, the rest of linearization after J: its columns solved with M's factor
+// (two at a time where the factor is unrolled: detail::solve_mass_matrix_pair) and stored
+// into A and B; with constraints "" (constrained_linearization_tail). Adds the helpers
+// either calls.
+std::string emitter::linearization_columns(factorisation const& mf, std::string const& coriolis) {
+    bool const pairs = d_.nc == 0 && mf.unrolled && o_.paired_solves;
+    std::string const one = single() ? "1.0f" : "1.0", zero = single() ? "0.0f" : "0.0";
+    if (!pairs)
+        out_.add_helpers(text("control.tpl#store_column",
+                              {{"linkage", helper_linkage()}, {"scalar", scalar()}, {"one", one}, {"zero", zero}}));
+    if (d_.nc > 0) return "";
+    if (!pairs)
+        return text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}, {"coriolis", coriolis}});
+    if (!pair_solve_added_) out_.add_helpers(unrolled_pair_solve());
+    pair_solve_added_ = true;
+    return text("control.tpl#linearization_pairs", {{"scalar", scalar()},
+                                                    {"solve", mf.solve},
+                                                    {"pair", dialect_.detail + "solve_mass_matrix_pair"},
+                                                    {"coriolis", coriolis},
+                                                    {"one", one},
+                                                    {"zero", zero}});
 }
 
 // With constraints, the rest of linearization after M and Ac: the factorisation, and the

@@ -210,6 +210,32 @@ std::string emitter::solve_statements(factor_names const& n, std::function<std::
     return f;
 }
 
+// The same for two right-hand sides at once (b(i, r), out(i, r), r = 0, 1), their steps
+// interleaved row by row, every read of b before the first write of out.
+std::string emitter::pair_solve_statements(factor_names const& n,
+                                           std::function<std::string(std::size_t, std::size_t)> const& b,
+                                           std::function<std::string(std::size_t, std::size_t)> const& out) const {
+    std::vector<std::string> lines[2];
+    std::string stores;
+    for (std::size_t r = 0; r < 2; ++r) {
+        auto y = [r](std::size_t i) { return fmt::format("y{}_{}", i, r); };
+        auto x = [r](std::size_t i) { return fmt::format("x{}_{}", i, r); };
+        std::string f;
+        forward_substitution(n, [&](std::size_t i) { return b(i, r); }, y, f);
+        backward_substitution(n, y, x, f);
+        for (std::size_t begin = 0, end; begin < f.size(); begin = end + 1) {
+            end = f.find('\n', begin);
+            lines[r].push_back(f.substr(begin, end - begin + 1));
+        }
+    }
+    std::string f;
+    for (std::size_t k = 0; k < lines[0].size(); ++k) f += lines[0][k] + lines[1][k];
+    for (std::size_t i = 0; i < d_.nq; ++i)
+        for (std::size_t r = 0; r < 2; ++r)
+            f += text("cholesky_steps.tpl#store", {{"target", out(i, r)}, {"value", fmt::format("x{}_{}", i, r)}});
+    return f;
+}
+
 std::string emitter::finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const {
     std::string conditions;
     for (std::size_t i = 0; i < count; ++i) conditions += (i ? " || !" : "!") + dialect_.detail + "is_finite(" + value(i) + ")";
@@ -254,12 +280,24 @@ emitter::factorisation emitter::mass_factorisation() {
 
 // detail::factor_mass_matrix and detail::solve_mass_matrix on arrays, for the two-step form.
 std::string emitter::unrolled_cholesky() const {
-    return text("unrolled_cholesky.tpl",
+    return text("unrolled_cholesky.tpl#factor_solve",
                 {{"linkage", helper_linkage()},
                  {"scalar", scalar()},
                  {"factor", factor_statements({in_array("M"), in_array("M"), diagonal_of("M"), ""})},
                  {"solve", solve_statements({in_array("L"), in_array("L"), diagonal_of("L"), ""}, element_of("b"),
                                             element_of("b"))}});
+}
+
+// detail::solve_mass_matrix_pair (unrolled_cholesky.tpl#pair): linearization's columns two at a time.
+std::string emitter::unrolled_pair_solve() const {
+    auto row = [](char const* array, char const* stride) {
+        return [array, stride](std::size_t i, std::size_t r) { return fmt::format("{}[{} * {} + {}]", array, i, stride, r); };
+    };
+    return text("unrolled_cholesky.tpl#pair",
+                {{"linkage", helper_linkage()},
+                 {"scalar", scalar()},
+                 {"solve", pair_solve_statements({in_array("L"), in_array("L"), diagonal_of("L"), ""}, row("b", "sb"),
+                                                 row("out", "so"))}});
 }
 
 std::string emitter::augmented(char const* section) {

@@ -350,7 +350,7 @@ std::string emitter::finite_helpers() const {
     };
     if (o_.templated)
         return concrete("double", "inline ") + concrete("float", "inline ") + text("finite.tpl#generic") +
-               text("finite.tpl#all_finite", {{"head", "template <class T>\ninline "}, {"scalar", "T"}});
+               text("finite.tpl#all_finite_each", {{"head", "template <class T>\ninline "}, {"scalar", "T"}});
     std::string const linkage = o_.header_only ? "inline " : "static inline ";
     return concrete(scalar(), linkage) + text("finite.tpl#all_finite", {{"head", linkage}, {"scalar", scalar()}});
 }

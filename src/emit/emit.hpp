@@ -59,6 +59,10 @@ struct emit_options {
     // --target mcu: each sin and cos argument through detail::reduce_angle, which keeps it
     // within the math library's short reduction (mcu.tpl#reduce_angle).
     bool reduce_angles = false;
+    // linearization solves its columns two at a time where M's factor is unrolled (GCC and
+    // Clang at -O2 keep each pair in one vector register); --target mcu: one at a time, the
+    // smaller code.
+    bool paired_solves = true;
     // --regressor base: inverse_dynamics_regressor_base and base_parameters beside the
     // regressor (derived::base, derive/base_parameters.cpp; emit/base_regressor.cpp).
     bool base_regressor = false;

@@ -184,6 +184,7 @@ private:
     mutable std::optional<bool> unrolls_; // unrolls_mass_matrix, once found
     factorisation mass_factorisation();
     bool unrolled_helpers_added_ = false;
+    bool pair_solve_added_ = false;
     // The order the factorisation eliminates M's rows in (the coordinates', or the reverse
     // where that fills in less), and L's non-zeros in that order: M's plus fill-in, row-major.
     std::vector<std::size_t> const& elimination_order() const;
@@ -208,6 +209,11 @@ private:
     std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
     std::string pivot_check(std::size_t begin, std::size_t end, int status) const;
     std::string unrolled_cholesky() const;
+    std::string unrolled_pair_solve() const;
+    std::string linearization_columns(factorisation const& mf, std::string const& coriolis);
+    std::string pair_solve_statements(factor_names const& names,
+                                      std::function<std::string(std::size_t, std::size_t)> const& b,
+                                      std::function<std::string(std::size_t, std::size_t)> const& out) const;
     // forward_dynamics' solve with constraints, unrolled (constrained_solve.cpp).
     std::string unrolled_constrained_solve() const;
     // "A[i * nq + j]" and "A[j * nq + j]": M or L in a row-major array; "b[i]": a vector.
