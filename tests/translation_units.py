@@ -8,7 +8,7 @@ For each case, lagc writes the model twice, as one file (namespace `single`) and
   - define each of the single file's functions in exactly one unit (templates and inline
     helpers in every one): nothing lost, nothing defined twice;
   - each compile alone with g++ -std=c++17 -O2 -Wall -Wextra -Wpedantic -Werror
-    -Wmissing-declarations, and link together with the single file into one program,
+    -Wmissing-declarations (and clang++ -Wmissing-prototypes where installed), and link together with the single file into one program,
 in which every API function the header declares (called with the same random inputs,
 every array of both) gives the single file's results bit for bit, and its return value.
 
@@ -150,6 +150,11 @@ def check(case):
         if rc != 0:
             return f"{name}: {u} does not compile:\n{text[:1500]}"
         objects.append(u + ".o")
+        if shutil.which("clang++") and u != "single.cpp":
+            rc, text = run(["clang++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Wpedantic", "-Werror",
+                            "-Wmissing-prototypes", u], cwd=d)
+            if rc != 0:
+                return f"{name}: {u} is not clean under clang++:\n{text[:1500]}"
     with open(os.path.join(d, "agree.cpp"), "w") as f:
         f.write(harness(open(os.path.join(d, "split.hpp")).read()))
     rc, text = run(["g++", "-std=c++17", "-O1", "agree.cpp"] + objects + ["-o", "agree"], cwd=d)
@@ -161,7 +166,7 @@ def check(case):
 
 def inline_or_template(text):
     """The functions every unit holds (templates, inline helpers)."""
-    return re.findall(r"^(?:template <[^>]*>\n\w+|static inline \w+) (\w+)\(", text, re.M)
+    return re.findall(r"^(?:template <[^>]*>\n\w+|(?:\[\[maybe_unused\]\] )?static inline \w+) (\w+)\(", text, re.M)
 
 
 def main():

@@ -36,9 +36,16 @@ void erase_first(std::string& s, std::string const& what) {
 }
 
 // A function of internal linkage (not a template, not inline) moves to one unit: it loses
-// `static`, and every unit declares it (hidden: the units are one library's parts).
+// `static`, and every unit declares it (hidden: the units are one library's parts). An
+// inline helper stays in every unit, [[maybe_unused]].
 void classify(item& f, std::string header, std::size_t comments) {
-    if (header.find("template <") != std::string::npos || header.find("inline ") != std::string::npos) return;
+    if (header.find("template <") != std::string::npos) return;
+    if (header.find("inline ") != std::string::npos) {
+        // in every unit, and not every unit calls it (clang's -Wunused-function)
+        if (std::size_t const at = f.text.find("static inline ", comments); at != std::string::npos)
+            f.text.insert(at, "[[maybe_unused]] ");
+        return;
+    }
     f.moves = true;
     if (header.find("static ") != std::string::npos) {
         f.text.erase(f.text.find("static ", comments), 7);
