@@ -11,6 +11,7 @@ For each case, lagc writes the model twice, as one file (namespace `single`) and
     -Wmissing-declarations (and clang++ -Wmissing-prototypes where installed), and link together with the single file into one program,
 in which every API function the header declares (called with the same random inputs,
 every array of both) gives the single file's results bit for bit, and its return value.
+-o NAME.hpp, -o NAME.c, -o - and counts outside 1..64 are usage errors (exit 2, no file).
 
 usage: translation_units.py LAGC SOURCE_DIR WORK_DIR
 """
@@ -169,10 +170,26 @@ def inline_or_template(text):
     return re.findall(r"^(?:template <[^>]*>\n\w+|(?:\[\[maybe_unused\]\] )?static inline \w+) (\w+)\(", text, re.M)
 
 
+def usage_errors():
+    """Outputs that are not one C++ source, and counts out of 1..64: exit 2, no file."""
+    d = os.path.join(WORK, "usage")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    model = os.path.join(SOURCE, "models/cart_pendulum.lag")
+    failures = []
+    for out, n, want in (("m.hpp", "2", "use -o NAME.cpp"), ("m.c", "2", "use -o NAME.cpp"),
+                         ("-", "3", "use -o NAME.cpp"), ("m.cpp", "0", "from 1 to 64"), ("m.cpp", "65", "from 1 to 64")):
+        target = out if out == "-" else os.path.join(d, out)
+        rc, text = run([LAGC, model, "-o", target, "--translation-units", n])
+        if rc != 2 or want not in text or os.listdir(d):
+            failures.append(f"-o {out} --translation-units {n}: want exit 2 and '{want}', no file; got {rc}: {text}")
+    return failures
+
+
 def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         results = list(pool.map(check, CASES))
-    failures = [r for r in results if r]
+    failures = [r for r in results if r] + usage_errors()
     for f in failures:
         print("FAIL", f)
     print(f"{len(CASES)} cases, {len(failures)} failures")
