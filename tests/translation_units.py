@@ -167,7 +167,7 @@ def check(case):
 
 def inline_or_template(text):
     """The functions every unit holds (templates, inline helpers)."""
-    return re.findall(r"^(?:template <[^>]*>\n\w+|(?:\[\[maybe_unused\]\] )?static inline \w+) (\w+)\(", text, re.M)
+    return re.findall(r"^(?:template <[^>]*>\n\w+|\[\[maybe_unused\]\] static (?:inline )?\w+) (\w+)\(", text, re.M)
 
 
 def usage_errors():

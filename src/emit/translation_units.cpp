@@ -40,6 +40,14 @@ void erase_first(std::string& s, std::string const& what) {
 // inline helper stays in every unit, [[maybe_unused]].
 void classify(item& f, std::string header, std::size_t comments) {
     if (header.find("template <") != std::string::npos) return;
+    // A small helper that may be inlined stays in every unit too, so that its callers
+    // inline it as in one file (store_linearization_column, linearization_status).
+    bool const small = f.text.size() - comments < 2000 && header.find("static ") != std::string::npos &&
+                       header.find("LAGC_PART_NOINLINE") == std::string::npos && header.find("[[") == std::string::npos;
+    if (small) {
+        f.text.insert(f.text.find("static ", comments), "[[maybe_unused]] ");
+        return;
+    }
     if (header.find("inline ") != std::string::npos) {
         // in every unit, and not every unit calls it (clang's -Wunused-function)
         if (std::size_t const at = f.text.find("static inline ", comments); at != std::string::npos)

@@ -10,7 +10,7 @@ namespace lagc {
 // The source's functions in N units of about equal size, in the source's order: unit 1
 // holds the first ones (and, after the model's namespace, the C interface's wrappers, if
 // any), unit N the last. Every unit holds the source's head (includes, the header's stamp
-// check), its templates, inline helpers and macros, and a declaration of every function
+// check), its templates, inline and small helpers and macros, and a declaration of every function
 // that had internal linkage (its parts, its helpers): these get external linkage (hidden
 // visibility where the compiler has it) so that a unit calls those another one defines.
 // n = 1 gives the source unchanged. The split is deterministic (the goldens' rule).
