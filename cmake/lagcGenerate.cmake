@@ -1,5 +1,7 @@
 # lagc_generate(TARGET tgt MODELS a.lag b.lag [HEADER_ONLY | C] [OUTPUT_DIR dir] [OPTIONS ...])
 #
+# OPTIONS --translation-units N adds NAME.2.cpp ... NAME.N.cpp to TARGET's sources: a large
+# robot's code compiles in N parallel jobs (make -jN, Ninja).
 # Generates C++ from each model (C99 with C: NAME.c and NAME.h) and adds it to TARGET
 # (sources, and the output directory to its include path). Modelled on protobuf_generate, with three differences that matter
 # to builds:
@@ -41,7 +43,8 @@ include_guard(GLOBAL)
 # The options lagc takes, and whether each takes a value (checked at configure time).
 set(_lagc_flag_options --template --fold-parameters --stats --c-api --no-shared-parts --progress -w -Werror)
 set(_lagc_value_options --scalar --namespace --split --reuse-above --max-terms --max-coordinates --max-operations
-    --max-derivation --max-diagnostics --regressor-parameters --inertial-parameters --regressor)
+    --max-derivation --max-diagnostics --regressor-parameters --inertial-parameters --regressor --functions
+    --translation-units)
 
 function(_lagc_check_options header_only options)
   set(expect_value "")
@@ -52,6 +55,9 @@ function(_lagc_check_options header_only options)
       endif()
       if(expect_value STREQUAL "--inertial-parameters" AND NOT option MATCHES "^(com|linear)$")
         message(FATAL_ERROR "lagc_generate: --inertial-parameters takes com or linear, not '${option}'")
+      endif()
+      if(expect_value STREQUAL "--translation-units" AND NOT option MATCHES "^[1-9][0-9]?$")
+        message(FATAL_ERROR "lagc_generate: --translation-units takes a number from 1 to 64, not '${option}'")
       endif()
       if(expect_value STREQUAL "--regressor" AND NOT option MATCHES "^(base|full)$")
         message(FATAL_ERROR "lagc_generate: --regressor takes base or full, not '${option}'")
@@ -69,6 +75,9 @@ function(_lagc_check_options header_only options)
   endif()
   if("--template" IN_LIST options AND NOT header_only)
     message(FATAL_ERROR "lagc_generate: OPTIONS --template writes one header: add HEADER_ONLY")
+  endif()
+  if("--translation-units" IN_LIST options AND header_only)
+    message(FATAL_ERROR "lagc_generate: OPTIONS --translation-units cuts a .cpp into files: remove HEADER_ONLY")
   endif()
   if("--c-api" IN_LIST options AND header_only)
     message(FATAL_ERROR "lagc_generate: OPTIONS --c-api writes a .cpp with C wrappers: remove HEADER_ONLY")
@@ -95,6 +104,9 @@ endfunction()
 function(lagc_generate)
   # PARSE_ARGV keeps an escaped ';' in a model's path (a\;b.lag) inside its element.
   cmake_parse_arguments(PARSE_ARGV 0 arg "HEADER_ONLY;C" "TARGET;OUTPUT_DIR" "MODELS;OPTIONS")
+  if(arg_C AND "--translation-units" IN_LIST arg_OPTIONS)
+    message(FATAL_ERROR "lagc_generate: OPTIONS --translation-units cuts a C++ source into files: remove C")
+  endif()
   if(arg_C AND arg_HEADER_ONLY)
     message(FATAL_ERROR "lagc_generate: C writes NAME.c and NAME.h: remove HEADER_ONLY")
   endif()
@@ -149,6 +161,17 @@ function(lagc_generate)
     else()
       set(outputs ${arg_OUTPUT_DIR}/${name}.cpp ${arg_OUTPUT_DIR}/${name}.hpp)
       set(primary ${arg_OUTPUT_DIR}/${name}.cpp)
+      # --translation-units N: NAME.2.cpp ... NAME.N.cpp besides, compiled in parallel.
+      list(FIND arg_OPTIONS --translation-units at)
+      if(at GREATER -1)
+        math(EXPR at "${at} + 1")
+        list(GET arg_OPTIONS ${at} units)
+        if(units GREATER 1)
+          foreach(k RANGE 2 ${units})
+            list(APPEND outputs ${arg_OUTPUT_DIR}/${name}.${k}.cpp)
+          endforeach()
+        endif()
+      endif()
       if("--c-api" IN_LIST arg_OPTIONS)
         list(APPEND outputs ${arg_OUTPUT_DIR}/${name}.h)
       endif()

@@ -7,14 +7,15 @@
 #  - two models that would write one file (left/arm.lag and right/arm.lag in one target;
 #    one model, two option sets, one OUTPUT_DIR): a configure error naming both;
 #  - a generated file deleted after a build is made again by the next build;
-#  - a robot file (MJCF) as a model, with -w, -Wno-NAME and --max-derivation as options.
+#  - a robot file (MJCF) as a model, with -w, -Wno-NAME and --max-derivation as options;
+#  - --translation-units 3: NAME.cpp, NAME.2.cpp and NAME.3.cpp built into a program that runs.
 # Usage: cmake -DLAGC=... -DSOURCE_DIR=... -DWORK_DIR=... -P cmake_generate_cases.cmake
 file(REMOVE_RECURSE ${WORK_DIR})
 set(src ${WORK_DIR}/src)
 file(MAKE_DIRECTORY ${src}/left ${src}/right)
 file(READ ${SOURCE_DIR}/models/simple_pendulum.lag pendulum)
 set(names "my model" "cost$1" "it's" "modèle" "-m")
-foreach(name IN LISTS names ITEMS "left/arm" "right/arm" "pend")
+foreach(name IN LISTS names ITEMS "left/arm" "right/arm" "pend" "upend")
   file(WRITE "${src}/${name}.lag" "${pendulum}")
 endforeach()
 string(REPLACE "model simple_pendulum" "model arm1" v1 "${pendulum}")
@@ -23,6 +24,15 @@ file(WRITE ${src}/arm.v1.lag "${v1}")
 file(WRITE ${src}/arm.v2.lag "${v2}")
 file(WRITE "${src}/a#b.lag" "${pendulum}")
 file(COPY ${SOURCE_DIR}/tests/robots/floating_body.xml DESTINATION ${src})
+file(WRITE ${src}/units_main.cpp [=[
+#include "upend.hpp"
+int main() {
+    double q[1] = {0.5}, qd[1] = {0.1}, u[1] = {0}, M[1], qdd[1], lambda[1];
+    simple_pendulum::mass_matrix(q, simple_pendulum::Parameters{}, M);
+    int status = simple_pendulum::forward_dynamics(q, qd, u, simple_pendulum::Parameters{}, qdd, lambda);
+    return status == 0 && M[0] > 0 && qdd[0] < 0 ? 0 : 1;
+}
+]=])
 file(WRITE ${src}/CMakeLists.txt [=[
 cmake_minimum_required(VERSION 3.20)
 project(cases CXX)
@@ -42,6 +52,9 @@ if(CASE STREQUAL "names")
   lagc_generate(TARGET tuned MODELS pend.lag OPTIONS --fold-parameters)
   add_library(robot STATIC)
   lagc_generate(TARGET robot MODELS floating_body.xml OPTIONS -w -Wno-coriolis --max-derivation 1000000)
+  # --translation-units: three sources, compiled and linked into a program that runs.
+  add_executable(units units_main.cpp)
+  lagc_generate(TARGET units MODELS upend.lag OPTIONS --translation-units 3)
 elseif(CASE STREQUAL "hash")
   add_library(hash STATIC)
   lagc_generate(TARGET hash MODELS "a#b.lag")
@@ -112,6 +125,11 @@ foreach(generator IN LISTS generators)
   file(READ ${build}/lagc_generated/pend.cpp plain_text)
   if(folded_text STREQUAL plain_text)
     message(FATAL_ERROR "${generator}: --fold-parameters gave the same code")
+  endif()
+  file(GLOB units "${build}/lagc_generated/*/upend.3.cpp")
+  execute_process(COMMAND ${build}/units RESULT_VARIABLE rc)
+  if(NOT units OR NOT rc EQUAL 0)
+    message(FATAL_ERROR "${generator}: --translation-units 3 gave no upend.3.cpp (${units}) or a program that fails (${rc})")
   endif()
   # A deleted output is made again.
   file(REMOVE "${build}/lagc_generated/it's.hpp")

@@ -22,6 +22,7 @@ struct compile_options {
     std::optional<std::vector<std::string>> regressor; // --regressor-parameters: pi's names (none: no regressor)
     warning_controls warnings;  // -w, -Wno-NAME, -Werror
     std::size_t max_stack = 0;  // --max-stack: every API function's stated stack at most this (0: no budget)
+    std::size_t translation_units = 1; // --translation-units: the .cpp cut in this many files (driver)
     bool smallest_stack = false; // --target mcu: the form with the smallest stack (stack_budget.hpp)
     // Called as each step begins: "checking", "deriving the equations of motion", then
     // "generating NAME" for each generated function (may be empty).

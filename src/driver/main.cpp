@@ -4,6 +4,7 @@
 #include "import/robot.hpp"
 #include "common/cxx_names.hpp"
 #include "driver/output_files.hpp"
+#include "emit/translation_units.hpp"
 #include "driver/equations_run.hpp"
 #include "driver/equations_robot.hpp"
 #include "driver/progress.hpp"
@@ -47,6 +48,8 @@ char const* const usage_text =
     "                    automatic differentiation); needs -o NAME.hpp or -o -\n"
     "  --namespace NAME  the C++ namespace of the generated code (default: the model's name;\n"
     "                    in C, with -o OUT.c or --c-api, the prefix NAME_ of every name)\n"
+    "  --translation-units N  writes OUT.cpp as N files that compile in parallel (OUT.cpp,\n"
+    "                    OUT.2.cpp ... OUT.N.cpp; compile and link all of them); default 1\n"
     "  --c-api           also writes OUT.h, a C99 interface (NAME_function, a C parameters\n"
     "                    struct), and extern \"C\" wrappers in OUT.cpp; needs -o OUT.cpp\n"
     "  --fold-parameters bakes the parameters' default values into the code as constants\n"
@@ -176,6 +179,7 @@ std::optional<numeric_limit> numeric_option(std::string const& a, lagc::compile_
     if (a == "--max-diagnostics") return is(0, 1000000000, o.warnings.max_shown, "");
     if (a == "--max-coordinates") return is(1, 100000, o.limits.max_coordinates, "");
     if (a == "--max-stack") return is(64, 1000000000, o.max_stack, " of bytes");
+    if (a == "--translation-units") return is(1, 64, o.translation_units, "");
     return std::nullopt;
 }
 
@@ -405,6 +409,8 @@ std::optional<int> plan_outputs(command_line& cl) {
     e.c_output = cl.output != "-" ? out_path.extension() == ".c" : cl.c_language;
     if (cl.c_language && !e.c_output)
         return usage_error("--language c writes C99: use -o NAME.c (and NAME.h) or -o - (one C file), not '" + cl.output + "'");
+    if (cl.options.translation_units > 1 && (e.c_output || cl.output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h"))
+        return usage_error("--translation-units cuts a C++ source into files: use -o NAME.cpp");
     if (e.c_output && cl.output == "-") return plan_c_stdout(cl);
     if (e.c_output) return plan_c_output(cl, out_path);
     e.header_only = cl.output == "-" || out_path.extension() == ".hpp" || out_path.extension() == ".h";
@@ -561,7 +567,11 @@ int main(int argc, char** argv) {
         return lagc::write_stdout(lagc::one_c_file(r.files->header, r.files->source), error) ? 0 : io_error(error);
     if (cl.output == "-") return lagc::write_stdout(r.files->header, error) ? 0 : io_error(error);
     std::vector<std::pair<std::string, std::string>> files = {{cl.targets[0], r.files->header}};
-    if (!cl.options.emit.header_only) files.push_back({cl.targets[1], r.files->source});
+    if (!cl.options.emit.header_only) {
+        std::vector<std::string> const units = lagc::translation_units(r.files->source, static_cast<int>(cl.options.translation_units));
+        for (std::size_t k = 0; k < units.size(); ++k)
+            files.push_back({lagc::translation_unit_path(cl.targets[1], static_cast<int>(k + 1)), units[k]});
+    }
     if (cl.options.emit.c_api) files.push_back({cl.targets[2], r.files->c_header});
     return lagc::write_files(files, error) ? 0 : io_error(error);
 }
