@@ -10,9 +10,10 @@ namespace lagc {
 
 namespace {
 
-std::map<std::string, std::size_t> totals(std::vector<stack_figure> const& figures) {
+// Each function's figure by the count the forms are chosen with (stack_figure::ranking).
+std::map<std::string, std::size_t> rankings(std::vector<stack_figure> const& figures) {
     std::map<std::string, std::size_t> out;
-    for (auto const& f : figures) out[f.name] = f.total();
+    for (auto const& f : figures) out[f.name] = f.ranking;
     return out;
 }
 
@@ -40,7 +41,7 @@ emit_options smallest_form(model const& m, derived const& d, emit_options option
     emit_options whole = options;
     whole.split_operations = 100000000;
     emitted_files const in_parts = emit(m, d, options), one = emit(m, d, whole);
-    auto const parts = totals(in_parts.built_stack), whole_figures = totals(one.built_stack);
+    auto const parts = rankings(in_parts.built_stack), whole_figures = rankings(one.built_stack);
     for (auto const& [name, bytes] : parts)
         if (name != "dynamics_terms" && whole_figures.count(name) && whole_figures.at(name) < bytes)
             options.whole.push_back(name);

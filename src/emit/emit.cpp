@@ -32,7 +32,8 @@ std::vector<std::pair<std::string, ex>> entries(std::string const& array, exvect
 emitter::emitter(model const& m, derived const& d, emit_options const& o)
     : m_(m), d_(d), o_(o),
       dialect_(o.c_output ? dialect::c99(m.name, o.scalar) : dialect::cxx(m.name, o.templated ? "T" : o.scalar)),
-      stack_(d.nq, d.nu, d.nc, d.holonomic_rows, o.scalar == "float" ? 4 : 8, o.reduce_angles),
+      stack_(d.nq, d.nu, d.nc, d.holonomic_rows, o.scalar == "float" ? 4 : 8, o.reduce_angles,
+             o.fold_parameters),
       out_(std::string(o.templated ? "template <class T>\n" : "") + (o.header_only || o.templated ? "inline " : ""),
            &stack_),
       wanted_(functions_needed(o.functions, d.nc > 0)) {

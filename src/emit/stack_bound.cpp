@@ -79,6 +79,31 @@ bool is_libm(std::string const& name) {
     return false;
 }
 
+// The most temporaries live across a call of the math library (defined before its line,
+// read after it): a Cortex-M4F keeps them in s16-s31, which the call preserves, or spills them.
+std::size_t live_across_calls(std::string const& body, std::map<std::string, std::size_t> const& defined_at,
+                              std::map<std::string, std::size_t> const& last_read) {
+    static std::regex const call(R"((?:std::)?(\w+)\()");
+    std::size_t most = 0, line = 0;
+    for (std::size_t at = 0; at < body.size(); ++line) {
+        std::size_t const end = std::min(body.find('\n', at), body.size());
+        std::string const text = body.substr(at, end - at);
+        bool calls = false;
+        for (auto c = std::sregex_iterator(text.begin(), text.end(), call); c != std::sregex_iterator() && !calls; ++c)
+            calls = is_libm((*c)[1]);
+        if (calls) {
+            std::size_t across = 0;
+            for (auto const& [name, first] : defined_at) {
+                auto const r = last_read.find(name);
+                across += first < line && r != last_read.end() && r->second > line;
+            }
+            most = std::max(most, across);
+        }
+        at = end + 1;
+    }
+    return most;
+}
+
 } // namespace
 
 // "constexpr int n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1;": the body's own dimensions.
@@ -201,6 +226,7 @@ void stack_bounds::live_temporaries(std::string const& body, frame& f) const {
     }
     long live = 0;
     for (long c : change) f.live = std::max(f.live, static_cast<std::size_t>(live += c));
+    f.across = live_across_calls(body, defined_at, last_read);
     input_pressure(body, change, f);
     // The inputs it reads (p.m, q[3]): the compiler loads each once and may keep it for the
     // whole function (ur5_like's coriolis_matrix written whole, double: 42 values).
@@ -312,8 +338,12 @@ stack_figure stack_bounds::inlined(std::string const& name, std::vector<std::str
 // temporaries and inputs less 16 (the unrolled Cholesky of forward_dynamics_factored).
 std::size_t stack_bounds::scalars(frame const& f) const {
     auto less = [](std::size_t a, std::size_t b) { return a > b ? a - b : 0; };
-    if (margins_.register_file && !f.loops)
+    if (margins_.register_file && !f.loops && ranking_)
         return std::max(less((11 * f.live + 9) / 10, 16), less(f.pressure, f.aliased ? 16 : 23));
+    if (margins_.register_file && !f.loops)
+        return std::max({less((119 * f.live + 99) / 100, 32), less(f.live, 21), less(f.pressure, f.aliased ? 16 : 35),
+                         less(f.across, 10)}) +
+               (f.assignments > 0 ? margins_.folded : 0);
     std::size_t const live = f.live + (margins_.inputs_live ? f.inputs : 0);
     if (margins_.register_file)
         return std::max({std::min(margins_.spill, (f.assignments + 1) / 2), live, less(f.pressure, 16)});
@@ -357,6 +387,9 @@ stack_figure stack_bounds::figure(std::string const& name) const {
     auto [f, libm] = path(name, visiting);
     f.name = name;
     if (libm) f.libm = margins_.libm;
+    ranking_ = true;
+    f.ranking = path(name, visiting).first.total() + f.libm;
+    ranking_ = false;
     return f;
 }
 

@@ -41,26 +41,31 @@ struct stack_margins {
     // GCC loads them again from memory rather than spill them.
     bool inputs_live = true;
     // A Cortex-M4F's register file in the figures (--target mcu, float). A frame without
-    // loops holds what its temporaries need beyond the registers: a tenth more than live at
-    // once in the written order (GCC's order holds more at the worst: 193 where 190 are
-    // live as written, the iiwa-like arm's inverse_dynamics at -Os) less 16, or those and
-    // its inputs (each from its first read to its last) less 23 (16 where its stores may
-    // overwrite its inputs and end their ranges: the parts), whichever is more; its frame
-    // margin is vpush {s16-s31} (64 B) and a push of lr, one register an argument and one
-    // more, 8-aligned. A frame with loops spills one scalar every two assignments, at most
-    // the spill margin, or its live temporaries, or those and its inputs less 16, whichever
-    // is more (rk4_step: 22 assignments, 5 spilled).
-    // Checked over every bundled model at -Os and -O2 (docs/embedded.md#stack).
+    // loops holds what its temporaries need beyond the registers, the most of: a fifth (0.19)
+    // more than live at once in the written order less 32 (GCC's order holds more in the
+    // largest frames: 192 spilled where 190 are live as written, the iiwa-like arm's
+    // inverse_dynamics at -Os), those live less 21, those and its inputs (each from its first
+    // read to its last) less 35 (less 16 where its stores may overwrite its inputs and end
+    // their ranges: the parts), and those live across a call of the math library less 10 (the call keeps
+    // only s16-s31); its frame margin is vpush {s16-s31} (64 B) and a push of lr, one register
+    // an argument and one more, 8-aligned. A frame with loops spills one scalar every two
+    // assignments, at most the spill margin, or its live temporaries, or those and its inputs
+    // less 16, whichever is more (rk4_step: 22 assignments, 5 spilled).
+    // Fitted and checked over every bundled model at -Os and -O2 (docs/embedded.md#stack).
     bool register_file = false;
+    // With --fold-parameters, the scalars a register-file frame without loops holds beyond
+    // that count: GCC keeps folded constants in registers too (chain10_rel's
+    // coriolis_matrix at -O2: 18 more than counted; docs/embedded.md#stack).
+    std::size_t folded = 0;
     static stack_margins host(std::size_t scalar_bytes) {
-        return {frame_margin, call_frame_margin, spill_scalars, libm_margin(scalar_bytes), true, false};
+        return {frame_margin, call_frame_margin, spill_scalars, libm_margin(scalar_bytes), true, false, 0};
     }
     // Double on a single-precision FPU is emulated: the values live in core registers in
     // pairs (inputs counted again) and every operation calls a helper (__aeabi_dmul, 40 B
     // deep), so the short-path libm margin (sin 136 B) grows to 256 B.
-    static stack_margins mcu(std::size_t scalar_bytes) {
-        if (scalar_bytes == 4) return {104, 40, spill_scalars, 64, false, true};
-        return {104, 40, spill_scalars, 256, true, false};
+    static stack_margins mcu(std::size_t scalar_bytes, bool folded = false) {
+        if (scalar_bytes == 4) return {104, 40, spill_scalars, 64, false, true, folded ? 24u : 0u};
+        return {104, 40, spill_scalars, 256, true, false, 0};
     }
 };
 
@@ -77,16 +82,22 @@ struct stack_figure {
     std::size_t libm = 0;        // libm_margin where the path calls the math library
     std::size_t total() const { return arrays + temporaries + frames + libm; }
     std::size_t depth = 0;       // frames on the path
+    // The total with --target mcu's float frames counted as the written order has them live
+    // (a tenth more than live at once less 16, or those and the inputs less 23): what the
+    // smallest form is chosen by (driver/stack_budget.cpp), the count the forms lagc writes
+    // were checked with; the fitted count (stack_margins::register_file) states the figure.
+    std::size_t ranking = 0;
 };
 
 class stack_bounds {
 public:
     // The model's sizes, and the bytes of one scalar.
-    // `mcu`: the figures are for --target mcu (stack_margins::mcu), else the host's.
+    // `mcu`: the figures are for --target mcu (stack_margins::mcu), else the host's;
+    // `folded`: the output has --fold-parameters (stack_margins::folded).
     stack_bounds(std::size_t nq, std::size_t nu, std::size_t nc, std::size_t holonomic, std::size_t scalar_bytes,
-                 bool mcu = false)
+                 bool mcu = false, bool folded = false)
         : nq_(nq), nu_(nu), nc_(nc), nh_(holonomic), bytes_(scalar_bytes),
-          margins_(mcu ? stack_margins::mcu(scalar_bytes) : stack_margins::host(scalar_bytes)) {}
+          margins_(mcu ? stack_margins::mcu(scalar_bytes, folded) : stack_margins::host(scalar_bytes)) {}
     stack_margins const& margins() const { return margins_; }
     // A function's body as written: its arrays, its temporaries and the functions it calls;
     // `inlinable` unless it is never inlined (the parts, the cold twins). True where the
@@ -114,6 +125,7 @@ private:
         std::size_t assignments = 0; // statements that assign a value (0: the frame only calls)
         std::size_t pressure = 0; // temporaries and inputs (p.m, L[6]) live at once, each input from its first read to its last
         std::size_t arguments = 8;
+        std::size_t across = 0;  // temporaries live across a call of the math library
         bool loops = false;
         bool calls_libm = false; // calls a function of the math library
         bool aliased = true;     // its stores may overwrite its inputs (no LAGC_RESTRICT)
@@ -131,6 +143,7 @@ private:
     std::pair<stack_figure, bool> path(std::string const& name, std::vector<std::string>& visiting) const;
     stack_figure inlined(std::string const& name, std::vector<std::string>& visiting) const;
     std::size_t scalars(frame const& f) const;
+    mutable bool ranking_ = false; // scalars() by the written-order count (stack_figure::ranking)
     std::size_t frame_bytes(frame const& f) const;
 };
 
