@@ -55,7 +55,7 @@ std::size_t operations_of(model const& m, exvector const& e) {
     return g.operation_count(roots);
 }
 
-samples::samples(model const& m) : symbols_(graph_spellings(m, order_)), g_(symbols_, {}) {}
+samples::samples(model const& m) : symbols_(graph_spellings(m, order_)), g_(symbols_, codegen_options::for_values()) {}
 
 std::size_t samples::add(ex const& e) {
     // An expression whose exact numbers leave the doubles (a constant past 1.8e308, which a
@@ -119,7 +119,7 @@ residual_graph const& residuals_of(model const& m, std::vector<exvector> const& 
         symbols[keys[k]] = {spelled, "x"};
         r.order.push_back(spelled);
     }
-    r.g = std::make_unique<expression_graph>(symbols, codegen_options{});
+    r.g = std::make_unique<expression_graph>(symbols, codegen_options::for_values());
     r.index.resize(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i)
         for (auto const& part : rows[i]) {
@@ -142,7 +142,7 @@ bool rows_vanish_at_random_states(model const& m, std::vector<exvector> const& r
                                   std::uint64_t seed) {
     std::vector<std::string> order, keys;
     auto const symbols = graph_spellings(m, order);
-    expression_graph values(symbols, {});
+    expression_graph values(symbols, codegen_options::for_values());
     std::vector<int> value_roots;
     try {
         for (auto const& [key, value] : at) {
