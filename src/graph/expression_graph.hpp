@@ -274,6 +274,7 @@ private:
         bool denominator = false;
     };
     std::optional<scaled_sum> scaled_sum_factor(GiNaC::ex const& f);
+    std::optional<GiNaC::numeric> pair_scale(GiNaC::expair const& p);
     int product_with(std::vector<std::pair<int, bool>> factors, GiNaC::numeric coefficient);
     std::pair<int, bool> convert_scaled_term(GiNaC::ex const& t, GiNaC::numeric const& scale);
     std::pair<int, bool> convert_term(GiNaC::expair const& p, GiNaC::numeric const& scale);
