@@ -303,6 +303,9 @@ std::string_view name_of(mass_bias_method m) {
 
 std::optional<derived> derive(model const& m, diagnostics& diags, double max_work,
                               std::vector<std::string> const* regressor) {
+    struct forget_counts {
+        ~forget_counts() { forget_operation_counts(); }
+    } const forget; // operations_of's graph, on every way out
     derived d;
     std::size_t const n = m.q.size();
     d.nq = n;

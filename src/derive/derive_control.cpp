@@ -89,7 +89,7 @@ momentum_forms momentum_at_qdd(model const& m, derived const& d, rate_structures
         symbols[d.qdd[i].get_name()] = {"qdd[" + std::to_string(i) + "]", "x"};
         order.push_back("qdd[" + std::to_string(i) + "]");
     }
-    expression_graph g(symbols, {});
+    expression_graph g(symbols, codegen_options::for_values());
     std::vector<int> product;
     for (ex const& mq : mass_times_qdd(d)) product.push_back(g.add(mq));
     std::vector<std::vector<int>> roots(candidates.size());
@@ -145,7 +145,7 @@ bool agree(model const& m, derived const& d, exvector const& p, exvector const& 
         variable(delta.back(), "delta[" + std::to_string(i) + "]");
         variable(epsilon.back(), "epsilon[" + std::to_string(i) + "]");
     }
-    expression_graph g(symbols, {});
+    expression_graph g(symbols, codegen_options::for_values());
     int const along_q = g.variable_node("along q"), along_qd = g.variable_node("along qd");
     std::vector<int> shares, halves, actual, claimed;
     for (std::size_t i = 0; i < n; ++i) {

@@ -46,16 +46,40 @@ std::vector<double> random_point(model const& m, std::uint64_t& state, parameter
     return point;
 }
 
+// One graph for every count of a derivation (the counts compare candidates that share most
+// of their terms, each converted once): a count reads only the nodes its roots reach, which
+// do not depend on what else the graph holds. Dropped when the derivation ends (derive()).
+namespace {
+struct counting {
+    std::map<std::string, symbol_spelling> symbols;
+    std::unique_ptr<expression_graph> g;
+};
+counting& operation_counts() {
+    static counting c;
+    return c;
+}
+} // namespace
+
+void forget_operation_counts() { operation_counts().g.reset(); }
+
 std::size_t operations_of(model const& m, exvector const& e) {
+    counting& c = operation_counts();
     std::vector<std::string> order;
-    auto const symbols = graph_spellings(m, order);
-    expression_graph g(symbols, {});
+    auto symbols = graph_spellings(m, order);
+    auto const same = [](auto const& a, auto const& b) {
+        return a.first == b.first && a.second.text == b.second.text && a.second.argument == b.second.argument;
+    };
+    if (!c.g || !std::equal(symbols.begin(), symbols.end(), c.symbols.begin(), c.symbols.end(), same)) {
+        c.g.reset();
+        c.symbols = std::move(symbols);
+        c.g = std::make_unique<expression_graph>(c.symbols, codegen_options{});
+    }
     std::vector<int> roots;
-    for (auto const& x : e) roots.push_back(g.add(x));
-    return g.operation_count(roots);
+    for (auto const& x : e) roots.push_back(c.g->add(x));
+    return c.g->operation_count(roots);
 }
 
-samples::samples(model const& m) : symbols_(graph_spellings(m, order_)), g_(symbols_, {}) {}
+samples::samples(model const& m) : symbols_(graph_spellings(m, order_)), g_(symbols_, codegen_options::for_values()) {}
 
 std::size_t samples::add(ex const& e) {
     // An expression whose exact numbers leave the doubles (a constant past 1.8e308, which a
@@ -119,7 +143,7 @@ residual_graph const& residuals_of(model const& m, std::vector<exvector> const& 
         symbols[keys[k]] = {spelled, "x"};
         r.order.push_back(spelled);
     }
-    r.g = std::make_unique<expression_graph>(symbols, codegen_options{});
+    r.g = std::make_unique<expression_graph>(symbols, codegen_options::for_values());
     r.index.resize(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i)
         for (auto const& part : rows[i]) {
@@ -142,7 +166,7 @@ bool rows_vanish_at_random_states(model const& m, std::vector<exvector> const& r
                                   std::uint64_t seed) {
     std::vector<std::string> order, keys;
     auto const symbols = graph_spellings(m, order);
-    expression_graph values(symbols, {});
+    expression_graph values(symbols, codegen_options::for_values());
     std::vector<int> value_roots;
     try {
         for (auto const& [key, value] : at) {

@@ -75,7 +75,9 @@ void forget_residual_graph();
 // variables include q̈ and directions).
 bool values_agree(std::vector<double> const& a, std::vector<double> const& b, double tolerance = 1e-10);
 
-// Operations of the expressions as the code generator would share them.
+// Operations of the expressions as the code generator would share them, on one graph kept
+// for the derivation's counts until forget_operation_counts() (derive() calls it at its end).
 std::size_t operations_of(model const& m, GiNaC::exvector const& e);
+void forget_operation_counts();
 
 } // namespace lagc

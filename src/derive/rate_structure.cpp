@@ -52,7 +52,7 @@ public:
 angular_search::angular_search(model const& m, bilinear_form const& f) : n_(m.q.size()), f_(f) {
     std::vector<std::string> order;
     auto const symbols = graph_spellings(m, order);
-    expression_graph g(symbols, {});
+    expression_graph g(symbols, codegen_options::for_values());
     std::vector<int> roots;
     for (auto const& r : f.rates) {
         roots.push_back(g.add(r.r));

@@ -144,7 +144,7 @@ class checker {
 public:
     // The graph reads its symbols' spellings when it is made: they come first.
     checker(model const& m, derived& d, diagnostics& diags)
-        : m_(m), d_(d), diags_(diags), symbols_(graph_spellings(m, variables_)), graph_(symbols_, {}) {}
+        : m_(m), d_(d), diags_(diags), symbols_(graph_spellings(m, variables_)), graph_(symbols_, codegen_options::for_values()) {}
 
     bool run() {
         std::size_t const n = d_.nq, nc = d_.nc;

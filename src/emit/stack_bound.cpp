@@ -3,9 +3,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
-
 #include "builtins.hpp"
+#include "emit/stack_scan.hpp"
 
 namespace lagc {
 
@@ -109,13 +108,7 @@ std::size_t live_across_calls(std::string const& body, std::map<std::string, std
 // "constexpr int n = 2 * nq, N = 2 * n, m = nu > 0 ? nu : 1;": the body's own dimensions.
 std::map<std::string, long> stack_bounds::local_constants(std::string const& body) const {
     std::map<std::string, long> locals;
-    static std::regex const constants(R"(constexpr int ([^;]*);)");
-    static std::regex const one(R"(\s*(\w+)\s*=\s*([^,]+))");
-    for (auto c = std::sregex_iterator(body.begin(), body.end(), constants); c != std::sregex_iterator(); ++c) {
-        std::string const list = (*c)[1];
-        for (auto d = std::sregex_iterator(list.begin(), list.end(), one); d != std::sregex_iterator(); ++d)
-            locals[(*d)[1]] = static_cast<long>(size_of((*d)[2], locals));
-    }
+    for (auto const& [name, value] : stack_scan::constants(body)) locals[name] = static_cast<long>(size_of(value, locals));
     return locals;
 }
 
@@ -128,23 +121,12 @@ std::size_t stack_bounds::size_of(std::string const& dimension, std::map<std::st
     return static_cast<std::size_t>(std::max(0L, p.conditional()));
 }
 
-// "double M[nq * nq], A[2][nc * nq];": a declaration of arrays, its declarators in group 1.
-static std::regex const& array_declaration() {
-    static std::regex const declaration(R"((?:^|\n)\s*(?:const\s+)?(?:double|float|T)\s+([^;=(]*\[[^;]*);)");
-    return declaration;
-}
-
 // The arrays a body declares (its locals: `float w[120]`, `float a1[nq], a2[nq]`).
 std::vector<std::string> stack_bounds::local_arrays(std::string const& body) const {
-    static std::regex const declarator(R"((\w+)(?:\[[^\]]+\])+)");
     std::vector<std::string> names;
-    std::regex const& declaration = array_declaration();
-    for (auto d = std::sregex_iterator(body.begin(), body.end(), declaration); d != std::sregex_iterator(); ++d) {
-        std::string list = (*d)[1];
-        list = list.substr(0, list.find('='));
-        for (auto a = std::sregex_iterator(list.begin(), list.end(), declarator); a != std::sregex_iterator(); ++a)
-            names.push_back((*a)[1]);
-    }
+    for (std::string_view list : stack_scan::array_declarations(body))
+        for (auto const& [name, dims] : stack_scan::declarators(list.substr(0, list.find('='))))
+            names.emplace_back(name);
     return names;
 }
 
@@ -157,8 +139,6 @@ std::vector<std::string> stack_bounds::local_arrays(std::string const& body) con
 // read on one line only is then not counted (a part's long sums: GCC loads each where the
 // sum needs it, dynamics_terms_part7's 50 reads held in 16 registers).
 void stack_bounds::input_pressure(std::string const& body, std::vector<long> change, frame& f) const {
-    static std::regex const input(R"(\b(?:p\.\w+|\w+\[\d+\])(?! = | \+= | -= ))");
-    static std::regex const store(R"(^\s*(\w+)\[[^\]]*\] (?:=|\+=|-=) )");
     std::vector<std::string> const locals = local_arrays(body);
     auto local = [&](std::string const& array) { return std::find(locals.begin(), locals.end(), array) != locals.end(); };
     std::map<std::string, std::pair<std::size_t, std::size_t>> reads;
@@ -166,16 +146,16 @@ void stack_bounds::input_pressure(std::string const& body, std::vector<long> cha
     std::size_t line = 0, at = 0;
     while (at < body.size()) {
         std::size_t const end = std::min(body.find('\n', at), body.size());
-        std::string const text = body.substr(at, end - at);
-        for (auto i = std::sregex_iterator(text.begin(), text.end(), input); i != std::sregex_iterator(); ++i) {
-            auto [it, fresh] = reads.try_emplace(i->str(), line, line);
+        std::string_view const text = std::string_view(body).substr(at, end - at);
+        for (std::string_view read : stack_scan::line_reads(text)) {
+            auto [it, fresh] = reads.try_emplace(std::string(read), line, line);
             if (!fresh) it->second.second = line;
         }
-        std::smatch m;
-        if (f.aliased && std::regex_search(text, m, store) && !local(m[1]))
+        std::string const stored = f.aliased ? std::string(stack_scan::stored_array(text)) : std::string();
+        if (!stored.empty() && !local(stored))
             for (auto r = reads.begin(); r != reads.end();) {
                 std::string const array = r->first.substr(0, r->first.find('['));
-                if (r->first.compare(0, 2, "p.") == 0 || (array != m[1] && !local(array)))
+                if (r->first.compare(0, 2, "p.") == 0 || (array != stored && !local(array)))
                     spans.push_back(r->second), r = reads.erase(r);
                 else ++r;
             }
@@ -230,10 +210,7 @@ void stack_bounds::live_temporaries(std::string const& body, frame& f) const {
     input_pressure(body, change, f);
     // The inputs it reads (p.m, q[3]): the compiler loads each once and may keep it for the
     // whole function (ur5_like's coriolis_matrix written whole, double: 42 values).
-    static std::regex const input(R"(\b(?:p\.\w+|(?:q|qd|u|x)\[\d+\]))");
-    std::vector<std::string> inputs;
-    for (auto i = std::sregex_iterator(body.begin(), body.end(), input); i != std::sregex_iterator(); ++i)
-        inputs.push_back(i->str());
+    std::vector<std::string_view> inputs = stack_scan::state_reads(body);
     std::sort(inputs.begin(), inputs.end());
     f.inputs = static_cast<std::size_t>(std::unique(inputs.begin(), inputs.end()) - inputs.begin());
 }
@@ -246,23 +223,15 @@ bool stack_bounds::add(std::string const& name, std::string const& body, bool in
     f.arguments = arguments;
     f.loops = body.find("for (") != std::string::npos || body.find("while (") != std::string::npos;
     std::map<std::string, long> const locals = local_constants(body);
-    std::regex const& declaration = array_declaration();
-    static std::regex const declarator(R"((\w+)((?:\[[^\]]+\])+))");
-    static std::regex const dimension(R"(\[([^\]]+)\])");
-    for (auto d = std::sregex_iterator(body.begin(), body.end(), declaration); d != std::sregex_iterator(); ++d) {
-        std::string list = (*d)[1];
-        list = list.substr(0, list.find('=')); // not an initializer's reads
-        for (auto a = std::sregex_iterator(list.begin(), list.end(), declarator); a != std::sregex_iterator(); ++a) {
-            std::string const dims = (*a)[2];
+    for (std::string_view list : stack_scan::array_declarations(body)) {
+        for (auto const& [name, dims] : stack_scan::declarators(list.substr(0, list.find('=')))) { // not an initializer's reads
             std::size_t values = 1;
-            for (auto e = std::sregex_iterator(dims.begin(), dims.end(), dimension); e != std::sregex_iterator(); ++e)
-                values *= size_of((*e)[1], locals);
+            for (std::string_view dimension : stack_scan::dimensions(dims)) values *= size_of(std::string(dimension), locals);
             f.arrays += values * bytes_;
         }
     }
-    static std::regex const call(R"((?:detail::)?(\w+)\()");
-    for (auto c = std::sregex_iterator(body.begin(), body.end(), call); c != std::sregex_iterator(); ++c) {
-        std::string const callee = (*c)[1];
+    for (std::string_view call : stack_scan::calls(body)) {
+        std::string const callee(call);
         if (is_libm(callee)) f.calls_libm = true;
         else if (std::find(f.callees.begin(), f.callees.end(), callee) == f.callees.end()) f.callees.push_back(callee);
     }

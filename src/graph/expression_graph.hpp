@@ -56,6 +56,13 @@ struct codegen_options {
     // content would leave factors like 1e+34 that overflow, so decimal.
     enum class sum_scales { unit, decimal, none };
     sum_scales scales = sum_scales::unit;
+    // For a graph that is only evaluated (the derivation's checks at random states): sums as
+    // GiNaC keeps them, the scales' exact arithmetic skipped (it moves no value).
+    static codegen_options for_values() {
+        codegen_options o;
+        o.scales = sum_scales::none;
+        return o;
+    }
 };
 
 // One generated function body: `const double sK = ...;` then `target = ...;`.
@@ -267,6 +274,7 @@ private:
         bool denominator = false;
     };
     std::optional<scaled_sum> scaled_sum_factor(GiNaC::ex const& f);
+    std::optional<GiNaC::numeric> pair_scale(GiNaC::expair const& p);
     int product_with(std::vector<std::pair<int, bool>> factors, GiNaC::numeric coefficient);
     std::pair<int, bool> convert_scaled_term(GiNaC::ex const& t, GiNaC::numeric const& scale);
     std::pair<int, bool> convert_term(GiNaC::expair const& p, GiNaC::numeric const& scale);

@@ -78,8 +78,10 @@ std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex c
     auto const nested = [this](GiNaC::ex const& rest) {
         GiNaC::numeric k = 1;
         if (GiNaC::is_exactly_a<GiNaC::mul>(rest)) {
-            for (std::size_t i = 0; i < rest.nops(); ++i)
-                if (auto const s = scaled_sum_factor(rest.op(i))) k = times(k, s->scale);
+            // Read off the product's pairs: rest.op(i) builds a power for every pair whose
+            // exponent is not 1 (sin(q)², each time), and only a sum's power has a scale.
+            for (auto const& p : sum_terms::pairs(GiNaC::ex_to<GiNaC::mul>(rest)))
+                if (auto const s = pair_scale(p)) k = times(k, *s);
         } else if (auto const s = scaled_sum_factor(rest)) {
             k = s->scale;
         }
@@ -110,6 +112,20 @@ std::pair<GiNaC::numeric, int> expression_graph::convert_unit_scaled(GiNaC::ex c
     keep_alive_.push_back(sum);
     unit_scaled_.emplace(key, out);
     return out;
+}
+
+// The scale scaled_sum_factor gives the factor rest^coeff of a product (a pair of its
+// sum_terms), without building the power.
+std::optional<GiNaC::numeric> expression_graph::pair_scale(GiNaC::expair const& p) {
+    using namespace GiNaC;
+    if (!is_exactly_a<GiNaC::add>(p.rest)) return std::nullopt;
+    numeric const& n = ex_to<numeric>(p.coeff);
+    if (n.is_equal(1)) return convert_unit_scaled(p.rest).first;
+    if (!n.is_integer() || abs(n) > 16) return std::nullopt;
+    numeric const scale = pow(convert_unit_scaled(p.rest).first, n);
+    double const v = scale.to_double();
+    if (!std::isfinite(v) || v == 0) return std::nullopt;
+    return scale;
 }
 
 std::optional<expression_graph::scaled_sum> expression_graph::scaled_sum_factor(GiNaC::ex const& f) {
