@@ -82,14 +82,13 @@ bool is_libm(std::string const& name) {
 // read after it): a Cortex-M4F keeps them in s16-s31, which the call preserves, or spills them.
 std::size_t live_across_calls(std::string const& body, std::map<std::string, std::size_t> const& defined_at,
                               std::map<std::string, std::size_t> const& last_read) {
-    static std::regex const call(R"((?:std::)?(\w+)\()");
     std::size_t most = 0, line = 0;
     for (std::size_t at = 0; at < body.size(); ++line) {
         std::size_t const end = std::min(body.find('\n', at), body.size());
         std::string const text = body.substr(at, end - at);
         bool calls = false;
-        for (auto c = std::sregex_iterator(text.begin(), text.end(), call); c != std::sregex_iterator() && !calls; ++c)
-            calls = is_libm((*c)[1]);
+        for (std::string_view const name : stack_scan::calls(text))
+            calls = calls || is_libm(std::string(name));
         if (calls) {
             std::size_t across = 0;
             for (auto const& [name, first] : defined_at) {
