@@ -4,8 +4,8 @@
 # from Debian, runs lagc and SymPy side by side and prints a markdown table (progress on
 # stderr), then the exact linearization against finite differences (bench/linearization.py),
 # then lagc against MuJoCo on 3-D arms with full inertia (bench/arms3d.py; ARMS_SIZES=3,4,...
-# to choose), then the robot files and how lagc's work grows with the arm (bench/scaling.py;
-# SCALING_SIZES), then the Python package (bench/python_overhead.py).
+# to choose), then the robot files, issue 48's targets (bench/targets.py; TARGET_SIZES), and
+# how lagc's work grows with the arm (bench/scaling.py; SCALING_SIZES), then the Python package (bench/python_overhead.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash .ci/deps
@@ -60,6 +60,10 @@ if [ -f /usr/include/mujoco/mujoco.h ]; then
   echo "Robot files (tests/robots/) read by lagc, against MuJoCo loading the same files (bench/robots.py):"
   echo
   "$PY" bench/robots.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/robots"
+  echo
+  echo "Issue 48's targets on the generic arms, instructions per call (bench/targets.py):"
+  echo
+  "$PY" bench/targets.py build-bench/lagc "${BENCH_WORK:-/tmp/lagc-bench}/targets" --sizes "${TARGET_SIZES:-6,10,20,30}"
 else
   echo "bench: MuJoCo (libmujoco-dev) is not available; skipping the 3-D arms and the robot files" >&2
 fi
