@@ -243,7 +243,9 @@ def lagc_and_harness(lagc, model, d, name, timeout, extra=()):
     return wall, ops, compile_s, exe
 
 
-def one_arm(lagc, work, name, bodies, timeout):
+def write_arm(work, name, bodies):
+    """WORK/NAME/NAME.xml and, from MuJoCo's stored inertial values, WORK/NAME/NAME.lag:
+    (the directory, the MJCF, the .lag)."""
     d = os.path.join(work, name)
     os.makedirs(d, exist_ok=True)
     xml = os.path.join(d, name + ".xml")
@@ -257,6 +259,11 @@ def one_arm(lagc, work, name, bodies, timeout):
     model = os.path.join(d, name + ".lag")
     with open(model, "w") as f:
         f.write(lag(name, bodies, stored))
+    return d, xml, model
+
+
+def one_arm(lagc, work, name, bodies, timeout):
+    d, xml, model = write_arm(work, name, bodies)
     try:
         wall, ops, compile_s, exe = lagc_and_harness(lagc, model, d, name, timeout)
     except subprocess.TimeoutExpired:

@@ -41,21 +41,7 @@ def callgrind_total(exe, calls, which, work):
 
 def one_arm(lagc, work, n):
     name = f"arm{n}"
-    d = os.path.join(work, name)
-    os.makedirs(d, exist_ok=True)
-    bodies = arms3d.generic(n)
-    xml = os.path.join(d, name + ".xml")
-    with open(xml, "w") as f:
-        f.write(arms3d.mjcf(name, bodies))
-    dumper = os.path.join(work, "mujoco_dump")
-    if not os.path.exists(dumper):
-        arms3d.build(os.path.join(HERE, "mujoco_harness.cpp"), dumper)
-    stored = [tuple(float(x) for x in line.split())
-              for line in subprocess.run([dumper, "dump", xml], capture_output=True, text=True,
-                                         check=True).stdout.splitlines()]
-    model = os.path.join(d, name + ".lag")
-    with open(model, "w") as f:
-        f.write(arms3d.lag(name, bodies, stored))
+    d, _, model = arms3d.write_arm(work, name, arms3d.generic(n))
     out = os.path.join(d, name + ".cpp")
     subprocess.run([lagc, model, "-o", out, "-w"], capture_output=True, text=True, check=True)
     exe = os.path.join(d, "targets")
