@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(bead_on_hoop::detail::pair_stamp == 0x2870e646bebee490ull,
+static_assert(bead_on_hoop::detail::pair_stamp == 0x203680221b745d84ull,
               "bead_on_hoop.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace bead_on_hoop {
@@ -132,23 +132,35 @@ static void solve_mass_matrix(const double* L, double* b) {
     b[1] = x1;
 }
 
-// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's rows
-// b[i * sb], b[i * sb + 1], X's out[i * so], out[i * so + 1]; the two columns' steps side by
-// side, which GCC and Clang at -O2 compute in one vector register each. X and B may be the
-// same; X may not overlap B otherwise.
-static void solve_mass_matrix_pair(const double* L, const double* b, int sb, double* out, int so) {
+// Solves M X = B for four columns at once with the factor from factor_mass_matrix: B's
+// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
+// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
+// B otherwise.
+static void solve_mass_matrix_x4(const double* L, const double* b, int sb, double* out, int so) {
     const double y0_0 = (b[0 * sb + 0])*L[0];
     const double y0_1 = (b[0 * sb + 1])*L[0];
+    const double y0_2 = (b[0 * sb + 2])*L[0];
+    const double y0_3 = (b[0 * sb + 3])*L[0];
     const double y1_0 = (b[1 * sb + 0])*L[3];
     const double y1_1 = (b[1 * sb + 1])*L[3];
+    const double y1_2 = (b[1 * sb + 2])*L[3];
+    const double y1_3 = (b[1 * sb + 3])*L[3];
     const double x1_0 = y1_0*L[3];
     const double x1_1 = y1_1*L[3];
+    const double x1_2 = y1_2*L[3];
+    const double x1_3 = y1_3*L[3];
     const double x0_0 = y0_0*L[0];
     const double x0_1 = y0_1*L[0];
+    const double x0_2 = y0_2*L[0];
+    const double x0_3 = y0_3*L[0];
     out[0 * so + 0] = x0_0;
     out[0 * so + 1] = x0_1;
+    out[0 * so + 2] = x0_2;
+    out[0 * so + 3] = x0_3;
     out[1 * so + 0] = x1_0;
     out[1 * so + 1] = x1_1;
+    out[1 * so + 2] = x1_2;
+    out[1 * so + 3] = x1_3;
 }
 }  // namespace detail
 
@@ -273,13 +285,12 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     mass_matrix(q, p, M);
     if (detail::factor_mass_matrix(M) != 0) return 1;
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone).
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
     }
-    for (int c = 0; c < 2 * nq; c += 2) detail::solve_mass_matrix_pair(M, J + c, m, A + 2 * nq * nq + c, 2 * nq);
-    for (int c = 0; c + 1 < nu; c += 2) detail::solve_mass_matrix_pair(M, J + 2 * nq + c, m, B + nq * nu + c, nu);
+    detail::solve_mass_matrix_x4(M, J, m, A + 2 * nq * nq, 2 * nq);
     if (nu % 2 != 0) {
         double z[nq];
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(chain10_rel::detail::pair_stamp == 0x3b1a4e9b84eff1abull,
+static_assert(chain10_rel::detail::pair_stamp == 0xbdbe398388946c20ull,
               "chain10_rel.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace chain10_rel {
@@ -2635,11 +2635,385 @@ static int linearization_status(const double* A, const double* B) {
     return detail::all_finite(A + 2 * nq * nq, 2 * nq * nq) && detail::all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }
 
-// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's rows
-// b[i * sb], b[i * sb + 1], X's out[i * so], out[i * so + 1]; the two columns' steps side by
-// side, which GCC and Clang at -O2 compute in one vector register each. X and B may be the
-// same; X may not overlap B otherwise.
-static void solve_mass_matrix_pair(const double* L, const double* b, int sb, double* out, int so) {
+// Solves M X = B for eight columns at once with the factor from factor_mass_matrix: B's
+// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
+// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
+// B otherwise.
+static void solve_mass_matrix_x8(const double* L, const double* b, int sb, double* out, int so) {
+    const double y0_0 = (b[0 * sb + 0])*L[0];
+    const double y0_1 = (b[0 * sb + 1])*L[0];
+    const double y0_2 = (b[0 * sb + 2])*L[0];
+    const double y0_3 = (b[0 * sb + 3])*L[0];
+    const double y0_4 = (b[0 * sb + 4])*L[0];
+    const double y0_5 = (b[0 * sb + 5])*L[0];
+    const double y0_6 = (b[0 * sb + 6])*L[0];
+    const double y0_7 = (b[0 * sb + 7])*L[0];
+    const double y1_0 = (b[1 * sb + 0] - L[10]*y0_0)*L[11];
+    const double y1_1 = (b[1 * sb + 1] - L[10]*y0_1)*L[11];
+    const double y1_2 = (b[1 * sb + 2] - L[10]*y0_2)*L[11];
+    const double y1_3 = (b[1 * sb + 3] - L[10]*y0_3)*L[11];
+    const double y1_4 = (b[1 * sb + 4] - L[10]*y0_4)*L[11];
+    const double y1_5 = (b[1 * sb + 5] - L[10]*y0_5)*L[11];
+    const double y1_6 = (b[1 * sb + 6] - L[10]*y0_6)*L[11];
+    const double y1_7 = (b[1 * sb + 7] - L[10]*y0_7)*L[11];
+    const double y2_0 = (b[2 * sb + 0] - L[20]*y0_0 - L[21]*y1_0)*L[22];
+    const double y2_1 = (b[2 * sb + 1] - L[20]*y0_1 - L[21]*y1_1)*L[22];
+    const double y2_2 = (b[2 * sb + 2] - L[20]*y0_2 - L[21]*y1_2)*L[22];
+    const double y2_3 = (b[2 * sb + 3] - L[20]*y0_3 - L[21]*y1_3)*L[22];
+    const double y2_4 = (b[2 * sb + 4] - L[20]*y0_4 - L[21]*y1_4)*L[22];
+    const double y2_5 = (b[2 * sb + 5] - L[20]*y0_5 - L[21]*y1_5)*L[22];
+    const double y2_6 = (b[2 * sb + 6] - L[20]*y0_6 - L[21]*y1_6)*L[22];
+    const double y2_7 = (b[2 * sb + 7] - L[20]*y0_7 - L[21]*y1_7)*L[22];
+    const double y3_0 = (b[3 * sb + 0] - L[30]*y0_0 - L[31]*y1_0 - L[32]*y2_0)*L[33];
+    const double y3_1 = (b[3 * sb + 1] - L[30]*y0_1 - L[31]*y1_1 - L[32]*y2_1)*L[33];
+    const double y3_2 = (b[3 * sb + 2] - L[30]*y0_2 - L[31]*y1_2 - L[32]*y2_2)*L[33];
+    const double y3_3 = (b[3 * sb + 3] - L[30]*y0_3 - L[31]*y1_3 - L[32]*y2_3)*L[33];
+    const double y3_4 = (b[3 * sb + 4] - L[30]*y0_4 - L[31]*y1_4 - L[32]*y2_4)*L[33];
+    const double y3_5 = (b[3 * sb + 5] - L[30]*y0_5 - L[31]*y1_5 - L[32]*y2_5)*L[33];
+    const double y3_6 = (b[3 * sb + 6] - L[30]*y0_6 - L[31]*y1_6 - L[32]*y2_6)*L[33];
+    const double y3_7 = (b[3 * sb + 7] - L[30]*y0_7 - L[31]*y1_7 - L[32]*y2_7)*L[33];
+    const double y4_0 = (b[4 * sb + 0] - L[40]*y0_0 - L[41]*y1_0 - L[42]*y2_0 - L[43]*y3_0)*L[44];
+    const double y4_1 = (b[4 * sb + 1] - L[40]*y0_1 - L[41]*y1_1 - L[42]*y2_1 - L[43]*y3_1)*L[44];
+    const double y4_2 = (b[4 * sb + 2] - L[40]*y0_2 - L[41]*y1_2 - L[42]*y2_2 - L[43]*y3_2)*L[44];
+    const double y4_3 = (b[4 * sb + 3] - L[40]*y0_3 - L[41]*y1_3 - L[42]*y2_3 - L[43]*y3_3)*L[44];
+    const double y4_4 = (b[4 * sb + 4] - L[40]*y0_4 - L[41]*y1_4 - L[42]*y2_4 - L[43]*y3_4)*L[44];
+    const double y4_5 = (b[4 * sb + 5] - L[40]*y0_5 - L[41]*y1_5 - L[42]*y2_5 - L[43]*y3_5)*L[44];
+    const double y4_6 = (b[4 * sb + 6] - L[40]*y0_6 - L[41]*y1_6 - L[42]*y2_6 - L[43]*y3_6)*L[44];
+    const double y4_7 = (b[4 * sb + 7] - L[40]*y0_7 - L[41]*y1_7 - L[42]*y2_7 - L[43]*y3_7)*L[44];
+    const double y5_0 = (b[5 * sb + 0] - L[50]*y0_0 - L[51]*y1_0 - L[52]*y2_0 - L[53]*y3_0 - L[54]*y4_0)*L[55];
+    const double y5_1 = (b[5 * sb + 1] - L[50]*y0_1 - L[51]*y1_1 - L[52]*y2_1 - L[53]*y3_1 - L[54]*y4_1)*L[55];
+    const double y5_2 = (b[5 * sb + 2] - L[50]*y0_2 - L[51]*y1_2 - L[52]*y2_2 - L[53]*y3_2 - L[54]*y4_2)*L[55];
+    const double y5_3 = (b[5 * sb + 3] - L[50]*y0_3 - L[51]*y1_3 - L[52]*y2_3 - L[53]*y3_3 - L[54]*y4_3)*L[55];
+    const double y5_4 = (b[5 * sb + 4] - L[50]*y0_4 - L[51]*y1_4 - L[52]*y2_4 - L[53]*y3_4 - L[54]*y4_4)*L[55];
+    const double y5_5 = (b[5 * sb + 5] - L[50]*y0_5 - L[51]*y1_5 - L[52]*y2_5 - L[53]*y3_5 - L[54]*y4_5)*L[55];
+    const double y5_6 = (b[5 * sb + 6] - L[50]*y0_6 - L[51]*y1_6 - L[52]*y2_6 - L[53]*y3_6 - L[54]*y4_6)*L[55];
+    const double y5_7 = (b[5 * sb + 7] - L[50]*y0_7 - L[51]*y1_7 - L[52]*y2_7 - L[53]*y3_7 - L[54]*y4_7)*L[55];
+    const double y6_0 = (b[6 * sb + 0] - L[60]*y0_0 - L[61]*y1_0 - L[62]*y2_0 - L[63]*y3_0 - L[64]*y4_0 - L[65]*y5_0)*L[66];
+    const double y6_1 = (b[6 * sb + 1] - L[60]*y0_1 - L[61]*y1_1 - L[62]*y2_1 - L[63]*y3_1 - L[64]*y4_1 - L[65]*y5_1)*L[66];
+    const double y6_2 = (b[6 * sb + 2] - L[60]*y0_2 - L[61]*y1_2 - L[62]*y2_2 - L[63]*y3_2 - L[64]*y4_2 - L[65]*y5_2)*L[66];
+    const double y6_3 = (b[6 * sb + 3] - L[60]*y0_3 - L[61]*y1_3 - L[62]*y2_3 - L[63]*y3_3 - L[64]*y4_3 - L[65]*y5_3)*L[66];
+    const double y6_4 = (b[6 * sb + 4] - L[60]*y0_4 - L[61]*y1_4 - L[62]*y2_4 - L[63]*y3_4 - L[64]*y4_4 - L[65]*y5_4)*L[66];
+    const double y6_5 = (b[6 * sb + 5] - L[60]*y0_5 - L[61]*y1_5 - L[62]*y2_5 - L[63]*y3_5 - L[64]*y4_5 - L[65]*y5_5)*L[66];
+    const double y6_6 = (b[6 * sb + 6] - L[60]*y0_6 - L[61]*y1_6 - L[62]*y2_6 - L[63]*y3_6 - L[64]*y4_6 - L[65]*y5_6)*L[66];
+    const double y6_7 = (b[6 * sb + 7] - L[60]*y0_7 - L[61]*y1_7 - L[62]*y2_7 - L[63]*y3_7 - L[64]*y4_7 - L[65]*y5_7)*L[66];
+    const double y7_0 = (b[7 * sb + 0] - L[70]*y0_0 - L[71]*y1_0 - L[72]*y2_0 - L[73]*y3_0 - L[74]*y4_0 - L[75]*y5_0 - L[76]*y6_0)*L[77];
+    const double y7_1 = (b[7 * sb + 1] - L[70]*y0_1 - L[71]*y1_1 - L[72]*y2_1 - L[73]*y3_1 - L[74]*y4_1 - L[75]*y5_1 - L[76]*y6_1)*L[77];
+    const double y7_2 = (b[7 * sb + 2] - L[70]*y0_2 - L[71]*y1_2 - L[72]*y2_2 - L[73]*y3_2 - L[74]*y4_2 - L[75]*y5_2 - L[76]*y6_2)*L[77];
+    const double y7_3 = (b[7 * sb + 3] - L[70]*y0_3 - L[71]*y1_3 - L[72]*y2_3 - L[73]*y3_3 - L[74]*y4_3 - L[75]*y5_3 - L[76]*y6_3)*L[77];
+    const double y7_4 = (b[7 * sb + 4] - L[70]*y0_4 - L[71]*y1_4 - L[72]*y2_4 - L[73]*y3_4 - L[74]*y4_4 - L[75]*y5_4 - L[76]*y6_4)*L[77];
+    const double y7_5 = (b[7 * sb + 5] - L[70]*y0_5 - L[71]*y1_5 - L[72]*y2_5 - L[73]*y3_5 - L[74]*y4_5 - L[75]*y5_5 - L[76]*y6_5)*L[77];
+    const double y7_6 = (b[7 * sb + 6] - L[70]*y0_6 - L[71]*y1_6 - L[72]*y2_6 - L[73]*y3_6 - L[74]*y4_6 - L[75]*y5_6 - L[76]*y6_6)*L[77];
+    const double y7_7 = (b[7 * sb + 7] - L[70]*y0_7 - L[71]*y1_7 - L[72]*y2_7 - L[73]*y3_7 - L[74]*y4_7 - L[75]*y5_7 - L[76]*y6_7)*L[77];
+    const double y8_0 = (b[8 * sb + 0] - L[80]*y0_0 - L[81]*y1_0 - L[82]*y2_0 - L[83]*y3_0 - L[84]*y4_0 - L[85]*y5_0 - L[86]*y6_0 - L[87]*y7_0)*L[88];
+    const double y8_1 = (b[8 * sb + 1] - L[80]*y0_1 - L[81]*y1_1 - L[82]*y2_1 - L[83]*y3_1 - L[84]*y4_1 - L[85]*y5_1 - L[86]*y6_1 - L[87]*y7_1)*L[88];
+    const double y8_2 = (b[8 * sb + 2] - L[80]*y0_2 - L[81]*y1_2 - L[82]*y2_2 - L[83]*y3_2 - L[84]*y4_2 - L[85]*y5_2 - L[86]*y6_2 - L[87]*y7_2)*L[88];
+    const double y8_3 = (b[8 * sb + 3] - L[80]*y0_3 - L[81]*y1_3 - L[82]*y2_3 - L[83]*y3_3 - L[84]*y4_3 - L[85]*y5_3 - L[86]*y6_3 - L[87]*y7_3)*L[88];
+    const double y8_4 = (b[8 * sb + 4] - L[80]*y0_4 - L[81]*y1_4 - L[82]*y2_4 - L[83]*y3_4 - L[84]*y4_4 - L[85]*y5_4 - L[86]*y6_4 - L[87]*y7_4)*L[88];
+    const double y8_5 = (b[8 * sb + 5] - L[80]*y0_5 - L[81]*y1_5 - L[82]*y2_5 - L[83]*y3_5 - L[84]*y4_5 - L[85]*y5_5 - L[86]*y6_5 - L[87]*y7_5)*L[88];
+    const double y8_6 = (b[8 * sb + 6] - L[80]*y0_6 - L[81]*y1_6 - L[82]*y2_6 - L[83]*y3_6 - L[84]*y4_6 - L[85]*y5_6 - L[86]*y6_6 - L[87]*y7_6)*L[88];
+    const double y8_7 = (b[8 * sb + 7] - L[80]*y0_7 - L[81]*y1_7 - L[82]*y2_7 - L[83]*y3_7 - L[84]*y4_7 - L[85]*y5_7 - L[86]*y6_7 - L[87]*y7_7)*L[88];
+    const double y9_0 = (b[9 * sb + 0] - L[90]*y0_0 - L[91]*y1_0 - L[92]*y2_0 - L[93]*y3_0 - L[94]*y4_0 - L[95]*y5_0 - L[96]*y6_0 - L[97]*y7_0 - L[98]*y8_0)*L[99];
+    const double y9_1 = (b[9 * sb + 1] - L[90]*y0_1 - L[91]*y1_1 - L[92]*y2_1 - L[93]*y3_1 - L[94]*y4_1 - L[95]*y5_1 - L[96]*y6_1 - L[97]*y7_1 - L[98]*y8_1)*L[99];
+    const double y9_2 = (b[9 * sb + 2] - L[90]*y0_2 - L[91]*y1_2 - L[92]*y2_2 - L[93]*y3_2 - L[94]*y4_2 - L[95]*y5_2 - L[96]*y6_2 - L[97]*y7_2 - L[98]*y8_2)*L[99];
+    const double y9_3 = (b[9 * sb + 3] - L[90]*y0_3 - L[91]*y1_3 - L[92]*y2_3 - L[93]*y3_3 - L[94]*y4_3 - L[95]*y5_3 - L[96]*y6_3 - L[97]*y7_3 - L[98]*y8_3)*L[99];
+    const double y9_4 = (b[9 * sb + 4] - L[90]*y0_4 - L[91]*y1_4 - L[92]*y2_4 - L[93]*y3_4 - L[94]*y4_4 - L[95]*y5_4 - L[96]*y6_4 - L[97]*y7_4 - L[98]*y8_4)*L[99];
+    const double y9_5 = (b[9 * sb + 5] - L[90]*y0_5 - L[91]*y1_5 - L[92]*y2_5 - L[93]*y3_5 - L[94]*y4_5 - L[95]*y5_5 - L[96]*y6_5 - L[97]*y7_5 - L[98]*y8_5)*L[99];
+    const double y9_6 = (b[9 * sb + 6] - L[90]*y0_6 - L[91]*y1_6 - L[92]*y2_6 - L[93]*y3_6 - L[94]*y4_6 - L[95]*y5_6 - L[96]*y6_6 - L[97]*y7_6 - L[98]*y8_6)*L[99];
+    const double y9_7 = (b[9 * sb + 7] - L[90]*y0_7 - L[91]*y1_7 - L[92]*y2_7 - L[93]*y3_7 - L[94]*y4_7 - L[95]*y5_7 - L[96]*y6_7 - L[97]*y7_7 - L[98]*y8_7)*L[99];
+    const double x9_0 = y9_0*L[99];
+    const double x9_1 = y9_1*L[99];
+    const double x9_2 = y9_2*L[99];
+    const double x9_3 = y9_3*L[99];
+    const double x9_4 = y9_4*L[99];
+    const double x9_5 = y9_5*L[99];
+    const double x9_6 = y9_6*L[99];
+    const double x9_7 = y9_7*L[99];
+    const double x8_0 = (y8_0 - L[98]*x9_0)*L[88];
+    const double x8_1 = (y8_1 - L[98]*x9_1)*L[88];
+    const double x8_2 = (y8_2 - L[98]*x9_2)*L[88];
+    const double x8_3 = (y8_3 - L[98]*x9_3)*L[88];
+    const double x8_4 = (y8_4 - L[98]*x9_4)*L[88];
+    const double x8_5 = (y8_5 - L[98]*x9_5)*L[88];
+    const double x8_6 = (y8_6 - L[98]*x9_6)*L[88];
+    const double x8_7 = (y8_7 - L[98]*x9_7)*L[88];
+    const double x7_0 = (y7_0 - L[87]*x8_0 - L[97]*x9_0)*L[77];
+    const double x7_1 = (y7_1 - L[87]*x8_1 - L[97]*x9_1)*L[77];
+    const double x7_2 = (y7_2 - L[87]*x8_2 - L[97]*x9_2)*L[77];
+    const double x7_3 = (y7_3 - L[87]*x8_3 - L[97]*x9_3)*L[77];
+    const double x7_4 = (y7_4 - L[87]*x8_4 - L[97]*x9_4)*L[77];
+    const double x7_5 = (y7_5 - L[87]*x8_5 - L[97]*x9_5)*L[77];
+    const double x7_6 = (y7_6 - L[87]*x8_6 - L[97]*x9_6)*L[77];
+    const double x7_7 = (y7_7 - L[87]*x8_7 - L[97]*x9_7)*L[77];
+    const double x6_0 = (y6_0 - L[76]*x7_0 - L[86]*x8_0 - L[96]*x9_0)*L[66];
+    const double x6_1 = (y6_1 - L[76]*x7_1 - L[86]*x8_1 - L[96]*x9_1)*L[66];
+    const double x6_2 = (y6_2 - L[76]*x7_2 - L[86]*x8_2 - L[96]*x9_2)*L[66];
+    const double x6_3 = (y6_3 - L[76]*x7_3 - L[86]*x8_3 - L[96]*x9_3)*L[66];
+    const double x6_4 = (y6_4 - L[76]*x7_4 - L[86]*x8_4 - L[96]*x9_4)*L[66];
+    const double x6_5 = (y6_5 - L[76]*x7_5 - L[86]*x8_5 - L[96]*x9_5)*L[66];
+    const double x6_6 = (y6_6 - L[76]*x7_6 - L[86]*x8_6 - L[96]*x9_6)*L[66];
+    const double x6_7 = (y6_7 - L[76]*x7_7 - L[86]*x8_7 - L[96]*x9_7)*L[66];
+    const double x5_0 = (y5_0 - L[65]*x6_0 - L[75]*x7_0 - L[85]*x8_0 - L[95]*x9_0)*L[55];
+    const double x5_1 = (y5_1 - L[65]*x6_1 - L[75]*x7_1 - L[85]*x8_1 - L[95]*x9_1)*L[55];
+    const double x5_2 = (y5_2 - L[65]*x6_2 - L[75]*x7_2 - L[85]*x8_2 - L[95]*x9_2)*L[55];
+    const double x5_3 = (y5_3 - L[65]*x6_3 - L[75]*x7_3 - L[85]*x8_3 - L[95]*x9_3)*L[55];
+    const double x5_4 = (y5_4 - L[65]*x6_4 - L[75]*x7_4 - L[85]*x8_4 - L[95]*x9_4)*L[55];
+    const double x5_5 = (y5_5 - L[65]*x6_5 - L[75]*x7_5 - L[85]*x8_5 - L[95]*x9_5)*L[55];
+    const double x5_6 = (y5_6 - L[65]*x6_6 - L[75]*x7_6 - L[85]*x8_6 - L[95]*x9_6)*L[55];
+    const double x5_7 = (y5_7 - L[65]*x6_7 - L[75]*x7_7 - L[85]*x8_7 - L[95]*x9_7)*L[55];
+    const double x4_0 = (y4_0 - L[54]*x5_0 - L[64]*x6_0 - L[74]*x7_0 - L[84]*x8_0 - L[94]*x9_0)*L[44];
+    const double x4_1 = (y4_1 - L[54]*x5_1 - L[64]*x6_1 - L[74]*x7_1 - L[84]*x8_1 - L[94]*x9_1)*L[44];
+    const double x4_2 = (y4_2 - L[54]*x5_2 - L[64]*x6_2 - L[74]*x7_2 - L[84]*x8_2 - L[94]*x9_2)*L[44];
+    const double x4_3 = (y4_3 - L[54]*x5_3 - L[64]*x6_3 - L[74]*x7_3 - L[84]*x8_3 - L[94]*x9_3)*L[44];
+    const double x4_4 = (y4_4 - L[54]*x5_4 - L[64]*x6_4 - L[74]*x7_4 - L[84]*x8_4 - L[94]*x9_4)*L[44];
+    const double x4_5 = (y4_5 - L[54]*x5_5 - L[64]*x6_5 - L[74]*x7_5 - L[84]*x8_5 - L[94]*x9_5)*L[44];
+    const double x4_6 = (y4_6 - L[54]*x5_6 - L[64]*x6_6 - L[74]*x7_6 - L[84]*x8_6 - L[94]*x9_6)*L[44];
+    const double x4_7 = (y4_7 - L[54]*x5_7 - L[64]*x6_7 - L[74]*x7_7 - L[84]*x8_7 - L[94]*x9_7)*L[44];
+    const double x3_0 = (y3_0 - L[43]*x4_0 - L[53]*x5_0 - L[63]*x6_0 - L[73]*x7_0 - L[83]*x8_0 - L[93]*x9_0)*L[33];
+    const double x3_1 = (y3_1 - L[43]*x4_1 - L[53]*x5_1 - L[63]*x6_1 - L[73]*x7_1 - L[83]*x8_1 - L[93]*x9_1)*L[33];
+    const double x3_2 = (y3_2 - L[43]*x4_2 - L[53]*x5_2 - L[63]*x6_2 - L[73]*x7_2 - L[83]*x8_2 - L[93]*x9_2)*L[33];
+    const double x3_3 = (y3_3 - L[43]*x4_3 - L[53]*x5_3 - L[63]*x6_3 - L[73]*x7_3 - L[83]*x8_3 - L[93]*x9_3)*L[33];
+    const double x3_4 = (y3_4 - L[43]*x4_4 - L[53]*x5_4 - L[63]*x6_4 - L[73]*x7_4 - L[83]*x8_4 - L[93]*x9_4)*L[33];
+    const double x3_5 = (y3_5 - L[43]*x4_5 - L[53]*x5_5 - L[63]*x6_5 - L[73]*x7_5 - L[83]*x8_5 - L[93]*x9_5)*L[33];
+    const double x3_6 = (y3_6 - L[43]*x4_6 - L[53]*x5_6 - L[63]*x6_6 - L[73]*x7_6 - L[83]*x8_6 - L[93]*x9_6)*L[33];
+    const double x3_7 = (y3_7 - L[43]*x4_7 - L[53]*x5_7 - L[63]*x6_7 - L[73]*x7_7 - L[83]*x8_7 - L[93]*x9_7)*L[33];
+    const double x2_0 = (y2_0 - L[32]*x3_0 - L[42]*x4_0 - L[52]*x5_0 - L[62]*x6_0 - L[72]*x7_0 - L[82]*x8_0 - L[92]*x9_0)*L[22];
+    const double x2_1 = (y2_1 - L[32]*x3_1 - L[42]*x4_1 - L[52]*x5_1 - L[62]*x6_1 - L[72]*x7_1 - L[82]*x8_1 - L[92]*x9_1)*L[22];
+    const double x2_2 = (y2_2 - L[32]*x3_2 - L[42]*x4_2 - L[52]*x5_2 - L[62]*x6_2 - L[72]*x7_2 - L[82]*x8_2 - L[92]*x9_2)*L[22];
+    const double x2_3 = (y2_3 - L[32]*x3_3 - L[42]*x4_3 - L[52]*x5_3 - L[62]*x6_3 - L[72]*x7_3 - L[82]*x8_3 - L[92]*x9_3)*L[22];
+    const double x2_4 = (y2_4 - L[32]*x3_4 - L[42]*x4_4 - L[52]*x5_4 - L[62]*x6_4 - L[72]*x7_4 - L[82]*x8_4 - L[92]*x9_4)*L[22];
+    const double x2_5 = (y2_5 - L[32]*x3_5 - L[42]*x4_5 - L[52]*x5_5 - L[62]*x6_5 - L[72]*x7_5 - L[82]*x8_5 - L[92]*x9_5)*L[22];
+    const double x2_6 = (y2_6 - L[32]*x3_6 - L[42]*x4_6 - L[52]*x5_6 - L[62]*x6_6 - L[72]*x7_6 - L[82]*x8_6 - L[92]*x9_6)*L[22];
+    const double x2_7 = (y2_7 - L[32]*x3_7 - L[42]*x4_7 - L[52]*x5_7 - L[62]*x6_7 - L[72]*x7_7 - L[82]*x8_7 - L[92]*x9_7)*L[22];
+    const double x1_0 = (y1_0 - L[21]*x2_0 - L[31]*x3_0 - L[41]*x4_0 - L[51]*x5_0 - L[61]*x6_0 - L[71]*x7_0 - L[81]*x8_0 - L[91]*x9_0)*L[11];
+    const double x1_1 = (y1_1 - L[21]*x2_1 - L[31]*x3_1 - L[41]*x4_1 - L[51]*x5_1 - L[61]*x6_1 - L[71]*x7_1 - L[81]*x8_1 - L[91]*x9_1)*L[11];
+    const double x1_2 = (y1_2 - L[21]*x2_2 - L[31]*x3_2 - L[41]*x4_2 - L[51]*x5_2 - L[61]*x6_2 - L[71]*x7_2 - L[81]*x8_2 - L[91]*x9_2)*L[11];
+    const double x1_3 = (y1_3 - L[21]*x2_3 - L[31]*x3_3 - L[41]*x4_3 - L[51]*x5_3 - L[61]*x6_3 - L[71]*x7_3 - L[81]*x8_3 - L[91]*x9_3)*L[11];
+    const double x1_4 = (y1_4 - L[21]*x2_4 - L[31]*x3_4 - L[41]*x4_4 - L[51]*x5_4 - L[61]*x6_4 - L[71]*x7_4 - L[81]*x8_4 - L[91]*x9_4)*L[11];
+    const double x1_5 = (y1_5 - L[21]*x2_5 - L[31]*x3_5 - L[41]*x4_5 - L[51]*x5_5 - L[61]*x6_5 - L[71]*x7_5 - L[81]*x8_5 - L[91]*x9_5)*L[11];
+    const double x1_6 = (y1_6 - L[21]*x2_6 - L[31]*x3_6 - L[41]*x4_6 - L[51]*x5_6 - L[61]*x6_6 - L[71]*x7_6 - L[81]*x8_6 - L[91]*x9_6)*L[11];
+    const double x1_7 = (y1_7 - L[21]*x2_7 - L[31]*x3_7 - L[41]*x4_7 - L[51]*x5_7 - L[61]*x6_7 - L[71]*x7_7 - L[81]*x8_7 - L[91]*x9_7)*L[11];
+    const double x0_0 = (y0_0 - L[10]*x1_0 - L[20]*x2_0 - L[30]*x3_0 - L[40]*x4_0 - L[50]*x5_0 - L[60]*x6_0 - L[70]*x7_0 - L[80]*x8_0 - L[90]*x9_0)*L[0];
+    const double x0_1 = (y0_1 - L[10]*x1_1 - L[20]*x2_1 - L[30]*x3_1 - L[40]*x4_1 - L[50]*x5_1 - L[60]*x6_1 - L[70]*x7_1 - L[80]*x8_1 - L[90]*x9_1)*L[0];
+    const double x0_2 = (y0_2 - L[10]*x1_2 - L[20]*x2_2 - L[30]*x3_2 - L[40]*x4_2 - L[50]*x5_2 - L[60]*x6_2 - L[70]*x7_2 - L[80]*x8_2 - L[90]*x9_2)*L[0];
+    const double x0_3 = (y0_3 - L[10]*x1_3 - L[20]*x2_3 - L[30]*x3_3 - L[40]*x4_3 - L[50]*x5_3 - L[60]*x6_3 - L[70]*x7_3 - L[80]*x8_3 - L[90]*x9_3)*L[0];
+    const double x0_4 = (y0_4 - L[10]*x1_4 - L[20]*x2_4 - L[30]*x3_4 - L[40]*x4_4 - L[50]*x5_4 - L[60]*x6_4 - L[70]*x7_4 - L[80]*x8_4 - L[90]*x9_4)*L[0];
+    const double x0_5 = (y0_5 - L[10]*x1_5 - L[20]*x2_5 - L[30]*x3_5 - L[40]*x4_5 - L[50]*x5_5 - L[60]*x6_5 - L[70]*x7_5 - L[80]*x8_5 - L[90]*x9_5)*L[0];
+    const double x0_6 = (y0_6 - L[10]*x1_6 - L[20]*x2_6 - L[30]*x3_6 - L[40]*x4_6 - L[50]*x5_6 - L[60]*x6_6 - L[70]*x7_6 - L[80]*x8_6 - L[90]*x9_6)*L[0];
+    const double x0_7 = (y0_7 - L[10]*x1_7 - L[20]*x2_7 - L[30]*x3_7 - L[40]*x4_7 - L[50]*x5_7 - L[60]*x6_7 - L[70]*x7_7 - L[80]*x8_7 - L[90]*x9_7)*L[0];
+    out[0 * so + 0] = x0_0;
+    out[0 * so + 1] = x0_1;
+    out[0 * so + 2] = x0_2;
+    out[0 * so + 3] = x0_3;
+    out[0 * so + 4] = x0_4;
+    out[0 * so + 5] = x0_5;
+    out[0 * so + 6] = x0_6;
+    out[0 * so + 7] = x0_7;
+    out[1 * so + 0] = x1_0;
+    out[1 * so + 1] = x1_1;
+    out[1 * so + 2] = x1_2;
+    out[1 * so + 3] = x1_3;
+    out[1 * so + 4] = x1_4;
+    out[1 * so + 5] = x1_5;
+    out[1 * so + 6] = x1_6;
+    out[1 * so + 7] = x1_7;
+    out[2 * so + 0] = x2_0;
+    out[2 * so + 1] = x2_1;
+    out[2 * so + 2] = x2_2;
+    out[2 * so + 3] = x2_3;
+    out[2 * so + 4] = x2_4;
+    out[2 * so + 5] = x2_5;
+    out[2 * so + 6] = x2_6;
+    out[2 * so + 7] = x2_7;
+    out[3 * so + 0] = x3_0;
+    out[3 * so + 1] = x3_1;
+    out[3 * so + 2] = x3_2;
+    out[3 * so + 3] = x3_3;
+    out[3 * so + 4] = x3_4;
+    out[3 * so + 5] = x3_5;
+    out[3 * so + 6] = x3_6;
+    out[3 * so + 7] = x3_7;
+    out[4 * so + 0] = x4_0;
+    out[4 * so + 1] = x4_1;
+    out[4 * so + 2] = x4_2;
+    out[4 * so + 3] = x4_3;
+    out[4 * so + 4] = x4_4;
+    out[4 * so + 5] = x4_5;
+    out[4 * so + 6] = x4_6;
+    out[4 * so + 7] = x4_7;
+    out[5 * so + 0] = x5_0;
+    out[5 * so + 1] = x5_1;
+    out[5 * so + 2] = x5_2;
+    out[5 * so + 3] = x5_3;
+    out[5 * so + 4] = x5_4;
+    out[5 * so + 5] = x5_5;
+    out[5 * so + 6] = x5_6;
+    out[5 * so + 7] = x5_7;
+    out[6 * so + 0] = x6_0;
+    out[6 * so + 1] = x6_1;
+    out[6 * so + 2] = x6_2;
+    out[6 * so + 3] = x6_3;
+    out[6 * so + 4] = x6_4;
+    out[6 * so + 5] = x6_5;
+    out[6 * so + 6] = x6_6;
+    out[6 * so + 7] = x6_7;
+    out[7 * so + 0] = x7_0;
+    out[7 * so + 1] = x7_1;
+    out[7 * so + 2] = x7_2;
+    out[7 * so + 3] = x7_3;
+    out[7 * so + 4] = x7_4;
+    out[7 * so + 5] = x7_5;
+    out[7 * so + 6] = x7_6;
+    out[7 * so + 7] = x7_7;
+    out[8 * so + 0] = x8_0;
+    out[8 * so + 1] = x8_1;
+    out[8 * so + 2] = x8_2;
+    out[8 * so + 3] = x8_3;
+    out[8 * so + 4] = x8_4;
+    out[8 * so + 5] = x8_5;
+    out[8 * so + 6] = x8_6;
+    out[8 * so + 7] = x8_7;
+    out[9 * so + 0] = x9_0;
+    out[9 * so + 1] = x9_1;
+    out[9 * so + 2] = x9_2;
+    out[9 * so + 3] = x9_3;
+    out[9 * so + 4] = x9_4;
+    out[9 * so + 5] = x9_5;
+    out[9 * so + 6] = x9_6;
+    out[9 * so + 7] = x9_7;
+}
+
+// Solves M X = B for four columns at once with the factor from factor_mass_matrix: B's
+// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
+// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
+// B otherwise.
+static void solve_mass_matrix_x4(const double* L, const double* b, int sb, double* out, int so) {
+    const double y0_0 = (b[0 * sb + 0])*L[0];
+    const double y0_1 = (b[0 * sb + 1])*L[0];
+    const double y0_2 = (b[0 * sb + 2])*L[0];
+    const double y0_3 = (b[0 * sb + 3])*L[0];
+    const double y1_0 = (b[1 * sb + 0] - L[10]*y0_0)*L[11];
+    const double y1_1 = (b[1 * sb + 1] - L[10]*y0_1)*L[11];
+    const double y1_2 = (b[1 * sb + 2] - L[10]*y0_2)*L[11];
+    const double y1_3 = (b[1 * sb + 3] - L[10]*y0_3)*L[11];
+    const double y2_0 = (b[2 * sb + 0] - L[20]*y0_0 - L[21]*y1_0)*L[22];
+    const double y2_1 = (b[2 * sb + 1] - L[20]*y0_1 - L[21]*y1_1)*L[22];
+    const double y2_2 = (b[2 * sb + 2] - L[20]*y0_2 - L[21]*y1_2)*L[22];
+    const double y2_3 = (b[2 * sb + 3] - L[20]*y0_3 - L[21]*y1_3)*L[22];
+    const double y3_0 = (b[3 * sb + 0] - L[30]*y0_0 - L[31]*y1_0 - L[32]*y2_0)*L[33];
+    const double y3_1 = (b[3 * sb + 1] - L[30]*y0_1 - L[31]*y1_1 - L[32]*y2_1)*L[33];
+    const double y3_2 = (b[3 * sb + 2] - L[30]*y0_2 - L[31]*y1_2 - L[32]*y2_2)*L[33];
+    const double y3_3 = (b[3 * sb + 3] - L[30]*y0_3 - L[31]*y1_3 - L[32]*y2_3)*L[33];
+    const double y4_0 = (b[4 * sb + 0] - L[40]*y0_0 - L[41]*y1_0 - L[42]*y2_0 - L[43]*y3_0)*L[44];
+    const double y4_1 = (b[4 * sb + 1] - L[40]*y0_1 - L[41]*y1_1 - L[42]*y2_1 - L[43]*y3_1)*L[44];
+    const double y4_2 = (b[4 * sb + 2] - L[40]*y0_2 - L[41]*y1_2 - L[42]*y2_2 - L[43]*y3_2)*L[44];
+    const double y4_3 = (b[4 * sb + 3] - L[40]*y0_3 - L[41]*y1_3 - L[42]*y2_3 - L[43]*y3_3)*L[44];
+    const double y5_0 = (b[5 * sb + 0] - L[50]*y0_0 - L[51]*y1_0 - L[52]*y2_0 - L[53]*y3_0 - L[54]*y4_0)*L[55];
+    const double y5_1 = (b[5 * sb + 1] - L[50]*y0_1 - L[51]*y1_1 - L[52]*y2_1 - L[53]*y3_1 - L[54]*y4_1)*L[55];
+    const double y5_2 = (b[5 * sb + 2] - L[50]*y0_2 - L[51]*y1_2 - L[52]*y2_2 - L[53]*y3_2 - L[54]*y4_2)*L[55];
+    const double y5_3 = (b[5 * sb + 3] - L[50]*y0_3 - L[51]*y1_3 - L[52]*y2_3 - L[53]*y3_3 - L[54]*y4_3)*L[55];
+    const double y6_0 = (b[6 * sb + 0] - L[60]*y0_0 - L[61]*y1_0 - L[62]*y2_0 - L[63]*y3_0 - L[64]*y4_0 - L[65]*y5_0)*L[66];
+    const double y6_1 = (b[6 * sb + 1] - L[60]*y0_1 - L[61]*y1_1 - L[62]*y2_1 - L[63]*y3_1 - L[64]*y4_1 - L[65]*y5_1)*L[66];
+    const double y6_2 = (b[6 * sb + 2] - L[60]*y0_2 - L[61]*y1_2 - L[62]*y2_2 - L[63]*y3_2 - L[64]*y4_2 - L[65]*y5_2)*L[66];
+    const double y6_3 = (b[6 * sb + 3] - L[60]*y0_3 - L[61]*y1_3 - L[62]*y2_3 - L[63]*y3_3 - L[64]*y4_3 - L[65]*y5_3)*L[66];
+    const double y7_0 = (b[7 * sb + 0] - L[70]*y0_0 - L[71]*y1_0 - L[72]*y2_0 - L[73]*y3_0 - L[74]*y4_0 - L[75]*y5_0 - L[76]*y6_0)*L[77];
+    const double y7_1 = (b[7 * sb + 1] - L[70]*y0_1 - L[71]*y1_1 - L[72]*y2_1 - L[73]*y3_1 - L[74]*y4_1 - L[75]*y5_1 - L[76]*y6_1)*L[77];
+    const double y7_2 = (b[7 * sb + 2] - L[70]*y0_2 - L[71]*y1_2 - L[72]*y2_2 - L[73]*y3_2 - L[74]*y4_2 - L[75]*y5_2 - L[76]*y6_2)*L[77];
+    const double y7_3 = (b[7 * sb + 3] - L[70]*y0_3 - L[71]*y1_3 - L[72]*y2_3 - L[73]*y3_3 - L[74]*y4_3 - L[75]*y5_3 - L[76]*y6_3)*L[77];
+    const double y8_0 = (b[8 * sb + 0] - L[80]*y0_0 - L[81]*y1_0 - L[82]*y2_0 - L[83]*y3_0 - L[84]*y4_0 - L[85]*y5_0 - L[86]*y6_0 - L[87]*y7_0)*L[88];
+    const double y8_1 = (b[8 * sb + 1] - L[80]*y0_1 - L[81]*y1_1 - L[82]*y2_1 - L[83]*y3_1 - L[84]*y4_1 - L[85]*y5_1 - L[86]*y6_1 - L[87]*y7_1)*L[88];
+    const double y8_2 = (b[8 * sb + 2] - L[80]*y0_2 - L[81]*y1_2 - L[82]*y2_2 - L[83]*y3_2 - L[84]*y4_2 - L[85]*y5_2 - L[86]*y6_2 - L[87]*y7_2)*L[88];
+    const double y8_3 = (b[8 * sb + 3] - L[80]*y0_3 - L[81]*y1_3 - L[82]*y2_3 - L[83]*y3_3 - L[84]*y4_3 - L[85]*y5_3 - L[86]*y6_3 - L[87]*y7_3)*L[88];
+    const double y9_0 = (b[9 * sb + 0] - L[90]*y0_0 - L[91]*y1_0 - L[92]*y2_0 - L[93]*y3_0 - L[94]*y4_0 - L[95]*y5_0 - L[96]*y6_0 - L[97]*y7_0 - L[98]*y8_0)*L[99];
+    const double y9_1 = (b[9 * sb + 1] - L[90]*y0_1 - L[91]*y1_1 - L[92]*y2_1 - L[93]*y3_1 - L[94]*y4_1 - L[95]*y5_1 - L[96]*y6_1 - L[97]*y7_1 - L[98]*y8_1)*L[99];
+    const double y9_2 = (b[9 * sb + 2] - L[90]*y0_2 - L[91]*y1_2 - L[92]*y2_2 - L[93]*y3_2 - L[94]*y4_2 - L[95]*y5_2 - L[96]*y6_2 - L[97]*y7_2 - L[98]*y8_2)*L[99];
+    const double y9_3 = (b[9 * sb + 3] - L[90]*y0_3 - L[91]*y1_3 - L[92]*y2_3 - L[93]*y3_3 - L[94]*y4_3 - L[95]*y5_3 - L[96]*y6_3 - L[97]*y7_3 - L[98]*y8_3)*L[99];
+    const double x9_0 = y9_0*L[99];
+    const double x9_1 = y9_1*L[99];
+    const double x9_2 = y9_2*L[99];
+    const double x9_3 = y9_3*L[99];
+    const double x8_0 = (y8_0 - L[98]*x9_0)*L[88];
+    const double x8_1 = (y8_1 - L[98]*x9_1)*L[88];
+    const double x8_2 = (y8_2 - L[98]*x9_2)*L[88];
+    const double x8_3 = (y8_3 - L[98]*x9_3)*L[88];
+    const double x7_0 = (y7_0 - L[87]*x8_0 - L[97]*x9_0)*L[77];
+    const double x7_1 = (y7_1 - L[87]*x8_1 - L[97]*x9_1)*L[77];
+    const double x7_2 = (y7_2 - L[87]*x8_2 - L[97]*x9_2)*L[77];
+    const double x7_3 = (y7_3 - L[87]*x8_3 - L[97]*x9_3)*L[77];
+    const double x6_0 = (y6_0 - L[76]*x7_0 - L[86]*x8_0 - L[96]*x9_0)*L[66];
+    const double x6_1 = (y6_1 - L[76]*x7_1 - L[86]*x8_1 - L[96]*x9_1)*L[66];
+    const double x6_2 = (y6_2 - L[76]*x7_2 - L[86]*x8_2 - L[96]*x9_2)*L[66];
+    const double x6_3 = (y6_3 - L[76]*x7_3 - L[86]*x8_3 - L[96]*x9_3)*L[66];
+    const double x5_0 = (y5_0 - L[65]*x6_0 - L[75]*x7_0 - L[85]*x8_0 - L[95]*x9_0)*L[55];
+    const double x5_1 = (y5_1 - L[65]*x6_1 - L[75]*x7_1 - L[85]*x8_1 - L[95]*x9_1)*L[55];
+    const double x5_2 = (y5_2 - L[65]*x6_2 - L[75]*x7_2 - L[85]*x8_2 - L[95]*x9_2)*L[55];
+    const double x5_3 = (y5_3 - L[65]*x6_3 - L[75]*x7_3 - L[85]*x8_3 - L[95]*x9_3)*L[55];
+    const double x4_0 = (y4_0 - L[54]*x5_0 - L[64]*x6_0 - L[74]*x7_0 - L[84]*x8_0 - L[94]*x9_0)*L[44];
+    const double x4_1 = (y4_1 - L[54]*x5_1 - L[64]*x6_1 - L[74]*x7_1 - L[84]*x8_1 - L[94]*x9_1)*L[44];
+    const double x4_2 = (y4_2 - L[54]*x5_2 - L[64]*x6_2 - L[74]*x7_2 - L[84]*x8_2 - L[94]*x9_2)*L[44];
+    const double x4_3 = (y4_3 - L[54]*x5_3 - L[64]*x6_3 - L[74]*x7_3 - L[84]*x8_3 - L[94]*x9_3)*L[44];
+    const double x3_0 = (y3_0 - L[43]*x4_0 - L[53]*x5_0 - L[63]*x6_0 - L[73]*x7_0 - L[83]*x8_0 - L[93]*x9_0)*L[33];
+    const double x3_1 = (y3_1 - L[43]*x4_1 - L[53]*x5_1 - L[63]*x6_1 - L[73]*x7_1 - L[83]*x8_1 - L[93]*x9_1)*L[33];
+    const double x3_2 = (y3_2 - L[43]*x4_2 - L[53]*x5_2 - L[63]*x6_2 - L[73]*x7_2 - L[83]*x8_2 - L[93]*x9_2)*L[33];
+    const double x3_3 = (y3_3 - L[43]*x4_3 - L[53]*x5_3 - L[63]*x6_3 - L[73]*x7_3 - L[83]*x8_3 - L[93]*x9_3)*L[33];
+    const double x2_0 = (y2_0 - L[32]*x3_0 - L[42]*x4_0 - L[52]*x5_0 - L[62]*x6_0 - L[72]*x7_0 - L[82]*x8_0 - L[92]*x9_0)*L[22];
+    const double x2_1 = (y2_1 - L[32]*x3_1 - L[42]*x4_1 - L[52]*x5_1 - L[62]*x6_1 - L[72]*x7_1 - L[82]*x8_1 - L[92]*x9_1)*L[22];
+    const double x2_2 = (y2_2 - L[32]*x3_2 - L[42]*x4_2 - L[52]*x5_2 - L[62]*x6_2 - L[72]*x7_2 - L[82]*x8_2 - L[92]*x9_2)*L[22];
+    const double x2_3 = (y2_3 - L[32]*x3_3 - L[42]*x4_3 - L[52]*x5_3 - L[62]*x6_3 - L[72]*x7_3 - L[82]*x8_3 - L[92]*x9_3)*L[22];
+    const double x1_0 = (y1_0 - L[21]*x2_0 - L[31]*x3_0 - L[41]*x4_0 - L[51]*x5_0 - L[61]*x6_0 - L[71]*x7_0 - L[81]*x8_0 - L[91]*x9_0)*L[11];
+    const double x1_1 = (y1_1 - L[21]*x2_1 - L[31]*x3_1 - L[41]*x4_1 - L[51]*x5_1 - L[61]*x6_1 - L[71]*x7_1 - L[81]*x8_1 - L[91]*x9_1)*L[11];
+    const double x1_2 = (y1_2 - L[21]*x2_2 - L[31]*x3_2 - L[41]*x4_2 - L[51]*x5_2 - L[61]*x6_2 - L[71]*x7_2 - L[81]*x8_2 - L[91]*x9_2)*L[11];
+    const double x1_3 = (y1_3 - L[21]*x2_3 - L[31]*x3_3 - L[41]*x4_3 - L[51]*x5_3 - L[61]*x6_3 - L[71]*x7_3 - L[81]*x8_3 - L[91]*x9_3)*L[11];
+    const double x0_0 = (y0_0 - L[10]*x1_0 - L[20]*x2_0 - L[30]*x3_0 - L[40]*x4_0 - L[50]*x5_0 - L[60]*x6_0 - L[70]*x7_0 - L[80]*x8_0 - L[90]*x9_0)*L[0];
+    const double x0_1 = (y0_1 - L[10]*x1_1 - L[20]*x2_1 - L[30]*x3_1 - L[40]*x4_1 - L[50]*x5_1 - L[60]*x6_1 - L[70]*x7_1 - L[80]*x8_1 - L[90]*x9_1)*L[0];
+    const double x0_2 = (y0_2 - L[10]*x1_2 - L[20]*x2_2 - L[30]*x3_2 - L[40]*x4_2 - L[50]*x5_2 - L[60]*x6_2 - L[70]*x7_2 - L[80]*x8_2 - L[90]*x9_2)*L[0];
+    const double x0_3 = (y0_3 - L[10]*x1_3 - L[20]*x2_3 - L[30]*x3_3 - L[40]*x4_3 - L[50]*x5_3 - L[60]*x6_3 - L[70]*x7_3 - L[80]*x8_3 - L[90]*x9_3)*L[0];
+    out[0 * so + 0] = x0_0;
+    out[0 * so + 1] = x0_1;
+    out[0 * so + 2] = x0_2;
+    out[0 * so + 3] = x0_3;
+    out[1 * so + 0] = x1_0;
+    out[1 * so + 1] = x1_1;
+    out[1 * so + 2] = x1_2;
+    out[1 * so + 3] = x1_3;
+    out[2 * so + 0] = x2_0;
+    out[2 * so + 1] = x2_1;
+    out[2 * so + 2] = x2_2;
+    out[2 * so + 3] = x2_3;
+    out[3 * so + 0] = x3_0;
+    out[3 * so + 1] = x3_1;
+    out[3 * so + 2] = x3_2;
+    out[3 * so + 3] = x3_3;
+    out[4 * so + 0] = x4_0;
+    out[4 * so + 1] = x4_1;
+    out[4 * so + 2] = x4_2;
+    out[4 * so + 3] = x4_3;
+    out[5 * so + 0] = x5_0;
+    out[5 * so + 1] = x5_1;
+    out[5 * so + 2] = x5_2;
+    out[5 * so + 3] = x5_3;
+    out[6 * so + 0] = x6_0;
+    out[6 * so + 1] = x6_1;
+    out[6 * so + 2] = x6_2;
+    out[6 * so + 3] = x6_3;
+    out[7 * so + 0] = x7_0;
+    out[7 * so + 1] = x7_1;
+    out[7 * so + 2] = x7_2;
+    out[7 * so + 3] = x7_3;
+    out[8 * so + 0] = x8_0;
+    out[8 * so + 1] = x8_1;
+    out[8 * so + 2] = x8_2;
+    out[8 * so + 3] = x8_3;
+    out[9 * so + 0] = x9_0;
+    out[9 * so + 1] = x9_1;
+    out[9 * so + 2] = x9_2;
+    out[9 * so + 3] = x9_3;
+}
+
+// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's
+// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
+// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
+// B otherwise.
+static void solve_mass_matrix_x2(const double* L, const double* b, int sb, double* out, int so) {
     const double y0_0 = (b[0 * sb + 0])*L[0];
     const double y0_1 = (b[0 * sb + 1])*L[0];
     const double y1_0 = (b[1 * sb + 0] - L[10]*y0_0)*L[11];
@@ -3150,13 +3524,15 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
     double J[nq * m];
     detail::linearization_terms(q, qd, u, p, qdd, J);
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone).
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
     }
-    for (int c = 0; c < 2 * nq; c += 2) detail::solve_mass_matrix_pair(M, J + c, m, A + 2 * nq * nq + c, 2 * nq);
-    for (int c = 0; c + 1 < nu; c += 2) detail::solve_mass_matrix_pair(M, J + 2 * nq + c, m, B + nq * nu + c, nu);
+    for (int c = 0; c < 16; c += 8) detail::solve_mass_matrix_x8(M, J + c, m, A + 2 * nq * nq + c, 2 * nq);
+    detail::solve_mass_matrix_x4(M, J + 16, m, A + 2 * nq * nq + 16, 2 * nq);
+    detail::solve_mass_matrix_x8(M, J + 20, m, B + nq * nu, nu);
+    detail::solve_mass_matrix_x2(M, J + 28, m, B + nq * nu + 8, nu);
     if (nu % 2 != 0) {
         double z[nq];
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(friction_block::detail::pair_stamp == 0x76ebc340875192c1ull,
+static_assert(friction_block::detail::pair_stamp == 0x70dccdf9e0a125b5ull,
               "friction_block.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace friction_block {
@@ -124,11 +124,11 @@ static void solve_mass_matrix(const double* L, double* b) {
     b[0] = x0;
 }
 
-// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's rows
-// b[i * sb], b[i * sb + 1], X's out[i * so], out[i * so + 1]; the two columns' steps side by
-// side, which GCC and Clang at -O2 compute in one vector register each. X and B may be the
-// same; X may not overlap B otherwise.
-static void solve_mass_matrix_pair(const double* L, const double* b, int sb, double* out, int so) {
+// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's
+// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
+// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
+// B otherwise.
+static void solve_mass_matrix_x2(const double* L, const double* b, int sb, double* out, int so) {
     const double y0_0 = (b[0 * sb + 0])*L[0];
     const double y0_1 = (b[0 * sb + 1])*L[0];
     const double x0_0 = y0_0*L[0];
@@ -242,13 +242,12 @@ int forward_dynamics(const double* q, const double* qd, const double* u, const P
     mass_matrix(q, p, M);
     if (detail::factor_mass_matrix(M) != 0) return 1;
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone).
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
     }
-    for (int c = 0; c < 2 * nq; c += 2) detail::solve_mass_matrix_pair(M, J + c, m, A + 2 * nq * nq + c, 2 * nq);
-    for (int c = 0; c + 1 < nu; c += 2) detail::solve_mass_matrix_pair(M, J + 2 * nq + c, m, B + nq * nu + c, nu);
+    detail::solve_mass_matrix_x2(M, J, m, A + 2 * nq * nq, 2 * nq);
     if (nu % 2 != 0) {
         double z[nq];
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];

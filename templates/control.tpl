@@ -124,14 +124,12 @@
 }}
 @@ linearization_pairs
 {coriolis}    // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone).
     for (int i = 0; i < nq; ++i) {{
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? {one} : {zero};
         for (int c = 0; c < nu; ++c) B[i * nu + c] = {zero};
     }}
-    for (int c = 0; c < 2 * nq; c += 2) {pair}(M, J + c, m, A + 2 * nq * nq + c, 2 * nq);
-    for (int c = 0; c + 1 < nu; c += 2) {pair}(M, J + 2 * nq + c, m, B + nq * nu + c, nu);
-    if (nu % 2 != 0) {{
+{solve_a}{solve_b}    if (nu % 2 != 0) {{
         {scalar} z[nq];
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
         {solve}(M, z);

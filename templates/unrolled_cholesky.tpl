@@ -10,11 +10,11 @@
 // Solves M x = b in place with the factor from factor_mass_matrix.
 {linkage}void solve_mass_matrix(const {scalar}* L, {scalar}* b) {{
 {solve}}}
-@@ pair
+@@ block
 
-// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's rows
-// b[i * sb], b[i * sb + 1], X's out[i * so], out[i * so + 1]; the two columns' steps side by
-// side, which GCC and Clang at -O2 compute in one vector register each. X and B may be the
-// same; X may not overlap B otherwise.
-{linkage}void solve_mass_matrix_pair(const {scalar}* L, const {scalar}* b, int sb, {scalar}* out, int so) {{
+// Solves M X = B for {count} columns at once with the factor from factor_mass_matrix: B's
+// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
+// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
+// B otherwise.
+{linkage}void {name}(const {scalar}* L, const {scalar}* b, int sb, {scalar}* out, int so) {{
 {solve}}}

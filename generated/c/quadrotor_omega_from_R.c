@@ -364,47 +364,234 @@ static void solve_mass_matrix(const double* L, double* b) {
     b[5] = x5;
 }
 
-// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's rows
-// b[i * sb], b[i * sb + 1], X's out[i * so], out[i * so + 1]; the two columns' steps side by
-// side, which GCC and Clang at -O2 compute in one vector register each. X and B may be the
-// same; X may not overlap B otherwise.
-static void solve_mass_matrix_pair(const double* L, const double* b, int sb, double* out, int so) {
+// Solves M X = B for eight columns at once with the factor from factor_mass_matrix: B's
+// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
+// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
+// B otherwise.
+static void solve_mass_matrix_x8(const double* L, const double* b, int sb, double* out, int so) {
     const double y0_0 = (b[0 * sb + 0])*L[0];
     const double y0_1 = (b[0 * sb + 1])*L[0];
+    const double y0_2 = (b[0 * sb + 2])*L[0];
+    const double y0_3 = (b[0 * sb + 3])*L[0];
+    const double y0_4 = (b[0 * sb + 4])*L[0];
+    const double y0_5 = (b[0 * sb + 5])*L[0];
+    const double y0_6 = (b[0 * sb + 6])*L[0];
+    const double y0_7 = (b[0 * sb + 7])*L[0];
     const double y1_0 = (b[1 * sb + 0])*L[7];
     const double y1_1 = (b[1 * sb + 1])*L[7];
+    const double y1_2 = (b[1 * sb + 2])*L[7];
+    const double y1_3 = (b[1 * sb + 3])*L[7];
+    const double y1_4 = (b[1 * sb + 4])*L[7];
+    const double y1_5 = (b[1 * sb + 5])*L[7];
+    const double y1_6 = (b[1 * sb + 6])*L[7];
+    const double y1_7 = (b[1 * sb + 7])*L[7];
     const double y2_0 = (b[2 * sb + 0])*L[14];
     const double y2_1 = (b[2 * sb + 1])*L[14];
+    const double y2_2 = (b[2 * sb + 2])*L[14];
+    const double y2_3 = (b[2 * sb + 3])*L[14];
+    const double y2_4 = (b[2 * sb + 4])*L[14];
+    const double y2_5 = (b[2 * sb + 5])*L[14];
+    const double y2_6 = (b[2 * sb + 6])*L[14];
+    const double y2_7 = (b[2 * sb + 7])*L[14];
     const double y3_0 = (b[3 * sb + 0])*L[21];
     const double y3_1 = (b[3 * sb + 1])*L[21];
+    const double y3_2 = (b[3 * sb + 2])*L[21];
+    const double y3_3 = (b[3 * sb + 3])*L[21];
+    const double y3_4 = (b[3 * sb + 4])*L[21];
+    const double y3_5 = (b[3 * sb + 5])*L[21];
+    const double y3_6 = (b[3 * sb + 6])*L[21];
+    const double y3_7 = (b[3 * sb + 7])*L[21];
     const double y4_0 = (b[4 * sb + 0] - L[27]*y3_0)*L[28];
     const double y4_1 = (b[4 * sb + 1] - L[27]*y3_1)*L[28];
+    const double y4_2 = (b[4 * sb + 2] - L[27]*y3_2)*L[28];
+    const double y4_3 = (b[4 * sb + 3] - L[27]*y3_3)*L[28];
+    const double y4_4 = (b[4 * sb + 4] - L[27]*y3_4)*L[28];
+    const double y4_5 = (b[4 * sb + 5] - L[27]*y3_5)*L[28];
+    const double y4_6 = (b[4 * sb + 6] - L[27]*y3_6)*L[28];
+    const double y4_7 = (b[4 * sb + 7] - L[27]*y3_7)*L[28];
     const double y5_0 = (b[5 * sb + 0] - L[33]*y3_0 - L[34]*y4_0)*L[35];
     const double y5_1 = (b[5 * sb + 1] - L[33]*y3_1 - L[34]*y4_1)*L[35];
+    const double y5_2 = (b[5 * sb + 2] - L[33]*y3_2 - L[34]*y4_2)*L[35];
+    const double y5_3 = (b[5 * sb + 3] - L[33]*y3_3 - L[34]*y4_3)*L[35];
+    const double y5_4 = (b[5 * sb + 4] - L[33]*y3_4 - L[34]*y4_4)*L[35];
+    const double y5_5 = (b[5 * sb + 5] - L[33]*y3_5 - L[34]*y4_5)*L[35];
+    const double y5_6 = (b[5 * sb + 6] - L[33]*y3_6 - L[34]*y4_6)*L[35];
+    const double y5_7 = (b[5 * sb + 7] - L[33]*y3_7 - L[34]*y4_7)*L[35];
     const double x5_0 = y5_0*L[35];
     const double x5_1 = y5_1*L[35];
+    const double x5_2 = y5_2*L[35];
+    const double x5_3 = y5_3*L[35];
+    const double x5_4 = y5_4*L[35];
+    const double x5_5 = y5_5*L[35];
+    const double x5_6 = y5_6*L[35];
+    const double x5_7 = y5_7*L[35];
     const double x4_0 = (y4_0 - L[34]*x5_0)*L[28];
     const double x4_1 = (y4_1 - L[34]*x5_1)*L[28];
+    const double x4_2 = (y4_2 - L[34]*x5_2)*L[28];
+    const double x4_3 = (y4_3 - L[34]*x5_3)*L[28];
+    const double x4_4 = (y4_4 - L[34]*x5_4)*L[28];
+    const double x4_5 = (y4_5 - L[34]*x5_5)*L[28];
+    const double x4_6 = (y4_6 - L[34]*x5_6)*L[28];
+    const double x4_7 = (y4_7 - L[34]*x5_7)*L[28];
     const double x3_0 = (y3_0 - L[27]*x4_0 - L[33]*x5_0)*L[21];
     const double x3_1 = (y3_1 - L[27]*x4_1 - L[33]*x5_1)*L[21];
+    const double x3_2 = (y3_2 - L[27]*x4_2 - L[33]*x5_2)*L[21];
+    const double x3_3 = (y3_3 - L[27]*x4_3 - L[33]*x5_3)*L[21];
+    const double x3_4 = (y3_4 - L[27]*x4_4 - L[33]*x5_4)*L[21];
+    const double x3_5 = (y3_5 - L[27]*x4_5 - L[33]*x5_5)*L[21];
+    const double x3_6 = (y3_6 - L[27]*x4_6 - L[33]*x5_6)*L[21];
+    const double x3_7 = (y3_7 - L[27]*x4_7 - L[33]*x5_7)*L[21];
     const double x2_0 = y2_0*L[14];
     const double x2_1 = y2_1*L[14];
+    const double x2_2 = y2_2*L[14];
+    const double x2_3 = y2_3*L[14];
+    const double x2_4 = y2_4*L[14];
+    const double x2_5 = y2_5*L[14];
+    const double x2_6 = y2_6*L[14];
+    const double x2_7 = y2_7*L[14];
     const double x1_0 = y1_0*L[7];
     const double x1_1 = y1_1*L[7];
+    const double x1_2 = y1_2*L[7];
+    const double x1_3 = y1_3*L[7];
+    const double x1_4 = y1_4*L[7];
+    const double x1_5 = y1_5*L[7];
+    const double x1_6 = y1_6*L[7];
+    const double x1_7 = y1_7*L[7];
     const double x0_0 = y0_0*L[0];
     const double x0_1 = y0_1*L[0];
+    const double x0_2 = y0_2*L[0];
+    const double x0_3 = y0_3*L[0];
+    const double x0_4 = y0_4*L[0];
+    const double x0_5 = y0_5*L[0];
+    const double x0_6 = y0_6*L[0];
+    const double x0_7 = y0_7*L[0];
     out[0 * so + 0] = x0_0;
     out[0 * so + 1] = x0_1;
+    out[0 * so + 2] = x0_2;
+    out[0 * so + 3] = x0_3;
+    out[0 * so + 4] = x0_4;
+    out[0 * so + 5] = x0_5;
+    out[0 * so + 6] = x0_6;
+    out[0 * so + 7] = x0_7;
     out[1 * so + 0] = x1_0;
     out[1 * so + 1] = x1_1;
+    out[1 * so + 2] = x1_2;
+    out[1 * so + 3] = x1_3;
+    out[1 * so + 4] = x1_4;
+    out[1 * so + 5] = x1_5;
+    out[1 * so + 6] = x1_6;
+    out[1 * so + 7] = x1_7;
     out[2 * so + 0] = x2_0;
     out[2 * so + 1] = x2_1;
+    out[2 * so + 2] = x2_2;
+    out[2 * so + 3] = x2_3;
+    out[2 * so + 4] = x2_4;
+    out[2 * so + 5] = x2_5;
+    out[2 * so + 6] = x2_6;
+    out[2 * so + 7] = x2_7;
     out[3 * so + 0] = x3_0;
     out[3 * so + 1] = x3_1;
+    out[3 * so + 2] = x3_2;
+    out[3 * so + 3] = x3_3;
+    out[3 * so + 4] = x3_4;
+    out[3 * so + 5] = x3_5;
+    out[3 * so + 6] = x3_6;
+    out[3 * so + 7] = x3_7;
     out[4 * so + 0] = x4_0;
     out[4 * so + 1] = x4_1;
+    out[4 * so + 2] = x4_2;
+    out[4 * so + 3] = x4_3;
+    out[4 * so + 4] = x4_4;
+    out[4 * so + 5] = x4_5;
+    out[4 * so + 6] = x4_6;
+    out[4 * so + 7] = x4_7;
     out[5 * so + 0] = x5_0;
     out[5 * so + 1] = x5_1;
+    out[5 * so + 2] = x5_2;
+    out[5 * so + 3] = x5_3;
+    out[5 * so + 4] = x5_4;
+    out[5 * so + 5] = x5_5;
+    out[5 * so + 6] = x5_6;
+    out[5 * so + 7] = x5_7;
+}
+
+// Solves M X = B for four columns at once with the factor from factor_mass_matrix: B's
+// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
+// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
+// B otherwise.
+static void solve_mass_matrix_x4(const double* L, const double* b, int sb, double* out, int so) {
+    const double y0_0 = (b[0 * sb + 0])*L[0];
+    const double y0_1 = (b[0 * sb + 1])*L[0];
+    const double y0_2 = (b[0 * sb + 2])*L[0];
+    const double y0_3 = (b[0 * sb + 3])*L[0];
+    const double y1_0 = (b[1 * sb + 0])*L[7];
+    const double y1_1 = (b[1 * sb + 1])*L[7];
+    const double y1_2 = (b[1 * sb + 2])*L[7];
+    const double y1_3 = (b[1 * sb + 3])*L[7];
+    const double y2_0 = (b[2 * sb + 0])*L[14];
+    const double y2_1 = (b[2 * sb + 1])*L[14];
+    const double y2_2 = (b[2 * sb + 2])*L[14];
+    const double y2_3 = (b[2 * sb + 3])*L[14];
+    const double y3_0 = (b[3 * sb + 0])*L[21];
+    const double y3_1 = (b[3 * sb + 1])*L[21];
+    const double y3_2 = (b[3 * sb + 2])*L[21];
+    const double y3_3 = (b[3 * sb + 3])*L[21];
+    const double y4_0 = (b[4 * sb + 0] - L[27]*y3_0)*L[28];
+    const double y4_1 = (b[4 * sb + 1] - L[27]*y3_1)*L[28];
+    const double y4_2 = (b[4 * sb + 2] - L[27]*y3_2)*L[28];
+    const double y4_3 = (b[4 * sb + 3] - L[27]*y3_3)*L[28];
+    const double y5_0 = (b[5 * sb + 0] - L[33]*y3_0 - L[34]*y4_0)*L[35];
+    const double y5_1 = (b[5 * sb + 1] - L[33]*y3_1 - L[34]*y4_1)*L[35];
+    const double y5_2 = (b[5 * sb + 2] - L[33]*y3_2 - L[34]*y4_2)*L[35];
+    const double y5_3 = (b[5 * sb + 3] - L[33]*y3_3 - L[34]*y4_3)*L[35];
+    const double x5_0 = y5_0*L[35];
+    const double x5_1 = y5_1*L[35];
+    const double x5_2 = y5_2*L[35];
+    const double x5_3 = y5_3*L[35];
+    const double x4_0 = (y4_0 - L[34]*x5_0)*L[28];
+    const double x4_1 = (y4_1 - L[34]*x5_1)*L[28];
+    const double x4_2 = (y4_2 - L[34]*x5_2)*L[28];
+    const double x4_3 = (y4_3 - L[34]*x5_3)*L[28];
+    const double x3_0 = (y3_0 - L[27]*x4_0 - L[33]*x5_0)*L[21];
+    const double x3_1 = (y3_1 - L[27]*x4_1 - L[33]*x5_1)*L[21];
+    const double x3_2 = (y3_2 - L[27]*x4_2 - L[33]*x5_2)*L[21];
+    const double x3_3 = (y3_3 - L[27]*x4_3 - L[33]*x5_3)*L[21];
+    const double x2_0 = y2_0*L[14];
+    const double x2_1 = y2_1*L[14];
+    const double x2_2 = y2_2*L[14];
+    const double x2_3 = y2_3*L[14];
+    const double x1_0 = y1_0*L[7];
+    const double x1_1 = y1_1*L[7];
+    const double x1_2 = y1_2*L[7];
+    const double x1_3 = y1_3*L[7];
+    const double x0_0 = y0_0*L[0];
+    const double x0_1 = y0_1*L[0];
+    const double x0_2 = y0_2*L[0];
+    const double x0_3 = y0_3*L[0];
+    out[0 * so + 0] = x0_0;
+    out[0 * so + 1] = x0_1;
+    out[0 * so + 2] = x0_2;
+    out[0 * so + 3] = x0_3;
+    out[1 * so + 0] = x1_0;
+    out[1 * so + 1] = x1_1;
+    out[1 * so + 2] = x1_2;
+    out[1 * so + 3] = x1_3;
+    out[2 * so + 0] = x2_0;
+    out[2 * so + 1] = x2_1;
+    out[2 * so + 2] = x2_2;
+    out[2 * so + 3] = x2_3;
+    out[3 * so + 0] = x3_0;
+    out[3 * so + 1] = x3_1;
+    out[3 * so + 2] = x3_2;
+    out[3 * so + 3] = x3_3;
+    out[4 * so + 0] = x4_0;
+    out[4 * so + 1] = x4_1;
+    out[4 * so + 2] = x4_2;
+    out[4 * so + 3] = x4_3;
+    out[5 * so + 0] = x5_0;
+    out[5 * so + 1] = x5_1;
+    out[5 * so + 2] = x5_2;
+    out[5 * so + 3] = x5_3;
 }
 
 
@@ -786,13 +973,14 @@ LAGC_NOINLINE static int linearization(const double* q, const double* qd, const 
     mass_matrix(q, p, M);
     if (factor_mass_matrix(M) != 0) return 1;
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone).
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
     }
-    for (int c = 0; c < 2 * nq; c += 2) solve_mass_matrix_pair(M, J + c, m, A + 2 * nq * nq + c, 2 * nq);
-    for (int c = 0; c + 1 < nu; c += 2) solve_mass_matrix_pair(M, J + 2 * nq + c, m, B + nq * nu + c, nu);
+    solve_mass_matrix_x8(M, J, m, A + 2 * nq * nq, 2 * nq);
+    solve_mass_matrix_x4(M, J + 8, m, A + 2 * nq * nq + 8, 2 * nq);
+    solve_mass_matrix_x4(M, J + 12, m, B + nq * nu, nu);
     if (nu % 2 != 0) {
         double z[nq];
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];

@@ -210,14 +210,13 @@ std::string emitter::solve_statements(factor_names const& n, std::function<std::
     return f;
 }
 
-// The same for two right-hand sides at once (b(i, r), out(i, r), r = 0, 1), their steps
-// interleaved row by row, every read of b before the first write of out.
-std::string emitter::pair_solve_statements(factor_names const& n,
-                                           std::function<std::string(std::size_t, std::size_t)> const& b,
-                                           std::function<std::string(std::size_t, std::size_t)> const& out) const {
-    std::vector<std::string> lines[2];
-    std::string stores;
-    for (std::size_t r = 0; r < 2; ++r) {
+// The same for `width` right-hand sides at once (b(i, r), out(i, r), r < width), their
+// steps interleaved row by row, every read of b before the first write of out.
+std::string emitter::block_solve_statements(factor_names const& n, std::size_t width,
+                                            std::function<std::string(std::size_t, std::size_t)> const& b,
+                                            std::function<std::string(std::size_t, std::size_t)> const& out) const {
+    std::vector<std::vector<std::string>> lines(width);
+    for (std::size_t r = 0; r < width; ++r) {
         auto y = [r](std::size_t i) { return fmt::format("y{}_{}", i, r); };
         auto x = [r](std::size_t i) { return fmt::format("x{}_{}", i, r); };
         std::string f;
@@ -229,9 +228,10 @@ std::string emitter::pair_solve_statements(factor_names const& n,
         }
     }
     std::string f;
-    for (std::size_t k = 0; k < lines[0].size(); ++k) f += lines[0][k] + lines[1][k];
+    for (std::size_t k = 0; k < lines[0].size(); ++k)
+        for (std::size_t r = 0; r < width; ++r) f += lines[r][k];
     for (std::size_t i = 0; i < d_.nq; ++i)
-        for (std::size_t r = 0; r < 2; ++r)
+        for (std::size_t r = 0; r < width; ++r)
             f += text("cholesky_steps.tpl#store", {{"target", out(i, r)}, {"value", fmt::format("x{}_{}", i, r)}});
     return f;
 }
@@ -288,16 +288,23 @@ std::string emitter::unrolled_cholesky() const {
                                             element_of("b"))}});
 }
 
-// detail::solve_mass_matrix_pair (unrolled_cholesky.tpl#pair): linearization's columns two at a time.
-std::string emitter::unrolled_pair_solve() const {
+// detail::solve_mass_matrix_x2, _x4 or _x8 (unrolled_cholesky.tpl#block): linearization's
+// columns two, four or eight at a time.
+std::string emitter::unrolled_block_solve(std::size_t width) const {
     auto row = [](char const* array, char const* stride) {
         return [array, stride](std::size_t i, std::size_t r) { return fmt::format("{}[{} * {} + {}]", array, i, stride, r); };
     };
-    return text("unrolled_cholesky.tpl#pair",
+    return text("unrolled_cholesky.tpl#block",
                 {{"linkage", helper_linkage()},
                  {"scalar", scalar()},
-                 {"solve", pair_solve_statements({in_array("L"), in_array("L"), diagonal_of("L"), ""}, row("b", "sb"),
-                                                 row("out", "so"))}});
+                 {"name", block_solve_name(width)},
+                 {"count", width == 2 ? "two" : width == 4 ? "four" : "eight"},
+                 {"solve", block_solve_statements({in_array("L"), in_array("L"), diagonal_of("L"), ""}, width,
+                                                  row("b", "sb"), row("out", "so"))}});
+}
+
+char const* emitter::block_solve_name(std::size_t width) {
+    return width == 2 ? "solve_mass_matrix_x2" : width == 4 ? "solve_mass_matrix_x4" : "solve_mass_matrix_x8";
 }
 
 std::string emitter::augmented(char const* section) {

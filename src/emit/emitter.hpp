@@ -184,7 +184,7 @@ private:
     mutable std::optional<bool> unrolls_; // unrolls_mass_matrix, once found
     factorisation mass_factorisation();
     bool unrolled_helpers_added_ = false;
-    bool pair_solve_added_ = false;
+    bool block_solve_added_[3] = {false, false, false}; // solve_mass_matrix_x2, _x4, _x8
     // The order the factorisation eliminates M's rows in (the coordinates', or the reverse
     // where that fills in less), and L's non-zeros in that order: M's plus fill-in, row-major.
     std::vector<std::size_t> const& elimination_order() const;
@@ -209,11 +209,17 @@ private:
     std::string finite_check(std::size_t count, std::function<std::string(std::size_t)> const& value) const;
     std::string pivot_check(std::size_t begin, std::size_t end, int status) const;
     std::string unrolled_cholesky() const;
-    std::string unrolled_pair_solve() const;
+    std::string unrolled_block_solve(std::size_t width) const;
+    static char const* block_solve_name(std::size_t width);
+    // The calls that solve `count` columns, from column `first` of J into column `first` of
+    // `target` (row stride `stride`), eight at a time, then four, then two; adds the helpers
+    // they call.
+    std::string block_solve_calls(std::size_t first, std::size_t count, std::string const& target,
+                                  std::string const& stride);
     std::string linearization_columns(factorisation const& mf, std::string const& coriolis);
-    std::string pair_solve_statements(factor_names const& names,
-                                      std::function<std::string(std::size_t, std::size_t)> const& b,
-                                      std::function<std::string(std::size_t, std::size_t)> const& out) const;
+    std::string block_solve_statements(factor_names const& names, std::size_t width,
+                                       std::function<std::string(std::size_t, std::size_t)> const& b,
+                                       std::function<std::string(std::size_t, std::size_t)> const& out) const;
     // forward_dynamics' solve with constraints, unrolled (constrained_solve.cpp).
     std::string unrolled_constrained_solve() const;
     // "A[i * nq + j]" and "A[j * nq + j]": M or L in a row-major array; "b[i]": a vector.
