@@ -122,7 +122,7 @@
         B[(nq + i) * nu + (c - 2 * nq)] = column[i];
     }}
 }}
-@@ linearization_pairs
+@@ linearization_blocks
 {coriolis}    // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
     // solved columns eight, four or two at a time (the last of an odd nu alone).
     for (int i = 0; i < nq; ++i) {{

@@ -371,7 +371,7 @@ TEST(Templates, EveryTemplateRendersWithItsNames) {
         {"control.tpl#linearization", {"scalar", "args", "args_q_p", "factor", "constants", "detail", "end_constants"}},
         {"control.tpl#linearization_factored", {"scalar", "args", "constants", "detail", "end_constants"}},
         {"control.tpl#linearization_columns", {"scalar", "solve", "coriolis", "detail"}},
-        {"control.tpl#linearization_pairs", {"scalar", "solve", "solve_a", "solve_b", "coriolis", "one", "zero", "detail"}},
+        {"control.tpl#linearization_blocks", {"scalar", "solve", "solve_a", "solve_b", "coriolis", "one", "zero", "detail"}},
         {"control.tpl#linearization_constrained", {"scalar", "args", "args_q_p", "coriolis", "constants", "detail", "end_constants"}},
         {"control.tpl#linearization_constrained_factor", {"augment", "factor", "singular"}},
         {"control.tpl#linearization_constrained_tail", {"scalar", "solve", "augment_column", "detail", "factor_nc", "solve_nc"}},

@@ -130,7 +130,7 @@ std::string emitter::linearization_columns(factorisation const& mf, std::string 
     if (!pairs)
         return text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}, {"coriolis", coriolis}});
     std::size_t const nq = d_.nq, nu = d_.nu;
-    return text("control.tpl#linearization_pairs",
+    return text("control.tpl#linearization_blocks",
                 {{"scalar", scalar()},
                  {"solve", mf.solve},
                  {"solve_a", block_solve_calls(0, 2 * nq, "A + 2 * nq * nq", "2 * nq")},
@@ -148,23 +148,23 @@ std::string emitter::linearization_columns(factorisation const& mf, std::string 
 std::string emitter::block_solve_calls(std::size_t first, std::size_t count, std::string const& target,
                                        std::string const& stride) {
     std::string calls;
-    auto plus = [](std::string const& offset) { return offset.empty() || offset == "0" ? "" : " + " + offset; };
-    auto call = [&](std::size_t width, std::string const& loop, std::string const& column) {
-        std::size_t const k = width == 2 ? 0 : width == 4 ? 1 : 2;
-        if (!block_solve_added_[k]) out_.add_helpers(unrolled_block_solve(width));
-        block_solve_added_[k] = true;
-        bool const number = column.find_first_not_of("0123456789") == std::string::npos;
-        std::string const from = first == 0 ? column
-                                 : number   ? std::to_string(first + std::stoul(column))
-                                            : std::to_string(first) + plus(column);
-        calls += fmt::format("    {}{}{}(M, J{}, m, {}{}, {});\n", loop, dialect_.detail, block_solve_name(width), plus(from),
-                             target, plus(column), stride);
+    // " + at", and " + c" inside a loop over the columns.
+    auto offset = [](std::size_t at, bool loop) {
+        return (at > 0 ? " + " + std::to_string(at) : std::string()) + (loop ? " + c" : "");
     };
-    std::size_t const eights = count / 8 * 8;
-    if (eights == 8) call(8, "", "0");
-    else if (eights > 8) call(8, fmt::format("for (int c = 0; c < {}; c += 8) ", eights), "c");
-    if (count % 8 >= 4) call(4, "", std::to_string(eights));
-    if (count % 4 >= 2) call(2, "", std::to_string(count / 4 * 4));
+    // Columns [at, end) of this range, `width` at a time.
+    auto call = [&](std::size_t width, std::size_t at, std::size_t end) {
+        if (!(block_solves_added_ & width)) out_.add_helpers(unrolled_block_solve(width));
+        block_solves_added_ |= width;
+        bool const loop = end - at > width;
+        std::string const head = loop ? fmt::format("for (int c = 0; c < {}; c += {}) ", end - at, width) : "";
+        calls += fmt::format("    {}{}{}(M, J{}, m, {}{}, {});\n", head, dialect_.detail, block_solve_name(width),
+                             offset(first + at, loop), target, offset(at, loop), stride);
+    };
+    std::size_t const eights = count / 8 * 8, fours = count / 4 * 4;
+    if (eights > 0) call(8, 0, eights);
+    if (fours > eights) call(4, eights, fours);
+    if (count % 4 >= 2) call(2, fours, fours + 2);
     return calls;
 }
 

@@ -303,8 +303,8 @@ std::string emitter::unrolled_block_solve(std::size_t width) const {
                                                   row("b", "sb"), row("out", "so"))}});
 }
 
-char const* emitter::block_solve_name(std::size_t width) {
-    return width == 2 ? "solve_mass_matrix_x2" : width == 4 ? "solve_mass_matrix_x4" : "solve_mass_matrix_x8";
+std::string emitter::block_solve_name(std::size_t width) {
+    return fmt::format("solve_mass_matrix_x{}", width);
 }
 
 std::string emitter::augmented(char const* section) {

@@ -184,7 +184,7 @@ private:
     mutable std::optional<bool> unrolls_; // unrolls_mass_matrix, once found
     factorisation mass_factorisation();
     bool unrolled_helpers_added_ = false;
-    bool block_solve_added_[3] = {false, false, false}; // solve_mass_matrix_x2, _x4, _x8
+    unsigned block_solves_added_ = 0; // the widths (2, 4, 8) whose solve_mass_matrix_xW is written
     // The order the factorisation eliminates M's rows in (the coordinates', or the reverse
     // where that fills in less), and L's non-zeros in that order: M's plus fill-in, row-major.
     std::vector<std::size_t> const& elimination_order() const;
@@ -210,7 +210,7 @@ private:
     std::string pivot_check(std::size_t begin, std::size_t end, int status) const;
     std::string unrolled_cholesky() const;
     std::string unrolled_block_solve(std::size_t width) const;
-    static char const* block_solve_name(std::size_t width);
+    static std::string block_solve_name(std::size_t width);
     // The calls that solve `count` columns, from column `first` of J into column `first` of
     // `target` (row stride `stride`), eight at a time, then four, then two; adds the helpers
     // they call.
