@@ -15,7 +15,9 @@ functions=$(ctags --fields=+ne --kinds-C++=f --language-force=C++ -o - $code |
   awk -F'\t' '{ line = 0; end = 0
                 for (i = 4; i <= NF; i++) { if ($i ~ /^line:/) line = substr($i, 6); if ($i ~ /^end:/) end = substr($i, 5) }
                 if (end > 0) printf "%d %s:%d %s\n", end - line + 1, $2, line, $1 }' | sort -rn)
-echo "longest functions (lines, where, name):"; echo "$functions" | head -10
+# (From a here-string: `echo | head` dies of SIGPIPE under pipefail once the list passes the
+# pipe's 64 KB.)
+echo "longest functions (lines, where, name):"; head -10 <<< "$functions"
 echo "longest files:"; wc -l $files | sort -rn | sed -n '2,11p'
 status=0
 over=$(echo "$functions" | awk '$1 > 80')
