@@ -18,7 +18,7 @@ namespace iiwa_like {
 inline constexpr int nq = 7, nu = 7, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x0cc7cac885d6e017ull;
+inline constexpr unsigned long long pair_stamp = 0x4c747722bdc4a13cull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -122,25 +122,25 @@ struct Parameters {
 // for what the compiler spills, and 1024 B where the math library is called (sin's range
 // reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
 namespace stack_bytes {
-inline constexpr unsigned long mass_matrix = 3992;  // arrays 2224, temporaries 568, frames 176, libm 1024
-inline constexpr unsigned long coriolis_matrix = 7680;  // arrays 5992, temporaries 488, frames 176, libm 1024
-inline constexpr unsigned long potential_gradient = 2384;  // arrays 976, temporaries 208, frames 176, libm 1024
-inline constexpr unsigned long bias_forces = 8024;  // arrays 6360, temporaries 464, frames 176, libm 1024
+inline constexpr unsigned long mass_matrix = 3472;  // arrays 1680, temporaries 592, frames 176, libm 1024
+inline constexpr unsigned long coriolis_matrix = 7176;  // arrays 5488, temporaries 488, frames 176, libm 1024
+inline constexpr unsigned long potential_gradient = 6912;  // arrays 5512, temporaries 200, frames 176, libm 1024
+inline constexpr unsigned long bias_forces = 8040;  // arrays 6376, temporaries 464, frames 176, libm 1024
 inline constexpr unsigned long generalized_forces = 232;  // arrays 0, temporaries 56, frames 176, libm 0
-inline constexpr unsigned long kinetic_energy = 4000;  // arrays 2232, temporaries 568, frames 176, libm 1024
-inline constexpr unsigned long potential_energy = 1720;  // arrays 312, temporaries 208, frames 176, libm 1024
+inline constexpr unsigned long kinetic_energy = 3480;  // arrays 1688, temporaries 592, frames 176, libm 1024
+inline constexpr unsigned long potential_energy = 1672;  // arrays 320, temporaries 152, frames 176, libm 1024
 inline constexpr unsigned long forward_dynamics = 3768;  // arrays 1568, temporaries 824, frames 352, libm 1024
 inline constexpr unsigned long state_derivative = 4000;  // arrays 1624, temporaries 888, frames 464, libm 1024
-inline constexpr unsigned long linearization = 10776;  // arrays 7672, temporaries 1792, frames 288, libm 1024
-inline constexpr unsigned long inverse_dynamics = 8272;  // arrays 6360, temporaries 712, frames 176, libm 1024
-inline constexpr unsigned long inverse_dynamics_regressor = 7768;  // arrays 6248, temporaries 320, frames 176, libm 1024
+inline constexpr unsigned long linearization = 10832;  // arrays 7728, temporaries 1792, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 8016;  // arrays 6224, temporaries 592, frames 176, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 7744;  // arrays 6224, temporaries 320, frames 176, libm 1024
 inline constexpr unsigned long input_matrix = 432;  // arrays 0, temporaries 256, frames 176, libm 0
 inline constexpr unsigned long rk4_step = 4616;  // arrays 2128, temporaries 1000, frames 464, libm 1024
 inline constexpr unsigned long symplectic_euler_step = 4120;  // arrays 1736, temporaries 896, frames 464, libm 1024
-inline constexpr unsigned long radau_step = 22168;  // arrays 18696, temporaries 2048, frames 400, libm 1024
-inline constexpr unsigned long rk4_step_jacobian = 21320;  // arrays 17816, temporaries 2080, frames 400, libm 1024
-inline constexpr unsigned long symplectic_euler_step_jacobian = 15984;  // arrays 12544, temporaries 2016, frames 400, libm 1024
-inline constexpr unsigned long radau_step_jacobian = 28472;  // arrays 24968, temporaries 2080, frames 400, libm 1024
+inline constexpr unsigned long radau_step = 22224;  // arrays 18752, temporaries 2048, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 21376;  // arrays 17872, temporaries 2080, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 16040;  // arrays 12600, temporaries 2016, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 28528;  // arrays 25024, temporaries 2080, frames 400, libm 1024
 inline constexpr unsigned long zoh_discretization = 8688;  // arrays 7056, temporaries 320, frames 288, libm 1024
 }  // namespace stack_bytes
 

@@ -18,7 +18,7 @@ namespace ur5_like {
 inline constexpr int nq = 6, nu = 6, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xbae6702a9b958d1bull;
+inline constexpr unsigned long long pair_stamp = 0x04bd35b0cd381ea0ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -112,25 +112,25 @@ struct Parameters {
 // for what the compiler spills, and 1024 B where the math library is called (sin's range
 // reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
 namespace stack_bytes {
-inline constexpr unsigned long mass_matrix = 3616;  // arrays 1952, temporaries 464, frames 176, libm 1024
-inline constexpr unsigned long coriolis_matrix = 4832;  // arrays 3184, temporaries 448, frames 176, libm 1024
-inline constexpr unsigned long potential_gradient = 3256;  // arrays 1800, temporaries 256, frames 176, libm 1024
-inline constexpr unsigned long bias_forces = 3920;  // arrays 2128, temporaries 592, frames 176, libm 1024
+inline constexpr unsigned long mass_matrix = 3456;  // arrays 1792, temporaries 464, frames 176, libm 1024
+inline constexpr unsigned long coriolis_matrix = 4768;  // arrays 3136, temporaries 432, frames 176, libm 1024
+inline constexpr unsigned long potential_gradient = 2712;  // arrays 1320, temporaries 192, frames 176, libm 1024
+inline constexpr unsigned long bias_forces = 3912;  // arrays 2120, temporaries 592, frames 176, libm 1024
 inline constexpr unsigned long generalized_forces = 224;  // arrays 0, temporaries 48, frames 176, libm 0
-inline constexpr unsigned long kinetic_energy = 3624;  // arrays 1960, temporaries 464, frames 176, libm 1024
-inline constexpr unsigned long potential_energy = 3552;  // arrays 2096, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long kinetic_energy = 3464;  // arrays 1800, temporaries 464, frames 176, libm 1024
+inline constexpr unsigned long potential_energy = 3344;  // arrays 1952, temporaries 192, frames 176, libm 1024
 inline constexpr unsigned long forward_dynamics = 3440;  // arrays 1288, temporaries 776, frames 352, libm 1024
 inline constexpr unsigned long state_derivative = 3664;  // arrays 1336, temporaries 840, frames 464, libm 1024
-inline constexpr unsigned long linearization = 7504;  // arrays 4424, temporaries 1768, frames 288, libm 1024
-inline constexpr unsigned long inverse_dynamics = 4096;  // arrays 2288, temporaries 608, frames 176, libm 1024
-inline constexpr unsigned long inverse_dynamics_regressor = 3784;  // arrays 2288, temporaries 296, frames 176, libm 1024
+inline constexpr unsigned long linearization = 7440;  // arrays 4360, temporaries 1768, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 3944;  // arrays 2184, temporaries 560, frames 176, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 3680;  // arrays 2184, temporaries 296, frames 176, libm 1024
 inline constexpr unsigned long input_matrix = 432;  // arrays 0, temporaries 256, frames 176, libm 0
 inline constexpr unsigned long rk4_step = 4208;  // arrays 1768, temporaries 952, frames 464, libm 1024
 inline constexpr unsigned long symplectic_euler_step = 3768;  // arrays 1432, temporaries 848, frames 464, libm 1024
-inline constexpr unsigned long radau_step = 16080;  // arrays 12632, temporaries 2024, frames 400, libm 1024
-inline constexpr unsigned long rk4_step_jacobian = 15456;  // arrays 11976, temporaries 2056, frames 400, libm 1024
-inline constexpr unsigned long symplectic_euler_step_jacobian = 11440;  // arrays 8024, temporaries 1992, frames 400, libm 1024
-inline constexpr unsigned long radau_step_jacobian = 20720;  // arrays 17240, temporaries 2056, frames 400, libm 1024
+inline constexpr unsigned long radau_step = 16016;  // arrays 12568, temporaries 2024, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 15392;  // arrays 11912, temporaries 2056, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 11376;  // arrays 7960, temporaries 1992, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 20656;  // arrays 17176, temporaries 2056, frames 400, libm 1024
 inline constexpr unsigned long zoh_discretization = 6816;  // arrays 5184, temporaries 320, frames 288, libm 1024
 }  // namespace stack_bytes
 

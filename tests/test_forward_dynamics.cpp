@@ -219,6 +219,79 @@ TEST(FloatingArticulated, ASlideUnderAFreeBase) {
 // The kinematic tree as data (kinematic_tree.hpp): each coordinate one joint record, its kind,
 // node and twist, as the points' composites found them; the algorithms over it say why they
 // do not apply.
+// Inverse dynamics by Newton–Euler in the bodies' own axes (derive/local_newton_euler.cpp):
+// its τ is M q̈ + h − Q at a state, M, h and Q the derivation's own closed forms (the
+// derivation kept it only where it agreed at random states; this checks at another state
+// against other expressions).
+void expect_inverse_dynamics(lagc::model const& m, lagc::derived const& d) {
+    std::size_t const n = d.nq;
+    ASSERT_EQ(d.inverse_dynamics_recursive.size(), n) << d.inverse_dynamics_recursive_why;
+    GiNaC::exmap x;
+    for (std::size_t i = 0; i < n; ++i) {
+        x[m.q[i]] = 0.3 + 0.4 * double(i), x[m.qd[i]] = 0.7 - 0.9 * double(i);
+        x[d.qdd[i]] = -0.2 + 0.6 * double(i);
+    }
+    for (std::size_t k = 0; k < m.u.size(); ++k) x[m.u[k]] = 1.5 - 0.8 * double(k);
+    for (std::size_t k = 0; k < m.p.size(); ++k) x[m.p[k]] = m.parameters[k].default_value;
+    auto value = [&](ex const& e) {
+        auto const v = lagc::evaluate(e, x);
+        return v ? v->to_double() : std::nan("");
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+        double tau = 0, row = value(d.bias[i]) - value(d.generalized_forces[i]), scale = std::abs(row) + 1;
+        for (std::size_t j = 0; j < n; ++j) {
+            double const mq = value(d.mass_matrix[i * n + j]) * value(d.qdd[j]);
+            row += mq, scale += std::abs(mq);
+        }
+        for (ex const& part : d.inverse_dynamics_recursive[i]) tau += value(part);
+        EXPECT_NEAR(tau, row, 1e-12 * scale) << "row " << i;
+    }
+}
+
+// A cart sliding along x, a body on it turned by a fixed rotation about a direction that is
+// no axis before its hinge, and a second body beyond, every offset and centre of mass off
+// every axis, full inertia tensors, under gravity.
+std::string const turned_arm_on_cart =
+    "model turned\nparameter g = 9.81, m0 = 2.0, m1 = 1.1, m2 = 0.7\ncoordinate s, a, b\ninput f, t1, t2\n"
+    "let o0 = [s, 0, 0]\nlet R1 = rot([0.6, 0, 0.8], 0.4)*roty(a)\nlet o1 = o0 + [0.1, -0.05, 0.2]\n"
+    "let w1 = [0, der(a), 0]\nlet p1 = o1 + R1*[0.3, 0.02, -0.01]\n"
+    "let T2 = rotx(b)\nlet R2 = R1*T2\nlet o2 = o1 + R1*[0.35, 0.04, 0.03]\n"
+    "let w2 = transpose(T2)*w1 + [der(b), 0, 0]\nlet p2 = o2 + R2*[0.12, 0.01, 0.02]\n"
+    "kinetic 0.5*m0*dot(der(o0), der(o0))\n"
+    "kinetic 0.5*m1*dot(der(p1), der(p1)) + 0.5*dot(w1, [[0.02, 0.001, 0], [0.001, 0.03, 0.002], [0, 0.002, 0.025]]*w1)\n"
+    "kinetic 0.5*m2*dot(der(p2), der(p2)) + 0.5*dot(w2, [[0.01, 0, 0.001], [0, 0.012, 0], [0.001, 0, 0.009]]*w2)\n"
+    "potential g*(m1*p1[2] + m2*p2[2])\nforce f on s\nforce t1 on a\nforce t2 on b\n";
+
+TEST(InverseDynamicsMethods, NewtonEulerInLocalAxesOnABundledArm) {
+    auto const [m, d] = model_and_derived(bundled_model("ur5_like"));
+    expect_inverse_dynamics(m, d);
+}
+
+TEST(InverseDynamicsMethods, ATurnedArmOnASlide) {
+    auto const [m, d] = model_and_derived(turned_arm_on_cart);
+    expect_inverse_dynamics(m, d);
+}
+
+// A free base (its body's ω as written, a point's acceleration) carrying a body of two hinges
+// (a chain of two links, the first massless), with armature on both.
+TEST(InverseDynamicsMethods, AFreeBaseWithABodyOfTwoHinges) {
+    auto const [m, d] = model_and_derived(floating_two_hinges);
+    expect_inverse_dynamics(m, d);
+}
+
+TEST(InverseDynamicsMethods, NotWhereABodyHasNoNodeAndTheReasonSaysSo) {
+    lagc::derived const d = derived_of(bundled_model("arm_on_table"));
+    EXPECT_TRUE(d.inverse_dynamics_recursive.empty());
+    EXPECT_NE(d.inverse_dynamics_recursive_why.find("no node whose frame turns it"), std::string::npos)
+        << d.inverse_dynamics_recursive_why;
+}
+
+TEST(InverseDynamicsMethods, NotWithoutTheRateForm) {
+    lagc::derived const d = derived_of(bundled_model("double_pendulum"));
+    EXPECT_TRUE(d.inverse_dynamics_recursive.empty());
+    EXPECT_NE(d.inverse_dynamics_recursive_why.find("not from the rate form"), std::string::npos);
+}
+
 TEST(KinematicTree, AFreeBaseASlideAndAHingeAsJointRecords) {
     auto const [m, d] = model_and_derived(slide_under_free_base);
     auto const form = lagc::bilinear_form_of(m);

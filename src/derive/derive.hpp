@@ -83,6 +83,12 @@ struct derived {
     // lambda[k] in the generated code.
     std::vector<GiNaC::symbol> qdd, lambda;
     std::vector<GiNaC::exvector> inverse_dynamics; // τ = M q̈ + h − Q, nq rows, each as the parts of its sum
+    // The same τ by the recursive Newton–Euler algorithm in the tree's own axes
+    // (local_newton_euler, tree_algorithms.hpp), checked against inverse_dynamics at random
+    // states; empty, with why, where it does not apply. The emitter writes the form with fewer
+    // operations (emit/choose.cpp); everything else reads inverse_dynamics.
+    std::vector<GiNaC::exvector> inverse_dynamics_recursive;
+    std::string inverse_dynamics_recursive_why;
     // The parameters τ (inputs at zero) is linear in, as indices into model::parameters:
     // τ = Y π with Y = ∂τ/∂π (regressor.cpp); empty where there are none.
     std::vector<std::size_t> regressor;

@@ -243,6 +243,52 @@ void derive_task_space(model const& m, derived& d) {
     }
 }
 
+// τ by the recursive Newton–Euler algorithm in the tree's own axes, less the forces besides
+// the tree's inertia (and its weights, where gravity is uniform), kept where its rows and
+// inverse_dynamics' sum to the same at three random states, q̈ at fixed values.
+void recursive_inverse_dynamics(model const& m, derived& d, rate_structures const& rs) {
+    std::size_t const n = d.nq;
+    auto const gravity = rs.points.gravity();
+    exvector const qdd(d.qdd.begin(), d.qdd.end());
+    // The frames' constants at q = 0, a floating base's where its frame is the identity.
+    GiNaC::exmap const reference = rs.framed_points.framed() ? rs.framed_points.tree().root.identity : GiNaC::exmap{};
+    newton_euler_solution x;
+    try {
+        x = local_newton_euler(rs.points.tree(), rotational_bodies(m), gravity ? &gravity->g : nullptr, qdd, reference);
+    } catch (std::exception const& e) { // q = 0 where a frame is not defined there, say
+        x.why = std::string("its constants at q = 0 could not be formed: ") + e.what();
+    }
+    if (x.tau.empty()) {
+        d.inverse_dynamics_recursive_why = x.why;
+        return;
+    }
+    // With the rotors' ½ a q̇² terms of T (armature) where the tree does not hold them (a
+    // kinetic statement free of q may be a point the tree holds: a cart).
+    exvector const forces = joint_forces(m, d, gravity), armature = armatures(m);
+    bool const armed = std::any_of(armature.begin(), armature.end(), [](ex const& a) { return !a.is_zero(); });
+    std::vector<exvector> rows(n);
+    GiNaC::exmap at;
+    for (std::size_t i = 0; i < n; ++i)
+        at[d.qdd[i]] = GiNaC::numeric(i % 2 ? -static_cast<long>(2 * i + 3) : static_cast<long>(2 * i + 3),
+                                      static_cast<long>(i + 7));
+    auto const agrees = [&](bool with_armature) {
+        std::vector<exvector> difference(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            rows[i] = {x.tau[i], -forces[i]};
+            if (with_armature && !armature[i].is_zero()) rows[i].push_back(armature[i] * d.qdd[i]);
+            difference[i] = d.inverse_dynamics[i];
+            for (ex const& part : rows[i]) difference[i].push_back(-part);
+        }
+        return rows_vanish_at_random_states(m, difference, at, 0x726e6561ull);
+    };
+    if (!agrees(false) && !(armed && agrees(true))) {
+        d.inverse_dynamics_recursive_why =
+            "it differs from M q̈ + h − Q at random states (terms of T or V outside the tree)";
+        return;
+    }
+    d.inverse_dynamics_recursive = std::move(rows);
+}
+
 } // namespace
 
 void derive_control(model const& m, derived& d, rate_structures const* rs) {
@@ -284,6 +330,9 @@ void derive_control(model const& m, derived& d, rate_structures const* rs) {
         for (std::size_t j = 0; j < n; ++j) s.push_back(d.constraint_jacobian[k * n + j] * d.qdd[j]);
         d.residual_rows[n + k] = s;
     }
+    if (rs) recursive_inverse_dynamics(m, d, *rs);
+    else
+        d.inverse_dynamics_recursive_why = "M and h are not from the rate form (T of gradients, or L itself): no tree is looked for";
     if (rs) composite_derivatives(m, d, *rs);
 }
 

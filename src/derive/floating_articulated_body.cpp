@@ -344,9 +344,7 @@ constrained_solution floating_articulated_body(kinematic_tree const& t, std::vec
     return out;
 }
 
-// ½ a q̇_j² terms of T (a free of q and q̇: a rotor's armature), by coordinate; a kinetic
-// statement free of q is taken term by term.
-static exvector armatures(model const& m) {
+exvector armatures(model const& m) {
     exvector a(m.q.size(), 0);
     for (auto const& t : m.energy_terms) {
         if (t.keyword != "kinetic" || !free_of(t.value, m.q)) continue;

@@ -237,7 +237,8 @@ std::vector<std::vector<std::size_t>> kinematic_tree::joint_chains(bool floating
 // Each body's frame: R among the model's frames with Ṙ = R [ω]× (ω its rates, body axes) at
 // random states; its node: the one whose joints (its own and those above) are the ones
 // whose rates ω has. Its inertia in world axes, R J Rᵀ, is added to rotational[node].
-bool kinematic_tree::place(std::vector<rotational_body> const& bodies, std::vector<exvector>& rotational) const {
+bool kinematic_tree::place(std::vector<rotational_body> const& bodies, std::vector<exvector>& rotational,
+                           std::vector<exvector>* frames, std::vector<int>* first) const {
     if (bodies.empty()) return true;
     std::vector<std::array<ex, 3>> omegas;
     for (auto const& b : bodies) omegas.push_back(b.rate);
@@ -299,6 +300,10 @@ bool kinematic_tree::place(std::vector<rotational_body> const& bodies, std::vect
                 if (Rp.empty() || !turns_joint_axes(Rp, bodies[b].rate, N)) Rp.clear();
             }
         if (Rp.empty()) return false;
+        if (frames && (*frames)[N].empty()) {
+            (*frames)[N] = Rp;
+            if (first) (*first)[N] = static_cast<int>(b);
+        }
         exvector const& J = bodies[b].J;
         for (std::size_t r = 0; r < 3; ++r)
             for (std::size_t c = 0; c < 3; ++c) {

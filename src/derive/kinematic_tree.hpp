@@ -105,8 +105,10 @@ struct kinematic_tree {
     // Σ_points J_i(p)·f = s_i·N^c + u_i·F^c for each coordinate, f each point's force.
     GiNaC::exvector generalized(std::vector<std::array<GiNaC::ex, 3>> const& f) const;
     // The world-axes inertia R J Rᵀ of each body, added to the node whose frame turns it
-    // (false: a body has none).
-    bool place(std::vector<rotational_body> const& bodies, std::vector<GiNaC::exvector>& rotational) const;
+    // (false: a body has none); with `frames`, each node's first body's R (in the order of
+    // its ω's elements; empty for a node without a body), and with `first`, that body's index.
+    bool place(std::vector<rotational_body> const& bodies, std::vector<GiNaC::exvector>& rotational,
+               std::vector<GiNaC::exvector>* frames = nullptr, std::vector<int>* first = nullptr) const;
     // The one node without a parent and its coordinates R, where every coordinate moves
     // points and A (nc rows) has entries in R's columns only; −1 otherwise.
     int floating_root(GiNaC::exvector const& A, std::size_t nc, std::vector<std::size_t>& R) const;

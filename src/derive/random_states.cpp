@@ -117,8 +117,10 @@ struct residual_graph {
     std::vector<int> roots;
     std::vector<std::vector<std::size_t>> index;
 
-    bool holds(model const& model_, std::vector<exvector> const& r, std::vector<std::string> const& k) const {
-        if (m != &model_ || keys != k || rows.size() != r.size()) return false;
+    bool scaled = false; // converted with the code's sum scales (codegen_options{}), not for_values()
+
+    bool holds(model const& model_, std::vector<exvector> const& r, std::vector<std::string> const& k, bool scaled_) const {
+        if (m != &model_ || keys != k || rows.size() != r.size() || scaled != scaled_) return false;
         for (std::size_t i = 0; i < r.size(); ++i) {
             if (rows[i].size() != r[i].size()) return false;
             for (std::size_t j = 0; j < r[i].size(); ++j)
@@ -133,17 +135,19 @@ residual_graph& last_residual_graph() {
     return last;
 }
 
-residual_graph const& residuals_of(model const& m, std::vector<exvector> const& rows, std::vector<std::string> const& keys) {
+residual_graph const& residuals_of(model const& m, std::vector<exvector> const& rows, std::vector<std::string> const& keys,
+                                   bool scaled) {
     residual_graph& r = last_residual_graph();
-    if (r.g && r.holds(m, rows, keys)) return r;
+    if (r.g && r.holds(m, rows, keys, scaled)) return r;
     r = residual_graph{};
+    r.scaled = scaled;
     auto symbols = graph_spellings(m, r.order);
     for (std::size_t k = 0; k < keys.size(); ++k) {
         std::string const spelled = "z[" + std::to_string(k) + "]";
         symbols[keys[k]] = {spelled, "x"};
         r.order.push_back(spelled);
     }
-    r.g = std::make_unique<expression_graph>(symbols, codegen_options::for_values());
+    r.g = std::make_unique<expression_graph>(symbols, scaled ? codegen_options{} : codegen_options::for_values());
     r.index.resize(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i)
         for (auto const& part : rows[i]) {
@@ -162,8 +166,16 @@ void forget_residual_graph() { last_residual_graph() = residual_graph{}; }
 // `at`'s symbols as variables at those values: substituted symbolically instead, a number
 // times a sum distributes in GiNaC, and the rows' many products of q̈ lose their sharing
 // (on a 10-link arm with offsets in every direction that took an eighth of the whole run).
-bool rows_vanish_at_random_states(model const& m, std::vector<exvector> const& rows, GiNaC::exmap const& at,
-                                  std::uint64_t seed) {
+// The rows are converted for values first (sums as GiNaC keeps them); where a number or a
+// value leaves the doubles there (products of many sums of 17-digit decimals, each with its
+// integer content taken out: 10⁻¹⁷ per level, expression_graph::underflowed), with the
+// code's own sum scales, once.
+namespace {
+
+enum class verdict { vanish, differ, unjudged };
+
+verdict rows_vanish_on(model const& m, std::vector<exvector> const& rows, GiNaC::exmap const& at, std::uint64_t seed,
+                       bool scaled) {
     std::vector<std::string> order, keys;
     auto const symbols = graph_spellings(m, order);
     expression_graph values(symbols, codegen_options::for_values());
@@ -173,27 +185,36 @@ bool rows_vanish_at_random_states(model const& m, std::vector<exvector> const& r
             keys.push_back(GiNaC::ex_to<GiNaC::symbol>(key).get_name());
             value_roots.push_back(values.add(value));
         }
-        residual_graph const& r = residuals_of(m, rows, keys);
+        residual_graph const& r = residuals_of(m, rows, keys, scaled);
+        if (r.g->underflowed() || values.underflowed()) return verdict::unjudged;
         for (int s = 0; s < 3; ++s) {
             std::vector<double> point = random_point(m, seed, parameter_values::random);
             for (double v : values.evaluate_all(value_roots, order, point)) {
-                if (!std::isfinite(v)) return false;
+                if (!std::isfinite(v)) return verdict::unjudged;
                 point.push_back(v);
             }
             std::vector<double> const parts = r.g->evaluate_all(r.roots, r.order, point);
             for (double v : parts)
-                if (!std::isfinite(v)) return false;
+                if (!std::isfinite(v)) return verdict::unjudged;
             for (auto const& row : r.index) {
                 double total = 0, size = 0;
                 for (std::size_t k : row) total += parts[k], size += std::abs(parts[k]);
-                if (!(std::abs(total) <= 1e-9 * size + 1e-300)) return false;
+                if (!(std::abs(total) <= 1e-9 * size + 1e-300)) return verdict::differ;
             }
         }
     } catch (constant_out_of_range const&) {
         forget_residual_graph();
-        return false; // a number past the doubles: this check cannot judge it
+        return verdict::unjudged; // a number past the doubles
     }
-    return true;
+    return verdict::vanish;
+}
+
+} // namespace
+
+bool rows_vanish_at_random_states(model const& m, std::vector<exvector> const& rows, GiNaC::exmap const& at,
+                                  std::uint64_t seed) {
+    verdict const v = rows_vanish_on(m, rows, at, seed, false);
+    return v == verdict::vanish || (v == verdict::unjudged && rows_vanish_on(m, rows, at, seed, true) == verdict::vanish);
 }
 
 bool values_agree(std::vector<double> const& a, std::vector<double> const& b, double tolerance) {

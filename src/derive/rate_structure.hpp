@@ -23,6 +23,11 @@ std::vector<rotational_body> rotational_bodies(model const& m);
 GiNaC::exvector joint_forces(model const& m, derived const& d,
                              std::optional<point_composite::uniform_gravity> const& gravity);
 
+// ½ a q̇_j² terms of T (a free of q and q̇: a rotor's armature), by coordinate: the tree
+// strategies add a q̈_j to joint j's force (floating_articulated_body.cpp); a kinetic
+// statement free of q is taken term by term.
+GiNaC::exvector armatures(model const& m);
+
 // The rate form and the composites found in it, once per model (each search samples the
 // model's expressions): M, h and C use them, and so does M q̈ for the control API. Not
 // copyable: the composites refer to the form and to each other.

@@ -1,5 +1,6 @@
 // Stage 3: the recursive algorithms over a kinematic tree (kinematic_tree.hpp), one file each
-// with its maths: articulated_body.cpp, floating_articulated_body.cpp, rnea_derivatives.cpp.
+// with its maths: articulated_body.cpp, floating_articulated_body.cpp, rnea_derivatives.cpp,
+// local_newton_euler.cpp.
 // Each reads the tree and the forces it is given, nothing else; each result is unchecked
 // (the strategy that calls it compares it with the model's own equations at random states).
 #pragma once
@@ -38,6 +39,19 @@ constrained_solution floating_articulated_body(kinematic_tree const& t, std::vec
                                                std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau,
                                                GiNaC::exvector const& armature, GiNaC::exvector const& A,
                                                GiNaC::exvector const& r);
+
+// τ (the tree's share: M q̈ + h less the forces besides its inertia and, with `gravity`, its
+// weights) by the recursive Newton–Euler algorithm in each node's own axes, those of the zero
+// configuration (local_newton_euler.cpp), q̈ as `qdd`: a few products per node, whatever the
+// directions of the tree's offsets and axes. Every node one hinge or slide (no root
+// coordinates), in world axes. Empty, with `why`, where it does not apply.
+struct newton_euler_solution {
+    GiNaC::exvector tau; // by coordinate
+    std::string why = {};
+};
+newton_euler_solution local_newton_euler(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
+                                         std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& qdd,
+                                         GiNaC::exmap const& reference = {});
 
 // The tree's shares of ∂τ/∂q and of C = ½ ∂h/∂q̇ (the Christoffel C's share), as the analytic
 // RNEA derivatives form them: a few products of 6-vectors per pair of joints; with `bodies`,

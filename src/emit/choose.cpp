@@ -234,6 +234,54 @@ void emitter::coriolis_matrix() {
     write(std::move(built[best].second), m, built.size() > 1 ? "fewest operations" : "the only form built");
 }
 
+std::string_view name_of(inverse_dynamics_method method) {
+    switch (method) {
+    case inverse_dynamics_method::composite_sums: return "composite_sums";
+    case inverse_dynamics_method::newton_euler_local_axes: return "newton_euler_local_axes";
+    }
+    return "composite_sums";
+}
+
+// τ two ways, the one with fewer operations kept: as derive formed M q̈ + h − Q (the
+// composites' sums in world axes), or by the recursive Newton–Euler algorithm in the tree's
+// own axes (derived::inverse_dynamics_recursive), which costs a few products per joint where
+// the world's axes carry every twist and R J Rᵀ (a 3-D arm whose offsets and axes point
+// every way).
+built_function emitter::chosen_inverse_dynamics() {
+    inverse_dynamics_choice_ = {"inverse_dynamics", {}, {}, {}};
+    for (inverse_dynamics_method m : inverse_dynamics_methods)
+        inverse_dynamics_choice_.trace.push_back({std::string(name_of(m)), 0, {}});
+    auto entry = [&](inverse_dynamics_method m) -> method_choice::entry& {
+        return trace_entry(inverse_dynamics_choice_, name_of(m));
+    };
+    auto built = [&](std::vector<exvector> const& rows) {
+        std::vector<std::pair<std::string, exvector>> tau;
+        for (std::size_t i = 0; i < d_.nq; ++i) tau.push_back({"tau[" + std::to_string(i) + "]", rows[i]});
+        return build("inverse_dynamics", tau);
+    };
+    built_function sums = built(d_.inverse_dynamics);
+    std::size_t const ops = sums.stats.operations_after_cse;
+    entry(inverse_dynamics_method::composite_sums).operations = ops;
+    auto take = [&](inverse_dynamics_method m, std::string rule) {
+        inverse_dynamics_choice_.method = name_of(m);
+        inverse_dynamics_choice_.rule = std::move(rule);
+    };
+    if (d_.inverse_dynamics_recursive.empty()) {
+        entry(inverse_dynamics_method::newton_euler_local_axes).note = d_.inverse_dynamics_recursive_why;
+        take(inverse_dynamics_method::composite_sums, "the only form that applies");
+        return sums;
+    }
+    built_function recursive = built(d_.inverse_dynamics_recursive);
+    std::size_t const recursive_ops = recursive.stats.operations_after_cse;
+    entry(inverse_dynamics_method::newton_euler_local_axes).operations = recursive_ops;
+    if (recursive_ops < ops) {
+        take(inverse_dynamics_method::newton_euler_local_axes, "fewest operations");
+        return recursive;
+    }
+    take(inverse_dynamics_method::composite_sums, "fewest operations");
+    return sums;
+}
+
 } // namespace emitting
 
 method_choice mass_bias_choice_of(derived const& d) {

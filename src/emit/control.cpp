@@ -189,10 +189,7 @@ std::string emitter::constrained_linearization_tail(std::vector<std::pair<std::s
 
 void emitter::inverse_dynamics() {
     auto args = with_output(inputs({"q", "qd", "qdd", "u", "p"}), "tau");
-    std::vector<std::pair<std::string, exvector>> tau;
-    for (std::size_t i = 0; i < d_.nq; ++i) tau.push_back({"tau[" + std::to_string(i) + "]", d_.inverse_dynamics[i]});
-    write_function(build("inverse_dynamics", tau), args,
-                   text("comments.tpl#inverse_dynamics"), cxx_printer::place::api);
+    write_function(chosen_inverse_dynamics(), args, text("comments.tpl#inverse_dynamics"), cxx_printer::place::api);
 }
 
 // Y = dtau/dpi (nq x nr) for the parameters tau is linear in (derived::regressor): with the

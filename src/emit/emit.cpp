@@ -489,6 +489,7 @@ emitted_files emitter::run() {
     files.forward_dynamics = fd_;
     files.choices = {mass_bias_choice_of(d_), fd_choice_};
     if (!coriolis_choice_.function.empty()) files.choices.push_back(coriolis_choice_);
+    if (!inverse_dynamics_choice_.function.empty()) files.choices.push_back(inverse_dynamics_choice_);
     if (d_.base) files.choices.push_back(base_choice());
     for (auto const& st : stats_) files.operations += st.operations_after_cse;
     for (std::size_t f : grouped_) files.operations -= stats_[deferred_[f].stats_index].operations_after_cse;

@@ -30,6 +30,15 @@ inline constexpr std::array<coriolis_method, 3> coriolis_methods = {
     coriolis_method::christoffel, coriolis_method::half_bias_derivative, coriolis_method::composite_shares};
 std::string_view name_of(coriolis_method method);
 
+// The ways inverse_dynamics can be written (choose.cpp: emitter::inverse_dynamics scores them).
+enum class inverse_dynamics_method {
+    composite_sums,         // M q̈ + h − Q as derived::inverse_dynamics holds it (the composites' sums)
+    newton_euler_local_axes // the recursive Newton–Euler algorithm in the tree's own axes
+};
+inline constexpr std::array<inverse_dynamics_method, 2> inverse_dynamics_methods = {
+    inverse_dynamics_method::composite_sums, inverse_dynamics_method::newton_euler_local_axes};
+std::string_view name_of(inverse_dynamics_method method);
+
 // "a = 0, b = 1" and "\"a\", \"b\"" for names and their values (task_space.cpp): the
 // C++ header's index structs and name arrays, and the C header's.
 std::pair<std::string, std::string> enumerators(std::vector<std::string> const& names,
@@ -129,13 +138,15 @@ private:
     // and keeps the built functions of the winner: fd_ (fd_choice_ says why), and
     // closed_built_ or chosen_built_.
     void choose_forward_dynamics();
+    // inverse_dynamics as composite sums or by Newton–Euler in local axes, the smaller.
+    built_function chosen_inverse_dynamics();
     // Whether f's roots are finite at two random states (choose.cpp), and which of the two.
     std::array<bool, 2> finite_at_random_states(built_function const& f) const;
     std::vector<std::pair<std::string, exvector>> dynamics_terms_outputs(); // M's lower triangle, Q − h
     built_function candidate_function(fd_method method, fd_candidate const& c);
     std::size_t closed_form_score(std::size_t terms_operations) const;
     fd_method fd_ = fd_method::closed_form;
-    method_choice fd_choice_, coriolis_choice_;
+    method_choice fd_choice_, coriolis_choice_, inverse_dynamics_choice_;
     static method_choice::entry& trace_entry(method_choice& c, std::string_view method);
     fd_candidate const* chosen_ = nullptr; // null: the closed form
     std::optional<built_function> closed_built_, chosen_built_;

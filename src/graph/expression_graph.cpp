@@ -122,6 +122,13 @@ int expression_graph::number(GiNaC::numeric const& v) {
     if (!v.is_rational()) throw std::runtime_error("a complex or inexact number appeared in an expression");
     double d = v.to_double();
     if (!std::isfinite(d)) throw constant_out_of_range("a constant does not fit in a double");
+    // One so small that the double loses it (0) or its digits (subnormal): a product's
+    // coefficient of 10⁻³⁴⁰, say, which a graph without sum scales can build (a product of
+    // many sums of 17-digit decimals, each with its integer content taken out). A graph only
+    // evaluated says so (underflowed()), for its checks to judge; in code it is a number the
+    // model wrote (the checker warned at its token: 1e-400 computes as 0).
+    if (options_.scales == codegen_options::sum_scales::none && (d == 0 ? !v.is_zero() : std::fpclassify(d) == FP_SUBNORMAL))
+        underflowed_ = true;
     // The node depends on the double alone (its literal): cached by its bits, since
     // make_mul asks for 1 at every product.
     std::uint64_t const bits = std::bit_cast<std::uint64_t>(d);

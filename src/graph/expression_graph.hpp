@@ -133,6 +133,10 @@ public:
     // parts first; sums and products are visited in canonical order (deterministic).
     std::vector<int> share_subsets(std::vector<int> const& roots);
 
+    // Whether a number of a graph without sum scales (for_values) was too small for a double
+    // and is held as 0 or a subnormal: its values may be wrong, its checks cannot judge.
+    bool underflowed() const { return underflowed_; }
+
     // ∂root/∂variable for every root and variable, row-major (roots × variables), by the
     // chain rule on the DAG (differentiate.cpp); an identically zero entry is the number 0.
     std::vector<int> jacobian(std::vector<int> const& roots, std::vector<int> const& variables);
@@ -218,6 +222,7 @@ private:
     std::map<std::string, symbol_spelling> const& symbols_;
     std::unordered_map<std::string, std::string> argument_of_; // C++ spelling → argument name
     codegen_options options_;
+    bool underflowed_ = false;
     std::vector<node> nodes_;
     // Node `id`. A reference into nodes_, which grows while rewrites add nodes: read it
     // again after anything that may add one, do not hold it across.
