@@ -41,10 +41,12 @@ constrained_solution floating_articulated_body(kinematic_tree const& t, std::vec
                                                GiNaC::exvector const& r);
 
 // τ (the tree's share: M q̈ + h less the forces besides its inertia and, with `gravity`, its
-// weights) by the recursive Newton–Euler algorithm in each node's own axes, those of the zero
-// configuration (local_newton_euler.cpp), q̈ as `qdd`: a few products per node, whatever the
-// directions of the tree's offsets and axes. Every node one hinge or slide (no root
-// coordinates), in world axes. Empty, with `why`, where it does not apply.
+// weights; armature not included) by the recursive Newton–Euler algorithm in each body's own
+// axes at the reference configuration (q = 0, `reference`'s values where given: a floating
+// base's identity), q̈ as `qdd` (local_newton_euler.cpp): a few products per joint, whatever
+// the directions of the tree's offsets and axes. Hinges and slides, a node's several joints
+// as a chain, a floating root; the tree in world axes. Empty, with `why`, where it does not
+// apply.
 struct newton_euler_solution {
     GiNaC::exvector tau; // by coordinate
     std::string why = {};
