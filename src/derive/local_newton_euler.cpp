@@ -43,40 +43,16 @@ namespace lagc {
 
 using GiNaC::ex;
 using GiNaC::exvector;
-using spatial::negated;
+using spatial::added;
+using spatial::cross;
+using spatial::dot;
 using spatial::product;
+using spatial::scaled;
 using spatial::sum;
+using spatial::times;
+using spatial::vec3;
 
 namespace {
-
-using vec3 = std::array<ex, 3>;
-
-vec3 cross(vec3 const& a, vec3 const& b) { return spatial::cross3(a.data(), b.data()); }
-
-vec3 added(std::vector<vec3> const& xs) {
-    vec3 y;
-    for (std::size_t r = 0; r < 3; ++r) {
-        exvector terms;
-        for (auto const& x : xs) terms.push_back(x[r]);
-        y[r] = sum(terms);
-    }
-    return y;
-}
-
-vec3 scaled(vec3 const& v, ex const& k) { return {product(v[0], k), product(v[1], k), product(v[2], k)}; }
-
-ex dot(vec3 const& a, vec3 const& b) { return sum({product(a[0], b[0]), product(a[1], b[1]), product(a[2], b[2])}); }
-
-// M v (M row-major 3 × 3), or Mᵀ v.
-vec3 times(exvector const& M, vec3 const& v, bool transposed = false) {
-    vec3 y;
-    for (std::size_t r = 0; r < 3; ++r) {
-        exvector terms;
-        for (std::size_t c = 0; c < 3; ++c) terms.push_back(product(transposed ? M[c * 3 + r] : M[r * 3 + c], v[c]));
-        y[r] = sum(terms);
-    }
-    return y;
-}
 
 // How a constant of the tree is held (tidied): its numbers that are not rationals (a sin or
 // cos of a written angle) as 17-digit decimals, and the round-off of exact arithmetic on
@@ -209,7 +185,7 @@ struct free_root {
     std::vector<std::size_t> coordinates;
     exvector R;
     vec3 o, omega;
-    link at_zero;
+    link frame; // its frame at q*, its inertia about o
 };
 
 // Bᵀ v, each element held as `how` says.
@@ -310,7 +286,7 @@ char const* links_at_zero(kinematic_tree const& t, std::vector<std::vector<std::
                 size = std::max(size, std::abs(GiNaC::ex_to<GiNaC::numeric>(x).to_double()));
     };
     if (w.root) {
-        link& r = w.root->at_zero;
+        link& r = w.root->frame;
         r.origin = zero(w.root->o);
         grow(r.origin);
         r.B = identity;
@@ -324,7 +300,7 @@ char const* links_at_zero(kinematic_tree const& t, std::vector<std::vector<std::
             link f;
             f.parent = parent, f.joint = j, f.hinge = J.turns();
             vec3 const o_P = parent >= 0 ? w.links[static_cast<std::size_t>(parent)].origin
-                             : w.root ? w.root->at_zero.origin : vec3{0, 0, 0};
+                             : w.root ? w.root->frame.origin : vec3{0, 0, 0};
             f.origin = f.hinge ? cross(zero(J.s), zero(J.u)) : o_P; // s × u / |s|², |s| = 1
             grow(f.origin);
             w.links.push_back(f);
@@ -337,7 +313,7 @@ char const* links_at_zero(kinematic_tree const& t, std::vector<std::vector<std::
     for (link& f : w.links) {
         tree_joint const& J = t.joints[f.joint];
         link const* P = f.parent >= 0 ? &w.links[static_cast<std::size_t>(f.parent)]
-                        : w.root      ? &w.root->at_zero
+                        : w.root      ? &w.root->frame
                                       : nullptr;
         exvector const& BP = P ? P->B : identity;
         f.B = BP;
@@ -367,7 +343,7 @@ char const* links_at_zero(kinematic_tree const& t, std::vector<std::vector<std::
     }
     if (w.root) {
         auto const N = static_cast<std::size_t>(w.root->node);
-        node_inertia(t, N, rotational[N], zero, size, w.root->at_zero);
+        node_inertia(t, N, rotational[N], zero, size, w.root->frame);
     }
     return nullptr;
 }
@@ -448,7 +424,7 @@ exvector forces_up(model const& m, walk const& w, motion const& top, std::vector
     std::vector<std::vector<vec3>> forces(L), torques(L);
     std::vector<vec3> root_forces, root_torques;
     if (w.root) {
-        auto const [f, n] = body_force(w.root->at_zero, top.w, top.wd, top.a);
+        auto const [f, n] = body_force(w.root->frame, top.w, top.wd, top.a);
         root_forces.push_back(f), root_torques.push_back(n);
     }
     exvector tau(m.q.size(), 0);

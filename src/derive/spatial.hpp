@@ -71,6 +71,39 @@ inline std::array<GiNaC::ex, 3> cross3(GiNaC::ex const* a, GiNaC::ex const* b) {
     return y;
 }
 
+// The same for 3-vectors and 3 × 3 matrices (row-major exvectors): the Newton–Euler algorithm
+// in the bodies' own axes (local_newton_euler.cpp).
+using vec3 = std::array<GiNaC::ex, 3>;
+
+inline vec3 cross(vec3 const& a, vec3 const& b) { return cross3(a.data(), b.data()); }
+
+inline vec3 added(std::vector<vec3> const& xs) {
+    vec3 y;
+    for (std::size_t r = 0; r < 3; ++r) {
+        GiNaC::exvector terms;
+        for (auto const& x : xs) terms.push_back(x[r]);
+        y[r] = sum(terms);
+    }
+    return y;
+}
+
+inline vec3 scaled(vec3 const& v, GiNaC::ex const& k) { return {product(v[0], k), product(v[1], k), product(v[2], k)}; }
+
+inline GiNaC::ex dot(vec3 const& a, vec3 const& b) {
+    return sum({product(a[0], b[0]), product(a[1], b[1]), product(a[2], b[2])});
+}
+
+// M v, or Mᵀ v.
+inline vec3 times(GiNaC::exvector const& M, vec3 const& v, bool transposed = false) {
+    vec3 y;
+    for (std::size_t r = 0; r < 3; ++r) {
+        GiNaC::exvector terms;
+        for (std::size_t c = 0; c < 3; ++c) terms.push_back(product(transposed ? M[c * 3 + r] : M[r * 3 + c], v[c]));
+        y[r] = sum(terms);
+    }
+    return y;
+}
+
 inline vec6 motion_cross(vec6 const& m, vec6 const& x) { // m × x: (ω × ω'; ω × v' + v × ω')
     auto const ww = cross3(&m[0], &x[0]), wv = cross3(&m[0], &x[3]), vw = cross3(&m[3], &x[0]);
     return {ww[0], ww[1], ww[2], sum({wv[0], vw[0]}), sum({wv[1], vw[1]}), sum({wv[2], vw[2]})};
