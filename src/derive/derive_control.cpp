@@ -279,11 +279,15 @@ void recursive_inverse_dynamics(model const& m, derived& d, rate_structures cons
             difference[i] = d.inverse_dynamics[i];
             for (ex const& part : rows[i]) difference[i].push_back(-part);
         }
-        return rows_vanish_at_random_states(m, difference, at, 0x726e6561ull);
+        return rows_verdict_at_random_states(m, difference, at, 0x726e6561ull);
     };
-    if (!agrees(false) && !(armed && agrees(true))) {
+    rows_verdict v = agrees(false);
+    if (v != rows_verdict::vanish && armed) v = std::min(v, agrees(true)); // vanish < differ < unjudged
+    if (v != rows_verdict::vanish) {
         d.inverse_dynamics_recursive_why =
-            "it differs from M q̈ + h − Q at random states (terms of T or V outside the tree)";
+            v == rows_verdict::differ
+                ? "it differs from M q̈ + h − Q at random states (terms of T or V outside the tree)"
+                : "its agreement with M q̈ + h − Q could not be judged (a value past the doubles)";
         return;
     }
     d.inverse_dynamics_recursive = std::move(rows);

@@ -172,7 +172,7 @@ void forget_residual_graph() { last_residual_graph() = residual_graph{}; }
 // code's own sum scales, once.
 namespace {
 
-enum class verdict { vanish, differ, unjudged };
+using verdict = rows_verdict;
 
 verdict rows_vanish_on(model const& m, std::vector<exvector> const& rows, GiNaC::exmap const& at, std::uint64_t seed,
                        bool scaled) {
@@ -211,10 +211,15 @@ verdict rows_vanish_on(model const& m, std::vector<exvector> const& rows, GiNaC:
 
 } // namespace
 
+rows_verdict rows_verdict_at_random_states(model const& m, std::vector<exvector> const& rows, GiNaC::exmap const& at,
+                                           std::uint64_t seed) {
+    verdict const v = rows_vanish_on(m, rows, at, seed, false);
+    return v == verdict::unjudged ? rows_vanish_on(m, rows, at, seed, true) : v;
+}
+
 bool rows_vanish_at_random_states(model const& m, std::vector<exvector> const& rows, GiNaC::exmap const& at,
                                   std::uint64_t seed) {
-    verdict const v = rows_vanish_on(m, rows, at, seed, false);
-    return v == verdict::vanish || (v == verdict::unjudged && rows_vanish_on(m, rows, at, seed, true) == verdict::vanish);
+    return rows_verdict_at_random_states(m, rows, at, seed) == verdict::vanish;
 }
 
 bool values_agree(std::vector<double> const& a, std::vector<double> const& b, double tolerance) {

@@ -66,6 +66,11 @@ bool agree_at_random_states(model const& m, GiNaC::exvector const& C, GiNaC::exv
 // error, so the system's conditioning does not enter.
 bool rows_vanish_at_random_states(model const& m, std::vector<GiNaC::exvector> const& rows, GiNaC::exmap const& at,
                                   std::uint64_t seed);
+// The same, saying whether they differ or could not be judged (a value past the doubles on
+// both graphs it tries), for a caller that gives the reason.
+enum class rows_verdict { vanish, differ, unjudged };
+rows_verdict rows_verdict_at_random_states(model const& m, std::vector<GiNaC::exvector> const& rows,
+                                           GiNaC::exmap const& at, std::uint64_t seed);
 // The rows' graph rows_vanish_at_random_states keeps for the next call on the same rows,
 // dropped (forward_dynamics_attempts calls this when its candidates are checked).
 void forget_residual_graph();
