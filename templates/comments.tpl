@@ -28,6 +28,9 @@
 @@ forward_dynamics_articulated_body_root_axes
 // Each joint's pivot D and qdd by the articulated-body algorithm in the root body's axes,
 // for forward_dynamics.
+@@ forward_dynamics_articulated_body_local_axes
+// Each joint's pivot D and qdd by the articulated-body algorithm in each body's own axes,
+// for forward_dynamics.
 @@ forward_dynamics_quasi_velocities
 // D's pivots, each block of K's det^2 with its rows' squared norms (H), qdd and lambda in
 // quasi-velocities, for forward_dynamics.

@@ -322,7 +322,7 @@ at_most_times("the file: ([0-9]+) operations" models/iiwa_ceiling.lag models/iiw
 file(READ ${SOURCE_DIR}/tests/robots/quadruped.xml legged)
 string(REGEX REPLACE "<freejoint[^>]*/>" "" fixed "${legged}")
 file(WRITE ${WORK_DIR}/quadruped_fixed.xml "${fixed}")
-at_most_times("(dynamics_terms|forward_dynamics_(articulated_body|articulated_body_root_axes|floating_articulated_body|quasi_velocities)) +operations [0-9]+ before CSE, ([0-9]+) after"
+at_most_times("(dynamics_terms|forward_dynamics_(articulated_body|articulated_body_root_axes|articulated_body_local_axes|floating_articulated_body|quasi_velocities)) +operations [0-9]+ before CSE, ([0-9]+) after"
               ${SOURCE_DIR}/tests/robots/quadruped.xml ${WORK_DIR}/quadruped_fixed.xml 7 2
               "the floating quadruped's forward dynamics against a fixed base's terms")
 # --explain: the method chosen, why, and each method's operations or reason (issue 51).
@@ -408,7 +408,7 @@ set(upper_body [=[<mujoco model="upper_body">
 file(WRITE ${WORK_DIR}/upper_body.xml "${upper_body}")
 string(REGEX REPLACE " euler=\"[^\"]*\"" "" unturned_text "${upper_body}")
 file(WRITE ${WORK_DIR}/upper_body_unturned.xml "${unturned_text}")
-at_most_times("(dynamics_terms|forward_dynamics_(articulated_body|articulated_body_root_axes|floating_articulated_body|quasi_velocities)) +operations [0-9]+ before CSE, ([0-9]+) after"
+at_most_times("(dynamics_terms|forward_dynamics_(articulated_body|articulated_body_root_axes|articulated_body_local_axes|floating_articulated_body|quasi_velocities)) +operations [0-9]+ before CSE, ([0-9]+) after"
               ${WORK_DIR}/upper_body.xml ${WORK_DIR}/upper_body_unturned.xml 21 20
               "the upper body with its fixed turns against without them")
 

@@ -5,7 +5,7 @@
 # where the MuJoCo checks wrote them (without MuJoCo those rows are skipped, and said so).
 # Usage: cmake -DSOURCE_DIR=... -DROBOTS_DIR=... -DROBOTS="a.xml;b.urdf" -P forward_dynamics_methods.cmake
 cmake_minimum_required(VERSION 3.20)
-set(methods articulated_body_root_axes articulated_body floating_articulated_body quasi_velocities)
+set(methods articulated_body_root_axes articulated_body_local_axes articulated_body floating_articulated_body quasi_velocities)
 file(STRINGS ${SOURCE_DIR}/tests/forward_dynamics_methods.txt lines REGEX "^[^#]")
 set(listed)
 set(failures "")

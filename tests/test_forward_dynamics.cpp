@@ -292,6 +292,34 @@ TEST(InverseDynamicsMethods, NotWithoutTheRateForm) {
     EXPECT_NE(d.inverse_dynamics_recursive_why.find("not from the rate form"), std::string::npos);
 }
 
+// Forward dynamics by the articulated-body algorithm in the bodies' own axes
+// (derive/local_articulated_body.cpp): its q̈ solves M q̈ = Q − h at a state, from the
+// derivation's own closed forms.
+TEST(LocalArticulated, ATurnedArmOnASlide) {
+    auto const [m, d] = model_and_derived(turned_arm_on_cart);
+    auto const* f = lagc::candidate_of(d, lagc::fd_method::articulated_body_local_axes);
+    ASSERT_NE(f, nullptr);
+    expect_solves(m, d, f->qdd, {});
+    EXPECT_EQ(f->pivots.size(), d.nq);
+}
+
+// Rotor armature (½ a q̇² terms the tree does not hold) on a bundled arm: the pivots carry it.
+TEST(LocalArticulated, ABundledArmWithArmature) {
+    std::string const text = bundled_model("iiwa_like");
+    auto const [m, d] = model_and_derived(text + "kinetic 0.5*0.02*der(q1)^2 + 0.5*0.015*der(q4)^2\n");
+    auto const* f = lagc::candidate_of(d, lagc::fd_method::articulated_body_local_axes);
+    ASSERT_NE(f, nullptr);
+    expect_solves(m, d, f->qdd, {});
+}
+
+TEST(LocalArticulated, NotWithConstraintsAndTheReasonSaysSo) {
+    lagc::derived const d = derived_of(floating_two_hinges);
+    auto const& a = d.forward_dynamics[2];
+    ASSERT_EQ(a.method, lagc::fd_method::articulated_body_local_axes);
+    EXPECT_FALSE(a.candidate.has_value());
+    EXPECT_NE(a.reason.find("constraints"), std::string::npos) << a.reason;
+}
+
 TEST(KinematicTree, AFreeBaseASlideAndAHingeAsJointRecords) {
     auto const [m, d] = model_and_derived(slide_under_free_base);
     auto const form = lagc::bilinear_form_of(m);

@@ -2462,6 +2462,556 @@ LAGC_NOINLINE static int forward_dynamics_factored(const double* q, const double
     return 0;
 }
 
+// forward_dynamics_articulated_body_local_axes in parts (short compile times); w carries values between them.
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part0(const double* q, const iiwa_ceiling_parameters* p, double* D, double* w) {
+    const double a0 = q[1];
+    w[0] = sin(a0);
+    w[1] = cos(a0);
+    const double a1 = q[2];
+    w[2] = sin(a1);
+    w[3] = cos(a1);
+    const double a2 = q[3];
+    w[4] = cos(a2);
+    w[5] = sin(a2);
+    const double a3 = q[4];
+    w[6] = cos(a3);
+    w[7] = sin(a3);
+    const double a4 = q[5];
+    w[8] = sin(a4);
+    const double a5 = q[6];
+    w[9] = sin(a5);
+    w[10] = cos(a5);
+    w[11] = cos(a4);
+    w[12] = p->cz4*p->m4;
+    w[13] = p->Jyz4 - p->cy4*w[12];
+    w[14] = p->cz6*p->m6;
+    w[15] = p->cx7*w[9];
+    w[16] = p->cy7*w[10];
+    w[17] = p->m7*p->m7;
+    const double s6 = p->cx7*p->cx7;
+    const double s7 = p->cy7*p->cy7;
+    w[18] = p->Jzz7 + p->m7*(s6 + s7);
+    D[6] = w[18];
+    w[19] = p->cy7*w[17]*w[15]/w[18];
+    const double s8 = p->m7*s7;
+    w[20] = p->m7*(1.0 - s8/w[18]);
+    const double s9 = w[19] - w[10]*w[20];
+    w[21] = p->cx7*w[17]*w[16]/w[18];
+    const double s10 = p->m7*s6;
+    w[22] = p->m7*(1.0 - s10/w[18]);
+    const double s11 = w[21] - w[9]*w[22];
+    w[23] = w[9]*s9 - w[10]*s11;
+    const double s12 = 1000.0*p->cz7;
+    const double s13 = p->m7*s12 + 901.0*p->m7;
+    w[24] = p->cy7*s13 - 1000.0*p->Jyz7;
+    const double s14 = p->m7*p->cz7*p->cz7;
+    const double s15 = p->m7*(811801.0 + 1802000.0*p->cz7);
+    w[25] = 1e+06*(p->Jyy7 + s14 + s10) + s15;
+    w[26] = w[24]*w[24]/w[18] - w[25];
+    w[27] = 1e+06*(p->Jxy7 - p->cx7*p->cy7*p->m7);
+    w[28] = 1000.0*p->Jxz7 - p->cx7*s13;
+    w[29] = w[27] + w[24]*w[28]/w[18];
+    w[30] = w[10]*w[29];
+    w[31] = w[9]*w[26] + w[30];
+    w[32] = 901.0 + s12;
+    w[33] = p->m7*(p->cx7*w[28]/w[18] + w[32]);
+    w[34] = w[10]*w[33] + p->m7*w[15]*w[24]/w[18];
+    w[35] = w[9]*w[34];
+    const double s16 = p->cx7*w[10];
+    const double s17 = w[9]*w[33] - p->m7*s16*w[24]/w[18];
+    w[36] = w[10]*s17;
+    w[37] = p->m7*(p->cy7*w[24]/w[18] - w[32]);
+    const double s18 = p->cy7*w[9];
+    const double s19 = w[10]*w[37] - p->m7*s18*w[28]/w[18];
+    w[38] = w[9]*s19;
+    w[39] = p->m7*w[16]*w[28]/w[18] + w[9]*w[37];
+    w[40] = w[10]*w[39];
+    w[41] = w[9]*w[29];
+    w[42] = s15 + 1e+06*(p->Jxx7 + s8 + s14);
+    w[43] = w[28]*w[28]/w[18] - w[42];
+    w[44] = w[41] + w[10]*w[43];
+    w[45] = p->Jxz6 - p->cx6*w[14];
+    w[46] = 672400.0*w[23] + w[10]*w[31] - 820.0*(w[35] + w[36] + w[38] + w[40]) - w[9]*w[44] - 1e+06*w[45];
+    w[47] = p->cx6*p->m6;
+    w[48] = w[47] + p->m7*(s16 - s18);
+    w[49] = p->cy6*p->cy6;
+    w[50] = p->m6*w[49];
+    w[51] = p->cx6*p->cx6;
+    w[52] = w[9]*s17 - w[10]*s19;
+    w[53] = w[9]*s11 + w[10]*s9;
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part1(const iiwa_ceiling_parameters* p, double* w) {
+    w[54] = w[9]*(w[30] - w[9]*w[43]) + w[10]*(w[41] - w[10]*w[26]);
+    w[30] = 1e+06*(p->Jzz6 + w[50] + p->m6*w[51]) + w[54] - 1640.0*w[52] - 672400.0*w[53];
+    w[41] = w[14] - p->m7*(w[15] + w[16]) - w[46]*w[48]/w[30];
+    w[15] = p->Jyz6 - p->cy6*w[14];
+    w[16] = w[8]*w[41] + 1e+06*w[11]*w[48]*w[15]/w[30];
+    w[55] = w[8]*w[16];
+    w[56] = p->cy5*p->m5;
+    const double s20 = 1000.0*p->cy6*p->m6;
+    w[57] = s20 + 820.0*w[53] + w[52];
+    const double s21 = 820.0*w[23];
+    w[58] = w[35] + w[40] - w[46]*w[57]/w[30] - s21;
+    w[35] = w[14] + 1000.0*w[57]*w[15]/w[30];
+    w[40] = w[8]*w[58] + 1000.0*w[11]*w[35];
+    w[59] = w[11]*w[40];
+    w[60] = 1000.0*(w[55] - w[56]) + w[59];
+    w[61] = w[10]*(w[19] + w[10]*w[22]) + w[9]*(w[21] + w[9]*w[20]);
+    w[19] = s21 - w[36] - w[38];
+    const double s22 = w[9]*w[39] - w[10]*w[34];
+    w[21] = s20 + w[46]*w[19]/w[30] - 820.0*w[61] - s22;
+    w[34] = w[8]*w[21];
+    w[36] = 1000.0*w[19]*w[15]/w[30] + w[47];
+    w[38] = w[11]*w[36];
+    w[39] = p->cx5*p->m5;
+    w[62] = w[34] - 1000.0*(w[38] + w[39]);
+    w[63] = p->cx5*p->cx5;
+    w[64] = p->m5*w[63];
+    w[65] = p->Jxy6 - p->cy6*w[47];
+    w[66] = w[46]*w[15]/w[30] + w[65];
+    w[67] = w[8]*w[66];
+    w[68] = p->cz6*p->cz6;
+    w[69] = p->Jyy6 + p->m6*(w[68] + w[51]);
+    w[70] = 1e+06*w[15]*w[15]/w[30] - w[69];
+    w[71] = w[11]*(w[67] - w[11]*w[70]);
+    w[72] = p->cy5*p->cy5;
+    w[73] = p->m5*w[72];
+    w[74] = w[11]*w[66];
+    w[75] = w[46]*w[46]/w[30] + w[9]*w[31] + w[10]*w[44] - 1e+06*(p->Jxx6 + w[50] + p->m6*w[68]) - 672400.0*w[61] - 1640.0*s22;
+    w[31] = w[8]*(1e+06*w[74] - w[8]*w[75]);
+    w[44] = 1e+06*(p->Jzz5 + w[64] + w[71] + w[73]) + w[31];
+    w[50] = w[57]*w[19]/w[30] + w[23];
+    w[23] = w[11]*w[50];
+    w[76] = w[60]*w[62]/w[44] - 1000.0*w[8]*w[48]*w[19]/w[30] - w[23];
+    w[77] = w[7]*w[76];
+    w[78] = p->m6 + p->m7 - 1e+06*w[48]*w[48]/w[30];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part2(const iiwa_ceiling_parameters* p, double* w) {
+    w[79] = 1000.0*w[11]*w[57]*w[48]/w[30];
+    w[80] = w[8]*w[78] - w[79];
+    w[81] = 1000.0*w[8]*w[57]*w[48]/w[30];
+    w[82] = p->m6 - w[57]*w[57]/w[30] - w[53];
+    w[83] = w[81] - w[11]*w[82];
+    const double s23 = w[8]*w[80] - w[11]*w[83];
+    w[84] = p->m5 + s23 - w[60]*w[60]/w[44];
+    w[85] = w[77] - w[6]*w[84];
+    w[86] = w[6]*w[76];
+    w[87] = p->m6 + w[61] - w[19]*w[19]/w[30];
+    w[61] = p->m5 + w[87] - w[62]*w[62]/w[44];
+    w[88] = w[86] - w[7]*w[61];
+    w[89] = w[6]*w[85] + w[7]*w[88];
+    w[90] = p->cx4*p->cx4;
+    w[91] = p->cy4*p->cy4;
+    w[92] = p->m4*w[91];
+    w[93] = w[11]*w[58] - 1000.0*w[8]*w[35];
+    w[94] = w[11]*w[93];
+    w[95] = 1e+06*w[67] + w[11]*w[75];
+    w[67] = w[8]*w[70] + w[74];
+    w[74] = w[8]*w[95] + 820000.0*w[38] + 604500.0*w[39] - 1e+06*(p->Jxz5 + w[11]*w[67] - p->cz5*w[39]) - 820.0*w[34];
+    w[34] = 1e+06*w[8]*w[48]*w[15]/w[30] - w[11]*w[41];
+    w[38] = 820000.0*w[48]*w[19]/w[30];
+    w[96] = w[94] + w[60]*w[74]/w[44] + 820.0*w[23] - w[8]*(1000.0*w[34] - w[38]);
+    w[97] = 41000.0*w[55] + 50000.0*(p->Jyz5 - p->cz5*w[56]) + 41.0*w[59] - 30225.0*w[56];
+    w[55] = 2000.0*p->cz5;
+    w[59] = p->m5*(1209.0 + w[55]);
+    w[98] = 40.0*w[60]*w[97]/w[44] - 1640.0*s23 - w[59];
+    w[99] = 2.0*w[7]*w[96] - w[6]*w[98];
+    w[100] = 41000.0*w[8]*w[48]*w[19]/w[30] + 41.0*w[23] - w[62]*w[97]/w[44];
+    w[101] = w[11]*w[21];
+    w[102] = 2000.0*w[8]*w[36] + w[59] + 1640.0*w[87] + 2.0*(w[101] + w[62]*w[74]/w[44]);
+    w[103] = 40.0*w[6]*w[100] + w[7]*w[102];
+    w[104] = w[6]*w[99] + w[7]*w[103];
+    w[105] = p->m5*(1461681.0 + 4836000.0*p->cz5);
+    w[106] = p->m5*p->cz5*p->cz5;
+    w[107] = w[105] + 4e+06*(p->Jyy5 + w[64] + w[106]);
+    w[64] = 2689600.0*s23 + w[107] - 1600.0*w[97]*w[97]/w[44];
+    w[108] = p->Jxy5 - p->cy5*w[39];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part3(const iiwa_ceiling_parameters* p, double* w) {
+    w[109] = w[8]*(41000.0*w[34] - 33620000.0*w[48]*w[19]/w[30]) - 41.0*w[94] - 33620.0*w[23] - w[74]*w[97]/w[44] - 50000.0*w[108];
+    const double s24 = 80.0*w[7]*w[109];
+    const double s25 = 80.0*w[6]*w[109];
+    w[23] = w[105] + 4e+06*(p->Jxx5 + w[106] + w[73]);
+    w[73] = 6560.0*w[101] + 2689600.0*w[87] + w[8]*(6560000.0*w[36] - 4e+06*w[67]) + w[23] - 4.0*(w[11]*w[95] + w[74]*w[74]/w[44]);
+    w[67] = w[6]*(w[6]*w[64] - s24) - w[7]*(s25 - w[7]*w[73]);
+    w[87] = 705600.0*w[89] + 1680.0*w[104] - 4e+06*(p->Jzz4 + p->m4*w[90] + w[92]) - w[67];
+    w[94] = p->cz4*p->cz4;
+    w[95] = p->Jyy4 + p->m4*(w[90] + w[94]);
+    w[101] = 4e+06*w[13]*w[13]/w[87] + w[95];
+    w[105] = p->cx4*p->m4;
+    w[106] = p->Jxz4 - p->cz4*w[105];
+    const double s26 = 40.0*w[7]*w[100] - w[6]*w[102];
+    w[110] = w[7]*s26;
+    const double s27 = w[7]*w[99];
+    const double s28 = w[6]*w[103];
+    const double s29 = 2.0*w[6]*w[96] + w[7]*w[98];
+    w[99] = w[6]*s29;
+    const double s30 = w[6]*w[73] + s24;
+    const double s31 = w[7]*w[64] + s25;
+    w[103] = w[7]*w[85] - w[6]*w[88];
+    w[85] = 4e+06*w[106] + w[6]*s31 - 840.0*(w[110] + s27 - s28 - w[99]) - w[7]*s30 - 705600.0*w[103];
+    w[88] = p->Jxy4 - p->cy4*w[105];
+    w[111] = w[85]*w[13]/w[87] + w[88];
+    w[112] = w[4]*w[111];
+    w[113] = w[5]*w[101] - w[112];
+    w[114] = p->cz3*p->m3;
+    w[115] = p->cx3*p->m3;
+    w[116] = w[6]*(w[77] + w[6]*w[61]) + w[7]*(w[7]*w[84] + w[86]);
+    w[77] = w[7]*s29 + w[6]*s26;
+    w[86] = 705600.0*w[116] + 1680.0*w[77] + w[7]*s31 + w[6]*s30 + 4e+06*(p->Jxx4 + w[92] + p->m4*w[94]) + w[85]*w[85]/w[87];
+    w[92] = w[5]*w[111];
+    w[117] = w[4]*w[86] - 4e+06*w[92];
+    w[118] = 840.0*w[103];
+    w[119] = s27 + w[118] - s28;
+    w[120] = w[105] - 2000.0*w[13]*w[119]/w[87];
+    w[121] = w[4]*w[120];
+    w[122] = 2000.0*p->cy4*p->m4;
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part4(const iiwa_ceiling_parameters* p, double* w) {
+    w[123] = w[85]*w[119]/w[87] + w[122] - 840.0*w[116] - w[77];
+    w[77] = w[5]*w[123];
+    w[124] = 4e+06*(p->Jxz3 - w[4]*w[113] - p->cx3*w[114]) + w[5]*w[117] + 840.0*w[77] - 818000.0*w[115] - 1680000.0*w[121];
+    w[125] = w[5]*(w[5]*w[86] + 4e+06*w[112]);
+    w[112] = p->cy3*p->cy3;
+    const double s32 = p->m3*w[112];
+    w[126] = w[4]*(w[92] + w[4]*w[101]);
+    w[92] = p->cx3*p->cx3;
+    w[127] = p->m3*w[92];
+    w[128] = w[125] + 4e+06*(p->Jzz3 + s32 + w[126] + w[127]);
+    w[129] = w[4]*w[123];
+    w[130] = p->m4 + w[119]*w[119]/w[87] + w[116];
+    w[116] = p->m3*(167281.0 + 1636000.0*p->cz3);
+    w[131] = p->m3*p->cz3*p->cz3;
+    w[132] = w[116] + 4e+06*(p->Jxx3 + s32 + w[131]);
+    w[133] = w[124]*w[124]/w[128] - 1680.0*w[129] - 705600.0*w[130] - w[4]*w[117] - w[5]*(4e+06*w[113] + 3360000.0*w[120]) - w[132];
+    w[113] = w[8]*w[40] - 1000.0*w[11]*w[16];
+    const double s33 = w[8]*w[50];
+    w[16] = w[62]*w[113]/w[44] + 1000.0*w[11]*w[48]*w[19]/w[30] - s33;
+    const double s34 = w[11]*w[80] + w[8]*w[83];
+    w[40] = w[60]*w[113]/w[44] + s34;
+    w[80] = w[6]*w[16] - w[7]*w[40];
+    w[83] = w[8]*w[93] + 820.0*s33 + 1000.0*(w[56] + w[11]*w[34]) + w[74]*w[113]/w[44] - w[11]*w[38];
+    w[34] = w[6]*w[40] + w[7]*w[16];
+    w[38] = 50.0*w[39];
+    w[93] = 41.0*s34 + w[97]*w[113]/w[44] + w[38];
+    w[117] = 420.0*w[34] + w[7]*w[83] - 1000.0*w[105] - 20.0*w[6]*w[93];
+    w[134] = 420.0*w[80] + w[6]*w[83] + 20.0*w[7]*w[93] - 1000.0*w[12] - w[85]*w[117]/w[87];
+    w[135] = w[4]*w[134];
+    w[136] = w[135] + 4e+06*w[5]*w[13]*w[117]/w[87];
+    w[137] = p->Jxy3 - p->cy3*w[115];
+    w[138] = 4e+06*w[4]*w[13]*w[117]/w[87] - w[5]*w[134];
+    w[139] = w[122] + 840.0*w[89] + w[104];
+    w[122] = w[110] + w[85]*w[139]/w[87] + w[118] - w[99];
+    w[99] = w[5]*w[122];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part5(const iiwa_ceiling_parameters* p, double* w) {
+    w[110] = w[12] - 2000.0*w[13]*w[139]/w[87];
+    w[118] = w[99] - 2000.0*w[4]*w[110];
+    w[140] = w[4]*w[118];
+    w[141] = 20450.0*p->cy3*p->m3 + 21.0*w[140] - 42.0*w[5]*w[138] - 1e+05*(p->Jyz3 - p->cy3*w[114]);
+    w[142] = 2000.0*w[5]*w[110] + w[4]*w[122];
+    w[143] = w[4]*w[142];
+    w[144] = 2.0*w[117]*w[119]/w[87] + w[80];
+    w[80] = w[119]*w[139]/w[87] - w[103];
+    w[103] = w[5]*w[144] - w[4]*w[80];
+    w[145] = 42.0*w[5]*w[136] + 21.0*w[143] - 1e+05*w[137] - w[124]*w[141]/w[128] - 17640.0*w[103];
+    const double s35 = 40.0*w[2]*w[145];
+    const double s36 = w[3]*w[133] - s35;
+    const double s37 = 2.0*w[117]*w[139]/w[87] - w[34];
+    w[34] = w[4]*s37;
+    w[146] = p->m4 + p->m5 + w[8]*(w[8]*w[82] + w[79]) + w[11]*(w[81] + w[11]*w[78]) + 4.0*w[117]*w[117]/w[87] - w[113]*w[113]/w[44];
+    w[79] = w[34] - w[5]*w[146];
+    w[81] = p->m4 + w[139]*w[139]/w[87] - w[89];
+    w[147] = w[5]*s37;
+    w[148] = w[4]*w[81] - w[147];
+    w[149] = w[5]*w[79] - w[4]*w[148];
+    w[150] = w[116] + 4e+06*(p->Jyy3 + w[127] + w[131]);
+    w[116] = 705600.0*w[149] + 1600.0*w[141]*w[141]/w[128] - w[150];
+    const double s38 = 40.0*w[3]*w[145];
+    const double s39 = w[2]*w[116] - s38;
+    w[127] = p->cz2*p->m2;
+    w[131] = p->Jxz2 - p->cx2*w[127];
+    w[151] = w[2]*s36 + 4e+06*w[131] - w[3]*s39;
+    w[152] = p->Jyz2 - p->cy2*w[127];
+    w[153] = p->cx2*p->cx2;
+    w[154] = p->cy2*p->cy2;
+    const double s40 = p->m2*w[154];
+    w[155] = w[2]*(s38 + w[2]*w[133]) + w[3]*(s35 + w[3]*w[116]);
+    w[156] = 4e+06*(p->Jzz2 + p->m2*w[153] + s40) - w[155];
+    w[157] = p->Jxy2 - p->cx2*p->cy2*p->m2;
+    w[158] = w[151]*w[152]/w[156] - w[157];
+    w[159] = p->cz2*p->cz2;
+    w[160] = 4e+06*(p->Jxx2 + p->m2*w[159] + s40) - w[2]*s39 - w[3]*s36 - w[151]*w[151]/w[156];
+    w[161] = w[0]*(4e+06*w[1]*w[158] - w[0]*w[160]);
+    w[162] = p->Jyy2 + p->m2*(w[159] + w[153]);
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part6(const double* qd, const iiwa_ceiling_parameters* p, double* D, double* w) {
+    w[163] = 4e+06*w[152]*w[152]/w[156] - w[162];
+    w[164] = w[0]*w[158];
+    w[165] = w[1]*(w[1]*w[163] + w[164]);
+    w[166] = p->cx1*p->cx1;
+    w[167] = p->cy1*p->cy1;
+    D[0] = p->Jzz1 + p->m1*(w[166] + w[167]) - 2.5e-07*w[161] - w[165];
+    w[168] = p->Jzz2 + p->m2*(w[154] + w[153]);
+    D[1] = -(2.5e-07*w[155] - w[168]);
+    w[153] = p->Jzz3 + p->m3*(w[92] + w[112]);
+    D[2] = 2.5e-07*w[125] + w[126] + w[153];
+    w[92] = p->Jzz4 + p->m4*(w[90] + w[91]);
+    D[3] = -(0.1764*w[89] + 0.00042*w[104] - 2.5e-07*w[67] - w[92]);
+    w[67] = p->Jzz5 + p->m5*(w[72] + w[63]);
+    D[4] = w[71] + 1e-06*w[31] + w[67];
+    w[31] = p->Jzz6 + p->m6*(w[49] + w[51]);
+    D[5] = 1e-06*w[54] + w[31] - 0.6724*w[53] - 0.00164*w[52];
+    const double s41 = 2000.0*p->cy3*p->m3;
+    w[51] = s41 + w[140] - 2.0*w[5]*w[138];
+    w[52] = p->m3*(409.0 + 2000.0*p->cz3) - 40.0*w[51]*w[141]/w[128] - 840.0*w[149];
+    w[53] = w[143] + 2.0*w[5]*w[136] - w[51]*w[124]/w[128] - 840.0*w[103];
+    w[54] = w[77] - 2000.0*(w[121] + w[115]);
+    w[63] = 409.0*p->m3;
+    w[71] = 2000.0*(w[114] + w[5]*w[120]) + w[129] + 840.0*w[130] + w[63] - w[54]*w[124]/w[128];
+    w[72] = 21.0*w[103] + w[54]*w[141]/w[128];
+    w[77] = w[3]*(w[3]*w[52] - w[2]*w[53]) + w[2]*(w[2]*w[71] + 40.0*w[3]*w[72]) + 2000.0*p->cy2*p->m2;
+    w[89] = w[5]*w[118] + 2.0*w[4]*w[138];
+    w[90] = w[89]*w[141]/w[128] + 50.0*w[115] - 21.0*(w[5]*w[148] + w[4]*w[79]);
+    w[79] = w[5]*w[80];
+    w[80] = 840.0*(w[4]*w[144] + w[79]) + w[5]*w[142] - w[89]*w[124]/w[128] - 2.0*w[4]*w[136] - s41;
+    w[103] = 2000.0*p->cx2*p->m2 + 40.0*w[3]*w[90] + w[2]*w[80];
+    w[104] = w[1]*w[103];
+    w[112] = 250.0*qd[0]*qd[1]*w[0];
+    w[115] = qd[0]*w[1];
+    w[118] = 250.0*qd[1]*w[115];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part7(const double* qd, const iiwa_ceiling_parameters* p, double* w) {
+    w[121] = qd[0]*w[0]*w[131] + w[115]*w[152] + qd[1]*w[168];
+    w[125] = w[115]*w[157] + qd[1]*w[131] + qd[0]*w[0]*(p->Jxx2 + p->m2*(w[154] + w[159]));
+    w[126] = qd[0]*w[3]*w[0] - qd[1]*w[2];
+    const double s42 = 2000.0*w[114] + w[63];
+    w[63] = p->cx3*s42 - 2000.0*p->Jxz3;
+    w[114] = qd[2] + w[115];
+    w[129] = qd[1]*w[3] + qd[0]*w[0]*w[2];
+    w[130] = p->cy3*s42 - 2000.0*p->Jyz3;
+    w[131] = w[126]*w[63] - 2000.0*w[114]*w[153] - w[129]*w[130];
+    w[136] = qd[3] + w[129];
+    w[138] = w[5]*w[114] + w[4]*w[126];
+    w[140] = w[7]*w[136] - w[6]*w[138];
+    w[142] = w[4]*w[114] - w[5]*w[126];
+    w[143] = qd[4] + w[142];
+    w[148] = w[8]*w[140] + w[11]*w[143];
+    w[149] = qd[6] + w[148];
+    w[153] = w[8]*w[143] - w[11]*w[140];
+    w[154] = w[4]*w[129];
+    const double s43 = w[154] - w[136];
+    const double s44 = w[126] - w[138];
+    w[155] = w[7]*s43 - w[6]*s44;
+    w[159] = 41.0*w[140] + 21.0*w[155];
+    const double s45 = 41.0*w[153] + w[159];
+    w[168] = w[7]*w[138] + w[6]*w[136];
+    w[169] = qd[5] + w[168];
+    w[170] = 21.0*w[5]*w[129];
+    w[171] = w[6]*s43 + w[7]*s44;
+    const double s46 = 41.0*w[168] + 21.0*w[171];
+    w[172] = w[8]*w[170] - w[11]*s46;
+    const double s47 = 41.0*w[169] + w[172];
+    w[173] = w[9]*s45 + w[10]*s47;
+    w[174] = 20.0*w[173];
+    const double s48 = p->m7*w[32];
+    w[32] = w[10]*w[169] + w[9]*w[153];
+    w[175] = p->m7*(1000.0*p->cy7*w[149] - w[174]) + s48*w[32];
+    w[176] = w[11]*w[170] + w[8]*s46;
+    w[177] = 1000.0*qd[6]*w[32];
+    w[178] = w[10]*w[153] - w[9]*w[169];
+    w[179] = 1000.0*qd[6]*w[178];
+    w[180] = p->m7*(50.0*(p->cy7*w[178] + p->cx7*w[32]) + w[176]);
+    w[181] = w[10]*s45 - w[9]*s47;
+    const double s49 = p->m7*w[176];
+    w[182] = w[27]*w[178] + s48*w[174] - 20000.0*p->cx7*s49 - w[25]*w[32] - 1000.0*w[149]*w[24];
+    w[25] = 20.0*w[181];
+    w[183] = 1000.0*w[149]*w[28] + w[42]*w[178] + 20000.0*p->cy7*s49 - w[27]*w[32] - w[25]*s48;
+    w[27] = p->m7*(w[25] + 1000.0*p->cx7*w[149]) - s48*w[178];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part8(const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* w) {
+    w[42] = w[182]*w[178] + w[32]*w[183] + 20.0*(w[173]*w[27] + w[175]*w[181]) - 1e+06*u[6];
+    const double s50 = p->cx7*p->m7*w[25] + w[178]*w[28] + w[24]*w[32] + 1000.0*w[149]*w[18] - p->cy7*p->m7*w[174];
+    w[25] = w[177]*w[43] + 4e+05*w[180]*w[181] + 20000.0*(qd[6]*(w[33]*w[173] + p->cy7*p->m7*w[181]*w[28]/w[18]) - w[176]*w[27]) - w[179]*w[29] - 1000.0*w[149]*w[182] - w[42]*w[28]/w[18] - 1e+06*s50*w[32];
+    w[43] = p->m6*w[159];
+    w[174] = w[14]*w[172] + 50.0*(w[169]*w[15] + w[153]*w[65] + w[148]*w[69]) + p->cx6*w[43];
+    w[69] = p->m6*w[176];
+    w[182] = 50.0*(w[45]*w[169] + w[153]*(p->Jxx6 + p->m6*(w[68] + w[49])) + w[148]*w[65]) - p->cz6*w[69] - p->cy6*w[43];
+    w[49] = 50.0*(w[14]*w[153] - w[47]*w[169]) - w[69];
+    w[65] = p->m6*w[172];
+    w[68] = w[65] - 50.0*(p->cy6*p->m6*w[169] - w[14]*w[148]);
+    w[14] = w[179]*w[26] + w[42]*w[24]/w[18] + 1000.0*w[149]*w[183] - 4e+05*w[180]*w[173] - 1e+06*s50*w[178] - w[177]*w[29] - 20000.0*(qd[6]*(w[37]*w[181] + p->cx7*p->m7*w[173]*w[24]/w[18]) + w[176]*w[175]);
+    w[26] = p->cx7*w[179];
+    w[29] = 20000.0*(qd[6]*(p->cx7*p->cy7*w[17]*w[181]/w[18] - w[22]*w[173]) - w[180]*w[178]) + w[177]*w[33] - 1000.0*w[149]*w[175] - (p->m7*w[26]*w[24] + p->cx7*p->m7*w[42])/w[18];
+    w[22] = p->cy7*w[177];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part9(const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* w) {
+    w[33] = (p->cy7*p->m7*w[42] - p->m7*w[22]*w[28])/w[18] + w[179]*w[37] - 20000.0*(qd[6]*(p->cx7*p->cy7*w[17]*w[173]/w[18] - w[20]*w[181]) + w[180]*w[32]) - 1000.0*w[149]*w[27];
+    w[17] = w[9]*w[29] - w[10]*w[33];
+    w[20] = w[9]*w[25] + 4e+05*(w[172]*w[49] + w[176]*w[68]) + w[10]*w[14] + 1e+09*u[5] + 820.0*w[17] - 2e+07*(w[153]*w[174] - w[148]*w[182]);
+    w[37] = qd[5]*w[148];
+    w[149] = 1000.0*w[37];
+    w[180] = w[43] + 50.0*(w[47]*w[148] - p->cy6*p->m6*w[153]);
+    w[43] = w[175]*w[32] + p->m7*(w[22] - w[26]) + w[149]*w[41] - (qd[5]*(20000.0*w[176]*w[57] + 1e+09*w[153]*w[15]) + w[20])*w[48]/w[30] - w[178]*w[27] - 20.0*(w[169]*w[68] + w[180]*w[153] - qd[5]*w[172]*w[78]);
+    w[22] = 840.0*w[155];
+    w[26] = w[59]*w[140] + p->m5*(2000.0*p->cx5*w[143] + w[22]);
+    const double s51 = 1209.0*p->m5 + p->m5*w[55];
+    w[27] = 2000.0*p->Jyz5 - p->cy5*s51;
+    w[32] = 840.0*w[171];
+    w[47] = 2000.0*w[27]*w[143] - w[168]*w[107] - w[59]*w[32] - 1680000.0*w[5]*w[39]*w[129] - 4e+06*w[108]*w[140];
+    w[39] = 2000.0*p->Jxz5 - p->cx5*s51;
+    w[55] = 4e+06*w[168]*w[108] + w[59]*w[22] + w[23]*w[140] - 1680000.0*w[5]*w[56]*w[129] - 2000.0*w[143]*w[39];
+    w[23] = p->cx6*w[69] + 50.0*(w[148]*w[15] + w[45]*w[153] + w[169]*w[31]) - p->cy6*w[65];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part10(const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* w) {
+    w[31] = 5.0*w[20]*w[15]/w[30] + 5000.0*u[6] + 2.0*(w[180]*w[172] - w[159]*w[68]) + 100.0*(w[182]*w[169] - w[153]*w[23]) + qd[5]*(5000.0*(w[70]*w[153] + w[148]*w[66]) + 1e+08*w[172]*w[48]*w[15]/w[30] + 100.0*w[176]*w[35]);
+    w[45] = p->m5*(2000.0*p->cy5*w[143] + w[32]) + w[59]*w[168];
+    const double s52 = w[9]*w[33] + w[10]*w[29];
+    w[29] = 820.0*s52 + w[10]*w[25] + 2e+07*(w[148]*w[23] + qd[5]*w[41]*w[172] - w[169]*w[174]) - w[9]*w[14] - 4e+05*(w[176]*w[180] + w[159]*w[49]) - w[149]*w[75] - w[46]*w[20]/w[30] - qd[5]*(1e+09*w[153]*w[66] - 20000.0*w[176]*w[58]);
+    w[14] = 250.0*(w[47]*w[140] + w[55]*w[168]) + 1e+09*u[4] - 2e+05*w[11]*w[31] - 210000.0*(w[155]*w[45] - w[26]*w[171]) - w[8]*w[29];
+    w[23] = w[38]*w[168] + p->m5*(w[170] - 50.0*p->cy5*w[140]);
+    w[25] = 20000.0*(w[148]*w[180] - w[169]*w[49] - qd[5]*w[176]*w[82]) + w[57]*w[20]/w[30] + qd[5]*(2e+07*w[57]*w[172]*w[48]/w[30] + 1e+06*w[153]*w[35]) + w[17] - w[149]*w[58];
+    w[17] = w[11]*w[25];
+    w[33] = 1000.0*w[8]*w[43] + w[60]*w[14]/w[44] - 500.0*w[143]*w[26] - 20000.0*w[23]*w[168] - w[17] - qd[4]*(1000.0*w[96]*w[168] + 500.0*w[140]*w[98] - 420000.0*(w[171]*w[76] + w[84]*w[155]));
+    w[35] = w[153]*w[49] + w[148]*w[68];
+    w[38] = w[20]*w[19]/w[30] - s52;
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part11(const double* qd, const iiwa_ceiling_parameters* p, double* w) {
+    const double s53 = qd[4]*(420000.0*(w[155]*w[76] + w[61]*w[171]) + 500.0*w[102]*w[168]) - qd[5]*(1e+06*w[153]*w[36] + 2e+07*w[172]*w[48]*w[19]/w[30]) - w[149]*w[21] - 500.0*w[143]*w[45] - 20000.0*(qd[5]*w[176]*w[50] + (qd[4]*w[100] - w[23])*w[140] - w[35]) - w[14]*w[62]/w[44] - w[38];
+    w[41] = 420.0*(w[7]*w[33] + w[6]*s53);
+    w[49] = p->m4*w[170];
+    w[56] = w[49] - 50.0*(w[12]*w[138] - w[105]*w[136]);
+    w[58] = 21.0*p->m4*w[154];
+    w[59] = 50.0*(p->cy4*p->m4*w[136] - w[12]*w[142]) + w[58];
+    w[12] = p->cy5*p->m5*w[32] + 2000.0*w[143]*w[67] + p->cx5*p->m5*w[22] - w[39]*w[140] - w[27]*w[168];
+    w[22] = qd[4]*w[168];
+    w[27] = 250.0*w[22];
+    w[32] = qd[5]*(16400000.0*w[176]*w[50] + 1.64e+10*w[172]*w[48]*w[19]/w[30] + 820000.0*w[148]*w[21] + 8.2e+08*w[153]*w[36]) + 8400000.0*w[23]*w[155] + 820.0*w[38] + qd[4]*(420000.0*w[96]*w[155] - 210000.0*w[102]*w[171] - 20000.0*w[109]*w[140]) + w[11]*w[29] - 5e+05*w[12]*w[168] - 2e+05*w[8]*w[31] - 250.0*w[47]*w[143] - 16400000.0*w[35] - 210000.0*w[5]*w[26]*w[129] - w[14]*w[74]/w[44] - w[27]*w[73];
+    w[21] = 21.0*p->m4*w[126];
+    w[29] = 50.0*(w[105]*w[142] - p->cy4*p->m4*w[138]) - w[21];
+    w[31] = w[6]*w[33] - w[7]*s53;
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part12(const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* w) {
+    const double s54 = 21000.0*w[5]*w[45]*w[129] + qd[4]*(21000.0*w[155]*w[98] + 840000.0*w[171]*w[100] - 25.0*w[64]*w[140] - 2000.0*w[109]*w[168]) + 82.0*w[17] + 1e+08*u[5] + 25.0*w[55]*w[143] - 50000.0*w[12]*w[140] - 2.0*w[14]*w[97]/w[44] - 82000.0*w[8]*w[43] - 840000.0*w[23]*w[171];
+    w[12] = 50.0*(w[142]*w[88] + w[136]*w[106] + (p->Jxx4 + p->m4*(w[91] + w[94]))*w[138]) + p->cy4*w[21] - p->cz4*w[49];
+    const double s55 = p->cz4*w[58] + p->cx4*w[21] - 50.0*(w[136]*w[13] + w[138]*w[88] + w[95]*w[142]);
+    w[17] = 1e+09*u[3] + 2e+07*(w[12]*w[142] + s55*w[138]) + w[7]*w[32] - 420.0*w[31] - 10.0*w[6]*s54 - 8400000.0*(w[5]*w[59]*w[129] - w[154]*w[56]);
+    w[21] = 250.0*qd[3]*w[142];
+    w[23] = p->cy4*w[58] + 50.0*(w[13]*w[142] + w[136]*w[92] + w[138]*w[106]) + p->cx4*w[49];
+    w[33] = w[6]*w[32] + w[41] + w[21]*w[86] + 10.0*w[7]*s54 + 2e+07*(w[142]*w[23] + w[136]*s55) - 8400000.0*(w[5]*w[29]*w[129] + w[126]*w[56]) - w[85]*w[17]/w[87] - qd[3]*((210000.0*w[99] - 420000.0*w[135])*w[129] + 1e+09*w[138]*w[111]);
+    w[32] = 250.0*qd[2]*w[129];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part13(const double* qd, const double* u, double* w) {
+    const double s56 = 21.0*(w[154]*w[29] + w[126]*w[59]) + 50.0*(w[138]*w[23] - w[136]*w[12]) + 10.0*w[13]*w[17]/w[87] - 2500.0*u[4] - qd[3]*(1050.0*w[5]*w[110]*w[129] + 2500.0*(w[142]*w[111] - w[138]*w[101]) - 4200000.0*w[154]*w[13]*w[117]/w[87]);
+    const double s57 = 2000.0*w[114]*w[130] + w[129]*w[150] - 4e+06*w[126]*w[137];
+    w[12] = 4e+06*w[129]*w[137] + 2000.0*w[114]*w[63] - w[132]*w[126];
+    w[23] = 4e+05*w[4]*s56 + 250.0*(s57*w[126] + w[12]*w[129]) + 1e+09*u[2] - w[5]*w[33];
+    w[35] = 10000.0*qd[2]*w[145]*w[126] + 5e+05*w[131]*w[129] + 8400000.0*(w[138]*w[56] + w[59]*w[142]) + qd[3]*(4.2e+08*w[138]*w[120] + 210000.0*w[142]*w[123] - 176400000.0*(w[79]*w[129] + w[154]*w[144])) + w[4]*w[33] + w[32]*w[133] + w[23]*w[124]/w[128] + 250.0*s57*w[114] + 4e+05*w[5]*s56 - w[41] - 840.0*w[119]*w[17]/w[87];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part14(const double* qd, const double* u, double* w) {
+    w[33] = 1e+08*u[3] + 42.0*(w[5]*(1000.0*(qd[3]*w[142]*w[134] - w[22]*w[83] - w[11]*w[43]) + w[14]*w[113]/w[44] + w[117]*(4.0*w[17] + 4e+09*qd[3]*w[13]*w[138])/w[87] + 420000.0*(qd[3]*(w[154]*w[146] + w[147]*w[129]) - qd[4]*(w[155]*w[40] - w[171]*w[16])) - w[8]*w[25] - 500.0*(w[168]*w[45] + w[26]*w[140]) - 20000.0*(w[136]*w[59] + qd[4]*w[93]*w[140] - w[138]*w[29])) + w[4]*(20000.0*(w[29]*w[142] + w[136]*w[56]) + qd[3]*(1e+06*w[110]*w[138] + 500.0*w[122]*w[142] - 420000.0*(w[5]*w[81] + w[34])*w[129]) - 2.0*w[17]*w[139]/w[87] - w[31])) + 4.0*w[23]*w[141]/w[128] - 50000.0*w[131]*w[126] - 25.0*(qd[2]*w[126]*w[116] - w[12]*w[114]) - 1000.0*qd[2]*w[145]*w[129];
+    w[12] = w[115]*w[162] + qd[1]*w[152] + qd[0]*w[0]*w[157];
+    w[16] = w[2]*w[35] + 1e+09*(u[1] + w[115]*w[125] - qd[0]*w[0]*w[12]) - 10.0*w[3]*w[33];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part15(const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* x, double* w) {
+    const double s58 = 5e+05*p->g*(w[0]*(w[0]*(w[3]*(w[2]*w[52] + w[3]*w[53]) - w[151]*w[77]/w[156] - w[2]*(w[3]*w[71] - 40.0*w[2]*w[72])) - 2000.0*w[1]*(w[127] + 2000.0*w[152]*w[77]/w[156])) + w[1]*(4e+06*w[104]*w[152]/w[156] - w[0]*(40.0*w[2]*w[90] - w[103]*w[151]/w[156] - 2000.0*w[127] - w[3]*w[80]))) + 4e+06*w[1]*(w[112]*w[163] + 250.0*(u[2] + qd[1]*w[125] - qd[0]*w[0]*w[121]) + w[152]*w[16]/w[156] - w[118]*w[158]) + w[0]*(1e+09*(w[115]*w[121] + qd[1]*(qd[0]*w[164] - w[12])) + w[151]*w[16]/w[156] + w[3]*w[35] + w[118]*w[160] + 10.0*w[2]*w[33]) - 1e+09*u[0];
+    const double s59 = 4e+06*(p->Jzz1 + p->m1*w[167] + p->m1*w[166] - w[165]) - w[161];
+    x[0] = -0.004*s58/s59;
+    w[12] = w[1]*s58/s59 + w[112];
+    const double s60 = w[0]*s58/s59 - w[118];
+    const double s61 = 5e+05*p->g*(w[0]*w[77] - w[104]) - 4e+06*w[152]*w[12] - w[151]*s60 - w[16];
+    x[1] = -0.004*s61/w[156];
+    w[16] = w[2]*s61/w[156] - w[3]*s60;
+    w[25] = w[32] - w[16];
+    w[26] = w[3]*s61/w[156] + w[2]*s60;
+    w[29] = 250.0*qd[2]*w[126] - w[26];
+    w[31] = (w[25]*w[124] + w[128]*w[12] + w[23] - 5e+05*p->g*(w[1]*w[89] - w[0]*(w[2]*w[54] - w[3]*w[51])) - 40.0*w[141]*w[29])/w[128];
+    x[2] = 0.004*w[31];
+    w[23] = 12500.0*p->g*w[1];
+    w[1] = 5250.0*qd[2]*w[126];
+    w[32] = w[1] + 12500.0*p->g*w[3]*w[0] - 21.0*w[26];
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part16(const double* qd, const iiwa_ceiling_parameters* p, double* x, double* w) {
+    w[3] = w[4]*w[23] - w[5]*w[32] - 5250.0*qd[3]*w[154];
+    const double s62 = w[31] - w[12];
+    const double s63 = w[5]*s62 - w[4]*w[25];
+    const double s64 = w[21] + s63;
+    const double s65 = w[4]*s62 + w[5]*w[25];
+    const double s66 = 250.0*qd[3]*w[138] - s65;
+    const double s67 = 5250.0*qd[2]*w[129] + 12500.0*p->g*w[0]*w[2] - 21.0*w[16];
+    const double s68 = w[4]*w[32] + w[5]*(w[23] - 5250.0*qd[3]*w[129]);
+    const double s69 = (w[87]*w[29] + 4e+06*w[13]*s66 + 40.0*(w[119]*s67 - s68*w[139]) + w[17] - 80.0*w[3]*w[117] - w[85]*s64)/w[87];
+    x[3] = -0.004*s69;
+    const double s70 = s69 - w[29];
+    w[0] = w[7]*s64 - w[6]*s70;
+    w[2] = 250.0*qd[4]*w[140] - w[0];
+    const double s71 = w[1] - 21.0*(s69 + w[26]) - s68;
+    const double s72 = 21.0*s63 + 5250.0*qd[3]*w[142] + s67;
+    const double s73 = 5250.0*qd[4]*w[155] + w[6]*s71 + w[7]*s72;
+    w[1] = w[6]*s72 - w[7]*s71;
+    w[4] = 5250.0*qd[4]*w[171] + w[1];
+    w[5] = w[7]*s70 + w[6]*s64;
+    const double s74 = w[27] - w[5];
+    const double s75 = (80.0*(w[97]*w[2] + w[60]*s73 - w[3]*w[113] - w[4]*w[62]) - 4.0*(s66*w[44] - w[74]*s74) - w[14])/w[44];
+    x[4] = -0.001*s75;
+    w[6] = w[11]*s74;
+    const double s76 = s75 + 1000.0*qd[3]*w[138] - 4.0*s65;
+    w[7] = w[8]*s76;
+    w[12] = w[149] - 4.0*w[6] - w[7];
+    w[13] = 41.0*w[0] - 10250.0*qd[4]*w[140] - s73;
+    w[14] = w[8]*w[3] + w[11]*w[13];
+    w[16] = 4.0*w[8]*s74 - 1000.0*qd[5]*w[153] - w[11]*s76;
+}
+
+static LAGC_PART_NOINLINE void forward_dynamics_articulated_body_local_axes_part17(const double* qd, const iiwa_ceiling_parameters* p, double* x, double* w) {
+    const double s77 = (w[46]*w[12] + 4.0*w[30]*w[2] + w[20] - 80.0*(w[19]*(41.0*w[5] - 10250.0*w[22] - w[4]) - w[57]*(250.0*qd[5]*w[176] - w[14])) - 80000.0*w[48]*(w[8]*w[13] - 250.0*qd[5]*w[172] - w[11]*w[3]) - 1e+06*w[16]*w[15])/w[30];
+    x[5] = 0.001*s77;
+    const double s78 = s77 + 4.0*w[0] - 1000.0*qd[4]*w[140];
+    const double s79 = 164.0*(w[6] + w[5]) + 41.0*w[7] - 4.0*w[1] - 21000.0*qd[4]*w[171] - 41000.0*(w[22] + w[37]);
+    const double s80 = 164.0*w[0] + 41.0*s77 + 1000.0*qd[5]*w[176] - 41000.0*qd[4]*w[140] - 4.0*w[14];
+    x[6] = -1e-06*((w[10]*s78 + w[9]*w[12] + w[179])*w[24] + 1000.0*w[16]*w[18] + w[42] - 20.0*p->m7*(p->cx7*(1000.0*qd[6]*w[173] + w[10]*s79 + w[9]*s80) + p->cy7*(w[10]*s80 + 1000.0*qd[6]*w[181] - w[9]*s79)) - (w[177] + w[9]*s78 - w[10]*w[12])*w[28])/w[18];
+}
+
+// Each joint's pivot D and qdd by the articulated-body algorithm in each body's own axes,
+// for forward_dynamics.
+LAGC_NOINLINE static void forward_dynamics_articulated_body_local_axes(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* D, double* x) {
+    double w[184];
+    forward_dynamics_articulated_body_local_axes_part0(q, p, D, w);
+    forward_dynamics_articulated_body_local_axes_part1(p, w);
+    forward_dynamics_articulated_body_local_axes_part2(p, w);
+    forward_dynamics_articulated_body_local_axes_part3(p, w);
+    forward_dynamics_articulated_body_local_axes_part4(p, w);
+    forward_dynamics_articulated_body_local_axes_part5(p, w);
+    forward_dynamics_articulated_body_local_axes_part6(qd, p, D, w);
+    forward_dynamics_articulated_body_local_axes_part7(qd, p, w);
+    forward_dynamics_articulated_body_local_axes_part8(qd, u, p, w);
+    forward_dynamics_articulated_body_local_axes_part9(qd, u, p, w);
+    forward_dynamics_articulated_body_local_axes_part10(qd, u, p, w);
+    forward_dynamics_articulated_body_local_axes_part11(qd, p, w);
+    forward_dynamics_articulated_body_local_axes_part12(qd, u, p, w);
+    forward_dynamics_articulated_body_local_axes_part13(qd, u, w);
+    forward_dynamics_articulated_body_local_axes_part14(qd, u, w);
+    forward_dynamics_articulated_body_local_axes_part15(qd, u, p, x, w);
+    forward_dynamics_articulated_body_local_axes_part16(qd, p, x, w);
+    forward_dynamics_articulated_body_local_axes_part17(qd, p, x, w);
+}
+
 // linearization_terms in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void linearization_terms_part0(const double* qd, const iiwa_ceiling_parameters* p, const double* qdd, double* J, double* w) {
     J[0] = 0.0;
@@ -4343,8 +4893,28 @@ double iiwa_ceiling_potential_energy(const double* q, const iiwa_ceiling_paramet
 
 LAGC_NOINLINE static int forward_dynamics(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {
     (void)lambda;
-    double M[nq * nq];
-    return forward_dynamics_factored(q, qd, u, p, qdd, M);
+    // The articulated-body algorithm: each joint's pivot D = S^T I^A S (all positive exactly
+    // when M is positive definite) and qdd, with no M formed or factored.
+    double D[nq], x[nq];
+    forward_dynamics_articulated_body_local_axes(q, qd, u, p, D, x);
+    // Pivots D[0..6] each against their largest (NaN and Inf fail is_finite,
+    // which -ffast-math keeps; an Inf among them makes the threshold Inf).
+    {
+        double largest = 0;
+        if (D[0] > largest) largest = D[0];
+        if (D[1] > largest) largest = D[1];
+        if (D[2] > largest) largest = D[2];
+        if (D[3] > largest) largest = D[3];
+        if (D[4] > largest) largest = D[4];
+        if (D[5] > largest) largest = D[5];
+        if (D[6] > largest) largest = D[6];
+        const double threshold = 1e-12 * largest;
+        if (!is_finite(D[0]) || !(D[0] > threshold) || !is_finite(D[1]) || !(D[1] > threshold) || !is_finite(D[2]) || !(D[2] > threshold) || !is_finite(D[3]) || !(D[3] > threshold) || !is_finite(D[4]) || !(D[4] > threshold) || !is_finite(D[5]) || !(D[5] > threshold) || !is_finite(D[6]) || !(D[6] > threshold)) return 1;
+    }
+    // NaN or Inf in the state, inputs or parameters: not a solution.
+    if (!is_finite(x[0]) || !is_finite(x[1]) || !is_finite(x[2]) || !is_finite(x[3]) || !is_finite(x[4]) || !is_finite(x[5]) || !is_finite(x[6])) return 3;
+    for (int i = 0; i < nq; ++i) qdd[i] = x[i];
+    return 0;
 }
 
 int iiwa_ceiling_forward_dynamics(const double* q, const double* qd, const double* u, const iiwa_ceiling_parameters* p, double* LAGC_RESTRICT qdd, double* LAGC_RESTRICT lambda) {

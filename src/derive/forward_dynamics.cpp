@@ -12,6 +12,7 @@ std::string_view name_of(fd_method method) {
     case fd_method::closed_form: return "closed_form";
     case fd_method::articulated_body: return "articulated_body";
     case fd_method::articulated_body_root_axes: return "articulated_body_root_axes";
+    case fd_method::articulated_body_local_axes: return "articulated_body_local_axes";
     case fd_method::floating_articulated_body: return "floating_articulated_body";
     case fd_method::quasi_velocities: return "quasi_velocities";
     }
@@ -34,6 +35,7 @@ std::vector<fd_attempt> forward_dynamics_attempts(model const& m, rate_structure
         switch (method) {
         case fd_method::articulated_body: attempts.push_back(try_articulated_body(m, *rs, d)); break;
         case fd_method::articulated_body_root_axes: attempts.push_back(try_articulated_body_root_axes(m, *rs, d)); break;
+        case fd_method::articulated_body_local_axes: attempts.push_back(try_articulated_body_local_axes(m, *rs, d)); break;
         case fd_method::floating_articulated_body: attempts.push_back(try_floating_articulated_body(m, *rs, d)); break;
         case fd_method::quasi_velocities: attempts.push_back(try_quasi_velocities(m, rs->form, d)); break;
         case fd_method::closed_form: break;

@@ -26,11 +26,13 @@ enum class fd_method {
     closed_form,                // M and h formed, M factorised, solved (always applies)
     articulated_body,           // the articulated-body algorithm over the composites' tree, world axes
     articulated_body_root_axes, // the same in the root body's axes
+    articulated_body_local_axes, // the same in each body's own axes (constant joint axes)
     floating_articulated_body,  // the same over a floating root, its constraints solved at the root
     quasi_velocities,           // a singular M's constrained system in quasi-velocities, part by part
 };
-inline constexpr std::array<fd_method, 5> fd_methods = {fd_method::closed_form, fd_method::articulated_body,
+inline constexpr std::array<fd_method, 6> fd_methods = {fd_method::closed_form, fd_method::articulated_body,
                                                         fd_method::articulated_body_root_axes,
+                                                        fd_method::articulated_body_local_axes,
                                                         fd_method::floating_articulated_body, fd_method::quasi_velocities};
 // "closed_form", "articulated_body", …: as `--explain` prints it and the table test pins it.
 std::string_view name_of(fd_method method);
@@ -66,6 +68,7 @@ inline fd_attempt not_applicable(fd_method method, std::string reason) { return 
 // vanish there).
 fd_attempt try_articulated_body(model const& m, rate_structures const& rs, derived const& d);           // articulated_body.cpp
 fd_attempt try_articulated_body_root_axes(model const& m, rate_structures const& rs, derived const& d); // articulated_body.cpp
+fd_attempt try_articulated_body_local_axes(model const& m, rate_structures const& rs, derived const& d); // local_articulated_body.cpp
 fd_attempt try_floating_articulated_body(model const& m, rate_structures const& rs, derived const& d);  // floating_articulated_body.cpp
 fd_attempt try_quasi_velocities(model const& m, bilinear_form const& f, derived const& d);              // quasi_velocity.cpp
 

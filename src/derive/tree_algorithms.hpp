@@ -1,6 +1,6 @@
 // Stage 3: the recursive algorithms over a kinematic tree (kinematic_tree.hpp), one file each
 // with its maths: articulated_body.cpp, floating_articulated_body.cpp, rnea_derivatives.cpp,
-// local_newton_euler.cpp.
+// local_newton_euler.cpp, local_articulated_body.cpp.
 // Each reads the tree and the forces it is given, nothing else; each result is unchecked
 // (the strategy that calls it compares it with the model's own equations at random states).
 #pragma once
@@ -21,6 +21,14 @@ struct articulated_solution {
 };
 articulated_solution articulated_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
                                       std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau);
+
+// The same in each body's own axes at q = 0 (local_articulated_body.cpp, with
+// local_frames.hpp): hinges and slides, a node's several joints as a chain, a fixed base;
+// `armature` (by coordinate, or empty) added to each joint's pivot. Empty, with `why`, where
+// it does not apply.
+articulated_solution local_articulated_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
+                                            std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau,
+                                            GiNaC::exvector const& armature);
 
 // The same where the root node has several coordinates that no order chains (a floating
 // base: three translations and a quaternion) and constraints may hold on them alone: every

@@ -87,13 +87,15 @@ std::array<bool, 2> emitter::finite_at_random_states(built_function const& f) co
 namespace {
 
 // Ties go to the earlier here: the root body's axes (they drop its turn from every position),
-// then world axes, then the floating-root form (which handles more, at more cost).
+// then world axes, then each body's own, then the floating-root form (which handles more, at
+// more cost).
 int preference(fd_method m) {
     switch (m) {
     case fd_method::articulated_body_root_axes: return 0;
     case fd_method::articulated_body: return 1;
-    case fd_method::floating_articulated_body: return 2;
-    default: return 3;
+    case fd_method::articulated_body_local_axes: return 2;
+    case fd_method::floating_articulated_body: return 3;
+    default: return 4;
     }
 }
 

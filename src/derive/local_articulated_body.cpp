@@ -1,0 +1,278 @@
+// Stage 3: forward dynamics by the articulated-body algorithm in each body's own axes
+// (tree_algorithms.hpp), where articulated_body.cpp's world-axes form carries every joint's
+// twist and every body's R J Rᵀ in the world's axes: here each joint's axis is a constant of
+// its link (often a coordinate axis), and each level costs the transform of one articulated
+// inertia by its own turn and offset.
+//
+// The tree as links with their constants at q* (local_frames.hpp); a fixed base (a floating
+// root is floating_articulated_body's). Spatial vectors in each link's axes at its origin:
+// motion (ω; v), force (n; f). From the parent's axes to the link's, R = C E (a slide: C) and r
+// the link's origin from its parent's in the parent's axes (a slide's: r + C d q_j):
+//   X m = (Rᵀ ω; Rᵀ (v + ω × r)),  X* f = (R n + r × R f; R f)   (its force back up),
+// and an articulated inertia [[A, B], [Bᵀ, K]] (n = A ω + B v, f = Bᵀ ω + K v) goes up as
+//   K_P = R K Rᵀ,  B_P = R B Rᵀ + [r] K_P,  A_P = R A Rᵀ + Z + Zᵀ − [r] K_P [r],  Z = [r] (R B Rᵀ)ᵀ.
+// A body of mass m, first moment h and inertia I about the origin is [[I, [h]], [[h]ᵀ, m 1]].
+// Then (Featherstone, Rigid Body Dynamics Algorithms, Table 7.1), S = (a; 0) a hinge's, (0; d)
+// a slide's:
+//   down:  v = X v_P + S q̇_j,  c = v × S q̇_j,  I^A = I,  p^A = v ×* I v;
+//   up:    U = I^A S, D = Sᵀ U, u = τ_j − Sᵀ p^A,
+//          I^A_P += X* (I^A − U Uᵀ / D) X,  p^A_P += X* (p^A + (I^A − U Uᵀ / D) c + U u / D);
+//   down:  a' = X a_P + c,  q̈_j = (u − Uᵀ a') / D,  a = a' + S q̈_j,
+// with a = (0; γ) at the top for uniform gravity (the base accelerates by −g). Unchecked here:
+// the caller compares q̈ with M q̈ + h − Q at random states.
+#include "derive/derive_support.hpp"
+#include "derive/forward_dynamics.hpp"
+#include "derive/local_frames.hpp"
+#include "derive/random_states.hpp"
+#include "derive/rate_structure.hpp"
+#include "derive/tree_algorithms.hpp"
+
+#include <algorithm>
+
+namespace lagc {
+
+using GiNaC::ex;
+using GiNaC::exvector;
+using local_frames::link;
+using spatial::added;
+using spatial::cross;
+using spatial::dot;
+using spatial::negated;
+using spatial::product;
+using spatial::scaled;
+using spatial::sum;
+using spatial::times;
+using spatial::vec3;
+
+namespace {
+
+using mat3 = exvector; // 3 × 3, row-major
+
+// A spatial vector as its two halves: motion (ω; v), force (n; f).
+struct pair3 {
+    vec3 top = {0, 0, 0}, bottom = {0, 0, 0};
+};
+
+// An articulated inertia [[A, B], [Bᵀ, K]], A and K symmetric.
+struct inertia6 {
+    mat3 A = mat3(9, 0), B = mat3(9, 0), K = mat3(9, 0);
+};
+
+mat3 multiplied(mat3 const& x, mat3 const& y, bool x_transposed = false, bool y_transposed = false) {
+    mat3 z(9);
+    for (std::size_t r = 0; r < 3; ++r)
+        for (std::size_t c = 0; c < 3; ++c) {
+            exvector terms;
+            for (std::size_t k = 0; k < 3; ++k)
+                terms.push_back(product(x_transposed ? x[k * 3 + r] : x[r * 3 + k], y_transposed ? y[c * 3 + k] : y[k * 3 + c]));
+            z[r * 3 + c] = sum(terms);
+        }
+    return z;
+}
+
+// [r]× as a matrix.
+mat3 skew(vec3 const& r) { return {0, negated(r[2]), r[1], r[2], 0, negated(r[0]), negated(r[1]), r[0], 0}; }
+
+// R Y Rᵀ of a symmetric Y (its upper triangle, mirrored), or of any Y where `symmetric` is false.
+mat3 turned(mat3 const& R, mat3 const& Y, bool symmetric) {
+    mat3 const RY = multiplied(R, Y);
+    mat3 z(9);
+    for (std::size_t r = 0; r < 3; ++r)
+        for (std::size_t c = symmetric ? r : 0; c < 3; ++c) {
+            exvector terms;
+            for (std::size_t k = 0; k < 3; ++k) terms.push_back(product(RY[r * 3 + k], R[c * 3 + k]));
+            z[r * 3 + c] = sum(terms);
+            if (symmetric) z[c * 3 + r] = z[r * 3 + c];
+        }
+    return z;
+}
+
+// The link's turn from its parent's axes (C E; C a slide's), and its origin's offset there.
+struct transform {
+    mat3 R;
+    vec3 r;
+};
+
+transform transform_of(model const& m, link const& f) {
+    mat3 const C = f.C.empty() ? mat3{1, 0, 0, 0, 1, 0, 0, 0, 1} : f.C;
+    if (f.hinge) return {multiplied(C, f.E), f.offset};
+    vec3 const moved = times(C, scaled(f.axis, m.q[f.joint]));
+    return {C, added({f.offset, moved})};
+}
+
+// X m: a motion of the parent's axes in the link's.
+pair3 motion_down(transform const& X, pair3 const& m) {
+    vec3 const w = times(X.R, m.top, true);
+    vec3 const v = times(X.R, added({m.bottom, cross(m.top, X.r)}), true);
+    return {w, v};
+}
+
+// X* f: a force of the link's axes in its parent's.
+pair3 force_up(transform const& X, pair3 const& f) {
+    vec3 const F = times(X.R, f.bottom);
+    return {added({times(X.R, f.top), cross(X.r, F)}), F};
+}
+
+// X* I X: an articulated inertia of the link's axes in its parent's.
+inertia6 inertia_up(transform const& X, inertia6 const& I) {
+    mat3 const K = turned(X.R, I.K, true), B = turned(X.R, I.B, false), A = turned(X.R, I.A, true);
+    mat3 const rx = skew(X.r);
+    mat3 const rK = multiplied(rx, K), Z = multiplied(rx, B, false, true), rKr = multiplied(rK, rx);
+    inertia6 out;
+    out.K = K;
+    for (std::size_t k = 0; k < 9; ++k) out.B[k] = sum({B[k], rK[k]});
+    for (std::size_t r = 0; r < 3; ++r)
+        for (std::size_t c = r; c < 3; ++c) {
+            out.A[r * 3 + c] = sum({A[r * 3 + c], Z[r * 3 + c], Z[c * 3 + r], negated(rKr[r * 3 + c])});
+            out.A[c * 3 + r] = out.A[r * 3 + c];
+        }
+    return out;
+}
+
+// I x.
+pair3 applied(inertia6 const& I, pair3 const& x) {
+    return {added({times(I.A, x.top), times(I.B, x.bottom)}), added({times(I.B, x.top, true), times(I.K, x.bottom)})};
+}
+
+inertia6 body_of(link const& f) {
+    inertia6 I;
+    I.A = f.inertia;
+    I.B = skew(f.moment);
+    for (std::size_t k = 0; k < 3; ++k) I.K[k * 4] = f.mass;
+    return I;
+}
+
+// (ω; v) × (ω_s; v_s) = (ω × ω_s; ω × v_s + v × ω_s), and ×*: (ω × n + v × f; ω × f).
+pair3 motion_cross(pair3 const& a, pair3 const& b) {
+    return {cross(a.top, b.top), added({cross(a.top, b.bottom), cross(a.bottom, b.top)})};
+}
+
+pair3 force_cross(pair3 const& a, pair3 const& b) {
+    return {added({cross(a.top, b.top), cross(a.bottom, b.bottom)}), cross(a.top, b.bottom)};
+}
+
+pair3 sum_of(std::vector<pair3> const& xs) {
+    std::vector<vec3> tops, bottoms;
+    for (auto const& x : xs) tops.push_back(x.top), bottoms.push_back(x.bottom);
+    return {added(tops), added(bottoms)};
+}
+
+ex dot6(pair3 const& a, pair3 const& b) { return sum({dot(a.top, b.top), dot(a.bottom, b.bottom)}); }
+
+// The joint's S: (a; 0) a hinge's, (0; d) a slide's.
+pair3 axis_of(link const& f) { return f.hinge ? pair3{f.axis, {0, 0, 0}} : pair3{{0, 0, 0}, f.axis}; }
+
+} // namespace
+
+articulated_solution local_articulated_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
+                                            std::array<ex, 3> const* gravity, exvector const& tau,
+                                            exvector const& armature) {
+    local_frames::walk w;
+    if (char const* why = local_frames::walk_of(t, bodies, {}, w)) return {{}, {}, why};
+    if (w.root) return {{}, {}, "the tree has a floating root (floating_articulated_body's)"};
+    model const& m = t.m;
+    std::size_t const L = w.links.size();
+    std::vector<transform> X(L);
+    std::vector<pair3> S(L), v(L), c(L);
+    std::vector<std::vector<inertia6>> IA_parts(L);
+    std::vector<std::vector<pair3>> pA_parts(L);
+    for (std::size_t k = 0; k < L; ++k) {
+        link const& f = w.links[k];
+        X[k] = transform_of(m, f);
+        S[k] = axis_of(f);
+        pair3 const joint = {scaled(S[k].top, m.qd[f.joint]), scaled(S[k].bottom, m.qd[f.joint])};
+        pair3 const from = f.parent < 0 ? pair3{} : motion_down(X[k], v[static_cast<std::size_t>(f.parent)]);
+        v[k] = sum_of({from, joint});
+        c[k] = motion_cross(v[k], joint);
+        inertia6 const I = body_of(f);
+        IA_parts[k].push_back(I);
+        pA_parts[k].push_back(force_cross(v[k], applied(I, v[k])));
+    }
+    std::vector<pair3> U(L);
+    exvector D(L), Dinv(L), u(L);
+    for (std::size_t k = L; k-- > 0;) {
+        link const& f = w.links[k];
+        inertia6 IA;
+        for (std::size_t e = 0; e < 9; ++e) {
+            exvector a, b, kk;
+            for (auto const& part : IA_parts[k]) a.push_back(part.A[e]), b.push_back(part.B[e]), kk.push_back(part.K[e]);
+            IA.A[e] = sum(a), IA.B[e] = sum(b), IA.K[e] = sum(kk);
+        }
+        pair3 const pA = sum_of(pA_parts[k]);
+        U[k] = applied(IA, S[k]);
+        D[k] = sum({dot6(S[k], U[k]), armature.empty() ? ex(0) : armature[f.joint]});
+        Dinv[k] = GiNaC::pow(D[k], -1);
+        u[k] = sum({tau[f.joint], negated(dot6(S[k], pA))});
+        if (f.parent < 0) continue;
+        // W = U / D once: I^A − W Uᵀ (A and K symmetric: their upper triangles, mirrored).
+        pair3 const W = {scaled(U[k].top, Dinv[k]), scaled(U[k].bottom, Dinv[k])};
+        inertia6 Ia;
+        for (std::size_t r = 0; r < 3; ++r)
+            for (std::size_t s = 0; s < 3; ++s) {
+                std::size_t const e = r * 3 + s;
+                Ia.B[e] = sum({IA.B[e], negated(product(W.top[r], U[k].bottom[s]))});
+                if (s < r) continue;
+                Ia.A[e] = Ia.A[s * 3 + r] = sum({IA.A[e], negated(product(W.top[r], U[k].top[s]))});
+                Ia.K[e] = Ia.K[s * 3 + r] = sum({IA.K[e], negated(product(W.bottom[r], U[k].bottom[s]))});
+            }
+        pair3 const pa = sum_of({pA, applied(Ia, c[k]), {scaled(W.top, u[k]), scaled(W.bottom, u[k])}});
+        auto const P = static_cast<std::size_t>(f.parent);
+        IA_parts[P].push_back(inertia_up(X[k], Ia));
+        pA_parts[P].push_back(force_up(X[k], pa));
+    }
+    articulated_solution out{exvector(t.n, 0), exvector(t.n, 0)};
+    pair3 top;
+    if (gravity) top.bottom = *gravity;
+    std::vector<pair3> a(L);
+    for (std::size_t k = 0; k < L; ++k) {
+        link const& f = w.links[k];
+        pair3 const from = motion_down(X[k], f.parent < 0 ? top : a[static_cast<std::size_t>(f.parent)]);
+        pair3 const ap = sum_of({from, c[k]});
+        ex const qdd = product(sum({u[k], negated(dot6(U[k], ap))}), Dinv[k]);
+        out.qdd[f.joint] = qdd;
+        out.pivots[f.joint] = D[k];
+        a[k] = sum_of({ap, {scaled(S[k].top, qdd), scaled(S[k].bottom, qdd)}});
+    }
+    return out;
+}
+
+// The algorithm over the tree in world axes, checked as articulated_body.cpp's is: q̈ in the
+// inverse dynamics M q̈ + h − Q at three random states; with the rotors' armature where the
+// tree does not hold it (as local Newton–Euler's, derive_control.cpp).
+fd_attempt try_articulated_body_local_axes(model const& m, rate_structures const& rs, derived const& d) {
+    fd_method const method = fd_method::articulated_body_local_axes;
+    std::size_t const n = d.nq;
+    if (n == 0) return not_applicable(method, "the model has no coordinates");
+    if (d.nc > 0) return not_applicable(method, "the model has constraints (this form solves a tree without them)");
+    point_composite const& tree = rs.points;
+    if (!tree.usable()) return not_applicable(method, no_tree(tree.tree()));
+    auto const gravity = tree.gravity();
+    exvector const forces = joint_forces(m, d, gravity), armature = armatures(m);
+    bool const armed = std::any_of(armature.begin(), armature.end(), [](ex const& a) { return !a.is_zero(); });
+    std::string why;
+    for (bool with_armature : {false, true}) {
+        if (with_armature && !armed) break;
+        articulated_solution x;
+        try {
+            x = local_articulated_body(tree.tree(), rotational_bodies(m), gravity ? &gravity->g : nullptr, forces,
+                                       with_armature ? armature : exvector{});
+        } catch (std::exception const& e) { // q = 0 where a frame is not defined there, say
+            return not_applicable(method, std::string("its constants at q = 0 could not be formed: ") + e.what());
+        }
+        if (x.qdd.empty()) return not_applicable(method, x.why);
+        GiNaC::exmap at;
+        for (std::size_t i = 0; i < n; ++i) at[d.qdd[i]] = x.qdd[i];
+        rows_verdict const v =
+            d.inverse_dynamics.size() == n ? rows_verdict_at_random_states(m, d.inverse_dynamics, at, 0x6c616261ull)
+                                           : rows_verdict::differ;
+        if (v == rows_verdict::vanish)
+            return {method, fd_candidate{std::move(x.qdd), {}, x.pivots, {}, {{0, n, 1}}}, {}};
+        if (why.empty() || v == rows_verdict::differ)
+            why = v == rows_verdict::differ
+                      ? "its q̈ leaves M q̈ + h − Q non-zero at random states (terms of T or V outside the tree)"
+                      : "its q̈ could not be judged at random states (a value past the doubles)";
+    }
+    return not_applicable(method, why);
+}
+
+} // namespace lagc
