@@ -333,7 +333,8 @@ if(NOT (rc EQUAL 0 AND err MATCHES "forward_dynamics: closed_form \\(fewest oper
         AND err MATCHES "coriolis_matrix: [a-z_]+ \\(fewest operations\\)" AND err MATCHES "christoffel +[0-9]+ operations"
         AND err MATCHES "half_bias_derivative +[0-9]+ operations" AND err MATCHES "composite_shares +[0-9]+ operations"
         AND err MATCHES "inverse_dynamics: newton_euler_local_axes \\(fewest operations\\)"
-        AND err MATCHES "composite_sums +[0-9]+ operations\n  newton_euler_local_axes +[0-9]+ operations  <- chosen"))
+        AND err MATCHES "composite_sums +[0-9]+ operations\n  newton_euler_local_axes +[0-9]+ operations  <- chosen"
+        AND err MATCHES "mass_matrix: composite_sums \\(fewest operations\\)\n  composite_sums +[0-9]+ operations  <- chosen\n  composite_rigid_body_local_axes +[0-9]+ operations\n"))
   fail("--explain says how forward_dynamics was chosen (${rc}): ${err}")
 endif()
 # The note on the singular M says how forward_dynamics solves, as the emitter chose.

@@ -312,6 +312,40 @@ TEST(LocalArticulated, ABundledArmWithArmature) {
     expect_solves(m, d, f->qdd, {});
 }
 
+// M by the composite-rigid-body algorithm in the bodies' own axes (the same file): each entry
+// is the derivation's closed form's at a state.
+void expect_mass_matrix(lagc::model const& m, lagc::derived const& d) {
+    std::size_t const n = d.nq;
+    ASSERT_EQ(d.mass_matrix_recursive.size(), n * n) << d.mass_matrix_recursive_why;
+    GiNaC::exmap x;
+    for (std::size_t i = 0; i < n; ++i) x[m.q[i]] = 0.3 + 0.4 * double(i);
+    for (std::size_t k = 0; k < m.p.size(); ++k) x[m.p[k]] = m.parameters[k].default_value;
+    auto value = [&](ex const& e) {
+        auto const v = lagc::evaluate(e, x);
+        return v ? v->to_double() : std::nan("");
+    };
+    double scale = 0;
+    for (ex const& e : d.mass_matrix) scale = std::max(scale, std::abs(value(e)));
+    for (std::size_t k = 0; k < n * n; ++k)
+        EXPECT_NEAR(value(d.mass_matrix_recursive[k]), value(d.mass_matrix[k]), 1e-13 * scale) << "entry " << k;
+}
+
+TEST(LocalArticulated, MassMatrixOfATurnedArmOnASlide) {
+    auto const [m, d] = model_and_derived(turned_arm_on_cart);
+    expect_mass_matrix(m, d);
+}
+
+TEST(LocalArticulated, MassMatrixOfABundledArmWithArmature) {
+    auto const [m, d] = model_and_derived(bundled_model("iiwa_like") + "kinetic 0.5*0.02*der(q1)^2 + 0.5*0.015*der(q4)^2\n");
+    expect_mass_matrix(m, d);
+}
+
+TEST(LocalArticulated, NoMassMatrixOverAFloatingRootAndTheReasonSaysSo) {
+    lagc::derived const d = derived_of(floating_two_hinges);
+    EXPECT_TRUE(d.mass_matrix_recursive.empty());
+    EXPECT_NE(d.mass_matrix_recursive_why.find("floating root"), std::string::npos) << d.mass_matrix_recursive_why;
+}
+
 TEST(LocalArticulated, NotWithConstraintsAndTheReasonSaysSo) {
     lagc::derived const d = derived_of(floating_two_hinges);
     auto const& a = d.forward_dynamics[2];

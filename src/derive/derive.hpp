@@ -89,6 +89,12 @@ struct derived {
     // operations (emit/choose.cpp); everything else reads inverse_dynamics.
     std::vector<GiNaC::exvector> inverse_dynamics_recursive;
     std::string inverse_dynamics_recursive_why;
+    // M by the composite-rigid-body algorithm in the tree's own axes (local_composite_rigid_body),
+    // checked against mass_matrix at random states; empty, with why, where it does not apply.
+    // The emitter's mass_matrix writes the form with fewer operations; everything else reads
+    // mass_matrix.
+    GiNaC::exvector mass_matrix_recursive;
+    std::string mass_matrix_recursive_why;
     // The parameters τ (inputs at zero) is linear in, as indices into model::parameters:
     // τ = Y π with Y = ∂τ/∂π (regressor.cpp); empty where there are none.
     std::vector<std::size_t> regressor;

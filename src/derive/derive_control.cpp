@@ -251,7 +251,7 @@ void recursive_inverse_dynamics(model const& m, derived& d, rate_structures cons
     auto const gravity = rs.points.gravity();
     exvector const qdd(d.qdd.begin(), d.qdd.end());
     // The frames' constants at q = 0, a floating base's where its frame is the identity.
-    GiNaC::exmap const reference = rs.framed_points.framed() ? rs.framed_points.tree().root.identity : GiNaC::exmap{};
+    GiNaC::exmap const reference = rs.reference();
     newton_euler_solution x;
     try {
         x = local_newton_euler(rs.points.tree(), rotational_bodies(m), gravity ? &gravity->g : nullptr, qdd, reference);
@@ -291,6 +291,46 @@ void recursive_inverse_dynamics(model const& m, derived& d, rate_structures cons
         return;
     }
     d.inverse_dynamics_recursive = std::move(rows);
+}
+
+// M by the composite-rigid-body algorithm in the tree's own axes, kept where its lower
+// triangle and mass_matrix's agree at three random states (with the rotors' armature where
+// the tree does not hold it, as above).
+void recursive_mass_matrix(model const& m, derived& d, rate_structures const& rs) {
+    std::size_t const n = d.nq;
+    if (n == 0 || d.mass_matrix.size() != n * n) {
+        d.mass_matrix_recursive_why = "the model has no coordinates, or no M of them";
+        return;
+    }
+    exvector const armature = armatures(m);
+    bool const armed = std::any_of(armature.begin(), armature.end(), [](ex const& a) { return !a.is_zero(); });
+    rows_verdict v = rows_verdict::unjudged;
+    for (bool with_armature : {false, true}) {
+        if (with_armature && !armed) break;
+        mass_solution x;
+        try {
+            x = local_composite_rigid_body(rs.points.tree(), rotational_bodies(m), with_armature ? armature : exvector{},
+                                           rs.reference());
+        } catch (std::exception const& e) { // q = 0 where a frame is not defined there, say
+            d.mass_matrix_recursive_why = std::string("its constants at q = 0 could not be formed: ") + e.what();
+            return;
+        }
+        if (x.M.empty()) {
+            d.mass_matrix_recursive_why = x.why;
+            return;
+        }
+        std::vector<exvector> rows;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j <= i; ++j) rows.push_back({x.M[i * n + j], -d.mass_matrix[i * n + j]});
+        v = std::min(v, rows_verdict_at_random_states(m, rows, {}, 0x63726261ull)); // vanish < differ < unjudged
+        if (v == rows_verdict::vanish) {
+            d.mass_matrix_recursive = std::move(x.M);
+            return;
+        }
+    }
+    d.mass_matrix_recursive_why = v == rows_verdict::differ
+                                      ? "it differs from M at random states (terms of T outside the tree)"
+                                      : "its agreement with M could not be judged (a value past the doubles)";
 }
 
 } // namespace
@@ -334,7 +374,7 @@ void derive_control(model const& m, derived& d, rate_structures const* rs) {
         for (std::size_t j = 0; j < n; ++j) s.push_back(d.constraint_jacobian[k * n + j] * d.qdd[j]);
         d.residual_rows[n + k] = s;
     }
-    if (rs) recursive_inverse_dynamics(m, d, *rs);
+    if (rs) recursive_inverse_dynamics(m, d, *rs), recursive_mass_matrix(m, d, *rs);
     else
         d.inverse_dynamics_recursive_why = "M and h are not from the rate form (T of gradients, or L itself): no tree is looked for";
     if (rs) composite_derivatives(m, d, *rs);

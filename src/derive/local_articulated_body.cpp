@@ -1,8 +1,8 @@
-// Stage 3: forward dynamics by the articulated-body algorithm in each body's own axes
-// (tree_algorithms.hpp), where articulated_body.cpp's world-axes form carries every joint's
-// twist and every body's R J Rᵀ in the world's axes: here each joint's axis is a constant of
-// its link (often a coordinate axis), and each level costs the transform of one articulated
-// inertia by its own turn and offset.
+// Stage 3: forward dynamics by the articulated-body algorithm, and M by the composite-rigid-body
+// algorithm, in each body's own axes (tree_algorithms.hpp), where articulated_body.cpp's
+// world-axes form carries every joint's twist and every body's R J Rᵀ in the world's axes:
+// here each joint's axis is a constant of its link (often a coordinate axis), and each level
+// costs the transform of one articulated inertia by its own turn and offset.
 //
 // The tree as links with their constants at q* (local_frames.hpp); a fixed base (a floating
 // root is floating_articulated_body's). Spatial vectors in each link's axes at its origin:
@@ -18,8 +18,11 @@
 //   up:    U = I^A S, D = Sᵀ U, u = τ_j − Sᵀ p^A,
 //          I^A_P += X* (I^A − U Uᵀ / D) X,  p^A_P += X* (p^A + (I^A − U Uᵀ / D) c + U u / D);
 //   down:  a' = X a_P + c,  q̈_j = (u − Uᵀ a') / D,  a = a' + S q̈_j,
-// with a = (0; γ) at the top for uniform gravity (the base accelerates by −g). Unchecked here:
-// the caller compares q̈ with M q̈ + h − Q at random states.
+// with a = (0; γ) at the top for uniform gravity (the base accelerates by −g). And M by the
+// composite-rigid-body algorithm (Table 6.2) over the same links: I^c_P += X* I^c X up the
+// links, then for each joint F = I^c S, M_jj = Sᵀ F, and up its ancestors F = X* F,
+// M_ij = S_iᵀ F. Unchecked here: the callers compare q̈ with M q̈ + h − Q, and M with the
+// derivation's, at random states.
 #include "derive/derive_support.hpp"
 #include "derive/forward_dynamics.hpp"
 #include "derive/local_frames.hpp"
@@ -157,6 +160,17 @@ pair3 sum_of(std::vector<pair3> const& xs) {
     return {added(tops), added(bottoms)};
 }
 
+// Σ of articulated inertias, entry by entry.
+inertia6 summed(std::vector<inertia6> const& parts) {
+    inertia6 I;
+    for (std::size_t e = 0; e < 9; ++e) {
+        exvector a, b, k;
+        for (auto const& part : parts) a.push_back(part.A[e]), b.push_back(part.B[e]), k.push_back(part.K[e]);
+        I.A[e] = sum(a), I.B[e] = sum(b), I.K[e] = sum(k);
+    }
+    return I;
+}
+
 ex dot6(pair3 const& a, pair3 const& b) { return sum({dot(a.top, b.top), dot(a.bottom, b.bottom)}); }
 
 // The joint's S: (a; 0) a hinge's, (0; d) a slide's.
@@ -166,9 +180,9 @@ pair3 axis_of(link const& f) { return f.hinge ? pair3{f.axis, {0, 0, 0}} : pair3
 
 articulated_solution local_articulated_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
                                             std::array<ex, 3> const* gravity, exvector const& tau,
-                                            exvector const& armature) {
+                                            exvector const& armature, GiNaC::exmap const& reference) {
     local_frames::walk w;
-    if (char const* why = local_frames::walk_of(t, bodies, {}, w)) return {{}, {}, why};
+    if (char const* why = local_frames::walk_of(t, bodies, reference, w)) return {{}, {}, why};
     if (w.root) return {{}, {}, "the tree has a floating root (floating_articulated_body's)"};
     model const& m = t.m;
     std::size_t const L = w.links.size();
@@ -192,12 +206,7 @@ articulated_solution local_articulated_body(kinematic_tree const& t, std::vector
     exvector D(L), Dinv(L), u(L);
     for (std::size_t k = L; k-- > 0;) {
         link const& f = w.links[k];
-        inertia6 IA;
-        for (std::size_t e = 0; e < 9; ++e) {
-            exvector a, b, kk;
-            for (auto const& part : IA_parts[k]) a.push_back(part.A[e]), b.push_back(part.B[e]), kk.push_back(part.K[e]);
-            IA.A[e] = sum(a), IA.B[e] = sum(b), IA.K[e] = sum(kk);
-        }
+        inertia6 const IA = summed(IA_parts[k]);
         pair3 const pA = sum_of(pA_parts[k]);
         U[k] = applied(IA, S[k]);
         D[k] = sum({dot6(S[k], U[k]), armature.empty() ? ex(0) : armature[f.joint]});
@@ -236,6 +245,39 @@ articulated_solution local_articulated_body(kinematic_tree const& t, std::vector
     return out;
 }
 
+// M by the composite-rigid-body algorithm in each body's own axes (Featherstone, Table 6.2):
+// up the links, each one's composite inertia I^c_P += X* I^c X; then for each link
+// F = I^c S, M_jj = Sᵀ F (+ its armature), and up its ancestors F = X* F, M_ij = S_iᵀ F.
+mass_solution local_composite_rigid_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
+                                         exvector const& armature, GiNaC::exmap const& reference) {
+    local_frames::walk w;
+    if (char const* why = local_frames::walk_of(t, bodies, reference, w)) return {{}, why};
+    if (w.root) return {{}, "the tree has a floating root"};
+    model const& m = t.m;
+    std::size_t const L = w.links.size(), n = t.n;
+    std::vector<transform> X(L);
+    std::vector<std::vector<inertia6>> parts(L);
+    for (std::size_t k = 0; k < L; ++k) X[k] = transform_of(m, w.links[k]), parts[k].push_back(body_of(w.links[k]));
+    std::vector<inertia6> Ic(L);
+    for (std::size_t k = L; k-- > 0;) {
+        Ic[k] = summed(parts[k]);
+        if (w.links[k].parent >= 0) parts[static_cast<std::size_t>(w.links[k].parent)].push_back(inertia_up(X[k], Ic[k]));
+    }
+    mass_solution out{exvector(n * n, 0), {}};
+    for (std::size_t k = 0; k < L; ++k) {
+        link const& f = w.links[k];
+        std::size_t const j = f.joint;
+        pair3 F = applied(Ic[k], axis_of(f));
+        out.M[j * n + j] = sum({dot6(axis_of(f), F), armature.empty() ? ex(0) : armature[j]});
+        for (int a = f.parent, below = static_cast<int>(k); a >= 0; below = a, a = w.links[static_cast<std::size_t>(a)].parent) {
+            F = force_up(X[static_cast<std::size_t>(below)], F);
+            link const& A = w.links[static_cast<std::size_t>(a)];
+            out.M[A.joint * n + j] = out.M[j * n + A.joint] = dot6(axis_of(A), F);
+        }
+    }
+    return out;
+}
+
 // The algorithm over the tree in world axes, checked as articulated_body.cpp's is: q̈ in the
 // inverse dynamics M q̈ + h − Q at three random states; with the rotors' armature where the
 // tree does not hold it (as local Newton–Euler's, derive_control.cpp).
@@ -255,7 +297,7 @@ fd_attempt try_articulated_body_local_axes(model const& m, rate_structures const
         articulated_solution x;
         try {
             x = local_articulated_body(tree.tree(), rotational_bodies(m), gravity ? &gravity->g : nullptr, forces,
-                                       with_armature ? armature : exvector{});
+                                       with_armature ? armature : exvector{}, rs.reference());
         } catch (std::exception const& e) { // q = 0 where a frame is not defined there, say
             return not_applicable(method, std::string("its constants at q = 0 could not be formed: ") + e.what());
         }

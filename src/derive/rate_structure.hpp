@@ -48,6 +48,11 @@ struct rate_structures {
     // then cancels theirs term by term.
     mutable point_composite const* summed = nullptr;
     point_composite const& sums() const { return summed ? *summed : points; }
+    // The configuration the algorithms in local axes fix their frames at, besides q = 0: a
+    // floating base's quaternion where its frame is the identity (local_frames.hpp).
+    GiNaC::exmap reference() const {
+        return framed_points.framed() ? framed_points.tree().root.identity : GiNaC::exmap{};
+    }
 };
 
 } // namespace lagc

@@ -22,13 +22,24 @@ struct articulated_solution {
 articulated_solution articulated_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
                                       std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau);
 
-// The same in each body's own axes at q = 0 (local_articulated_body.cpp, with
-// local_frames.hpp): hinges and slides, a node's several joints as a chain, a fixed base;
+// The same in each body's own axes at q = 0 (`reference`'s values where given, as
+// local_newton_euler's; local_articulated_body.cpp, with local_frames.hpp): hinges and
+// slides, a node's several joints as a chain, a fixed base;
 // `armature` (by coordinate, or empty) added to each joint's pivot. Empty, with `why`, where
 // it does not apply.
 articulated_solution local_articulated_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
                                             std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& tau,
-                                            GiNaC::exvector const& armature);
+                                            GiNaC::exvector const& armature, GiNaC::exmap const& reference = {});
+
+// M (n × n, row-major) by the composite-rigid-body algorithm in each body's own axes
+// (local_articulated_body.cpp), over the same trees as local_articulated_body; `armature`
+// (by coordinate, or empty) added to the diagonal. Empty, with `why`, where it does not apply.
+struct mass_solution {
+    GiNaC::exvector M;
+    std::string why = {};
+};
+mass_solution local_composite_rigid_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
+                                         GiNaC::exvector const& armature, GiNaC::exmap const& reference = {});
 
 // The same where the root node has several coordinates that no order chains (a floating
 // base: three translations and a quaternion) and constraints may hold on them alone: every

@@ -284,6 +284,45 @@ built_function emitter::chosen_inverse_dynamics() {
     return sums;
 }
 
+std::string_view name_of(mass_matrix_method method) {
+    switch (method) {
+    case mass_matrix_method::composite_sums: return "composite_sums";
+    case mass_matrix_method::composite_rigid_body_local_axes: return "composite_rigid_body_local_axes";
+    }
+    return "composite_sums";
+}
+
+// M two ways, the one with fewer operations kept: as derive formed it (the composites' sums
+// in world axes), or by the composite-rigid-body algorithm in the tree's own axes
+// (derived::mass_matrix_recursive): a transform of one composite inertia per joint and one of a
+// force per pair, with each joint's axis a constant there.
+built_function emitter::chosen_mass_matrix() {
+    mass_matrix_choice_ = {"mass_matrix", {}, {}, {}};
+    for (mass_matrix_method m : mass_matrix_methods) mass_matrix_choice_.trace.push_back({std::string(name_of(m)), 0, {}});
+    auto entry = [&](mass_matrix_method m) -> method_choice::entry& { return trace_entry(mass_matrix_choice_, name_of(m)); };
+    auto take = [&](mass_matrix_method m, std::string rule) {
+        mass_matrix_choice_.method = name_of(m);
+        mass_matrix_choice_.rule = std::move(rule);
+    };
+    built_function sums = build("mass_matrix", entries("M", d_.mass_matrix));
+    std::size_t const ops = sums.stats.operations_after_cse;
+    entry(mass_matrix_method::composite_sums).operations = ops;
+    if (d_.mass_matrix_recursive.empty()) {
+        entry(mass_matrix_method::composite_rigid_body_local_axes).note = d_.mass_matrix_recursive_why;
+        take(mass_matrix_method::composite_sums, "the only form that applies");
+        return sums;
+    }
+    built_function recursive = build("mass_matrix", entries("M", d_.mass_matrix_recursive));
+    std::size_t const recursive_ops = recursive.stats.operations_after_cse;
+    entry(mass_matrix_method::composite_rigid_body_local_axes).operations = recursive_ops;
+    if (recursive_ops < ops) {
+        take(mass_matrix_method::composite_rigid_body_local_axes, "fewest operations");
+        return recursive;
+    }
+    take(mass_matrix_method::composite_sums, "fewest operations");
+    return sums;
+}
+
 } // namespace emitting
 
 method_choice mass_bias_choice_of(derived const& d) {
@@ -294,11 +333,13 @@ method_choice mass_bias_choice_of(derived const& d) {
 
 std::string explain(method_choice const& c) {
     std::string out = fmt::format("{}: {} ({})\n", c.function, c.method, c.rule);
+    std::size_t width = 28; // a column, wider where a name needs it
+    for (auto const& e : c.trace) width = std::max(width, e.method.size() + 2);
     for (auto const& e : c.trace) {
         std::string what = e.operations > 0 ? fmt::format("{} operations", e.operations) : std::string();
         if (!e.note.empty()) what += (what.empty() ? "" : "; ") + e.note;
         if (e.operations == 0 && e.note.empty() && e.method != c.method) what = "not built";
-        out += fmt::format("  {:<28}{}{}\n", e.method, what, e.method == c.method ? "  <- chosen" : "");
+        out += fmt::format("  {:<{}}{}{}\n", e.method, width, what, e.method == c.method ? "  <- chosen" : "");
     }
     return out;
 }

@@ -225,7 +225,8 @@ void emitter::array_function(std::string const& name, std::vector<cxx_argument> 
 // ---- the API ---------------------------------------------------------------------------
 
 void emitter::mass_matrix() {
-    array_function("mass_matrix", with_output(inputs({"q", "p"}), "M"), entries("M", d_.mass_matrix));
+    write_function(chosen_mass_matrix(), with_output(inputs({"q", "p"}), "M"), text("comments.tpl#mass_matrix"),
+                   cxx_printer::place::api);
 }
 
 void emitter::potential_gradient() {
@@ -490,6 +491,7 @@ emitted_files emitter::run() {
     files.choices = {mass_bias_choice_of(d_), fd_choice_};
     if (!coriolis_choice_.function.empty()) files.choices.push_back(coriolis_choice_);
     if (!inverse_dynamics_choice_.function.empty()) files.choices.push_back(inverse_dynamics_choice_);
+    if (!mass_matrix_choice_.function.empty()) files.choices.push_back(mass_matrix_choice_);
     if (d_.base) files.choices.push_back(base_choice());
     for (auto const& st : stats_) files.operations += st.operations_after_cse;
     for (std::size_t f : grouped_) files.operations -= stats_[deferred_[f].stats_index].operations_after_cse;

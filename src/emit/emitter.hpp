@@ -39,6 +39,15 @@ inline constexpr std::array<inverse_dynamics_method, 2> inverse_dynamics_methods
     inverse_dynamics_method::composite_sums, inverse_dynamics_method::newton_euler_local_axes};
 std::string_view name_of(inverse_dynamics_method method);
 
+// The ways mass_matrix can be written (choose.cpp: emitter::chosen_mass_matrix scores them).
+enum class mass_matrix_method {
+    composite_sums,                 // as derived::mass_matrix holds it (the composites' sums)
+    composite_rigid_body_local_axes // the composite-rigid-body algorithm in the tree's own axes
+};
+inline constexpr std::array<mass_matrix_method, 2> mass_matrix_methods = {
+    mass_matrix_method::composite_sums, mass_matrix_method::composite_rigid_body_local_axes};
+std::string_view name_of(mass_matrix_method method);
+
 // "a = 0, b = 1" and "\"a\", \"b\"" for names and their values (task_space.cpp): the
 // C++ header's index structs and name arrays, and the C header's.
 std::pair<std::string, std::string> enumerators(std::vector<std::string> const& names,
@@ -140,13 +149,15 @@ private:
     void choose_forward_dynamics();
     // inverse_dynamics as composite sums or by Newton–Euler in local axes, the smaller.
     built_function chosen_inverse_dynamics();
+    // mass_matrix as composite sums or by composite rigid bodies in local axes, the smaller.
+    built_function chosen_mass_matrix();
     // Whether f's roots are finite at two random states (choose.cpp), and which of the two.
     std::array<bool, 2> finite_at_random_states(built_function const& f) const;
     std::vector<std::pair<std::string, exvector>> dynamics_terms_outputs(); // M's lower triangle, Q − h
     built_function candidate_function(fd_method method, fd_candidate const& c);
     std::size_t closed_form_score(std::size_t terms_operations) const;
     fd_method fd_ = fd_method::closed_form;
-    method_choice fd_choice_, coriolis_choice_, inverse_dynamics_choice_;
+    method_choice fd_choice_, coriolis_choice_, inverse_dynamics_choice_, mass_matrix_choice_;
     static method_choice::entry& trace_entry(method_choice& c, std::string_view method);
     fd_candidate const* chosen_ = nullptr; // null: the closed form
     std::optional<built_function> closed_built_, chosen_built_;
