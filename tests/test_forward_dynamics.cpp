@@ -303,7 +303,8 @@ TEST(LocalArticulated, ATurnedArmOnASlide) {
     EXPECT_EQ(f->pivots.size(), d.nq);
 }
 
-// Rotor armature (½ a q̇² terms the tree does not hold) on a bundled arm: the pivots carry it.
+// Rotor armature (½ a q̇² terms the tree does not hold) on a bundled arm: the algorithm adds it
+// to the pivots, and its q̈ solves the system with the derivation's M, which holds it.
 TEST(LocalArticulated, ABundledArmWithArmature) {
     std::string const text = bundled_model("iiwa_like");
     auto const [m, d] = model_and_derived(text + "kinetic 0.5*0.02*der(q1)^2 + 0.5*0.015*der(q4)^2\n");

@@ -281,8 +281,10 @@ void recursive_inverse_dynamics(model const& m, derived& d, rate_structures cons
         }
         return rows_verdict_at_random_states(m, difference, at, 0x726e6561ull);
     };
+    // The last try's verdict: without armature a model that has some differs, whatever the
+    // try with it could judge.
     rows_verdict v = agrees(false);
-    if (v != rows_verdict::vanish && armed) v = std::min(v, agrees(true)); // vanish < differ < unjudged
+    if (v != rows_verdict::vanish && armed) v = agrees(true);
     if (v != rows_verdict::vanish) {
         d.inverse_dynamics_recursive_why =
             v == rows_verdict::differ
@@ -322,7 +324,7 @@ void recursive_mass_matrix(model const& m, derived& d, rate_structures const& rs
         std::vector<exvector> rows;
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j <= i; ++j) rows.push_back({x.M[i * n + j], -d.mass_matrix[i * n + j]});
-        v = std::min(v, rows_verdict_at_random_states(m, rows, {}, 0x63726261ull)); // vanish < differ < unjudged
+        v = rows_verdict_at_random_states(m, rows, {}, 0x63726261ull); // the last try's says why
         if (v == rows_verdict::vanish) {
             d.mass_matrix_recursive = std::move(x.M);
             return;

@@ -278,7 +278,7 @@ mass_solution local_composite_rigid_body(kinematic_tree const& t, std::vector<ro
     return out;
 }
 
-// The algorithm over the tree in world axes, checked as articulated_body.cpp's is: q̈ in the
+// The algorithm over the tree's links in their own axes, checked as articulated_body.cpp's is: q̈ in the
 // inverse dynamics M q̈ + h − Q at three random states; with the rotors' armature where the
 // tree does not hold it (as local Newton–Euler's, derive_control.cpp).
 fd_attempt try_articulated_body_local_axes(model const& m, rate_structures const& rs, derived const& d) {
@@ -309,10 +309,9 @@ fd_attempt try_articulated_body_local_axes(model const& m, rate_structures const
                                            : rows_verdict::differ;
         if (v == rows_verdict::vanish)
             return {method, fd_candidate{std::move(x.qdd), {}, x.pivots, {}, {{0, n, 1}}}, {}};
-        if (why.empty() || v == rows_verdict::differ)
-            why = v == rows_verdict::differ
-                      ? "its q̈ leaves M q̈ + h − Q non-zero at random states (terms of T or V outside the tree)"
-                      : "its q̈ could not be judged at random states (a value past the doubles)";
+        why = v == rows_verdict::differ // the last try's verdict says why
+                  ? "its q̈ leaves M q̈ + h − Q non-zero at random states (terms of T or V outside the tree)"
+                  : "its q̈ could not be judged at random states (a value past the doubles)";
     }
     return not_applicable(method, why);
 }

@@ -18,17 +18,17 @@ using spatial::times;
 namespace {
 
 // How a constant of the tree is held (tidied): its numbers that are not rationals (a sin or
-// cos of a written angle) as floating-point numbers of a double's value, and the round-off of
-// arithmetic on them (a rotation's elements, turned through several frames) taken off:
+// cos of a written angle) as 17-digit decimals, and the round-off of exact arithmetic on
+// 17-digit decimals (a rotation's elements, turned through several frames) taken off:
 //   direction: direction cosines (elements of rotations and axes, and their products), a
 //              number within 1e-13 of 0 or ±1 is that;
 //   length:    a length (an offset, a point's position) less than 1e-13 of the tree's
 //              size is 0, and a parameter's coefficient is a direction cosine;
 //   plain:     the numbers alone.
-// Not exact decimals: the algorithm multiplies a turn's numbers into sums at every level, and
-// GiNaC keeps a sum of rationals as its integer content times integers, so their digits and
-// the spread of their sizes grew with the depth (a 35-joint humanoid's went past the doubles,
-// and its form could not be checked); floating-point numbers stay a double's digits.
+// Exact decimals multiplied into sums level by level grow (GiNaC keeps a sum of rationals as
+// its integer content times integers): a 35-joint humanoid's leave the doubles and its
+// Newton–Euler form cannot be judged. Floats would stay short, but are not deterministic
+// (walk_of in local_frames.hpp).
 enum class held { direction, length, plain };
 
 ex number(ex const& c, bool unit, double below) {
@@ -37,9 +37,10 @@ ex number(ex const& c, bool unit, double below) {
         for (int k : {0, 1, -1})
             if (std::abs(x - k) < 1e-13) return k;
     if (std::abs(x) < below) return 0;
-    if (GiNaC::is_exactly_a<GiNaC::numeric>(c) && !GiNaC::ex_to<GiNaC::numeric>(c).is_zero()) return c;
+    if (GiNaC::is_exactly_a<GiNaC::numeric>(c) && GiNaC::ex_to<GiNaC::numeric>(c).is_rational()) return c;
     if (x == 0) return 0;
-    return GiNaC::numeric(x);
+    int const e = static_cast<int>(std::floor(std::log10(std::abs(x)))) - 16;
+    return GiNaC::numeric(static_cast<long>(std::llround(x / std::pow(10.0, e)))) * GiNaC::pow(GiNaC::numeric(10), e);
 }
 
 // Free of every symbol (a number, or sin(2/5)).
@@ -88,7 +89,7 @@ public:
         auto const key = &GiNaC::ex_to<GiNaC::basic>(e);
         if (auto it = done_.find(key); it != done_.end()) return it->second;
         ex r = e.map(*this);
-        // A constant that is not a number (sin(2/5) of a written turn) as a float at once:
+        // A constant that is not a number (sin(2/5) of a written turn) as its decimal at once:
         // products of the turns' sines and cosines would otherwise multiply out in tidied().
         if (!GiNaC::is_exactly_a<GiNaC::numeric>(r) && constant(r)) r = number(r, false, 0);
         kept_.push_back(e); // its address stays its key

@@ -119,8 +119,7 @@ bool expression_graph::less(int a, int b) const {
 }
 
 int expression_graph::number(GiNaC::numeric const& v) {
-    // Rationals, and floating-point numbers (local_newton_euler's constants of the tree).
-    if (!v.is_real()) throw std::runtime_error("a complex number appeared in an expression");
+    if (!v.is_rational()) throw std::runtime_error("a complex or inexact number appeared in an expression");
     double d = v.to_double();
     if (!std::isfinite(d)) throw constant_out_of_range("a constant does not fit in a double");
     // One so small that the double loses it (0) or its digits (subnormal): a product's

@@ -150,13 +150,12 @@ namespace {
 
 // Each term's number of a sum: the coefficient of its pair (1 for a term without one) times
 // the scales its factors will bring (nested), and the constant term itself, as magnitudes;
-// nothing where one is not a non-zero real (or b is not a sum). Reals: local_newton_euler's
-// constants are floating-point numbers.
+// nothing where one is not a non-zero rational (or b is not a sum).
 std::optional<std::vector<numeric>> term_magnitudes(ex const& b, std::function<numeric(ex const&)> const& nested) {
     if (!is_exactly_a<add>(b)) return std::nullopt;
     std::vector<numeric> out;
     auto take = [&](numeric const& k) {
-        if (!k.is_real() || k.is_zero()) return false;
+        if (!k.is_rational() || k.is_zero()) return false;
         out.push_back(abs(k));
         return true;
     };

@@ -67,7 +67,7 @@ inline GiNaC::numeric times(GiNaC::numeric const& a, GiNaC::numeric const& b) {
 
 // The scale k of a sum b taken as k · (b/k): k > 0 the magnitude most of b's numeric
 // coefficients have (1 on a tie with 1, else the largest), so that most coefficients of
-// b/k are ±1; 1 when they already are or b is not a sum of terms with real coefficients.
+// b/k are ±1; 1 when they already are or b is not a sum of terms with rational coefficients.
 // `nested`, when given, is the number a term's rest (its product without the coefficient)
 // brings along once converted (the scales of the sums among its factors), counted with the
 // coefficient: (a + 10⁻¹⁷ b)² + (c + 10⁻¹⁷ d)² is at scale 10⁻³⁴ when its squares are.
