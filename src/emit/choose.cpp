@@ -244,44 +244,42 @@ std::string_view name_of(inverse_dynamics_method method) {
     return "composite_sums";
 }
 
-// τ two ways, the one with fewer operations kept: as derive formed M q̈ + h − Q (the
-// composites' sums in world axes), or by the recursive Newton–Euler algorithm in the tree's
-// own axes (derived::inverse_dynamics_recursive), which costs a few products per joint where
-// the world's axes carry every twist and R J Rᵀ (a 3-D arm whose offsets and axes point
-// every way).
+// One function two ways, the one with fewer operations kept and traced in `c`: as derive formed
+// it (`sums`, named `first`), and by a recursive algorithm in the tree's own axes where derive
+// found it (`recursive`, named `second`; empty, with `why`, where it does not apply).
+built_function emitter::smaller_form(method_choice& c, std::string_view first, std::string_view second,
+                                     built_function sums, std::optional<built_function> recursive,
+                                     std::string const& why) {
+    c.trace = {{std::string(first), sums.stats.operations_after_cse, {}}, {std::string(second), 0, why}};
+    auto take = [&](std::string_view m, std::string rule) {
+        c.method = std::string(m);
+        c.rule = std::move(rule);
+    };
+    if (!recursive) {
+        take(first, "the only form that applies");
+        return sums;
+    }
+    c.trace[1].operations = recursive->stats.operations_after_cse;
+    take(c.trace[1].operations < c.trace[0].operations ? second : first, "fewest operations");
+    return c.method == second ? std::move(*recursive) : std::move(sums);
+}
+
+// τ: M q̈ + h − Q as derive formed it (the composites' sums in world axes), or by the recursive
+// Newton–Euler algorithm in the tree's own axes (derived::inverse_dynamics_recursive), which
+// costs a few products per joint where the world's axes carry every twist and R J Rᵀ (a 3-D
+// arm whose offsets and axes point every way).
 built_function emitter::chosen_inverse_dynamics() {
     inverse_dynamics_choice_ = {"inverse_dynamics", {}, {}, {}};
-    for (inverse_dynamics_method m : inverse_dynamics_methods)
-        inverse_dynamics_choice_.trace.push_back({std::string(name_of(m)), 0, {}});
-    auto entry = [&](inverse_dynamics_method m) -> method_choice::entry& {
-        return trace_entry(inverse_dynamics_choice_, name_of(m));
-    };
     auto built = [&](std::vector<exvector> const& rows) {
         std::vector<std::pair<std::string, exvector>> tau;
         for (std::size_t i = 0; i < d_.nq; ++i) tau.push_back({"tau[" + std::to_string(i) + "]", rows[i]});
         return build("inverse_dynamics", tau);
     };
-    built_function sums = built(d_.inverse_dynamics);
-    std::size_t const ops = sums.stats.operations_after_cse;
-    entry(inverse_dynamics_method::composite_sums).operations = ops;
-    auto take = [&](inverse_dynamics_method m, std::string rule) {
-        inverse_dynamics_choice_.method = name_of(m);
-        inverse_dynamics_choice_.rule = std::move(rule);
-    };
-    if (d_.inverse_dynamics_recursive.empty()) {
-        entry(inverse_dynamics_method::newton_euler_local_axes).note = d_.inverse_dynamics_recursive_why;
-        take(inverse_dynamics_method::composite_sums, "the only form that applies");
-        return sums;
-    }
-    built_function recursive = built(d_.inverse_dynamics_recursive);
-    std::size_t const recursive_ops = recursive.stats.operations_after_cse;
-    entry(inverse_dynamics_method::newton_euler_local_axes).operations = recursive_ops;
-    if (recursive_ops < ops) {
-        take(inverse_dynamics_method::newton_euler_local_axes, "fewest operations");
-        return recursive;
-    }
-    take(inverse_dynamics_method::composite_sums, "fewest operations");
-    return sums;
+    auto const& recursive = d_.inverse_dynamics_recursive;
+    return smaller_form(inverse_dynamics_choice_, name_of(inverse_dynamics_methods[0]), name_of(inverse_dynamics_methods[1]),
+                        built(d_.inverse_dynamics),
+                        recursive.empty() ? std::nullopt : std::optional<built_function>(built(recursive)),
+                        d_.inverse_dynamics_recursive_why);
 }
 
 std::string_view name_of(mass_matrix_method method) {
@@ -292,35 +290,18 @@ std::string_view name_of(mass_matrix_method method) {
     return "composite_sums";
 }
 
-// M two ways, the one with fewer operations kept: as derive formed it (the composites' sums
-// in world axes), or by the composite-rigid-body algorithm in the tree's own axes
-// (derived::mass_matrix_recursive): a transform of one composite inertia per joint and one of a
-// force per pair, with each joint's axis a constant there.
+// M as derive formed it (the composites' sums in world axes), or by the composite-rigid-body
+// algorithm in the tree's own axes (derived::mass_matrix_recursive): a transform of one
+// composite inertia per joint and one of a force per pair, with each joint's axis a constant
+// there.
 built_function emitter::chosen_mass_matrix() {
     mass_matrix_choice_ = {"mass_matrix", {}, {}, {}};
-    for (mass_matrix_method m : mass_matrix_methods) mass_matrix_choice_.trace.push_back({std::string(name_of(m)), 0, {}});
-    auto entry = [&](mass_matrix_method m) -> method_choice::entry& { return trace_entry(mass_matrix_choice_, name_of(m)); };
-    auto take = [&](mass_matrix_method m, std::string rule) {
-        mass_matrix_choice_.method = name_of(m);
-        mass_matrix_choice_.rule = std::move(rule);
-    };
-    built_function sums = build("mass_matrix", entries("M", d_.mass_matrix));
-    std::size_t const ops = sums.stats.operations_after_cse;
-    entry(mass_matrix_method::composite_sums).operations = ops;
-    if (d_.mass_matrix_recursive.empty()) {
-        entry(mass_matrix_method::composite_rigid_body_local_axes).note = d_.mass_matrix_recursive_why;
-        take(mass_matrix_method::composite_sums, "the only form that applies");
-        return sums;
-    }
-    built_function recursive = build("mass_matrix", entries("M", d_.mass_matrix_recursive));
-    std::size_t const recursive_ops = recursive.stats.operations_after_cse;
-    entry(mass_matrix_method::composite_rigid_body_local_axes).operations = recursive_ops;
-    if (recursive_ops < ops) {
-        take(mass_matrix_method::composite_rigid_body_local_axes, "fewest operations");
-        return recursive;
-    }
-    take(mass_matrix_method::composite_sums, "fewest operations");
-    return sums;
+    auto const& recursive = d_.mass_matrix_recursive;
+    return smaller_form(mass_matrix_choice_, name_of(mass_matrix_methods[0]), name_of(mass_matrix_methods[1]),
+                        build("mass_matrix", entries("M", d_.mass_matrix)),
+                        recursive.empty() ? std::nullopt
+                                          : std::optional<built_function>(build("mass_matrix", entries("M", recursive))),
+                        d_.mass_matrix_recursive_why);
 }
 
 } // namespace emitting

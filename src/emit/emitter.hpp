@@ -151,6 +151,10 @@ private:
     built_function chosen_inverse_dynamics();
     // mass_matrix as composite sums or by composite rigid bodies in local axes, the smaller.
     built_function chosen_mass_matrix();
+    // Of derive's form and a recursive one (where it applies), the one with fewer operations,
+    // traced in `c` (both choices above).
+    built_function smaller_form(method_choice& c, std::string_view first, std::string_view second, built_function sums,
+                                std::optional<built_function> recursive, std::string const& why);
     // Whether f's roots are finite at two random states (choose.cpp), and which of the two.
     std::array<bool, 2> finite_at_random_states(built_function const& f) const;
     std::vector<std::pair<std::string, exvector>> dynamics_terms_outputs(); // M's lower triangle, Q − h
