@@ -15,7 +15,8 @@
 // constant of the tree at q*: each joint's a or d, each C and offset r (o less its parent's, in
 // the parent's axes), each node's mass m, first moment h = Σ m c and inertia I about o (Σ m
 // (|c|² 1 − c cᵀ) plus its bodies' inertias turned into the link's axes), held as
-// local_frames.cpp's `tidied` says (exact: 17-digit decimals where they are not rationals).
+// local_frames.cpp's `tidied` says (exact: 17-digit decimals where they are not rationals of
+// at most 128 bits over 128).
 #pragma once
 
 #include "derive/kinematic_tree.hpp"
@@ -68,7 +69,7 @@ struct walk {
 
 // The tree's walk at q* (q = 0, `reference`'s values where given); why it does not fit, or
 // null. Throws where a frame is not defined at q*. Its numbers are exact (17-digit decimals
-// where they are not rationals), not floating-point: GiNaC adds like terms in an order that
+// where they are not short rationals), not floating-point: GiNaC adds like terms in an order that
 // changes from run to run (its hashes hold addresses), and float sums round differently in
 // another order, so the algorithms wrote different code on each run (tried, 2026-11-29).
 char const* walk_of(kinematic_tree const& t, std::vector<rotational_body> const& bodies, GiNaC::exmap const& reference,
