@@ -18,7 +18,7 @@ namespace iiwa_like {
 inline constexpr int nq = 7, nu = 7, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xb0694f718cad29aaull;
+inline constexpr unsigned long long pair_stamp = 0x7c10f2539e3414ebull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -122,25 +122,25 @@ struct Parameters {
 // for what the compiler spills, and 1024 B where the math library is called (sin's range
 // reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
 namespace stack_bytes {
-inline constexpr unsigned long mass_matrix = 7384;  // arrays 5696, temporaries 488, frames 176, libm 1024
-inline constexpr unsigned long coriolis_matrix = 7008;  // arrays 5320, temporaries 488, frames 176, libm 1024
-inline constexpr unsigned long potential_gradient = 7112;  // arrays 5712, temporaries 200, frames 176, libm 1024
-inline constexpr unsigned long bias_forces = 8216;  // arrays 6552, temporaries 464, frames 176, libm 1024
+inline constexpr unsigned long mass_matrix = 7416;  // arrays 5728, temporaries 488, frames 176, libm 1024
+inline constexpr unsigned long coriolis_matrix = 7032;  // arrays 5344, temporaries 488, frames 176, libm 1024
+inline constexpr unsigned long potential_gradient = 7144;  // arrays 5744, temporaries 200, frames 176, libm 1024
+inline constexpr unsigned long bias_forces = 8224;  // arrays 6560, temporaries 464, frames 176, libm 1024
 inline constexpr unsigned long generalized_forces = 232;  // arrays 0, temporaries 56, frames 176, libm 0
-inline constexpr unsigned long kinetic_energy = 8360;  // arrays 6616, temporaries 544, frames 176, libm 1024
+inline constexpr unsigned long kinetic_energy = 8352;  // arrays 6616, temporaries 536, frames 176, libm 1024
 inline constexpr unsigned long potential_energy = 1672;  // arrays 320, temporaries 152, frames 176, libm 1024
 inline constexpr unsigned long forward_dynamics = 3264;  // arrays 1584, temporaries 368, frames 288, libm 1024
 inline constexpr unsigned long state_derivative = 3496;  // arrays 1640, temporaries 432, frames 400, libm 1024
-inline constexpr unsigned long linearization = 11040;  // arrays 7936, temporaries 1792, frames 288, libm 1024
-inline constexpr unsigned long inverse_dynamics = 8120;  // arrays 6432, temporaries 488, frames 176, libm 1024
-inline constexpr unsigned long inverse_dynamics_regressor = 7952;  // arrays 6432, temporaries 320, frames 176, libm 1024
+inline constexpr unsigned long linearization = 11072;  // arrays 7968, temporaries 1792, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 8152;  // arrays 6464, temporaries 488, frames 176, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 7984;  // arrays 6464, temporaries 320, frames 176, libm 1024
 inline constexpr unsigned long input_matrix = 432;  // arrays 0, temporaries 256, frames 176, libm 0
 inline constexpr unsigned long rk4_step = 4112;  // arrays 2144, temporaries 544, frames 400, libm 1024
 inline constexpr unsigned long symplectic_euler_step = 3616;  // arrays 1752, temporaries 440, frames 400, libm 1024
-inline constexpr unsigned long radau_step = 22432;  // arrays 18960, temporaries 2048, frames 400, libm 1024
-inline constexpr unsigned long rk4_step_jacobian = 21584;  // arrays 18080, temporaries 2080, frames 400, libm 1024
-inline constexpr unsigned long symplectic_euler_step_jacobian = 16248;  // arrays 12808, temporaries 2016, frames 400, libm 1024
-inline constexpr unsigned long radau_step_jacobian = 28736;  // arrays 25232, temporaries 2080, frames 400, libm 1024
+inline constexpr unsigned long radau_step = 22464;  // arrays 18992, temporaries 2048, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 21616;  // arrays 18112, temporaries 2080, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 16280;  // arrays 12840, temporaries 2016, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 28768;  // arrays 25264, temporaries 2080, frames 400, libm 1024
 inline constexpr unsigned long zoh_discretization = 8688;  // arrays 7056, temporaries 320, frames 288, libm 1024
 }  // namespace stack_bytes
 

@@ -18,7 +18,7 @@ namespace panda_like {
 inline constexpr int nq = 7, nu = 7, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x388c081f600419edull;
+inline constexpr unsigned long long pair_stamp = 0x348c5c5fba07b9ceull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -122,25 +122,25 @@ struct Parameters {
 // for what the compiler spills, and 1024 B where the math library is called (sin's range
 // reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
 namespace stack_bytes {
-inline constexpr unsigned long mass_matrix = 8504;  // arrays 6816, temporaries 488, frames 176, libm 1024
-inline constexpr unsigned long coriolis_matrix = 7224;  // arrays 5536, temporaries 488, frames 176, libm 1024
-inline constexpr unsigned long potential_gradient = 7432;  // arrays 5992, temporaries 240, frames 176, libm 1024
-inline constexpr unsigned long bias_forces = 8416;  // arrays 6752, temporaries 464, frames 176, libm 1024
+inline constexpr unsigned long mass_matrix = 7640;  // arrays 5952, temporaries 488, frames 176, libm 1024
+inline constexpr unsigned long coriolis_matrix = 7192;  // arrays 5504, temporaries 488, frames 176, libm 1024
+inline constexpr unsigned long potential_gradient = 7408;  // arrays 5968, temporaries 240, frames 176, libm 1024
+inline constexpr unsigned long bias_forces = 8392;  // arrays 6728, temporaries 464, frames 176, libm 1024
 inline constexpr unsigned long generalized_forces = 232;  // arrays 0, temporaries 56, frames 176, libm 0
-inline constexpr unsigned long kinetic_energy = 8520;  // arrays 6824, temporaries 496, frames 176, libm 1024
-inline constexpr unsigned long potential_energy = 2720;  // arrays 1368, temporaries 152, frames 176, libm 1024
+inline constexpr unsigned long kinetic_energy = 8568;  // arrays 6800, temporaries 568, frames 176, libm 1024
+inline constexpr unsigned long potential_energy = 2288;  // arrays 944, temporaries 144, frames 176, libm 1024
 inline constexpr unsigned long forward_dynamics = 3832;  // arrays 1632, temporaries 824, frames 352, libm 1024
 inline constexpr unsigned long state_derivative = 4064;  // arrays 1688, temporaries 888, frames 464, libm 1024
-inline constexpr unsigned long linearization = 11280;  // arrays 8176, temporaries 1792, frames 288, libm 1024
-inline constexpr unsigned long inverse_dynamics = 8336;  // arrays 6648, temporaries 488, frames 176, libm 1024
-inline constexpr unsigned long inverse_dynamics_regressor = 8176;  // arrays 6648, temporaries 328, frames 176, libm 1024
+inline constexpr unsigned long linearization = 11256;  // arrays 8152, temporaries 1792, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 8312;  // arrays 6624, temporaries 488, frames 176, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 8152;  // arrays 6624, temporaries 328, frames 176, libm 1024
 inline constexpr unsigned long input_matrix = 432;  // arrays 0, temporaries 256, frames 176, libm 0
 inline constexpr unsigned long rk4_step = 4680;  // arrays 2192, temporaries 1000, frames 464, libm 1024
 inline constexpr unsigned long symplectic_euler_step = 4184;  // arrays 1800, temporaries 896, frames 464, libm 1024
-inline constexpr unsigned long radau_step = 22672;  // arrays 19200, temporaries 2048, frames 400, libm 1024
-inline constexpr unsigned long rk4_step_jacobian = 21824;  // arrays 18320, temporaries 2080, frames 400, libm 1024
-inline constexpr unsigned long symplectic_euler_step_jacobian = 16488;  // arrays 13048, temporaries 2016, frames 400, libm 1024
-inline constexpr unsigned long radau_step_jacobian = 28976;  // arrays 25472, temporaries 2080, frames 400, libm 1024
+inline constexpr unsigned long radau_step = 22648;  // arrays 19176, temporaries 2048, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 21800;  // arrays 18296, temporaries 2080, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 16464;  // arrays 13024, temporaries 2016, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 28952;  // arrays 25448, temporaries 2080, frames 400, libm 1024
 inline constexpr unsigned long zoh_discretization = 8688;  // arrays 7056, temporaries 320, frames 288, libm 1024
 }  // namespace stack_bytes
 

@@ -66,8 +66,8 @@ TEST(StackFigures, LocalDimensionsAndArraysOfArrays) {
 }
 
 // The smallest form (--target mcu) takes no more stack for any function than the default
-// or --no-shared-parts, and less for mass_matrix (issue 52: 1,112 B with shared parts, on a
-// Cortex-M4; 200 B in this form, docs/embedded.md).
+// or --no-shared-parts, and less for some (issue 52: mass_matrix 1,112 B with shared parts,
+// on a Cortex-M4; 200 B in this form, docs/embedded.md).
 TEST(StackFigures, SmallestFormIsNoLarger) {
     auto const given = compile_model("ur5_like", float_options());
     lagc::compile_options o = float_options();
@@ -82,8 +82,14 @@ TEST(StackFigures, SmallestFormIsNoLarger) {
         EXPECT_LE(bytes, a.at(name)) << name;
         EXPECT_LE(bytes, b.at(name)) << name;
     }
-    EXPECT_LT(c.at("mass_matrix"), b.at("mass_matrix"));
-    EXPECT_LT(c.at("mass_matrix"), a.at("mass_matrix"));
+    // Strictly less somewhere: mass_matrix until it was written by composite rigid bodies
+    // (2026-11-29: 1,076 B in every form, its parts few), still coriolis_matrix.
+    std::vector<std::string> smaller;
+    for (auto const& [name, bytes] : c)
+        if (bytes < a.at(name) && bytes < b.at(name)) smaller.push_back(name);
+    EXPECT_FALSE(smaller.empty());
+    EXPECT_LT(c.at("coriolis_matrix"), b.at("coriolis_matrix"));
+    EXPECT_LT(c.at("coriolis_matrix"), a.at("coriolis_matrix"));
 }
 
 // --max-stack: a budget the given form meets keeps it; one only the smallest form meets
