@@ -89,6 +89,10 @@ struct derived {
     // operations (emit/choose.cpp); everything else reads inverse_dynamics.
     std::vector<GiNaC::exvector> inverse_dynamics_recursive;
     std::string inverse_dynamics_recursive_why;
+    // h − Q by the same algorithm at q̈ = 0, checked likewise; empty where the above is. The
+    // closed form's M and h use it with mass_matrix_recursive where the two are fewer
+    // operations than M and h as derived (emit/choose.cpp).
+    std::vector<GiNaC::exvector> bias_recursive;
     // M by the composite-rigid-body algorithm in the tree's own axes (local_composite_rigid_body),
     // checked against mass_matrix at random states; empty, with why, where it does not apply.
     // The emitter's mass_matrix writes the form with fewer operations; everything else reads

@@ -243,6 +243,30 @@ void derive_task_space(model const& m, derived& d) {
     }
 }
 
+// h − Q by the recursive Newton–Euler algorithm at q̈ = 0 (the rows of
+// recursive_inverse_dynamics there: its armature's term vanishes), kept where they agree with
+// h − Q as derived at three random states.
+void recursive_bias(model const& m, derived& d, rate_structures const& rs, exvector const& forces) {
+    std::size_t const n = d.nq;
+    auto const gravity = rs.points.gravity();
+    newton_euler_solution x;
+    try {
+        x = local_newton_euler(rs.points.tree(), rotational_bodies(m), gravity ? &gravity->g : nullptr, exvector(n, 0),
+                               rs.reference());
+    } catch (std::exception const&) {
+        return;
+    }
+    if (x.tau.size() != n) return;
+    std::vector<exvector> rows(n), difference(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        rows[i] = {x.tau[i], -forces[i]};
+        difference[i] = {-x.tau[i], forces[i], -d.generalized_forces[i]};
+        for (ex const& e : bias_parts(d, i, true)) difference[i].push_back(e);
+    }
+    if (rows_verdict_at_random_states(m, difference, {}, 0x62696173ull) == rows_verdict::vanish)
+        d.bias_recursive = std::move(rows);
+}
+
 // τ by the recursive Newton–Euler algorithm in the tree's own axes, less the forces besides
 // the tree's inertia (and its weights, where gravity is uniform), kept where its rows and
 // inverse_dynamics' sum to the same at three random states, q̈ at fixed values.
@@ -293,6 +317,7 @@ void recursive_inverse_dynamics(model const& m, derived& d, rate_structures cons
         return;
     }
     d.inverse_dynamics_recursive = std::move(rows);
+    recursive_bias(m, d, rs, forces);
 }
 
 // M by the composite-rigid-body algorithm in the tree's own axes, kept where its lower

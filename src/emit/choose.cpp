@@ -22,13 +22,21 @@
 namespace lagc {
 namespace emitting {
 
-std::vector<std::pair<std::string, exvector>> emitter::dynamics_terms_outputs() {
+std::vector<std::pair<std::string, exvector>> emitter::dynamics_terms_outputs(bool recursive) {
     std::size_t const n = d_.nq;
     std::vector<std::pair<std::string, exvector>> terms;
+    exvector const& M = recursive ? d_.mass_matrix_recursive : d_.mass_matrix;
     for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j <= i; ++j)
-            terms.push_back({"M[" + std::to_string(i * n + j) + "]", {d_.mass_matrix[i * n + j]}});
-    for (auto& b : bias_parts(true)) terms.push_back(std::move(b));
+        for (std::size_t j = 0; j <= i; ++j) terms.push_back({"M[" + std::to_string(i * n + j) + "]", {M[i * n + j]}});
+    if (!recursive) {
+        for (auto& b : bias_parts(true)) terms.push_back(std::move(b));
+        return terms;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        exvector b;
+        for (ex const& e : d_.bias_recursive[i]) b.push_back(-e);
+        terms.push_back({"b[" + std::to_string(i) + "]", b});
+    }
     return terms;
 }
 
@@ -125,13 +133,24 @@ void emitter::choose_forward_dynamics() {
         return take(fd_method::quasi_velocities, "M alone is singular: quasi-velocities solve blocks of at most 4 "
                                                  "where the closed form factors M + rho A^T A (taken unscored)");
     }
-    closed_built_ = build("dynamics_terms", dynamics_terms_outputs());
+    closed_built_ = build("dynamics_terms", dynamics_terms_outputs(false));
+    // M by composite rigid bodies and h by Newton–Euler in the bodies' own axes where both
+    // apply and are fewer operations together (the generic 6-joint arm's 1,738 -> 1,216, its
+    // forward dynamics 4,052 -> 3,217 instructions a call; at 10 joints 3,357 operations
+    // against the articulated-body algorithm's 3,848).
+    bool recursive_terms = false;
+    if (nc == 0 && !d_.mass_matrix_recursive.empty() && !d_.bias_recursive.empty()) {
+        built_function recursive = build("dynamics_terms", dynamics_terms_outputs(true), "in the bodies' own axes");
+        if (recursive.stats.operations_after_cse < closed_built_->stats.operations_after_cse)
+            closed_built_ = std::move(recursive), recursive_terms = true;
+    }
     std::size_t const terms = closed_built_->stats.operations_after_cse;
     closed_inline_ = nc == 0 && unrolls_mass_matrix() && (terms <= o_.split_operations || o_.writes_whole("dynamics_terms"));
     std::size_t const closed = closed_form_score(terms);
     entry(fd_method::closed_form).operations = closed;
     entry(fd_method::closed_form).note =
-        fmt::format("M and h {} operations, the factorisation and solves {}", terms, closed - terms);
+        fmt::format("M and h {} operations{}, the factorisation and solves {}", terms,
+                    recursive_terms ? " (composite rigid bodies and Newton-Euler in the bodies' axes)" : "", closed - terms);
     if (closed_inline_) {
         for (auto& e : fd_choice_.trace)
             if (e.operations == 0 && e.note.empty()) e.note = "not built: the closed form fits one function";

@@ -157,7 +157,9 @@ private:
                                 std::optional<built_function> recursive, std::string const& why);
     // Whether f's roots are finite at two random states (choose.cpp), and which of the two.
     std::array<bool, 2> finite_at_random_states(built_function const& f) const;
-    std::vector<std::pair<std::string, exvector>> dynamics_terms_outputs(); // M's lower triangle, Q − h
+    // M's lower triangle, Q − h: as derived, or (recursive) by derived::mass_matrix_recursive
+    // and bias_recursive.
+    std::vector<std::pair<std::string, exvector>> dynamics_terms_outputs(bool recursive);
     built_function candidate_function(fd_method method, fd_candidate const& c);
     std::size_t closed_form_score(std::size_t terms_operations) const;
     fd_method fd_ = fd_method::closed_form;
