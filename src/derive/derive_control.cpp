@@ -317,7 +317,7 @@ void recursive_inverse_dynamics(model const& m, derived& d, rate_structures cons
         return;
     }
     d.inverse_dynamics_recursive = std::move(rows);
-    recursive_bias(m, d, rs, forces);
+    if (d.nc == 0) recursive_bias(m, d, rs, forces); // the closed form takes it without constraints only
 }
 
 // M by the composite-rigid-body algorithm in the tree's own axes, kept where its lower

@@ -124,28 +124,28 @@ pair3 motion_down(transform const& X, pair3 const& m) {
     return {w, v};
 }
 
-// X* f: a force of the link's axes in its parent's.
-pair3 force_up(transform const& X, pair3 const& f) {
-    vec3 const F = times(X.R, f.bottom);
-    return {added({times(X.R, f.top), cross(X.r, F)}), F};
-}
+// How a transform multiplies: `product`, or held_product where the factors are sums over
+// the links below that a number would be distributed into (the composite-rigid-body
+// algorithm's forces).
+using multiplication = ex (*)(ex const&, ex const&);
 
-// R x, and X* f as force_up, each number multiplied into a sum held as one product
-// (held_product): the composite-rigid-body algorithm's forces are sums over the links below.
-vec3 held_times(mat3 const& R, vec3 const& x) {
-    vec3 y;
-    for (std::size_t r = 0; r < 3; ++r)
-        y[r] = sum({held_product(R[r * 3], x[0]), held_product(R[r * 3 + 1], x[1]), held_product(R[r * 3 + 2], x[2])});
-    return y;
-}
+ex plain_product(ex const& a, ex const& b) { return product(a, b); }
 
-pair3 force_up_held(transform const& X, pair3 const& f) {
-    vec3 const F = held_times(X.R, f.bottom);
-    vec3 const& r = X.r;
-    vec3 const rF = {sum({held_product(r[1], F[2]), held_product(-r[2], F[1])}),
-                     sum({held_product(r[2], F[0]), held_product(-r[0], F[2])}),
-                     sum({held_product(r[0], F[1]), held_product(-r[1], F[0])})};
-    return {added({held_times(X.R, f.top), rF}), F};
+// X* f: a force of the link's axes in its parent's, (R n + r × R f; R f).
+pair3 force_up(transform const& X, pair3 const& f, multiplication times_ = plain_product) {
+    auto const turned_by = [&](vec3 const& x) {
+        vec3 y;
+        for (std::size_t r = 0; r < 3; ++r)
+            y[r] = sum({times_(X.R[r * 3], x[0]), times_(X.R[r * 3 + 1], x[1]), times_(X.R[r * 3 + 2], x[2])});
+        return y;
+    };
+    vec3 const F = turned_by(f.bottom);
+    vec3 rF;
+    for (std::size_t a = 0; a < 3; ++a) {
+        std::size_t const i = (a + 1) % 3, k = (a + 2) % 3;
+        rF[a] = sum({times_(X.r[i], F[k]), times_(negated(X.r[k]), F[i])}); // the sign on r: a held product stays one
+    }
+    return {added({turned_by(f.top), rF}), F};
 }
 
 // X* I X: an articulated inertia of the link's axes in its parent's.
@@ -359,7 +359,7 @@ mass_solution local_composite_rigid_body(kinematic_tree const& t, std::vector<ro
         pair3 F = applied(Ic[k], axis_of(f));
         out.M[j * n + j] = sum({dot6(axis_of(f), F), armature.empty() ? ex(0) : armature[j]});
         for (int a = f.parent, below = static_cast<int>(k); a >= 0; below = a, a = w.links[static_cast<std::size_t>(a)].parent) {
-            F = force_up_held(X[static_cast<std::size_t>(below)], F);
+            F = force_up(X[static_cast<std::size_t>(below)], F, held_product);
             link const& A = w.links[static_cast<std::size_t>(a)];
             out.M[A.joint * n + j] = out.M[j * n + A.joint] = dot6(axis_of(A), F);
         }
