@@ -334,10 +334,22 @@ if(NOT (rc EQUAL 0 AND err MATCHES "forward_dynamics: closed_form \\(fewest oper
         AND err MATCHES "quasi_velocities +the model has no constraints"
         AND err MATCHES "coriolis_matrix: [a-z_]+ \\(fewest operations\\)" AND err MATCHES "christoffel +[0-9]+ operations"
         AND err MATCHES "half_bias_derivative +[0-9]+ operations" AND err MATCHES "composite_shares +[0-9]+ operations"
+        AND err MATCHES "rnea_derivatives_local_axes +[0-9]+ operations"
         AND err MATCHES "inverse_dynamics: newton_euler_local_axes \\(fewest operations\\)"
         AND err MATCHES "composite_sums +[0-9]+ operations\n  newton_euler_local_axes +[0-9]+ operations  <- chosen"
         AND err MATCHES "mass_matrix: composite_rigid_body_local_axes \\(fewest operations\\)\n  composite_sums +[0-9]+ operations\n  composite_rigid_body_local_axes +[0-9]+ operations  <- chosen\n"))
   fail("--explain says how forward_dynamics was chosen (${rc}): ${err}")
+endif()
+# coriolis_matrix from the RNEA derivatives built in the bodies' axes, where they are the fewer
+# of the analytic forms (panda_like); over a floating base they do not apply, and say why.
+run(rc out err ${SOURCE_DIR}/models/panda_like.lag -o ${WORK_DIR}/panda_explained.cpp -w --explain)
+if(NOT (rc EQUAL 0 AND err MATCHES "coriolis_matrix: rnea_derivatives_local_axes \\([0-9]+ operations"
+        AND err MATCHES "composite_shares +[0-9]+ operations\n  rnea_derivatives_local_axes +[0-9]+ operations  <- chosen"))
+  fail("panda_like's coriolis_matrix from the RNEA derivatives in the bodies' axes (${rc}): ${err}")
+endif()
+run(rc out err ${SOURCE_DIR}/models/floating_leg.lag -o ${WORK_DIR}/floating_leg_explained.cpp -w --explain)
+if(NOT (rc EQUAL 0 AND err MATCHES "rnea_derivatives_local_axes +a floating base"))
+  fail("the RNEA derivatives in the bodies' axes say why not over a floating base (${rc}): ${err}")
 endif()
 # The note on the singular M says how forward_dynamics solves, as the emitter chose.
 run(rc out err ${SOURCE_DIR}/tests/robots/quadruped.xml -o ${WORK_DIR}/quadruped.cpp --stats)

@@ -465,6 +465,64 @@ TEST(MassBiasForms, EachModelSaysWhichFormAndWhyNotTheOthers) {
           method::lagrangian);
 }
 
+// The RNEA derivatives built link by link in the bodies' axes (derive/local_rnea_derivatives.cpp,
+// derived::recursive_derivatives): with the rest of their rows, ∂R/∂q and C against central
+// differences of the derivation's own M q̈ + h − Q and ½ ∂h/∂q̇ at a state.
+void expect_recursive_derivatives(lagc::model const& m, lagc::derived const& d) {
+    std::size_t const n = d.nq;
+    ASSERT_TRUE(d.recursive_derivatives.has_value()) << d.recursive_derivatives_why;
+    auto const& rd = *d.recursive_derivatives;
+    GiNaC::exmap x;
+    for (std::size_t i = 0; i < n; ++i) {
+        x[m.q[i]] = 0.3 + 0.4 * double(i), x[m.qd[i]] = 0.7 - 0.9 * double(i);
+        x[d.qdd[i]] = -0.2 + 0.6 * double(i);
+    }
+    for (std::size_t k = 0; k < m.u.size(); ++k) x[m.u[k]] = 1.5 - 0.8 * double(k);
+    for (std::size_t k = 0; k < m.p.size(); ++k) x[m.p[k]] = m.parameters[k].default_value;
+    auto value = [](ex const& e, GiNaC::exmap const& at) {
+        auto const v = lagc::evaluate(e, at);
+        return v ? v->to_double() : std::nan("");
+    };
+    auto residual = [&](std::size_t i, GiNaC::exmap const& at) {
+        double r = value(d.bias[i], at) - value(d.generalized_forces[i], at);
+        for (std::size_t j = 0; j < n; ++j) r += value(d.mass_matrix[i * n + j], at) * value(d.qdd[j], at);
+        return r;
+    };
+    auto moved = [&](GiNaC::symbol const& s, double by) {
+        GiNaC::exmap y = x;
+        y[s] = GiNaC::ex_to<GiNaC::numeric>(x[s]).to_double() + by;
+        return y;
+    };
+    double const h = 1e-6;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < n; ++k) {
+            double const dq = (residual(i, moved(m.q[k], h)) - residual(i, moved(m.q[k], -h))) / (2 * h);
+            double const c = (value(d.bias[i], moved(m.qd[k], h)) - value(d.bias[i], moved(m.qd[k], -h))) / (4 * h);
+            double claimed_dq = value(rd.dtau_dq[i * n + k], x), claimed_c = value(rd.coriolis[i * n + k], x);
+            for (ex const& part : rd.residual_rest[i]) claimed_dq += value(part.diff(m.q[k]), x);
+            claimed_c += value(rd.bias_rest[i].diff(m.qd[k]), x) / 2;
+            EXPECT_NEAR(claimed_dq, dq, 1e-6 * (1 + std::abs(dq))) << "dR/dq " << i << ", " << k;
+            EXPECT_NEAR(claimed_c, c, 1e-6 * (1 + std::abs(c))) << "C " << i << ", " << k;
+        }
+}
+
+TEST(RneaDerivativesLocalAxes, ATurnedArmOnASlide) {
+    auto const [m, d] = model_and_derived(turned_arm_on_cart);
+    expect_recursive_derivatives(m, d);
+}
+
+// The bundled arm whose coriolis_matrix they write (tests/cli.cmake checks that choice).
+TEST(RneaDerivativesLocalAxes, ABundledArm) {
+    auto const [m, d] = model_and_derived(bundled_model("panda_like"));
+    expect_recursive_derivatives(m, d);
+}
+
+TEST(RneaDerivativesLocalAxes, NotOverAFloatingBaseAndTheReasonSaysSo) {
+    lagc::derived const d = derived_of(floating_two_hinges);
+    EXPECT_FALSE(d.recursive_derivatives.has_value());
+    EXPECT_NE(d.recursive_derivatives_why.find("floating base"), std::string::npos) << d.recursive_derivatives_why;
+}
+
 // The list is closed and every method has one name (as --explain prints it and the table
 // test reads it) and one helper; derive reports every method but the closed form, in order,
 // each with a candidate or a reason.

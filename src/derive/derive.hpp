@@ -130,6 +130,11 @@ struct derived {
         bool gravity = false; // and ∂V/∂q (uniform gravity on the points, point_composite::gravity)
     };
     std::optional<composite_derivatives> point_derivatives;
+    // The same for the whole tree (its inertia, with uniform gravity its weights) by the RNEA
+    // derivatives built link by link in the bodies' own axes, from inverse_dynamics_recursive
+    // (derive_control.cpp); empty where that was not kept or they do not apply.
+    std::optional<composite_derivatives> recursive_derivatives;
+    std::string recursive_derivatives_why;
     // Each forward-dynamics strategy besides the closed form, in fd_methods' order: its
     // candidate (q̈, λ, pivots, checked at random states) or why it does not apply
     // (forward_dynamics.hpp). The emitter chooses among them and the closed form.

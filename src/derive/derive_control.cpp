@@ -127,10 +127,11 @@ momentum_forms momentum_at_qdd(model const& m, derived const& d, rate_structures
 
 // The analytic derivatives `sh` against directional derivatives (random directions δ, ε:
 // a wrong entry shows in J δ at a random state) of the shares they stand for — hs of h, ps
-// of M q̈ — on the code generator's DAG at two random states, q̈ random too; and p = M q̈.
+// of M q̈ — on the code generator's DAG at two random states, q̈ random too; and p = M q̈
+// where p is given.
 // Two forward passes over the shares, not 2n.
-bool agree(model const& m, derived const& d, exvector const& p, exvector const& hs, exvector const& ps,
-           share_derivatives const& sh) {
+bool agree_on_graph(model const& m, derived const& d, exvector const& p, exvector const& hs, exvector const& ps,
+                    share_derivatives const& sh) {
     std::size_t const n = d.nq;
     std::vector<std::string> order;
     auto symbols = graph_spellings(m, order);
@@ -162,8 +163,10 @@ bool agree(model const& m, derived const& d, exvector const& p, exvector const& 
             for (std::size_t k = 0; k < n; ++k) e += (*matrix)[i * n + k] * (*direction)[k];
             claimed.push_back(g.add(e));
         }
-    exvector const mq = mass_times_qdd(d);
-    for (std::size_t i = 0; i < n; ++i) actual.push_back(g.add(mq[i])), claimed.push_back(g.add(p[i]));
+    if (!p.empty()) {
+        exvector const mq = mass_times_qdd(d);
+        for (std::size_t i = 0; i < n; ++i) actual.push_back(g.add(mq[i])), claimed.push_back(g.add(p[i]));
+    }
     std::uint64_t state = 0x64746175ull;
     for (int k = 0; k < 2; ++k) {
         std::vector<double> point = random_point(m, state, parameter_values::random);
@@ -174,6 +177,16 @@ bool agree(model const& m, derived const& d, exvector const& p, exvector const& 
         if (!values_agree(g.evaluate_all(actual, order, point), g.evaluate_all(claimed, order, point))) return false;
     }
     return true;
+}
+
+// The same, false where a number of theirs leaves the doubles (it cannot be judged).
+bool agree(model const& m, derived const& d, exvector const& p, exvector const& hs, exvector const& ps,
+           share_derivatives const& sh) {
+    try {
+        return agree_on_graph(m, d, p, hs, ps, sh);
+    } catch (constant_out_of_range const&) {
+        return false;
+    }
 }
 
 // The composites' analytic derivatives (rnea_derivatives, tree_algorithms.hpp) for the points and
@@ -219,6 +232,49 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
         out.residual_rest[i] = std::move(row);
     }
     d.point_derivatives = std::move(out);
+}
+
+// The same for the whole tree, from its Newton–Euler τ in the bodies' own axes where inverse
+// dynamics kept it (derived::inverse_dynamics_recursive: the tree's τ, then the forces besides
+// it): ∂τ/∂q and C built link by link (local_rnea_derivatives), checked against that τ's own
+// derivatives at random states. The rest of each residual row is the rest of that row (the
+// forces besides the tree, the armature's a q̈) with the constraints' Aᵀλ; of h, Q less those
+// forces (h − Q = τ − forces at q̈ = 0).
+void recursive_derivatives(model const& m, derived& d, rate_structures const& rs) {
+    std::size_t const n = d.nq, nc = d.nc;
+    auto const& rows = d.inverse_dynamics_recursive;
+    std::string& why = d.recursive_derivatives_why;
+    if (rows.size() != n || !d.velocity_bias.empty()) {
+        why = "no inverse dynamics by Newton-Euler in the bodies' axes to differentiate";
+        return;
+    }
+    auto const gravity = rs.points.gravity();
+    share_derivatives sh;
+    try {
+        sh = local_rnea_derivatives(rs.points.tree(), rotational_bodies(m), gravity ? &gravity->g : nullptr,
+                                    exvector(d.qdd.begin(), d.qdd.end()), rs.reference());
+    } catch (std::exception const& e) { // q = 0 where a frame is not defined there, say
+        sh.why = std::string("its constants at q = 0 could not be formed: ") + e.what();
+    }
+    if (sh.dtau_dq.empty()) {
+        why = sh.why;
+        return;
+    }
+    exvector tau;
+    for (auto const& row : rows) tau.push_back(row.front());
+    if (!agree(m, d, {}, tau, exvector(n, 0), sh)) {
+        why = "they differ from the derivatives of Newton-Euler's tau at random states, or could not be judged";
+        return;
+    }
+    derived::composite_derivatives out{d.residual_rows, {}, sh.dtau_dq, sh.coriolis, {}, true, gravity.has_value()};
+    for (ex const& c : sh.coriolis) out.dtau_dqd.push_back(2 * c);
+    for (std::size_t i = 0; i < n; ++i) {
+        exvector rest(rows[i].begin() + 1, rows[i].end());
+        out.bias_rest.push_back(d.generalized_forces[i] + rows[i][1]);
+        for (std::size_t k = 0; k < nc; ++k) rest.push_back(d.constraint_jacobian[k * n + i] * d.lambda[k]);
+        out.residual_rest[i] = std::move(rest);
+    }
+    d.recursive_derivatives = std::move(out);
 }
 
 } // namespace
@@ -405,6 +461,8 @@ void derive_control(model const& m, derived& d, rate_structures const* rs) {
     else
         d.inverse_dynamics_recursive_why = "M and h are not from the rate form (T of gradients, or L itself): no tree is looked for";
     if (rs) composite_derivatives(m, d, *rs);
+    if (rs) recursive_derivatives(m, d, *rs);
+    else d.recursive_derivatives_why = "M and h are not from the rate form: no tree is looked for";
 }
 
 // M q̈ along the rate form's structure: (M q̈)_i = Σ_a α_ai Σ_terms c r_b(q̈) (r_b(q̈) = α_b·q̈,

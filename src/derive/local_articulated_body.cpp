@@ -40,6 +40,9 @@ using local_frames::link;
 using spatial::added;
 using spatial::cross;
 using spatial::dot;
+using spatial::held_product;
+using spatial::multiplication;
+using spatial::plain_product;
 using spatial::negated;
 using spatial::product;
 using spatial::scaled;
@@ -60,20 +63,6 @@ struct pair3 {
 struct inertia6 {
     mat3 A = mat3(9, 0), B = mat3(9, 0), K = mat3(9, 0);
 };
-
-// k e where GiNaC would distribute the number k over the sum e (k e_1 + k e_2 + …): held as
-// one product, so that the code multiplies the sum once. The composite-rigid-body
-// algorithm's masses, first moments and forces are sums over the links below, and each
-// level's offsets multiplied into them term by term: M of the generic 20- and 30-joint arms
-// 5,459 and 11,726 operations, held 4,092 and 8,678. (Held everywhere, in the
-// articulated-body algorithm's inertias too, both grew: 4,819 and 9,091 at 20 joints; like
-// terms GiNaC would have gathered stay apart.)
-ex held_product(ex const& k, ex const& e) {
-    if (!GiNaC::is_exactly_a<GiNaC::numeric>(k) || !GiNaC::is_exactly_a<GiNaC::add>(e)) return product(k, e);
-    if (k.is_zero()) return 0;
-    if (k.is_equal(1)) return e;
-    return GiNaC::dynallocate<GiNaC::mul>(e, k).hold();
-}
 
 mat3 multiplied(mat3 const& x, mat3 const& y, bool x_transposed = false, bool y_transposed = false) {
     mat3 z(9);
@@ -124,14 +113,9 @@ pair3 motion_down(transform const& X, pair3 const& m) {
     return {w, v};
 }
 
-// How a transform multiplies: `product`, or held_product where the factors are sums over
-// the links below that a number would be distributed into (the composite-rigid-body
-// algorithm's forces).
-using multiplication = ex (*)(ex const&, ex const&);
-
-ex plain_product(ex const& a, ex const& b) { return product(a, b); }
-
-// X* f: a force of the link's axes in its parent's, (R n + r × R f; R f).
+// X* f: a force of the link's axes in its parent's, (R n + r × R f; R f), multiplied as
+// `times_` says (spatial.hpp: held for the composite-rigid-body algorithm's forces, sums over
+// the links below).
 pair3 force_up(transform const& X, pair3 const& f, multiplication times_ = plain_product) {
     auto const turned_by = [&](vec3 const& x) {
         vec3 y;

@@ -299,14 +299,14 @@ char const* walk_of(kinematic_tree const& t, std::vector<rotational_body> const&
     return links_at_zero(t, chains, axes, rotational, reference, w);
 }
 
-vec3 to_child(link const& f, vec3 const& v) {
-    vec3 const w = f.C.empty() ? v : times(f.C, v, true);
-    return f.hinge ? times(f.E, w, true) : w;
+vec3 to_child(link const& f, vec3 const& v, spatial::multiplication mul) {
+    vec3 const w = f.C.empty() ? v : times(f.C, v, true, mul);
+    return f.hinge ? times(f.E, w, true, mul) : w;
 }
 
-vec3 to_parent(link const& f, vec3 const& v) {
-    vec3 const w = f.hinge ? times(f.E, v) : v;
-    return f.C.empty() ? w : times(f.C, w);
+vec3 to_parent(link const& f, vec3 const& v, spatial::multiplication mul) {
+    vec3 const w = f.hinge ? times(f.E, v, false, mul) : v;
+    return f.C.empty() ? w : times(f.C, w, false, mul);
 }
 
 } // namespace lagc::local_frames

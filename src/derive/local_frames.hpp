@@ -75,8 +75,9 @@ struct walk {
 char const* walk_of(kinematic_tree const& t, std::vector<rotational_body> const& bodies, GiNaC::exmap const& reference,
                     walk& w);
 
-// A vector of the parent's axes in the link's (Eᵀ Cᵀ v), and back (C E v).
-vec3 to_child(link const& f, vec3 const& v);
-vec3 to_parent(link const& f, vec3 const& v);
+// A vector of the parent's axes in the link's (Eᵀ Cᵀ v), and back (C E v), multiplied as
+// `mul` says (spatial.hpp).
+vec3 to_child(link const& f, vec3 const& v, spatial::multiplication mul = spatial::plain_product);
+vec3 to_parent(link const& f, vec3 const& v, spatial::multiplication mul = spatial::plain_product);
 
 } // namespace lagc::local_frames

@@ -18,7 +18,12 @@
 // the top instead: its body's ω in its own axes as the model wrote it (the rates of its
 // rotational inertia), ω̇ its time derivative, and the acceleration of one of its points o(q),
 // turned into its axes by R(q)ᵀ; its coordinates' forces are the power n·ω + f·ȯ per unit of
-// each rate. Unchecked here: the caller compares τ with M q̈ + h at random states.
+// each rate. Numbers multiply sums held (spatial::held_either), not distributed into them:
+// the turns' and offsets' decimals, multiplied level by level into the sums, left the doubles
+// on a 20-link arm with offsets in every direction and turned bodies; held, the generic arms'
+// τ is 1–2% shorter (20 joints 3,679 -> 3,596 operations), that arm's 10-link version 21%
+// (3,315 -> 2,608), the humanoid's 6% (7,120 -> 6,696). Unchecked here: the caller compares τ
+// with M q̈ + h at random states.
 #include "derive/derive_support.hpp"
 #include "derive/local_frames.hpp"
 #include "derive/tree_algorithms.hpp"
@@ -30,20 +35,23 @@ namespace lagc {
 using GiNaC::ex;
 using GiNaC::exvector;
 using spatial::added;
-using spatial::cross;
-using spatial::dot;
 using spatial::product;
-using spatial::scaled;
 using spatial::sum;
-using spatial::times;
 using spatial::vec3;
 using local_frames::free_root;
 using local_frames::link;
-using local_frames::to_child;
-using local_frames::to_parent;
 using local_frames::walk;
 
 namespace {
+
+spatial::multiplication const held = spatial::held_either;
+
+vec3 into_child(link const& f, vec3 const& v) { return local_frames::to_child(f, v, held); }
+vec3 into_parent(link const& f, vec3 const& v) { return local_frames::to_parent(f, v, held); }
+vec3 cross(vec3 const& a, vec3 const& b) { return spatial::cross(a, b, held); }
+vec3 times(GiNaC::exvector const& M, vec3 const& v, bool transposed = false) { return spatial::times(M, v, transposed, held); }
+ex dot(vec3 const& a, vec3 const& b) { return spatial::dot(a, b, held); }
+vec3 scaled(vec3 const& v, ex const& k) { return {held(v[0], k), held(v[1], k), held(v[2], k)}; }
 
 // d/dt of e, q̈ as `qdd`: Σ ∂e/∂q̇_i q̈_i + Σ ∂e/∂q_i q̇_i over the root's coordinates.
 ex rate_of(model const& m, ex const& e, std::vector<std::size_t> const& coordinates, exvector const& qdd) {
@@ -91,16 +99,16 @@ motion link_motion(model const& m, link const& f, motion const& P, exvector cons
     ex const& qd = m.qd[j];
     motion x;
     if (f.hinge) {
-        vec3 const turned = to_child(f, P.w);
+        vec3 const turned = into_child(f, P.w);
         x.w = added({turned, scaled(f.axis, qd)});
-        x.wd = added({to_child(f, P.wd), scaled(f.axis, qdd[j]), scaled(cross(turned, f.axis), qd)});
-        x.a = to_child(f, added({P.a, cross(P.wd, f.offset), cross(P.w, cross(P.w, f.offset))}));
+        x.wd = added({into_child(f, P.wd), scaled(f.axis, qdd[j]), scaled(cross(turned, f.axis), qd)});
+        x.a = into_child(f, added({P.a, cross(P.wd, f.offset), cross(P.w, cross(P.w, f.offset))}));
         return x;
     }
     // The parent's vectors in the link's axes (C constant), the slide along d there.
-    x.w = to_child(f, P.w), x.wd = to_child(f, P.wd);
-    vec3 const rho = added({to_child(f, f.offset), scaled(f.axis, m.q[j])});
-    x.a = added({to_child(f, P.a), cross(x.wd, rho), cross(x.w, cross(x.w, rho)),
+    x.w = into_child(f, P.w), x.wd = into_child(f, P.wd);
+    vec3 const rho = added({into_child(f, f.offset), scaled(f.axis, m.q[j])});
+    x.a = added({into_child(f, P.a), cross(x.wd, rho), cross(x.w, cross(x.w, rho)),
                  scaled(cross(x.w, f.axis), product(2, qd)), scaled(f.axis, qdd[j])});
     return x;
 }
@@ -127,8 +135,8 @@ exvector forces_up(model const& m, walk const& w, motion const& top, std::vector
         if (fr.parent < 0 && !w.root) continue;
         // The moment about the parent's origin: a hinge's origin is r from it; a slide's
         // moves by d q_j along the link's axes.
-        vec3 const fP = to_parent(fr, f);
-        vec3 const nP = fr.hinge ? to_parent(fr, n) : to_parent(fr, added({n, cross(scaled(fr.axis, m.q[j]), f)}));
+        vec3 const fP = into_parent(fr, f);
+        vec3 const nP = fr.hinge ? into_parent(fr, n) : into_parent(fr, added({n, cross(scaled(fr.axis, m.q[j]), f)}));
         auto& F = fr.parent < 0 ? root_forces : forces[static_cast<std::size_t>(fr.parent)];
         auto& T = fr.parent < 0 ? root_torques : torques[static_cast<std::size_t>(fr.parent)];
         F.push_back(fP);

@@ -81,9 +81,19 @@ newton_euler_solution local_newton_euler(kinematic_tree const& t, std::vector<ro
 // the tree is in the root body's axes, a node has more than one joint, or a body has no node.
 struct share_derivatives {
     GiNaC::exvector dtau_dq, coriolis; // n × n, row-major: ∂τ_i/∂q_k, C_ik
+    std::string why = {};              // where empty: why they do not apply (local_rnea_derivatives)
 };
 share_derivatives rnea_derivatives(kinematic_tree const& t, GiNaC::exvector const& qdd,
                                    std::vector<rotational_body> const& bodies,
                                    std::array<GiNaC::ex, 3> const* gravity = nullptr);
+
+// The whole tree's (its points and `bodies`; with `gravity`, its weights too) by the same
+// formulas, their world-axes quantities built link by link from the tree in each body's own
+// axes at the reference configuration (local_rnea_derivatives.cpp): a few products of the
+// parent's per link, whatever the directions of the offsets. Hinges and slides, a node's
+// several joints as a chain, a fixed base. Empty where it does not apply.
+share_derivatives local_rnea_derivatives(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
+                                         std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& qdd,
+                                         GiNaC::exmap const& reference = {});
 
 } // namespace lagc

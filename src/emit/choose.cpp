@@ -10,7 +10,7 @@
 //   the closed form would factor M + rho A^T A, a system of nq unknowns, where they solve
 //   blocks of at most four.
 // The choice (fd_) travels with the files to the driver (the singular-M note, --explain).
-// coriolis_matrix's three forms (coriolis_method) are chosen here too, by operations.
+// coriolis_matrix's four forms (coriolis_method) are chosen here too, by operations.
 #include "derive/random_states.hpp"
 #include "emit/emitter.hpp"
 
@@ -189,19 +189,24 @@ std::string_view name_of(coriolis_method method) {
     case coriolis_method::christoffel: return "christoffel";
     case coriolis_method::half_bias_derivative: return "half_bias_derivative";
     case coriolis_method::composite_shares: return "composite_shares";
+    case coriolis_method::rnea_derivatives_local_axes: return "rnea_derivatives_local_axes";
     }
     return "christoffel";
 }
 
-// C three ways, the one with fewer operations kept: from the Christoffel symbols (derive),
+// C four ways, the one with fewer operations kept: from the Christoffel symbols (derive),
 // as ½ ∂h/∂q̇ on the code graph, or the same with the points' share from their composites
-// (derived::composite_derivatives). They are one matrix: h = C q̇ + ∂V/∂q with
+// (derived::composite_derivatives), or with the tree's share from the RNEA derivatives built
+// link by link in the bodies' axes (derived::recursive_derivatives: an arm with offsets in
+// every direction, 10 links: 9,991 operations instead of the composites' 17,792; 20 links:
+// 30,393 instead of 114,365). They are one matrix: h = C q̇ + ∂V/∂q with
 // h_k = q̇ᵀ Γ_k q̇, Γ_k symmetric, so ∂h_k/∂q̇_j = 2 (Γ_k q̇)_j = 2 C_kj. The derivative of h is
 // smaller where h is compact and M is not (a 20-link relative-angle chain: 4,186 operations
 // instead of 14,985); the Christoffel form where M is simple (absolute-angle chains, small
-// models); the composites on 3-D arms (the 10-joint arm: 8,770 instead of 11,277). A
-// composite form of composite_alone operations or more is kept unscored: the others were
-// never smaller there, and building them cost lagc a tenth more time on the 10-joint arm.
+// models); the composites on 3-D arms (the 10-joint arm: 8,770 instead of 11,277). Where the
+// fewer of the analytic forms has composite_alone operations or more it is kept unscored: the
+// others were never smaller there, and building them cost lagc a tenth more time on the
+// 10-joint arm.
 void emitter::coriolis_matrix() {
     if (!d_.coriolis) return;
     coriolis_choice_ = {"coriolis_matrix", {}, {}, {}};
@@ -213,22 +218,39 @@ void emitter::coriolis_matrix() {
         write_function(std::move(f), with_output(inputs({"q", "qd", "p"}), "C"), text("comments.tpl#coriolis_matrix"),
                        cxx_printer::place::api);
     };
-    std::optional<built_function> composite;
-    if (auto const& pd = d_.point_derivatives) {
+    // The analytic forms first: the composites' and the RNEA derivatives' in the bodies' axes.
+    std::vector<std::pair<coriolis_method, built_function>> analytic;
+    auto from = [&](std::optional<derived::composite_derivatives> const& pd, coriolis_method m, char const* note,
+                    std::string why_not) {
+        if (!pd) {
+            entry(m).note = std::move(why_not);
+            return;
+        }
         std::vector<exvector> half_rest;
         for (ex const& e : pd->bias_rest) half_rest.push_back({e / 2});
-        composite = build_jacobian("coriolis_matrix", {{half_rest, spellings({"qd"}), &pd->coriolis}}, "C", false,
-                                   "from the composites");
-        std::size_t const ops = composite->stats.operations_after_cse;
-        entry(coriolis_method::composite_shares).operations = ops;
-        if (ops >= composite_alone) {
-            for (auto& e : coriolis_choice_.trace)
-                if (e.operations == 0) e.note = "not built: the composites' form is large";
-            return write(std::move(*composite), coriolis_method::composite_shares,
-                         fmt::format("{} operations, at least {}: kept unscored", ops, composite_alone));
-        }
-    } else {
-        entry(coriolis_method::composite_shares).note = "no analytic derivatives of the points' composites";
+        analytic.emplace_back(m, build_jacobian("coriolis_matrix", {{half_rest, spellings({"qd"}), &pd->coriolis}}, "C",
+                                                false, note));
+        entry(m).operations = analytic.back().second.stats.operations_after_cse;
+    };
+    from(d_.point_derivatives, coriolis_method::composite_shares, "from the composites",
+         "no analytic derivatives of the points' composites");
+    from(d_.recursive_derivatives, coriolis_method::rnea_derivatives_local_axes,
+         "from the RNEA derivatives in the bodies' axes", d_.recursive_derivatives_why);
+    std::size_t smallest = 0;
+    for (std::size_t k = 1; k < analytic.size(); ++k)
+        if (analytic[k].second.stats.operations_after_cse < analytic[smallest].second.stats.operations_after_cse)
+            smallest = k;
+    if (!analytic.empty() && analytic[smallest].second.stats.operations_after_cse >= composite_alone) {
+        std::size_t const ops = analytic[smallest].second.stats.operations_after_cse;
+        std::string const large = analytic.size() > 1 ? "the analytic forms are large"
+                                  : analytic[0].first == coriolis_method::composite_shares
+                                      ? "the composites' form is large"
+                                      : "the RNEA derivatives' form is large";
+        for (auto& e : coriolis_choice_.trace)
+            if (e.operations == 0 && e.note.empty()) e.note = "not built: " + large;
+        return write(std::move(analytic[smallest].second), analytic[smallest].first,
+                     fmt::format("{} operations, at least {}: {}kept unscored", ops, composite_alone,
+                                 analytic.size() > 1 ? "the fewer of the analytic forms, " : ""));
     }
     std::vector<std::pair<coriolis_method, built_function>> built;
     built.emplace_back(coriolis_method::christoffel, build("coriolis_matrix", entries("C", *d_.coriolis)));
@@ -245,7 +267,7 @@ void emitter::coriolis_matrix() {
         // Only an alternative (past --max-operations before its rewrites, say): keep the first.
         entry(coriolis_method::half_bias_derivative).note = std::string("not built: ") + e.what();
     }
-    if (composite) built.emplace_back(coriolis_method::composite_shares, std::move(*composite));
+    for (auto& f : analytic) built.push_back(std::move(f));
     std::size_t best = 0;
     for (std::size_t k = 0; k < built.size(); ++k) {
         entry(built[k].first).operations = built[k].second.stats.operations_after_cse;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <tuple>
 
 namespace lagc::emitting {
 
@@ -61,25 +62,19 @@ void emitter::linearization() {
         forces_only = d_.residual_rows; // the constraint rows S keep their q̇ columns
         for (std::size_t i = 0; i < d_.nq; ++i) forces_only[i] = {-d_.generalized_forces[i]};
     }
-    // With the composites' derivatives (derived::composite_derivatives): along q the rest's
-    // and ∂τ/∂q's share; along q̇ (where C is not called) the rest's and 2 C's share.
-    auto terms = [&](derived::composite_derivatives const* pd) {
+    // With analytic derivatives (derived::composite_derivatives: the composites', or the RNEA
+    // derivatives built in the bodies' axes): along q the rest's and ∂τ/∂q's share; along q̇
+    // (where C is not called) the rest's and 2 C's share.
+    auto terms = [&](derived::composite_derivatives const* pd, char const* note) {
         bool const shared_qd = pd && !with_coriolis;
         return build_jacobian("linearization_terms",
                               {{pd ? pd->residual_rest : d_.residual_rows, spellings({"q"}), pd ? &pd->dtau_dq : nullptr},
                                {with_coriolis ? forces_only : shared_qd ? pd->residual_rest : d_.residual_rows,
                                 spellings({"qd"}), shared_qd ? &pd->dtau_dqd : nullptr},
                                {d_.residual_rows, spellings({"u"})}},
-                              "J", true, pd ? "with the composites' derivatives" : "");
+                              "J", true, note);
     };
-    // The form without the composites' derivatives is built too while they are small
-    // (composite_alone).
-    std::optional<built_function> composite;
-    if (d_.point_derivatives) composite = terms(&*d_.point_derivatives);
-    bool const alone = composite && composite->stats.operations_after_cse >= composite_alone;
-    built_function kept = alone ? std::move(*composite) : terms(nullptr);
-    if (!alone && composite && composite->stats.operations_after_cse < kept.stats.operations_after_cse)
-        kept = std::move(*composite);
+    built_function kept = chosen_linearization_terms(terms);
     write_function(std::move(kept), with_output(terms_args, "J"), text("comments.tpl#linearization_terms"),
                    cxx_printer::place::helper);
     out_.add_helpers(text("control.tpl#linearization_status",
@@ -114,6 +109,48 @@ void emitter::linearization() {
     body += columns;
     out_.declare("int", "linearization", args, text("comments.tpl#linearization"));
     out_.define("int", "linearization", args, used, body, "", cxx_printer::place::api);
+}
+
+// linearization_terms as `terms` builds it: with the fewer of the analytic forms, or with
+// none where that is smaller (built while the analytic form is small: composite_alone).
+built_function emitter::chosen_linearization_terms(
+    std::function<built_function(derived::composite_derivatives const*, char const*)> const& terms) {
+    // An arm with offsets in every direction, 10 and 20 links: the RNEA derivatives' 12,599
+    // and 36,118 operations, the composites' 27,754 and 198,217. Where coriolis_matrix built both, only those within a tenth of the fewer's operations
+    // there are built here: the two functions' sizes go together, and each form built costs
+    // lagc time (the generic 30-joint arm: 1.3 s for both functions).
+    auto const& trace = coriolis_choice_.trace;
+    auto operations_of = [&](coriolis_method m) {
+        auto const e = std::find_if(trace.begin(), trace.end(), [&](auto const& x) { return x.method == name_of(m); });
+        return e == trace.end() ? std::size_t(0) : e->operations;
+    };
+    std::size_t const composite_c = operations_of(coriolis_method::composite_shares),
+                      recursive_c = operations_of(coriolis_method::rnea_derivatives_local_axes);
+    auto worth = [&](std::size_t own, std::size_t other) { return own == 0 || other == 0 || 10 * own <= 11 * other; };
+    // Of two, the one coriolis_matrix took unless the other is a tenth smaller: it shares its
+    // parts with coriolis_matrix's (arm7.urdf: the other form's 5,473 operations against
+    // 5,685 made the file 13,239 -> 15,623 operations).
+    std::optional<built_function> analytic;
+    bool analytic_shared = false;
+    for (auto const& [pd, note, built, method] :
+         {std::tuple{&d_.point_derivatives, "with the composites' derivatives", worth(composite_c, recursive_c),
+                     coriolis_method::composite_shares},
+          std::tuple{&d_.recursive_derivatives, "with the RNEA derivatives in the bodies' axes",
+                     worth(recursive_c, composite_c), coriolis_method::rnea_derivatives_local_axes}}) {
+        if (!*pd || !built) continue;
+        built_function f = terms(&**pd, note);
+        bool const shared = coriolis_choice_.method == name_of(method);
+        std::size_t const ops = f.stats.operations_after_cse;
+        bool const better = !analytic || (shared ? 10 * ops < 11 * analytic->stats.operations_after_cse
+                                                 : analytic_shared ? 10 * ops < 9 * analytic->stats.operations_after_cse
+                                                                   : ops < analytic->stats.operations_after_cse);
+        if (better) analytic = std::move(f), analytic_shared = shared;
+    }
+    bool const alone = analytic && analytic->stats.operations_after_cse >= composite_alone;
+    built_function kept = alone ? std::move(*analytic) : terms(nullptr, "");
+    if (!alone && analytic && analytic->stats.operations_after_cse < kept.stats.operations_after_cse)
+        kept = std::move(*analytic);
+    return kept;
 }
 
 // Without constraints, the rest of linearization after J: its columns solved with M's factor

@@ -25,9 +25,12 @@ enum class coriolis_method {
     christoffel,          // from the Christoffel symbols (derived::coriolis)
     half_bias_derivative, // ½ ∂h/∂q̇ on the code graph
     composite_shares,     // the same with the points' share from their composites' derivatives
+    rnea_derivatives_local_axes, // the same with the tree's share from the RNEA derivatives built
+                                 // link by link in the bodies' axes (derived::recursive_derivatives)
 };
-inline constexpr std::array<coriolis_method, 3> coriolis_methods = {
-    coriolis_method::christoffel, coriolis_method::half_bias_derivative, coriolis_method::composite_shares};
+inline constexpr std::array<coriolis_method, 4> coriolis_methods = {
+    coriolis_method::christoffel, coriolis_method::half_bias_derivative, coriolis_method::composite_shares,
+    coriolis_method::rnea_derivatives_local_axes};
 std::string_view name_of(coriolis_method method);
 
 // The ways inverse_dynamics can be written (choose.cpp: emitter::inverse_dynamics scores them).
@@ -272,6 +275,8 @@ private:
     // -- the control API (control.cpp) ------------------------------------
     void state_derivative();
     void linearization();
+    built_function chosen_linearization_terms(
+        std::function<built_function(derived::composite_derivatives const*, char const*)> const& terms);
     void inverse_dynamics();
     void regressor();
     void base_regressor(); // base_regressor.cpp
