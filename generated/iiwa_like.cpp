@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(iiwa_like::detail::pair_stamp == 0xd4b4972fee7b0953ull,
+static_assert(iiwa_like::detail::pair_stamp == 0x16fd7917b2adf374ull,
               "iiwa_like.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace iiwa_like {
@@ -2187,62 +2187,59 @@ static LAGC_PART_NOINLINE void dynamics_terms_part6(const double* u, const Param
     const double s86 = w[67]*w[71] + w[72]*w[57] + w[55]*w[85] + w[8]*w[32] + w[46]*w[82] + p.cy5*w[13] - w[73]*w[68] - p.cx5*w[81] - w[5]*w[18];
     b[4] = u[4] + s86;
     w[19] = w[47]*w[52] + p.cz4*w[61] + w[62]*w[65] + w[96]*w[58] - w[55]*w[84] - 0.42*w[64]*w[63] - w[49]*w[66] - s86;
-    w[23] = w[36]*w[41] + w[92]*w[37] - w[30]*w[26];
-    w[24] = w[50]*w[87] - w[12]*w[89];
-    const double s87 = w[12]*w[83] - w[27]*w[87];
-    w[31] = w[7]*w[110] - w[6]*w[108];
-    w[40] = w[89]*w[24] + w[35] + w[31] - w[27]*w[72] - w[50]*w[88] - w[83]*s87;
-    w[78] = w[50]*w[83] - w[27]*w[89];
-    w[97] = w[109]*w[91] + w[98]*w[107] + w[112] - w[50]*w[86] - w[87]*s87 - w[12]*w[72] - w[89]*w[78] - p.m7*(p.cx7*w[100] + w[103] - p.cy7*w[94]);
-    w[50] = w[5]*w[40] + w[8]*w[97];
-    w[89] = p.m5*w[59];
-    w[59] = 0.42*w[89];
-    w[91] = w[70]*w[85] - w[67]*w[57] - w[46]*w[68];
+    w[23] = w[56]*w[68] - w[45]*w[67];
+    w[24] = w[43]*w[67] + w[56]*w[70];
+    w[31] = w[50]*w[83] - w[27]*w[89];
+    const double s87 = w[50]*w[87] - w[12]*w[89];
+    w[40] = w[12]*w[88] + w[111] - w[83]*w[31] - w[27]*w[86] - w[87]*s87;
+    w[78] = w[43]*w[82] + w[81] + w[105] - w[45]*w[55] - w[23]*w[68] - w[70]*w[24] - w[40];
+    w[81] = w[4]*w[78];
+    w[97] = w[43]*w[68] + w[45]*w[70];
+    w[99] = w[12]*w[83] - w[27]*w[87];
+    w[105] = w[7]*w[110] - w[6]*w[108];
+    w[106] = w[89]*s87 + w[35] + w[105] - w[27]*w[72] - w[50]*w[88] - w[83]*w[99];
 }
 
-static LAGC_PART_NOINLINE void dynamics_terms_part7(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
-    const double s88 = w[88]*w[51] + w[86]*w[53] + p.cx6*w[112] + w[83]*w[60] + p.cy6*w[35] - 0.82*w[31] - w[72]*w[33] - w[87]*w[113] - (w[6]*w[38] + w[7]*w[104]);
-    b[5] = u[5] + s88;
-    w[6] = 0.42*w[43]*w[102] + 0.82*w[50] + w[91]*w[68] + s88 - w[29]*w[72] - w[82]*w[69] - p.cx5*w[59] - w[70]*w[71] - w[55]*w[57];
-    w[7] = p.m4*w[76];
-    w[29] = 0.42*w[7];
-    w[31] = w[47]*w[96] + w[49]*w[65] + w[84]*w[48];
-    w[33] = w[43]*w[68] + w[45]*w[70];
-    const double s89 = w[56]*w[68] - w[45]*w[67];
-    w[35] = w[56]*w[55] + w[13] + w[67]*s89 + w[50] - w[33]*w[70] - w[43]*w[72];
-    w[13] = w[9]*w[35];
-    w[38] = w[43]*w[67] + w[56]*w[70];
-    const double s90 = w[12]*w[88];
-    const double s91 = w[83]*w[78];
-    const double s92 = w[27]*w[86];
-    const double s93 = w[87]*w[24];
-    w[12] = w[43]*w[82] + w[81] - w[45]*w[55] - s89*w[68] - w[70]*w[38] - (s90 + w[111] - s91 - s92 - w[105] - s93);
-    w[24] = w[4]*w[12];
-    w[27] = 0.6724*p.m6*w[101] + w[55]*w[46] + w[82]*w[17] + 0.42*w[43]*w[80] + w[72]*w[69] + w[91]*w[67] + w[8]*w[18] + w[5]*w[32] - p.cy5*w[59] - w[70]*w[73] - 0.82*(s90 + w[111] - s91 - s92 - s93);
-    w[17] = w[9]*w[6] + w[47]*w[31] + w[55]*w[65] + w[4]*w[27] - p.cz4*w[29] - w[66]*w[48] - w[62]*w[75] - 0.42*(w[13] + w[24] + w[79]*w[63]) - w[58]*w[93];
-    w[18] = w[0]*(qd[0]*qd[1]*w[77] + p.g*p.m3*(p.cx3*w[10] + p.cy3*w[1])) + w[58]*w[41] + w[3]*w[17] - w[34]*w[54] - w[39]*w[30] - w[2]*w[19] - w[23]*w[37];
+static LAGC_PART_NOINLINE void dynamics_terms_part7(const double* u, const Parameters& p, double* b, double* w) {
+    w[27] = w[109]*w[91] + w[98]*w[107] + w[112] - w[50]*w[86] - w[87]*w[99] - w[12]*w[72] - w[89]*w[31] - p.m7*(p.cx7*w[100] + w[103] - p.cy7*w[94]);
+    const double s88 = w[5]*w[106] + w[8]*w[27];
+    w[12] = w[56]*w[55] + w[13] + w[67]*w[23] + s88 - w[97]*w[70] - w[43]*w[72];
+    w[13] = w[9]*w[12];
+    w[23] = p.m4*w[76];
+    w[31] = 0.42*w[23];
+    w[50] = p.m5*w[59];
+    const double s89 = 0.42*w[50];
+    const double s90 = w[70]*w[85] - w[67]*w[57] - w[46]*w[68];
+    const double s91 = w[88]*w[51] + w[86]*w[53] + p.cx6*w[112] + w[83]*w[60] + p.cy6*w[35] - 0.82*w[105] - w[6]*w[38] - w[72]*w[33] - w[7]*w[104] - w[87]*w[113];
+    b[5] = u[5] + s91;
+    w[6] = 0.42*w[43]*w[102] + 0.82*s88 + s90*w[68] + s91 - w[29]*w[72] - w[82]*w[69] - p.cx5*s89 - w[70]*w[71] - w[55]*w[57];
+    w[7] = w[47]*w[96] + w[49]*w[65] + w[84]*w[48];
+    w[29] = 0.6724*p.m6*w[101] + w[55]*w[46] + w[82]*w[17] + 0.42*w[43]*w[80] + w[72]*w[69] + s90*w[67] + w[8]*w[18] + w[5]*w[32] - p.cy5*s89 - w[70]*w[73] - 0.82*w[40];
+    w[17] = 0.42*(w[81] + w[13] + w[79]*w[63]) + p.cz4*w[31] + w[66]*w[48] + w[62]*w[75] + w[58]*w[93] - w[9]*w[6] - w[47]*w[7] - w[55]*w[65] - w[4]*w[29];
+    w[18] = w[36]*w[41] + w[92]*w[37] - w[30]*w[26];
 }
 
 static LAGC_PART_NOINLINE void dynamics_terms_part8(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
-    b[2] = u[2] + w[18];
-    const double s94 = p.m3*(0.2045 + p.cz3);
-    const double s95 = w[36]*w[77] + w[37]*w[54] - w[41]*w[30];
-    const double s96 = w[64]*w[48] - w[79]*w[49];
-    const double s97 = w[95]*w[49] - w[64]*w[47];
-    const double s98 = w[9]*w[12] - w[4]*w[35];
-    const double s99 = w[95]*w[48] - w[79]*w[47];
-    const double s100 = w[58]*w[22] + w[62]*w[93] + w[31]*w[49] + (w[9]*w[27] - w[4]*w[6]) - w[96]*w[55] - w[52]*w[48] - p.cx4*w[29] - p.cy4*w[61] - 0.42*s98;
-    b[3] = u[3] - s100;
-    w[4] = p.g*(w[1]*w[0]*s94 - p.cx3*p.m3*w[11]) + w[39]*w[36] + w[92]*w[34] - w[58]*w[26] - qd[0]*qd[1]*w[0]*w[41] - w[37]*s95 - 0.42*(w[2]*(w[79]*w[58] + s96*w[48] + w[95]*w[55] + s98 - w[61] - w[47]*s97) + w[3]*(s96*w[49] + w[64]*w[58] + 0.42*(w[89] - w[7]) + w[45]*w[72] + w[47]*s99 + w[8]*w[40] - w[56]*w[82] - w[33]*w[68] - w[67]*w[38] - w[5]*w[97] - w[95]*w[62])) - s100;
-    w[5] = w[23]*w[36] + w[2]*w[17] + qd[0]*qd[1]*w[0]*w[54] + w[3]*w[19] + w[92]*w[58] + 0.42*(s99*w[48] + w[13] + s97*w[49] + w[24] - w[79]*w[62] - w[64]*w[55]) + w[30]*s95 - p.g*(w[0]*w[10]*s94 + p.cy3*p.m3*w[11]) - w[90]*w[34] - 0.1764*p.m4*w[63];
-    w[2] = qd[0]*w[0]*w[74];
-    w[3] = qd[1]*w[42];
-    w[6] = w[3] + w[15]*w[21] + w[2];
+    w[32] = w[0]*(qd[0]*qd[1]*w[77] + p.g*p.m3*(p.cx3*w[10] + p.cy3*w[1])) + w[58]*w[41] - w[34]*w[54] - w[39]*w[30] - w[2]*w[19] - w[3]*w[17] - w[18]*w[37];
+    b[2] = u[2] + w[32];
+    w[33] = p.m3*(0.2045 + p.cz3);
+    w[35] = w[36]*w[77] + w[37]*w[54] - w[41]*w[30];
+    const double s92 = w[64]*w[48] - w[79]*w[49];
+    w[38] = w[95]*w[48] - w[79]*w[47];
+    w[40] = w[95]*w[49] - w[64]*w[47];
+    const double s93 = w[4]*w[12] - w[9]*w[78];
+    const double s94 = w[58]*w[22] + w[9]*w[29] + w[62]*w[93] + 0.42*s93 + w[7]*w[49] - w[96]*w[55] - w[52]*w[48] - p.cx4*w[31] - p.cy4*w[61] - w[4]*w[6];
+    b[3] = u[3] - s94;
+    w[4] = p.g*(w[1]*w[0]*w[33] - p.cx3*p.m3*w[11]) + w[39]*w[36] + w[92]*w[34] - w[58]*w[26] - qd[0]*qd[1]*w[0]*w[41] - w[37]*w[35] - 0.42*(w[3]*(s92*w[49] + w[64]*w[58] + 0.42*(w[50] - w[23]) + w[45]*w[72] + w[47]*w[38] + w[8]*w[106] - w[56]*w[82] - w[97]*w[68] - w[67]*w[24] - w[5]*w[27] - w[95]*w[62]) + w[2]*(w[79]*w[58] + s92*w[48] + w[95]*w[55] - w[61] - w[47]*w[40] - s93)) - s94;
 }
 
 static LAGC_PART_NOINLINE void dynamics_terms_part9(const double* qd, const double* u, const Parameters& p, double* b, double* w) {
-    b[0] = u[0] - (w[11]*(w[0]*(w[14] - qd[0]*w[16]) - qd[1]*(qd[0]*w[0]*w[21] - w[20] - w[25]) - w[18]) - w[0]*(w[10]*w[4] + w[11]*w[14] + w[1]*w[5] - w[15]*w[16] - qd[1]*(w[15]*w[44] - w[2] - w[6])));
-    b[1] = u[1] + (w[1]*w[4] + w[0]*(p.cy2*p.g*p.m2 + qd[0]*(w[3] - w[6])) - w[10]*w[5] - w[15]*(w[28] - w[25]) - p.cx2*p.g*p.m2*w[11]);
+    const double s95 = w[2]*w[17] + p.g*(w[0]*w[10]*w[33] + p.cy3*p.m3*w[11]) + w[90]*w[34] + 0.1764*p.m4*w[63] - w[18]*w[36] - qd[0]*qd[1]*w[0]*w[54] - 0.42*(w[38]*w[48] + w[81] + w[13] + w[40]*w[49] - w[79]*w[62] - w[64]*w[55]) - w[3]*w[19] - w[92]*w[58] - w[30]*w[35];
+    const double s96 = qd[0]*w[0]*w[74];
+    const double s97 = qd[1]*w[42];
+    const double s98 = s97 + w[15]*w[21] + s96;
+    b[0] = u[0] - (w[11]*(w[0]*(w[14] - qd[0]*w[16]) - qd[1]*(qd[0]*w[0]*w[21] - w[20] - w[25]) - w[32]) - w[0]*(w[10]*w[4] + w[11]*w[14] - w[1]*s95 - w[15]*w[16] - qd[1]*(w[15]*w[44] - s96 - s98)));
+    b[1] = u[1] + (w[0]*(p.cy2*p.g*p.m2 + qd[0]*(s97 - s98)) + w[10]*s95 + w[1]*w[4] - w[15]*(w[28] - w[25]) - p.cx2*p.g*p.m2*w[11]);
 }
 
 // The lower triangle of M and b = Q - h, for forward_dynamics.
@@ -2255,7 +2252,7 @@ static LAGC_PART_NOINLINE void dynamics_terms_part9(const double* qd, const doub
     detail::dynamics_terms_part4(qd, p, w);
     detail::dynamics_terms_part5(qd, p, w);
     detail::dynamics_terms_part6(u, p, b, w);
-    detail::dynamics_terms_part7(qd, u, p, b, w);
+    detail::dynamics_terms_part7(u, p, b, w);
     detail::dynamics_terms_part8(qd, u, p, b, w);
     detail::dynamics_terms_part9(qd, u, p, b, w);
 }

@@ -179,12 +179,12 @@ bool agree_on_graph(model const& m, derived const& d, exvector const& p, exvecto
     return true;
 }
 
-// The same, false where a number of theirs leaves the doubles (it cannot be judged).
+// The same, false where they cannot be judged (a number of theirs leaves the doubles).
 bool agree(model const& m, derived const& d, exvector const& p, exvector const& hs, exvector const& ps,
            share_derivatives const& sh) {
     try {
         return agree_on_graph(m, d, p, hs, ps, sh);
-    } catch (constant_out_of_range const&) {
+    } catch (std::exception const&) { // a number past the doubles, say: not judged
         return false;
     }
 }
@@ -300,15 +300,16 @@ void derive_task_space(model const& m, derived& d) {
 }
 
 // h − Q by the recursive Newton–Euler algorithm at q̈ = 0 (the rows of
-// recursive_inverse_dynamics there: its armature's term vanishes), kept where they agree with
-// h − Q as derived at three random states.
+// recursive_inverse_dynamics there: its armature's term vanishes), its products plain (fewer
+// operations here; local_newton_euler.cpp), kept where they agree with h − Q as derived at
+// three random states.
 void recursive_bias(model const& m, derived& d, rate_structures const& rs, exvector const& forces) {
     std::size_t const n = d.nq;
     auto const gravity = rs.points.gravity();
     newton_euler_solution x;
     try {
         x = local_newton_euler(rs.points.tree(), rotational_bodies(m), gravity ? &gravity->g : nullptr, exvector(n, 0),
-                               rs.reference());
+                               rs.reference(), spatial::plain_product);
     } catch (std::exception const&) {
         return;
     }
@@ -462,7 +463,7 @@ void derive_control(model const& m, derived& d, rate_structures const* rs) {
         d.inverse_dynamics_recursive_why = "M and h are not from the rate form (T of gradients, or L itself): no tree is looked for";
     if (rs) composite_derivatives(m, d, *rs);
     if (rs) recursive_derivatives(m, d, *rs);
-    else d.recursive_derivatives_why = "M and h are not from the rate form: no tree is looked for";
+    else d.recursive_derivatives_why = "M and h are not from the rate form (T of gradients, or L itself): no tree is looked for";
 }
 
 // M q̈ along the rate form's structure: (M q̈)_i = Σ_a α_ai Σ_terms c r_b(q̈) (r_b(q̈) = α_b·q̈,

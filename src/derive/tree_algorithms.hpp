@@ -6,6 +6,7 @@
 #pragma once
 
 #include "derive/kinematic_tree.hpp"
+#include "derive/spatial.hpp"
 
 #include <string>
 
@@ -70,9 +71,11 @@ struct newton_euler_solution {
     GiNaC::exvector tau; // by coordinate
     std::string why = {};
 };
+// `mul`: how its products are made (spatial.hpp: held, or plain).
 newton_euler_solution local_newton_euler(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
                                          std::array<GiNaC::ex, 3> const* gravity, GiNaC::exvector const& qdd,
-                                         GiNaC::exmap const& reference = {});
+                                         GiNaC::exmap const& reference = {},
+                                         spatial::multiplication mul = spatial::held_either);
 
 // The tree's shares of ∂τ/∂q and of C = ½ ∂h/∂q̇ (the Christoffel C's share), as the analytic
 // RNEA derivatives form them: a few products of 6-vectors per pair of joints; with `bodies`,

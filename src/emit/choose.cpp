@@ -228,26 +228,36 @@ void emitter::coriolis_matrix() {
         }
         std::vector<exvector> half_rest;
         for (ex const& e : pd->bias_rest) half_rest.push_back({e / 2});
-        analytic.emplace_back(m, build_jacobian("coriolis_matrix", {{half_rest, spellings({"qd"}), &pd->coriolis}}, "C",
-                                                false, note));
+        try {
+            analytic.emplace_back(m, build_jacobian("coriolis_matrix", {{half_rest, spellings({"qd"}), &pd->coriolis}},
+                                                    "C", false, note));
+        } catch (std::exception const& e) {
+            // The composites' form fails as it did (the only form once); the others are alternatives.
+            if (m == coriolis_method::composite_shares) throw;
+            entry(m).note = std::string("not built: ") + e.what();
+            return;
+        }
         entry(m).operations = analytic.back().second.stats.operations_after_cse;
     };
     from(d_.point_derivatives, coriolis_method::composite_shares, "from the composites",
          "no analytic derivatives of the points' composites");
     from(d_.recursive_derivatives, coriolis_method::rnea_derivatives_local_axes,
          "from the RNEA derivatives in the bodies' axes", d_.recursive_derivatives_why);
+    // Kept unscored where the composites' form is large (measured on it: the others were never
+    // smaller), the fewer analytic form.
     std::size_t smallest = 0;
-    for (std::size_t k = 1; k < analytic.size(); ++k)
+    bool large = false;
+    for (std::size_t k = 0; k < analytic.size(); ++k) {
         if (analytic[k].second.stats.operations_after_cse < analytic[smallest].second.stats.operations_after_cse)
             smallest = k;
-    if (!analytic.empty() && analytic[smallest].second.stats.operations_after_cse >= composite_alone) {
+        if (analytic[k].first == coriolis_method::composite_shares)
+            large = analytic[k].second.stats.operations_after_cse >= composite_alone;
+    }
+    if (large) {
         std::size_t const ops = analytic[smallest].second.stats.operations_after_cse;
-        std::string const large = analytic.size() > 1 ? "the analytic forms are large"
-                                  : analytic[0].first == coriolis_method::composite_shares
-                                      ? "the composites' form is large"
-                                      : "the RNEA derivatives' form is large";
+        std::string const why = analytic.size() > 1 ? "the analytic forms are large" : "the composites' form is large";
         for (auto& e : coriolis_choice_.trace)
-            if (e.operations == 0 && e.note.empty()) e.note = "not built: " + large;
+            if (e.operations == 0 && e.note.empty()) e.note = "not built: " + why;
         return write(std::move(analytic[smallest].second), analytic[smallest].first,
                      fmt::format("{} operations, at least {}: {}kept unscored", ops, composite_alone,
                                  analytic.size() > 1 ? "the fewer of the analytic forms, " : ""));

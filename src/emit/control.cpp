@@ -112,13 +112,14 @@ void emitter::linearization() {
 }
 
 // linearization_terms as `terms` builds it: with the fewer of the analytic forms, or with
-// none where that is smaller (built while the analytic form is small: composite_alone).
+// none where that is smaller (built unless the composites' form is large: composite_alone).
+// An arm with offsets in every direction, 10 and 20 links: the RNEA derivatives' 12,599 and
+// 36,118 operations, the composites' 27,754 and 198,217. Where coriolis_matrix built both,
+// only those within a tenth of the fewer's operations there are built here: the two
+// functions' sizes go together, and each form built costs lagc time (the generic 30-joint
+// arm: 1.3 s for both functions).
 built_function emitter::chosen_linearization_terms(
     std::function<built_function(derived::composite_derivatives const*, char const*)> const& terms) {
-    // An arm with offsets in every direction, 10 and 20 links: the RNEA derivatives' 12,599
-    // and 36,118 operations, the composites' 27,754 and 198,217. Where coriolis_matrix built both, only those within a tenth of the fewer's operations
-    // there are built here: the two functions' sizes go together, and each form built costs
-    // lagc time (the generic 30-joint arm: 1.3 s for both functions).
     auto const& trace = coriolis_choice_.trace;
     auto operations_of = [&](coriolis_method m) {
         auto const e = std::find_if(trace.begin(), trace.end(), [&](auto const& x) { return x.method == name_of(m); });
@@ -131,22 +132,30 @@ built_function emitter::chosen_linearization_terms(
     // parts with coriolis_matrix's (arm7.urdf: the other form's 5,473 operations against
     // 5,685 made the file 13,239 -> 15,623 operations).
     std::optional<built_function> analytic;
-    bool analytic_shared = false;
+    bool analytic_shared = false, large = false;
     for (auto const& [pd, note, built, method] :
          {std::tuple{&d_.point_derivatives, "with the composites' derivatives", worth(composite_c, recursive_c),
                      coriolis_method::composite_shares},
           std::tuple{&d_.recursive_derivatives, "with the RNEA derivatives in the bodies' axes",
                      worth(recursive_c, composite_c), coriolis_method::rnea_derivatives_local_axes}}) {
         if (!*pd || !built) continue;
-        built_function f = terms(&**pd, note);
+        std::optional<built_function> form;
+        try {
+            form = terms(&**pd, note);
+        } catch (std::exception const&) { // past --max-operations, say: the composites' form fails as it did
+            if (method == coriolis_method::composite_shares) throw;
+            continue;
+        }
+        built_function& f = *form;
         bool const shared = coriolis_choice_.method == name_of(method);
         std::size_t const ops = f.stats.operations_after_cse;
+        if (method == coriolis_method::composite_shares) large = ops >= composite_alone;
         bool const better = !analytic || (shared ? 10 * ops < 11 * analytic->stats.operations_after_cse
                                                  : analytic_shared ? 10 * ops < 9 * analytic->stats.operations_after_cse
                                                                    : ops < analytic->stats.operations_after_cse);
         if (better) analytic = std::move(f), analytic_shared = shared;
     }
-    bool const alone = analytic && analytic->stats.operations_after_cse >= composite_alone;
+    bool const alone = analytic && large; // measured on the composites' form, as coriolis_matrix's
     built_function kept = alone ? std::move(*analytic) : terms(nullptr, "");
     if (!alone && analytic && analytic->stats.operations_after_cse < kept.stats.operations_after_cse)
         kept = std::move(*analytic);
