@@ -131,8 +131,9 @@ built_function emitter::chosen_linearization_terms(
     // Of two, the one coriolis_matrix took unless the other is a tenth smaller: it shares its
     // parts with coriolis_matrix's (arm7.urdf: the other form's 5,473 operations against
     // 5,685 made the file 13,239 -> 15,623 operations).
+    // The composites' form is large where its C was (or, C not built, its form here is).
     std::optional<built_function> analytic;
-    bool analytic_shared = false, large = false;
+    bool analytic_shared = false, large = composite_c >= composite_alone;
     for (auto const& [pd, note, built, method] :
          {std::tuple{&d_.point_derivatives, "with the composites' derivatives", worth(composite_c, recursive_c),
                      coriolis_method::composite_shares},
@@ -149,7 +150,7 @@ built_function emitter::chosen_linearization_terms(
         built_function& f = *form;
         bool const shared = coriolis_choice_.method == name_of(method);
         std::size_t const ops = f.stats.operations_after_cse;
-        if (method == coriolis_method::composite_shares) large = ops >= composite_alone;
+        if (method == coriolis_method::composite_shares) large = large || ops >= composite_alone;
         bool const better = !analytic || (shared ? 10 * ops < 11 * analytic->stats.operations_after_cse
                                                  : analytic_shared ? 10 * ops < 9 * analytic->stats.operations_after_cse
                                                                    : ops < analytic->stats.operations_after_cse);
