@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(chain10_rel::detail::pair_stamp == 0xbdbe398388946c20ull,
+static_assert(chain10_rel::detail::pair_stamp == 0xcea87977d98b5fe5ull,
               "chain10_rel.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace chain10_rel {
@@ -1574,40 +1574,6 @@ static int factor_mass_matrix(double* M) {
     return 0;
 }
 
-// Solves M x = b in place with the factor from factor_mass_matrix.
-static void solve_mass_matrix(const double* L, double* b) {
-    const double y0 = b[0]*L[0];
-    const double y1 = (b[1] - L[10]*y0)*L[11];
-    const double y2 = (b[2] - L[20]*y0 - L[21]*y1)*L[22];
-    const double y3 = (b[3] - L[30]*y0 - L[31]*y1 - L[32]*y2)*L[33];
-    const double y4 = (b[4] - L[40]*y0 - L[41]*y1 - L[42]*y2 - L[43]*y3)*L[44];
-    const double y5 = (b[5] - L[50]*y0 - L[51]*y1 - L[52]*y2 - L[53]*y3 - L[54]*y4)*L[55];
-    const double y6 = (b[6] - L[60]*y0 - L[61]*y1 - L[62]*y2 - L[63]*y3 - L[64]*y4 - L[65]*y5)*L[66];
-    const double y7 = (b[7] - L[70]*y0 - L[71]*y1 - L[72]*y2 - L[73]*y3 - L[74]*y4 - L[75]*y5 - L[76]*y6)*L[77];
-    const double y8 = (b[8] - L[80]*y0 - L[81]*y1 - L[82]*y2 - L[83]*y3 - L[84]*y4 - L[85]*y5 - L[86]*y6 - L[87]*y7)*L[88];
-    const double y9 = (b[9] - L[90]*y0 - L[91]*y1 - L[92]*y2 - L[93]*y3 - L[94]*y4 - L[95]*y5 - L[96]*y6 - L[97]*y7 - L[98]*y8)*L[99];
-    const double x9 = y9*L[99];
-    const double x8 = (y8 - L[98]*x9)*L[88];
-    const double x7 = (y7 - L[87]*x8 - L[97]*x9)*L[77];
-    const double x6 = (y6 - L[76]*x7 - L[86]*x8 - L[96]*x9)*L[66];
-    const double x5 = (y5 - L[65]*x6 - L[75]*x7 - L[85]*x8 - L[95]*x9)*L[55];
-    const double x4 = (y4 - L[54]*x5 - L[64]*x6 - L[74]*x7 - L[84]*x8 - L[94]*x9)*L[44];
-    const double x3 = (y3 - L[43]*x4 - L[53]*x5 - L[63]*x6 - L[73]*x7 - L[83]*x8 - L[93]*x9)*L[33];
-    const double x2 = (y2 - L[32]*x3 - L[42]*x4 - L[52]*x5 - L[62]*x6 - L[72]*x7 - L[82]*x8 - L[92]*x9)*L[22];
-    const double x1 = (y1 - L[21]*x2 - L[31]*x3 - L[41]*x4 - L[51]*x5 - L[61]*x6 - L[71]*x7 - L[81]*x8 - L[91]*x9)*L[11];
-    const double x0 = (y0 - L[10]*x1 - L[20]*x2 - L[30]*x3 - L[40]*x4 - L[50]*x5 - L[60]*x6 - L[70]*x7 - L[80]*x8 - L[90]*x9)*L[0];
-    b[0] = x0;
-    b[1] = x1;
-    b[2] = x2;
-    b[3] = x3;
-    b[4] = x4;
-    b[5] = x5;
-    b[6] = x6;
-    b[7] = x7;
-    b[8] = x8;
-    b[9] = x9;
-}
-
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
 [[gnu::__noinline__]] static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* M) {
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
@@ -2635,6 +2601,157 @@ static int linearization_status(const double* A, const double* B) {
     return detail::all_finite(A + 2 * nq * nq, 2 * nq * nq) && detail::all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }
 
+// B's lower rows where each input's column of J is a unit vector: those columns of M^-1,
+// from W = L^-1 (the factor from factor_mass_matrix) and M^-1 = W^T W, each entry once;
+// out[i * nu + c].
+static void mass_matrix_inverse_columns(const double* L, double* out) {
+    const double w1_0 = -(L[10]*L[0])*L[11];
+    const double w2_0 = -(L[20]*L[0] + L[21]*w1_0)*L[22];
+    const double w3_0 = -(L[30]*L[0] + L[31]*w1_0 + L[32]*w2_0)*L[33];
+    const double w4_0 = -(L[40]*L[0] + L[41]*w1_0 + L[42]*w2_0 + L[43]*w3_0)*L[44];
+    const double w5_0 = -(L[50]*L[0] + L[51]*w1_0 + L[52]*w2_0 + L[53]*w3_0 + L[54]*w4_0)*L[55];
+    const double w6_0 = -(L[60]*L[0] + L[61]*w1_0 + L[62]*w2_0 + L[63]*w3_0 + L[64]*w4_0 + L[65]*w5_0)*L[66];
+    const double w7_0 = -(L[70]*L[0] + L[71]*w1_0 + L[72]*w2_0 + L[73]*w3_0 + L[74]*w4_0 + L[75]*w5_0 + L[76]*w6_0)*L[77];
+    const double w8_0 = -(L[80]*L[0] + L[81]*w1_0 + L[82]*w2_0 + L[83]*w3_0 + L[84]*w4_0 + L[85]*w5_0 + L[86]*w6_0 + L[87]*w7_0)*L[88];
+    const double w9_0 = -(L[90]*L[0] + L[91]*w1_0 + L[92]*w2_0 + L[93]*w3_0 + L[94]*w4_0 + L[95]*w5_0 + L[96]*w6_0 + L[97]*w7_0 + L[98]*w8_0)*L[99];
+    const double w2_1 = -(L[21]*L[11])*L[22];
+    const double w3_1 = -(L[31]*L[11] + L[32]*w2_1)*L[33];
+    const double w4_1 = -(L[41]*L[11] + L[42]*w2_1 + L[43]*w3_1)*L[44];
+    const double w5_1 = -(L[51]*L[11] + L[52]*w2_1 + L[53]*w3_1 + L[54]*w4_1)*L[55];
+    const double w6_1 = -(L[61]*L[11] + L[62]*w2_1 + L[63]*w3_1 + L[64]*w4_1 + L[65]*w5_1)*L[66];
+    const double w7_1 = -(L[71]*L[11] + L[72]*w2_1 + L[73]*w3_1 + L[74]*w4_1 + L[75]*w5_1 + L[76]*w6_1)*L[77];
+    const double w8_1 = -(L[81]*L[11] + L[82]*w2_1 + L[83]*w3_1 + L[84]*w4_1 + L[85]*w5_1 + L[86]*w6_1 + L[87]*w7_1)*L[88];
+    const double w9_1 = -(L[91]*L[11] + L[92]*w2_1 + L[93]*w3_1 + L[94]*w4_1 + L[95]*w5_1 + L[96]*w6_1 + L[97]*w7_1 + L[98]*w8_1)*L[99];
+    const double w3_2 = -(L[32]*L[22])*L[33];
+    const double w4_2 = -(L[42]*L[22] + L[43]*w3_2)*L[44];
+    const double w5_2 = -(L[52]*L[22] + L[53]*w3_2 + L[54]*w4_2)*L[55];
+    const double w6_2 = -(L[62]*L[22] + L[63]*w3_2 + L[64]*w4_2 + L[65]*w5_2)*L[66];
+    const double w7_2 = -(L[72]*L[22] + L[73]*w3_2 + L[74]*w4_2 + L[75]*w5_2 + L[76]*w6_2)*L[77];
+    const double w8_2 = -(L[82]*L[22] + L[83]*w3_2 + L[84]*w4_2 + L[85]*w5_2 + L[86]*w6_2 + L[87]*w7_2)*L[88];
+    const double w9_2 = -(L[92]*L[22] + L[93]*w3_2 + L[94]*w4_2 + L[95]*w5_2 + L[96]*w6_2 + L[97]*w7_2 + L[98]*w8_2)*L[99];
+    const double w4_3 = -(L[43]*L[33])*L[44];
+    const double w5_3 = -(L[53]*L[33] + L[54]*w4_3)*L[55];
+    const double w6_3 = -(L[63]*L[33] + L[64]*w4_3 + L[65]*w5_3)*L[66];
+    const double w7_3 = -(L[73]*L[33] + L[74]*w4_3 + L[75]*w5_3 + L[76]*w6_3)*L[77];
+    const double w8_3 = -(L[83]*L[33] + L[84]*w4_3 + L[85]*w5_3 + L[86]*w6_3 + L[87]*w7_3)*L[88];
+    const double w9_3 = -(L[93]*L[33] + L[94]*w4_3 + L[95]*w5_3 + L[96]*w6_3 + L[97]*w7_3 + L[98]*w8_3)*L[99];
+    const double w5_4 = -(L[54]*L[44])*L[55];
+    const double w6_4 = -(L[64]*L[44] + L[65]*w5_4)*L[66];
+    const double w7_4 = -(L[74]*L[44] + L[75]*w5_4 + L[76]*w6_4)*L[77];
+    const double w8_4 = -(L[84]*L[44] + L[85]*w5_4 + L[86]*w6_4 + L[87]*w7_4)*L[88];
+    const double w9_4 = -(L[94]*L[44] + L[95]*w5_4 + L[96]*w6_4 + L[97]*w7_4 + L[98]*w8_4)*L[99];
+    const double w6_5 = -(L[65]*L[55])*L[66];
+    const double w7_5 = -(L[75]*L[55] + L[76]*w6_5)*L[77];
+    const double w8_5 = -(L[85]*L[55] + L[86]*w6_5 + L[87]*w7_5)*L[88];
+    const double w9_5 = -(L[95]*L[55] + L[96]*w6_5 + L[97]*w7_5 + L[98]*w8_5)*L[99];
+    const double w7_6 = -(L[76]*L[66])*L[77];
+    const double w8_6 = -(L[86]*L[66] + L[87]*w7_6)*L[88];
+    const double w9_6 = -(L[96]*L[66] + L[97]*w7_6 + L[98]*w8_6)*L[99];
+    const double w8_7 = -(L[87]*L[77])*L[88];
+    const double w9_7 = -(L[97]*L[77] + L[98]*w8_7)*L[99];
+    const double w9_8 = -(L[98]*L[88])*L[99];
+    out[0] = L[0]*L[0] + w1_0*w1_0 + w2_0*w2_0 + w3_0*w3_0 + w4_0*w4_0 + w5_0*w5_0 + w6_0*w6_0 + w7_0*w7_0 + w8_0*w8_0 + w9_0*w9_0;
+    out[10] = L[11]*w1_0 + w2_1*w2_0 + w3_1*w3_0 + w4_1*w4_0 + w5_1*w5_0 + w6_1*w6_0 + w7_1*w7_0 + w8_1*w8_0 + w9_1*w9_0;
+    out[1] = out[10];
+    out[11] = L[11]*L[11] + w2_1*w2_1 + w3_1*w3_1 + w4_1*w4_1 + w5_1*w5_1 + w6_1*w6_1 + w7_1*w7_1 + w8_1*w8_1 + w9_1*w9_1;
+    out[20] = L[22]*w2_0 + w3_2*w3_0 + w4_2*w4_0 + w5_2*w5_0 + w6_2*w6_0 + w7_2*w7_0 + w8_2*w8_0 + w9_2*w9_0;
+    out[2] = out[20];
+    out[21] = L[22]*w2_1 + w3_2*w3_1 + w4_2*w4_1 + w5_2*w5_1 + w6_2*w6_1 + w7_2*w7_1 + w8_2*w8_1 + w9_2*w9_1;
+    out[12] = out[21];
+    out[22] = L[22]*L[22] + w3_2*w3_2 + w4_2*w4_2 + w5_2*w5_2 + w6_2*w6_2 + w7_2*w7_2 + w8_2*w8_2 + w9_2*w9_2;
+    out[30] = L[33]*w3_0 + w4_3*w4_0 + w5_3*w5_0 + w6_3*w6_0 + w7_3*w7_0 + w8_3*w8_0 + w9_3*w9_0;
+    out[3] = out[30];
+    out[31] = L[33]*w3_1 + w4_3*w4_1 + w5_3*w5_1 + w6_3*w6_1 + w7_3*w7_1 + w8_3*w8_1 + w9_3*w9_1;
+    out[13] = out[31];
+    out[32] = L[33]*w3_2 + w4_3*w4_2 + w5_3*w5_2 + w6_3*w6_2 + w7_3*w7_2 + w8_3*w8_2 + w9_3*w9_2;
+    out[23] = out[32];
+    out[33] = L[33]*L[33] + w4_3*w4_3 + w5_3*w5_3 + w6_3*w6_3 + w7_3*w7_3 + w8_3*w8_3 + w9_3*w9_3;
+    out[40] = L[44]*w4_0 + w5_4*w5_0 + w6_4*w6_0 + w7_4*w7_0 + w8_4*w8_0 + w9_4*w9_0;
+    out[4] = out[40];
+    out[41] = L[44]*w4_1 + w5_4*w5_1 + w6_4*w6_1 + w7_4*w7_1 + w8_4*w8_1 + w9_4*w9_1;
+    out[14] = out[41];
+    out[42] = L[44]*w4_2 + w5_4*w5_2 + w6_4*w6_2 + w7_4*w7_2 + w8_4*w8_2 + w9_4*w9_2;
+    out[24] = out[42];
+    out[43] = L[44]*w4_3 + w5_4*w5_3 + w6_4*w6_3 + w7_4*w7_3 + w8_4*w8_3 + w9_4*w9_3;
+    out[34] = out[43];
+    out[44] = L[44]*L[44] + w5_4*w5_4 + w6_4*w6_4 + w7_4*w7_4 + w8_4*w8_4 + w9_4*w9_4;
+    out[50] = L[55]*w5_0 + w6_5*w6_0 + w7_5*w7_0 + w8_5*w8_0 + w9_5*w9_0;
+    out[5] = out[50];
+    out[51] = L[55]*w5_1 + w6_5*w6_1 + w7_5*w7_1 + w8_5*w8_1 + w9_5*w9_1;
+    out[15] = out[51];
+    out[52] = L[55]*w5_2 + w6_5*w6_2 + w7_5*w7_2 + w8_5*w8_2 + w9_5*w9_2;
+    out[25] = out[52];
+    out[53] = L[55]*w5_3 + w6_5*w6_3 + w7_5*w7_3 + w8_5*w8_3 + w9_5*w9_3;
+    out[35] = out[53];
+    out[54] = L[55]*w5_4 + w6_5*w6_4 + w7_5*w7_4 + w8_5*w8_4 + w9_5*w9_4;
+    out[45] = out[54];
+    out[55] = L[55]*L[55] + w6_5*w6_5 + w7_5*w7_5 + w8_5*w8_5 + w9_5*w9_5;
+    out[60] = L[66]*w6_0 + w7_6*w7_0 + w8_6*w8_0 + w9_6*w9_0;
+    out[6] = out[60];
+    out[61] = L[66]*w6_1 + w7_6*w7_1 + w8_6*w8_1 + w9_6*w9_1;
+    out[16] = out[61];
+    out[62] = L[66]*w6_2 + w7_6*w7_2 + w8_6*w8_2 + w9_6*w9_2;
+    out[26] = out[62];
+    out[63] = L[66]*w6_3 + w7_6*w7_3 + w8_6*w8_3 + w9_6*w9_3;
+    out[36] = out[63];
+    out[64] = L[66]*w6_4 + w7_6*w7_4 + w8_6*w8_4 + w9_6*w9_4;
+    out[46] = out[64];
+    out[65] = L[66]*w6_5 + w7_6*w7_5 + w8_6*w8_5 + w9_6*w9_5;
+    out[56] = out[65];
+    out[66] = L[66]*L[66] + w7_6*w7_6 + w8_6*w8_6 + w9_6*w9_6;
+    out[70] = L[77]*w7_0 + w8_7*w8_0 + w9_7*w9_0;
+    out[7] = out[70];
+    out[71] = L[77]*w7_1 + w8_7*w8_1 + w9_7*w9_1;
+    out[17] = out[71];
+    out[72] = L[77]*w7_2 + w8_7*w8_2 + w9_7*w9_2;
+    out[27] = out[72];
+    out[73] = L[77]*w7_3 + w8_7*w8_3 + w9_7*w9_3;
+    out[37] = out[73];
+    out[74] = L[77]*w7_4 + w8_7*w8_4 + w9_7*w9_4;
+    out[47] = out[74];
+    out[75] = L[77]*w7_5 + w8_7*w8_5 + w9_7*w9_5;
+    out[57] = out[75];
+    out[76] = L[77]*w7_6 + w8_7*w8_6 + w9_7*w9_6;
+    out[67] = out[76];
+    out[77] = L[77]*L[77] + w8_7*w8_7 + w9_7*w9_7;
+    out[80] = L[88]*w8_0 + w9_8*w9_0;
+    out[8] = out[80];
+    out[81] = L[88]*w8_1 + w9_8*w9_1;
+    out[18] = out[81];
+    out[82] = L[88]*w8_2 + w9_8*w9_2;
+    out[28] = out[82];
+    out[83] = L[88]*w8_3 + w9_8*w9_3;
+    out[38] = out[83];
+    out[84] = L[88]*w8_4 + w9_8*w9_4;
+    out[48] = out[84];
+    out[85] = L[88]*w8_5 + w9_8*w9_5;
+    out[58] = out[85];
+    out[86] = L[88]*w8_6 + w9_8*w9_6;
+    out[68] = out[86];
+    out[87] = L[88]*w8_7 + w9_8*w9_7;
+    out[78] = out[87];
+    out[88] = L[88]*L[88] + w9_8*w9_8;
+    out[90] = L[99]*w9_0;
+    out[9] = out[90];
+    out[91] = L[99]*w9_1;
+    out[19] = out[91];
+    out[92] = L[99]*w9_2;
+    out[29] = out[92];
+    out[93] = L[99]*w9_3;
+    out[39] = out[93];
+    out[94] = L[99]*w9_4;
+    out[49] = out[94];
+    out[95] = L[99]*w9_5;
+    out[59] = out[95];
+    out[96] = L[99]*w9_6;
+    out[69] = out[96];
+    out[97] = L[99]*w9_7;
+    out[79] = out[97];
+    out[98] = L[99]*w9_8;
+    out[89] = out[98];
+    out[99] = L[99]*L[99];
+}
+
 // Solves M X = B for eight columns at once with the factor from factor_mass_matrix: B's
 // rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
 // Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
@@ -3007,73 +3124,6 @@ static void solve_mass_matrix_x4(const double* L, const double* b, int sb, doubl
     out[9 * so + 1] = x9_1;
     out[9 * so + 2] = x9_2;
     out[9 * so + 3] = x9_3;
-}
-
-// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's
-// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
-// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
-// B otherwise.
-static void solve_mass_matrix_x2(const double* L, const double* b, int sb, double* out, int so) {
-    const double y0_0 = (b[0 * sb + 0])*L[0];
-    const double y0_1 = (b[0 * sb + 1])*L[0];
-    const double y1_0 = (b[1 * sb + 0] - L[10]*y0_0)*L[11];
-    const double y1_1 = (b[1 * sb + 1] - L[10]*y0_1)*L[11];
-    const double y2_0 = (b[2 * sb + 0] - L[20]*y0_0 - L[21]*y1_0)*L[22];
-    const double y2_1 = (b[2 * sb + 1] - L[20]*y0_1 - L[21]*y1_1)*L[22];
-    const double y3_0 = (b[3 * sb + 0] - L[30]*y0_0 - L[31]*y1_0 - L[32]*y2_0)*L[33];
-    const double y3_1 = (b[3 * sb + 1] - L[30]*y0_1 - L[31]*y1_1 - L[32]*y2_1)*L[33];
-    const double y4_0 = (b[4 * sb + 0] - L[40]*y0_0 - L[41]*y1_0 - L[42]*y2_0 - L[43]*y3_0)*L[44];
-    const double y4_1 = (b[4 * sb + 1] - L[40]*y0_1 - L[41]*y1_1 - L[42]*y2_1 - L[43]*y3_1)*L[44];
-    const double y5_0 = (b[5 * sb + 0] - L[50]*y0_0 - L[51]*y1_0 - L[52]*y2_0 - L[53]*y3_0 - L[54]*y4_0)*L[55];
-    const double y5_1 = (b[5 * sb + 1] - L[50]*y0_1 - L[51]*y1_1 - L[52]*y2_1 - L[53]*y3_1 - L[54]*y4_1)*L[55];
-    const double y6_0 = (b[6 * sb + 0] - L[60]*y0_0 - L[61]*y1_0 - L[62]*y2_0 - L[63]*y3_0 - L[64]*y4_0 - L[65]*y5_0)*L[66];
-    const double y6_1 = (b[6 * sb + 1] - L[60]*y0_1 - L[61]*y1_1 - L[62]*y2_1 - L[63]*y3_1 - L[64]*y4_1 - L[65]*y5_1)*L[66];
-    const double y7_0 = (b[7 * sb + 0] - L[70]*y0_0 - L[71]*y1_0 - L[72]*y2_0 - L[73]*y3_0 - L[74]*y4_0 - L[75]*y5_0 - L[76]*y6_0)*L[77];
-    const double y7_1 = (b[7 * sb + 1] - L[70]*y0_1 - L[71]*y1_1 - L[72]*y2_1 - L[73]*y3_1 - L[74]*y4_1 - L[75]*y5_1 - L[76]*y6_1)*L[77];
-    const double y8_0 = (b[8 * sb + 0] - L[80]*y0_0 - L[81]*y1_0 - L[82]*y2_0 - L[83]*y3_0 - L[84]*y4_0 - L[85]*y5_0 - L[86]*y6_0 - L[87]*y7_0)*L[88];
-    const double y8_1 = (b[8 * sb + 1] - L[80]*y0_1 - L[81]*y1_1 - L[82]*y2_1 - L[83]*y3_1 - L[84]*y4_1 - L[85]*y5_1 - L[86]*y6_1 - L[87]*y7_1)*L[88];
-    const double y9_0 = (b[9 * sb + 0] - L[90]*y0_0 - L[91]*y1_0 - L[92]*y2_0 - L[93]*y3_0 - L[94]*y4_0 - L[95]*y5_0 - L[96]*y6_0 - L[97]*y7_0 - L[98]*y8_0)*L[99];
-    const double y9_1 = (b[9 * sb + 1] - L[90]*y0_1 - L[91]*y1_1 - L[92]*y2_1 - L[93]*y3_1 - L[94]*y4_1 - L[95]*y5_1 - L[96]*y6_1 - L[97]*y7_1 - L[98]*y8_1)*L[99];
-    const double x9_0 = y9_0*L[99];
-    const double x9_1 = y9_1*L[99];
-    const double x8_0 = (y8_0 - L[98]*x9_0)*L[88];
-    const double x8_1 = (y8_1 - L[98]*x9_1)*L[88];
-    const double x7_0 = (y7_0 - L[87]*x8_0 - L[97]*x9_0)*L[77];
-    const double x7_1 = (y7_1 - L[87]*x8_1 - L[97]*x9_1)*L[77];
-    const double x6_0 = (y6_0 - L[76]*x7_0 - L[86]*x8_0 - L[96]*x9_0)*L[66];
-    const double x6_1 = (y6_1 - L[76]*x7_1 - L[86]*x8_1 - L[96]*x9_1)*L[66];
-    const double x5_0 = (y5_0 - L[65]*x6_0 - L[75]*x7_0 - L[85]*x8_0 - L[95]*x9_0)*L[55];
-    const double x5_1 = (y5_1 - L[65]*x6_1 - L[75]*x7_1 - L[85]*x8_1 - L[95]*x9_1)*L[55];
-    const double x4_0 = (y4_0 - L[54]*x5_0 - L[64]*x6_0 - L[74]*x7_0 - L[84]*x8_0 - L[94]*x9_0)*L[44];
-    const double x4_1 = (y4_1 - L[54]*x5_1 - L[64]*x6_1 - L[74]*x7_1 - L[84]*x8_1 - L[94]*x9_1)*L[44];
-    const double x3_0 = (y3_0 - L[43]*x4_0 - L[53]*x5_0 - L[63]*x6_0 - L[73]*x7_0 - L[83]*x8_0 - L[93]*x9_0)*L[33];
-    const double x3_1 = (y3_1 - L[43]*x4_1 - L[53]*x5_1 - L[63]*x6_1 - L[73]*x7_1 - L[83]*x8_1 - L[93]*x9_1)*L[33];
-    const double x2_0 = (y2_0 - L[32]*x3_0 - L[42]*x4_0 - L[52]*x5_0 - L[62]*x6_0 - L[72]*x7_0 - L[82]*x8_0 - L[92]*x9_0)*L[22];
-    const double x2_1 = (y2_1 - L[32]*x3_1 - L[42]*x4_1 - L[52]*x5_1 - L[62]*x6_1 - L[72]*x7_1 - L[82]*x8_1 - L[92]*x9_1)*L[22];
-    const double x1_0 = (y1_0 - L[21]*x2_0 - L[31]*x3_0 - L[41]*x4_0 - L[51]*x5_0 - L[61]*x6_0 - L[71]*x7_0 - L[81]*x8_0 - L[91]*x9_0)*L[11];
-    const double x1_1 = (y1_1 - L[21]*x2_1 - L[31]*x3_1 - L[41]*x4_1 - L[51]*x5_1 - L[61]*x6_1 - L[71]*x7_1 - L[81]*x8_1 - L[91]*x9_1)*L[11];
-    const double x0_0 = (y0_0 - L[10]*x1_0 - L[20]*x2_0 - L[30]*x3_0 - L[40]*x4_0 - L[50]*x5_0 - L[60]*x6_0 - L[70]*x7_0 - L[80]*x8_0 - L[90]*x9_0)*L[0];
-    const double x0_1 = (y0_1 - L[10]*x1_1 - L[20]*x2_1 - L[30]*x3_1 - L[40]*x4_1 - L[50]*x5_1 - L[60]*x6_1 - L[70]*x7_1 - L[80]*x8_1 - L[90]*x9_1)*L[0];
-    out[0 * so + 0] = x0_0;
-    out[0 * so + 1] = x0_1;
-    out[1 * so + 0] = x1_0;
-    out[1 * so + 1] = x1_1;
-    out[2 * so + 0] = x2_0;
-    out[2 * so + 1] = x2_1;
-    out[3 * so + 0] = x3_0;
-    out[3 * so + 1] = x3_1;
-    out[4 * so + 0] = x4_0;
-    out[4 * so + 1] = x4_1;
-    out[5 * so + 0] = x5_0;
-    out[5 * so + 1] = x5_1;
-    out[6 * so + 0] = x6_0;
-    out[6 * so + 1] = x6_1;
-    out[7 * so + 0] = x7_0;
-    out[7 * so + 1] = x7_1;
-    out[8 * so + 0] = x8_0;
-    out[8 * so + 1] = x8_1;
-    out[9 * so + 0] = x9_0;
-    out[9 * so + 1] = x9_1;
 }
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
@@ -3524,21 +3574,15 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
     double J[nq * m];
     detail::linearization_terms(q, qd, u, p, qdd, J);
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns eight, four or two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone), or B's as
+    // columns of M^-1 where each input's column of J is a unit vector.
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
     }
     for (int c = 0; c < 16; c += 8) detail::solve_mass_matrix_x8(M, J + c, m, A + 2 * nq * nq + c, 2 * nq);
     detail::solve_mass_matrix_x4(M, J + 16, m, A + 2 * nq * nq + 16, 2 * nq);
-    detail::solve_mass_matrix_x8(M, J + 20, m, B + nq * nu, nu);
-    detail::solve_mass_matrix_x2(M, J + 28, m, B + nq * nu + 8, nu);
-    if (nu % 2 != 0) {
-        double z[nq];
-        for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
-        detail::solve_mass_matrix(M, z);
-        for (int i = 0; i < nq; ++i) B[(nq + i) * nu + nu - 1] = z[i];
-    }
+    detail::mass_matrix_inverse_columns(M, B + nq * nu);
     return detail::linearization_status(A, B);
 }
 

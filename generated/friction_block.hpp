@@ -18,7 +18,7 @@ namespace friction_block {
 inline constexpr int nq = 1, nu = 1, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x70dccdf9e0a125b5ull;
+inline constexpr unsigned long long pair_stamp = 0xdb61875bd4534932ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(inclined_plane::detail::pair_stamp == 0x3289e5468a2a4d07ull,
+static_assert(inclined_plane::detail::pair_stamp == 0xc84481722906e0f5ull,
               "inclined_plane.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace inclined_plane {
@@ -101,13 +101,6 @@ static int factor_mass_matrix(double* M) {
     if (!detail::is_finite(d0) || !(d0 > threshold)) return 1;
     M[0] = 1.0 / std::sqrt(d0);
     return 0;
-}
-
-// Solves M x = b in place with the factor from factor_mass_matrix.
-static void solve_mass_matrix(const double* L, double* b) {
-    const double y0 = b[0]*L[0];
-    const double x0 = y0*L[0];
-    b[0] = x0;
 }
 
 // Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's
@@ -210,18 +203,13 @@ int forward_dynamics(const double* /*q*/, const double* /*qd*/, const double* /*
     mass_matrix(q, p, M);
     if (detail::factor_mass_matrix(M) != 0) return 1;
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns eight, four or two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone), or B's as
+    // columns of M^-1 where each input's column of J is a unit vector.
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
     }
     detail::solve_mass_matrix_x2(M, J, m, A + 2 * nq * nq, 2 * nq);
-    if (nu % 2 != 0) {
-        double z[nq];
-        for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
-        detail::solve_mass_matrix(M, z);
-        for (int i = 0; i < nq; ++i) B[(nq + i) * nu + nu - 1] = z[i];
-    }
     return detail::linearization_status(A, B);
 }
 

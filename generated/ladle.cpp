@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(ladle::detail::pair_stamp == 0x143f281451b716c0ull,
+static_assert(ladle::detail::pair_stamp == 0x6ed1ec885253d55bull,
               "ladle.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace ladle {
@@ -115,16 +115,6 @@ static int factor_mass_matrix(double* M) {
     if (!detail::is_finite(d1) || !(d1 > threshold)) return 1;
     M[3] = 1.0 / std::sqrt(d1);
     return 0;
-}
-
-// Solves M x = b in place with the factor from factor_mass_matrix.
-static void solve_mass_matrix(const double* L, double* b) {
-    const double y0 = b[0]*L[0];
-    const double y1 = (b[1] - L[2]*y0)*L[3];
-    const double x1 = y1*L[3];
-    const double x0 = (y0 - L[2]*x1)*L[0];
-    b[0] = x0;
-    b[1] = x1;
 }
 
 // Solves M X = B for four columns at once with the factor from factor_mass_matrix: B's
@@ -277,18 +267,13 @@ int forward_dynamics(const double* q, const double* qd, const double* /*u*/, con
     mass_matrix(q, p, M);
     if (detail::factor_mass_matrix(M) != 0) return 1;
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns eight, four or two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone), or B's as
+    // columns of M^-1 where each input's column of J is a unit vector.
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
     }
     detail::solve_mass_matrix_x4(M, J, m, A + 2 * nq * nq, 2 * nq);
-    if (nu % 2 != 0) {
-        double z[nq];
-        for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
-        detail::solve_mass_matrix(M, z);
-        for (int i = 0; i < nq; ++i) B[(nq + i) * nu + nu - 1] = z[i];
-    }
     return detail::linearization_status(A, B);
 }
 

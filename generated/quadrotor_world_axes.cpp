@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quadrotor_world_axes::detail::pair_stamp == 0x56a215d12d95cc0full,
+static_assert(quadrotor_world_axes::detail::pair_stamp == 0xc074cb9777cc440full,
               "quadrotor_world_axes.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quadrotor_world_axes {
@@ -1355,28 +1355,6 @@ static int factor_mass_matrix(double* M) {
     return 0;
 }
 
-// Solves M x = b in place with the factor from factor_mass_matrix.
-static void solve_mass_matrix(const double* L, double* b) {
-    const double y0 = b[0]*L[0];
-    const double y1 = b[1]*L[7];
-    const double y2 = b[2]*L[14];
-    const double y3 = b[3]*L[21];
-    const double y4 = (b[4] - L[27]*y3)*L[28];
-    const double y5 = (b[5] - L[33]*y3 - L[34]*y4)*L[35];
-    const double x5 = y5*L[35];
-    const double x4 = (y4 - L[34]*x5)*L[28];
-    const double x3 = (y3 - L[27]*x4 - L[33]*x5)*L[21];
-    const double x2 = y2*L[14];
-    const double x1 = y1*L[7];
-    const double x0 = y0*L[0];
-    b[0] = x0;
-    b[1] = x1;
-    b[2] = x2;
-    b[3] = x3;
-    b[4] = x4;
-    b[5] = x5;
-}
-
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
 [[gnu::__noinline__]] static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* M) {
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
@@ -2430,6 +2408,85 @@ static int linearization_status(const double* A, const double* B) {
     return detail::all_finite(A + 2 * nq * nq, 2 * nq * nq) && detail::all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }
 
+// Solves M X = B for four columns at once with the factor from factor_mass_matrix: B's
+// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
+// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
+// B otherwise.
+static void solve_mass_matrix_x4(const double* L, const double* b, int sb, double* out, int so) {
+    const double y0_0 = (b[0 * sb + 0])*L[0];
+    const double y0_1 = (b[0 * sb + 1])*L[0];
+    const double y0_2 = (b[0 * sb + 2])*L[0];
+    const double y0_3 = (b[0 * sb + 3])*L[0];
+    const double y1_0 = (b[1 * sb + 0])*L[7];
+    const double y1_1 = (b[1 * sb + 1])*L[7];
+    const double y1_2 = (b[1 * sb + 2])*L[7];
+    const double y1_3 = (b[1 * sb + 3])*L[7];
+    const double y2_0 = (b[2 * sb + 0])*L[14];
+    const double y2_1 = (b[2 * sb + 1])*L[14];
+    const double y2_2 = (b[2 * sb + 2])*L[14];
+    const double y2_3 = (b[2 * sb + 3])*L[14];
+    const double y3_0 = (b[3 * sb + 0])*L[21];
+    const double y3_1 = (b[3 * sb + 1])*L[21];
+    const double y3_2 = (b[3 * sb + 2])*L[21];
+    const double y3_3 = (b[3 * sb + 3])*L[21];
+    const double y4_0 = (b[4 * sb + 0] - L[27]*y3_0)*L[28];
+    const double y4_1 = (b[4 * sb + 1] - L[27]*y3_1)*L[28];
+    const double y4_2 = (b[4 * sb + 2] - L[27]*y3_2)*L[28];
+    const double y4_3 = (b[4 * sb + 3] - L[27]*y3_3)*L[28];
+    const double y5_0 = (b[5 * sb + 0] - L[33]*y3_0 - L[34]*y4_0)*L[35];
+    const double y5_1 = (b[5 * sb + 1] - L[33]*y3_1 - L[34]*y4_1)*L[35];
+    const double y5_2 = (b[5 * sb + 2] - L[33]*y3_2 - L[34]*y4_2)*L[35];
+    const double y5_3 = (b[5 * sb + 3] - L[33]*y3_3 - L[34]*y4_3)*L[35];
+    const double x5_0 = y5_0*L[35];
+    const double x5_1 = y5_1*L[35];
+    const double x5_2 = y5_2*L[35];
+    const double x5_3 = y5_3*L[35];
+    const double x4_0 = (y4_0 - L[34]*x5_0)*L[28];
+    const double x4_1 = (y4_1 - L[34]*x5_1)*L[28];
+    const double x4_2 = (y4_2 - L[34]*x5_2)*L[28];
+    const double x4_3 = (y4_3 - L[34]*x5_3)*L[28];
+    const double x3_0 = (y3_0 - L[27]*x4_0 - L[33]*x5_0)*L[21];
+    const double x3_1 = (y3_1 - L[27]*x4_1 - L[33]*x5_1)*L[21];
+    const double x3_2 = (y3_2 - L[27]*x4_2 - L[33]*x5_2)*L[21];
+    const double x3_3 = (y3_3 - L[27]*x4_3 - L[33]*x5_3)*L[21];
+    const double x2_0 = y2_0*L[14];
+    const double x2_1 = y2_1*L[14];
+    const double x2_2 = y2_2*L[14];
+    const double x2_3 = y2_3*L[14];
+    const double x1_0 = y1_0*L[7];
+    const double x1_1 = y1_1*L[7];
+    const double x1_2 = y1_2*L[7];
+    const double x1_3 = y1_3*L[7];
+    const double x0_0 = y0_0*L[0];
+    const double x0_1 = y0_1*L[0];
+    const double x0_2 = y0_2*L[0];
+    const double x0_3 = y0_3*L[0];
+    out[0 * so + 0] = x0_0;
+    out[0 * so + 1] = x0_1;
+    out[0 * so + 2] = x0_2;
+    out[0 * so + 3] = x0_3;
+    out[1 * so + 0] = x1_0;
+    out[1 * so + 1] = x1_1;
+    out[1 * so + 2] = x1_2;
+    out[1 * so + 3] = x1_3;
+    out[2 * so + 0] = x2_0;
+    out[2 * so + 1] = x2_1;
+    out[2 * so + 2] = x2_2;
+    out[2 * so + 3] = x2_3;
+    out[3 * so + 0] = x3_0;
+    out[3 * so + 1] = x3_1;
+    out[3 * so + 2] = x3_2;
+    out[3 * so + 3] = x3_3;
+    out[4 * so + 0] = x4_0;
+    out[4 * so + 1] = x4_1;
+    out[4 * so + 2] = x4_2;
+    out[4 * so + 3] = x4_3;
+    out[5 * so + 0] = x5_0;
+    out[5 * so + 1] = x5_1;
+    out[5 * so + 2] = x5_2;
+    out[5 * so + 3] = x5_3;
+}
+
 // Solves M X = B for eight columns at once with the factor from factor_mass_matrix: B's
 // rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
 // Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
@@ -2579,85 +2636,6 @@ static void solve_mass_matrix_x8(const double* L, const double* b, int sb, doubl
     out[5 * so + 5] = x5_5;
     out[5 * so + 6] = x5_6;
     out[5 * so + 7] = x5_7;
-}
-
-// Solves M X = B for four columns at once with the factor from factor_mass_matrix: B's
-// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
-// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
-// B otherwise.
-static void solve_mass_matrix_x4(const double* L, const double* b, int sb, double* out, int so) {
-    const double y0_0 = (b[0 * sb + 0])*L[0];
-    const double y0_1 = (b[0 * sb + 1])*L[0];
-    const double y0_2 = (b[0 * sb + 2])*L[0];
-    const double y0_3 = (b[0 * sb + 3])*L[0];
-    const double y1_0 = (b[1 * sb + 0])*L[7];
-    const double y1_1 = (b[1 * sb + 1])*L[7];
-    const double y1_2 = (b[1 * sb + 2])*L[7];
-    const double y1_3 = (b[1 * sb + 3])*L[7];
-    const double y2_0 = (b[2 * sb + 0])*L[14];
-    const double y2_1 = (b[2 * sb + 1])*L[14];
-    const double y2_2 = (b[2 * sb + 2])*L[14];
-    const double y2_3 = (b[2 * sb + 3])*L[14];
-    const double y3_0 = (b[3 * sb + 0])*L[21];
-    const double y3_1 = (b[3 * sb + 1])*L[21];
-    const double y3_2 = (b[3 * sb + 2])*L[21];
-    const double y3_3 = (b[3 * sb + 3])*L[21];
-    const double y4_0 = (b[4 * sb + 0] - L[27]*y3_0)*L[28];
-    const double y4_1 = (b[4 * sb + 1] - L[27]*y3_1)*L[28];
-    const double y4_2 = (b[4 * sb + 2] - L[27]*y3_2)*L[28];
-    const double y4_3 = (b[4 * sb + 3] - L[27]*y3_3)*L[28];
-    const double y5_0 = (b[5 * sb + 0] - L[33]*y3_0 - L[34]*y4_0)*L[35];
-    const double y5_1 = (b[5 * sb + 1] - L[33]*y3_1 - L[34]*y4_1)*L[35];
-    const double y5_2 = (b[5 * sb + 2] - L[33]*y3_2 - L[34]*y4_2)*L[35];
-    const double y5_3 = (b[5 * sb + 3] - L[33]*y3_3 - L[34]*y4_3)*L[35];
-    const double x5_0 = y5_0*L[35];
-    const double x5_1 = y5_1*L[35];
-    const double x5_2 = y5_2*L[35];
-    const double x5_3 = y5_3*L[35];
-    const double x4_0 = (y4_0 - L[34]*x5_0)*L[28];
-    const double x4_1 = (y4_1 - L[34]*x5_1)*L[28];
-    const double x4_2 = (y4_2 - L[34]*x5_2)*L[28];
-    const double x4_3 = (y4_3 - L[34]*x5_3)*L[28];
-    const double x3_0 = (y3_0 - L[27]*x4_0 - L[33]*x5_0)*L[21];
-    const double x3_1 = (y3_1 - L[27]*x4_1 - L[33]*x5_1)*L[21];
-    const double x3_2 = (y3_2 - L[27]*x4_2 - L[33]*x5_2)*L[21];
-    const double x3_3 = (y3_3 - L[27]*x4_3 - L[33]*x5_3)*L[21];
-    const double x2_0 = y2_0*L[14];
-    const double x2_1 = y2_1*L[14];
-    const double x2_2 = y2_2*L[14];
-    const double x2_3 = y2_3*L[14];
-    const double x1_0 = y1_0*L[7];
-    const double x1_1 = y1_1*L[7];
-    const double x1_2 = y1_2*L[7];
-    const double x1_3 = y1_3*L[7];
-    const double x0_0 = y0_0*L[0];
-    const double x0_1 = y0_1*L[0];
-    const double x0_2 = y0_2*L[0];
-    const double x0_3 = y0_3*L[0];
-    out[0 * so + 0] = x0_0;
-    out[0 * so + 1] = x0_1;
-    out[0 * so + 2] = x0_2;
-    out[0 * so + 3] = x0_3;
-    out[1 * so + 0] = x1_0;
-    out[1 * so + 1] = x1_1;
-    out[1 * so + 2] = x1_2;
-    out[1 * so + 3] = x1_3;
-    out[2 * so + 0] = x2_0;
-    out[2 * so + 1] = x2_1;
-    out[2 * so + 2] = x2_2;
-    out[2 * so + 3] = x2_3;
-    out[3 * so + 0] = x3_0;
-    out[3 * so + 1] = x3_1;
-    out[3 * so + 2] = x3_2;
-    out[3 * so + 3] = x3_3;
-    out[4 * so + 0] = x4_0;
-    out[4 * so + 1] = x4_1;
-    out[4 * so + 2] = x4_2;
-    out[4 * so + 3] = x4_3;
-    out[5 * so + 0] = x5_0;
-    out[5 * so + 1] = x5_1;
-    out[5 * so + 2] = x5_2;
-    out[5 * so + 3] = x5_3;
 }
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
@@ -3113,7 +3091,8 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B, double* w) {
     double J[nq * m];
     detail::linearization_terms(q, qd, u, p, qdd, J);
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns eight, four or two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone), or B's as
+    // columns of M^-1 where each input's column of J is a unit vector.
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
@@ -3121,12 +3100,6 @@ static LAGC_PART_NOINLINE void input_matrix_part0(double* B, double* w) {
     detail::solve_mass_matrix_x8(M, J, m, A + 2 * nq * nq, 2 * nq);
     detail::solve_mass_matrix_x4(M, J + 8, m, A + 2 * nq * nq + 8, 2 * nq);
     detail::solve_mass_matrix_x4(M, J + 12, m, B + nq * nu, nu);
-    if (nu % 2 != 0) {
-        double z[nq];
-        for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
-        detail::solve_mass_matrix(M, z);
-        for (int i = 0; i < nq; ++i) B[(nq + i) * nu + nu - 1] = z[i];
-    }
     return detail::linearization_status(A, B);
 }
 

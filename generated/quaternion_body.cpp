@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quaternion_body::detail::pair_stamp == 0x3c15966fcbf6ada2ull,
+static_assert(quaternion_body::detail::pair_stamp == 0x407fe77598b1a8a2ull,
               "quaternion_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quaternion_body {
@@ -290,22 +290,6 @@ static int factor_mass_matrix(double* M) {
     return 0;
 }
 
-// Solves M x = b in place with the factor from factor_mass_matrix.
-static void solve_mass_matrix(const double* L, double* b) {
-    const double y0 = b[0]*L[0];
-    const double y1 = (b[1] - L[4]*y0)*L[5];
-    const double y2 = (b[2] - L[8]*y0 - L[9]*y1)*L[10];
-    const double y3 = (b[3] - L[12]*y0 - L[13]*y1 - L[14]*y2)*L[15];
-    const double x3 = y3*L[15];
-    const double x2 = (y2 - L[14]*x3)*L[10];
-    const double x1 = (y1 - L[9]*x2 - L[13]*x3)*L[5];
-    const double x0 = (y0 - L[4]*x1 - L[8]*x2 - L[12]*x3)*L[0];
-    b[0] = x0;
-    b[1] = x1;
-    b[2] = x2;
-    b[3] = x3;
-}
-
 // Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
 // and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
 static void store_linearization_column(int c, const double* column, double* A, double* B) {
@@ -320,6 +304,22 @@ static void store_linearization_column(int c, const double* column, double* A, d
         B[i * nu + (c - 2 * nq)] = 0.0;
         B[(nq + i) * nu + (c - 2 * nq)] = column[i];
     }
+}
+
+// Solves M x = b in place with the factor from factor_mass_matrix.
+static void solve_mass_matrix(const double* L, double* b) {
+    const double y0 = b[0]*L[0];
+    const double y1 = (b[1] - L[4]*y0)*L[5];
+    const double y2 = (b[2] - L[8]*y0 - L[9]*y1)*L[10];
+    const double y3 = (b[3] - L[12]*y0 - L[13]*y1 - L[14]*y2)*L[15];
+    const double x3 = y3*L[15];
+    const double x2 = (y2 - L[14]*x3)*L[10];
+    const double x1 = (y1 - L[9]*x2 - L[13]*x3)*L[5];
+    const double x0 = (y0 - L[4]*x1 - L[8]*x2 - L[12]*x3)*L[0];
+    b[0] = x0;
+    b[1] = x1;
+    b[2] = x2;
+    b[3] = x3;
 }
 // M + rho A^T A in place, rho = (largest diagonal entry of M) / (largest diagonal entry of
 // A^T A), over this model's structure: only the entries of M's lower triangle that A^T A

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(ur5_like::detail::pair_stamp == 0x02c935b276b8034cull,
+static_assert(ur5_like::detail::pair_stamp == 0x80b3d7b9e14acf45ull,
               "ur5_like.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace ur5_like {
@@ -1687,28 +1687,6 @@ static int factor_mass_matrix(double* M) {
     return 0;
 }
 
-// Solves M x = b in place with the factor from factor_mass_matrix.
-static void solve_mass_matrix(const double* L, double* b) {
-    const double y0 = b[0]*L[0];
-    const double y1 = (b[1] - L[6]*y0)*L[7];
-    const double y2 = (b[2] - L[12]*y0 - L[13]*y1)*L[14];
-    const double y3 = (b[3] - L[18]*y0 - L[19]*y1 - L[20]*y2)*L[21];
-    const double y4 = (b[4] - L[24]*y0 - L[25]*y1 - L[26]*y2 - L[27]*y3)*L[28];
-    const double y5 = (b[5] - L[30]*y0 - L[31]*y1 - L[32]*y2 - L[33]*y3 - L[34]*y4)*L[35];
-    const double x5 = y5*L[35];
-    const double x4 = (y4 - L[34]*x5)*L[28];
-    const double x3 = (y3 - L[27]*x4 - L[33]*x5)*L[21];
-    const double x2 = (y2 - L[20]*x3 - L[26]*x4 - L[32]*x5)*L[14];
-    const double x1 = (y1 - L[13]*x2 - L[19]*x3 - L[25]*x4 - L[31]*x5)*L[7];
-    const double x0 = (y0 - L[6]*x1 - L[12]*x2 - L[18]*x3 - L[24]*x4 - L[30]*x5)*L[0];
-    b[0] = x0;
-    b[1] = x1;
-    b[2] = x2;
-    b[3] = x3;
-    b[4] = x4;
-    b[5] = x5;
-}
-
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
 [[gnu::__noinline__]] static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const Parameters& p, double* qdd, double* M) {
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
@@ -2513,6 +2491,63 @@ static int linearization_status(const double* A, const double* B) {
     return detail::all_finite(A + 2 * nq * nq, 2 * nq * nq) && detail::all_finite(B + nq * nu, nq * nu) ? 0 : 3;
 }
 
+// B's lower rows where each input's column of J is a unit vector: those columns of M^-1,
+// from W = L^-1 (the factor from factor_mass_matrix) and M^-1 = W^T W, each entry once;
+// out[i * nu + c].
+static void mass_matrix_inverse_columns(const double* L, double* out) {
+    const double w1_0 = -(L[6]*L[0])*L[7];
+    const double w2_0 = -(L[12]*L[0] + L[13]*w1_0)*L[14];
+    const double w3_0 = -(L[18]*L[0] + L[19]*w1_0 + L[20]*w2_0)*L[21];
+    const double w4_0 = -(L[24]*L[0] + L[25]*w1_0 + L[26]*w2_0 + L[27]*w3_0)*L[28];
+    const double w5_0 = -(L[30]*L[0] + L[31]*w1_0 + L[32]*w2_0 + L[33]*w3_0 + L[34]*w4_0)*L[35];
+    const double w2_1 = -(L[13]*L[7])*L[14];
+    const double w3_1 = -(L[19]*L[7] + L[20]*w2_1)*L[21];
+    const double w4_1 = -(L[25]*L[7] + L[26]*w2_1 + L[27]*w3_1)*L[28];
+    const double w5_1 = -(L[31]*L[7] + L[32]*w2_1 + L[33]*w3_1 + L[34]*w4_1)*L[35];
+    const double w3_2 = -(L[20]*L[14])*L[21];
+    const double w4_2 = -(L[26]*L[14] + L[27]*w3_2)*L[28];
+    const double w5_2 = -(L[32]*L[14] + L[33]*w3_2 + L[34]*w4_2)*L[35];
+    const double w4_3 = -(L[27]*L[21])*L[28];
+    const double w5_3 = -(L[33]*L[21] + L[34]*w4_3)*L[35];
+    const double w5_4 = -(L[34]*L[28])*L[35];
+    out[0] = L[0]*L[0] + w1_0*w1_0 + w2_0*w2_0 + w3_0*w3_0 + w4_0*w4_0 + w5_0*w5_0;
+    out[6] = L[7]*w1_0 + w2_1*w2_0 + w3_1*w3_0 + w4_1*w4_0 + w5_1*w5_0;
+    out[1] = out[6];
+    out[7] = L[7]*L[7] + w2_1*w2_1 + w3_1*w3_1 + w4_1*w4_1 + w5_1*w5_1;
+    out[12] = L[14]*w2_0 + w3_2*w3_0 + w4_2*w4_0 + w5_2*w5_0;
+    out[2] = out[12];
+    out[13] = L[14]*w2_1 + w3_2*w3_1 + w4_2*w4_1 + w5_2*w5_1;
+    out[8] = out[13];
+    out[14] = L[14]*L[14] + w3_2*w3_2 + w4_2*w4_2 + w5_2*w5_2;
+    out[18] = L[21]*w3_0 + w4_3*w4_0 + w5_3*w5_0;
+    out[3] = out[18];
+    out[19] = L[21]*w3_1 + w4_3*w4_1 + w5_3*w5_1;
+    out[9] = out[19];
+    out[20] = L[21]*w3_2 + w4_3*w4_2 + w5_3*w5_2;
+    out[15] = out[20];
+    out[21] = L[21]*L[21] + w4_3*w4_3 + w5_3*w5_3;
+    out[24] = L[28]*w4_0 + w5_4*w5_0;
+    out[4] = out[24];
+    out[25] = L[28]*w4_1 + w5_4*w5_1;
+    out[10] = out[25];
+    out[26] = L[28]*w4_2 + w5_4*w5_2;
+    out[16] = out[26];
+    out[27] = L[28]*w4_3 + w5_4*w5_3;
+    out[22] = out[27];
+    out[28] = L[28]*L[28] + w5_4*w5_4;
+    out[30] = L[35]*w5_0;
+    out[5] = out[30];
+    out[31] = L[35]*w5_1;
+    out[11] = out[31];
+    out[32] = L[35]*w5_2;
+    out[17] = out[32];
+    out[33] = L[35]*w5_3;
+    out[23] = out[33];
+    out[34] = L[35]*w5_4;
+    out[29] = out[34];
+    out[35] = L[35]*L[35];
+}
+
 // Solves M X = B for eight columns at once with the factor from factor_mass_matrix: B's
 // rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
 // Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
@@ -2741,49 +2776,6 @@ static void solve_mass_matrix_x4(const double* L, const double* b, int sb, doubl
     out[5 * so + 1] = x5_1;
     out[5 * so + 2] = x5_2;
     out[5 * so + 3] = x5_3;
-}
-
-// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's
-// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
-// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
-// B otherwise.
-static void solve_mass_matrix_x2(const double* L, const double* b, int sb, double* out, int so) {
-    const double y0_0 = (b[0 * sb + 0])*L[0];
-    const double y0_1 = (b[0 * sb + 1])*L[0];
-    const double y1_0 = (b[1 * sb + 0] - L[6]*y0_0)*L[7];
-    const double y1_1 = (b[1 * sb + 1] - L[6]*y0_1)*L[7];
-    const double y2_0 = (b[2 * sb + 0] - L[12]*y0_0 - L[13]*y1_0)*L[14];
-    const double y2_1 = (b[2 * sb + 1] - L[12]*y0_1 - L[13]*y1_1)*L[14];
-    const double y3_0 = (b[3 * sb + 0] - L[18]*y0_0 - L[19]*y1_0 - L[20]*y2_0)*L[21];
-    const double y3_1 = (b[3 * sb + 1] - L[18]*y0_1 - L[19]*y1_1 - L[20]*y2_1)*L[21];
-    const double y4_0 = (b[4 * sb + 0] - L[24]*y0_0 - L[25]*y1_0 - L[26]*y2_0 - L[27]*y3_0)*L[28];
-    const double y4_1 = (b[4 * sb + 1] - L[24]*y0_1 - L[25]*y1_1 - L[26]*y2_1 - L[27]*y3_1)*L[28];
-    const double y5_0 = (b[5 * sb + 0] - L[30]*y0_0 - L[31]*y1_0 - L[32]*y2_0 - L[33]*y3_0 - L[34]*y4_0)*L[35];
-    const double y5_1 = (b[5 * sb + 1] - L[30]*y0_1 - L[31]*y1_1 - L[32]*y2_1 - L[33]*y3_1 - L[34]*y4_1)*L[35];
-    const double x5_0 = y5_0*L[35];
-    const double x5_1 = y5_1*L[35];
-    const double x4_0 = (y4_0 - L[34]*x5_0)*L[28];
-    const double x4_1 = (y4_1 - L[34]*x5_1)*L[28];
-    const double x3_0 = (y3_0 - L[27]*x4_0 - L[33]*x5_0)*L[21];
-    const double x3_1 = (y3_1 - L[27]*x4_1 - L[33]*x5_1)*L[21];
-    const double x2_0 = (y2_0 - L[20]*x3_0 - L[26]*x4_0 - L[32]*x5_0)*L[14];
-    const double x2_1 = (y2_1 - L[20]*x3_1 - L[26]*x4_1 - L[32]*x5_1)*L[14];
-    const double x1_0 = (y1_0 - L[13]*x2_0 - L[19]*x3_0 - L[25]*x4_0 - L[31]*x5_0)*L[7];
-    const double x1_1 = (y1_1 - L[13]*x2_1 - L[19]*x3_1 - L[25]*x4_1 - L[31]*x5_1)*L[7];
-    const double x0_0 = (y0_0 - L[6]*x1_0 - L[12]*x2_0 - L[18]*x3_0 - L[24]*x4_0 - L[30]*x5_0)*L[0];
-    const double x0_1 = (y0_1 - L[6]*x1_1 - L[12]*x2_1 - L[18]*x3_1 - L[24]*x4_1 - L[30]*x5_1)*L[0];
-    out[0 * so + 0] = x0_0;
-    out[0 * so + 1] = x0_1;
-    out[1 * so + 0] = x1_0;
-    out[1 * so + 1] = x1_1;
-    out[2 * so + 0] = x2_0;
-    out[2 * so + 1] = x2_1;
-    out[3 * so + 0] = x3_0;
-    out[3 * so + 1] = x3_1;
-    out[4 * so + 0] = x4_0;
-    out[4 * so + 1] = x4_1;
-    out[5 * so + 0] = x5_0;
-    out[5 * so + 1] = x5_1;
 }
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
@@ -3598,21 +3590,15 @@ void generalized_forces(const double* /*q*/, const double* /*qd*/, const double*
     double J[nq * m];
     detail::linearization_terms(q, qd, u, p, qdd, J);
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns eight, four or two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone), or B's as
+    // columns of M^-1 where each input's column of J is a unit vector.
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
     }
     detail::solve_mass_matrix_x8(M, J, m, A + 2 * nq * nq, 2 * nq);
     detail::solve_mass_matrix_x4(M, J + 8, m, A + 2 * nq * nq + 8, 2 * nq);
-    detail::solve_mass_matrix_x4(M, J + 12, m, B + nq * nu, nu);
-    detail::solve_mass_matrix_x2(M, J + 16, m, B + nq * nu + 4, nu);
-    if (nu % 2 != 0) {
-        double z[nq];
-        for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
-        detail::solve_mass_matrix(M, z);
-        for (int i = 0; i < nq; ++i) B[(nq + i) * nu + nu - 1] = z[i];
-    }
+    detail::mass_matrix_inverse_columns(M, B + nq * nu);
     return detail::linearization_status(A, B);
 }
 

@@ -124,18 +124,20 @@
 }}
 @@ linearization_blocks
 {coriolis}    // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns eight, four or two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone), or B's as
+    // columns of M^-1 where each input's column of J is a unit vector.
     for (int i = 0; i < nq; ++i) {{
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? {one} : {zero};
         for (int c = 0; c < nu; ++c) B[i * nu + c] = {zero};
     }}
-{solve_a}{solve_b}    if (nu % 2 != 0) {{
+{solve_a}{solve_b}    return {detail}linearization_status(A, B);
+@@ linearization_last_input
+    {{
         {scalar} z[nq];
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
         {solve}(M, z);
         for (int i = 0; i < nq; ++i) B[(nq + i) * nu + nu - 1] = z[i];
     }}
-    return {detail}linearization_status(A, B);
 @@ linearization_status
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is

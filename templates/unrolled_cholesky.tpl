@@ -1,4 +1,4 @@
-@@ factor_solve
+@@ factor
 
 // M = L L^T in place (lower triangle), unrolled for this model's M, whose structural zeros
 // are skipped; the diagonal receives 1/L_jj. Non-zero when a pivot is not greater than
@@ -6,6 +6,7 @@
 {linkage}int factor_mass_matrix({scalar}* M) {{
 {factor}    return 0;
 }}
+@@ solve
 
 // Solves M x = b in place with the factor from factor_mass_matrix.
 {linkage}void solve_mass_matrix(const {scalar}* L, {scalar}* b) {{
@@ -18,3 +19,10 @@
 // B otherwise.
 {linkage}void {name}(const {scalar}* L, const {scalar}* b, int sb, {scalar}* out, int so) {{
 {solve}}}
+@@ inverse
+
+// B's lower rows where each input's column of J is a unit vector: those columns of M^-1,
+// from W = L^-1 (the factor from factor_mass_matrix) and M^-1 = W^T W, each entry once;
+// out[i * nu + c].
+{linkage}void mass_matrix_inverse_columns(const {scalar}* L, {scalar}* out) {{
+{statements}}}

@@ -522,6 +522,26 @@ TEST(RneaDerivativesLocalAxes, ABundledArm) {
     expect_recursive_derivatives(m, d);
 }
 
+// A branch: two bodies on a turning base, each by its own hinge, at offsets off every axis.
+// (With isotropic inertias J |ω|², GiNaC writes each |ω|² as a sum of squared rates, which
+// no body claims, and the tree forms are rightly refused: "terms of T or V outside the tree".)
+std::string const branched_base =
+    "model branched\nparameter g = 9.81, m1 = 2.0, m2 = 1.0, m3 = 0.7\ncoordinate q1, q2, q3\n"
+    "input t1, t2, t3\nlet R1 = rotz(q1)\nlet w1 = [0, 0, der(q1)]\nlet p1 = R1*[0.05, 0.02, 0.1]\n"
+    "let T2 = rot([0.6, 0, 0.8], 0.3)*rotx(q2)\nlet R2 = R1*T2\nlet w2 = transpose(T2)*w1 + [der(q2), 0, 0]\n"
+    "let p2 = R1*[0.2, 0.03, 0.3] + R2*[0.01, 0.1, 0.25]\n"
+    "let T3 = roty(q3)\nlet R3 = R1*T3\nlet w3 = transpose(T3)*w1 + [0, der(q3), 0]\n"
+    "let p3 = R1*[-0.2, 0.05, 0.3] + R3*[0.02, -0.1, 0.2]\n"
+    "kinetic 0.5*m1*dot(der(p1), der(p1)) + 0.5*dot(w1, [[0.01, 0, 0], [0, 0.02, 0], [0, 0, 0.03]]*w1)\n"
+    "kinetic 0.5*m2*dot(der(p2), der(p2)) + 0.5*dot(w2, [[0.012, 0.001, 0], [0.001, 0.02, 0], [0, 0, 0.015]]*w2)\n"
+    "kinetic 0.5*m3*dot(der(p3), der(p3)) + 0.5*dot(w3, [[0.02, 0, 0.002], [0, 0.01, 0], [0.002, 0, 0.03]]*w3)\n"
+    "potential g*(m1*p1[2] + m2*p2[2] + m3*p3[2])\nforce t1 on q1\nforce t2 on q2\nforce t3 on q3\n";
+
+TEST(RneaDerivativesLocalAxes, ABranchedTree) {
+    auto const [m, d] = model_and_derived(branched_base);
+    expect_recursive_derivatives(m, d);
+}
+
 TEST(RneaDerivativesLocalAxes, NotOverAFloatingBaseAndTheReasonSaysSo) {
     lagc::derived const d = derived_of(floating_two_hinges);
     EXPECT_FALSE(d.recursive_derivatives.has_value());

@@ -2109,6 +2109,22 @@ static int factor_mass_matrix(double* M) {
     return 0;
 }
 
+// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
+// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
+static void store_linearization_column(int c, const double* column, double* A, double* B) {
+    if (c < 2 * nq) {
+        for (int i = 0; i < nq; ++i) {
+            A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
+            A[(nq + i) * 2 * nq + c] = column[i];
+        }
+        return;
+    }
+    for (int i = 0; i < nq; ++i) {
+        B[i * nu + (c - 2 * nq)] = 0.0;
+        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
+    }
+}
+
 // Solves M x = b in place with the factor from factor_mass_matrix.
 static void solve_mass_matrix(const double* L, double* b) {
     const double y0 = b[0]*L[0];
@@ -2147,22 +2163,6 @@ static void solve_mass_matrix(const double* L, double* b) {
     b[9] = x9;
     b[10] = x10;
     b[11] = x11;
-}
-
-// Column c of dqdd/dx (x = [q; qd; u]) into A = [[0, I], [dqdd/dq, dqdd/dqd]] (2nq x 2nq)
-// and B = [[0], [dqdd/du]] (2nq x nu), both row-major; the constant rows with column 0.
-static void store_linearization_column(int c, const double* column, double* A, double* B) {
-    if (c < 2 * nq) {
-        for (int i = 0; i < nq; ++i) {
-            A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
-            A[(nq + i) * 2 * nq + c] = column[i];
-        }
-        return;
-    }
-    for (int i = 0; i < nq; ++i) {
-        B[i * nu + (c - 2 * nq)] = 0.0;
-        B[(nq + i) * nu + (c - 2 * nq)] = column[i];
-    }
 }
 // M + rho A^T A in place, rho = (largest diagonal entry of M) / (largest diagonal entry of
 // A^T A), over this model's structure: only the entries of M's lower triangle that A^T A

@@ -2650,31 +2650,6 @@ static int factor_mass_matrix(double* M) {
     return 0;
 }
 
-// Solves M x = b in place with the factor from factor_mass_matrix.
-static void solve_mass_matrix(const double* L, double* b) {
-    const double y0 = b[0]*L[0];
-    const double y1 = (b[1] - L[7]*y0)*L[8];
-    const double y2 = (b[2] - L[14]*y0 - L[15]*y1)*L[16];
-    const double y3 = (b[3] - L[21]*y0 - L[22]*y1 - L[23]*y2)*L[24];
-    const double y4 = (b[4] - L[28]*y0 - L[29]*y1 - L[30]*y2 - L[31]*y3)*L[32];
-    const double y5 = (b[5] - L[35]*y0 - L[36]*y1 - L[37]*y2 - L[38]*y3 - L[39]*y4)*L[40];
-    const double y6 = (b[6] - L[42]*y0 - L[43]*y1 - L[44]*y2 - L[45]*y3 - L[46]*y4 - L[47]*y5)*L[48];
-    const double x6 = y6*L[48];
-    const double x5 = (y5 - L[47]*x6)*L[40];
-    const double x4 = (y4 - L[39]*x5 - L[46]*x6)*L[32];
-    const double x3 = (y3 - L[31]*x4 - L[38]*x5 - L[45]*x6)*L[24];
-    const double x2 = (y2 - L[23]*x3 - L[30]*x4 - L[37]*x5 - L[44]*x6)*L[16];
-    const double x1 = (y1 - L[15]*x2 - L[22]*x3 - L[29]*x4 - L[36]*x5 - L[43]*x6)*L[8];
-    const double x0 = (y0 - L[7]*x1 - L[14]*x2 - L[21]*x3 - L[28]*x4 - L[35]*x5 - L[42]*x6)*L[0];
-    b[0] = x0;
-    b[1] = x1;
-    b[2] = x2;
-    b[3] = x3;
-    b[4] = x4;
-    b[5] = x5;
-    b[6] = x6;
-}
-
 // forward_dynamics' work, leaving the Cholesky factor of M in M (for linearization).
 LAGC_NOINLINE static int forward_dynamics_factored(const double* q, const double* qd, const double* u, const panda_like_parameters* p, double* qdd, double* M) {
     // M qdd = Q - h, solved with a Cholesky factorisation of M (lower triangle only), which
@@ -3138,6 +3113,82 @@ LAGC_NOINLINE static void linearization_terms(const double* q, const double* qd,
 // folds x * 0 to 0.
 static int linearization_status(const double* A, const double* B) {
     return all_finite(A + 2 * nq * nq, 2 * nq * nq) && all_finite(B + nq * nu, nq * nu) ? 0 : 3;
+}
+
+// B's lower rows where each input's column of J is a unit vector: those columns of M^-1,
+// from W = L^-1 (the factor from factor_mass_matrix) and M^-1 = W^T W, each entry once;
+// out[i * nu + c].
+static void mass_matrix_inverse_columns(const double* L, double* out) {
+    const double w1_0 = -(L[7]*L[0])*L[8];
+    const double w2_0 = -(L[14]*L[0] + L[15]*w1_0)*L[16];
+    const double w3_0 = -(L[21]*L[0] + L[22]*w1_0 + L[23]*w2_0)*L[24];
+    const double w4_0 = -(L[28]*L[0] + L[29]*w1_0 + L[30]*w2_0 + L[31]*w3_0)*L[32];
+    const double w5_0 = -(L[35]*L[0] + L[36]*w1_0 + L[37]*w2_0 + L[38]*w3_0 + L[39]*w4_0)*L[40];
+    const double w6_0 = -(L[42]*L[0] + L[43]*w1_0 + L[44]*w2_0 + L[45]*w3_0 + L[46]*w4_0 + L[47]*w5_0)*L[48];
+    const double w2_1 = -(L[15]*L[8])*L[16];
+    const double w3_1 = -(L[22]*L[8] + L[23]*w2_1)*L[24];
+    const double w4_1 = -(L[29]*L[8] + L[30]*w2_1 + L[31]*w3_1)*L[32];
+    const double w5_1 = -(L[36]*L[8] + L[37]*w2_1 + L[38]*w3_1 + L[39]*w4_1)*L[40];
+    const double w6_1 = -(L[43]*L[8] + L[44]*w2_1 + L[45]*w3_1 + L[46]*w4_1 + L[47]*w5_1)*L[48];
+    const double w3_2 = -(L[23]*L[16])*L[24];
+    const double w4_2 = -(L[30]*L[16] + L[31]*w3_2)*L[32];
+    const double w5_2 = -(L[37]*L[16] + L[38]*w3_2 + L[39]*w4_2)*L[40];
+    const double w6_2 = -(L[44]*L[16] + L[45]*w3_2 + L[46]*w4_2 + L[47]*w5_2)*L[48];
+    const double w4_3 = -(L[31]*L[24])*L[32];
+    const double w5_3 = -(L[38]*L[24] + L[39]*w4_3)*L[40];
+    const double w6_3 = -(L[45]*L[24] + L[46]*w4_3 + L[47]*w5_3)*L[48];
+    const double w5_4 = -(L[39]*L[32])*L[40];
+    const double w6_4 = -(L[46]*L[32] + L[47]*w5_4)*L[48];
+    const double w6_5 = -(L[47]*L[40])*L[48];
+    out[0] = L[0]*L[0] + w1_0*w1_0 + w2_0*w2_0 + w3_0*w3_0 + w4_0*w4_0 + w5_0*w5_0 + w6_0*w6_0;
+    out[7] = L[8]*w1_0 + w2_1*w2_0 + w3_1*w3_0 + w4_1*w4_0 + w5_1*w5_0 + w6_1*w6_0;
+    out[1] = out[7];
+    out[8] = L[8]*L[8] + w2_1*w2_1 + w3_1*w3_1 + w4_1*w4_1 + w5_1*w5_1 + w6_1*w6_1;
+    out[14] = L[16]*w2_0 + w3_2*w3_0 + w4_2*w4_0 + w5_2*w5_0 + w6_2*w6_0;
+    out[2] = out[14];
+    out[15] = L[16]*w2_1 + w3_2*w3_1 + w4_2*w4_1 + w5_2*w5_1 + w6_2*w6_1;
+    out[9] = out[15];
+    out[16] = L[16]*L[16] + w3_2*w3_2 + w4_2*w4_2 + w5_2*w5_2 + w6_2*w6_2;
+    out[21] = L[24]*w3_0 + w4_3*w4_0 + w5_3*w5_0 + w6_3*w6_0;
+    out[3] = out[21];
+    out[22] = L[24]*w3_1 + w4_3*w4_1 + w5_3*w5_1 + w6_3*w6_1;
+    out[10] = out[22];
+    out[23] = L[24]*w3_2 + w4_3*w4_2 + w5_3*w5_2 + w6_3*w6_2;
+    out[17] = out[23];
+    out[24] = L[24]*L[24] + w4_3*w4_3 + w5_3*w5_3 + w6_3*w6_3;
+    out[28] = L[32]*w4_0 + w5_4*w5_0 + w6_4*w6_0;
+    out[4] = out[28];
+    out[29] = L[32]*w4_1 + w5_4*w5_1 + w6_4*w6_1;
+    out[11] = out[29];
+    out[30] = L[32]*w4_2 + w5_4*w5_2 + w6_4*w6_2;
+    out[18] = out[30];
+    out[31] = L[32]*w4_3 + w5_4*w5_3 + w6_4*w6_3;
+    out[25] = out[31];
+    out[32] = L[32]*L[32] + w5_4*w5_4 + w6_4*w6_4;
+    out[35] = L[40]*w5_0 + w6_5*w6_0;
+    out[5] = out[35];
+    out[36] = L[40]*w5_1 + w6_5*w6_1;
+    out[12] = out[36];
+    out[37] = L[40]*w5_2 + w6_5*w6_2;
+    out[19] = out[37];
+    out[38] = L[40]*w5_3 + w6_5*w6_3;
+    out[26] = out[38];
+    out[39] = L[40]*w5_4 + w6_5*w6_4;
+    out[33] = out[39];
+    out[40] = L[40]*L[40] + w6_5*w6_5;
+    out[42] = L[48]*w6_0;
+    out[6] = out[42];
+    out[43] = L[48]*w6_1;
+    out[13] = out[43];
+    out[44] = L[48]*w6_2;
+    out[20] = out[44];
+    out[45] = L[48]*w6_3;
+    out[27] = out[45];
+    out[46] = L[48]*w6_4;
+    out[34] = out[46];
+    out[47] = L[48]*w6_5;
+    out[41] = out[47];
+    out[48] = L[48]*L[48];
 }
 
 // Solves M X = B for eight columns at once with the factor from factor_mass_matrix: B's
@@ -4648,7 +4699,8 @@ LAGC_NOINLINE static int linearization(const double* q, const double* qd, const 
     double J[nq * m];
     linearization_terms(q, qd, u, p, qdd, J);
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns eight, four or two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone), or B's as
+    // columns of M^-1 where each input's column of J is a unit vector.
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
@@ -4656,14 +4708,7 @@ LAGC_NOINLINE static int linearization(const double* q, const double* qd, const 
     solve_mass_matrix_x8(M, J, m, A + 2 * nq * nq, 2 * nq);
     solve_mass_matrix_x4(M, J + 8, m, A + 2 * nq * nq + 8, 2 * nq);
     solve_mass_matrix_x2(M, J + 12, m, A + 2 * nq * nq + 12, 2 * nq);
-    solve_mass_matrix_x4(M, J + 14, m, B + nq * nu, nu);
-    solve_mass_matrix_x2(M, J + 18, m, B + nq * nu + 4, nu);
-    if (nu % 2 != 0) {
-        double z[nq];
-        for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
-        solve_mass_matrix(M, z);
-        for (int i = 0; i < nq; ++i) B[(nq + i) * nu + nu - 1] = z[i];
-    }
+    mass_matrix_inverse_columns(M, B + nq * nu);
     return linearization_status(A, B);
 }
 

@@ -407,13 +407,14 @@ LAGC_NOINLINE static int linearization(const double* q, const double* qd, const 
     mass_matrix(q, p, M);
     if (factor_mass_matrix(M) != 0) return 1;
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns eight, four or two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone), or B's as
+    // columns of M^-1 where each input's column of J is a unit vector.
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
     }
     solve_mass_matrix_x4(M, J, m, A + 2 * nq * nq, 2 * nq);
-    if (nu % 2 != 0) {
+    {
         double z[nq];
         for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
         solve_mass_matrix(M, z);

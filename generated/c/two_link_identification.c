@@ -190,14 +190,15 @@ static int factor_mass_matrix(double* M) {
     return 0;
 }
 
-// Solves M x = b in place with the factor from factor_mass_matrix.
-static void solve_mass_matrix(const double* L, double* b) {
-    const double y0 = b[0]*L[0];
-    const double y1 = (b[1] - L[2]*y0)*L[3];
-    const double x1 = y1*L[3];
-    const double x0 = (y0 - L[2]*x1)*L[0];
-    b[0] = x0;
-    b[1] = x1;
+// B's lower rows where each input's column of J is a unit vector: those columns of M^-1,
+// from W = L^-1 (the factor from factor_mass_matrix) and M^-1 = W^T W, each entry once;
+// out[i * nu + c].
+static void mass_matrix_inverse_columns(const double* L, double* out) {
+    const double w1_0 = -(L[2]*L[0])*L[3];
+    out[0] = L[0]*L[0] + w1_0*w1_0;
+    out[2] = L[3]*w1_0;
+    out[1] = out[2];
+    out[3] = L[3]*L[3];
 }
 
 // Solves M X = B for four columns at once with the factor from factor_mass_matrix: B's
@@ -229,25 +230,6 @@ static void solve_mass_matrix_x4(const double* L, const double* b, int sb, doubl
     out[1 * so + 1] = x1_1;
     out[1 * so + 2] = x1_2;
     out[1 * so + 3] = x1_3;
-}
-
-// Solves M X = B for two columns at once with the factor from factor_mass_matrix: B's
-// rows b[i * sb + r], X's out[i * so + r]; the columns' steps side by side, which GCC and
-// Clang at -O2 compute two to a vector register. X and B may be the same; X may not overlap
-// B otherwise.
-static void solve_mass_matrix_x2(const double* L, const double* b, int sb, double* out, int so) {
-    const double y0_0 = (b[0 * sb + 0])*L[0];
-    const double y0_1 = (b[0 * sb + 1])*L[0];
-    const double y1_0 = (b[1 * sb + 0] - L[2]*y0_0)*L[3];
-    const double y1_1 = (b[1 * sb + 1] - L[2]*y0_1)*L[3];
-    const double x1_0 = y1_0*L[3];
-    const double x1_1 = y1_1*L[3];
-    const double x0_0 = (y0_0 - L[2]*x1_0)*L[0];
-    const double x0_1 = (y0_1 - L[2]*x1_1)*L[0];
-    out[0 * so + 0] = x0_0;
-    out[0 * so + 1] = x0_1;
-    out[1 * so + 0] = x1_0;
-    out[1 * so + 1] = x1_1;
 }
 
 
@@ -465,19 +447,14 @@ LAGC_NOINLINE static int linearization(const double* q, const double* qd, const 
     mass_matrix(q, p, M);
     if (factor_mass_matrix(M) != 0) return 1;
     // A = [[0, I], [dqdd/dq, dqdd/dqd]], B = [[0], [dqdd/du]]: the constant rows, then the
-    // solved columns eight, four or two at a time (the last of an odd nu alone).
+    // solved columns eight, four or two at a time (the last of an odd nu alone), or B's as
+    // columns of M^-1 where each input's column of J is a unit vector.
     for (int i = 0; i < nq; ++i) {
         for (int c = 0; c < 2 * nq; ++c) A[i * 2 * nq + c] = c == nq + i ? 1.0 : 0.0;
         for (int c = 0; c < nu; ++c) B[i * nu + c] = 0.0;
     }
     solve_mass_matrix_x4(M, J, m, A + 2 * nq * nq, 2 * nq);
-    solve_mass_matrix_x2(M, J + 4, m, B + nq * nu, nu);
-    if (nu % 2 != 0) {
-        double z[nq];
-        for (int i = 0; i < nq; ++i) z[i] = J[i * m + m - 1];
-        solve_mass_matrix(M, z);
-        for (int i = 0; i < nq; ++i) B[(nq + i) * nu + nu - 1] = z[i];
-    }
+    mass_matrix_inverse_columns(M, B + nq * nu);
     return linearization_status(A, B);
 }
 

@@ -3,6 +3,7 @@
 // inverse_dynamics, input_matrix — and fixed-step integrators on x = [q; qd].
 #include "emit/emitter.hpp"
 #include "symbolic/dag.hpp"
+#include "symbolic/simplify.hpp"
 
 #include <fmt/format.h>
 
@@ -93,7 +94,7 @@ void emitter::linearization() {
     std::vector<std::pair<std::string, std::string>> const values = {
         {"scalar", scalar()},
         {"factor", mf.factor},
-        {"solve", mf.solve},
+        {"solve", nc > 0 ? mass_solve(mf) : mf.solve},
         {"args", call_args},
         {"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))},
         {"coriolis", coriolis},
@@ -175,16 +176,106 @@ std::string emitter::linearization_columns(factorisation const& mf, std::string 
                               {{"linkage", helper_linkage()}, {"scalar", scalar()}, {"one", one}, {"zero", zero}}));
     if (d_.nc > 0) return "";
     if (!pairs)
-        return text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mf.solve}, {"coriolis", coriolis}});
+        return text("control.tpl#linearization_columns", {{"scalar", scalar()}, {"solve", mass_solve(mf)}, {"coriolis", coriolis}});
     std::size_t const nq = d_.nq, nu = d_.nu;
+    std::vector<std::size_t> const unit = unit_input_columns();
+    std::string solve_b;
+    if (!unit.empty()) {
+        out_.add_helpers(unrolled_inverse_columns(unit));
+        solve_b = fmt::format("    {}mass_matrix_inverse_columns(M, B + nq * nu);\n", dialect_.detail);
+    } else {
+        solve_b = block_solve_calls(2 * nq, nu - nu % 2, "B + nq * nu", "nu");
+        if (nu % 2 != 0) solve_b += text("control.tpl#linearization_last_input", {{"scalar", scalar()}, {"solve", mass_solve(mf)}});
+    }
     return text("control.tpl#linearization_blocks",
                 {{"scalar", scalar()},
-                 {"solve", mf.solve},
                  {"solve_a", block_solve_calls(0, 2 * nq, "A + 2 * nq * nq", "2 * nq")},
-                 {"solve_b", block_solve_calls(2 * nq, nu - nu % 2, "B + nq * nu", "nu")},
+                 {"solve_b", solve_b},
                  {"coriolis", coriolis},
                  {"one", one},
                  {"zero", zero}});
+}
+
+// π with Q_π(c) = u_c + terms free of the inputs for every input c, and every other Q_i
+// free of them; empty otherwise. There ∂Q/∂u's columns are unit vectors and B = M⁻¹ ∂Q/∂u
+// is π's columns of M⁻¹.
+// Read off Q's expressions, not differentiated: GiNaC's diff and has walk a shared chain as a
+// tree (a force F a₆₀ with a_i = a_(i−1) + sin a_(i−1): 2⁶⁰ steps; tests/test_adversarial.cpp).
+std::vector<std::size_t> emitter::unit_input_columns() const {
+    std::size_t const nq = d_.nq, nu = d_.nu;
+    if (nu == 0 || d_.generalized_forces.size() != nq) return {};
+    std::vector<GiNaC::symbol> inputs;
+    for (auto const& u : m_.u) inputs.push_back(GiNaC::ex_to<GiNaC::symbol>(u));
+    std::vector<std::size_t> pi(nu, nq);
+    // Q_i's terms (Q_i itself where it is no sum): one may be an input, the others free of them.
+    for (std::size_t i = 0; i < nq; ++i) {
+        GiNaC::ex const& Q = d_.generalized_forces[i];
+        bool const sum = GiNaC::is_exactly_a<GiNaC::add>(Q);
+        std::size_t const terms = sum ? Q.nops() : 1;
+        bool found = false;
+        for (std::size_t k = 0; k < terms; ++k) {
+            GiNaC::ex const term = sum ? Q.op(k) : Q;
+            auto const c = std::find_if(m_.u.begin(), m_.u.end(), [&](GiNaC::ex const& u) { return term.is_equal(u); });
+            if (c == m_.u.end()) {
+                if (has_any(term, inputs)) return {};
+                continue;
+            }
+            std::size_t& taken = pi[static_cast<std::size_t>(c - m_.u.begin())];
+            if (found || taken != nq) return {};
+            taken = i, found = true;
+        }
+    }
+    if (std::find(pi.begin(), pi.end(), nq) != pi.end()) return {};
+    return pi;
+}
+
+// detail::mass_matrix_inverse_columns (unrolled_cholesky.tpl#inverse): π's columns of M⁻¹
+// into B's lower rows, by W = L⁻¹ (forward, column by column over L's structure in the
+// elimination order) and M⁻¹ = Wᵀ W, each entry of the symmetric M⁻¹ once: n³/3
+// multiplications against the n³ of solving the identity's columns. (Not two columns to a
+// vector register, as the block solves are: written so, with W's upper entry of a pair a
+// zero, GCC -O2 kept it scalar and the zeros cost more: 10 joints 32,850 -> 32,942
+// instructions.)
+std::string emitter::unrolled_inverse_columns(std::vector<std::size_t> const& pi) const {
+    std::size_t const nq = d_.nq, nu = d_.nu;
+    std::vector<std::size_t> const& P = elimination_order();
+    std::vector<char> const& nz = factor_structure();
+    factor_names const n{in_array("L"), in_array("L"), diagonal_of("L"), ""};
+    auto l = [&](std::size_t a, std::size_t b) { return n.l(std::max(P[a], P[b]), std::min(P[a], P[b])); };
+    // W's structure (positions, a ≥ b) and names: its diagonal is L's stored 1/L_aa.
+    std::vector<char> w(nq * nq, 0);
+    auto name = [&](std::size_t a, std::size_t b) { return a == b ? n.r(P[a]) : fmt::format("w{}_{}", a, b); };
+    std::string f;
+    for (std::size_t b = 0; b < nq; ++b) {
+        w[b * nq + b] = 1;
+        for (std::size_t a = b + 1; a < nq; ++a) {
+            std::string s;
+            for (std::size_t k = b; k < a; ++k)
+                if (nz[a * nq + k] && w[k * nq + b]) s += (s.empty() ? "" : " + ") + l(a, k) + "*" + name(k, b);
+            if (s.empty()) continue;
+            w[a * nq + b] = 1;
+            f += fmt::format("    const {} {} = -({})*{};\n", scalar(), name(a, b), s, n.r(P[a]));
+        }
+    }
+    std::vector<std::size_t> position(nq), column(nq, nu);
+    for (std::size_t a = 0; a < nq; ++a) position[P[a]] = a;
+    for (std::size_t c = 0; c < nu; ++c) column[pi[c]] = c;
+    // (M⁻¹)_ij = Σ_k W_ka W_kb over k ≥ a, b (a, b the positions of i, j), into out at (i, j)
+    // and (j, i) where those are B's.
+    for (std::size_t i = 0; i < nq; ++i)
+        for (std::size_t j = 0; j <= i; ++j) {
+            bool const ij = column[j] < nu, ji = i != j && column[i] < nu;
+            if (!ij && !ji) continue;
+            std::size_t const a = position[i], b = position[j];
+            std::string s;
+            for (std::size_t k = std::max(a, b); k < nq; ++k)
+                if (w[k * nq + a] && w[k * nq + b]) s += (s.empty() ? "" : " + ") + name(k, a) + "*" + name(k, b);
+            if (s.empty()) s = single() ? "0.0f" : "0.0";
+            std::string const first = fmt::format("out[{}]", ij ? i * nu + column[j] : j * nu + column[i]);
+            f += fmt::format("    {} = {};\n", first, s);
+            if (ij && ji) f += fmt::format("    out[{}] = {};\n", j * nu + column[i], first);
+        }
+    return text("unrolled_cholesky.tpl#inverse", {{"linkage", helper_linkage()}, {"scalar", scalar()}, {"statements", f}});
 }
 
 // Eight columns at a time, then four, then two: each entry of the factor is read once for

@@ -278,14 +278,25 @@ emitter::factorisation emitter::mass_factorisation() {
     return {true, dialect_.detail + "factor_mass_matrix", dialect_.detail + "solve_mass_matrix"};
 }
 
-// detail::factor_mass_matrix and detail::solve_mass_matrix on arrays, for the two-step form.
+// detail::factor_mass_matrix on arrays, for the two-step form.
 std::string emitter::unrolled_cholesky() const {
-    return text("unrolled_cholesky.tpl#factor_solve",
+    return text("unrolled_cholesky.tpl#factor",
                 {{"linkage", helper_linkage()},
                  {"scalar", scalar()},
-                 {"factor", factor_statements({in_array("M"), in_array("M"), diagonal_of("M"), ""})},
-                 {"solve", solve_statements({in_array("L"), in_array("L"), diagonal_of("L"), ""}, element_of("b"),
-                                            element_of("b"))}});
+                 {"factor", factor_statements({in_array("M"), in_array("M"), diagonal_of("M"), ""})}});
+}
+
+// mf's solve, for a caller that writes a call of it: unrolled, detail::solve_mass_matrix,
+// written once and only where called (a static function nothing calls is a warning).
+std::string emitter::mass_solve(factorisation const& mf) {
+    if (mf.unrolled && !unrolled_solve_added_)
+        out_.add_helpers(text("unrolled_cholesky.tpl#solve",
+                              {{"linkage", helper_linkage()},
+                               {"scalar", scalar()},
+                               {"solve", solve_statements({in_array("L"), in_array("L"), diagonal_of("L"), ""}, element_of("b"),
+                                                          element_of("b"))}}));
+    unrolled_solve_added_ = unrolled_solve_added_ || mf.unrolled;
+    return mf.solve;
 }
 
 // detail::solve_mass_matrix_x2, _x4 or _x8 (unrolled_cholesky.tpl#block): linearization's
@@ -476,7 +487,7 @@ void emitter::closed_form_dynamics(std::vector<cxx_argument> const& args) {
         {"factor", mf.factor},
         {"math", math()}};
     if (nc > 0) {
-        values.push_back({"solve", mf.solve});
+        values.push_back({"solve", mass_solve(mf)});
         values.push_back({"args_q_qd_p", cxx_printer::input_arguments(inputs({"q", "qd", "p"}))});
         values.push_back({"augment", augmented("forward_dynamics")});
         values.push_back({"args_q_p", cxx_printer::input_arguments(inputs({"q", "p"}))});
@@ -512,7 +523,7 @@ void emitter::closed_form_dynamics(std::vector<cxx_argument> const& args) {
     // linearization calls too, would not be inlined (1% more instructions at 12 joints).
     values.push_back({"solve", mf.unrolled ? solve_statements({in_array("M"), in_array("M"), diagonal_of("M"), ""},
                                                               element_of("b"), element_of("qdd"))
-                                           : text("forward_dynamics.tpl#loop_solve", {{"solve", mf.solve}})});
+                                           : text("forward_dynamics.tpl#loop_solve", {{"solve", mass_solve(mf)}})});
     out_.define("int", "forward_dynamics_factored", with_output(with_output(inputs({"q", "qd", "u", "p"}), "qdd"), "M"),
                 {"t", "q", "qd", "u", "p", "qdd", "M"}, text("forward_dynamics.tpl#factored", values),
                 text("comments.tpl#forward_dynamics_factored"), cxx_printer::place::helper);

@@ -214,7 +214,8 @@ private:
     bool unrolls_mass_matrix() const;
     mutable std::optional<bool> unrolls_; // unrolls_mass_matrix, once found
     factorisation mass_factorisation();
-    bool unrolled_helpers_added_ = false;
+    std::string mass_solve(factorisation const& mf);
+    bool unrolled_helpers_added_ = false, unrolled_solve_added_ = false;
     unsigned block_solves_added_ = 0; // the widths (2, 4, 8) whose solve_mass_matrix_xW is written
     // The order the factorisation eliminates M's rows in (the coordinates', or the reverse
     // where that fills in less), and L's non-zeros in that order: M's plus fill-in, row-major.
@@ -248,6 +249,8 @@ private:
     std::string block_solve_calls(std::size_t first, std::size_t count, std::string const& target,
                                   std::string const& stride);
     std::string linearization_columns(factorisation const& mf, std::string const& coriolis);
+    std::vector<std::size_t> unit_input_columns() const;
+    std::string unrolled_inverse_columns(std::vector<std::size_t> const& pi) const;
     std::string block_solve_statements(factor_names const& names, std::size_t width,
                                        std::function<std::string(std::size_t, std::size_t)> const& b,
                                        std::function<std::string(std::size_t, std::size_t)> const& out) const;

@@ -106,7 +106,7 @@ void emitter::constraint_state_functions() {
                                {"project", name},
                                {"factorised", one_line(text(factorised))}}));
     };
-    project_onto_rows("project_onto_rows", mf.solve, "augment.tpl#factorised");
+    project_onto_rows("project_onto_rows", mass_solve(mf), "augment.tpl#factorised");
     if (regularizes_at_run_time())
         project_onto_rows("project_onto_rows_augmented", dialect_.c ? dialect_.solve_nq : "cholesky_solve<nq>",
                           "augment.tpl#factorised_augmented");
