@@ -42,6 +42,7 @@ using spatial::cross;
 using spatial::dot;
 using spatial::held_product;
 using spatial::multiplication;
+using spatial::multiplied;
 using spatial::plain_product;
 using spatial::negated;
 using spatial::product;
@@ -63,18 +64,6 @@ struct pair3 {
 struct inertia6 {
     mat3 A = mat3(9, 0), B = mat3(9, 0), K = mat3(9, 0);
 };
-
-mat3 multiplied(mat3 const& x, mat3 const& y, bool x_transposed = false, bool y_transposed = false) {
-    mat3 z(9);
-    for (std::size_t r = 0; r < 3; ++r)
-        for (std::size_t c = 0; c < 3; ++c) {
-            exvector terms;
-            for (std::size_t k = 0; k < 3; ++k)
-                terms.push_back(product(x_transposed ? x[k * 3 + r] : x[r * 3 + k], y_transposed ? y[c * 3 + k] : y[k * 3 + c]));
-            z[r * 3 + c] = sum(terms);
-        }
-    return z;
-}
 
 // [r]× as a matrix.
 mat3 skew(vec3 const& r) { return {0, negated(r[2]), r[1], r[2], 0, negated(r[0]), negated(r[1]), r[0], 0}; }

@@ -38,13 +38,7 @@ vec6 weighed(std::initializer_list<std::pair<ex, vec6>> terms) {
     return y;
 }
 
-exvector matrix_product(exvector const& A, exvector const& B) { // 3 × 3, row-major
-    exvector y(9);
-    for (std::size_t r = 0; r < 3; ++r)
-        for (std::size_t c = 0; c < 3; ++c)
-            y[r * 3 + c] = sum({held(A[r * 3], B[c]), held(A[r * 3 + 1], B[3 + c]), held(A[r * 3 + 2], B[6 + c])});
-    return y;
-}
+exvector matrix_product(exvector const& A, exvector const& B) { return multiplied(A, B, false, false, held); }
 
 // [x]× [y]×, row-major: y xᵀ − (x·y) 1.
 exvector skew_product(vec3 const& x, vec3 const& y) {

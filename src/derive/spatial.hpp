@@ -123,6 +123,20 @@ inline vec3 added(std::vector<vec3> const& xs) {
 
 inline vec3 scaled(vec3 const& v, GiNaC::ex const& k) { return {product(v[0], k), product(v[1], k), product(v[2], k)}; }
 
+// x y of 3 × 3 matrices (row-major exvectors), either transposed, multiplied as `mul` says.
+inline GiNaC::exvector multiplied(GiNaC::exvector const& x, GiNaC::exvector const& y, bool x_transposed = false,
+                                  bool y_transposed = false, multiplication mul = plain_product) {
+    GiNaC::exvector z(9);
+    for (std::size_t r = 0; r < 3; ++r)
+        for (std::size_t c = 0; c < 3; ++c) {
+            GiNaC::exvector terms;
+            for (std::size_t k = 0; k < 3; ++k)
+                terms.push_back(mul(x_transposed ? x[k * 3 + r] : x[r * 3 + k], y_transposed ? y[c * 3 + k] : y[k * 3 + c]));
+            z[r * 3 + c] = sum(terms);
+        }
+    return z;
+}
+
 inline GiNaC::ex dot(vec3 const& a, vec3 const& b, multiplication mul = plain_product) {
     return sum({mul(a[0], b[0]), mul(a[1], b[1]), mul(a[2], b[2])});
 }
