@@ -28,15 +28,7 @@ namespace {
 multiplication const held = held_either;
 
 // Σ k v over the terms, entry by entry (products and sums built whole: spatial.hpp).
-vec6 weighed(std::initializer_list<std::pair<ex, vec6>> terms) {
-    vec6 y;
-    for (std::size_t r = 0; r < 6; ++r) {
-        exvector t;
-        for (auto const& [k, v] : terms) t.push_back(k.is_equal(1) ? v[r] : held(k, v[r]));
-        y[r] = sum(t);
-    }
-    return y;
-}
+vec6 weighed(std::initializer_list<std::pair<ex, vec6>> terms) { return combined(terms, held); }
 
 exvector matrix_product(exvector const& A, exvector const& B) { return multiplied(A, B, false, false, held); }
 
@@ -99,12 +91,6 @@ void add_to(vec6& into, vec6 const& x) {
     for (std::size_t k = 0; k < 6; ++k) into[k] = sum({into[k], x[k]});
 }
 
-vec6 halved(vec6 const& x) {
-    vec6 y;
-    for (std::size_t r = 0; r < 6; ++r) y[r] = held(GiNaC::numeric(1, 2), x[r]);
-    return y;
-}
-
 // A link's world-axes quantities: its turn R and origin o, its joint's twist S, its velocity
 // and acceleration, and (its body's own, then its composite's) Y, the wrench F and 2 B.
 struct link_state {
@@ -147,25 +133,6 @@ std::vector<link_state> down(model const& m, local_frames::walk const& w, std::a
     return x;
 }
 
-// Per joint (its link's composite): S, Y S, Bᵀ S, c = S × v, e = S × a − c × v, Ṡ = v × S,
-// G = S ×* F − Y e − 2 B c, X = B S + Y Ṡ (rnea_derivatives.cpp).
-struct joint_vectors {
-    vec6 S, YS, BS, c, e, Sdot, G, X;
-};
-
-joint_vectors vectors_of(link_state const& s) {
-    joint_vectors j;
-    j.S = s.S;
-    j.YS = times(s.Y, s.S, false, held);
-    j.BS = halved(times(s.B, s.S, true, held));
-    j.c = motion_cross(s.S, s.v, held);
-    j.e = weighed({{1, motion_cross(s.S, s.a, held)}, {-1, motion_cross(j.c, s.v, held)}});
-    j.Sdot = motion_cross(s.v, s.S, held);
-    j.G = weighed({{1, force_cross(s.S, s.F, held)}, {-1, times(s.Y, j.e, false, held)}, {-1, times(s.B, j.c, false, held)}});
-    j.X = weighed({{1, halved(times(s.B, s.S, false, held))}, {1, times(s.Y, j.Sdot, false, held)}});
-    return j;
-}
-
 } // namespace
 
 share_derivatives local_rnea_derivatives(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
@@ -184,30 +151,18 @@ share_derivatives local_rnea_derivatives(kinematic_tree const& t, std::vector<ro
     }
     std::vector<int> link_of(n, -1);
     for (std::size_t k = 0; k < x.size(); ++k) link_of[w.links[k].joint] = static_cast<int>(k);
-    std::vector<joint_vectors> J;
+    std::vector<rnea_unit> units;
     for (int k : link_of) {
         if (k < 0) return {{}, {}, "a coordinate is no joint of the tree"};
-        J.push_back(vectors_of(x[static_cast<std::size_t>(k)]));
+        link_state const& s = x[static_cast<std::size_t>(k)];
+        units.push_back({true, s.S, s.v, s.a, s.F, s.Y, s.B});
     }
-    auto at_or_below = [&](int lower, int upper) { // links: lower is upper or below it
-        for (int l = lower; l >= 0; l = w.links[static_cast<std::size_t>(l)].parent)
-            if (l == upper) return true;
+    auto const below = [&](std::size_t i, std::size_t k) { // link of joint i: k's or below it
+        for (int l = link_of[i]; l >= 0; l = w.links[static_cast<std::size_t>(l)].parent)
+            if (l == link_of[k]) return true;
         return false;
     };
-    share_derivatives out;
-    out.dtau_dq.assign(n * n, 0);
-    out.coriolis.assign(n * n, 0);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t k = 0; k < n; ++k) {
-            joint_vectors const &a = J[i], &b = J[k];
-            if (at_or_below(link_of[i], link_of[k])) {
-                out.dtau_dq[i * n + k] = sum({negated(dot(a.YS, b.e, held)), held(-2, dot(a.BS, b.c, held))});
-                out.coriolis[i * n + k] = sum({dot(a.BS, b.S, held), dot(a.YS, b.Sdot, held)});
-            } else if (at_or_below(link_of[k], link_of[i])) {
-                out.dtau_dq[i * n + k] = dot(a.S, b.G, held);
-                out.coriolis[i * n + k] = dot(a.S, b.X, held);
-            }
-        }
+    share_derivatives out = rnea_pairs(units, below, true, held);
     return out;
 }
 

@@ -35,17 +35,6 @@ using namespace spatial;
 
 namespace {
 
-vec6 combine(std::initializer_list<std::pair<ex, vec6>> terms) {
-    vec6 y;
-    for (std::size_t r = 0; r < 6; ++r) {
-        exvector t;
-        for (auto const& [k, v] : terms)
-            if (!v[r].is_zero()) t.push_back(k * v[r]);
-        y[r] = GiNaC::add(t);
-    }
-    return y;
-}
-
 // B = ½ ((v ×*) Y + (m ↦ m ×* Y v) − Y (v ×)), column by column.
 mat6 coriolis_operator(mat6 const& Y, vec6 const& v) {
     vec6 const h = times(Y, v);
@@ -54,14 +43,64 @@ mat6 coriolis_operator(mat6 const& Y, vec6 const& v) {
         vec6 e;
         e.fill(0);
         e[col] = 1;
-        vec6 const x = combine({{ex(1) / 2, force_cross(v, times(Y, e))}, {ex(1) / 2, force_cross(e, h)},
+        vec6 const x = combined({{ex(1) / 2, force_cross(v, times(Y, e))}, {ex(1) / 2, force_cross(e, h)},
                                 {ex(-1) / 2, times(Y, motion_cross(v, e))}});
         for (std::size_t r = 0; r < 6; ++r) B[r * 6 + col] = x[r];
     }
     return B;
 }
 
+// Per joint: S, Y S, Bᵀ S, c = S × v, e = S × a − c × v, Ṡ = v × S, G = S ×* F − Y e − 2 B c,
+// X = B S + Y Ṡ (with 2 B given: ½ (2 B)ᵀ S, − (2 B) c, ½ (2 B) S).
+struct joint_vectors {
+    vec6 S, YS, BS, c, e, Sdot, G, X;
+};
+
+joint_vectors vectors_of(rnea_unit const& u, bool twice, multiplication mul) {
+    auto half = [&](vec6 const& x) {
+        if (!twice) return x;
+        vec6 y;
+        for (std::size_t r = 0; r < 6; ++r) y[r] = mul(GiNaC::numeric(1, 2), x[r]);
+        return y;
+    };
+    joint_vectors j;
+    j.S = u.S;
+    j.YS = times(u.Y, u.S, false, mul);
+    j.BS = half(times(u.B, u.S, true, mul));
+    j.c = motion_cross(u.S, u.v, mul);
+    j.e = combined({{1, motion_cross(u.S, u.a, mul)}, {-1, motion_cross(j.c, u.v, mul)}}, mul);
+    j.Sdot = motion_cross(u.v, u.S, mul);
+    j.G = combined({{1, force_cross(u.S, u.F, mul)}, {-1, times(u.Y, j.e, false, mul)}, {twice ? -1 : -2, times(u.B, j.c, false, mul)}},
+                  mul);
+    j.X = combined({{1, half(times(u.B, u.S, false, mul))}, {1, times(u.Y, j.Sdot, false, mul)}}, mul);
+    return j;
+}
+
 } // namespace
+
+share_derivatives rnea_pairs(std::vector<rnea_unit> const& units, std::function<bool(std::size_t, std::size_t)> const& below,
+                             bool twice, multiplication mul) {
+    std::size_t const n = units.size();
+    std::vector<joint_vectors> J(n);
+    for (std::size_t k = 0; k < n; ++k)
+        if (units[k].used) J[k] = vectors_of(units[k], twice, mul);
+    share_derivatives out;
+    out.dtau_dq.assign(n * n, 0);
+    out.coriolis.assign(n * n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t k = 0; k < n; ++k) {
+            if (!units[i].used || !units[k].used) continue;
+            joint_vectors const &a = J[i], &b = J[k];
+            if (below(i, k)) {
+                out.dtau_dq[i * n + k] = sum({negated(dot(a.YS, b.e, mul)), mul(-2, dot(a.BS, b.c, mul))});
+                out.coriolis[i * n + k] = sum({dot(a.BS, b.S, mul), dot(a.YS, b.Sdot, mul)});
+            } else if (below(k, i)) {
+                out.dtau_dq[i * n + k] = dot(a.S, b.G, mul);
+                out.coriolis[i * n + k] = dot(a.S, b.X, mul);
+            }
+        }
+    return out;
+}
 
 share_derivatives rnea_derivatives(kinematic_tree const& t, exvector const& qdd,
                                    std::vector<rotational_body> const& bodies, std::array<ex, 3> const* gravity) {
@@ -90,7 +129,7 @@ share_derivatives rnea_derivatives(kinematic_tree const& t, exvector const& qdd,
     for (std::size_t N : t.children_first()) {
         mat6 const y = body_inertia(t.own_masses(N), rotational[N]);
         vec6 const h = times(y, v[N]);
-        vec6 const w = combine({{1, times(y, a[N])}, {1, force_cross(v[N], h)}});
+        vec6 const w = combined({{1, times(y, a[N])}, {1, force_cross(v[N], h)}});
         mat6 const b = coriolis_operator(y, v[N]);
         for (std::size_t k = 0; k < 36; ++k) Y[N][k] += y[k], Bc[N][k] += b[k];
         for (std::size_t r = 0; r < 6; ++r) F[N][r] += w[r];
@@ -104,33 +143,16 @@ share_derivatives rnea_derivatives(kinematic_tree const& t, exvector const& qdd,
             if (static_cast<std::size_t>(x) == upper) return true;
         return false;
     };
-    std::vector<vec6> S(t.n), YS(t.n), BS(t.n), c(t.n), e(t.n), Sdot(t.n), G(t.n), X(t.n);
+    std::vector<rnea_unit> units(t.n);
     for (std::size_t k = 0; k < t.n; ++k) {
         if (t.joints[k].node < 0) continue;
         auto const K = static_cast<std::size_t>(t.joints[k].node);
-        S[k] = joined(t.joints[k].s, t.joints[k].u);
-        YS[k] = times(Y[K], S[k]);
-        BS[k] = times(Bc[K], S[k], true);
-        c[k] = motion_cross(S[k], v[K]);
-        e[k] = combine({{1, motion_cross(S[k], a[K])}, {-1, motion_cross(c[k], v[K])}});
-        Sdot[k] = motion_cross(v[K], S[k]);
-        G[k] = combine({{1, force_cross(S[k], F[K])}, {-1, times(Y[K], e[k])}, {-2, times(Bc[K], c[k])}});
-        X[k] = combine({{1, times(Bc[K], S[k])}, {1, times(Y[K], Sdot[k])}});
+        units[k] = {true, joined(t.joints[k].s, t.joints[k].u), v[K], a[K], F[K], Y[K], Bc[K]};
     }
-    out.dtau_dq.assign(t.n * t.n, 0);
-    out.coriolis.assign(t.n * t.n, 0);
-    for (std::size_t i = 0; i < t.n; ++i)
-        for (std::size_t k = 0; k < t.n; ++k) {
-            if (t.joints[i].node < 0 || t.joints[k].node < 0) continue;
-            auto const I = static_cast<std::size_t>(t.joints[i].node), K = static_cast<std::size_t>(t.joints[k].node);
-            if (at_or_below(I, K)) {
-                out.dtau_dq[i * t.n + k] = -dot(YS[i], e[k]) - 2 * dot(BS[i], c[k]);
-                out.coriolis[i * t.n + k] = dot(BS[i], S[k]) + dot(YS[i], Sdot[k]);
-            } else if (at_or_below(K, I)) {
-                out.dtau_dq[i * t.n + k] = dot(S[i], G[k]);
-                out.coriolis[i * t.n + k] = dot(S[i], X[k]);
-            }
-        }
+    auto const below = [&](std::size_t i, std::size_t k) {
+        return at_or_below(static_cast<std::size_t>(t.joints[i].node), static_cast<std::size_t>(t.joints[k].node));
+    };
+    out = rnea_pairs(units, below, false, plain_product);
     return out;
 }
 

@@ -87,6 +87,17 @@ inline vec6 times(mat6 const& M, vec6 const& x, bool transposed = false, multipl
     return y;
 }
 
+// Σ k v over the terms, entry by entry (k = 1 taken as is), products as `mul` says.
+inline vec6 combined(std::initializer_list<std::pair<GiNaC::ex, vec6>> terms, multiplication mul = plain_product) {
+    vec6 y;
+    for (std::size_t r = 0; r < 6; ++r) {
+        GiNaC::exvector t;
+        for (auto const& [k, v] : terms) t.push_back(k.is_equal(1) ? v[r] : mul(k, v[r]));
+        y[r] = sum(t);
+    }
+    return y;
+}
+
 inline vec6 scaled(vec6 const& x, GiNaC::ex const& k) {
     vec6 y;
     for (std::size_t r = 0; r < 6; ++r) y[r] = product(x[r], k);

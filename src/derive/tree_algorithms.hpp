@@ -8,6 +8,7 @@
 #include "derive/kinematic_tree.hpp"
 #include "derive/spatial.hpp"
 
+#include <functional>
 #include <string>
 
 namespace lagc {
@@ -89,6 +90,18 @@ struct share_derivatives {
 share_derivatives rnea_derivatives(kinematic_tree const& t, GiNaC::exvector const& qdd,
                                    std::vector<rotational_body> const& bodies,
                                    std::array<GiNaC::ex, 3> const* gravity = nullptr);
+
+// The formulas' per-joint vectors and pairs (rnea_derivatives.cpp), shared by both forms:
+// each joint's twist S and its node's (or link's) world-axes velocity v and acceleration a,
+// composite inertia Y, Coriolis operator B (2 B where `twice`) and wrench F; `below(i, k)`:
+// joint i's node is joint k's or below it. Products as `mul` says (spatial.hpp).
+struct rnea_unit {
+    bool used = false; // a joint with no node (none of the tree's points move with it): 0 rows
+    spatial::vec6 S, v, a, F;
+    spatial::mat6 Y, B;
+};
+share_derivatives rnea_pairs(std::vector<rnea_unit> const& units, std::function<bool(std::size_t, std::size_t)> const& below,
+                             bool twice, spatial::multiplication mul);
 
 // The whole tree's (its points and `bodies`; with `gravity`, its weights too) by the same
 // formulas, their world-axes quantities built link by link from the tree in each body's own
