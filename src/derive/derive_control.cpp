@@ -189,6 +189,20 @@ bool agree(model const& m, derived const& d, exvector const& p, exvector const& 
     }
 }
 
+// ∂τ/∂q, C and ∂τ/∂q̇ = 2 C from `sh`, with the rest of each residual row (`rest`, to which
+// the constraints' Aᵀλ is added) and of h.
+derived::composite_derivatives derivatives_with(derived const& d, share_derivatives const& sh, std::vector<exvector> rest,
+                                                exvector bias_rest, bool bodies, bool gravity) {
+    std::size_t const n = d.nq, nc = d.nc;
+    derived::composite_derivatives out{d.residual_rows, std::move(bias_rest), sh.dtau_dq, sh.coriolis, {}, bodies, gravity};
+    for (ex const& c : sh.coriolis) out.dtau_dqd.push_back(2 * c);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t k = 0; k < nc; ++k) rest[i].push_back(d.constraint_jacobian[k * n + i] * d.lambda[k]);
+        out.residual_rest[i] = std::move(rest[i]);
+    }
+    return out;
+}
+
 // The composites' analytic derivatives (rnea_derivatives, tree_algorithms.hpp) for the points and
 // the rotational bodies the composites cover (else for the points alone), with uniform
 // gravity (else without), the first of those that agrees, with the rest of the rows:
@@ -196,7 +210,7 @@ bool agree(model const& m, derived const& d, exvector const& p, exvector const& 
 // the shares as h and the rate form's momentum p hold them, so that GiNaC cancels them term
 // by term; p is M q̈ whichever form the residual rows took).
 void composite_derivatives(model const& m, derived& d, rate_structures const& rs) {
-    std::size_t const n = d.nq, nc = d.nc;
+    std::size_t const n = d.nq;
     if (d.bias_point_share.size() != n || d.bias_body_share.size() != n || !d.velocity_bias.empty()) return;
     exvector const qdd(d.qdd.begin(), d.qdd.end());
     exvector both;
@@ -223,15 +237,13 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
         if (!sh.dtau_dq.empty() && !agree(m, d, p, hs, ps, sh)) sh = {};
     }
     if (sh.dtau_dq.empty()) return;
-    derived::composite_derivatives out{d.residual_rows, {}, sh.dtau_dq, sh.coriolis, {}, with_bodies, with_gravity};
-    for (ex const& c : sh.coriolis) out.dtau_dqd.push_back(2 * c);
+    exvector bias_rest;
+    std::vector<exvector> rest;
     for (std::size_t i = 0; i < n; ++i) {
-        out.bias_rest.push_back(d.bias[i] - hs[i]);
-        exvector row = {out.bias_rest[i], p[i] - ps[i], -d.generalized_forces[i]};
-        for (std::size_t k = 0; k < nc; ++k) row.push_back(d.constraint_jacobian[k * n + i] * d.lambda[k]);
-        out.residual_rest[i] = std::move(row);
+        bias_rest.push_back(d.bias[i] - hs[i]);
+        rest.push_back({bias_rest[i], p[i] - ps[i], -d.generalized_forces[i]});
     }
-    d.point_derivatives = std::move(out);
+    d.point_derivatives = derivatives_with(d, sh, std::move(rest), std::move(bias_rest), with_bodies, with_gravity);
 }
 
 // The same for the whole tree, from its Newton–Euler τ in the bodies' own axes where inverse
@@ -241,7 +253,7 @@ void composite_derivatives(model const& m, derived& d, rate_structures const& rs
 // forces besides the tree, the armature's a q̈) with the constraints' Aᵀλ; of h, Q less those
 // forces (h − Q = τ − forces at q̈ = 0).
 void recursive_derivatives(model const& m, derived& d, rate_structures const& rs) {
-    std::size_t const n = d.nq, nc = d.nc;
+    std::size_t const n = d.nq;
     auto const& rows = d.inverse_dynamics_recursive;
     std::string& why = d.recursive_derivatives_why;
     if (rows.size() != n || !d.velocity_bias.empty()) {
@@ -266,15 +278,13 @@ void recursive_derivatives(model const& m, derived& d, rate_structures const& rs
         why = "they differ from the derivatives of Newton-Euler's tau at random states, or could not be judged";
         return;
     }
-    derived::composite_derivatives out{d.residual_rows, {}, sh.dtau_dq, sh.coriolis, {}, true, gravity.has_value()};
-    for (ex const& c : sh.coriolis) out.dtau_dqd.push_back(2 * c);
+    exvector bias_rest;
+    std::vector<exvector> rest;
     for (std::size_t i = 0; i < n; ++i) {
-        exvector rest(rows[i].begin() + 1, rows[i].end());
-        out.bias_rest.push_back(d.generalized_forces[i] + rows[i][1]);
-        for (std::size_t k = 0; k < nc; ++k) rest.push_back(d.constraint_jacobian[k * n + i] * d.lambda[k]);
-        out.residual_rest[i] = std::move(rest);
+        rest.emplace_back(rows[i].begin() + 1, rows[i].end());
+        bias_rest.push_back(d.generalized_forces[i] + rows[i][1]);
     }
-    d.recursive_derivatives = std::move(out);
+    d.recursive_derivatives = derivatives_with(d, sh, std::move(rest), std::move(bias_rest), true, gravity.has_value());
 }
 
 } // namespace
