@@ -242,39 +242,57 @@ std::string emitter::unrolled_inverse_columns(std::vector<std::size_t> const& pi
     std::vector<char> const& nz = factor_structure();
     factor_names const n{in_array("L"), in_array("L"), diagonal_of("L"), ""};
     auto l = [&](std::size_t a, std::size_t b) { return n.l(std::max(P[a], P[b]), std::min(P[a], P[b])); };
-    // W's structure (positions, a ≥ b) and names: its diagonal is L's stored 1/L_aa.
+    // W's structure (positions, a ≥ b): W_ab = −(Σ_k L_ak W_kb) / L_aa over b ≤ k < a; its
+    // diagonal is L's stored 1/L_aa.
     std::vector<char> w(nq * nq, 0);
-    auto name = [&](std::size_t a, std::size_t b) { return a == b ? n.r(P[a]) : fmt::format("w{}_{}", a, b); };
-    std::string f;
     for (std::size_t b = 0; b < nq; ++b) {
         w[b * nq + b] = 1;
-        for (std::size_t a = b + 1; a < nq; ++a) {
-            std::string s;
-            for (std::size_t k = b; k < a; ++k)
-                if (nz[a * nq + k] && w[k * nq + b]) s += (s.empty() ? "" : " + ") + l(a, k) + "*" + name(k, b);
-            if (s.empty()) continue;
-            w[a * nq + b] = 1;
-            f += fmt::format("    const {} {} = -({})*{};\n", scalar(), name(a, b), s, n.r(P[a]));
-        }
+        for (std::size_t a = b + 1; a < nq; ++a)
+            for (std::size_t k = b; k < a && !w[a * nq + b]; ++k) w[a * nq + b] = nz[a * nq + k] && w[k * nq + b];
     }
     std::vector<std::size_t> position(nq), column(nq, nu);
     for (std::size_t a = 0; a < nq; ++a) position[P[a]] = a;
     for (std::size_t c = 0; c < nu; ++c) column[pi[c]] = c;
-    // (M⁻¹)_ij = Σ_k W_ka W_kb over k ≥ a, b (a, b the positions of i, j), into out at (i, j)
-    // and (j, i) where those are B's.
+    // The entries of M⁻¹ B takes, (i, j) with i ≥ j (coordinates), and the W entries they read:
+    // (M⁻¹)_ij = Σ_k W_ka W_kb over k ≥ a, b (a, b the positions of i, j), each W entry with
+    // those its own sum reads (in its column; from the bottom up). Only those are written: where
+    // M is block diagonal and the inputs act on one block, the others' W would be unused.
+    std::vector<std::pair<std::size_t, std::size_t>> entries;
+    std::vector<char> used(nq * nq, 0);
     for (std::size_t i = 0; i < nq; ++i)
         for (std::size_t j = 0; j <= i; ++j) {
-            bool const ij = column[j] < nu, ji = i != j && column[i] < nu;
-            if (!ij && !ji) continue;
+            if (column[j] >= nu && column[i] >= nu) continue;
+            entries.emplace_back(i, j);
             std::size_t const a = position[i], b = position[j];
-            std::string s;
             for (std::size_t k = std::max(a, b); k < nq; ++k)
-                if (w[k * nq + a] && w[k * nq + b]) s += (s.empty() ? "" : " + ") + name(k, a) + "*" + name(k, b);
-            if (s.empty()) s = single() ? "0.0f" : "0.0";
-            std::string const first = fmt::format("out[{}]", ij ? i * nu + column[j] : j * nu + column[i]);
-            f += fmt::format("    {} = {};\n", first, s);
-            if (ij && ji) f += fmt::format("    out[{}] = {};\n", j * nu + column[i], first);
+                if (w[k * nq + a] && w[k * nq + b]) used[k * nq + a] = used[k * nq + b] = 1;
         }
+    for (std::size_t b = 0; b < nq; ++b)
+        for (std::size_t a = nq; a-- > b + 1;)
+            if (used[a * nq + b])
+                for (std::size_t k = b; k < a; ++k)
+                    if (nz[a * nq + k] && w[k * nq + b]) used[k * nq + b] = 1;
+    auto name = [&](std::size_t a, std::size_t b) { return a == b ? n.r(P[a]) : fmt::format("w{}_{}", a, b); };
+    std::string f;
+    for (std::size_t b = 0; b < nq; ++b)
+        for (std::size_t a = b + 1; a < nq; ++a) {
+            if (!w[a * nq + b] || !used[a * nq + b]) continue;
+            std::string s;
+            for (std::size_t k = b; k < a; ++k)
+                if (nz[a * nq + k] && w[k * nq + b]) s += (s.empty() ? "" : " + ") + l(a, k) + "*" + name(k, b);
+            f += fmt::format("    const {} {} = -({})*{};\n", scalar(), name(a, b), s, n.r(P[a]));
+        }
+    for (auto const& [i, j] : entries) {
+        bool const ij = column[j] < nu, ji = i != j && column[i] < nu;
+        std::size_t const a = position[i], b = position[j];
+        std::string s;
+        for (std::size_t k = std::max(a, b); k < nq; ++k)
+            if (w[k * nq + a] && w[k * nq + b]) s += (s.empty() ? "" : " + ") + name(k, a) + "*" + name(k, b);
+        if (s.empty()) s = single() ? "0.0f" : "0.0";
+        std::string const first = fmt::format("out[{}]", ij ? i * nu + column[j] : j * nu + column[i]);
+        f += fmt::format("    {} = {};\n", first, s);
+        if (ij && ji) f += fmt::format("    out[{}] = {};\n", j * nu + column[i], first);
+    }
     return text("unrolled_cholesky.tpl#inverse", {{"linkage", helper_linkage()}, {"scalar", scalar()}, {"statements", f}});
 }
 
