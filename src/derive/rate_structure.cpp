@@ -72,7 +72,13 @@ std::vector<bilinear_form::angular_velocity> angular_search::triples() const {
     std::vector<bilinear_form::angular_velocity> out;
     // A cubic search, with a bound: a model with this many rates is not a chain of bodies.
     if (!finite_ || nr < 3 || nr > 400) return out;
+    // A rate known to be a gradient (der(q)) has no curl, and joins no triple (as in the scaled
+    // search): where a body's ω_z = k q̇₁ + q̇₂ and its ω_x, ω_y are both ∝ q̇₁ (a hinge below a
+    // fixed turn below an oblique hinge), an armature's bare q̇₂ satisfied the structure
+    // equations in ω_z's place, and h came out wrong (28.6 against −0.115;
+    // tests/random/regressions/armature_below_oblique_hinge.lag).
     std::vector<char> used(nr, 0);
+    for (std::size_t k = 0; k < nr; ++k) used[k] = f_.rates[k].gradient;
     for (std::size_t x = 0; x < nr; ++x)
         for (std::size_t y = x + 1; y < nr && !used[x]; ++y)
             for (std::size_t z = x + 1; z < nr && !used[x] && !used[y]; ++z) {
