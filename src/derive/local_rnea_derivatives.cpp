@@ -27,10 +27,6 @@ namespace {
 
 multiplication const held = held_either;
 
-// Σ k v over the terms, entry by entry (products and sums built whole: spatial.hpp).
-vec6 weighed(std::initializer_list<std::pair<ex, vec6>> terms) { return combined(terms, held); }
-
-exvector matrix_product(exvector const& A, exvector const& B) { return multiplied(A, B, false, false, held); }
 
 // [x]× [y]×, row-major: y xᵀ − (x·y) 1.
 exvector skew_product(vec3 const& x, vec3 const& y) {
@@ -44,7 +40,7 @@ exvector skew_product(vec3 const& x, vec3 const& y) {
 // The link's inertia in the world's axes at the origin: Y (m ↦ (K ω + c × v; m v − c × ω)).
 mat6 world_inertia(link const& f, exvector const& R, vec3 const& o) {
     vec3 const h = times(R, f.moment, false, held);
-    exvector const RI = matrix_product(R, f.inertia);
+    exvector const RI = multiplied(R, f.inertia, false, false, held);
     exvector const oo = skew_product(o, o), oh = skew_product(o, h), ho = skew_product(h, o);
     vec3 c;
     for (std::size_t r = 0; r < 3; ++r) c[r] = sum({held(f.mass, o[r]), h[r]});
@@ -77,7 +73,7 @@ mat6 twice_coriolis_operator(mat6 const& Y, vec6 const& v) {
         e.fill(0);
         e[col] = 1;
         for (std::size_t r = 0; r < 6; ++r) Ye[r] = Y[r * 6 + col];
-        vec6 const x = weighed({{1, force_cross(v, Ye, held)}, {1, force_cross(e, h, held)}, {-1, times(Y, motion_cross(v, e, held), false, held)}});
+        vec6 const x = combined({{1, force_cross(v, Ye, held)}, {1, force_cross(e, h, held)}, {-1, times(Y, motion_cross(v, e, held), false, held)}}, held);
         for (std::size_t r = 0; r < 6; ++r) B[r * 6 + col] = x[r];
     }
     return B;
@@ -113,21 +109,21 @@ std::vector<link_state> down(model const& m, local_frames::walk const& w, std::a
         link_state& s = x[k];
         link_state const* P = f.parent < 0 ? nullptr : &x[static_cast<std::size_t>(f.parent)];
         exvector const& RP = P ? P->R : identity;
-        exvector const RC = f.C.empty() ? RP : matrix_product(RP, f.C);
-        s.R = f.hinge ? matrix_product(RC, f.E) : RC;
+        exvector const RC = f.C.empty() ? RP : multiplied(RP, f.C, false, false, held);
+        s.R = f.hinge ? multiplied(RC, f.E, false, false, held) : RC;
         vec3 const turned = times(RC, f.axis, false, held); // R_k a = R_P C a: E turns about a
         ex const& q = m.q[f.joint];
         ex const& qd = m.qd[f.joint];
         s.o = added({P ? P->o : vec3{0, 0, 0}, times(RP, f.offset, false, held)});
         if (!f.hinge) s.o = added({s.o, {held(turned[0], q), held(turned[1], q), held(turned[2], q)}});
         s.S = f.hinge ? joined(turned, cross(s.o, turned, held)) : joined({0, 0, 0}, turned);
-        s.v = weighed({{1, P ? P->v : vec6{0, 0, 0, 0, 0, 0}}, {qd, s.S}});
-        s.a = weighed({{1, P ? P->a : a_base}, {qdd[f.joint], s.S}, {qd, motion_cross(s.v, s.S, held)}});
+        s.v = combined({{1, P ? P->v : vec6{0, 0, 0, 0, 0, 0}}, {qd, s.S}}, held);
+        s.a = combined({{1, P ? P->a : a_base}, {qdd[f.joint], s.S}, {qd, motion_cross(s.v, s.S, held)}}, held);
         s.Y.fill(0), s.B.fill(0);
         if (f.node < 0) continue;
         s.Y = world_inertia(f, s.R, s.o);
         vec6 const h = times(s.Y, s.v, false, held);
-        s.F = weighed({{1, times(s.Y, s.a, false, held)}, {1, force_cross(s.v, h, held)}});
+        s.F = combined({{1, times(s.Y, s.a, false, held)}, {1, force_cross(s.v, h, held)}}, held);
         s.B = twice_coriolis_operator(s.Y, s.v);
     }
     return x;

@@ -257,15 +257,20 @@ std::string emitter::unrolled_inverse_columns(std::vector<std::size_t> const& pi
     // (M⁻¹)_ij = Σ_k W_ka W_kb over k ≥ a, b (a, b the positions of i, j), each W entry with
     // those its own sum reads (in its column; from the bottom up). Only those are written: where
     // M is block diagonal and the inputs act on one block, the others' W would be unused.
-    std::vector<std::pair<std::size_t, std::size_t>> entries;
+    struct entry {
+        std::size_t i, j;
+        std::vector<std::size_t> k; // the rows of W its sum reads
+    };
+    std::vector<entry> entries;
     std::vector<char> used(nq * nq, 0);
     for (std::size_t i = 0; i < nq; ++i)
         for (std::size_t j = 0; j <= i; ++j) {
             if (column[j] >= nu && column[i] >= nu) continue;
-            entries.emplace_back(i, j);
+            entry e{i, j, {}};
             std::size_t const a = position[i], b = position[j];
             for (std::size_t k = std::max(a, b); k < nq; ++k)
-                if (w[k * nq + a] && w[k * nq + b]) used[k * nq + a] = used[k * nq + b] = 1;
+                if (w[k * nq + a] && w[k * nq + b]) e.k.push_back(k), used[k * nq + a] = used[k * nq + b] = 1;
+            entries.push_back(std::move(e));
         }
     for (std::size_t b = 0; b < nq; ++b)
         for (std::size_t a = nq; a-- > b + 1;)
@@ -282,12 +287,11 @@ std::string emitter::unrolled_inverse_columns(std::vector<std::size_t> const& pi
                 if (nz[a * nq + k] && w[k * nq + b]) s += (s.empty() ? "" : " + ") + l(a, k) + "*" + name(k, b);
             f += fmt::format("    const {} {} = -({})*{};\n", scalar(), name(a, b), s, n.r(P[a]));
         }
-    for (auto const& [i, j] : entries) {
+    for (auto const& [i, j, rows] : entries) {
         bool const ij = column[j] < nu, ji = i != j && column[i] < nu;
         std::size_t const a = position[i], b = position[j];
         std::string s;
-        for (std::size_t k = std::max(a, b); k < nq; ++k)
-            if (w[k * nq + a] && w[k * nq + b]) s += (s.empty() ? "" : " + ") + name(k, a) + "*" + name(k, b);
+        for (std::size_t k : rows) s += (s.empty() ? "" : " + ") + name(k, a) + "*" + name(k, b);
         if (s.empty()) s = single() ? "0.0f" : "0.0";
         std::string const first = fmt::format("out[{}]", ij ? i * nu + column[j] : j * nu + column[i]);
         f += fmt::format("    {} = {};\n", first, s);
