@@ -18,7 +18,7 @@ namespace arm_on_table {
 inline constexpr int nq = 4, nu = 4, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x22f6b8dc35cc0b8dull;
+inline constexpr unsigned long long pair_stamp = 0x8b1642e3a1362a04ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -56,33 +56,33 @@ struct Parameters {
 // for what the compiler spills, and 1024 B where the math library is called (sin's range
 // reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
 namespace stack_bytes {
-inline constexpr unsigned long mass_matrix = 3296;  // arrays 1896, temporaries 200, frames 176, libm 1024
-inline constexpr unsigned long coriolis_matrix = 4248;  // arrays 2656, temporaries 392, frames 176, libm 1024
-inline constexpr unsigned long potential_gradient = 3160;  // arrays 1912, temporaries 48, frames 176, libm 1024
-inline constexpr unsigned long bias_forces = 4032;  // arrays 2576, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long mass_matrix = 3224;  // arrays 1824, temporaries 200, frames 176, libm 1024
+inline constexpr unsigned long coriolis_matrix = 4176;  // arrays 2584, temporaries 392, frames 176, libm 1024
+inline constexpr unsigned long potential_gradient = 3088;  // arrays 1840, temporaries 48, frames 176, libm 1024
+inline constexpr unsigned long bias_forces = 3960;  // arrays 2504, temporaries 256, frames 176, libm 1024
 inline constexpr unsigned long generalized_forces = 208;  // arrays 0, temporaries 32, frames 176, libm 0
-inline constexpr unsigned long kinetic_energy = 4000;  // arrays 2600, temporaries 200, frames 176, libm 1024
-inline constexpr unsigned long potential_energy = 3688;  // arrays 2440, temporaries 48, frames 176, libm 1024
-inline constexpr unsigned long constraint_residuals = 2288;  // arrays 1040, temporaries 48, frames 176, libm 1024
-inline constexpr unsigned long constraint_jacobian = 2800;  // arrays 1552, temporaries 48, frames 176, libm 1024
-inline constexpr unsigned long semi_implicit_system = 4008;  // arrays 2552, temporaries 256, frames 176, libm 1024
-inline constexpr unsigned long forward_dynamics = 5488;  // arrays 3016, temporaries 1048, frames 400, libm 1024
-inline constexpr unsigned long state_derivative = 5696;  // arrays 3048, temporaries 1112, frames 512, libm 1024
-inline constexpr unsigned long linearization = 6904;  // arrays 3776, temporaries 1592, frames 512, libm 1024
-inline constexpr unsigned long inverse_dynamics = 4048;  // arrays 2592, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long kinetic_energy = 3928;  // arrays 2528, temporaries 200, frames 176, libm 1024
+inline constexpr unsigned long potential_energy = 3616;  // arrays 2368, temporaries 48, frames 176, libm 1024
+inline constexpr unsigned long constraint_residuals = 2216;  // arrays 968, temporaries 48, frames 176, libm 1024
+inline constexpr unsigned long constraint_jacobian = 2752;  // arrays 1504, temporaries 48, frames 176, libm 1024
+inline constexpr unsigned long semi_implicit_system = 3936;  // arrays 2480, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long forward_dynamics = 5416;  // arrays 2944, temporaries 1048, frames 400, libm 1024
+inline constexpr unsigned long state_derivative = 5624;  // arrays 2976, temporaries 1112, frames 512, libm 1024
+inline constexpr unsigned long linearization = 6832;  // arrays 3704, temporaries 1592, frames 512, libm 1024
+inline constexpr unsigned long inverse_dynamics = 3976;  // arrays 2520, temporaries 256, frames 176, libm 1024
 inline constexpr unsigned long input_matrix = 304;  // arrays 0, temporaries 128, frames 176, libm 0
-inline constexpr unsigned long rk4_step = 6096;  // arrays 3336, temporaries 1224, frames 512, libm 1024
-inline constexpr unsigned long symplectic_euler_step = 5768;  // arrays 3112, temporaries 1120, frames 512, libm 1024
-inline constexpr unsigned long radau_step = 11096;  // arrays 7600, temporaries 1848, frames 624, libm 1024
-inline constexpr unsigned long rk4_step_jacobian = 10824;  // arrays 7296, temporaries 1880, frames 624, libm 1024
-inline constexpr unsigned long symplectic_euler_step_jacobian = 8872;  // arrays 5408, temporaries 1816, frames 624, libm 1024
-inline constexpr unsigned long radau_step_jacobian = 13176;  // arrays 9648, temporaries 1880, frames 624, libm 1024
+inline constexpr unsigned long rk4_step = 6024;  // arrays 3264, temporaries 1224, frames 512, libm 1024
+inline constexpr unsigned long symplectic_euler_step = 5696;  // arrays 3040, temporaries 1120, frames 512, libm 1024
+inline constexpr unsigned long radau_step = 11024;  // arrays 7528, temporaries 1848, frames 624, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 10752;  // arrays 7224, temporaries 1880, frames 624, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 8800;  // arrays 5336, temporaries 1816, frames 624, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 13104;  // arrays 9576, temporaries 1880, frames 624, libm 1024
 inline constexpr unsigned long zoh_discretization = 3936;  // arrays 2304, temporaries 320, frames 288, libm 1024
-inline constexpr unsigned long constraint_velocity = 2336;  // arrays 1088, temporaries 48, frames 176, libm 1024
-inline constexpr unsigned long project_state = 4688;  // arrays 2408, temporaries 744, frames 512, libm 1024
-inline constexpr unsigned long output_tip_position = 2320;  // arrays 1072, temporaries 48, frames 176, libm 1024
-inline constexpr unsigned long output_tip_position_jacobian = 2848;  // arrays 1552, temporaries 96, frames 176, libm 1024
-inline constexpr unsigned long output_tip_position_drift = 3072;  // arrays 1824, temporaries 48, frames 176, libm 1024
+inline constexpr unsigned long constraint_velocity = 2264;  // arrays 1016, temporaries 48, frames 176, libm 1024
+inline constexpr unsigned long project_state = 4616;  // arrays 2336, temporaries 744, frames 512, libm 1024
+inline constexpr unsigned long output_tip_position = 2248;  // arrays 1000, temporaries 48, frames 176, libm 1024
+inline constexpr unsigned long output_tip_position_jacobian = 2800;  // arrays 1504, temporaries 96, frames 176, libm 1024
+inline constexpr unsigned long output_tip_position_drift = 3000;  // arrays 1752, temporaries 48, frames 176, libm 1024
 }  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.

@@ -18,7 +18,7 @@ namespace floating_leg {
 inline constexpr int nq = 9, nu = 3, nc = 1;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x1008d8567301c0ffull;
+inline constexpr unsigned long long pair_stamp = 0x7709d1d793299fc1ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -67,34 +67,34 @@ struct Parameters {
 // for what the compiler spills, and 1024 B where the math library is called (sin's range
 // reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
 namespace stack_bytes {
-inline constexpr unsigned long mass_matrix = 4328;  // arrays 2872, temporaries 256, frames 176, libm 1024
-inline constexpr unsigned long coriolis_matrix = 5960;  // arrays 4488, temporaries 272, frames 176, libm 1024
-inline constexpr unsigned long potential_gradient = 5320;  // arrays 3976, temporaries 144, frames 176, libm 1024
-inline constexpr unsigned long bias_forces = 5256;  // arrays 3800, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long mass_matrix = 4248;  // arrays 2792, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long coriolis_matrix = 5864;  // arrays 4392, temporaries 272, frames 176, libm 1024
+inline constexpr unsigned long potential_gradient = 5224;  // arrays 3880, temporaries 144, frames 176, libm 1024
+inline constexpr unsigned long bias_forces = 5160;  // arrays 3704, temporaries 256, frames 176, libm 1024
 inline constexpr unsigned long generalized_forces = 248;  // arrays 0, temporaries 72, frames 176, libm 0
-inline constexpr unsigned long kinetic_energy = 5568;  // arrays 4096, temporaries 272, frames 176, libm 1024
-inline constexpr unsigned long potential_energy = 5080;  // arrays 3768, temporaries 112, frames 176, libm 1024
-inline constexpr unsigned long constraint_residuals = 3032;  // arrays 2816, temporaries 40, frames 176, libm 0
-inline constexpr unsigned long constraint_jacobian = 1216;  // arrays 968, temporaries 72, frames 176, libm 0
-inline constexpr unsigned long semi_implicit_system = 5584;  // arrays 4128, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long kinetic_energy = 5456;  // arrays 4000, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long potential_energy = 2696;  // arrays 1384, temporaries 112, frames 176, libm 1024
+inline constexpr unsigned long constraint_residuals = 2952;  // arrays 2736, temporaries 40, frames 176, libm 0
+inline constexpr unsigned long constraint_jacobian = 1208;  // arrays 960, temporaries 72, frames 176, libm 0
+inline constexpr unsigned long semi_implicit_system = 5488;  // arrays 4032, temporaries 256, frames 176, libm 1024
 inline constexpr unsigned long forward_dynamics = 2848;  // arrays 1152, temporaries 384, frames 288, libm 1024
 inline constexpr unsigned long state_derivative = 3096;  // arrays 1224, temporaries 448, frames 400, libm 1024
-inline constexpr unsigned long linearization = 9928;  // arrays 7320, temporaries 1296, frames 288, libm 1024
-inline constexpr unsigned long inverse_dynamics = 5416;  // arrays 3960, temporaries 256, frames 176, libm 1024
-inline constexpr unsigned long inverse_dynamics_regressor = 5416;  // arrays 3960, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long linearization = 9864;  // arrays 7256, temporaries 1296, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 5320;  // arrays 3864, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 5320;  // arrays 3864, temporaries 256, frames 176, libm 1024
 inline constexpr unsigned long input_matrix = 392;  // arrays 0, temporaries 216, frames 176, libm 0
 inline constexpr unsigned long rk4_step = 3856;  // arrays 1872, temporaries 560, frames 400, libm 1024
 inline constexpr unsigned long symplectic_euler_step = 3248;  // arrays 1368, temporaries 456, frames 400, libm 1024
-inline constexpr unsigned long radau_step = 27336;  // arrays 24360, temporaries 1552, frames 400, libm 1024
-inline constexpr unsigned long rk4_step_jacobian = 23352;  // arrays 20344, temporaries 1584, frames 400, libm 1024
-inline constexpr unsigned long symplectic_euler_step_jacobian = 16528;  // arrays 13584, temporaries 1520, frames 400, libm 1024
-inline constexpr unsigned long radau_step_jacobian = 34280;  // arrays 31272, temporaries 1584, frames 400, libm 1024
+inline constexpr unsigned long radau_step = 27272;  // arrays 24296, temporaries 1552, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 23288;  // arrays 20280, temporaries 1584, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 16464;  // arrays 13520, temporaries 1520, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 34216;  // arrays 31208, temporaries 1584, frames 400, libm 1024
 inline constexpr unsigned long zoh_discretization = 10704;  // arrays 9072, temporaries 320, frames 288, libm 1024
-inline constexpr unsigned long constraint_velocity = 4208;  // arrays 3968, temporaries 64, frames 176, libm 0
-inline constexpr unsigned long project_state = 7080;  // arrays 4936, temporaries 720, frames 400, libm 1024
-inline constexpr unsigned long output_foot = 5496;  // arrays 4184, temporaries 112, frames 176, libm 1024
-inline constexpr unsigned long output_foot_jacobian = 5696;  // arrays 4240, temporaries 256, frames 176, libm 1024
-inline constexpr unsigned long output_foot_drift = 5656;  // arrays 4240, temporaries 216, frames 176, libm 1024
+inline constexpr unsigned long constraint_velocity = 4112;  // arrays 3872, temporaries 64, frames 176, libm 0
+inline constexpr unsigned long project_state = 6984;  // arrays 4840, temporaries 720, frames 400, libm 1024
+inline constexpr unsigned long output_foot = 5400;  // arrays 4088, temporaries 112, frames 176, libm 1024
+inline constexpr unsigned long output_foot_jacobian = 5600;  // arrays 4144, temporaries 256, frames 176, libm 1024
+inline constexpr unsigned long output_foot_drift = 5560;  // arrays 4144, temporaries 216, frames 176, libm 1024
 }  // namespace stack_bytes
 
 // Mass matrix M(q) = d2L/dqd2, nq x nq, row-major.

@@ -18,7 +18,7 @@ namespace panda_like {
 inline constexpr int nq = 7, nu = 7, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0xb28eb7d11ff4a615ull;
+inline constexpr unsigned long long pair_stamp = 0x1bef2668d0798a58ull;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -122,25 +122,25 @@ struct Parameters {
 // for what the compiler spills, and 1024 B where the math library is called (sin's range
 // reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
 namespace stack_bytes {
-inline constexpr unsigned long mass_matrix = 7472;  // arrays 5792, temporaries 480, frames 176, libm 1024
-inline constexpr unsigned long coriolis_matrix = 7408;  // arrays 5728, temporaries 480, frames 176, libm 1024
-inline constexpr unsigned long potential_gradient = 7248;  // arrays 5808, temporaries 240, frames 176, libm 1024
-inline constexpr unsigned long bias_forces = 8168;  // arrays 6488, temporaries 480, frames 176, libm 1024
+inline constexpr unsigned long mass_matrix = 7328;  // arrays 5640, temporaries 488, frames 176, libm 1024
+inline constexpr unsigned long coriolis_matrix = 6840;  // arrays 5160, temporaries 480, frames 176, libm 1024
+inline constexpr unsigned long potential_gradient = 7096;  // arrays 5656, temporaries 240, frames 176, libm 1024
+inline constexpr unsigned long bias_forces = 8096;  // arrays 6432, temporaries 464, frames 176, libm 1024
 inline constexpr unsigned long generalized_forces = 232;  // arrays 0, temporaries 56, frames 176, libm 0
-inline constexpr unsigned long kinetic_energy = 8184;  // arrays 6504, temporaries 480, frames 176, libm 1024
-inline constexpr unsigned long potential_energy = 2416;  // arrays 1072, temporaries 144, frames 176, libm 1024
+inline constexpr unsigned long kinetic_energy = 8272;  // arrays 6504, temporaries 568, frames 176, libm 1024
+inline constexpr unsigned long potential_energy = 2264;  // arrays 920, temporaries 144, frames 176, libm 1024
 inline constexpr unsigned long forward_dynamics = 3664;  // arrays 1504, temporaries 784, frames 352, libm 1024
 inline constexpr unsigned long state_derivative = 3896;  // arrays 1560, temporaries 848, frames 464, libm 1024
-inline constexpr unsigned long linearization = 11096;  // arrays 7944, temporaries 1840, frames 288, libm 1024
-inline constexpr unsigned long inverse_dynamics = 8160;  // arrays 6480, temporaries 480, frames 176, libm 1024
-inline constexpr unsigned long inverse_dynamics_regressor = 8008;  // arrays 6480, temporaries 328, frames 176, libm 1024
+inline constexpr unsigned long linearization = 10936;  // arrays 7784, temporaries 1840, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 8000;  // arrays 6312, temporaries 488, frames 176, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 7840;  // arrays 6312, temporaries 328, frames 176, libm 1024
 inline constexpr unsigned long input_matrix = 432;  // arrays 0, temporaries 256, frames 176, libm 0
 inline constexpr unsigned long rk4_step = 4512;  // arrays 2064, temporaries 960, frames 464, libm 1024
 inline constexpr unsigned long symplectic_euler_step = 4016;  // arrays 1672, temporaries 856, frames 464, libm 1024
-inline constexpr unsigned long radau_step = 22488;  // arrays 18968, temporaries 2096, frames 400, libm 1024
-inline constexpr unsigned long rk4_step_jacobian = 21640;  // arrays 18088, temporaries 2128, frames 400, libm 1024
-inline constexpr unsigned long symplectic_euler_step_jacobian = 16304;  // arrays 12816, temporaries 2064, frames 400, libm 1024
-inline constexpr unsigned long radau_step_jacobian = 28792;  // arrays 25240, temporaries 2128, frames 400, libm 1024
+inline constexpr unsigned long radau_step = 22328;  // arrays 18808, temporaries 2096, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 21480;  // arrays 17928, temporaries 2128, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 16144;  // arrays 12656, temporaries 2064, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 28632;  // arrays 25080, temporaries 2128, frames 400, libm 1024
 inline constexpr unsigned long zoh_discretization = 8688;  // arrays 7056, temporaries 320, frames 288, libm 1024
 }  // namespace stack_bytes
 

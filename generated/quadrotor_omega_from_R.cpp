@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(quadrotor_omega_from_R::detail::pair_stamp == 0xff5628d27eafc5d5ull,
+static_assert(quadrotor_omega_from_R::detail::pair_stamp == 0x47e4b3c015cd1e34ull,
               "quadrotor_omega_from_R.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace quadrotor_omega_from_R {
@@ -138,6 +138,7 @@ void cholesky_solve(const double* L, double* b) {
     J[86] = 0.0;
     J[87] = 0.0;
     J[88] = 0.0;
+    J[91] = 0.0;
     J[92] = 0.0;
     J[93] = 1.0;
     J[94] = 0.0;
@@ -253,14 +254,12 @@ void cholesky_solve(const double* L, double* b) {
     const double s83 = p.Jxy*s81 + s49 - (s7*s40 - s63*s32) - (s3*s44 - s7*s36);
     J[58] = s16*s80 - s15*s82 - s1*s83;
     J[90] = s83;
-    const double s84 = s71*(1.0 - 1.0);
-    J[91] = s84;
-    const double s85 = p.Jy - p.Jz;
-    J[69] = qdd[4]*s66*s85 + qdd[3]*s65 + p.Jxy*qdd[5]*s7 - s62 - ((s55 + s3*s72) + (s7*s73 - s61));
-    const double s86 = (p.Jx + s85)*s32;
-    const double s87 = (p.Jx + p.Jz)*s35 - (s39 + s40);
-    J[59] = -(s1*s84 + s15*s86 - s16*s87);
-    J[75] = -(s7*s87 + s3*s86);
+    const double s84 = p.Jy - p.Jz;
+    J[69] = qdd[4]*s66*s84 + qdd[3]*s65 + p.Jxy*qdd[5]*s7 - s62 - ((s55 + s3*s72) + (s7*s73 - s61));
+    const double s85 = (p.Jx + s84)*s32;
+    const double s86 = (p.Jx + p.Jz)*s35 - (s39 + s40);
+    J[59] = -(s15*s85 - s16*s86);
+    J[75] = -(s7*s86 + s3*s85);
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is
@@ -620,43 +619,47 @@ void coriolis_matrix(const double* q, const double* qd, const Parameters& p, dou
     C[32] = 0.0;
     C[35] = 0.0;
     const double a0 = q[4];
-    const double s1 = std::cos(a0);
-    const double a2 = q[5];
-    const double s3 = std::sin(a2);
-    const double s4 = std::sin(a0);
-    const double s5 = std::cos(a2);
-    C[28] = -qd[5]*s5*s3*(p.Jy - p.Jz);
-    const double s6 = p.Jy*s1*s3 - p.Jxy*s4;
-    const double s7 = qd[4]*s3;
-    const double s8 = s4*s7 - qd[5]*s1*s5;
-    const double s9 = p.Jx*qd[4]*s1 + p.Jxy*s8;
-    const double s10 = p.Jxy*qd[4]*s1 + p.Jy*s8;
-    const double s11 = qd[4]*s5;
-    const double s12 = p.Jz*(s4*s11 + qd[5]*s1*s3);
-    C[21] = -(0.5*(s6*s8 + s1*(qd[4]*(p.Jxy*s1*s3 - p.Jx*s4) + s3*s10) - s4*s9) + s1*s5*s12);
-    const double s13 = s5*s5;
-    const double s14 = qd[3]*s4;
-    const double s15 = qd[5] - s14;
-    const double s16 = qd[3]*s1*s3 + s11;
-    const double s17 = p.Jx*s15 + p.Jxy*s16;
-    const double s18 = p.Jy*s3*s14 + p.Jxy*qd[3]*s1;
-    const double s19 = s5*s10;
-    const double s20 = qd[3]*s1*s5 - s7;
-    const double s21 = p.Jxy*s15 + p.Jy*s16;
-    const double s22 = p.Jz*s5*s20 + s3*s21;
-    const double s23 = p.Jx*qd[3]*s1 + p.Jxy*s3*s14;
-    const double s24 = s4*(s22 - s23);
-    C[27] = -0.5*(s19 + s1*(s13*(p.Jz*s15 - s17) - s3*(s3*s17 + s18)) + s3*(qd[5]*s6 - s12) - s24);
-    const double s25 = p.Jxy*qd[5];
-    C[22] = -(0.5*(s1*(s13*(p.Jz*(qd[5] + s14) + s17) + s3*(s3*(p.Jy*qd[5] + s17) + s18)) + s19 + s24 - s3*s12) - s4*0.5*s3*s25);
-    const double s26 = s1*(s5*s21 - p.Jz*(s3*s20 + s5*s16));
-    const double s27 = s6*s20;
-    C[23] = 0.5*(s26 + s27 - s9);
-    C[33] = -0.5*(s26 + s27 + s9);
-    const double s28 = p.Jy*s5*s20;
-    const double s29 = p.Jz*s16;
-    C[29] = 0.5*(s28 + s3*(s29 - s25) + s23 - s22);
-    C[34] = -0.5*(s3*(s29 + s25) + s28 + s23 - s22);
+    const double s1 = std::sin(a0);
+    const double s2 = std::cos(a0);
+    const double a3 = q[5];
+    const double s4 = std::sin(a3);
+    const double s5 = std::cos(a3);
+    const double s6 = qd[4]*s4;
+    const double s7 = s2*s5;
+    const double s8 = s1*s6 - qd[5]*s7;
+    const double s9 = qd[3]*s1;
+    const double s10 = qd[5] - s9;
+    const double s11 = p.Jxy*s10;
+    const double s12 = qd[4]*s5;
+    const double s13 = s2*s4;
+    const double s14 = s12 + qd[3]*s13;
+    const double s15 = s11 + p.Jy*s14;
+    const double s16 = p.Jy*s13 - p.Jxy*s1;
+    const double s17 = qd[3]*s7 - s6;
+    const double s18 = p.Jz*s14;
+    const double s19 = p.Jz*s17;
+    const double s20 = p.Jx*qd[4]*s2 + p.Jxy*s8 + (s7*s15 + s16*s17) - (s7*s18 + s19*s13);
+    C[33] = -0.5*s20;
+    const double s21 = p.Jx*s10 + p.Jxy*s14;
+    const double s22 = p.Jxy*s13 - p.Jx*s1;
+    const double s23 = p.Jz*(qd[5]*s13 + s1*s12) + (s1*s15 - s16*s10) + (s13*s21 + s14*s22);
+    const double s24 = p.Jxy*qd[4]*s2 + p.Jy*s8 + (p.Jz*s7*s10 - s1*s19) - (s7*s21 + s17*s22);
+    C[21] = 0.5*(s1*s20 - s7*s23 - s13*s24);
+    C[27] = 0.5*(s4*s23 - s5*s24);
+    const double s25 = qd[5] + s9;
+    const double s26 = s4*s25;
+    const double s27 = p.Jxy*s5;
+    const double s28 = p.Jz*s4*s10 + (s27*s17 - s4*s21) - p.Jy*s26 - p.Jxy*qd[3]*s2;
+    const double s29 = p.Jy*s5;
+    const double s30 = p.Jz*s5*s25 + (s27*s14 + s5*s21) - s29*s10;
+    C[28] = 0.5*(s5*s28 + s4*s30);
+    const double s31 = p.Jxy*s26 + p.Jx*qd[3]*s2 - (s5*s19 - s4*s18) - (s4*s15 - s29*s17);
+    C[22] = 0.5*(s13*s28 + s1*s31 - s7*s30);
+    C[34] = -0.5*s31;
+    const double s32 = (p.Jx + p.Jz)*s14 - (s11 + s15);
+    const double s33 = (p.Jx + p.Jy - p.Jz)*s17;
+    C[23] = -0.5*(s7*s32 - s33*s13);
+    C[29] = 0.5*(s5*s33 + s4*s32);
 }
 
 void potential_gradient(const double* /*q*/, const Parameters& p, double* LAGC_RESTRICT dVdq) {
@@ -969,7 +972,7 @@ void inverse_dynamics_regressor(const double* q, const double* qd, const double*
     const double s26 = s14 - s19;
     Y[29] = qdd[3]*s8 + qdd[4]*s4 - s26;
     const double s27 = s7*s7 - s9*s9;
-    Y[19] = -(qdd[3]*s1*s8*(1.0 + 1.0) + qdd[4]*s23 + (s8*s25 - s1*s26 - s2*s4*s27) - qdd[5]*s8);
+    Y[19] = -(qdd[3]*2.0*s1*s8 + qdd[4]*s23 + (s8*s25 - s1*s26 - s2*s4*s27) - qdd[5]*s8);
     Y[24] = -(qdd[3]*s23 + (s4*s25 + s5*s27) - qdd[5]*s4);
     const double s28 = s5*s10;
     const double s29 = s4*s14;

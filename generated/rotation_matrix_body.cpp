@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(rotation_matrix_body::detail::pair_stamp == 0x89f31d3e87a14baeull,
+static_assert(rotation_matrix_body::detail::pair_stamp == 0x823efe5565a36fc2ull,
               "rotation_matrix_body.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace rotation_matrix_body {
@@ -137,88 +137,88 @@ static LAGC_PART_NOINLINE void shared_part2(const double* q, const double* qd, d
     w[41] = qd[6]*w[7] + q[6]*w[23];
 }
 
-static LAGC_PART_NOINLINE void shared_part3(const double* q, const double* qd, double* w) {
-    w[42] = q[1]*qd[1];
-    w[43] = q[2]*qd[2];
-    w[44] = q[0]*qd[0];
-    w[45] = q[4]*qd[4];
-    w[46] = q[5]*qd[5];
-    w[47] = q[3]*qd[3];
-    w[48] = q[7]*qd[7];
-    w[49] = q[8]*qd[8];
-    w[50] = q[6]*qd[6];
+static LAGC_PART_NOINLINE void shared_part3(const double* q, double* w) {
+    w[42] = q[1]*q[1];
+    w[43] = q[2]*q[2];
+    w[44] = q[0]*q[0];
+    w[45] = q[4]*q[4];
+    w[46] = q[5]*q[5];
+    w[47] = q[3]*q[3];
+    w[48] = q[7]*q[7];
+    w[49] = q[8]*q[8];
+    w[50] = q[6]*q[6];
 }
 
 static LAGC_PART_NOINLINE void shared_part4(const double* q, double* w) {
-    w[51] = q[1]*q[1];
-    w[52] = q[2]*q[2];
-    w[53] = q[0]*q[0];
-    w[54] = q[4]*q[4];
-    w[55] = q[5]*q[5];
-    w[56] = q[3]*q[3];
-    w[57] = q[7]*q[7];
-    w[58] = q[8]*q[8];
-    w[59] = q[6]*q[6];
+    w[51] = 2.0*q[0];
+    w[52] = 2.0*q[3];
+    w[53] = 2.0*q[6];
+    w[54] = 2.0*q[1];
+    w[55] = 2.0*q[4];
+    w[56] = 2.0*q[7];
+    w[57] = 2.0*q[2];
+    w[58] = 2.0*q[5];
+    w[59] = 2.0*q[8];
 }
 
-static LAGC_PART_NOINLINE void shared_part5(const double* q, double* w) {
-    w[60] = 2.0*q[0];
-    w[61] = 2.0*q[3];
-    w[62] = 2.0*q[6];
-    w[63] = 2.0*q[1];
-    w[64] = 2.0*q[4];
-    w[65] = 2.0*q[7];
-    w[66] = 2.0*q[2];
-    w[67] = 2.0*q[5];
-    w[68] = 2.0*q[8];
+static LAGC_PART_NOINLINE void shared_part5(const Parameters& p, double* w) {
+    w[60] = p.J2*w[24] - p.J3*w[25];
+    w[61] = p.J1*w[26] - p.J3*w[27];
+    w[62] = p.J2*w[28] - p.J1*w[29];
+    w[63] = p.J3*w[30] - p.J2*w[31];
+    w[64] = p.J3*w[32] - p.J1*w[33];
+    w[65] = p.J1*w[34] - p.J2*w[35];
+    w[66] = p.J2*w[36] - p.J3*w[37];
+    w[67] = p.J1*w[38] - p.J3*w[39];
+    w[68] = p.J1*w[40] - p.J2*w[41];
 }
 
-static LAGC_PART_NOINLINE void shared_part6(const Parameters& p, double* w) {
-    w[69] = p.J2*w[24] - p.J3*w[25];
-    w[70] = p.J1*w[26] - p.J3*w[27];
-    w[71] = p.J2*w[28] - p.J1*w[29];
-    w[72] = p.J3*w[30] - p.J2*w[31];
-    w[73] = p.J3*w[32] - p.J1*w[33];
-    w[74] = p.J1*w[34] - p.J2*w[35];
-    w[75] = p.J2*w[36] - p.J3*w[37];
-    w[76] = p.J1*w[38] - p.J3*w[39];
-    w[77] = p.J1*w[40] - p.J2*w[41];
+static LAGC_PART_NOINLINE void shared_part6(const double* q, const double* qdd, double* w) {
+    w[69] = q[1]*qdd[0];
+    w[70] = q[4]*qdd[3];
+    w[71] = q[7]*qdd[6];
+    w[72] = w[70] + w[71] + w[69];
+    w[73] = q[2]*qdd[1];
+    w[74] = q[5]*qdd[4];
+    w[75] = q[8]*qdd[7];
+    w[76] = w[74] + w[75] + w[73];
+    w[77] = q[0]*qdd[2];
+    w[78] = q[3]*qdd[5];
+    w[79] = q[6]*qdd[8];
+    w[80] = w[77] + w[78] + w[79];
 }
 
-static LAGC_PART_NOINLINE void shared_part7(const double* q, const double* qdd, double* w) {
-    w[78] = q[1]*qdd[0];
-    w[79] = q[4]*qdd[3];
-    w[80] = q[7]*qdd[6];
-    w[81] = w[79] + w[80] + w[78];
-    w[82] = q[2]*qdd[1];
-    w[83] = q[5]*qdd[4];
-    w[84] = q[8]*qdd[7];
-    w[85] = w[83] + w[84] + w[82];
-    w[86] = q[0]*qdd[2];
-    w[87] = q[3]*qdd[5];
-    w[88] = q[6]*qdd[8];
-    w[89] = w[86] + w[87] + w[88];
+static LAGC_PART_NOINLINE void shared_part7(const double* q, const double* qd, double* w) {
+    w[81] = q[1]*qd[1];
+    w[82] = q[2]*qd[2];
+    w[83] = q[0]*qd[0];
+    w[84] = q[4]*qd[4];
+    w[85] = q[5]*qd[5];
+    w[86] = q[3]*qd[3];
+    w[87] = q[7]*qd[7];
+    w[88] = q[8]*qd[8];
+    w[89] = q[6]*qd[6];
 }
 
 static LAGC_PART_NOINLINE void shared_part8(const double* q, const Parameters& p, double* w) {
-    w[90] = p.J3*w[51];
+    w[90] = p.J3*w[42];
     w[91] = p.J3*q[1]*q[4];
     w[92] = p.J3*q[1]*q[7];
-    w[93] = p.J1*w[52];
+    w[93] = p.J1*w[43];
     w[94] = p.J1*q[2]*q[5];
     w[95] = p.J1*q[2]*q[8];
-    w[96] = p.J2*w[53];
+    w[96] = p.J2*w[44];
     w[97] = p.J2*q[0]*q[3];
     w[98] = p.J2*q[0]*q[6];
-    w[99] = p.J3*w[54];
+    w[99] = p.J3*w[45];
     w[100] = p.J3*q[4]*q[7];
-    w[101] = p.J1*w[55];
+    w[101] = p.J1*w[46];
     w[102] = p.J1*q[5]*q[8];
-    w[103] = p.J2*w[56];
+    w[103] = p.J2*w[47];
     w[104] = p.J2*q[3]*q[6];
-    w[105] = p.J3*w[57];
-    w[106] = p.J1*w[58];
-    w[107] = p.J2*w[59];
+    w[105] = p.J3*w[48];
+    w[106] = p.J1*w[49];
+    w[107] = p.J2*w[50];
 }
 
 static LAGC_PART_NOINLINE void shared_part9(const double* q, const double* u, double* w) {
@@ -234,81 +234,72 @@ static LAGC_PART_NOINLINE void shared_part9(const double* q, const double* u, do
 }
 
 static LAGC_PART_NOINLINE void shared_part10(const double* q, double* w) {
-    w[117] = 1.0 - w[59] - w[56] - w[53];
-    w[53] = q[0]*q[1] + q[6]*q[7] + q[3]*q[4];
-    w[56] = q[6]*q[8] + q[0]*q[2] + q[3]*q[5];
-    w[59] = 1.0 - w[57] - w[51] - w[54];
-    w[51] = q[7]*q[8] + q[4]*q[5] + q[1]*q[2];
-    w[54] = 1.0 - w[52] - w[58] - w[55];
+    w[117] = 1.0 - w[50] - w[47] - w[44];
+    w[44] = q[0]*q[1] + q[6]*q[7] + q[3]*q[4];
+    w[47] = q[6]*q[8] + q[0]*q[2] + q[3]*q[5];
+    w[50] = 1.0 - w[48] - w[42] - w[45];
+    w[42] = q[7]*q[8] + q[4]*q[5] + q[1]*q[2];
+    w[45] = 1.0 - w[43] - w[49] - w[46];
 }
 
 static LAGC_PART_NOINLINE void shared_part11(const double* q, const double* qd, const Parameters& p, double* w) {
-    w[52] = p.J3*w[42];
-    w[55] = p.J3*(w[0] + w[3]);
+    w[43] = p.J3*(w[0] + w[3]);
     w[0] = p.J2*(w[4] + w[7]);
     w[4] = p.J3*(q[1]*qd[4] + q[4]*qd[1]);
-    w[57] = p.J3*q[1]*qd[3];
-    w[58] = p.J2*q[3]*qd[2];
-    w[118] = p.J3*(q[7]*qd[1] + q[1]*qd[7]);
-    w[119] = p.J3*q[1]*qd[6];
-    w[120] = p.J2*q[6]*qd[2];
-    w[121] = p.J1*w[43];
-    w[122] = p.J1*(w[8] + w[11]);
+    w[46] = p.J3*q[1]*qd[3];
+    w[48] = p.J2*q[3]*qd[2];
+    w[49] = p.J3*(q[7]*qd[1] + q[1]*qd[7]);
+    w[118] = p.J3*q[1]*qd[6];
+    w[119] = p.J2*q[6]*qd[2];
+    w[120] = p.J1*(w[8] + w[11]);
     w[8] = p.J3*q[4]*qd[0];
-    w[123] = p.J1*(q[5]*qd[2] + q[2]*qd[5]);
-    w[124] = p.J1*q[2]*qd[4];
-    w[125] = p.J3*q[7]*qd[0];
-    w[126] = p.J1*(q[2]*qd[8] + q[8]*qd[2]);
-    w[127] = p.J1*q[2]*qd[7];
-    w[128] = p.J2*w[44];
-    w[129] = p.J2*q[0]*qd[5];
-    w[130] = p.J1*q[5]*qd[1];
-    w[131] = p.J2*(q[3]*qd[0] + q[0]*qd[3]);
-    w[132] = p.J2*q[0]*qd[8];
-    w[133] = p.J1*q[8]*qd[1];
-    w[134] = p.J2*(q[0]*qd[6] + q[6]*qd[0]);
-    w[135] = p.J3*w[45];
-    w[136] = p.J3*(w[1] + w[3]);
+    w[121] = p.J1*(q[5]*qd[2] + q[2]*qd[5]);
+    w[122] = p.J1*q[2]*qd[4];
+    w[123] = p.J3*q[7]*qd[0];
+    w[124] = p.J1*(q[2]*qd[8] + q[8]*qd[2]);
+    w[125] = p.J1*q[2]*qd[7];
+    w[126] = p.J2*q[0]*qd[5];
+    w[127] = p.J1*q[5]*qd[1];
+    w[128] = p.J2*(q[3]*qd[0] + q[0]*qd[3]);
+    w[129] = p.J2*q[0]*qd[8];
+    w[130] = p.J1*q[8]*qd[1];
+    w[131] = p.J2*(q[0]*qd[6] + q[6]*qd[0]);
+    w[132] = p.J3*(w[1] + w[3]);
     w[1] = p.J2*(w[5] + w[7]);
     w[5] = p.J3*(q[4]*qd[7] + q[7]*qd[4]);
-    w[137] = p.J3*q[4]*qd[6];
-    w[138] = p.J2*q[6]*qd[5];
-    w[139] = p.J1*w[46];
-    w[140] = p.J1*(w[9] + w[11]);
+    w[133] = p.J3*q[4]*qd[6];
+    w[134] = p.J2*q[6]*qd[5];
+    w[135] = p.J1*(w[9] + w[11]);
     w[9] = p.J3*q[7]*qd[3];
-    w[141] = p.J1*(q[8]*qd[5] + q[5]*qd[8]);
-    w[142] = p.J1*q[5]*qd[7];
-    w[143] = p.J2*w[47];
-    w[144] = p.J2*q[3]*qd[8];
-    w[145] = p.J1*q[8]*qd[4];
-    w[146] = p.J2*(q[3]*qd[6] + q[6]*qd[3]);
-    w[147] = p.J3*w[48];
-    w[148] = p.J3*(w[2] + w[3]);
+    w[136] = p.J1*(q[8]*qd[5] + q[5]*qd[8]);
+    w[137] = p.J1*q[5]*qd[7];
+    w[138] = p.J2*q[3]*qd[8];
+    w[139] = p.J1*q[8]*qd[4];
+    w[140] = p.J2*(q[3]*qd[6] + q[6]*qd[3]);
+    w[141] = p.J3*(w[2] + w[3]);
     w[2] = p.J2*(w[6] + w[7]);
-    w[6] = p.J1*w[49];
-    w[149] = p.J1*(w[10] + w[11]);
-    w[10] = p.J2*w[50];
+    w[6] = p.J1*(w[10] + w[11]);
 }
 
 static LAGC_PART_NOINLINE void shared_part12(const double* qd, double* w) {
-    w[150] = qd[6]*qd[6];
-    w[151] = qd[0]*qd[0];
-    w[152] = qd[3]*qd[3];
-    w[153] = qd[1]*qd[1];
-    w[154] = qd[7]*qd[7];
-    w[155] = qd[4]*qd[4];
-    w[156] = qd[8]*qd[8];
-    w[157] = qd[5]*qd[5];
-    w[158] = qd[2]*qd[2];
+    w[10] = qd[6]*qd[6];
+    w[142] = qd[0]*qd[0];
+    w[143] = qd[3]*qd[3];
+    w[144] = qd[1]*qd[1];
+    w[145] = qd[7]*qd[7];
+    w[146] = qd[4]*qd[4];
+    w[147] = qd[8]*qd[8];
+    w[148] = qd[5]*qd[5];
+    w[149] = qd[2]*qd[2];
 }
 
 static LAGC_PART_NOINLINE void shared_part13(const double* q, const double* qd, double* w) {
-    w[159] = w[44] + w[50] + w[47];
-    w[44] = q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + w[3];
-    w[47] = q[8]*qd[6] + q[5]*qd[3] + q[2]*qd[0] + w[7];
-    w[50] = w[42] + w[45] + w[48];
-    w[42] = q[7]*qd[8] + q[4]*qd[5] + q[1]*qd[2] + w[11];
-    w[45] = w[43] + w[49] + w[46];
+    w[150] = w[83] + w[89] + w[86];
+    w[151] = q[3]*qd[4] + q[6]*qd[7] + q[0]*qd[1] + w[3];
+    w[152] = q[8]*qd[6] + q[5]*qd[3] + q[2]*qd[0] + w[7];
+    w[153] = w[81] + w[84] + w[87];
+    w[154] = q[7]*qd[8] + q[4]*qd[5] + q[1]*qd[2] + w[11];
+    w[155] = w[82] + w[88] + w[85];
 }
 
 // mass_matrix in parts (short compile times); w carries values between them.
@@ -397,9 +388,9 @@ static LAGC_PART_NOINLINE void mass_matrix_part0(double* M, double* w) {
 }
 
 // coriolis_matrix in parts (short compile times); w carries values between them.
-static LAGC_PART_NOINLINE void coriolis_matrix_part0(double* C, double* w) {
-    C[0] = w[52];
-    const double s0 = 0.5*w[55];
+static LAGC_PART_NOINLINE void coriolis_matrix_part0(const Parameters& p, double* C, double* w) {
+    C[0] = p.J3*w[81];
+    const double s0 = 0.5*w[43];
     C[1] = s0;
     C[9] = -s0;
     const double s1 = 0.5*w[0];
@@ -408,64 +399,64 @@ static LAGC_PART_NOINLINE void coriolis_matrix_part0(double* C, double* w) {
     const double s2 = 0.5*w[4];
     C[3] = s2;
     C[27] = s2;
-    const double s3 = 0.5*w[57];
+    const double s3 = 0.5*w[46];
     C[4] = s3;
     C[36] = -s3;
-    const double s4 = 0.5*w[58];
+    const double s4 = 0.5*w[48];
     C[5] = -s4;
     C[45] = s4;
-    const double s5 = 0.5*w[118];
+    const double s5 = 0.5*w[49];
     C[6] = s5;
     C[54] = s5;
-    const double s6 = 0.5*w[119];
+    const double s6 = 0.5*w[118];
     C[7] = s6;
     C[63] = -s6;
-    const double s7 = 0.5*w[120];
+    const double s7 = 0.5*w[119];
     C[8] = -s7;
     C[72] = s7;
-    C[10] = w[121];
-    const double s8 = 0.5*w[122];
+    C[10] = p.J1*w[82];
+    const double s8 = 0.5*w[120];
     C[11] = s8;
     C[19] = -s8;
     const double s9 = 0.5*w[8];
     C[12] = -s9;
     C[28] = s9;
-    const double s10 = 0.5*w[123];
+    const double s10 = 0.5*w[121];
     C[13] = s10;
     C[37] = s10;
-    const double s11 = 0.5*w[124];
+    const double s11 = 0.5*w[122];
     C[14] = s11;
     C[46] = -s11;
-    const double s12 = 0.5*w[125];
+    const double s12 = 0.5*w[123];
     C[15] = -s12;
     C[55] = s12;
-    const double s13 = 0.5*w[126];
+    const double s13 = 0.5*w[124];
     C[16] = s13;
     C[64] = s13;
-    const double s14 = 0.5*w[127];
+    const double s14 = 0.5*w[125];
     C[17] = s14;
     C[73] = -s14;
-    C[20] = w[128];
-    const double s15 = 0.5*w[129];
+    C[20] = p.J2*w[83];
+    const double s15 = 0.5*w[126];
     C[21] = s15;
     C[29] = -s15;
-    const double s16 = 0.5*w[130];
+    const double s16 = 0.5*w[127];
     C[22] = -s16;
     C[38] = s16;
-    const double s17 = 0.5*w[131];
+    const double s17 = 0.5*w[128];
     C[23] = s17;
     C[47] = s17;
-    const double s18 = 0.5*w[132];
+    const double s18 = 0.5*w[129];
     C[24] = s18;
     C[56] = -s18;
-    const double s19 = 0.5*w[133];
+    const double s19 = 0.5*w[130];
     C[25] = -s19;
     C[65] = s19;
-    const double s20 = 0.5*w[134];
+    const double s20 = 0.5*w[131];
     C[26] = s20;
     C[74] = s20;
-    C[30] = w[135];
-    const double s21 = 0.5*w[136];
+    C[30] = p.J3*w[84];
+    const double s21 = 0.5*w[132];
     C[31] = s21;
     C[39] = -s21;
     const double s22 = 0.5*w[1];
@@ -474,47 +465,47 @@ static LAGC_PART_NOINLINE void coriolis_matrix_part0(double* C, double* w) {
     const double s23 = 0.5*w[5];
     C[33] = s23;
     C[57] = s23;
-    const double s24 = 0.5*w[137];
+    const double s24 = 0.5*w[133];
     C[34] = s24;
     C[66] = -s24;
-    const double s25 = 0.5*w[138];
+    const double s25 = 0.5*w[134];
     C[35] = -s25;
     C[75] = s25;
-    C[40] = w[139];
-    const double s26 = 0.5*w[140];
+    C[40] = p.J1*w[85];
+    const double s26 = 0.5*w[135];
     C[41] = s26;
     C[49] = -s26;
     const double s27 = 0.5*w[9];
     C[42] = -s27;
     C[58] = s27;
-    const double s28 = 0.5*w[141];
+    const double s28 = 0.5*w[136];
     C[43] = s28;
     C[67] = s28;
-    const double s29 = 0.5*w[142];
+    const double s29 = 0.5*w[137];
     C[44] = s29;
     C[76] = -s29;
-    C[50] = w[143];
-    const double s30 = 0.5*w[144];
+    C[50] = p.J2*w[86];
+    const double s30 = 0.5*w[138];
     C[51] = s30;
     C[59] = -s30;
-    const double s31 = 0.5*w[145];
+    const double s31 = 0.5*w[139];
     C[52] = -s31;
     C[68] = s31;
-    const double s32 = 0.5*w[146];
+    const double s32 = 0.5*w[140];
     C[53] = s32;
     C[77] = s32;
-    C[60] = w[147];
-    const double s33 = 0.5*w[148];
+    C[60] = p.J3*w[87];
+    const double s33 = 0.5*w[141];
     C[61] = s33;
     C[69] = -s33;
     const double s34 = 0.5*w[2];
     C[62] = -s34;
     C[78] = s34;
-    C[70] = w[6];
-    const double s35 = 0.5*w[149];
+    C[70] = p.J1*w[88];
+    const double s35 = 0.5*w[6];
     C[71] = s35;
     C[79] = -s35;
-    C[80] = w[10];
+    C[80] = p.J2*w[89];
 }
 
 // potential_gradient in parts (short compile times); w carries values between them.
@@ -532,15 +523,15 @@ static LAGC_PART_NOINLINE void potential_gradient_part0(double* dVdq) {
 
 // bias_forces in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void bias_forces_part0(double* h, double* w) {
-    h[0] = -w[69];
-    h[1] = w[70];
-    h[2] = w[71];
-    h[3] = w[72];
-    h[4] = -w[73];
-    h[5] = -w[74];
-    h[6] = -w[75];
-    h[7] = w[76];
-    h[8] = -w[77];
+    h[0] = -w[60];
+    h[1] = w[61];
+    h[2] = w[62];
+    h[3] = w[63];
+    h[4] = -w[64];
+    h[5] = -w[65];
+    h[6] = -w[66];
+    h[7] = w[67];
+    h[8] = -w[68];
 }
 
 // generalized_forces in parts (short compile times); w carries values between them.
@@ -569,11 +560,11 @@ static LAGC_PART_NOINLINE void potential_energy_part0(double* result) {
 // constraint_residuals in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_residuals_part0(double* c, double* w) {
     c[0] = -w[117];
-    c[1] = w[53];
-    c[2] = w[56];
-    c[3] = -w[59];
-    c[4] = w[51];
-    c[5] = -w[54];
+    c[1] = w[44];
+    c[2] = w[47];
+    c[3] = -w[50];
+    c[4] = w[42];
+    c[5] = -w[45];
 }
 
 // constraint_jacobian in parts (short compile times); w carries values between them.
@@ -623,15 +614,15 @@ static LAGC_PART_NOINLINE void constraint_jacobian_part0(const double* q, double
     A[49] = 0.0;
     A[51] = 0.0;
     A[52] = 0.0;
-    A[0] = w[60];
-    A[3] = w[61];
-    A[6] = w[62];
-    A[28] = w[63];
-    A[31] = w[64];
-    A[34] = w[65];
-    A[47] = w[66];
-    A[50] = w[67];
-    A[53] = w[68];
+    A[0] = w[51];
+    A[3] = w[52];
+    A[6] = w[53];
+    A[28] = w[54];
+    A[31] = w[55];
+    A[34] = w[56];
+    A[47] = w[57];
+    A[50] = w[58];
+    A[53] = w[59];
 }
 
 // semi_implicit_system in parts (short compile times); w carries values between them.
@@ -843,40 +834,40 @@ static LAGC_PART_NOINLINE void semi_implicit_system_part0(const double* q, const
     K[96] = w[105];
     K[112] = w[106];
     K[128] = w[107];
-    rhs[0] = w[108] + w[69];
-    rhs[1] = w[109] - w[70];
-    rhs[2] = w[110] - w[71];
-    rhs[3] = w[111] - w[72];
-    rhs[4] = w[112] + w[73];
-    rhs[5] = w[113] + w[74];
-    rhs[6] = w[114] + w[75];
-    rhs[7] = w[115] - w[76];
-    rhs[8] = w[116] + w[77];
-    K[9] = w[60];
-    K[135] = w[60];
-    K[54] = w[61];
-    K[138] = w[61];
-    K[99] = w[62];
-    K[141] = w[62];
-    K[27] = w[63];
-    K[181] = w[63];
-    K[72] = w[64];
-    K[184] = w[64];
-    K[117] = w[65];
-    K[187] = w[65];
-    K[44] = w[66];
-    K[212] = w[66];
-    K[89] = w[67];
-    K[215] = w[67];
-    K[134] = w[68];
-    K[218] = w[68];
-    rhs[9] = -(p.k*(4.0*w[159] - p.k*w[117]) + 2.0*(w[150] + w[151] + w[152]));
+    rhs[0] = w[108] + w[60];
+    rhs[1] = w[109] - w[61];
+    rhs[2] = w[110] - w[62];
+    rhs[3] = w[111] - w[63];
+    rhs[4] = w[112] + w[64];
+    rhs[5] = w[113] + w[65];
+    rhs[6] = w[114] + w[66];
+    rhs[7] = w[115] - w[67];
+    rhs[8] = w[116] + w[68];
+    K[9] = w[51];
+    K[135] = w[51];
+    K[54] = w[52];
+    K[138] = w[52];
+    K[99] = w[53];
+    K[141] = w[53];
+    K[27] = w[54];
+    K[181] = w[54];
+    K[72] = w[55];
+    K[184] = w[55];
+    K[117] = w[56];
+    K[187] = w[56];
+    K[44] = w[57];
+    K[212] = w[57];
+    K[89] = w[58];
+    K[215] = w[58];
+    K[134] = w[59];
+    K[218] = w[59];
+    rhs[9] = -(p.k*(4.0*w[150] - p.k*w[117]) + 2.0*(w[10] + w[142] + w[143]));
     const double s36 = p.k*p.k;
-    rhs[10] = -(2.0*(p.k*w[44] + w[15]) + s36*w[53]);
-    rhs[11] = -(2.0*(p.k*w[47] + w[23]) + s36*w[56]);
-    rhs[12] = -(2.0*(w[153] + w[154] + w[155]) + p.k*(4.0*w[50] - p.k*w[59]));
-    rhs[13] = -(s36*w[51] + 2.0*(p.k*w[42] + w[19]));
-    rhs[14] = -(p.k*(4.0*w[45] - p.k*w[54]) + 2.0*(w[156] + w[157] + w[158]));
+    rhs[10] = -(2.0*(p.k*w[151] + w[15]) + s36*w[44]);
+    rhs[11] = -(2.0*(p.k*w[152] + w[23]) + s36*w[47]);
+    rhs[12] = -(2.0*(w[144] + w[145] + w[146]) + p.k*(4.0*w[153] - p.k*w[50]));
+    rhs[13] = -(s36*w[42] + 2.0*(p.k*w[154] + w[19]));
+    rhs[14] = -(p.k*(4.0*w[155] - p.k*w[45]) + 2.0*(w[147] + w[148] + w[149]));
 }
 
 // forward_dynamics_quasi_velocities in parts (short compile times); w carries values between them.
@@ -1100,67 +1091,72 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     J[312] = 0.0;
     J[313] = 0.0;
     J[314] = 0.0;
-    J[10] = -w[55];
-    J[30] = w[55];
+    J[10] = -w[43];
+    J[30] = w[43];
     J[11] = w[0];
     J[51] = -w[0];
-    J[13] = -w[57];
-    J[93] = w[57];
-    J[14] = w[58];
-    J[114] = -w[58];
-    J[16] = -w[119];
-    J[156] = w[119];
-    J[17] = w[120];
-    J[177] = -w[120];
-    J[32] = -w[122];
-    J[52] = w[122];
+    J[13] = -w[46];
+    J[93] = w[46];
+    J[14] = w[48];
+    J[114] = -w[48];
+    J[16] = -w[118];
+    J[156] = w[118];
+    J[17] = w[119];
+    J[177] = -w[119];
+    J[32] = -w[120];
+    J[52] = w[120];
     J[33] = w[8];
     J[73] = -w[8];
-    J[35] = -w[124];
-    J[115] = w[124];
-    J[36] = w[125];
-    J[136] = -w[125];
-    J[38] = -w[127];
-    J[178] = w[127];
-    J[54] = -w[129];
-    J[74] = w[129];
-    J[55] = w[130];
-    J[95] = -w[130];
-    J[57] = -w[132];
-    J[137] = w[132];
-    J[58] = w[133];
-    J[158] = -w[133];
-    J[76] = -w[136];
-    J[96] = w[136];
+    J[35] = -w[122];
+    J[115] = w[122];
+    J[36] = w[123];
+    J[136] = -w[123];
+    J[38] = -w[125];
+    J[178] = w[125];
+    J[54] = -w[126];
+    J[74] = w[126];
+    J[55] = w[127];
+    J[95] = -w[127];
+    J[57] = -w[129];
+    J[137] = w[129];
+    J[58] = w[130];
+    J[158] = -w[130];
+    J[76] = -w[132];
+    J[96] = w[132];
     J[77] = w[1];
     J[117] = -w[1];
-    J[79] = -w[137];
-    J[159] = w[137];
-    J[80] = w[138];
-    J[180] = -w[138];
-    J[98] = -w[140];
-    J[118] = w[140];
+    J[79] = -w[133];
+    J[159] = w[133];
+    J[80] = w[134];
+    J[180] = -w[134];
+    J[98] = -w[135];
+    J[118] = w[135];
     J[99] = w[9];
     J[139] = -w[9];
-    J[101] = -w[142];
-    J[181] = w[142];
-    J[120] = -w[144];
-    J[140] = w[144];
-    J[121] = w[145];
-    J[161] = -w[145];
-    J[142] = -w[148];
-    J[162] = w[148];
+    J[101] = -w[137];
+    J[181] = w[137];
+    J[120] = -w[138];
+    J[140] = w[138];
+    J[121] = w[139];
+    J[161] = -w[139];
+    J[142] = -w[141];
+    J[162] = w[141];
     J[143] = w[2];
     J[183] = -w[2];
-    J[164] = -w[149];
-    J[184] = w[149];
+    J[164] = -w[6];
+    J[184] = w[6];
+    J[53] = -p.J2*qd[0]*w[51];
+    J[119] = -p.J2*qd[3]*w[52];
+    J[185] = -p.J2*qd[6]*w[53];
+    J[141] = -p.J3*qd[7]*w[56];
+    J[97] = -p.J1*qd[5]*w[58];
     const double s37 = 2.0*lambda[0];
-    J[0] = p.J2*w[158] - s37;
-    J[66] = -(s37 - p.J2*w[157]);
-    J[132] = p.J2*w[156] - s37;
-    J[1] = -(lambda[1] + p.J3*((w[78] + w[81]) + (w[13] + w[15])) - u[2]);
-    J[67] = -(lambda[1] + p.J3*((w[79] + w[81]) + (w[12] + w[15])) - u[2]);
-    J[133] = -(lambda[1] + p.J3*((w[80] + w[81]) + (w[14] + w[15])) - u[2]);
+    J[0] = p.J2*w[149] - s37;
+    J[66] = -(s37 - p.J2*w[148]);
+    J[132] = p.J2*w[147] - s37;
+    J[1] = -(lambda[1] + p.J3*((w[69] + w[72]) + (w[13] + w[15])) - u[2]);
+    J[67] = -(lambda[1] + p.J3*((w[70] + w[72]) + (w[12] + w[15])) - u[2]);
+    J[133] = -(lambda[1] + p.J3*((w[71] + w[72]) + (w[14] + w[15])) - u[2]);
     const double s38 = -lambda[2];
     J[2] = s38;
     J[68] = s38;
@@ -1171,20 +1167,12 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     const double s40 = p.J2*qd[2]*qd[8];
     J[6] = s40;
     J[126] = s40;
-    const double s41 = 1.0 + 1.0;
-    J[9] = -w[52]*s41;
-    J[31] = -w[121]*s41;
-    J[53] = -w[128]*s41;
-    J[75] = -w[135]*s41;
-    J[97] = -w[139]*s41;
-    J[119] = -w[143]*s41;
-    J[141] = -w[147]*s41;
-    J[163] = -w[6]*s41;
-    J[185] = -w[10]*s41;
+    const double s41 = 2.0*qd[1];
+    J[9] = -p.J3*q[1]*s41;
     const double s42 = -w[4];
     J[12] = s42;
     J[72] = s42;
-    const double s43 = -w[118];
+    const double s43 = -w[49];
     J[15] = s43;
     J[135] = s43;
     const double s44 = -lambda[1];
@@ -1192,135 +1180,138 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     J[87] = s44;
     J[153] = s44;
     const double s45 = 2.0*lambda[3];
-    J[22] = -(s45 - p.J3*w[151]);
-    J[88] = -(s45 - p.J3*w[152]);
-    J[154] = -(s45 - p.J3*w[150]);
-    J[23] = -(lambda[4] + p.J1*((w[16] + w[19]) + (w[82] + w[85])) - u[0]);
-    J[89] = -(lambda[4] + p.J1*((w[17] + w[19]) + (w[83] + w[85])) - u[0]);
-    J[155] = -(lambda[4] + p.J1*((w[84] + w[85]) + (w[18] + w[19])) - u[0]);
+    J[22] = -(s45 - p.J3*w[142]);
+    J[88] = -(s45 - p.J3*w[143]);
+    J[154] = -(s45 - p.J3*w[10]);
+    J[23] = -(lambda[4] + p.J1*((w[16] + w[19]) + (w[73] + w[76])) - u[0]);
+    J[89] = -(lambda[4] + p.J1*((w[17] + w[19]) + (w[74] + w[76])) - u[0]);
+    J[155] = -(lambda[4] + p.J1*((w[75] + w[76]) + (w[18] + w[19])) - u[0]);
     const double s46 = p.J3*qd[0]*qd[3];
     J[25] = s46;
     J[85] = s46;
     const double s47 = p.J3*qd[0]*qd[6];
     J[28] = s47;
     J[148] = s47;
-    const double s48 = -w[123];
-    J[34] = s48;
-    J[94] = s48;
-    const double s49 = -w[126];
-    J[37] = s49;
-    J[157] = s49;
-    J[42] = -(lambda[2] + p.J2*((w[86] + w[89]) + (w[22] + w[23])) - u[1]);
-    J[108] = -(lambda[2] + p.J2*((w[87] + w[89]) + (w[20] + w[23])) - u[1]);
-    J[174] = -(lambda[2] + p.J2*((w[88] + w[89]) + (w[21] + w[23])) - u[1]);
-    const double s50 = -lambda[4];
-    J[43] = s50;
-    J[109] = s50;
-    J[175] = s50;
-    const double s51 = 2.0*lambda[5];
-    J[44] = -(s51 - p.J1*w[153]);
-    J[110] = p.J1*w[155] - s51;
-    J[176] = -(s51 - p.J1*w[154]);
-    const double s52 = p.J1*qd[1]*qd[4];
-    J[47] = s52;
-    J[107] = s52;
-    const double s53 = p.J1*qd[1]*qd[7];
-    J[50] = s53;
-    J[170] = s53;
-    const double s54 = -w[131];
-    J[56] = s54;
-    J[116] = s54;
-    const double s55 = -w[134];
-    J[59] = s55;
-    J[179] = s55;
-    const double s56 = p.J2*qd[5]*qd[8];
-    J[69] = s56;
-    J[129] = s56;
-    const double s57 = -w[5];
-    J[78] = s57;
-    J[138] = s57;
-    const double s58 = p.J3*qd[3]*qd[6];
-    J[91] = s58;
-    J[151] = s58;
-    const double s59 = -w[141];
-    J[100] = s59;
-    J[160] = s59;
-    const double s60 = p.J1*qd[4]*qd[7];
-    J[113] = s60;
-    J[173] = s60;
-    const double s61 = -w[146];
-    J[122] = s61;
-    J[182] = s61;
-    const double s62 = p.k*w[60];
-    J[189] = -(p.k*(4.0*qd[0] + s62) + 2.0*qdd[0]);
-    const double s63 = p.k*w[61];
-    J[192] = -(p.k*(4.0*qd[3] + s63) + 2.0*qdd[3]);
-    const double s64 = p.k*w[62];
-    J[195] = -(p.k*(4.0*qd[6] + s64) + 2.0*qdd[6]);
-    const double s65 = p.k*q[0];
-    const double s66 = 2.0*qd[0];
-    J[198] = -(4.0*s65 + 2.0*s66);
-    const double s67 = p.k*q[3];
-    const double s68 = 2.0*qd[3];
-    J[201] = -(4.0*s67 + 2.0*s68);
-    const double s69 = 2.0*qd[6];
-    const double s70 = p.k*q[6];
-    J[204] = -(2.0*s69 + 4.0*s70);
-    const double s71 = p.k*q[1];
-    const double s72 = 2.0*qd[1];
-    J[262] = -(4.0*s71 + 2.0*s72);
-    const double s73 = -(qdd[1] + p.k*(s71 + s72));
-    J[210] = s73;
-    J[275] = s73;
-    const double s74 = -(qdd[0] + p.k*(s66 + s65));
-    J[211] = s74;
-    J[233] = s74;
-    const double s75 = 2.0*qd[4];
-    const double s76 = p.k*q[4];
-    J[265] = -(4.0*s76 + 2.0*s75);
-    const double s77 = -(qdd[4] + p.k*(s75 + s76));
-    J[213] = s77;
-    J[278] = s77;
-    const double s78 = -(qdd[3] + p.k*(s68 + s67));
-    J[214] = s78;
-    J[236] = s78;
-    const double s79 = p.k*q[7];
-    const double s80 = 2.0*qd[7];
-    J[268] = -(2.0*s80 + 4.0*s79);
-    const double s81 = -(qdd[7] + p.k*(s79 + s80));
-    J[216] = s81;
-    J[281] = s81;
-    const double s82 = -(qdd[6] + p.k*(s70 + s69));
-    J[217] = s82;
-    J[239] = s82;
-    const double s83 = p.k*w[63];
-    J[253] = -(2.0*qdd[1] + p.k*(4.0*qd[1] + s83));
-    const double s84 = -(s83 + s72);
-    J[219] = s84;
-    J[284] = s84;
-    const double s85 = -(s66 + s62);
-    J[220] = s85;
-    J[242] = s85;
-    const double s86 = p.k*w[64];
-    J[256] = -(p.k*(4.0*qd[4] + s86) + 2.0*qdd[4]);
-    const double s87 = -(s75 + s86);
-    J[222] = s87;
-    J[287] = s87;
-    const double s88 = -(s68 + s63);
-    J[223] = s88;
-    J[245] = s88;
-    const double s89 = p.k*w[65];
-    J[259] = -(2.0*qdd[7] + p.k*(s89 + 4.0*qd[7]));
-    const double s90 = -(s89 + s80);
-    J[225] = s90;
-    J[290] = s90;
-    const double s91 = -(s69 + s64);
-    J[226] = s91;
-    J[248] = s91;
-    const double s92 = 2.0*qd[2];
+    const double s48 = 2.0*qd[2];
+    J[31] = -p.J1*q[2]*s48;
+    const double s49 = -w[121];
+    J[34] = s49;
+    J[94] = s49;
+    const double s50 = -w[124];
+    J[37] = s50;
+    J[157] = s50;
+    J[42] = -(lambda[2] + p.J2*((w[77] + w[80]) + (w[22] + w[23])) - u[1]);
+    J[108] = -(lambda[2] + p.J2*((w[78] + w[80]) + (w[20] + w[23])) - u[1]);
+    J[174] = -(lambda[2] + p.J2*((w[79] + w[80]) + (w[21] + w[23])) - u[1]);
+    const double s51 = -lambda[4];
+    J[43] = s51;
+    J[109] = s51;
+    J[175] = s51;
+    const double s52 = 2.0*lambda[5];
+    J[44] = -(s52 - p.J1*w[144]);
+    J[110] = p.J1*w[146] - s52;
+    J[176] = -(s52 - p.J1*w[145]);
+    const double s53 = p.J1*qd[1]*qd[4];
+    J[47] = s53;
+    J[107] = s53;
+    const double s54 = p.J1*qd[1]*qd[7];
+    J[50] = s54;
+    J[170] = s54;
+    const double s55 = -w[128];
+    J[56] = s55;
+    J[116] = s55;
+    const double s56 = -w[131];
+    J[59] = s56;
+    J[179] = s56;
+    const double s57 = p.J2*qd[5]*qd[8];
+    J[69] = s57;
+    J[129] = s57;
+    const double s58 = 2.0*qd[4];
+    J[75] = -p.J3*q[4]*s58;
+    const double s59 = -w[5];
+    J[78] = s59;
+    J[138] = s59;
+    const double s60 = p.J3*qd[3]*qd[6];
+    J[91] = s60;
+    J[151] = s60;
+    const double s61 = -w[136];
+    J[100] = s61;
+    J[160] = s61;
+    const double s62 = p.J1*qd[4]*qd[7];
+    J[113] = s62;
+    J[173] = s62;
+    const double s63 = -w[140];
+    J[122] = s63;
+    J[182] = s63;
+    const double s64 = 2.0*qd[8];
+    J[163] = -p.J1*q[8]*s64;
+    const double s65 = p.k*w[51];
+    J[189] = -(p.k*(4.0*qd[0] + s65) + 2.0*qdd[0]);
+    const double s66 = p.k*w[52];
+    J[192] = -(p.k*(4.0*qd[3] + s66) + 2.0*qdd[3]);
+    const double s67 = p.k*w[53];
+    J[195] = -(p.k*(4.0*qd[6] + s67) + 2.0*qdd[6]);
+    const double s68 = p.k*q[0];
+    const double s69 = 2.0*qd[0];
+    J[198] = -(4.0*s68 + 2.0*s69);
+    const double s70 = p.k*q[3];
+    const double s71 = 2.0*qd[3];
+    J[201] = -(4.0*s70 + 2.0*s71);
+    const double s72 = 2.0*qd[6];
+    const double s73 = p.k*q[6];
+    J[204] = -(2.0*s72 + 4.0*s73);
+    const double s74 = p.k*q[1];
+    J[262] = -(4.0*s74 + 2.0*s41);
+    const double s75 = -(qdd[1] + p.k*(s74 + s41));
+    J[210] = s75;
+    J[275] = s75;
+    const double s76 = -(qdd[0] + p.k*(s69 + s68));
+    J[211] = s76;
+    J[233] = s76;
+    const double s77 = p.k*q[4];
+    J[265] = -(4.0*s77 + 2.0*s58);
+    const double s78 = -(qdd[4] + p.k*(s58 + s77));
+    J[213] = s78;
+    J[278] = s78;
+    const double s79 = -(qdd[3] + p.k*(s71 + s70));
+    J[214] = s79;
+    J[236] = s79;
+    const double s80 = p.k*q[7];
+    const double s81 = 2.0*qd[7];
+    J[268] = -(2.0*s81 + 4.0*s80);
+    const double s82 = -(qdd[7] + p.k*(s80 + s81));
+    J[216] = s82;
+    J[281] = s82;
+    const double s83 = -(qdd[6] + p.k*(s73 + s72));
+    J[217] = s83;
+    J[239] = s83;
+    const double s84 = p.k*w[54];
+    J[253] = -(2.0*qdd[1] + p.k*(4.0*qd[1] + s84));
+    const double s85 = -(s84 + s41);
+    J[219] = s85;
+    J[284] = s85;
+    const double s86 = -(s69 + s65);
+    J[220] = s86;
+    J[242] = s86;
+    const double s87 = p.k*w[55];
+    J[256] = -(p.k*(4.0*qd[4] + s87) + 2.0*qdd[4]);
+    const double s88 = -(s58 + s87);
+    J[222] = s88;
+    J[287] = s88;
+    const double s89 = -(s71 + s66);
+    J[223] = s89;
+    J[245] = s89;
+    const double s90 = p.k*w[56];
+    J[259] = -(2.0*qdd[7] + p.k*(s90 + 4.0*qd[7]));
+    const double s91 = -(s90 + s81);
+    J[225] = s91;
+    J[290] = s91;
+    const double s92 = -(s72 + s67);
+    J[226] = s92;
+    J[248] = s92;
     const double s93 = p.k*q[2];
-    J[305] = -(4.0*s93 + 2.0*s92);
-    const double s94 = -(qdd[2] + p.k*(s92 + s93));
+    J[305] = -(4.0*s93 + 2.0*s48);
+    const double s94 = -(qdd[2] + p.k*(s48 + s93));
     J[231] = s94;
     J[274] = s94;
     const double s95 = p.k*q[5];
@@ -1330,37 +1321,35 @@ static LAGC_PART_NOINLINE void linearization_terms_part0(const double* q, const 
     J[234] = s97;
     J[277] = s97;
     const double s98 = p.k*q[8];
-    const double s99 = 2.0*qd[8];
-    J[311] = -(4.0*s98 + 2.0*s99);
-    const double s100 = -(qdd[8] + p.k*(s98 + s99));
-    J[237] = s100;
-    J[280] = s100;
-    const double s101 = p.k*w[66];
-    J[296] = -(p.k*(4.0*qd[2] + s101) + 2.0*qdd[2]);
-    const double s102 = -(s101 + s92);
-    J[240] = s102;
-    J[283] = s102;
-    const double s103 = p.k*w[67];
-    J[299] = -(2.0*qdd[5] + p.k*(s103 + 4.0*qd[5]));
-    const double s104 = -(s103 + s96);
-    J[243] = s104;
-    J[286] = s104;
-    const double s105 = p.k*w[68];
-    J[302] = -(2.0*qdd[8] + p.k*(4.0*qd[8] + s105));
-    const double s106 = -(s99 + s105);
-    J[246] = s106;
-    J[289] = s106;
+    J[311] = -(4.0*s98 + 2.0*s64);
+    const double s99 = -(qdd[8] + p.k*(s98 + s64));
+    J[237] = s99;
+    J[280] = s99;
+    const double s100 = p.k*w[57];
+    J[296] = -(p.k*(4.0*qd[2] + s100) + 2.0*qdd[2]);
+    const double s101 = -(s100 + s48);
+    J[240] = s101;
+    J[283] = s101;
+    const double s102 = p.k*w[58];
+    J[299] = -(2.0*qdd[5] + p.k*(s102 + 4.0*qd[5]));
+    const double s103 = -(s102 + s96);
+    J[243] = s103;
+    J[286] = s103;
+    const double s104 = p.k*w[59];
+    J[302] = -(2.0*qdd[8] + p.k*(4.0*qd[8] + s104));
+    const double s105 = -(s64 + s104);
+    J[246] = s105;
+    J[289] = s105;
 }
 
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 [[gnu::__noinline__]] static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, const double* lambda, double* J) {
-    double w[159];
+    double w[150];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
-    detail::shared_part3(q, qd, w);
-    detail::shared_part5(q, w);
-    detail::shared_part7(q, qdd, w);
+    detail::shared_part4(q, w);
+    detail::shared_part6(q, qdd, w);
     detail::shared_part11(q, qd, p, w);
     detail::shared_part12(qd, w);
     detail::linearization_terms_part0(q, qd, u, p, qdd, lambda, J, w);
@@ -1621,18 +1610,18 @@ static void augment_right_hand_side(double rho, const double* A, const double* r
 
 // inverse_dynamics in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void inverse_dynamics_part0(const double* q, const double* u, const Parameters& p, double* tau, double* w) {
-    const double s107 = u[2] - p.J3*w[81];
-    tau[0] = -(q[1]*s107 + w[69]);
-    tau[3] = -(q[4]*s107 - w[72]);
-    tau[6] = -(q[7]*s107 + w[75]);
-    const double s108 = u[0] - p.J1*w[85];
-    tau[1] = -(q[2]*s108 - w[70]);
-    tau[4] = -(q[5]*s108 + w[73]);
-    tau[7] = -(q[8]*s108 - w[76]);
-    const double s109 = u[1] - p.J2*w[89];
-    tau[2] = -(q[0]*s109 - w[71]);
-    tau[5] = -(q[3]*s109 + w[74]);
-    tau[8] = -(q[6]*s109 + w[77]);
+    const double s106 = u[2] - p.J3*w[72];
+    tau[0] = -(q[1]*s106 + w[60]);
+    tau[3] = -(q[4]*s106 - w[63]);
+    tau[6] = -(q[7]*s106 + w[66]);
+    const double s107 = u[0] - p.J1*w[76];
+    tau[1] = -(q[2]*s107 - w[61]);
+    tau[4] = -(q[5]*s107 + w[64]);
+    tau[7] = -(q[8]*s107 - w[67]);
+    const double s108 = u[1] - p.J2*w[80];
+    tau[2] = -(q[0]*s108 - w[62]);
+    tau[5] = -(q[3]*s108 + w[65]);
+    tau[8] = -(q[6]*s108 + w[68]);
 }
 
 // inverse_dynamics_regressor in parts (short compile times); w carries values between them.
@@ -1655,15 +1644,15 @@ static LAGC_PART_NOINLINE void inverse_dynamics_regressor_part0(const double* q,
     Y[19] = -w[36];
     Y[23] = -w[39];
     Y[24] = -w[40];
-    Y[2] = q[1]*w[81] + w[25];
-    Y[11] = q[4]*w[81] + w[30];
-    Y[20] = q[7]*w[81] + w[37];
-    Y[3] = q[2]*w[85] + w[26];
-    Y[12] = q[5]*w[85] + w[33];
-    Y[21] = q[8]*w[85] + w[38];
-    Y[7] = q[0]*w[89] + w[28];
-    Y[16] = q[3]*w[89] + w[35];
-    Y[25] = q[6]*w[89] + w[41];
+    Y[2] = q[1]*w[72] + w[25];
+    Y[11] = q[4]*w[72] + w[30];
+    Y[20] = q[7]*w[72] + w[37];
+    Y[3] = q[2]*w[76] + w[26];
+    Y[12] = q[5]*w[76] + w[33];
+    Y[21] = q[8]*w[76] + w[38];
+    Y[7] = q[0]*w[80] + w[28];
+    Y[16] = q[3]*w[80] + w[35];
+    Y[25] = q[6]*w[80] + w[41];
 }
 
 // input_matrix in parts (short compile times); w carries values between them.
@@ -1699,12 +1688,12 @@ static LAGC_PART_NOINLINE void input_matrix_part0(const double* q, double* B) {
 
 // constraint_velocity in parts (short compile times); w carries values between them.
 static LAGC_PART_NOINLINE void constraint_velocity_part0(double* v, double* w) {
-    v[0] = 2.0*w[159];
-    v[1] = w[44];
-    v[2] = w[47];
-    v[3] = 2.0*w[50];
-    v[4] = w[42];
-    v[5] = 2.0*w[45];
+    v[0] = 2.0*w[150];
+    v[1] = w[151];
+    v[2] = w[152];
+    v[3] = 2.0*w[153];
+    v[4] = w[154];
+    v[5] = 2.0*w[155];
 }
 
 // x -= M^-1 A_r^T (A_r M^-1 A_r^T)^-1 r over the first `rows` rows of A (nc x nq) and r,
@@ -1743,17 +1732,17 @@ static LAGC_PART_NOINLINE void output_angular_velocity_part0(double* out, double
 
 [[gnu::__noinline__]] void mass_matrix(const double* q, const Parameters& p, double* LAGC_RESTRICT M) {
     double w[108];
-    detail::shared_part4(q, w);
+    detail::shared_part3(q, w);
     detail::shared_part8(q, p, w);
     detail::mass_matrix_part0(M, w);
 }
 
 [[gnu::__noinline__]] void coriolis_matrix(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT C) {
-    double w[150];
+    double w[142];
     detail::shared_part0(q, qd, w);
-    detail::shared_part3(q, qd, w);
+    detail::shared_part7(q, qd, w);
     detail::shared_part11(q, qd, p, w);
-    detail::coriolis_matrix_part0(C, w);
+    detail::coriolis_matrix_part0(p, C, w);
 }
 
 void potential_gradient(const double* /*q*/, const Parameters& /*p*/, double* LAGC_RESTRICT dVdq) {
@@ -1761,11 +1750,11 @@ void potential_gradient(const double* /*q*/, const Parameters& /*p*/, double* LA
 }
 
 [[gnu::__noinline__]] void bias_forces(const double* q, const double* qd, const Parameters& p, double* LAGC_RESTRICT h) {
-    double w[78];
+    double w[69];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(q, qd, w);
-    detail::shared_part6(p, w);
+    detail::shared_part5(p, w);
     detail::bias_forces_part0(h, w);
 }
 
@@ -1791,26 +1780,26 @@ void potential_gradient(const double* /*q*/, const Parameters& /*p*/, double* LA
 
 [[gnu::__noinline__]] void constraint_residuals(const double* q, const double* /*qd*/, const Parameters& /*p*/, double* LAGC_RESTRICT c) {
     double w[118];
-    detail::shared_part4(q, w);
+    detail::shared_part3(q, w);
     detail::shared_part10(q, w);
     detail::constraint_residuals_part0(c, w);
 }
 
 [[gnu::__noinline__]] void constraint_jacobian(const double* q, const Parameters& /*p*/, double* LAGC_RESTRICT A) {
-    double w[69];
-    detail::shared_part5(q, w);
+    double w[60];
+    detail::shared_part4(q, w);
     detail::constraint_jacobian_part0(q, A, w);
 }
 
 [[gnu::__noinline__]] void semi_implicit_system(const double* q, const double* qd, const double* u, const Parameters& p, double* LAGC_RESTRICT K, double* LAGC_RESTRICT rhs) {
-    double w[160];
+    double w[156];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(q, qd, w);
-    detail::shared_part3(q, qd, w);
+    detail::shared_part3(q, w);
     detail::shared_part4(q, w);
-    detail::shared_part5(q, w);
-    detail::shared_part6(p, w);
+    detail::shared_part5(p, w);
+    detail::shared_part7(q, qd, w);
     detail::shared_part8(q, p, w);
     detail::shared_part9(q, u, w);
     detail::shared_part10(q, w);
@@ -1916,21 +1905,21 @@ void potential_gradient(const double* /*q*/, const Parameters& /*p*/, double* LA
 }
 
 [[gnu::__noinline__]] void inverse_dynamics(const double* q, const double* qd, const double* qdd, const double* u, const Parameters& p, double* LAGC_RESTRICT tau) {
-    double w[90];
+    double w[81];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(q, qd, w);
-    detail::shared_part6(p, w);
-    detail::shared_part7(q, qdd, w);
+    detail::shared_part5(p, w);
+    detail::shared_part6(q, qdd, w);
     detail::inverse_dynamics_part0(q, u, p, tau, w);
 }
 
 [[gnu::__noinline__]] void inverse_dynamics_regressor(const double* q, const double* qd, const double* qdd, const Parameters& /*p*/, double* LAGC_RESTRICT Y) {
-    double w[90];
+    double w[81];
     detail::shared_part0(q, qd, w);
     detail::shared_part1(qd, w);
     detail::shared_part2(q, qd, w);
-    detail::shared_part7(q, qdd, w);
+    detail::shared_part6(q, qdd, w);
     detail::inverse_dynamics_regressor_part0(q, Y, w);
 }
 
@@ -2386,9 +2375,9 @@ void input_matrix(const double* q, const double* /*qd*/, const double* /*u*/, co
 }
 
 [[gnu::__noinline__]] void constraint_velocity(const double* q, const double* qd, const Parameters& /*p*/, double* LAGC_RESTRICT v) {
-    double w[160];
+    double w[156];
     detail::shared_part0(q, qd, w);
-    detail::shared_part3(q, qd, w);
+    detail::shared_part7(q, qd, w);
     detail::shared_part13(q, qd, w);
     detail::constraint_velocity_part0(v, w);
 }

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(spinning_top::detail::pair_stamp == 0x5fc872224695af18ull,
+static_assert(spinning_top::detail::pair_stamp == 0x985a01f4a195d3e9ull,
               "spinning_top.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace spinning_top {
@@ -78,7 +78,9 @@ void cholesky_solve(const double* L, double* b) {
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 [[gnu::__noinline__]] static void linearization_terms(const double* q, const double* qd, const double* u, const Parameters& p, const double* qdd, double* J) {
     J[0] = 0.0;
+    J[2] = 0.0;
     J[7] = 0.0;
+    J[9] = 0.0;
     J[13] = 0.0;
     J[14] = 0.0;
     J[16] = 0.0;
@@ -89,61 +91,53 @@ void cholesky_solve(const double* L, double* b) {
     const double s2 = std::cos(a0);
     J[6] = s2;
     const double a3 = q[2];
-    const double s4 = std::sin(a3);
-    const double s5 = std::cos(a3);
+    const double s4 = std::cos(a3);
+    const double s5 = std::sin(a3);
     const double s6 = qdd[0]*2.0*s2*s1;
-    const double s7 = s1*s4;
-    const double s8 = qd[0]*s2;
-    J[15] = p.I3*(qdd[0]*s1 + qd[1]*s8);
-    const double s9 = s5*s8;
-    const double s10 = qd[0]*s1;
-    const double s11 = s4*s10;
-    const double s12 = qd[2] + s8;
-    const double s13 = qd[1]*s4;
-    const double s14 = s5*s1;
-    const double s15 = qd[0]*s14;
-    const double s16 = s13 - s15;
-    const double s17 = p.I3*s16;
-    const double s18 = p.I1*s16;
-    const double s19 = p.I1*(qd[2]*s9 - qd[1]*s11) + (p.I3*s9*s12 + s17*s10) - (s18*s10 + p.I1*s9*s12);
-    const double s20 = s2*s13;
-    const double s21 = qd[2]*s4;
-    const double s22 = p.I1*(qd[0]*s20 + qd[2]*s15 - qd[1]*s21) - (s17 - s18)*s12;
-    const double s23 = s4*s22;
-    const double s24 = s1*s21;
-    const double s25 = qd[1]*s5;
-    const double s26 = s25 + s11;
-    const double s27 = p.I1*s26;
-    const double s28 = p.I3*s26;
-    const double s29 = p.I1*(qd[1]*s9 - qd[0]*s24 - qd[2]*s25) + (s27 - s28)*s12;
-    const double s30 = s5*s29;
-    const double s31 = s4*s8;
-    const double s32 = p.I1*(qd[1]*s15 + qd[2]*s31) + (p.I3*s31*s12 - s28*s10) - (p.I1*s31*s12 - s27*s10);
-    J[1] = -(u[0]*s1 + (p.I1*s6 - p.I3*(s6 + qdd[2]*s1)) + (p.I3*qd[0]*qd[1]*(s1*s1 - s2*s2) + (s7*s19 + s2*s23) + (s2*s30 - s14*s32)));
-    J[8] = -(s5*s19 + s4*s32 - p.g*p.h*p.m*s2);
-    const double s33 = 1.0 - 1.0;
-    J[2] = -(s7*s29 + s14*s22)*s33;
-    J[9] = (s23 - s30)*s33;
-    const double s34 = p.I1*(s20 + qd[2]*s14) + (p.I3*s14*s12 - s2*s17) - (p.I1*s14*s12 - s2*s18);
-    const double s35 = p.I3*qd[1]*s1;
-    J[17] = s35;
-    const double s36 = p.I1*(s24 - s2*s25) + (s2*s28 + p.I3*s7*s12) - (s2*s27 + p.I1*s7*s12);
-    J[3] = -(s7*s34 - s2*s35 - s14*s36);
-    J[10] = -(s5*s34 + s4*s36);
-    const double s37 = qd[2] - s8;
-    const double s38 = s5*s12;
-    const double s39 = p.I1*(s5*s37 - s38) + p.I3*s38;
-    const double s40 = p.I3*s10;
-    J[18] = s40;
-    const double s41 = s4*s12;
-    const double s42 = p.I3*s41 + p.I1*(s4*s37 - s41);
-    J[4] = s14*s39 + s2*s40 + s7*s42;
-    J[11] = -(s4*s39 - s5*s42);
-    const double s43 = p.I1*s33;
-    const double s44 = s16*(p.I3 + s43);
-    const double s45 = s26*(p.I3 - s43);
-    J[5] = s44*s7 + s45*s14;
-    J[12] = s5*s44 - s4*s45;
+    const double s7 = s4*s1;
+    const double s8 = qd[0]*s7;
+    const double s9 = qd[0]*s2;
+    J[15] = p.I3*(qdd[0]*s1 + qd[1]*s9);
+    const double s10 = s5*s9;
+    const double s11 = qd[0]*s1;
+    const double s12 = qd[1]*s4;
+    const double s13 = s5*s11;
+    const double s14 = s12 + s13;
+    const double s15 = qd[2] + s9;
+    const double s16 = s10*s15;
+    const double s17 = p.I3*s14;
+    const double s18 = p.I1*((qd[1]*s8 + qd[2]*s10) + (s11*s14 - s16)) + (p.I3*s16 - s17*s11);
+    const double s19 = s4*s9;
+    const double s20 = qd[2]*s5;
+    const double s21 = s1*s20;
+    const double s22 = s1*s5;
+    const double s23 = qd[1]*s5;
+    const double s24 = s23 - s8;
+    const double s25 = s19*s15;
+    const double s26 = p.I3*s24;
+    J[5] = s17*s7 + s26*s22;
+    J[12] = s4*s26 - s5*s17;
+    const double s27 = p.I1*((qd[2]*s19 - qd[1]*s13) - (s11*s24 + s25)) + (p.I3*s25 + s26*s11);
+    J[8] = -(s4*s27 + s5*s18 - p.g*p.h*p.m*s2);
+    const double s28 = s2*s23;
+    J[1] = -(u[0]*s1 + (p.I1*s6 - p.I3*(s6 + qdd[2]*s1)) + (p.I3*qd[0]*qd[1]*(s1*s1 - s2*s2) + (s22*s27 + s2*s5*(p.I1*(s15*s24 + (qd[0]*s28 + qd[2]*s8 - qd[1]*s20)) - s26*s15)) - (s7*s18 - s2*s4*(p.I1*(s14*s15 + (qd[1]*s19 - qd[0]*s21 - qd[2]*s12)) - s17*s15))));
+    const double s29 = p.I3*qd[1]*s1;
+    J[17] = s29;
+    const double s30 = s7*s15;
+    const double s31 = p.I1*((s30 - s2*s24) - (s28 + qd[2]*s7)) - (p.I3*s30 - s2*s26);
+    const double s32 = s22*s15;
+    const double s33 = p.I1*((s32 + s2*s14) - (s21 - s2*s12)) - (s2*s17 + p.I3*s32);
+    J[3] = s2*s29 + s22*s31 - s7*s33;
+    J[10] = s5*s33 + s4*s31;
+    const double s34 = qd[2] - s9;
+    const double s35 = s4*s15;
+    const double s36 = p.I1*(s4*s34 - s35) + p.I3*s35;
+    const double s37 = p.I3*s11;
+    J[18] = s37;
+    const double s38 = s5*s15;
+    const double s39 = p.I3*s38 + p.I1*(s5*s34 - s38);
+    J[4] = s7*s36 + s2*s37 + s22*s39;
+    J[11] = -(s5*s36 - s4*s39);
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is

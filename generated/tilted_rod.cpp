@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(tilted_rod::detail::pair_stamp == 0x735cd4a3f4a0157cull,
+static_assert(tilted_rod::detail::pair_stamp == 0xe7e99e7f68aee3fdull,
               "tilted_rod.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace tilted_rod {
@@ -77,41 +77,40 @@ void cholesky_solve(const double* L, double* b) {
 // J = -[dR/dx; dS/dx] at (qdd, lambda) for x = [q; qd; u], R = M qdd + h - Q + A^T lambda,
 // S = A qdd - r: (nq + nc) x (2 nq + nu), row-major.
 static void linearization_terms(const double* q, const double* qd, const double* /*u*/, const Parameters& p, const double* qdd, double* J) {
+    J[0] = 0.0;
+    J[4] = 0.0;
     const double a0 = q[1];
     const double s1 = std::cos(a0);
-    const double a2 = q[0];
-    const double s3 = std::cos(a2);
-    const double s4 = std::sin(a0);
-    const double s5 = std::sin(a2);
-    const double s6 = qd[1]*qd[1];
-    const double s7 = qd[0]*qd[0];
-    const double s8 = s6 + s7;
-    const double s9 = 2.0*qd[1];
-    const double s10 = s4*s5*s9;
-    const double s11 = p.l*s1*s3*s8 - qd[0]*p.l*s10;
-    const double s12 = 2.0*qd[0];
-    const double s13 = s3*s4*s12;
-    const double s14 = qd[1]*p.l*s13 + p.l*s1*s5*s8;
-    const double s15 = 1.0 - 1.0;
-    J[0] = 0.25*p.l*p.m*s1*(s3*s11 - s5*s14)*s15;
-    J[4] = -0.25*p.l*p.m*s4*(s5*s11 + s3*s14)*s15;
-    const double s16 = 2.0*s1*s4;
-    const double s17 = p.Jxx - p.Jzz;
-    const double s18 = s1*s5*s12;
-    const double s19 = p.l*(qd[1]*(s18 + qd[1]*s3*s4) + s3*s4*s7);
-    const double s20 = s1*s3*s12;
-    const double s21 = p.l*(qd[1]*(qd[1]*s4*s5 - s20) + s4*s5*s7);
-    const double s22 = s4*s4 - s1*s1;
-    J[1] = qdd[0]*s16*(0.25*p.m*p.l*p.l - s17) + (0.25*p.l*p.m*(s5*(s1*s19 + s4*s11) - s3*(s4*s14 + s1*s21)) + qd[1]*s12*s22*s17);
-    J[5] = -(p.l*p.m*(0.25*(s3*(s1*s11 - s4*s19) + p.l*s6*s22 + s5*(s1*s14 - s4*s21)) + 0.5*p.g*s4) + s7*s22*s17);
-    const double s23 = p.l*(s10 - s20);
-    const double s24 = p.l*(s18 + s3*s4*s9);
-    J[2] = -(qd[1]*s16*s17 - 0.25*p.l*p.m*s1*(s5*s23 + s3*s24));
-    J[6] = s4*(0.25*p.l*p.m*(s3*s23 - s5*s24) + s1*s12*s17);
-    const double s25 = p.l*(s1*s5*s9 + s13);
-    const double s26 = p.l*(s4*s5*s12 - s1*s3*s9);
-    J[3] = -(qd[0]*s16*s17 - 0.25*p.l*p.m*s1*(s3*s25 + s5*s26));
-    J[7] = 0.25*p.l*p.m*s4*(p.l*s1*s9 + s3*s26 - s5*s25);
+    const double s2 = std::sin(a0);
+    const double a3 = q[0];
+    const double s4 = std::sin(a3);
+    const double s5 = std::cos(a3);
+    const double s6 = 2.0*s1*s2;
+    const double s7 = p.Jxx - p.Jzz;
+    const double s8 = 2.0*qd[0];
+    const double s9 = s1*s4*s8;
+    const double s10 = qd[0]*qd[0];
+    const double s11 = p.l*(qd[1]*(s9 + qd[1]*s5*s2) + s5*s2*s10);
+    const double s12 = qd[1]*qd[1];
+    const double s13 = s12 + s10;
+    const double s14 = 2.0*qd[1];
+    const double s15 = s2*s4*s14;
+    const double s16 = p.l*s1*s5*s13 - qd[0]*p.l*s15;
+    const double s17 = s5*s2*s8;
+    const double s18 = qd[1]*p.l*s17 + p.l*s1*s4*s13;
+    const double s19 = s1*s5*s8;
+    const double s20 = p.l*(qd[1]*(qd[1]*s2*s4 - s19) + s2*s4*s10);
+    const double s21 = s2*s2 - s1*s1;
+    J[1] = qdd[0]*s6*(0.25*p.m*p.l*p.l - s7) + (0.25*p.l*p.m*(s4*(s1*s11 + s2*s16) - s5*(s2*s18 + s1*s20)) + qd[1]*s8*s21*s7);
+    J[5] = -(p.l*p.m*(0.25*(s5*(s1*s16 - s2*s11) + p.l*s12*s21 + s4*(s1*s18 - s2*s20)) + 0.5*p.g*s2) + s10*s21*s7);
+    const double s22 = p.l*(s15 - s19);
+    const double s23 = p.l*(s9 + s5*s2*s14);
+    J[2] = -(qd[1]*s6*s7 - 0.25*p.l*p.m*s1*(s4*s22 + s5*s23));
+    J[6] = s2*(0.25*p.l*p.m*(s5*s22 - s4*s23) + s1*s8*s7);
+    const double s24 = p.l*(s1*s4*s14 + s17);
+    const double s25 = p.l*(s2*s4*s8 - s1*s5*s14);
+    J[3] = -(qd[0]*s6*s7 - 0.25*p.l*p.m*s1*(s5*s24 + s4*s25));
+    J[7] = 0.25*p.l*p.m*s2*(p.l*s1*s14 + s5*s25 - s4*s24);
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is

@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-static_assert(two_link_identification::detail::pair_stamp == 0x3c5d3c8dc74e6bc9ull,
+static_assert(two_link_identification::detail::pair_stamp == 0x26dd0bb0a518c8b1ull,
               "two_link_identification.hpp and this file come from different runs of lagc: run lagc on the model again");
 
 namespace two_link_identification {
@@ -83,45 +83,36 @@ static void linearization_terms(const double* q, const double* qd, const double*
     J[10] = 0.0;
     J[11] = 1.0;
     const double a0 = q[0];
-    const double s1 = std::sin(a0);
-    const double s2 = a0 + q[1];
-    const double s3 = std::sin(s2);
-    const double s4 = std::cos(s2);
-    const double s5 = std::cos(a0);
-    const double s6 = p.my2*s3 - p.mx2*s4;
-    const double s7 = s1*s6;
-    const double s8 = p.l1*s7;
-    const double s9 = p.mx2*s3 + p.my2*s4;
-    const double s10 = s5*s9;
-    const double s11 = p.l1*s10;
-    const double s12 = 1.0 - 1.0;
-    const double s13 = p.l1*(s7 - s10)*s12;
-    const double s14 = qd[0] + qd[1];
-    const double s15 = s14*s14;
-    const double s16 = s5*s15*s6;
-    const double s17 = s1*s15*s9;
-    const double s18 = s9*s14;
-    const double s19 = s6*s14;
-    const double s20 = qd[0] + s14;
-    const double s21 = s9*s20;
-    const double s22 = s6*s20;
-    J[0] = qdd[0]*(2.0*(s8 - s11) - p.m2*p.l1*p.l1*2.0*s5*s1)*s12 + (p.g*(p.mx1*s1 + p.my1*s5 + s9) + p.l1*(s12*(s16 + s17) + qd[0]*s12*((s1*s18 + s5*s19) + (s1*s21 + s5*s22)) + p.g*p.m2*s1)) - qdd[1]*s13;
-    const double s23 = p.l1*(s7 + s10);
-    const double s24 = s8 + s11;
-    J[8] = -2.0*qd[0]*s24;
-    const double s25 = p.g*s9;
-    J[1] = qdd[1]*s23 + qdd[0]*2.0*s24 + (s25 + p.l1*(qd[0]*(s1*(s18 - s21) + s5*(s22 - s19)) + s17 - s16));
-    const double s26 = 2.0*s14;
-    const double s27 = s26*s9;
-    const double s28 = 1.0 + 1.0;
-    const double s29 = s26*s6;
-    J[2] = p.l1*(s5*(s27 - (qd[0]*s9*s28 + s21)) + s1*(s29 - (s22 + qd[0]*s6*s28))) + (qd[0]*s8 + p.l1*s1*s19) + (qd[0]*s11 + p.l1*s5*s18);
-    J[3] = qd[0]*s24*s12 + p.l1*(s5*s27 + s1*s29);
-    const double s30 = qd[0]*qd[0];
-    const double s31 = s1*s9;
-    const double s32 = s5*s6;
-    J[6] = -(qdd[0]*s13 - (s25 + p.l1*s30*(s31 + s32)*s12));
-    J[7] = qdd[0]*s23 - (p.l1*s30*(s31 - s32) - s25);
+    const double s1 = std::cos(a0);
+    const double s2 = std::sin(a0);
+    const double s3 = a0 + q[1];
+    const double s4 = std::sin(s3);
+    const double s5 = std::cos(s3);
+    const double s6 = p.mx2*s4 + p.my2*s5;
+    J[0] = p.g*(p.my1*s1 + s2*(p.mx1 + p.l1*p.m2) + s6);
+    const double s7 = p.my2*s4 - p.mx2*s5;
+    const double s8 = s2*s7;
+    const double s9 = s1*s6;
+    const double s10 = p.l1*(s8 + s9);
+    const double s11 = p.l1*s8;
+    const double s12 = p.l1*s9;
+    const double s13 = s11 + s12;
+    J[8] = -2.0*qd[0]*s13;
+    const double s14 = p.g*s6;
+    J[6] = s14;
+    J[7] = qdd[0]*s10 - (p.l1*qd[0]*qd[0]*(s2*s6 - s1*s7) - s14);
+    const double s15 = qd[0] + qd[1];
+    const double s16 = s6*s15;
+    const double s17 = qd[0] + s15;
+    const double s18 = s6*s17;
+    const double s19 = s7*s17;
+    const double s20 = s7*s15;
+    const double s21 = s15*s15;
+    J[1] = qdd[1]*s10 + qdd[0]*2.0*s13 + (s14 + p.l1*(qd[0]*(s2*(s16 - s18) + s1*(s19 - s20)) + s2*s21*s6 - s1*s21*s7));
+    const double s22 = 2.0*s15;
+    const double s23 = s1*s22*s6 + s2*s22*s7;
+    J[2] = -(p.l1*(s1*(qd[0]*2.0*s6 + s18) + s2*(s19 + qd[0]*2.0*s7) - s23) - (qd[0]*s11 + p.l1*s2*s20) - (qd[0]*s12 + p.l1*s1*s16));
+    J[3] = p.l1*s23;
 }
 
 // 0 when every derivative in A and B (their lower halves: the upper ones are 0 and I) is

@@ -18,7 +18,7 @@ namespace ur5_like {
 inline constexpr int nq = 6, nu = 6, nc = 0;
 namespace detail {
 // This header's .cpp checks it: a pair of files from two different runs of lagc does not compile.
-inline constexpr unsigned long long pair_stamp = 0x80b3d7b9e14acf45ull;
+inline constexpr unsigned long long pair_stamp = 0xa75e93866a2c734full;
 }  // namespace detail
 
 // Indices into q, qd and qdd (coordinate::NAME), u (input::NAME) and the parameters in
@@ -112,25 +112,25 @@ struct Parameters {
 // for what the compiler spills, and 1024 B where the math library is called (sin's range
 // reduction). --stats prints the same figures; docs/embedded.md compares them with GCC's.
 namespace stack_bytes {
-inline constexpr unsigned long mass_matrix = 3688;  // arrays 2080, temporaries 408, frames 176, libm 1024
-inline constexpr unsigned long coriolis_matrix = 4928;  // arrays 3296, temporaries 432, frames 176, libm 1024
-inline constexpr unsigned long potential_gradient = 2952;  // arrays 1560, temporaries 192, frames 176, libm 1024
-inline constexpr unsigned long bias_forces = 4040;  // arrays 2248, temporaries 592, frames 176, libm 1024
+inline constexpr unsigned long mass_matrix = 3664;  // arrays 2056, temporaries 408, frames 176, libm 1024
+inline constexpr unsigned long coriolis_matrix = 4920;  // arrays 3288, temporaries 432, frames 176, libm 1024
+inline constexpr unsigned long potential_gradient = 2920;  // arrays 1528, temporaries 192, frames 176, libm 1024
+inline constexpr unsigned long bias_forces = 4016;  // arrays 2224, temporaries 592, frames 176, libm 1024
 inline constexpr unsigned long generalized_forces = 224;  // arrays 0, temporaries 48, frames 176, libm 0
-inline constexpr unsigned long kinetic_energy = 4152;  // arrays 2280, temporaries 672, frames 176, libm 1024
-inline constexpr unsigned long potential_energy = 3192;  // arrays 1800, temporaries 192, frames 176, libm 1024
+inline constexpr unsigned long kinetic_energy = 4128;  // arrays 2256, temporaries 672, frames 176, libm 1024
+inline constexpr unsigned long potential_energy = 3168;  // arrays 1776, temporaries 192, frames 176, libm 1024
 inline constexpr unsigned long forward_dynamics = 3232;  // arrays 1144, temporaries 712, frames 352, libm 1024
 inline constexpr unsigned long state_derivative = 3456;  // arrays 1192, temporaries 776, frames 464, libm 1024
-inline constexpr unsigned long linearization = 7496;  // arrays 4592, temporaries 1592, frames 288, libm 1024
-inline constexpr unsigned long inverse_dynamics = 4024;  // arrays 2336, temporaries 488, frames 176, libm 1024
-inline constexpr unsigned long inverse_dynamics_regressor = 3832;  // arrays 2336, temporaries 296, frames 176, libm 1024
+inline constexpr unsigned long linearization = 7504;  // arrays 4600, temporaries 1592, frames 288, libm 1024
+inline constexpr unsigned long inverse_dynamics = 4000;  // arrays 2312, temporaries 488, frames 176, libm 1024
+inline constexpr unsigned long inverse_dynamics_regressor = 3808;  // arrays 2312, temporaries 296, frames 176, libm 1024
 inline constexpr unsigned long input_matrix = 432;  // arrays 0, temporaries 256, frames 176, libm 0
 inline constexpr unsigned long rk4_step = 4000;  // arrays 1624, temporaries 888, frames 464, libm 1024
 inline constexpr unsigned long symplectic_euler_step = 3560;  // arrays 1288, temporaries 784, frames 464, libm 1024
-inline constexpr unsigned long radau_step = 16072;  // arrays 12800, temporaries 1848, frames 400, libm 1024
-inline constexpr unsigned long rk4_step_jacobian = 15448;  // arrays 12144, temporaries 1880, frames 400, libm 1024
-inline constexpr unsigned long symplectic_euler_step_jacobian = 11432;  // arrays 8192, temporaries 1816, frames 400, libm 1024
-inline constexpr unsigned long radau_step_jacobian = 20712;  // arrays 17408, temporaries 1880, frames 400, libm 1024
+inline constexpr unsigned long radau_step = 16080;  // arrays 12808, temporaries 1848, frames 400, libm 1024
+inline constexpr unsigned long rk4_step_jacobian = 15456;  // arrays 12152, temporaries 1880, frames 400, libm 1024
+inline constexpr unsigned long symplectic_euler_step_jacobian = 11440;  // arrays 8200, temporaries 1816, frames 400, libm 1024
+inline constexpr unsigned long radau_step_jacobian = 20720;  // arrays 17416, temporaries 1880, frames 400, libm 1024
 inline constexpr unsigned long zoh_discretization = 6816;  // arrays 5184, temporaries 320, frames 288, libm 1024
 }  // namespace stack_bytes
 

@@ -413,9 +413,15 @@ void recursive_mass_matrix(model const& m, derived& d, rate_structures const& rs
             d.mass_matrix_recursive_why = x.why;
             return;
         }
+        // Each entry at the scale of its row's and column's diagonal (|M_ij| ≤ √(M_ii M_jj)),
+        // carried as parts that cancel: an entry that M holds as 0 and the algorithm as a sum
+        // that cancels (a floating root's hinges, 1e-18) is round-off at that scale.
         std::vector<exvector> rows;
         for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j <= i; ++j) rows.push_back({x.M[i * n + j], -d.mass_matrix[i * n + j]});
+            for (std::size_t j = 0; j <= i; ++j) {
+                ex const &Mii = d.mass_matrix[i * n + i], &Mjj = d.mass_matrix[j * n + j];
+                rows.push_back({x.M[i * n + j], -d.mass_matrix[i * n + j], Mii, -Mii, Mjj, -Mjj});
+            }
         v = rows_verdict_at_random_states(m, rows, {}, 0x63726261ull); // the last try's says why
         if (v == rows_verdict::vanish) {
             d.mass_matrix_recursive = std::move(x.M);

@@ -1,5 +1,6 @@
 // Stage 3's shared tools (derive_support.hpp).
 #include "derive/derive_support.hpp"
+#include "derive/spatial.hpp"
 
 #include "symbolic/chain_rule.hpp"
 #include "symbolic/dag.hpp"
@@ -52,6 +53,15 @@ ex total_time_derivative(ex const& e, model const& m) {
     if (!m.time_derivative_memo || m.time_derivative_memo->variables() != m.q.size())
         m.time_derivative_memo = std::make_shared<directional_deriver>(m.q, exvector(m.qd.begin(), m.qd.end()));
     return explicit_t + (*m.time_derivative_memo)(e);
+}
+
+ex rate_of(model const& m, ex const& e, std::vector<std::size_t> const& coordinates, exvector const& qdd) {
+    exvector terms;
+    for (std::size_t i : coordinates) {
+        terms.push_back(spatial::product(partial(e, m.qd[i]), qdd[i]));
+        terms.push_back(spatial::product(partial(e, m.q[i]), m.qd[i]));
+    }
+    return spatial::sum(terms);
 }
 
 } // namespace lagc

@@ -27,6 +27,11 @@ std::string no_inertia_message(model const& m, std::size_t i);
 // d/dt with q̈ = 0: ∂e/∂t + Σ ∂e/∂q_i q̇_i, by the chain rule on e's structure.
 GiNaC::ex total_time_derivative(GiNaC::ex const& e, model const& m);
 
+// d/dt of e over some coordinates only (a floating root's), q̈ as `qdd`:
+// Σ ∂e/∂q̇_i q̈_i + Σ ∂e/∂q_i q̇_i for i in `coordinates`.
+GiNaC::ex rate_of(model const& m, GiNaC::ex const& e, std::vector<std::size_t> const& coordinates,
+                  GiNaC::exvector const& qdd);
+
 // The Jacobian form of a kinetic energy of positions: T = Σ_k w_k (a_k(q)·q̇)² with
 // constant weights and every a_k a gradient (∂a_ki/∂q_j symmetric), as for point masses
 // and the translation of bodies (jacobian_form.cpp).

@@ -304,16 +304,22 @@ articulated_solution local_articulated_body(kinematic_tree const& t, std::vector
 
 // M by the composite-rigid-body algorithm in each body's own axes (Featherstone, Table 6.2):
 // up the links, each one's composite inertia I^c_P += X* I^c X; then for each link
-// F = I^c S, M_jj = Sᵀ F (+ its armature), and up its ancestors F = X* F, M_ij = S_iᵀ F.
+// F = I^c S, M_jj = Sᵀ F (+ its armature), and up its ancestors F = X* F, M_ij = S_iᵀ F. A
+// floating root is the top link, in its body's axes, with the whole tree's I^c: its
+// coordinates' velocity columns ξ_r = ∂v₀/∂q̇_r = (w_r; Rᵀ u_r) (v₀ = (ω; Rᵀ ȯ), u_r = ∂ȯ/∂q̇_r
+// in the world's axes) stand for S, so M_rj = ξ_rᵀ F = w_r·n + u_r·(R f) with F = (n; f)
+// brought up to it, and M_rs = ξ_rᵀ I^c ξ_s = w_r·(I w_s + h × Rᵀ u_s) + u_r·(R (w_s × h) +
+// m u_s): the translations' block m 1 exactly, where Rᵀ u_s would hold R Rᵀ, 1 only up to
+// round-off (R = Q/|e|² of a quaternion e), and M_xy ≈ 1e-17 fail the comparison with M.
 mass_solution local_composite_rigid_body(kinematic_tree const& t, std::vector<rotational_body> const& bodies,
                                          exvector const& armature, GiNaC::exmap const& reference) {
     local_frames::walk w;
     if (char const* why = local_frames::walk_of(t, bodies, reference, w)) return {{}, why};
-    if (w.root) return {{}, "the tree has a floating root"};
     model const& m = t.m;
     std::size_t const L = w.links.size(), n = t.n;
     std::vector<transform> X(L);
     std::vector<std::vector<rigid_inertia>> parts(L);
+    std::vector<rigid_inertia> root_parts;
     for (std::size_t k = 0; k < L; ++k) {
         link const& f = w.links[k];
         X[k] = transform_of(m, f);
@@ -324,18 +330,46 @@ mass_solution local_composite_rigid_body(kinematic_tree const& t, std::vector<ro
         rigid_inertia const c = rigid_sum(parts[k]);
         Ic[k] = as_inertia6(c);
         if (w.links[k].parent >= 0) parts[static_cast<std::size_t>(w.links[k].parent)].push_back(rigid_up(X[k], c));
+        else if (w.root) root_parts.push_back(rigid_up(X[k], c));
     }
+    // The root's coordinates and their velocity columns (w_r; u_r), where the tree has one.
+    std::vector<std::pair<std::size_t, pair3>> root;
+    if (w.root) {
+        root_parts.push_back({w.root->frame.mass, w.root->frame.moment, w.root->frame.inertia});
+        vec3 const od = local_frames::root_point_velocity(m, *w.root);
+        for (std::size_t r : w.root->coordinates) {
+            pair3 xi;
+            for (std::size_t c = 0; c < 3; ++c) xi.top[c] = partial(w.root->omega[c], m.qd[r]), xi.bottom[c] = partial(od[c], m.qd[r]);
+            root.push_back({r, xi});
+        }
+    }
+    auto const to_world = [&](vec3 const& v) { return times(w.root->R, v); };
+    auto const armature_of = [&](std::size_t j) { return armature.empty() ? ex(0) : armature[j]; };
     mass_solution out{exvector(n * n, 0), {}};
     for (std::size_t k = 0; k < L; ++k) {
         link const& f = w.links[k];
         std::size_t const j = f.joint;
         pair3 F = applied(Ic[k], axis_of(f));
-        out.M[j * n + j] = sum({dot6(axis_of(f), F), armature.empty() ? ex(0) : armature[j]});
-        for (int a = f.parent, below = static_cast<int>(k); a >= 0; below = a, a = w.links[static_cast<std::size_t>(a)].parent) {
+        out.M[j * n + j] = sum({dot6(axis_of(f), F), armature_of(j)});
+        int below = static_cast<int>(k);
+        for (int a = f.parent; a >= 0; below = a, a = w.links[static_cast<std::size_t>(a)].parent) {
             F = force_up(X[static_cast<std::size_t>(below)], F, held_product);
             link const& A = w.links[static_cast<std::size_t>(a)];
             out.M[A.joint * n + j] = out.M[j * n + A.joint] = dot6(axis_of(A), F);
         }
+        if (root.empty()) continue;
+        F = force_up(X[static_cast<std::size_t>(below)], F, held_product);
+        F.bottom = to_world(F.bottom);
+        for (auto const& [r, xi] : root) out.M[r * n + j] = out.M[j * n + r] = dot6(xi, F);
+    }
+    if (root.empty()) return out;
+    rigid_inertia const whole = rigid_sum(root_parts);
+    for (auto const& [s, xi_s] : root) {
+        vec3 const wh = cross(xi_s.top, whole.h);
+        pair3 const F = {added({times(whole.I, xi_s.top), cross(whole.h, times(w.root->R, xi_s.bottom, true))}),
+                         added({to_world(wh), scaled(xi_s.bottom, whole.m)})};
+        for (auto const& [r, xi_r] : root)
+            if (r <= s) out.M[r * n + s] = out.M[s * n + r] = sum({dot6(xi_r, F), r == s ? armature_of(r) : ex(0)});
     }
     return out;
 }

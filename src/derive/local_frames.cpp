@@ -299,6 +299,17 @@ char const* walk_of(kinematic_tree const& t, std::vector<rotational_body> const&
     return links_at_zero(t, chains, axes, rotational, reference, w);
 }
 
+vec3 root_point_velocity(model const& m, free_root const& r) {
+    exvector const still(m.q.size(), 0);
+    vec3 od;
+    for (std::size_t c = 0; c < 3; ++c) od[c] = rate_of(m, r.o[c], r.coordinates, still);
+    return od;
+}
+
+spatial::vec6 root_velocity(model const& m, free_root const& r) {
+    return spatial::joined(r.omega, times(r.R, root_point_velocity(m, r), true, spatial::held_either));
+}
+
 vec3 to_child(link const& f, vec3 const& v, spatial::multiplication mul) {
     vec3 const w = f.C.empty() ? v : times(f.C, v, true, mul);
     return f.hinge ? times(f.E, w, true, mul) : w;

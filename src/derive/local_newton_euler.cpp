@@ -58,16 +58,6 @@ struct arithmetic {
     vec3 scaled(vec3 const& v, ex const& k) const { return {mul(v[0], k), mul(v[1], k), mul(v[2], k)}; }
 };
 
-// d/dt of e, q̈ as `qdd`: Σ ∂e/∂q̇_i q̈_i + Σ ∂e/∂q_i q̇_i over the root's coordinates.
-ex rate_of(model const& m, ex const& e, std::vector<std::size_t> const& coordinates, exvector const& qdd) {
-    exvector terms;
-    for (std::size_t i : coordinates) {
-        terms.push_back(product(partial(e, m.qd[i]), qdd[i]));
-        terms.push_back(product(partial(e, m.q[i]), m.qd[i]));
-    }
-    return sum(terms);
-}
-
 // The body's force (f, n about its origin, its axes) from its motion (ω, ω̇, its origin's α).
 std::pair<vec3, vec3> body_force(arithmetic const& o, link const& f, vec3 const& w, vec3 const& wd, vec3 const& a) {
     vec3 const force = added({o.scaled(a, f.mass), o.cross(wd, f.moment), o.cross(w, o.cross(w, f.moment))});

@@ -129,6 +129,10 @@ int expression_graph::number(GiNaC::numeric const& v) {
     // model wrote (the checker warned at its token: 1e-400 computes as 0).
     if (options_.scales == codegen_options::sum_scales::none && (d == 0 ? !v.is_zero() : std::fpclassify(d) == FP_SUBNORMAL))
         underflowed_ = true;
+    return number_of(d);
+}
+
+int expression_graph::number_of(double d) {
     // The node depends on the double alone (its literal): cached by its bits, since
     // make_mul asks for 1 at every product.
     std::uint64_t const bits = std::bit_cast<std::uint64_t>(d);
@@ -147,6 +151,7 @@ int expression_graph::variable(std::string const& text) {
 int expression_graph::negate(int id) {
     node const& c = node_at(id);
     if (c.kind == op::neg) return c.args[0];
+    if (c.kind == op::number && c.value == 0) return id; // 0, not -0.0
     std::uint8_t const flag = 0;
     return intern(op::neg, std::string(), &id, &flag, 1, 0);
 }
@@ -154,11 +159,75 @@ int expression_graph::negate(int id) {
 // Signs are canonical whatever GiNaC's term order: negations inside terms are hoisted
 // into the term's sign, and the first term in canonical order is always added (else
 // the whole sum is negated), so -m*(a - b) and m*(b - a) become one node.
+// Terms that are one node times numbers (k₁ x and −k₂ x) as one, (k₁ − k₂) x, their
+// numbers added in ascending order; none where they cancel. GiNaC gathers such terms only
+// where it signed their sums alike (−k (a − b) or k (b − a)), which follows its order of
+// terms, which follows its hashes, which follow addresses: left apart, the code written
+// differed from run to run. Terms with no like term stay as they are.
+void expression_graph::gather_like_terms(std::vector<std::pair<int, bool>>& terms) {
+    if (terms.size() < 2) return;
+    // Each term as (its factors but numbers in the numerator, the product of those numbers).
+    using factors = std::vector<std::pair<int, std::uint8_t>>;
+    std::vector<std::pair<factors, double>> split;
+    std::map<factors, std::vector<std::size_t>> alike;
+    bool any = false;
+    for (std::size_t t = 0; t < terms.size(); ++t) {
+        auto const [id, neg] = terms[t];
+        node const& n = node_at(id);
+        factors rest;
+        double k = 1;
+        if (n.kind == op::mul) {
+            for (std::size_t i = 0; i < n.args.size(); ++i) {
+                node const& f = node_at(n.args[i]);
+                if (f.kind == op::number && n.flags[i] == 0) k *= f.value;
+                else rest.push_back({n.args[i], n.flags[i]});
+            }
+        } else if (n.kind == op::number) {
+            k = n.value;
+        } else {
+            rest.push_back({id, 0});
+        }
+        split.push_back({rest, neg ? -k : k});
+        auto& group = alike[rest];
+        group.push_back(t);
+        any = any || group.size() > 1;
+    }
+    if (!any) return;
+    std::vector<std::pair<int, bool>> out;
+    std::vector<char> done(terms.size(), 0);
+    for (std::size_t t = 0; t < terms.size(); ++t) {
+        if (done[t]) continue;
+        std::vector<std::size_t> const& group = alike[split[t].first];
+        if (group.size() == 1) {
+            out.push_back(terms[t]);
+            continue;
+        }
+        std::vector<double> ks;
+        for (std::size_t g : group) ks.push_back(split[g].second), done[g] = 1;
+        std::sort(ks.begin(), ks.end());
+        double total = 0;
+        for (double k : ks) total += k;
+        if (total == 0) continue;
+        std::vector<std::pair<int, bool>> product;
+        for (auto const& [f, den] : split[t].first) product.push_back({f, den != 0});
+        if (std::fabs(total) != 1 || product.empty()) product.push_back({number_of(std::fabs(total)), false});
+        out.push_back({make_mul(std::move(product), false), total < 0});
+    }
+    if (out.empty()) out.push_back({number_of(0), false}); // every term cancelled
+    terms = std::move(out);
+}
+
 int expression_graph::make_add(std::vector<std::pair<int, bool>> terms) {
     for (auto& [id, neg] : terms) {
         node const& c = node_at(id);
         if (c.kind == op::neg) id = c.args[0], neg = !neg;
     }
+    gather_like_terms(terms);
+    // A zero term (what gathering leaves where every term cancelled) adds nothing.
+    int const zero = number_of(0);
+    if (terms.size() > 1)
+        terms.erase(std::remove_if(terms.begin(), terms.end(), [&](auto const& t) { return t.first == zero; }), terms.end());
+    if (terms.empty()) return zero;
     if (terms.size() == 1) return terms[0].second ? negate(terms[0].first) : terms[0].first;
     std::sort(terms.begin(), terms.end(), [&](auto const& a, auto const& b) {
         if (a.first != b.first) return less(a.first, b.first);
@@ -183,6 +252,9 @@ int expression_graph::make_mul(std::vector<std::pair<int, bool>> factors, bool n
     int const one = number(GiNaC::numeric(1));
     factors.erase(std::remove_if(factors.begin(), factors.end(), [&](auto const& f) { return f.first == one; }),
                   factors.end());
+    // A factor 0 (a sum whose terms cancelled, gather_like_terms) makes the product 0.
+    int const zero = number_of(0);
+    if (std::any_of(factors.begin(), factors.end(), [&](auto const& f) { return f.first == zero && !f.second; })) return zero;
     if (factors.empty()) factors.push_back({one, false});
     int id;
     if (factors.size() == 1 && !factors[0].second) {

@@ -257,6 +257,9 @@ private:
     std::vector<int> args_;
     std::vector<std::uint8_t> flags_;
     int number(GiNaC::numeric const& v);
+    int number_of(double v); // the node of a double (number's, once it is one)
+
+    void gather_like_terms(std::vector<std::pair<int, bool>>& terms);
     int variable(std::string const& text);
     int negate(int id);
     int make_add(std::vector<std::pair<int, bool>> terms);
