@@ -5,7 +5,7 @@
 // costs the transform of one articulated inertia by its own turn and offset.
 //
 // The tree as links with their constants at q* (local_frames.hpp); a fixed base (a floating
-// root is floating_articulated_body's). Spatial vectors in each link's axes at its origin:
+// root is floating_articulated_body's; M over one is below). Spatial vectors in each link's axes at its origin:
 // motion (ω; v), force (n; f). From the parent's axes to the link's, R = C E (a slide: C) and r
 // the link's origin from its parent's in the parent's axes (a slide's: r + C d q_j):
 //   X m = (Rᵀ ω; Rᵀ (v + ω × r)),  X* f = (R n + r × R f; R f)   (its force back up),

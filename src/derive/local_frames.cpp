@@ -306,10 +306,6 @@ vec3 root_point_velocity(model const& m, free_root const& r) {
     return od;
 }
 
-spatial::vec6 root_velocity(model const& m, free_root const& r) {
-    return spatial::joined(r.omega, times(r.R, root_point_velocity(m, r), true, spatial::held_either));
-}
-
 vec3 to_child(link const& f, vec3 const& v, spatial::multiplication mul) {
     vec3 const w = f.C.empty() ? v : times(f.C, v, true, mul);
     return f.hinge ? times(f.E, w, true, mul) : w;

@@ -75,10 +75,7 @@ struct walk {
 char const* walk_of(kinematic_tree const& t, std::vector<rotational_body> const& bodies, GiNaC::exmap const& reference,
                     walk& w);
 
-// The free root's velocity in its body's axes, spatial at its point o: (ω; Rᵀ ȯ), as the model
-// wrote ω, R and o (linear in its coordinates' rates: ∂/∂q̇_r is its velocity column ξ_r);
-// ȯ itself, in the world's axes.
-spatial::vec6 root_velocity(model const& m, free_root const& r);
+// The velocity ȯ of the free root's point o, in the world's axes, as the model wrote o.
 vec3 root_point_velocity(model const& m, free_root const& r);
 
 // A vector of the parent's axes in the link's (Eᵀ Cᵀ v), and back (C E v), multiplied as

@@ -34,8 +34,9 @@ articulated_solution local_articulated_body(kinematic_tree const& t, std::vector
                                             GiNaC::exvector const& armature, GiNaC::exmap const& reference = {});
 
 // M (n × n, row-major) by the composite-rigid-body algorithm in each body's own axes
-// (local_articulated_body.cpp), over the same trees as local_articulated_body; `armature`
-// (by coordinate, or empty) added to the diagonal. Empty, with `why`, where it does not apply.
+// (local_articulated_body.cpp), over the same trees as local_articulated_body and over a
+// floating root (its rows by its velocity columns, in its body's axes); `armature` (by
+// coordinate, or empty) added to the diagonal. Empty, with `why`, where it does not apply.
 struct mass_solution {
     GiNaC::exvector M;
     std::string why = {};
