@@ -164,6 +164,7 @@ def forms(tools, res, model, work):
     first = lagc(tools, res, model, os.path.join(d["ho"], "rm.hpp"), ["--namespace", "rm"], "lagc")
     if first is None:
         return None
+    same_output(tools, res, model, work, d["ho"])
     steps = [(os.path.join(d["split"], "rm.cpp"), ["--namespace", "rm"], "split"),
              (os.path.join(d["capi"], "rm.cpp"), ["--namespace", "rm", "--c-api"], "c_api"),
              (os.path.join(d["float"], "rm_f.hpp"), ["--namespace", "rm_f", "--scalar", "float"], "float"),
@@ -186,6 +187,19 @@ def forms(tools, res, model, work):
     if tools.c_output and not c_output(tools, res, model, d["c"]):
         return None
     return defs + flags + [f"LAGC_NP={len(params)}"], d, written
+
+
+def same_output(tools, res, model, work, ho):
+    """A second process writes the same bytes (GiNaC orders terms by hashes seeded by
+    addresses, which differ from run to run; what lagc writes must not)."""
+    again = os.path.join(work, "again")
+    os.makedirs(again, exist_ok=True)
+    if lagc(tools, res, model, os.path.join(again, "rm.hpp"), ["--namespace", "rm"], "again") is None:
+        return
+    res.runs["deterministic_output"] = res.runs.get("deterministic_output", 0) + 1
+    with open(os.path.join(ho, "rm.hpp"), "rb") as a, open(os.path.join(again, "rm.hpp"), "rb") as b:
+        if a.read() != b.read():
+            res.fault("deterministic_output", "two runs of lagc on the same file wrote different code")
 
 
 def own_name(tools, res, model, work):
