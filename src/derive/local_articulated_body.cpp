@@ -5,9 +5,10 @@
 // costs the transform of one articulated inertia by its own turn and offset.
 //
 // The tree as links with their constants at q* (local_frames.hpp); a fixed base (a floating
-// root is floating_articulated_body's; M over one is below). Spatial vectors in each link's axes at its origin:
-// motion (ω; v), force (n; f). From the parent's axes to the link's, R = C E (a slide: C) and r
-// the link's origin from its parent's in the parent's axes (a slide's: r + C d q_j):
+// root is floating_articulated_body's; M over one is below). Spatial vectors in each link's
+// axes at its origin: motion (ω; v), force (n; f). From the parent's axes to the link's,
+// R = C E (a slide: C) and r the link's origin from its parent's in the parent's axes (a
+// slide's: r + C d q_j):
 //   X m = (Rᵀ ω; Rᵀ (v + ω × r)),  X* f = (R n + r × R f; R f)   (its force back up),
 // and an articulated inertia [[A, B], [Bᵀ, K]] (n = A ω + B v, f = Bᵀ ω + K v) goes up as
 //   K_P = R K Rᵀ,  B_P = R B Rᵀ + [r] K_P,  A_P = R A Rᵀ + Z + Zᵀ − [r] K_P [r],  Z = [r] (R B Rᵀ)ᵀ.
