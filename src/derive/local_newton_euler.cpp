@@ -78,10 +78,10 @@ motion top_motion(arithmetic const& o, model const& m, std::optional<free_root> 
     x.a = gamma;
     if (!root) return x;
     vec3 a;
+    x.v = local_frames::root_point_velocity(m, *root);
     for (std::size_t c = 0; c < 3; ++c) {
         x.w[c] = root->omega[c];
         x.wd[c] = rate_of(m, root->omega[c], root->coordinates, qdd);
-        x.v[c] = rate_of(m, root->o[c], root->coordinates, exvector(m.q.size(), 0));
         a[c] = sum({rate_of(m, x.v[c], root->coordinates, qdd), gamma[c]});
     }
     x.a = o.times(root->R, a, true);

@@ -27,7 +27,6 @@ namespace {
 
 multiplication const held = held_either;
 
-
 // [x]× [y]×, row-major: y xᵀ − (x·y) 1.
 exvector skew_product(vec3 const& x, vec3 const& y) {
     exvector z(9);

@@ -165,10 +165,11 @@ int expression_graph::negate(int id) {
 // run to run. Terms with no like term stay as they are.
 void expression_graph::gather_like_terms(std::vector<std::pair<int, bool>>& terms) {
     if (terms.size() < 2) return;
-    // Each term as (its factors but numbers in the numerator, the product of those numbers).
+    // Each term as (its factors but numbers in the numerator, the product of those numbers):
+    // the factors as the key of its group of like terms, which holds them once.
     using factors = std::vector<std::pair<int, std::uint8_t>>;
-    std::vector<std::pair<factors, double>> split;
     std::map<factors, std::vector<std::size_t>> alike;
+    std::vector<std::pair<decltype(alike)::iterator, double>> split;
     bool any = false;
     for (std::size_t t = 0; t < terms.size(); ++t) {
         auto const [id, neg] = terms[t];
@@ -186,17 +187,17 @@ void expression_graph::gather_like_terms(std::vector<std::pair<int, bool>>& term
         } else {
             rest.push_back({id, 0});
         }
-        split.push_back({rest, neg ? -k : k});
-        auto& group = alike[rest];
-        group.push_back(t);
-        any = any || group.size() > 1;
+        auto const group = alike.try_emplace(std::move(rest)).first;
+        group->second.push_back(t);
+        split.push_back({group, neg ? -k : k});
+        any = any || group->second.size() > 1;
     }
     if (!any) return;
     std::vector<std::pair<int, bool>> out;
     std::vector<char> done(terms.size(), 0);
     for (std::size_t t = 0; t < terms.size(); ++t) {
         if (done[t]) continue;
-        std::vector<std::size_t> const& group = alike[split[t].first];
+        std::vector<std::size_t> const& group = split[t].first->second;
         if (group.size() == 1) {
             out.push_back(terms[t]);
             continue;
@@ -208,7 +209,7 @@ void expression_graph::gather_like_terms(std::vector<std::pair<int, bool>>& term
         for (double k : ks) total += k;
         if (total == 0) continue;
         std::vector<std::pair<int, bool>> product;
-        for (auto const& [f, den] : split[t].first) product.push_back({f, den != 0});
+        for (auto const& [f, den] : split[t].first->first) product.push_back({f, den != 0});
         if (std::fabs(total) != 1 || product.empty()) product.push_back({number_of(std::fabs(total)), false});
         out.push_back({make_mul(std::move(product), false), total < 0});
     }
